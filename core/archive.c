@@ -1,0 +1,1053 @@
+/*
+ * The archive's three directions over one description (see archive.h).
+ * READ walks a stack of byte ranges; WRITE walks the model and a stack of output buffers;
+ * FROM_JSON walks a JSON tree beside the model it builds.
+ */
+#include "archive.h"
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "doc.h"
+#include "json.h"
+
+enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16 };
+
+typedef struct ar_frame {
+    rb_node *node;   /* container being built (READ, FROM_JSON) or walked (WRITE) */
+    size_t next;     /* index of the next child */
+    json_t *json;    /* FROM_JSON: the object or array matching node */
+    size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
+    int open_list;   /* READ: list without a count */
+} ar_frame;
+
+typedef struct ar_range {
+    const uint8_t *base;
+    size_t size, pos;
+    uint16_t section;
+    uint64_t section_base; /* offset of base inside its section */
+    const char *what;
+    /* WRITE side of a sized range */
+    rb_slot size_slot;
+    size_t out_start;
+    /* stream bookkeeping */
+    rb_node *stream;
+    const rb_codec *codec;
+    int is_stream, is_section;
+} ar_range;
+
+struct rb_ar {
+    rb_ar_dir dir;
+    rb_doc *doc;
+    rb_error err;
+    int failed;
+    int reencode;
+    int decoded;
+    void *user;
+    ar_frame frames[AR_MAX_FRAMES];
+    size_t frame_count;
+    ar_range ranges[AR_MAX_RANGES];
+    size_t range_count;
+    rb_buf outputs[AR_MAX_OUTPUTS];
+    size_t output_count;
+};
+
+/* ---------- lifetime ---------- */
+
+static rb_ar *ar_new(rb_doc *doc, rb_ar_dir dir, rb_node *root)
+{
+    rb_ar *ar = calloc(1, sizeof(*ar));
+    if (!ar) return NULL;
+    ar->dir = dir;
+    ar->doc = doc;
+    ar->frames[0].node = root;
+    ar->frame_count = 1;
+    return ar;
+}
+
+rb_ar *rb_ar_new_read(rb_doc *doc, const uint8_t *data, size_t size, rb_node *root)
+{
+    rb_ar *ar = ar_new(doc, RB_AR_READ, root);
+    if (!ar) return NULL;
+    ar->ranges[0] = (ar_range){.base = data, .size = size, .section = 0, .what = "file"};
+    ar->range_count = 1;
+    return ar;
+}
+
+rb_ar *rb_ar_new_write(rb_doc *doc, rb_node *root, int reencode, int decoded)
+{
+    rb_ar *ar = ar_new(doc, RB_AR_WRITE, root);
+    if (!ar) return NULL;
+    ar->reencode = reencode;
+    ar->decoded = decoded;
+    rb_buf_init(&ar->outputs[0]);
+    ar->output_count = 1;
+    ar->ranges[0] = (ar_range){.what = "file"};
+    ar->range_count = 1;
+    return ar;
+}
+
+rb_ar *rb_ar_new_from_json(rb_doc *doc, json_t *json, rb_node *root)
+{
+    rb_ar *ar = ar_new(doc, RB_AR_FROM_JSON, root);
+    if (!ar) return NULL;
+    ar->frames[0].json = json;
+    ar->ranges[0] = (ar_range){.what = "json"};
+    ar->range_count = 1;
+    return ar;
+}
+
+void rb_ar_free(rb_ar *ar)
+{
+    if (!ar) return;
+    for (size_t i = 0; i < ar->output_count; i++) rb_buf_free(&ar->outputs[i]);
+    free(ar);
+}
+
+rb_buf *rb_ar_output(rb_ar *ar) { return ar->output_count ? &ar->outputs[0] : NULL; }
+rb_ar_dir rb_ar_direction(const rb_ar *ar) { return ar->dir; }
+int rb_ar_ok(const rb_ar *ar) { return !ar->failed; }
+const rb_error *rb_ar_error(const rb_ar *ar) { return &ar->err; }
+const rb_limits *rb_ar_limits(const rb_ar *ar) { return &ar->doc->limits; }
+rb_arena *rb_ar_arena(rb_ar *ar) { return &ar->doc->arena; }
+void rb_ar_set_user(rb_ar *ar, void *user) { ar->user = user; }
+void *rb_ar_user(rb_ar *ar) { return ar->user; }
+
+static ar_frame *top_frame(rb_ar *ar) { return &ar->frames[ar->frame_count - 1]; }
+static ar_range *top_range(rb_ar *ar) { return &ar->ranges[ar->range_count - 1]; }
+static rb_buf *out(rb_ar *ar) { return &ar->outputs[ar->output_count - 1]; }
+
+/* ---------- errors ---------- */
+
+static void append_path(char *path, size_t size, const char *segment, int separator)
+{
+    size_t len = strlen(path);
+    if (len + 1 >= size) return;
+    snprintf(path + len, size - len, "%s%s", (separator && len) ? " > " : "", segment);
+}
+
+/* The structure path: keys of the open containers, with the index inside lists. */
+static void build_path(rb_ar *ar, const char *leaf, char *path, size_t size)
+{
+    path[0] = 0;
+    for (size_t i = 1; i < ar->frame_count; i++) {
+        const ar_frame *f = &ar->frames[i];
+        const ar_frame *parent = &ar->frames[i - 1];
+        char seg[160];
+        if (f->node && f->node->key) {
+            append_path(path, size, f->node->key, 1);
+        } else if (parent->node && parent->node->kind == RB_K_LIST) {
+            /* the element currently being described is the last appended (or being walked) */
+            size_t index = parent->next ? parent->next - 1 : 0;
+            snprintf(seg, sizeof seg, "[%zu]", index);
+            append_path(path, size, seg, 0);
+        }
+    }
+    if (leaf) append_path(path, size, leaf, 1);
+}
+
+static void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap)
+{
+    if (ar->failed) return;
+    ar->failed = 1;
+    rb_error *e = &ar->err;
+    memset(e, 0, sizeof(*e));
+    e->status = status;
+    snprintf(e->file, sizeof e->file, "%s", ar->doc->file_name);
+    const ar_range *r = top_range(ar);
+    if (ar->dir == RB_AR_READ) {
+        e->has_offset = 1;
+        e->offset = r->section_base + r->pos;
+        snprintf(e->section, sizeof e->section, "%s", ar->doc->sections[r->section].name);
+    } else if (ar->dir == RB_AR_WRITE) {
+        e->has_offset = 1;
+        e->offset = out(ar)->size;
+        snprintf(e->section, sizeof e->section, "output");
+    } else {
+        snprintf(e->section, sizeof e->section, "json");
+    }
+    build_path(ar, leaf, e->path, sizeof e->path);
+    vsnprintf(e->message, sizeof e->message, fmt, ap);
+}
+
+void rb_ar_fail(rb_ar *ar, rb_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ar_vfail(ar, status, NULL, fmt, ap);
+    va_end(ap);
+}
+
+static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ar_vfail(ar, status, leaf, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------- READ cursor ---------- */
+
+uint64_t rb_ar_remaining(const rb_ar *ar)
+{
+    if (ar->dir != RB_AR_READ) return 0;
+    const ar_range *r = &ar->ranges[ar->range_count - 1];
+    return r->size - r->pos;
+}
+
+int rb_ar_at_end(const rb_ar *ar) { return ar->dir == RB_AR_READ && rb_ar_remaining(ar) == 0; }
+
+uint64_t rb_ar_tell(const rb_ar *ar)
+{
+    if (ar->dir == RB_AR_READ) return ar->ranges[ar->range_count - 1].pos;
+    if (ar->dir == RB_AR_WRITE) return ar->outputs[ar->output_count - 1].size;
+    return 0;
+}
+
+static const uint8_t *take(rb_ar *ar, const char *leaf, uint64_t n)
+{
+    ar_range *r = top_range(ar);
+    if (n > r->size - r->pos) {
+        fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, only %zu left in %s", n, r->size - r->pos,
+                r->what);
+        return NULL;
+    }
+    const uint8_t *p = r->base + r->pos;
+    r->pos += (size_t)n;
+    return p;
+}
+
+static uint64_t decode_int(const uint8_t *p, unsigned wire)
+{
+    unsigned width = wire & RB_W_WIDTH;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++) {
+        unsigned shift = (wire & RB_W_BE) ? 8 * (width - 1 - i) : 8 * i;
+        v |= (uint64_t)p[i] << shift;
+    }
+    return v;
+}
+
+static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
+{
+    if (wire & RB_W_BE)
+        rb_buf_put_be(out(ar), v, wire & RB_W_WIDTH);
+    else
+        rb_buf_put_le(out(ar), v, wire & RB_W_WIDTH);
+}
+
+int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
+{
+    if (ar->failed || ar->dir != RB_AR_READ || rb_ar_remaining(ar) < 4) return 0;
+    const ar_range *r = top_range(ar);
+    *value = (uint32_t)decode_int(r->base + r->pos, RB_U32);
+    return 1;
+}
+
+int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value)
+{
+    if (ar->failed || ar->dir != RB_AR_READ || rb_ar_remaining(ar) < 4 || offset > rb_ar_remaining(ar) - 4) return 0;
+    const ar_range *r = top_range(ar);
+    *value = (uint32_t)decode_int(r->base + r->pos + offset, RB_U32);
+    return 1;
+}
+
+/* ---------- fields: find or create the node for the next value ---------- */
+
+static int depth_ok(rb_ar *ar)
+{
+    if (ar->frame_count >= AR_MAX_FRAMES || ar->frame_count > ar->doc->limits.max_depth) {
+        rb_ar_fail(ar, RB_E_LIMIT, "nesting deeper than %u levels (limit max_depth)", ar->doc->limits.max_depth);
+        return 0;
+    }
+    return 1;
+}
+
+static const char *kind_name(int kind)
+{
+    static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
+                                  "string", "blob", "opaque bytes", "stream"};
+    return kind >= 0 && kind <= RB_K_STREAM ? names[kind] : "?";
+}
+
+/* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */
+static json_t *json_member(rb_ar *ar, const char *key)
+{
+    ar_frame *f = top_frame(ar);
+    if (!f->json) return NULL;
+    if (json_is_array(f->json)) {
+        json_t *v = json_array_get(f->json, f->node->v.kids.count);
+        if (!v) fail_at(ar, RB_E_MODEL, key, "array has no element %zu", f->node->v.kids.count);
+        return v;
+    }
+    json_t *v = key ? json_object_get(f->json, key) : NULL;
+    if (!v) {
+        fail_at(ar, RB_E_MODEL, key, "member \"%s\" is missing", key ? key : "?");
+        return NULL;
+    }
+    f->json_used++;
+    return v;
+}
+
+/* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
+ * and checks it is the field the description expects. */
+static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+{
+    if (ar->failed) return NULL;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_WRITE) {
+        if (f->next >= f->node->v.kids.count) {
+            fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
+            return NULL;
+        }
+        rb_node *n = f->node->v.kids.items[f->next++];
+        int key_ok = (!key && !n->key) || (key && n->key && strcmp(key, n->key) == 0);
+        if (!key_ok || n->kind != kind) {
+            fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
+                    n->key ? n->key : "", kind_name(kind));
+            return NULL;
+        }
+        return n;
+    }
+    if (ar->dir == RB_AR_FROM_JSON) {
+        *json = json_member(ar, key);
+        if (!*json) return NULL;
+    }
+    rb_node *n = rb_node_new(&ar->doc->arena, kind, key);
+    if (!n || !rb_node_append(&ar->doc->arena, f->node, n)) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    f->next = f->node->v.kids.count;
+    n->wire = (uint8_t)wire;
+    if (ar->dir == RB_AR_READ) {
+        const ar_range *r = top_range(ar);
+        n->section = r->section;
+        n->src_offset = r->section_base + r->pos;
+    }
+    return n;
+}
+
+static void note_size(rb_ar *ar, rb_node *n)
+{
+    if (ar->dir == RB_AR_READ) n->src_size = top_range(ar)->section_base + top_range(ar)->pos - n->src_offset;
+}
+
+/* ---------- scalars ---------- */
+
+uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_INT, wire, &jv);
+    if (!n) return 0;
+    unsigned width = wire & RB_W_WIDTH;
+    switch (ar->dir) {
+    case RB_AR_READ: {
+        const uint8_t *p = take(ar, key, width);
+        if (!p) return 0;
+        n->v.bits = decode_int(p, wire);
+        note_size(ar, n);
+        break;
+    }
+    case RB_AR_WRITE:
+        emit_int(ar, n->v.bits, wire);
+        break;
+    case RB_AR_FROM_JSON: {
+        char why[160];
+        if (!rb_json_to_int(jv, wire, &n->v.bits, why, sizeof why)) {
+            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            return 0;
+        }
+        break;
+    }
+    }
+    return n->v.bits;
+}
+
+int64_t rb_ar_sint(rb_ar *ar, const char *key, unsigned wire)
+{
+    uint64_t bits = rb_ar_uint(ar, key, wire | RB_W_SIGNED);
+    rb_node tmp = {.wire = (uint8_t)(wire | RB_W_SIGNED)};
+    tmp.v.bits = bits;
+    return rb_node_int(&tmp);
+}
+
+static uint64_t float_field(rb_ar *ar, const char *key, unsigned width)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_FLOAT, width, &jv);
+    if (!n) return 0;
+    switch (ar->dir) {
+    case RB_AR_READ: {
+        const uint8_t *p = take(ar, key, width);
+        if (!p) return 0;
+        n->v.bits = decode_int(p, width);
+        note_size(ar, n);
+        break;
+    }
+    case RB_AR_WRITE:
+        emit_int(ar, n->v.bits, width);
+        break;
+    case RB_AR_FROM_JSON: {
+        char why[160];
+        if (!rb_json_to_float_bits(jv, width, &n->v.bits, why, sizeof why)) {
+            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            return 0;
+        }
+        break;
+    }
+    }
+    return n->v.bits;
+}
+
+uint32_t rb_ar_f32(rb_ar *ar, const char *key) { return (uint32_t)float_field(ar, key, 4); }
+uint64_t rb_ar_f64(rb_ar *ar, const char *key) { return float_field(ar, key, 8); }
+
+uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_BOOL, width, &jv);
+    if (!n) return 0;
+    switch (ar->dir) {
+    case RB_AR_READ: {
+        const uint8_t *p = take(ar, key, width);
+        if (!p) return 0;
+        n->v.bits = decode_int(p, width);
+        note_size(ar, n);
+        break;
+    }
+    case RB_AR_WRITE:
+        emit_int(ar, n->v.bits, width);
+        break;
+    case RB_AR_FROM_JSON: {
+        char why[160];
+        if (!rb_json_to_bool(jv, width, &n->v.bits, why, sizeof why)) {
+            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            return 0;
+        }
+        break;
+    }
+    }
+    return (uint32_t)n->v.bits;
+}
+
+uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t read_value)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_INT, wire, &jv);
+    if (!n) return 0;
+    if (ar->dir == RB_AR_READ) {
+        n->v.bits = read_value;
+    } else if (ar->dir == RB_AR_FROM_JSON) {
+        char why[160];
+        if (!rb_json_to_int(jv, wire, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
+    }
+    return n->v.bits;
+}
+
+uint32_t rb_ar_bool_detached(rb_ar *ar, const char *key, unsigned width, uint64_t read_value)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_BOOL, width, &jv);
+    if (!n) return 0;
+    if (ar->dir == RB_AR_READ) {
+        n->v.bits = read_value;
+    } else if (ar->dir == RB_AR_FROM_JSON) {
+        char why[160];
+        if (!rb_json_to_bool(jv, width, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
+    }
+    return (uint32_t)n->v.bits;
+}
+
+int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
+{
+    if (ar->failed) return 0;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_READ) return read_answer;
+    if (ar->dir == RB_AR_WRITE) {
+        /* only what is still ahead counts: an earlier field of the same name is not this one */
+        for (size_t i = f->next; i < f->node->v.kids.count; i++) {
+            const rb_node *c = f->node->v.kids.items[i];
+            if (c->key && strcmp(c->key, key) == 0) return 1;
+        }
+        return 0;
+    }
+    return json_is_object(f->json) && json_object_get(f->json, key) != NULL;
+}
+
+uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value)
+{
+    if (ar->failed) return 0;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_READ) return read_value;
+    if (ar->dir == RB_AR_WRITE) {
+        for (size_t i = f->next; i < f->node->v.kids.count; i++) {
+            const rb_node *c = f->node->v.kids.items[i];
+            if (c->key && strcmp(c->key, key) == 0 && c->kind == RB_K_LIST) return c->v.kids.count;
+        }
+        return 0;
+    }
+    const json_t *a = json_is_object(f->json) ? json_object_get(f->json, key) : NULL;
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+int rb_ar_expect(rb_ar *ar, const char *what, const void *bytes, size_t size)
+{
+    if (ar->failed) return 0;
+    if (ar->dir == RB_AR_WRITE) {
+        rb_buf_put(out(ar), bytes, size);
+    } else if (ar->dir == RB_AR_READ) {
+        const uint8_t *p = take(ar, what, size);
+        if (!p) return 0;
+        if (memcmp(p, bytes, size) != 0) {
+            top_range(ar)->pos -= size;
+            fail_at(ar, RB_E_FORMAT, what, "unexpected bytes (not a %s)", what);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---------- strings and bytes ---------- */
+
+static int bytes_from_json(rb_ar *ar, const char *key, rb_node *n, json_t *jv)
+{
+    char why[200];
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (!rb_json_to_bytes(ar->doc, jv, n->kind == RB_K_STRING, &data, &size, why, sizeof why)) {
+        fail_at(ar, RB_E_MODEL, key, "%s", why);
+        return 0;
+    }
+    n->v.bytes.data = data;
+    n->v.bytes.size = size;
+    return 1;
+}
+
+static const rb_node *bytes_field(rb_ar *ar, const char *key, rb_kind kind, unsigned length_wire,
+                                  uint64_t fixed_size)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, kind, length_wire, &jv);
+    if (!n) return NULL;
+    if (ar->dir == RB_AR_READ) {
+        uint64_t size = fixed_size;
+        if (length_wire) {
+            const uint8_t *p = take(ar, key, length_wire & RB_W_WIDTH);
+            if (!p) return NULL;
+            size = decode_int(p, length_wire);
+            if ((length_wire & RB_W_SIGNED) && (length_wire & RB_W_WIDTH) == 4 && size > INT32_MAX) {
+                top_range(ar)->pos -= 4;
+                fail_at(ar, RB_E_FORMAT, key, "negative length %" PRId32, (int32_t)size);
+                return NULL;
+            }
+            if (size > ar->doc->limits.max_string) {
+                top_range(ar)->pos -= length_wire & RB_W_WIDTH;
+                fail_at(ar, RB_E_LIMIT, key,
+                        "length %" PRIu64 " exceeds the limit max_string (%" PRIu64 "); raise it to read this file",
+                        size, ar->doc->limits.max_string);
+                return NULL;
+            }
+            if (size > rb_ar_remaining(ar)) {
+                top_range(ar)->pos -= length_wire & RB_W_WIDTH;
+                fail_at(ar, RB_E_FORMAT, key, "length %" PRIu64 " exceeds the %" PRIu64 " bytes left", size,
+                        rb_ar_remaining(ar));
+                return NULL;
+            }
+        }
+        const uint8_t *p = take(ar, key, size);
+        if (!p) return NULL;
+        n->v.bytes.data = p;
+        n->v.bytes.size = (size_t)size;
+        note_size(ar, n);
+    } else if (ar->dir == RB_AR_WRITE) {
+        if (length_wire) {
+            uint64_t max = (length_wire & RB_W_WIDTH) >= 8 ? UINT64_MAX
+                                                           : ((uint64_t)1 << (8 * (length_wire & RB_W_WIDTH))) - 1;
+            if (length_wire & RB_W_SIGNED) max >>= 1;
+            if (n->v.bytes.size > max) {
+                fail_at(ar, RB_E_MODEL, key, "%zu bytes do not fit the length field", n->v.bytes.size);
+                return NULL;
+            }
+            emit_int(ar, n->v.bytes.size, length_wire);
+        } else if (fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
+            fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, model has %zu", fixed_size,
+                    n->v.bytes.size);
+            return NULL;
+        }
+        rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
+    } else {
+        if (!bytes_from_json(ar, key, n, jv)) return NULL;
+        if (!length_wire && fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
+            fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, JSON has %zu", fixed_size,
+                    n->v.bytes.size);
+            return NULL;
+        }
+    }
+    return n;
+}
+
+const rb_node *rb_ar_string(rb_ar *ar, const char *key, unsigned length_wire)
+{
+    return bytes_field(ar, key, RB_K_STRING, length_wire, 0);
+}
+
+const rb_node *rb_ar_fixed_string(rb_ar *ar, const char *key, size_t size)
+{
+    return bytes_field(ar, key, RB_K_STRING, 0, size);
+}
+
+const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t size)
+{
+    /* In WRITE/FROM_JSON the model decides the size (UINT64_MAX = no check). */
+    return bytes_field(ar, key, kind, 0, ar->dir == RB_AR_READ ? size : UINT64_MAX);
+}
+
+const rb_node *rb_ar_rest(rb_ar *ar, const char *key)
+{
+    return rb_ar_bytes(ar, key, RB_K_OPAQUE, rb_ar_remaining(ar));
+}
+
+/* ---------- derived values ---------- */
+
+rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire)
+{
+    rb_slot s = {.wire = (uint8_t)wire};
+    if (ar->failed) return s;
+    if (ar->dir == RB_AR_READ) {
+        const uint8_t *p = take(ar, what, wire & RB_W_WIDTH);
+        if (!p) return s;
+        s.value = decode_int(p, wire);
+        s.valid = 1;
+    } else if (ar->dir == RB_AR_WRITE) {
+        s.position = out(ar)->size;
+        emit_int(ar, 0, wire);
+        s.valid = 1;
+    }
+    return s;
+}
+
+void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE || !slot->valid) return;
+    unsigned width = slot->wire & RB_W_WIDTH;
+    if (width < 8 && value >> (8 * width)) {
+        rb_ar_fail(ar, RB_E_MODEL, "derived value %" PRIu64 " does not fit %u bytes", value, width);
+        return;
+    }
+    rb_buf *b = out(ar);
+    if (slot->wire & RB_W_BE) {
+        for (unsigned i = 0; i < width; i++) b->data[slot->position + width - 1 - i] = (uint8_t)(value >> (8 * i));
+    } else {
+        rb_buf_patch_le(b, slot->position, value, width);
+    }
+    slot->value = value;
+}
+
+/* ---------- structure ---------- */
+
+static void push_frame(rb_ar *ar, rb_node *node, json_t *json)
+{
+    ar_frame *f = &ar->frames[ar->frame_count++];
+    memset(f, 0, sizeof(*f));
+    f->node = node;
+    f->json = json;
+}
+
+static void begin_container(rb_ar *ar, const char *key, rb_kind kind)
+{
+    if (ar->failed || !depth_ok(ar)) return;
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, kind, 0, &jv);
+    if (!n) return;
+    if (ar->dir == RB_AR_FROM_JSON) {
+        int want_object = kind != RB_K_LIST;
+        if (want_object ? !json_is_object(jv) : !json_is_array(jv)) {
+            fail_at(ar, RB_E_MODEL, key, "must be a JSON %s", want_object ? "object" : "array");
+            return;
+        }
+    }
+    push_frame(ar, n, jv);
+}
+
+static void check_json_members_used(rb_ar *ar, ar_frame *f)
+{
+    if (ar->dir != RB_AR_FROM_JSON || !json_is_object(f->json)) return;
+    const char *k;
+    json_t *v;
+    json_object_foreach(f->json, k, v) {
+        (void)v;
+        if (k[0] == '$') continue; /* annotations ($stream, comments) are not fields */
+        if (!rb_node_get(f->node, k)) {
+            rb_ar_fail(ar, RB_E_MODEL, "member \"%s\" is not part of this structure (for the version given)", k);
+            return;
+        }
+    }
+}
+
+static void end_container(rb_ar *ar)
+{
+    if (ar->failed) return;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_WRITE && f->next != f->node->v.kids.count) {
+        rb_node *extra = f->node->v.kids.items[f->next];
+        fail_at(ar, RB_E_MODEL, extra->key, "model has a value the structure does not describe here");
+        return;
+    }
+    if (ar->dir == RB_AR_FROM_JSON && json_is_array(f->json) && json_array_size(f->json) != f->node->v.kids.count) {
+        rb_ar_fail(ar, RB_E_MODEL, "array has %zu elements, the structure used %zu", json_array_size(f->json),
+                   f->node->v.kids.count);
+        return;
+    }
+    check_json_members_used(ar, f);
+    if (ar->failed) return;
+    if (ar->dir == RB_AR_READ && f->node->kind != RB_K_STREAM) {
+        /* containers cover the bytes of their children */
+        rb_node *n = f->node;
+        if (n->v.kids.count) {
+            rb_node *first = n->v.kids.items[0];
+            n->section = first->section;
+            n->src_offset = first->src_offset;
+            n->src_size = top_range(ar)->section_base + top_range(ar)->pos - first->src_offset;
+            if (top_range(ar)->section != first->section) n->src_size = 0;
+        }
+    }
+    ar->frame_count--;
+}
+
+void rb_ar_record_begin(rb_ar *ar, const char *key) { begin_container(ar, key, RB_K_RECORD); }
+void rb_ar_record_end(rb_ar *ar) { end_container(ar); }
+
+static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes)
+{
+    if (ar->failed) return 0;
+    if (ar->dir == RB_AR_READ) {
+        if (read_count > ar->doc->limits.max_count) {
+            fail_at(ar, RB_E_LIMIT, key,
+                    "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it to read this file",
+                    read_count, ar->doc->limits.max_count);
+            return 0;
+        }
+        if (min_item_bytes && read_count > rb_ar_remaining(ar) / min_item_bytes) {
+            fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left",
+                    read_count, rb_ar_remaining(ar));
+            return 0;
+        }
+    }
+    begin_container(ar, key, RB_K_LIST);
+    if (ar->failed) return 0;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_READ) return read_count;
+    if (ar->dir == RB_AR_WRITE) return f->node->v.kids.count;
+    return json_array_size(f->json);
+}
+
+uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
+{
+    if (ar->failed) return 0;
+    uint64_t count = 0;
+    if (ar->dir == RB_AR_READ) {
+        const uint8_t *p = take(ar, key, count_wire & RB_W_WIDTH);
+        if (!p) return 0;
+        count = decode_int(p, count_wire);
+        if ((count_wire & RB_W_SIGNED) && (int64_t)rb_node_int(&(rb_node){.wire = (uint8_t)count_wire, .v.bits = count}) < 0) {
+            top_range(ar)->pos -= count_wire & RB_W_WIDTH;
+            fail_at(ar, RB_E_FORMAT, key, "negative count");
+            return 0;
+        }
+        size_t count_at = top_range(ar)->pos - (count_wire & RB_W_WIDTH);
+        uint64_t n = list_begin(ar, key, count, min_item_bytes);
+        if (ar->failed) top_range(ar)->pos = count_at; /* report the count's own offset */
+        return n;
+    }
+    if (ar->dir == RB_AR_WRITE) {
+        /* the count is derived: emit it from the model before the elements */
+        ar_frame *f = top_frame(ar);
+        if (f->next < f->node->v.kids.count) {
+            rb_node *n = f->node->v.kids.items[f->next];
+            if (n->kind == RB_K_LIST) emit_int(ar, n->v.kids.count, count_wire);
+        }
+    }
+    return list_begin(ar, key, 0, min_item_bytes);
+}
+
+uint64_t rb_ar_list_begin_n(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes)
+{
+    return list_begin(ar, key, count, min_item_bytes);
+}
+
+void rb_ar_list_begin_open(rb_ar *ar, const char *key)
+{
+    list_begin(ar, key, 0, 0);
+    if (!ar->failed) top_frame(ar)->open_list = 1;
+}
+
+int rb_ar_list_has_more(rb_ar *ar)
+{
+    if (ar->failed) return 0;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_READ) return 1;
+    if (ar->dir == RB_AR_WRITE) return f->next < f->node->v.kids.count;
+    return f->node->v.kids.count < json_array_size(f->json);
+}
+
+uint64_t rb_ar_list_length(const rb_ar *ar)
+{
+    const ar_frame *f = &ar->frames[ar->frame_count - 1];
+    if (ar->dir == RB_AR_FROM_JSON) return json_array_size(f->json);
+    return f->node->v.kids.count;
+}
+
+void rb_ar_list_end(rb_ar *ar) { end_container(ar); }
+
+const rb_node *rb_ar_current(rb_ar *ar) { return top_frame(ar)->node; }
+
+/* ---------- ranges ---------- */
+
+static ar_range *push_range(rb_ar *ar, const char *what)
+{
+    if (ar->range_count >= AR_MAX_RANGES) {
+        rb_ar_fail(ar, RB_E_LIMIT, "more than %d nested byte ranges", AR_MAX_RANGES);
+        return NULL;
+    }
+    ar_range *parent = top_range(ar);
+    ar_range *r = &ar->ranges[ar->range_count++];
+    memset(r, 0, sizeof(*r));
+    r->what = what;
+    r->section = parent->section;
+    return r;
+}
+
+void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size)
+{
+    if (ar->failed) return;
+    if (ar->dir == RB_AR_READ && size > rb_ar_remaining(ar)) {
+        fail_at(ar, RB_E_FORMAT, what, "declares %" PRIu64 " bytes, only %" PRIu64 " left", size,
+                rb_ar_remaining(ar));
+        return;
+    }
+    ar_range *parent = top_range(ar);
+    ar_range *r = push_range(ar, what);
+    if (!r) return;
+    if (ar->dir == RB_AR_READ) {
+        r->base = parent->base + parent->pos;
+        r->size = (size_t)size;
+        r->section_base = parent->section_base + parent->pos;
+        parent->pos += (size_t)size;
+    } else if (ar->dir == RB_AR_WRITE) {
+        r->out_start = out(ar)->size;
+    }
+}
+
+void rb_ar_range_end(rb_ar *ar)
+{
+    if (ar->failed) return;
+    ar_range *r = top_range(ar);
+    if (ar->dir == RB_AR_READ && r->pos != r->size) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: %zu of its %zu bytes were not consumed", r->what, r->size - r->pos, r->size);
+        return;
+    }
+    if (ar->dir == RB_AR_WRITE && r->size_slot.valid) rb_ar_slot_set(ar, &r->size_slot, out(ar)->size - r->out_start);
+    if (ar->failed) return;
+    ar->range_count--;
+}
+
+void rb_ar_sized_begin(rb_ar *ar, const char *what, unsigned size_wire)
+{
+    rb_slot s = rb_ar_slot(ar, what, size_wire);
+    if (ar->failed) return;
+    rb_ar_range_begin(ar, what, s.value);
+    if (!ar->failed && ar->dir == RB_AR_WRITE) top_range(ar)->size_slot = s;
+}
+
+void rb_ar_sized_end(rb_ar *ar) { rb_ar_range_end(ar); }
+
+/* ---------- streams and sections ---------- */
+
+static int add_section(rb_ar *ar, const char *name, const uint8_t *data, size_t size, void *owned)
+{
+    int idx = rb_doc_add_section(ar->doc, name, data, size, owned);
+    if (idx < 0) rb_ar_fail(ar, RB_E_LIMIT, "more than %d compressed streams or sections", RB_MAX_SECTIONS);
+    return idx;
+}
+
+static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_codec *codec, uint64_t content_size,
+                              uint64_t encoded_size)
+{
+    if (content_size > ar->doc->limits.max_decompressed_size) {
+        fail_at(ar, RB_E_LIMIT, key,
+                "declared content size %" PRIu64 " exceeds the limit max_decompressed_size (%" PRIu64
+                "); raise it to read this file",
+                content_size, ar->doc->limits.max_decompressed_size);
+        return;
+    }
+    const uint8_t *encoded = take(ar, key, encoded_size);
+    if (!encoded) return;
+    uint8_t *content = malloc(content_size ? (size_t)content_size : 1);
+    if (!content) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %" PRIu64 " bytes of content", content_size);
+        return;
+    }
+    char why[200];
+    if (codec->decode(encoded, (size_t)encoded_size, content, (size_t)content_size, why, sizeof why) != 0) {
+        free(content);
+        top_range(ar)->pos -= (size_t)encoded_size;
+        fail_at(ar, RB_E_FORMAT, key, "%s", why);
+        return;
+    }
+    int section = add_section(ar, key, content, (size_t)content_size, content);
+    if (section < 0) {
+        free(content);
+        return;
+    }
+    rb_stream_info *info = n->stream;
+    info->original = encoded;
+    info->original_size = (size_t)encoded_size;
+    info->content_size = content_size;
+    info->content_crc32 = (uint32_t)crc32(0, content, (uInt)content_size);
+    info->content_adler32 = (uint32_t)adler32(1, content, (uInt)content_size);
+    ar_range *r = push_range(ar, key);
+    if (!r) return;
+    r->base = content;
+    r->size = (size_t)content_size;
+    r->section = (uint16_t)section;
+    r->is_stream = 1;
+}
+
+void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
+                        uint64_t encoded_size)
+{
+    if (ar->failed || !depth_ok(ar)) return;
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_STREAM, 0, &jv);
+    if (!n) return;
+    if (ar->dir != RB_AR_WRITE) {
+        n->stream = rb_arena_alloc(&ar->doc->arena, sizeof(*n->stream));
+        if (!n->stream) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+        n->stream->codec = codec->name;
+        if (ar->doc->stream_count < RB_MAX_STREAMS) ar->doc->streams[ar->doc->stream_count++] = n;
+    }
+    if (ar->dir == RB_AR_READ) {
+        n->section = top_range(ar)->section;
+        n->src_offset = top_range(ar)->section_base + top_range(ar)->pos;
+        n->src_size = encoded_size;
+        begin_read_stream(ar, n, key, codec, content_size, encoded_size);
+    } else if (ar->dir == RB_AR_WRITE) {
+        if (ar->output_count >= AR_MAX_OUTPUTS) { rb_ar_fail(ar, RB_E_LIMIT, "streams nested too deeply"); return; }
+        rb_buf_init(&ar->outputs[ar->output_count++]);
+        ar_range *r = push_range(ar, key);
+        if (!r) return;
+        r->is_stream = 1;
+    } else {
+        if (!json_is_object(jv)) { fail_at(ar, RB_E_MODEL, key, "must be a JSON object"); return; }
+        char why[200];
+        if (!rb_json_to_stream_info(ar->doc, json_object_get(jv, "$stream"), n->stream, why, sizeof why)) {
+            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            return;
+        }
+        push_range(ar, key);
+    }
+    if (ar->failed) return;
+    top_range(ar)->stream = n;
+    top_range(ar)->codec = codec;
+    push_frame(ar, n, jv);
+}
+
+/* WRITE: choose between the original encoded bytes and a fresh encoding. */
+static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
+{
+    rb_buf content = ar->outputs[--ar->output_count];
+    rb_stream_info *info = r->stream->stream;
+    uint32_t crc = (uint32_t)crc32(0, content.data, (uInt)content.size);
+    uint32_t adler = (uint32_t)adler32(1, content.data, (uInt)content.size);
+    int unchanged = info->original && content.size == info->content_size && crc == info->content_crc32 &&
+                    adler == info->content_adler32;
+    rb_stream_report *rep = &info->report;
+    memset(rep, 0, sizeof(*rep));
+    snprintf(rep->name, sizeof rep->name, "%s", r->what);
+    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
+    rep->content_size = content.size;
+    rep->original_size = info->original_size;
+    size_t encoded_start = out(ar)->size;
+    if (ar->decoded) {
+        rb_buf_put(out(ar), content.data, content.size);
+    } else if (unchanged && !ar->reencode) {
+        rb_buf_put(out(ar), info->original, info->original_size);
+    } else {
+        char why[200];
+        if (r->codec->encode(content.data, content.size, out(ar), why, sizeof why) != 0) {
+            rb_buf_free(&content);
+            rb_ar_fail(ar, RB_E_IO, "%s", why);
+            return;
+        }
+        rep->reencoded = 1;
+    }
+    rep->written_size = out(ar)->size - encoded_start;
+    rep->identical = info->original && rep->written_size == info->original_size &&
+                     memcmp(out(ar)->data + encoded_start, info->original, info->original_size) == 0;
+    rb_buf_free(&content);
+    rb_ar_slot_set(ar, content_slot, rep->content_size);
+    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
+}
+
+void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)
+{
+    if (ar->failed) return;
+    ar_range *r = top_range(ar);
+    if (ar->dir == RB_AR_READ && r->pos != r->size) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%zu bytes of decoded %s left after its last structure", r->size - r->pos,
+                   r->what);
+        return;
+    }
+    end_container(ar);
+    if (ar->failed) return;
+    if (ar->dir == RB_AR_WRITE) finish_write_stream(ar, r, content_size_slot, encoded_size_slot);
+    if (ar->failed) return;
+    ar->range_count--;
+}
+
+void rb_ar_section_begin(rb_ar *ar, const char *section_name)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return;
+    ar_range *parent = top_range(ar);
+    int section = add_section(ar, section_name, parent->base + parent->pos, parent->size - parent->pos, NULL);
+    if (section < 0) return;
+    ar_range *r = push_range(ar, section_name);
+    if (!r) return;
+    r->base = parent->base + parent->pos;
+    r->size = parent->size - parent->pos;
+    r->section = (uint16_t)section;
+    r->is_section = 1;
+    parent->pos = parent->size;
+}
+
+void rb_ar_section_end(rb_ar *ar)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return;
+    rb_ar_range_end(ar);
+}
+
+int rb_ar_finish(rb_ar *ar)
+{
+    if (ar->failed) return 0;
+    if (ar->frame_count != 1 || ar->range_count != 1) {
+        rb_ar_fail(ar, RB_E_MODEL, "internal: description left %zu containers open", ar->frame_count - 1);
+        return 0;
+    }
+    end_container(ar); /* checks the root's members */
+    ar->frame_count = 1;
+    if (ar->failed) return 0;
+    if (ar->dir == RB_AR_READ && rb_ar_remaining(ar) != 0) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%" PRIu64 " bytes after the end of the structure", rb_ar_remaining(ar));
+        return 0;
+    }
+    if (ar->dir == RB_AR_WRITE && out(ar)->failed) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory writing");
+        return 0;
+    }
+    return 1;
+}

@@ -1,0 +1,145 @@
+/*
+ * The archive: one description of a structure drives every direction.
+ *
+ *   RB_AR_READ      bytes -> model     (primitives read the cursor, create nodes)
+ *   RB_AR_WRITE     model -> bytes     (primitives take the next node, emit it)
+ *   RB_AR_FROM_JSON JSON  -> model     (primitives take the JSON member, validate, create nodes)
+ *
+ * model -> JSON needs no description: nodes carry their wire types (see json.c).
+ *
+ * Every primitive returns the value it handled, so descriptions branch on versions
+ * the same way in every direction. After the first error every call is a no-op that
+ * returns 0; loops check rb_ar_ok(). Derived values (sizes, counts, encoded streams)
+ * are not model fields: they are read in READ and computed in WRITE.
+ */
+#ifndef RB_ARCHIVE_H
+#define RB_ARCHIVE_H
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include "buf.h"
+#include "model.h"
+#include "../writers/codec.h"
+
+typedef enum rb_ar_dir { RB_AR_READ = 1, RB_AR_WRITE, RB_AR_FROM_JSON } rb_ar_dir;
+
+typedef struct rb_ar rb_ar;
+
+/* A derived value written before the content it depends on: reserved in WRITE, patched later. */
+typedef struct rb_slot {
+    uint64_t value;    /* READ: the value read */
+    size_t position;   /* WRITE: where it was reserved */
+    uint8_t wire;
+    int valid;
+} rb_slot;
+
+typedef struct rb_doc rb_doc_state; /* core/doc.h */
+
+/* --- lifetime (used by the document layer) --- */
+rb_ar *rb_ar_new_read(rb_doc_state *doc, const uint8_t *data, size_t size, rb_node *root);
+rb_ar *rb_ar_new_write(rb_doc_state *doc, rb_node *root, int reencode, int decoded);
+rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
+/* Finishes: checks that everything was consumed. Returns 1 when no error happened. */
+int rb_ar_finish(rb_ar *ar);
+void rb_ar_free(rb_ar *ar);
+rb_buf *rb_ar_output(rb_ar *ar);
+
+rb_ar_dir rb_ar_direction(const rb_ar *ar);
+int rb_ar_ok(const rb_ar *ar);
+const rb_error *rb_ar_error(const rb_ar *ar);
+const rb_limits *rb_ar_limits(const rb_ar *ar);
+rb_arena *rb_ar_arena(rb_ar *ar);
+/* Format-specific state (e.g. the GBX lookback-string table). */
+void rb_ar_set_user(rb_ar *ar, void *user);
+void *rb_ar_user(rb_ar *ar);
+
+/* Fail with a message; the archive adds file, section, offset and structure path. */
+void rb_ar_fail(rb_ar *ar, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* --- scalars: return the value (raw bits for floats and booleans) --- */
+uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire);
+int64_t rb_ar_sint(rb_ar *ar, const char *key, unsigned wire);
+static inline uint8_t rb_ar_u8(rb_ar *ar, const char *key) { return (uint8_t)rb_ar_uint(ar, key, RB_U8); }
+static inline uint16_t rb_ar_u16(rb_ar *ar, const char *key) { return (uint16_t)rb_ar_uint(ar, key, RB_U16); }
+static inline uint32_t rb_ar_u32(rb_ar *ar, const char *key) { return (uint32_t)rb_ar_uint(ar, key, RB_U32); }
+static inline uint32_t rb_ar_x32(rb_ar *ar, const char *key) { return (uint32_t)rb_ar_uint(ar, key, RB_X32); }
+static inline uint64_t rb_ar_u64(rb_ar *ar, const char *key) { return rb_ar_uint(ar, key, RB_U64); }
+static inline int32_t rb_ar_i32(rb_ar *ar, const char *key) { return (int32_t)rb_ar_sint(ar, key, RB_I32); }
+uint32_t rb_ar_f32(rb_ar *ar, const char *key);   /* returns the bits */
+uint64_t rb_ar_f64(rb_ar *ar, const char *key);
+uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width); /* raw value; width 1 or 4 */
+/* A value the caller already knows (e.g. a magic): READ checks it, WRITE emits it; not in the model. */
+int rb_ar_expect(rb_ar *ar, const char *what, const void *bytes, size_t size);
+/* Peek the next `width` bytes as little-endian (READ only; 0 in other directions or at the end). */
+int rb_ar_peek_u32(rb_ar *ar, uint32_t *value);
+/* Peek the little-endian u32 `offset` bytes ahead (READ only). */
+int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value);
+uint64_t rb_ar_remaining(const rb_ar *ar);
+int rb_ar_at_end(const rb_ar *ar);
+
+/* A field whose bytes live elsewhere (e.g. in a table before the payloads it describes):
+ * READ stores `read_value`; WRITE returns the model's value without emitting; FROM_JSON parses. */
+uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t read_value);
+uint32_t rb_ar_bool_detached(rb_ar *ar, const char *key, unsigned width, uint64_t read_value);
+/* Is optional field `key` present? READ: `read_answer` (the description decides from the bytes);
+ * WRITE: whether the model's current record has it; FROM_JSON: whether the JSON object has it. */
+int rb_ar_has(rb_ar *ar, const char *key, int read_answer);
+/* Length of list `key` of the current record, for counts stored before other fields.
+ * READ: `read_value`; WRITE: the model list's length; FROM_JSON: the JSON array's length. */
+uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value);
+
+/* --- strings and bytes --- */
+/* Length-prefixed string (prefix wire RB_U32/RB_I32/RB_U16/RB_U8). Returns the node (NULL on error). */
+const rb_node *rb_ar_string(rb_ar *ar, const char *key, unsigned length_wire);
+const rb_node *rb_ar_fixed_string(rb_ar *ar, const char *key, size_t size);
+/* Blob/opaque of a size the caller knows (READ); WRITE emits the model's bytes. */
+const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t size);
+/* Everything up to the end of the current range, kept opaque. */
+const rb_node *rb_ar_rest(rb_ar *ar, const char *key);
+
+/* --- derived values --- */
+/* READ: reads and returns the stored value. WRITE: reserves room; patch it with rb_ar_slot_set.
+ * Never a model field. */
+rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire);
+void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value);
+/* Bytes written so far in the current output (WRITE) / consumed in the current range (READ). */
+uint64_t rb_ar_tell(const rb_ar *ar);
+
+/* --- structure --- */
+void rb_ar_record_begin(rb_ar *ar, const char *key);
+void rb_ar_record_end(rb_ar *ar);
+/* Counted list. count_wire = RB_U32 etc.: the count is read (READ) or derived from the model (WRITE).
+ * min_item_bytes bounds the count against the bytes left before anything is allocated. */
+uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes);
+/* A list whose length is known from elsewhere (READ uses `count`; other directions the model's). */
+uint64_t rb_ar_list_begin_n(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes);
+/* A list that runs until the description stops it (READ); WRITE/JSON know its length. */
+void rb_ar_list_begin_open(rb_ar *ar, const char *key);
+/* In WRITE/FROM_JSON: 1 while the model still has an element; in READ: always 1. */
+int rb_ar_list_has_more(rb_ar *ar);
+void rb_ar_list_end(rb_ar *ar);
+/* Length of the list being described (for WRITE-side loops). */
+uint64_t rb_ar_list_length(const rb_ar *ar);
+
+/* A byte range with a size prefix: READ limits parsing to it; WRITE computes the size. */
+void rb_ar_sized_begin(rb_ar *ar, const char *what, unsigned size_wire);
+void rb_ar_sized_end(rb_ar *ar);
+/* A range of known size (READ), no prefix. */
+void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size);
+void rb_ar_range_end(rb_ar *ar);
+
+/* A compressed stream. READ: decodes `encoded_size` bytes to `content_size` and parses the content
+ * in its own section (offsets in errors are content offsets). WRITE: content goes to a buffer; at
+ * the end the original encoded bytes are emitted when the content is unchanged (and re-encoding was
+ * not forced), else the codec encodes it; the slots receive content and encoded sizes. */
+void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
+                        uint64_t encoded_size);
+void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot);
+/* Plain (uncompressed) content in a section of its own: for GBX 'U' bodies. */
+void rb_ar_section_begin(rb_ar *ar, const char *section_name);
+void rb_ar_section_end(rb_ar *ar);
+
+/* --- path access for descriptions that must look ahead in WRITE/FROM_JSON --- */
+/* The model node of the current container with this key (WRITE and after creation in others). */
+const rb_node *rb_ar_current(rb_ar *ar);
+#endif

@@ -1,0 +1,200 @@
+/* The document layer: parse, write, coverage, error text, the format registry. */
+#include "doc.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rb_limits_default(rb_limits *limits)
+{
+    limits->max_decompressed_size = 512ull << 20;
+    limits->max_count = 16ull << 20;
+    limits->max_depth = 64;
+    limits->max_string = 64ull << 20;
+}
+
+const char *rb_error_format(const rb_error *e, char *out, size_t size)
+{
+    char where[96] = "";
+    if (e->has_offset) snprintf(where, sizeof where, "%s @0x%" PRIx64 ": ", e->section, e->offset);
+    else if (e->section[0]) snprintf(where, sizeof where, "%s: ", e->section);
+    snprintf(out, size, "%s%s%s%s%s%s", e->file[0] ? e->file : "", e->file[0] ? ": " : "", where, e->path,
+             e->path[0] ? ": " : "", e->message);
+    return out;
+}
+
+void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
+{
+    memset(doc, 0, sizeof(*doc));
+    rb_arena_init(&doc->arena);
+    snprintf(doc->file_name, sizeof doc->file_name, "%s", file_name ? file_name : "");
+    if (limits) doc->limits = *limits;
+    else rb_limits_default(&doc->limits);
+}
+
+int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned)
+{
+    if (doc->section_count >= RB_MAX_SECTIONS || doc->owned_count >= RB_MAX_SECTIONS) return -1;
+    rb_section *s = &doc->sections[doc->section_count];
+    s->name = name;
+    s->data = data;
+    s->size = size;
+    if (owned) doc->owned[doc->owned_count++] = owned;
+    return (int)doc->section_count++;
+}
+
+void rb_doc_free(rb_doc *doc)
+{
+    if (!doc) return;
+    for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
+    rb_arena_free(&doc->arena);
+    free(doc);
+}
+
+static void set_error(rb_error *err, rb_status status, const char *file, const char *message)
+{
+    if (!err) return;
+    memset(err, 0, sizeof(*err));
+    err->status = status;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    snprintf(err->message, sizeof err->message, "%s", message);
+}
+
+const char *rb_detect_format(const uint8_t *data, size_t size)
+{
+    const rb_format *f = rb_format_detect(data, size);
+    return f ? f->name : NULL;
+}
+
+rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+                        rb_error *err)
+{
+    const char *name = options ? options->file_name : NULL;
+    rb_doc *doc = malloc(sizeof(*doc));
+    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    rb_doc_init(doc, name, options ? options->limits : NULL);
+    doc->format = format;
+    rb_doc_add_section(doc, "file", data, size, NULL);
+    doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
+    rb_ar *ar = doc->root ? rb_ar_new_read(doc, data, size, doc->root) : NULL;
+    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    format->describe(ar);
+    int ok = rb_ar_finish(ar);
+    if (!ok && err) *err = *rb_ar_error(ar);
+    rb_ar_free(ar);
+    if (!ok) { rb_doc_free(doc); return NULL; }
+    return doc;
+}
+
+rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err)
+{
+    const rb_format *format = rb_format_detect(data, size);
+    if (!format) {
+        set_error(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL,
+                  "not a format rebyte knows (detected by content; see `rebyte formats`)");
+        return NULL;
+    }
+    return rb_doc_parse_as(format, data, size, options, err);
+}
+
+rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
+                         rb_error *err)
+{
+    rb_doc *doc = malloc(sizeof(*doc));
+    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    rb_doc_init(doc, name, blob_source ? &blob_source->limits : NULL);
+    doc->format = format;
+    doc->blob_source = blob_source;
+    rb_doc_add_section(doc, "json", NULL, 0, NULL);
+    doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
+    rb_ar *ar = doc->root ? rb_ar_new_from_json(doc, json, doc->root) : NULL;
+    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    format->describe(ar);
+    int ok = rb_ar_finish(ar);
+    if (!ok && err) *err = *rb_ar_error(ar);
+    rb_ar_free(ar);
+    if (!ok) { rb_doc_free(doc); return NULL; }
+    return doc;
+}
+
+const char *rb_doc_format(const rb_doc *doc) { return doc->format->name; }
+rb_node *rb_doc_root(rb_doc *doc) { return doc->root; }
+
+rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size, rb_error *err)
+{
+    *out = NULL;
+    *out_size = 0;
+    rb_ar *ar = rb_ar_new_write(doc, doc->root, options ? options->reencode : 0, options ? options->decoded : 0);
+    if (!ar) { set_error(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
+    doc->format->describe(ar);
+    int ok = rb_ar_finish(ar);
+    if (!ok) {
+        if (err) *err = *rb_ar_error(ar);
+        rb_status st = rb_ar_error(ar)->status;
+        rb_ar_free(ar);
+        return st ? st : RB_E_MODEL;
+    }
+    doc->last_write_reencode = options ? options->reencode : 0;
+    *out = rb_buf_take(rb_ar_output(ar), out_size);
+    rb_ar_free(ar);
+    return *out ? RB_OK : RB_E_NOMEM;
+}
+
+static void count_coverage(const rb_node *n, rb_coverage *c)
+{
+    switch (n->kind) {
+    case RB_K_RECORD:
+    case RB_K_LIST:
+    case RB_K_STREAM:
+        for (size_t i = 0; i < n->v.kids.count; i++) count_coverage(n->v.kids.items[i], c);
+        return;
+    case RB_K_OPAQUE:
+        c->opaque_bytes += n->v.bytes.size;
+        if (n->key && strcmp(n->key, "opaqueTail") == 0) c->opaque_tail = 1;
+        return;
+    default:
+        c->typed_bytes += n->src_size;
+    }
+}
+
+void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
+{
+    memset(coverage, 0, sizeof(*coverage));
+    count_coverage(doc->root, coverage);
+}
+
+size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < doc->stream_count && n < max; i++) reports[n++] = doc->streams[i]->stream->report;
+    return n;
+}
+
+/* Deepest node read from section `section` that covers `offset`. */
+static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *out, size_t size, int top)
+{
+    if (!rb_node_is_container(n)) return 0;
+    for (size_t i = 0; i < n->v.kids.count; i++) {
+        const rb_node *c = n->v.kids.items[i];
+        int covers = c->section == section && offset >= c->src_offset && offset < c->src_offset + c->src_size;
+        int descend = rb_node_is_container(c) && (covers || c->kind == RB_K_STREAM || c->src_size == 0);
+        if (!covers && !descend) continue;
+        size_t len = strlen(out);
+        if (c->key) snprintf(out + len, size - len, "%s%s", top ? "" : " > ", c->key);
+        else snprintf(out + len, size - len, "[%zu]", i);
+        if (find_path(c, section, offset, out, size, 0) || covers) return 1;
+        out[len] = 0;
+    }
+    return 0;
+}
+
+void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size)
+{
+    out[0] = 0;
+    find_path(doc->root, section, offset, out, size, 1);
+}
+
+void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)
+{
+    rb_doc_path_at_section(doc, 0, offset, out, size);
+}

@@ -1,0 +1,56 @@
+/* The document: what one parse owns, and the format registry. */
+#ifndef RB_DOC_H
+#define RB_DOC_H
+#include "archive.h"
+#include "model.h"
+#include "rebyte.h"
+
+enum { RB_MAX_SECTIONS = 64, RB_MAX_STREAMS = 64 };
+
+typedef struct rb_section {
+    const char *name;
+    const uint8_t *data; /* content of this byte space (the input file, a decompressed stream) */
+    size_t size;
+} rb_section;
+
+typedef struct rb_format {
+    const char *name;
+    const char *description;
+    /* Confidence 0..100 that the bytes are this format (by content, never by name). */
+    int (*detect)(const uint8_t *data, size_t size);
+    /* The root description: drives every archive direction. */
+    void (*describe)(rb_ar *ar);
+} rb_format;
+
+struct rb_doc {
+    rb_arena arena;
+    const rb_format *format;
+    rb_node *root;
+    char file_name[256];
+    rb_limits limits;
+    rb_section sections[RB_MAX_SECTIONS];
+    size_t section_count;
+    void *owned[RB_MAX_SECTIONS]; /* malloc'd buffers the document owns (decoded streams) */
+    size_t owned_count;
+    rb_node *streams[RB_MAX_STREAMS];
+    size_t stream_count;
+    int last_write_reencode;
+    /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
+    const rb_doc *blob_source;
+};
+
+const rb_format *const *rb_formats(size_t *count);
+const rb_format *rb_format_by_name(const char *name);
+const rb_format *rb_format_detect(const uint8_t *data, size_t size);
+
+/* Registers a byte space; returns its index (0 is the input file). */
+int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned);
+rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+                        rb_error *err);
+/* Builds a model from JSON through the format's description (validating it). Blob references
+ * resolve against `blob_source` (may be NULL). */
+rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
+                         rb_error *err);
+void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size);
+void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
+#endif

@@ -1,0 +1,573 @@
+/*
+ * JSON is a view at the boundary: every spelling here reads back to the same wire value.
+ *   integers      JSON integers; u64 above 2^63 as a decimal string; hex-shown ids as "0x0304301F"
+ *   floats        the shortest decimal that reads back to the same bits; "NaN", "NaN:0x7fc00001",
+ *                 "Infinity", "-Infinity", "-0.0" for the values JSON numbers cannot carry exactly
+ *   booleans      true/false for 0/1, the raw integer otherwise
+ *   strings       JSON strings when valid UTF-8, else {"$hex": "..."}
+ *   blobs         {"$blob": {section, offset, size, crc32}} (a reference into the original file),
+ *                 {"$base64": ...}, or {"$omitted": size}
+ */
+#include "json.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "doc.h"
+
+/* ---------- base64 ---------- */
+
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t rb_base64_encode(const uint8_t *in, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16;
+        if (i + 1 < n) v |= (uint32_t)in[i + 1] << 8;
+        if (i + 2 < n) v |= in[i + 2];
+        out[o++] = B64[(v >> 18) & 63];
+        out[o++] = B64[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? B64[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? B64[v & 63] : '=';
+    }
+    out[o] = 0;
+    return o;
+}
+
+static int b64_value(char c)
+{
+    const char *p = c ? strchr(B64, c) : NULL;
+    return p ? (int)(p - B64) : -1;
+}
+
+size_t rb_base64_decode(const char *in, size_t len, uint8_t *out)
+{
+    if (len % 4) return (size_t)-1;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i += 4) {
+        int pad = (in[i + 2] == '=') + (in[i + 3] == '=');
+        if (pad && i + 4 != len) return (size_t)-1;
+        if (in[i + 2] == '=' && in[i + 3] != '=') return (size_t)-1;
+        int a = b64_value(in[i]), b = b64_value(in[i + 1]);
+        int c = pad >= 2 ? 0 : b64_value(in[i + 2]), d = pad >= 1 ? 0 : b64_value(in[i + 3]);
+        if (a < 0 || b < 0 || c < 0 || d < 0) return (size_t)-1;
+        uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+        out[o++] = (uint8_t)(v >> 16);
+        if (pad < 2) out[o++] = (uint8_t)(v >> 8);
+        if (pad < 1) out[o++] = (uint8_t)v;
+    }
+    return o;
+}
+
+/* ---------- floats ---------- */
+
+static void add_point(char *s, size_t size)
+{
+    if (strpbrk(s, ".eEni")) return; /* already looks like a real */
+    size_t len = strlen(s);
+    if (len + 3 <= size) memcpy(s + len, ".0", 3);
+}
+
+void rb_format_f32(uint32_t bits, char *out, size_t size)
+{
+    float f;
+    memcpy(&f, &bits, 4);
+    if (isnan(f)) {
+        if (bits == 0x7fc00000u) snprintf(out, size, "NaN");
+        else snprintf(out, size, "NaN:0x%08" PRIx32, bits);
+        return;
+    }
+    if (isinf(f)) { snprintf(out, size, f < 0 ? "-Infinity" : "Infinity"); return; }
+    if (f == 0 && signbit(f)) { snprintf(out, size, "-0.0"); return; }
+    for (int p = 1; p <= 9; p++) {
+        snprintf(out, size, "%.*g", p, (double)f);
+        if (strtof(out, NULL) == f) break;
+    }
+    add_point(out, size);
+}
+
+void rb_format_f64(uint64_t bits, char *out, size_t size)
+{
+    double d;
+    memcpy(&d, &bits, 8);
+    if (isnan(d)) {
+        if (bits == 0x7ff8000000000000ull) snprintf(out, size, "NaN");
+        else snprintf(out, size, "NaN:0x%016" PRIx64, bits);
+        return;
+    }
+    if (isinf(d)) { snprintf(out, size, d < 0 ? "-Infinity" : "Infinity"); return; }
+    if (d == 0 && signbit(d)) { snprintf(out, size, "-0.0"); return; }
+    for (int p = 1; p <= 17; p++) {
+        snprintf(out, size, "%.*g", p, d);
+        if (strtod(out, NULL) == d) break;
+    }
+    add_point(out, size);
+}
+
+/* A real whose shortest spelling is `text`: the printer will find the same spelling again. */
+static json_t *json_float_value(const char *text)
+{
+    if (strchr(text, 'N') || strchr(text, 'I') || strcmp(text, "-0.0") == 0) return json_string(text);
+    return json_real(strtod(text, NULL));
+}
+
+/* ---------- model -> JSON ---------- */
+
+static int utf8_valid(const uint8_t *s, size_t n)
+{
+    json_t *probe = json_stringn((const char *)s, n);
+    if (!probe) return 0;
+    json_decref(probe);
+    return 1;
+}
+
+static json_t *hex_object(const uint8_t *data, size_t size)
+{
+    char *hex = malloc(size * 2 + 1);
+    if (!hex) return NULL;
+    for (size_t i = 0; i < size; i++) snprintf(hex + 2 * i, 3, "%02x", data[i]);
+    json_t *o = json_pack("{s:s}", "$hex", hex);
+    free(hex);
+    return o;
+}
+
+static json_t *base64_string(const uint8_t *data, size_t size)
+{
+    char *b = malloc(4 * ((size + 2) / 3) + 1);
+    if (!b) return NULL;
+    rb_base64_encode(data, size, b);
+    json_t *s = json_string(b);
+    free(b);
+    return s;
+}
+
+static json_t *blob_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
+{
+    const uint8_t *data = n->v.bytes.data;
+    size_t size = n->v.bytes.size;
+    if (mode == RB_BLOBS_OMIT) return json_pack("{s:I}", "$omitted", (json_int_t)size);
+    int in_source = doc && n->section < doc->section_count && n->src_size == size &&
+                    doc->sections[n->section].data + n->src_offset == data;
+    if (mode == RB_BLOBS_BASE64 || !in_source) return json_pack("{s:o}", "$base64", base64_string(data, size));
+    char crc[16];
+    snprintf(crc, sizeof crc, "0x%08" PRIx32, (uint32_t)crc32(0, data, (uInt)size));
+    return json_pack("{s:{s:s,s:I,s:I,s:s}}", "$blob", "section", doc->sections[n->section].name, "offset",
+                     (json_int_t)n->src_offset, "size", (json_int_t)size, "crc32", crc);
+}
+
+static json_t *int_json(const rb_node *n)
+{
+    unsigned width = n->wire & RB_W_WIDTH;
+    if (n->wire & RB_W_HEX) {
+        char s[24];
+        snprintf(s, sizeof s, "0x%0*" PRIX64, (int)width * 2, n->v.bits);
+        return json_string(s);
+    }
+    if ((n->wire & RB_W_CHAR) && n->v.bits >= 0x21 && n->v.bits < 0x7f) {
+        char s[2] = {(char)n->v.bits, 0};
+        return json_string(s);
+    }
+    if (n->wire & RB_W_SIGNED) return json_integer(rb_node_int(n));
+    if (n->v.bits > (uint64_t)INT64_MAX) {
+        char s[24];
+        snprintf(s, sizeof s, "%" PRIu64, n->v.bits);
+        return json_string(s);
+    }
+    return json_integer((json_int_t)n->v.bits);
+}
+
+static json_t *stream_meta_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
+{
+    const rb_stream_info *s = n->stream;
+    char crc[16], adler[16];
+    snprintf(crc, sizeof crc, "0x%08" PRIx32, s->content_crc32);
+    snprintf(adler, sizeof adler, "0x%08" PRIx32, s->content_adler32);
+    json_t *meta = json_pack("{s:s,s:I,s:s,s:s}", "codec", s->codec, "content_size", (json_int_t)s->content_size,
+                             "content_crc32", crc, "content_adler32", adler);
+    if (s->original) {
+        /* the original encoded bytes, so an unchanged model writes them back exactly */
+        rb_node orig = {.kind = RB_K_BLOB, .section = n->section, .src_offset = n->src_offset,
+                        .src_size = s->original_size};
+        orig.v.bytes.data = s->original;
+        orig.v.bytes.size = s->original_size;
+        json_object_set_new(meta, "original", blob_json(doc, &orig, mode == RB_BLOBS_OMIT ? RB_BLOBS_REF : mode));
+    }
+    return meta;
+}
+
+json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
+{
+    switch (n->kind) {
+    case RB_K_RECORD:
+    case RB_K_STREAM: {
+        json_t *o = json_object();
+        if (n->kind == RB_K_STREAM) json_object_set_new(o, "$stream", stream_meta_json(doc, n, mode));
+        for (size_t i = 0; i < n->v.kids.count; i++) {
+            const rb_node *c = n->v.kids.items[i];
+            json_object_set_new(o, c->key ? c->key : "?", rb_model_to_json(doc, c, mode));
+        }
+        return o;
+    }
+    case RB_K_LIST: {
+        json_t *a = json_array();
+        for (size_t i = 0; i < n->v.kids.count; i++) json_array_append_new(a, rb_model_to_json(doc, n->v.kids.items[i], mode));
+        return a;
+    }
+    case RB_K_INT:
+        return int_json(n);
+    case RB_K_FLOAT: {
+        char s[48];
+        if ((n->wire & RB_W_WIDTH) == 4) rb_format_f32((uint32_t)n->v.bits, s, sizeof s);
+        else rb_format_f64(n->v.bits, s, sizeof s);
+        return json_float_value(s);
+    }
+    case RB_K_BOOL:
+        if (n->v.bits <= 1) return json_boolean(n->v.bits);
+        return json_integer((json_int_t)n->v.bits);
+    case RB_K_STRING:
+        if (utf8_valid(n->v.bytes.data, n->v.bytes.size))
+            return json_stringn((const char *)n->v.bytes.data, n->v.bytes.size);
+        return hex_object(n->v.bytes.data, n->v.bytes.size);
+    case RB_K_BLOB:
+    case RB_K_OPAQUE:
+        return blob_json(doc, n, mode);
+    }
+    return json_null();
+}
+
+/* ---------- JSON -> wire values ---------- */
+
+static int parse_u64_text(const char *s, uint64_t *v)
+{
+    if (!*s || *s == '-' || *s == '+' || *s == ' ') return 0;
+    errno = 0;
+    char *end;
+    int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+    unsigned long long x = strtoull(s, &end, base);
+    if (errno || *end) return 0;
+    *v = x;
+    return 1;
+}
+
+int rb_json_to_int(const json_t *v, unsigned wire, uint64_t *bits, char *why, size_t why_size)
+{
+    unsigned width = wire & RB_W_WIDTH;
+    int is_signed = (wire & RB_W_SIGNED) != 0;
+    uint64_t mask = width >= 8 ? UINT64_MAX : (((uint64_t)1 << (8 * width)) - 1);
+    if (json_is_integer(v)) {
+        int64_t x = json_integer_value(v);
+        if (is_signed) {
+            int64_t lo = width >= 8 ? INT64_MIN : -((int64_t)1 << (8 * width - 1));
+            int64_t hi = width >= 8 ? INT64_MAX : ((int64_t)1 << (8 * width - 1)) - 1;
+            if (x < lo || x > hi) {
+                snprintf(why, why_size, "value %" PRId64 " is out of range for i%u (%" PRId64 "..%" PRId64 ")", x,
+                         8 * width, lo, hi);
+                return 0;
+            }
+            *bits = (uint64_t)x & mask;
+            return 1;
+        }
+        if (x < 0 || (uint64_t)x > mask) {
+            snprintf(why, why_size, "value %" PRId64 " is out of range for u%u (0..%" PRIu64 ")", x, 8 * width, mask);
+            return 0;
+        }
+        *bits = (uint64_t)x;
+        return 1;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        uint64_t x;
+        if ((wire & RB_W_CHAR) && strlen(s) == 1) { *bits = (uint8_t)s[0]; return 1; }
+        if (parse_u64_text(s, &x) && (x & ~mask) == 0) { *bits = x; return 1; }
+        snprintf(why, why_size, "\"%s\" is not a %s%u value", s, is_signed ? "i" : "u", 8 * width);
+        return 0;
+    }
+    snprintf(why, why_size, "expected an integer (%s%u)", is_signed ? "i" : "u", 8 * width);
+    return 0;
+}
+
+int rb_json_to_float_bits(const json_t *v, unsigned width, uint64_t *bits, char *why, size_t why_size)
+{
+    double d;
+    if (json_is_number(v)) {
+        d = json_number_value(v);
+    } else if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        uint64_t raw;
+        if (strncmp(s, "NaN:", 4) == 0 && parse_u64_text(s + 4, &raw)) {
+            if (width == 4 && raw > UINT32_MAX) { snprintf(why, why_size, "NaN bits do not fit f32"); return 0; }
+            *bits = raw;
+            return 1;
+        }
+        if (strcmp(s, "NaN") == 0) { *bits = width == 4 ? 0x7fc00000u : 0x7ff8000000000000ull; return 1; }
+        if (strcmp(s, "Infinity") == 0) d = INFINITY;
+        else if (strcmp(s, "-Infinity") == 0) d = -INFINITY;
+        else if (strcmp(s, "-0.0") == 0) d = -0.0;
+        else { snprintf(why, why_size, "\"%s\" is not a number", s); return 0; }
+    } else {
+        snprintf(why, why_size, "expected a number (f%u)", 8 * width);
+        return 0;
+    }
+    if (width == 4) {
+        float f = (float)d;
+        if (isinf(f) && !isinf(d)) { snprintf(why, why_size, "%g is out of range for f32", d); return 0; }
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        *bits = b;
+    } else {
+        memcpy(bits, &d, 8);
+    }
+    return 1;
+}
+
+int rb_json_to_bool(const json_t *v, unsigned width, uint64_t *bits, char *why, size_t why_size)
+{
+    if (json_is_boolean(v)) { *bits = json_is_true(v); return 1; }
+    return rb_json_to_int(v, width, bits, why, why_size) || (snprintf(why, why_size, "expected true or false"), 0);
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static int bytes_from_hex(rb_doc *doc, const char *hex, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+    size_t len = strlen(hex);
+    if (len % 2) { snprintf(why, why_size, "$hex has an odd number of digits"); return 0; }
+    uint8_t *p = rb_arena_alloc(&doc->arena, len / 2 + 1);
+    if (!p) { snprintf(why, why_size, "out of memory"); return 0; }
+    for (size_t i = 0; i < len / 2; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) { snprintf(why, why_size, "$hex has a non-hex digit at %zu", 2 * i); return 0; }
+        p[i] = (uint8_t)(hi << 4 | lo);
+    }
+    *data = p;
+    *size = len / 2;
+    return 1;
+}
+
+static int bytes_from_base64(rb_doc *doc, const char *b64, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+    size_t len = strlen(b64);
+    uint8_t *p = rb_arena_alloc(&doc->arena, len / 4 * 3 + 4);
+    if (!p) { snprintf(why, why_size, "out of memory"); return 0; }
+    size_t n = rb_base64_decode(b64, len, p);
+    if (n == (size_t)-1) { snprintf(why, why_size, "$base64 is not valid base64"); return 0; }
+    *data = p;
+    *size = n;
+    return 1;
+}
+
+static int bytes_from_file(rb_doc *doc, const char *path, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(why, why_size, "$file %s: %s", path, strerror(errno)); return 0; }
+    rb_buf b;
+    rb_buf_init(&b);
+    uint8_t chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
+    int err = ferror(f);
+    fclose(f);
+    if (err || b.failed) { rb_buf_free(&b); snprintf(why, why_size, "$file %s: read error", path); return 0; }
+    *data = rb_arena_dup(&doc->arena, b.data ? b.data : (const uint8_t *)"", b.size);
+    *size = b.size;
+    rb_buf_free(&b);
+    return *data != NULL;
+}
+
+/* {"$blob": {section, offset, size, crc32}} resolves against the parsed original (doc->blob_source). */
+static int bytes_from_ref(rb_doc *doc, const json_t *ref, uint8_t **data, size_t *size, char *why, size_t why_size)
+{
+    const char *section = json_string_value(json_object_get(ref, "section"));
+    json_int_t offset = json_integer_value(json_object_get(ref, "offset"));
+    json_int_t length = json_integer_value(json_object_get(ref, "size"));
+    const char *crc_text = json_string_value(json_object_get(ref, "crc32"));
+    const rb_doc *src = doc->blob_source;
+    if (!section || offset < 0 || length < 0) { snprintf(why, why_size, "$blob needs section, offset and size"); return 0; }
+    if (!src) { snprintf(why, why_size, "$blob refers to the original file, which was not given (--source)"); return 0; }
+    for (size_t i = 0; i < src->section_count; i++) {
+        const rb_section *s = &src->sections[i];
+        if (strcmp(s->name, section) != 0) continue;
+        if ((uint64_t)offset > s->size || (uint64_t)length > s->size - (uint64_t)offset) break;
+        const uint8_t *p = s->data + offset;
+        uint64_t crc_expected;
+        if (crc_text && parse_u64_text(crc_text, &crc_expected) && crc32(0, p, (uInt)length) != crc_expected) {
+            snprintf(why, why_size, "$blob %s@%lld+%lld does not match the source file (crc32 differs)", section,
+                     (long long)offset, (long long)length);
+            return 0;
+        }
+        *data = (uint8_t *)p; /* zero-copy: the source outlives the build */
+        *size = (size_t)length;
+        return 1;
+    }
+    snprintf(why, why_size, "$blob %s@%lld+%lld is not in the source file", section, (long long)offset,
+             (long long)length);
+    return 0;
+}
+
+int rb_json_to_bytes(rb_doc *doc, const json_t *v, int is_string, uint8_t **data, size_t *size, char *why,
+                     size_t why_size)
+{
+    if (json_is_string(v)) {
+        if (!is_string) { snprintf(why, why_size, "expected a blob object ({\"$base64\": ...} or {\"$file\": ...})"); return 0; }
+        *size = json_string_length(v);
+        *data = rb_arena_dup(&doc->arena, json_string_value(v), *size + 1);
+        return *data != NULL;
+    }
+    if (json_is_object(v)) {
+        const json_t *x;
+        if ((x = json_object_get(v, "$hex")) && json_is_string(x))
+            return bytes_from_hex(doc, json_string_value(x), data, size, why, why_size);
+        if ((x = json_object_get(v, "$base64")) && json_is_string(x))
+            return bytes_from_base64(doc, json_string_value(x), data, size, why, why_size);
+        if ((x = json_object_get(v, "$file")) && json_is_string(x))
+            return bytes_from_file(doc, json_string_value(x), data, size, why, why_size);
+        if ((x = json_object_get(v, "$blob")) && json_is_object(x))
+            return bytes_from_ref(doc, x, data, size, why, why_size);
+        if (json_object_get(v, "$omitted")) {
+            snprintf(why, why_size, "blob was omitted from the dump (--blobs=omit); it cannot be rebuilt");
+            return 0;
+        }
+    }
+    snprintf(why, why_size, is_string ? "expected a string" : "expected a blob object ({\"$base64\": ...})");
+    return 0;
+}
+
+int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, char *why, size_t why_size)
+{
+    if (!v) return 1; /* no original: the stream will be encoded */
+    uint64_t x;
+    const json_t *orig = json_object_get(v, "original");
+    if (orig) {
+        uint8_t *data;
+        size_t size;
+        if (!rb_json_to_bytes(doc, orig, 0, &data, &size, why, why_size)) return 0;
+        info->original = data;
+        info->original_size = size;
+    }
+    if (!rb_json_to_int(json_object_get(v, "content_size"), RB_U64, &info->content_size, why, why_size)) return 0;
+    if (!rb_json_to_int(json_object_get(v, "content_crc32"), RB_U32, &x, why, why_size)) return 0;
+    info->content_crc32 = (uint32_t)x;
+    if (!rb_json_to_int(json_object_get(v, "content_adler32"), RB_U32, &x, why, why_size)) return 0;
+    info->content_adler32 = (uint32_t)x;
+    return 1;
+}
+
+/* ---------- stable printer ---------- */
+
+static void put_str(rb_buf *out, const char *s) { rb_buf_put(out, s, strlen(s)); }
+
+static void put_json_string(rb_buf *out, const char *s, size_t n)
+{
+    rb_buf_put_u8(out, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        switch (c) {
+        case '"': put_str(out, "\\\""); break;
+        case '\\': put_str(out, "\\\\"); break;
+        case '\n': put_str(out, "\\n"); break;
+        case '\r': put_str(out, "\\r"); break;
+        case '\t': put_str(out, "\\t"); break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                snprintf(esc, sizeof esc, "\\u%04x", c);
+                put_str(out, esc);
+            } else {
+                rb_buf_put_u8(out, c);
+            }
+        }
+    }
+    rb_buf_put_u8(out, '"');
+}
+
+static void indent(rb_buf *out, int depth)
+{
+    rb_buf_put_u8(out, '\n');
+    for (int i = 0; i < depth; i++) put_str(out, "  ");
+}
+
+/* Small containers of scalars stay on one line: vectors and coordinates read better that way. */
+static int is_flat_small(const json_t *j)
+{
+    size_t n = json_is_array(j) ? json_array_size(j) : json_object_size(j);
+    if (n == 0 || n > 4) return n == 0;
+    if (json_is_object(j)) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *c = json_array_get(j, i);
+        if (json_is_object(c) || json_is_array(c)) return 0;
+    }
+    return 1;
+}
+
+static void print_value(const json_t *j, rb_buf *out, int depth)
+{
+    char tmp[64];
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: {
+        if (json_object_size(j) == 0) { put_str(out, "{}"); return; }
+        rb_buf_put_u8(out, '{');
+        const char *k;
+        json_t *v;
+        int first = 1;
+        json_object_foreach((json_t *)j, k, v) {
+            if (!first) rb_buf_put_u8(out, ',');
+            first = 0;
+            indent(out, depth + 1);
+            put_json_string(out, k, strlen(k));
+            put_str(out, ": ");
+            print_value(v, out, depth + 1);
+        }
+        indent(out, depth);
+        rb_buf_put_u8(out, '}');
+        return;
+    }
+    case JSON_ARRAY: {
+        size_t n = json_array_size(j);
+        if (n == 0) { put_str(out, "[]"); return; }
+        int flat = is_flat_small(j);
+        rb_buf_put_u8(out, '[');
+        for (size_t i = 0; i < n; i++) {
+            if (i) put_str(out, flat ? ", " : ",");
+            if (!flat) indent(out, depth + 1);
+            print_value(json_array_get(j, i), out, depth + 1);
+        }
+        if (!flat) indent(out, depth);
+        rb_buf_put_u8(out, ']');
+        return;
+    }
+    case JSON_STRING:
+        put_json_string(out, json_string_value(j), json_string_length(j));
+        return;
+    case JSON_INTEGER:
+        snprintf(tmp, sizeof tmp, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+        put_str(out, tmp);
+        return;
+    case JSON_REAL: {
+        double d = json_real_value(j);
+        uint64_t bits;
+        memcpy(&bits, &d, 8);
+        rb_format_f64(bits, tmp, sizeof tmp);
+        put_str(out, tmp);
+        return;
+    }
+    case JSON_TRUE: put_str(out, "true"); return;
+    case JSON_FALSE: put_str(out, "false"); return;
+    case JSON_NULL: put_str(out, "null"); return;
+    }
+}
+
+void rb_json_print(const json_t *json, rb_buf *out)
+{
+    print_value(json, out, 0);
+    rb_buf_put_u8(out, '\n');
+}

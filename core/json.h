@@ -1,0 +1,35 @@
+/* The JSON view of the model, and the JSON spellings that lose nothing. */
+#ifndef RB_JSON_H
+#define RB_JSON_H
+#include <jansson.h>
+#include "buf.h"
+#include "model.h"
+
+typedef struct rb_doc rb_doc;
+
+typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
+
+/* model -> JSON. Needs no description: nodes carry their wire types. */
+json_t *rb_model_to_json(const rb_doc *doc, const rb_node *node, rb_blob_mode blobs);
+
+/* Stable text: keys in model order, two-space indent, reals in their shortest exact spelling. */
+void rb_json_print(const json_t *json, rb_buf *out);
+
+/* JSON -> wire values, with the reason on failure. */
+int rb_json_to_int(const json_t *v, unsigned wire, uint64_t *bits, char *why, size_t why_size);
+int rb_json_to_float_bits(const json_t *v, unsigned width, uint64_t *bits, char *why, size_t why_size);
+int rb_json_to_bool(const json_t *v, unsigned width, uint64_t *bits, char *why, size_t why_size);
+/* Strings: a JSON string or {"$hex": ...}. Blobs: {"$base64": ...}, {"$hex": ...}, {"$blob": ref},
+ * {"$file": path}. The bytes are allocated in the document's arena. */
+int rb_json_to_bytes(rb_doc *doc, const json_t *v, int is_string, uint8_t **data, size_t *size, char *why,
+                     size_t why_size);
+int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, char *why, size_t why_size);
+
+/* Shortest decimal spelling of a float/double that reads back to the same bits. */
+void rb_format_f32(uint32_t bits, char *out, size_t size);
+void rb_format_f64(uint64_t bits, char *out, size_t size);
+
+size_t rb_base64_encode(const uint8_t *in, size_t n, char *out); /* out: 4*((n+2)/3)+1 bytes */
+/* Returns decoded length or (size_t)-1 on malformed input; out: 3*(len/4)+3 bytes. */
+size_t rb_base64_decode(const char *in, size_t len, uint8_t *out);
+#endif

@@ -1,0 +1,53 @@
+#include "model.h"
+#include <string.h>
+
+rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key)
+{
+    rb_node *n = rb_arena_alloc(arena, sizeof(*n));
+    if (!n) return NULL;
+    n->kind = (uint8_t)kind;
+    n->key = key;
+    return n;
+}
+
+int rb_node_is_container(const rb_node *n)
+{
+    return n->kind == RB_K_RECORD || n->kind == RB_K_LIST || n->kind == RB_K_STREAM;
+}
+
+int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child)
+{
+    if (parent->v.kids.count == parent->v.kids.cap) {
+        /* Arena growth: the old array is abandoned; doubling keeps the waste bounded. */
+        size_t cap = parent->v.kids.cap ? parent->v.kids.cap * 2 : 8;
+        rb_node **items = rb_arena_alloc(arena, cap * sizeof(*items));
+        if (!items) return 0;
+        if (parent->v.kids.count)
+            memcpy(items, parent->v.kids.items, parent->v.kids.count * sizeof(*items));
+        parent->v.kids.items = items;
+        parent->v.kids.cap = cap;
+    }
+    parent->v.kids.items[parent->v.kids.count++] = child;
+    return 1;
+}
+
+rb_node *rb_node_get(const rb_node *record, const char *key)
+{
+    if (!record || !rb_node_is_container(record)) return NULL;
+    for (size_t i = 0; i < record->v.kids.count; i++) {
+        rb_node *c = record->v.kids.items[i];
+        if (c->key && strcmp(c->key, key) == 0) return c;
+    }
+    return NULL;
+}
+
+uint64_t rb_node_uint(const rb_node *n) { return n ? n->v.bits : 0; }
+
+int64_t rb_node_int(const rb_node *n)
+{
+    if (!n) return 0;
+    unsigned width = n->wire & RB_W_WIDTH;
+    if (!(n->wire & RB_W_SIGNED) || width >= 8 || width == 0) return (int64_t)n->v.bits;
+    unsigned shift = 64 - 8 * width;
+    return (int64_t)(n->v.bits << shift) >> shift;
+}

@@ -1,0 +1,35 @@
+/* The format table: adding a format touches its folder and one line here. */
+#include <string.h>
+#include "doc.h"
+#include "gbx/gbx.h"
+
+static const rb_format *const FORMATS[] = {
+    &rb_format_gbx,
+};
+
+const rb_format *const *rb_formats(size_t *count)
+{
+    *count = sizeof FORMATS / sizeof FORMATS[0];
+    return FORMATS;
+}
+
+const rb_format *rb_format_by_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof FORMATS / sizeof FORMATS[0]; i++)
+        if (strcmp(FORMATS[i]->name, name) == 0) return FORMATS[i];
+    return NULL;
+}
+
+const rb_format *rb_format_detect(const uint8_t *data, size_t size)
+{
+    const rb_format *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < sizeof FORMATS / sizeof FORMATS[0]; i++) {
+        int score = FORMATS[i]->detect(data, size);
+        if (score > best_score) {
+            best_score = score;
+            best = FORMATS[i];
+        }
+    }
+    return best;
+}

@@ -1,0 +1,110 @@
+/*
+ * rebyte — read game data files into a typed model, edit them, write them back.
+ *
+ * The public API: opaque handles, explicit error codes, no global state.
+ * A document owns everything it hands out; freeing the document frees it all.
+ */
+#ifndef REBYTE_H
+#define REBYTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REBYTE_VERSION_STRING "0.1.0"
+
+/* Result codes. Negative values are failures. */
+typedef enum rb_status {
+    RB_OK = 0,
+    RB_E_IO = -1,        /* file could not be read or written */
+    RB_E_FORMAT = -2,    /* input is malformed (error text says where) */
+    RB_E_UNSUPPORTED = -3, /* well-formed input the library does not handle */
+    RB_E_LIMIT = -4,     /* a configured limit was hit (error text says which) */
+    RB_E_MODEL = -5,     /* the model (or JSON) is inconsistent with the format */
+    RB_E_NOMEM = -6,
+    RB_E_USAGE = -7
+} rb_status;
+
+/* An error names the file, the byte offset, the section the offset is in
+ * ("file", "body" for a decompressed GBX body, ...) and the structure path. */
+typedef struct rb_error {
+    rb_status status;
+    char file[256];
+    char section[32];
+    uint64_t offset;
+    int has_offset;
+    char path[512];
+    char message[512];
+} rb_error;
+
+/* "map.Gbx: body @0x1a2b3: CGameCtnChallenge > chunk 0x0304301F: message" */
+const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
+
+/* Limits protect against hostile input; every one can be raised. */
+typedef struct rb_limits {
+    uint64_t max_decompressed_size; /* default 512 MiB */
+    uint64_t max_count;             /* largest element count allocated up front, default 16 Mi */
+    uint32_t max_depth;             /* deepest nesting, default 64 */
+    uint64_t max_string;            /* longest string, default 64 MiB */
+} rb_limits;
+
+void rb_limits_default(rb_limits *limits);
+
+typedef struct rb_doc rb_doc;
+typedef struct rb_node rb_node;
+
+typedef struct rb_read_options {
+    const char *file_name;   /* used in error messages; may be NULL */
+    const rb_limits *limits; /* NULL = defaults */
+} rb_read_options;
+
+typedef struct rb_write_options {
+    int reencode; /* re-encode every compressed stream instead of passing the original through */
+    int decoded;  /* write each stream's decoded content in place of its encoding (a form for
+                     comparing content, not a valid file) */
+} rb_write_options;
+
+/* Which format a buffer holds, by content (never by file name). NULL if unknown. */
+const char *rb_detect_format(const uint8_t *data, size_t size);
+
+/* Parse `data` (which must stay alive and unchanged while the document lives:
+ * blobs are zero-copy slices of it). Returns NULL and fills `err` on failure. */
+rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err);
+void rb_doc_free(rb_doc *doc);
+
+const char *rb_doc_format(const rb_doc *doc);
+rb_node *rb_doc_root(rb_doc *doc);
+
+/* Serialise the model. On success *out is malloc'd (free it with free()). */
+rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size,
+                       rb_error *err);
+
+/* Coverage of the parse: bytes described by typed fields vs kept opaque. */
+typedef struct rb_coverage {
+    uint64_t typed_bytes;
+    uint64_t opaque_bytes;
+    int opaque_tail; /* a parse had to stop early and kept the rest as one opaque tail */
+} rb_coverage;
+void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
+
+/* How each compressed stream was (or would be) written. */
+typedef struct rb_stream_report {
+    char name[64];        /* e.g. "body" */
+    char codec[16];       /* "lzo1x", "zlib", ... */
+    int reencoded;        /* 0 = original bytes passed through */
+    int identical;        /* re-encoded bytes equal the original stream */
+    uint64_t original_size, written_size, content_size;
+} rb_stream_report;
+size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max);
+
+/* The structure path of the model node that covers byte `offset` of the original file
+ * (for locating the first difference). Writes "" when unknown. */
+void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,127 @@
+/* rebyte: the command-line tool. */
+#include <stdio.h>
+#include <string.h>
+#include "../core/doc.h"
+#include "cli.h"
+#include "cli_util.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+    const char *help;
+} command;
+
+static int cmd_formats(int argc, char **argv);
+
+static const command COMMANDS[] = {
+    {"info", cmd_info, "rebyte info FILE [--json]",
+     "What FILE is: format, version, class id, sizes, compression, chunk list, coverage.\n"
+     "  --json   one JSON object instead of text"},
+    {"verify", cmd_verify, "rebyte verify [--reencode] [--json] [-q] PATH...",
+     "Read -> model -> write -> compare, for each file (directories recursively).\n"
+     "Prints one line per file and a summary; the first difference is located by offset and\n"
+     "structure path.\n"
+     "  --reencode  re-encode every compressed stream instead of passing the original through;\n"
+     "              then 'exact' means identical decoded content and identical bytes around it\n"
+     "  --json      JSON Lines: one object per file, then a summary object\n"
+     "  -q          print only files that are not exact, and the summary\n"
+     "Exit: 0 every file exact, 1 some differ, 2 some could not be read or parsed"},
+    {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
+     "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
+     "FILE byte for byte.\n"
+     "  --reencode  re-encode compressed streams from the model"},
+    {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|omit]",
+     "The model as JSON (keys in file order, stable formatting).\n"
+     "  --blobs=ref     blobs as references into FILE (default; `build` needs FILE then)\n"
+     "  --blobs=base64  blobs inline: the dump stands alone\n"
+     "  --blobs=omit    sizes only (for reading; cannot be built)"},
+    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL]",
+     "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
+     "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
+     "dump's \"$source\"."},
+    {"apply", cmd_apply, "rebyte apply PATCH.json [MORE.json...] FILE... (-o OUT | --in-place [--backup]) [--dry-run]",
+     "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, validate,\n"
+     "write, re-read what was written and check it equals the patched model. Paths are those\n"
+     "of `rebyte dump`. On any error nothing is written and the input is untouched.\n"
+     "  -o OUT      output file (one input)\n"
+     "  --in-place  replace each input (after verification); --backup keeps FILE.bak\n"
+     "  --dry-run   print what would change, write nothing\n"
+     "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
+    {"diff", cmd_diff, "rebyte diff A B",
+     "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
+     "A's model into B's. Exit 0 when equal, 1 when they differ."},
+    {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
+     "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
+     "used to run the JSON Patch conformance suite). Exit 2 when the patch fails."},
+    {"formats", cmd_formats, "rebyte formats", "List the formats rebyte reads and writes."},
+};
+
+static const size_t COMMAND_COUNT = sizeof COMMANDS / sizeof COMMANDS[0];
+
+static const command *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(COMMANDS[i].name, name) == 0) return &COMMANDS[i];
+    return NULL;
+}
+
+static void print_main_help(FILE *f)
+{
+    fprintf(f, "rebyte %s: read game data files into a typed model, edit them, write them back.\n\n",
+            REBYTE_VERSION_STRING);
+    fprintf(f, "Usage:\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++) fprintf(f, "  %s\n", COMMANDS[i].usage);
+    fprintf(f, "\n`rebyte COMMAND --help` explains a command. `-` means stdin/stdout.\n"
+               "Exit codes: 0 ok, 1 differs/did not verify, 2 bad input, 3 I/O error, 64 usage.\n");
+}
+
+int cli_usage_error(const char *name, const char *bad)
+{
+    const command *c = find_command(name);
+    if (bad) fprintf(stderr, "rebyte %s: unexpected argument \"%s\"\n", name, bad);
+    else fprintf(stderr, "rebyte %s: missing arguments\n", name);
+    if (c) fprintf(stderr, "usage: %s\n", c->usage);
+    return EXIT_USAGE;
+}
+
+static int cmd_formats(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) return cli_usage_error("formats", argv[1]);
+    size_t n;
+    const rb_format *const *formats = rb_formats(&n);
+    for (size_t i = 0; i < n; i++) printf("%-10s %s\n", formats[i]->name, formats[i]->description);
+    return EXIT_OK;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        const command *c = argc > 2 ? find_command(argv[2]) : NULL;
+        if (c) printf("usage: %s\n\n%s\n", c->usage, c->help);
+        else print_main_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("rebyte %s\n", REBYTE_VERSION_STRING);
+        return EXIT_OK;
+    }
+    const command *c = find_command(argv[1]);
+    if (!c) {
+        fprintf(stderr, "rebyte: unknown command \"%s\" (see rebyte --help)\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    if (wants_help(argc - 1, argv + 1)) {
+        printf("usage: %s\n\n%s\n", c->usage, c->help);
+        return EXIT_OK;
+    }
+    return c->run(argc - 1, argv + 1);
+}

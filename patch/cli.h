@@ -1,0 +1,16 @@
+/* The rebyte command-line tool: one function per command. */
+#ifndef RB_CLI_H
+#define RB_CLI_H
+
+int cmd_info(int argc, char **argv);
+int cmd_rewrite(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_json_patch(int argc, char **argv);
+
+/* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *bad_argument);
+#endif

@@ -1,0 +1,380 @@
+/* rebyte info / rewrite / verify */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "cli_util.h"
+
+/* ---------- info ---------- */
+
+static void list_chunks_json(const rb_node *root, json_t *out)
+{
+    const rb_node *body = rb_node_get(root, "body");
+    const rb_node *chunks = rb_node_get(body, "chunks");
+    json_t *ids = json_array();
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id")));
+        json_array_append_new(ids, json_string(id));
+    }
+    json_object_set_new(out, "body_chunks", ids);
+    json_t *headers = json_array();
+    const rb_node *hc = rb_node_get(root, "headerChunks");
+    for (size_t i = 0; hc && i < hc->v.kids.count; i++) {
+        const rb_node *c = hc->v.kids.items[i];
+        char id[16];
+        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(c, "id")));
+        json_array_append_new(headers, json_pack("{s:s,s:I,s:b}", "id", id, "size",
+                                                 (json_int_t)rb_node_get(c, "data")->v.bytes.size, "heavy",
+                                                 (int)rb_node_uint(rb_node_get(c, "heavy"))));
+    }
+    json_object_set_new(out, "header_chunks", headers);
+}
+
+/* A summary of the file: the format's header fields plus sizes and coverage. */
+static json_t *info_json(const rb_doc *doc, const char *path, size_t size)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(path));
+    json_object_set_new(o, "format", json_string(doc->format->name));
+    json_object_set_new(o, "description", json_string(doc->format->description));
+    json_object_set_new(o, "size", json_integer((json_int_t)size));
+    /* the root's scalar fields (version, class id, compression, ...) as the model spells them */
+    json_t *header = json_object();
+    for (size_t i = 0; i < doc->root->v.kids.count; i++) {
+        const rb_node *c = doc->root->v.kids.items[i];
+        if (c->kind == RB_K_INT || c->kind == RB_K_BOOL || c->kind == RB_K_FLOAT)
+            json_object_set_new(header, c->key, rb_model_to_json(doc, c, RB_BLOBS_OMIT));
+    }
+    json_object_set_new(o, "header", header);
+    for (size_t i = 0; i < doc->stream_count; i++) {
+        const rb_stream_info *s = doc->streams[i]->stream;
+        json_object_set_new(o, doc->streams[i]->key,
+                            json_pack("{s:s,s:I,s:I}", "codec", s->codec, "compressed_size",
+                                      (json_int_t)s->original_size, "decompressed_size", (json_int_t)s->content_size));
+    }
+    if (strcmp(doc->format->name, "gbx") == 0) list_chunks_json(doc->root, o);
+    rb_coverage cov;
+    rb_doc_coverage(doc, &cov);
+    json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
+                                                 "opaque_bytes", (json_int_t)cov.opaque_bytes, "opaque_tail",
+                                                 cov.opaque_tail));
+    return o;
+}
+
+static void print_info_text(const json_t *o)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)o, k, v) {
+        if (json_is_array(v)) {
+            printf("%-22s %zu:", k, json_array_size(v));
+            for (size_t i = 0; i < json_array_size(v); i++) {
+                json_t *e = json_array_get(v, i);
+                if (json_is_string(e)) printf(" %s", json_string_value(e));
+                else if (json_is_object(e)) printf(" %s%s(%" JSON_INTEGER_FORMAT ")", json_string_value(json_object_get(e, "id")),
+                                                   json_is_true(json_object_get(e, "heavy")) ? "H" : "",
+                                                   json_integer_value(json_object_get(e, "size")));
+            }
+            printf("\n");
+        } else {
+            char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+            printf("%-22s %s\n", k, text ? text : "?");
+            free(text);
+        }
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    int as_json = 0;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) as_json = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", argv[i]);
+        else path = argv[i];
+    }
+    if (!path) return cli_usage_error("info", NULL);
+    uint8_t *data;
+    size_t size;
+    if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
+    rb_error err;
+    rb_doc *doc = cli_parse(path, data, size, &err);
+    if (!doc) {
+        cli_print_error(&err);
+        free(data);
+        return EXIT_BAD_INPUT;
+    }
+    json_t *o = info_json(doc, path, size);
+    if (as_json) {
+        char *text = json_dumps(o, JSON_COMPACT);
+        printf("%s\n", text);
+        free(text);
+    } else {
+        print_info_text(o);
+    }
+    json_decref(o);
+    rb_doc_free(doc);
+    free(data);
+    return EXIT_OK;
+}
+
+/* ---------- rewrite ---------- */
+
+int cmd_rewrite(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL, *v;
+    int reencode = 0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            out = v;
+        } else if (strcmp(argv[i], "--reencode") == 0) {
+            reencode = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("rewrite", argv[i]);
+        } else {
+            in = argv[i];
+        }
+    }
+    if (!in || !out) return cli_usage_error("rewrite", NULL);
+    uint8_t *data, *result;
+    size_t size, result_size;
+    if (cli_read_file(in, &data, &size) != 0) return EXIT_IO;
+    rb_error err;
+    rb_doc *doc = cli_parse(in, data, size, &err);
+    if (!doc) {
+        cli_print_error(&err);
+        free(data);
+        return EXIT_BAD_INPUT;
+    }
+    rb_write_options wo = {.reencode = reencode};
+    int rc = EXIT_OK;
+    if (rb_doc_write(doc, &wo, &result, &result_size, &err) != RB_OK) {
+        cli_print_error(&err);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        if (cli_write_atomic(out, result, result_size) != 0) rc = EXIT_IO;
+        free(result);
+    }
+    rb_doc_free(doc);
+    free(data);
+    return rc;
+}
+
+/* ---------- verify ---------- */
+
+typedef struct verify_result {
+    const char *status; /* exact | differs | error */
+    char error[1600];
+    int has_diff;
+    uint64_t diff_offset;
+    char diff_space[32]; /* "file" or "decoded" */
+    char path[512];
+    rb_coverage coverage;
+    rb_stream_report streams[16];
+    size_t stream_count;
+    const char *format;
+} verify_result;
+
+static int first_difference(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint64_t *offset)
+{
+    size_t n = na < nb ? na : nb;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) { *offset = i; return 1; }
+    if (na != nb) { *offset = n; return 1; }
+    return 0;
+}
+
+static void locate(verify_result *r, const rb_doc *doc, uint64_t offset)
+{
+    r->has_diff = 1;
+    r->diff_offset = offset;
+    rb_doc_path_at(doc, offset, r->path, sizeof r->path);
+}
+
+static void fail_result(verify_result *r, const rb_error *err)
+{
+    r->status = "error";
+    rb_error_format(err, r->error, sizeof r->error);
+}
+
+/* Re-encoded output: compare decoded content and the bytes around the streams. */
+static void verify_reencoded(verify_result *r, rb_doc *doc, const char *path, const uint8_t *out, size_t out_size)
+{
+    rb_error err;
+    rb_doc *again = cli_parse(path, out, out_size, &err);
+    if (!again) {
+        r->status = "differs";
+        snprintf(r->error, sizeof r->error, "re-encoded output does not parse: %s", err.message);
+        return;
+    }
+    rb_write_options decoded = {.decoded = 1};
+    uint8_t *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    if (rb_doc_write(doc, &decoded, &a, &na, &err) != RB_OK || rb_doc_write(again, &decoded, &b, &nb, &err) != RB_OK) {
+        fail_result(r, &err);
+    } else {
+        uint64_t off;
+        if (first_difference(a, na, b, nb, &off)) {
+            r->status = "differs";
+            r->has_diff = 1;
+            r->diff_offset = off;
+            snprintf(r->diff_space, sizeof r->diff_space, "decoded");
+        }
+    }
+    free(a);
+    free(b);
+    rb_doc_free(again);
+}
+
+static void verify_one(const char *path, int reencode, int named, verify_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->status = "exact";
+    r->format = "?";
+    snprintf(r->diff_space, sizeof r->diff_space, "file");
+    uint8_t *data;
+    size_t size;
+    if (cli_read_file(path, &data, &size) != 0) {
+        r->status = "error";
+        snprintf(r->error, sizeof r->error, "%s: cannot read", path);
+        return;
+    }
+    if (!named && !rb_detect_format(data, size)) {
+        /* found while walking a folder (a MANIFEST, a readme): not a game file */
+        r->status = "skipped";
+        snprintf(r->error, sizeof r->error, "%s: not a format rebyte knows", path);
+        free(data);
+        return;
+    }
+    rb_error err;
+    rb_doc *doc = cli_parse(path, data, size, &err);
+    if (!doc) {
+        fail_result(r, &err);
+        free(data);
+        return;
+    }
+    r->format = doc->format->name;
+    rb_doc_coverage(doc, &r->coverage);
+    rb_write_options wo = {.reencode = reencode};
+    uint8_t *out;
+    size_t out_size;
+    if (rb_doc_write(doc, &wo, &out, &out_size, &err) != RB_OK) {
+        fail_result(r, &err);
+    } else {
+        r->stream_count = rb_doc_stream_reports(doc, r->streams, 16);
+        uint64_t off;
+        if (!reencode) {
+            if (first_difference(data, size, out, out_size, &off)) {
+                r->status = "differs";
+                locate(r, doc, off);
+            }
+        } else {
+            verify_reencoded(r, doc, path, out, out_size);
+        }
+        free(out);
+    }
+    rb_doc_free(doc);
+    free(data);
+}
+
+static void print_result_json(const char *path, const verify_result *r)
+{
+    json_t *o = json_pack("{s:s,s:s,s:s}", "file", path, "format", r->format, "status", r->status);
+    if (r->has_diff) {
+        json_object_set_new(o, "first_diff_offset", json_integer((json_int_t)r->diff_offset));
+        json_object_set_new(o, "diff_space", json_string(r->diff_space));
+        json_object_set_new(o, "path", json_string(r->path));
+    }
+    if (r->error[0]) json_object_set_new(o, "error", json_string(r->error));
+    json_object_set_new(o, "typed_bytes", json_integer((json_int_t)r->coverage.typed_bytes));
+    json_object_set_new(o, "opaque_bytes", json_integer((json_int_t)r->coverage.opaque_bytes));
+    json_object_set_new(o, "opaque_tail", json_boolean(r->coverage.opaque_tail));
+    json_t *streams = json_array();
+    for (size_t i = 0; i < r->stream_count; i++) {
+        const rb_stream_report *s = &r->streams[i];
+        json_array_append_new(streams, json_pack("{s:s,s:s,s:s,s:b,s:I,s:I,s:I}", "name", s->name, "codec", s->codec,
+                                                 "path", s->reencoded ? "reencoded" : "passed_through",
+                                                 "identical", s->identical, "original_size",
+                                                 (json_int_t)s->original_size, "written_size",
+                                                 (json_int_t)s->written_size, "content_size",
+                                                 (json_int_t)s->content_size));
+    }
+    json_object_set_new(o, "streams", streams);
+    char *text = json_dumps(o, JSON_COMPACT);
+    printf("%s\n", text);
+    free(text);
+    json_decref(o);
+}
+
+static void print_result_text(const char *path, const verify_result *r)
+{
+    if (strcmp(r->status, "exact") == 0) {
+        double total = (double)(r->coverage.typed_bytes + r->coverage.opaque_bytes);
+        printf("exact    %s (%s, %.1f%% typed%s)\n", path, r->format,
+               total > 0 ? 100.0 * (double)r->coverage.typed_bytes / total : 100.0,
+               r->coverage.opaque_tail ? ", opaque tail" : "");
+    } else if (strcmp(r->status, "differs") == 0) {
+        if (r->has_diff)
+            printf("DIFFERS  %s: first difference at %s offset 0x%" PRIx64 "%s%s%s\n", path, r->diff_space,
+                   r->diff_offset, r->path[0] ? " (" : "", r->path, r->path[0] ? ")" : "");
+        else
+            printf("DIFFERS  %s: %s\n", path, r->error);
+    } else if (strcmp(r->status, "skipped") == 0) {
+        printf("skipped  %s\n", r->error);
+    } else {
+        printf("ERROR    %s\n", r->error);
+    }
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    int reencode = 0, as_json = 0, quiet = 0;
+    char **paths = calloc((size_t)argc + 1, sizeof(char *));
+    int path_count = 0;
+    if (!paths) return EXIT_IO;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reencode") == 0) reencode = 1;
+        else if (strcmp(argv[i], "--json") == 0) as_json = 1;
+        else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) quiet = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) { free(paths); return cli_usage_error("verify", argv[i]); }
+        else paths[path_count++] = argv[i];
+    }
+    if (!path_count) { free(paths); return cli_usage_error("verify", NULL); }
+    char **files;
+    size_t file_count;
+    int walk_failed = cli_collect_files(paths, path_count, &files, &file_count) != 0;
+    size_t exact = 0, differs = 0, errors = 0, skipped = 0;
+    for (size_t i = 0; i < file_count; i++) {
+        cli_progress(i + 1, file_count, files[i]);
+        int named = 0;
+        for (int k = 0; k < path_count; k++) named |= strcmp(paths[k], files[i]) == 0;
+        verify_result r;
+        verify_one(files[i], reencode, named, &r);
+        cli_progress_clear();
+        if (strcmp(r.status, "exact") == 0) exact++;
+        else if (strcmp(r.status, "differs") == 0) differs++;
+        else if (strcmp(r.status, "skipped") == 0) { skipped++; continue; }
+        else errors++;
+        if (as_json) print_result_json(files[i], &r);
+        else if (!quiet || strcmp(r.status, "exact") != 0) print_result_text(files[i], &r);
+        fflush(stdout);
+    }
+    size_t checked = file_count - skipped;
+    if (as_json) {
+        printf("{\"summary\":true,\"files\":%zu,\"exact\":%zu,\"differs\":%zu,\"errors\":%zu,\"skipped\":%zu,"
+               "\"reencode\":%s}\n",
+               checked, exact, differs, errors, skipped, reencode ? "true" : "false");
+    } else {
+        printf("%zu/%zu exact%s, %zu differ, %zu errors", exact, checked,
+               reencode ? " (re-encoded streams, content compared)" : "", differs, errors);
+        if (skipped) printf(", %zu skipped (not a known format)", skipped);
+        printf("\n");
+    }
+    free(paths);
+    cli_free_files(files, file_count);
+    if (errors || walk_failed) return EXIT_BAD_INPUT;
+    return differs ? EXIT_DIFFERS : EXIT_OK;
+}
