@@ -18,6 +18,7 @@ enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16 };
 typedef struct ar_frame {
     rb_node *node;   /* container being built (READ, FROM_JSON) or walked (WRITE) */
     size_t next;     /* index of the next child */
+    size_t current;  /* index of the child being described (for paths) */
     json_t *json;    /* FROM_JSON: the object or array matching node */
     size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
     int open_list;   /* READ: list without a count */
@@ -128,24 +129,28 @@ static void append_path(char *path, size_t size, const char *segment, int separa
     snprintf(path + len, size - len, "%s%s", (separator && len) ? " > " : "", segment);
 }
 
-/* The structure path: keys of the open containers, with the index inside lists. */
+/* One step of a path: the index inside a list, else the key. */
+static void append_segment(rb_ar *ar, const ar_frame *parent, const char *key, char *path, size_t size)
+{
+    int pointer = ar->dir == RB_AR_FROM_JSON;
+    char seg[200];
+    if (parent->node && parent->node->kind == RB_K_LIST) {
+        snprintf(seg, sizeof seg, pointer ? "/%zu" : "[%zu]", parent->current);
+        append_path(path, size, seg, 0);
+    } else if (key) {
+        snprintf(seg, sizeof seg, pointer ? "/%s" : "%s", key);
+        append_path(path, size, seg, !pointer);
+    }
+}
+
+/* The structure path: keys of the open containers, with the index inside lists.
+ * From JSON it is spelled as an RFC 6901 pointer ("/scalars/u8"), the way patches address it. */
 static void build_path(rb_ar *ar, const char *leaf, char *path, size_t size)
 {
     path[0] = 0;
-    for (size_t i = 1; i < ar->frame_count; i++) {
-        const ar_frame *f = &ar->frames[i];
-        const ar_frame *parent = &ar->frames[i - 1];
-        char seg[160];
-        if (f->node && f->node->key) {
-            append_path(path, size, f->node->key, 1);
-        } else if (parent->node && parent->node->kind == RB_K_LIST) {
-            /* the element currently being described is the last appended (or being walked) */
-            size_t index = parent->next ? parent->next - 1 : 0;
-            snprintf(seg, sizeof seg, "[%zu]", index);
-            append_path(path, size, seg, 0);
-        }
-    }
-    if (leaf) append_path(path, size, leaf, 1);
+    for (size_t i = 1; i < ar->frame_count; i++) append_segment(ar, &ar->frames[i - 1], ar->frames[i].node->key, path, size);
+    const ar_frame *top = &ar->frames[ar->frame_count - 1];
+    if (leaf || (top->node && top->node->kind == RB_K_LIST && top->node->v.kids.count)) append_segment(ar, top, leaf, path, size);
 }
 
 static void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap)
@@ -299,6 +304,7 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
 {
     if (ar->failed) return NULL;
     ar_frame *f = top_frame(ar);
+    f->current = ar->dir == RB_AR_WRITE ? f->next : f->node->v.kids.count;
     if (ar->dir == RB_AR_WRITE) {
         if (f->next >= f->node->v.kids.count) {
             fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
@@ -722,22 +728,27 @@ static void end_container(rb_ar *ar)
 void rb_ar_record_begin(rb_ar *ar, const char *key) { begin_container(ar, key, RB_K_RECORD); }
 void rb_ar_record_end(rb_ar *ar) { end_container(ar); }
 
+/* READ: can `count` elements of at least `min_item_bytes` each be real, with `reserved` bytes
+ * (the count field itself) still ahead of them? Fails at the current offset if not. */
+static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved)
+{
+    if (count > ar->doc->limits.max_count) {
+        fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it to read this file",
+                count, ar->doc->limits.max_count);
+        return 0;
+    }
+    uint64_t left = rb_ar_remaining(ar) - reserved;
+    if (min_item_bytes && count > left / min_item_bytes) {
+        fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
+        return 0;
+    }
+    return 1;
+}
+
 static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes)
 {
     if (ar->failed) return 0;
-    if (ar->dir == RB_AR_READ) {
-        if (read_count > ar->doc->limits.max_count) {
-            fail_at(ar, RB_E_LIMIT, key,
-                    "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it to read this file",
-                    read_count, ar->doc->limits.max_count);
-            return 0;
-        }
-        if (min_item_bytes && read_count > rb_ar_remaining(ar) / min_item_bytes) {
-            fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left",
-                    read_count, rb_ar_remaining(ar));
-            return 0;
-        }
-    }
+    if (ar->dir == RB_AR_READ && !count_is_plausible(ar, key, read_count, min_item_bytes, 0)) return 0;
     begin_container(ar, key, RB_K_LIST);
     if (ar->failed) return 0;
     ar_frame *f = top_frame(ar);
@@ -749,20 +760,23 @@ static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint
 uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
 {
     if (ar->failed) return 0;
-    uint64_t count = 0;
+    unsigned width = count_wire & RB_W_WIDTH;
     if (ar->dir == RB_AR_READ) {
-        const uint8_t *p = take(ar, key, count_wire & RB_W_WIDTH);
-        if (!p) return 0;
-        count = decode_int(p, count_wire);
-        if ((count_wire & RB_W_SIGNED) && (int64_t)rb_node_int(&(rb_node){.wire = (uint8_t)count_wire, .v.bits = count}) < 0) {
-            top_range(ar)->pos -= count_wire & RB_W_WIDTH;
-            fail_at(ar, RB_E_FORMAT, key, "negative count");
+        if (rb_ar_remaining(ar) < width) {
+            take(ar, key, width); /* reports the truncation */
             return 0;
         }
-        size_t count_at = top_range(ar)->pos - (count_wire & RB_W_WIDTH);
-        uint64_t n = list_begin(ar, key, count, min_item_bytes);
-        if (ar->failed) top_range(ar)->pos = count_at; /* report the count's own offset */
-        return n;
+        const ar_range *r = top_range(ar);
+        rb_node probe = {.wire = (uint8_t)count_wire};
+        probe.v.bits = decode_int(r->base + r->pos, count_wire);
+        if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
+            fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
+            return 0;
+        }
+        /* checked before the count is consumed, so the error points at the count */
+        if (!count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
+        take(ar, key, width);
+        return list_begin(ar, key, probe.v.bits, min_item_bytes);
     }
     if (ar->dir == RB_AR_WRITE) {
         /* the count is derived: emit it from the model before the elements */

@@ -128,7 +128,9 @@ static int walk(const char *path, file_list *l, int depth)
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char *child;
-        if (asprintf(&child, "%s/%s", path, e->d_name) < 0) break;
+        size_t len = strlen(path);
+        int slash = len && path[len - 1] == '/';
+        if (asprintf(&child, "%s%s%s", path, slash ? "" : "/", e->d_name) < 0) break;
         list_add(&here, child);
         free(child);
     }

@@ -52,7 +52,7 @@ static void unload(loaded *l)
 static json_t *load_json_file(const char *path)
 {
     json_error_t jerr;
-    json_t *j = strcmp(path, "-") == 0 ? json_loadf(stdin, 0, &jerr) : json_load_file(path, 0, &jerr);
+    json_t *j = strcmp(path, "-") == 0 ? json_loadf(stdin, JSON_ALLOW_NUL, &jerr) : json_load_file(path, JSON_ALLOW_NUL, &jerr);
     if (!j) fprintf(stderr, "rebyte: %s:%d:%d: %s\n", path, jerr.line, jerr.column, jerr.text);
     return j;
 }

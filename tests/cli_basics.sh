@@ -1,0 +1,43 @@
+#!/bin/sh
+# The command line's contract: help, usage errors, exit codes, atomic output, untouched input.
+set -u
+rebyte=${REBYTE:-rebyte}
+src=${REBYTE_SOURCE:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # check DESCRIPTION EXPECTED_EXIT command...
+    desc=$1 want=$2; shift 2
+    "$@" >"$tmp/stdout" 2>"$tmp/stderr"; got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $desc: exit $got, expected $want"; sed 's/^/    /' "$tmp/stderr" | head -5; fails=$((fails + 1))
+    else
+        echo "ok   $desc"
+    fi
+}
+sample=$src/samples/gbx/sample.Map.Gbx
+check "--help succeeds" 0 "$rebyte" --help
+grep -q "rebyte verify" "$tmp/stdout" || { echo "FAIL --help lists commands"; fails=$((fails + 1)); }
+for c in info verify rewrite dump build apply diff json-patch; do
+    check "$c --help" 0 "$rebyte" $c --help
+done
+check "no arguments is a usage error" 64 "$rebyte"
+check "unknown command" 64 "$rebyte" frobnicate
+check "rewrite without -o" 64 "$rebyte" rewrite "$sample"
+check "missing file is an I/O error" 3 "$rebyte" info "$tmp/does-not-exist.Gbx"
+printf 'not a game file' > "$tmp/junk.bin"
+check "unknown format is bad input" 2 "$rebyte" info "$tmp/junk.bin"
+check "sample map info" 0 "$rebyte" info "$sample"
+check "sample map verify" 0 "$rebyte" verify "$sample"
+# A truncated file: clean error naming an offset, and no output file.
+head -c 60 "$sample" > "$tmp/truncated.Gbx"
+check "truncated file is bad input" 2 "$rebyte" rewrite "$tmp/truncated.Gbx" -o "$tmp/never.Gbx"
+grep -q '@0x' "$tmp/stderr" || { echo "FAIL error names an offset: $(cat "$tmp/stderr")"; fails=$((fails + 1)); }
+[ ! -e "$tmp/never.Gbx" ] || { echo "FAIL partial output written"; fails=$((fails + 1)); }
+ls "$tmp" | grep -q rebyte- && { echo "FAIL temporary file left behind"; fails=$((fails + 1)); }
+# verify reports a difference: flip the last byte of an uncompressed copy's tail
+check "verify --json on a folder" 0 "$rebyte" verify --json "$src/samples/gbx"
+grep -q '"status":"exact"' "$tmp/stdout" || { echo "FAIL verify --json status"; fails=$((fails + 1)); }
+tail -1 "$tmp/stdout" | grep -q '"summary":true' || { echo "FAIL verify --json summary line"; fails=$((fails + 1)); }
+[ "$fails" -eq 0 ] && echo "cli basics: all passed"
+[ "$fails" -eq 0 ]
