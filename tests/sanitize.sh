@@ -1,0 +1,24 @@
+#!/bin/sh
+# Builds the project with AddressSanitizer + UndefinedBehaviorSanitizer (leak checks included)
+# in a folder of its own and runs the unit tests, the corpus round trip and the mutation suite
+# under it. Any finding makes the run fail.
+# Usage: sanitize.sh BUILD_FOLDER
+set -eu
+src=${REBYTE_SOURCE:?}
+out=$1
+shared=${REBYTE_SHARED:-$src/../shared}
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+cmake -S "$src" -B "$out" -DREBYTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DREBYTE_SHARED="$shared" >/dev/null
+cmake --build "$out" -j2 >/dev/null
+"$out/tests/test_archive"
+if [ -d "$shared/corpus" ]; then
+    for folder in "$shared"/corpus/*/; do
+        "$out/rebyte" verify -q "$folder"
+        "$out/rebyte" verify -q --reencode "$folder"
+        "$out/tests/test_mutation" "$folder" 5
+    done
+else
+    echo "note: corpus not found at $shared/corpus (set REBYTE_SHARED); ran the unit tests only"
+fi
+echo "sanitized run: no findings"

@@ -1,0 +1,183 @@
+/*
+ * Mutation suite: damaged real files must end in a clean error (with an offset and a message)
+ * or in a successful parse whose model writes and re-reads. Never a crash, a hang or a leak
+ * (run under the sanitizer build too).
+ *
+ * Usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE]
+ * For every file: truncations at evenly spaced offsets and at every structure boundary the
+ * reader reports (the offsets of the model's nodes), and byte flips in every integer field of
+ * the model that lies in the file itself (lengths, counts, sizes, ids) plus random offsets.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/doc.h"
+
+typedef struct stats {
+    size_t cases, parsed, clean_errors, bad;
+} stats;
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void)
+{
+    /* xorshift64*: deterministic, so a failing case can be reproduced */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+static int read_file(const char *path, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *data = malloc(n > 0 ? (size_t)n : 1);
+    *size = *data && n > 0 ? fread(*data, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return *data ? 0 : -1;
+}
+
+/* One damaged input: parse; if it parses, the model must write and the output re-read. */
+static void run_case(const char *name, const char *what, const uint8_t *data, size_t size, stats *st)
+{
+    st->cases++;
+    rb_error err;
+    memset(&err, 0, sizeof err);
+    rb_read_options opt = {.file_name = name};
+    rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
+    if (!doc) {
+        if (err.message[0] && (err.has_offset || err.status == RB_E_UNSUPPORTED)) {
+            st->clean_errors++;
+        } else {
+            st->bad++;
+            fprintf(stderr, "BAD %s (%s): error without offset or message: \"%s\"\n", name, what, err.message);
+        }
+        return;
+    }
+    st->parsed++;
+    uint8_t *out = NULL;
+    size_t out_size = 0;
+    if (rb_doc_write(doc, NULL, &out, &out_size, &err) != RB_OK) {
+        st->bad++;
+        fprintf(stderr, "BAD %s (%s): parsed but does not write: %s\n", name, what, err.message);
+    } else {
+        rb_doc *again = rb_doc_parse(out, out_size, &opt, &err);
+        if (!again) {
+            st->bad++;
+            fprintf(stderr, "BAD %s (%s): written output does not re-read: %s\n", name, what, err.message);
+        }
+        rb_doc_free(again);
+    }
+    free(out);
+    rb_doc_free(doc);
+}
+
+/* Offsets of the model's nodes read from the file itself (section 0): structure boundaries
+ * and, for integers, the fields worth flipping. */
+typedef struct offsets {
+    uint64_t *items;
+    size_t count, cap;
+} offsets;
+
+static void add_offset(offsets *o, uint64_t v)
+{
+    if (o->count == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 256;
+        o->items = realloc(o->items, o->cap * sizeof(uint64_t));
+    }
+    o->items[o->count++] = v;
+}
+
+static void collect(const rb_node *n, offsets *boundaries, offsets *ints)
+{
+    if (n->section == 0) {
+        add_offset(boundaries, n->src_offset);
+        if (n->kind == RB_K_INT) add_offset(ints, n->src_offset);
+    }
+    if (rb_node_is_container(n))
+        for (size_t i = 0; i < n->v.kids.count; i++) collect(n->v.kids.items[i], boundaries, ints);
+}
+
+static void mutate_file(const char *path, const char *name, int random_cases, stats *st)
+{
+    uint8_t *data;
+    size_t size;
+    if (read_file(path, &data, &size) != 0 || size == 0) return;
+    rb_read_options opt = {.file_name = name};
+    rb_error err;
+    rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
+    if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
+    offsets boundaries = {0}, ints = {0};
+    collect(doc->root, &boundaries, &ints);
+    rb_doc_free(doc);
+    uint8_t *copy = malloc(size);
+    char what[96];
+    for (int i = 0; i < random_cases; i++) { /* evenly spaced truncations */
+        size_t len = (size_t)((double)size * i / random_cases);
+        memcpy(copy, data, len);
+        snprintf(what, sizeof what, "truncated at %zu", len);
+        run_case(name, what, copy, len, st);
+    }
+    for (size_t i = 0; i < boundaries.count; i++) { /* truncations at structure boundaries */
+        size_t len = (size_t)boundaries.items[i];
+        if (len >= size) continue;
+        memcpy(copy, data, len);
+        snprintf(what, sizeof what, "truncated at boundary %zu", len);
+        run_case(name, what, copy, len, st);
+    }
+    static const uint8_t flips[] = {0xFF, 0x80, 0x01, 0x7F};
+    for (size_t i = 0; i < ints.count; i++) { /* every integer field of the file: flip its bytes */
+        for (size_t k = 0; k < sizeof flips; k++) {
+            memcpy(copy, data, size);
+            size_t at = (size_t)ints.items[i] + (k % 4 < 2 ? 0 : 3);
+            if (at >= size) continue;
+            copy[at] ^= flips[k];
+            snprintf(what, sizeof what, "byte %zu ^= 0x%02x", at, flips[k]);
+            run_case(name, what, copy, size, st);
+        }
+    }
+    for (int i = 0; i < random_cases; i++) { /* random byte flips anywhere */
+        memcpy(copy, data, size);
+        size_t at = (size_t)(next_random() % size);
+        copy[at] ^= (uint8_t)(1 + next_random() % 255);
+        snprintf(what, sizeof what, "random flip at %zu", at);
+        run_case(name, what, copy, size, st);
+    }
+    free(boundaries.items);
+    free(ints.items);
+    free(copy);
+    free(data);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE]\n");
+        return 2;
+    }
+    DIR *d = opendir(argv[1]);
+    if (!d) {
+        printf("SKIP: corpus folder %s not found (set REBYTE_SHARED)\n", argv[1]);
+        return 77;
+    }
+    int cases = argc > 2 ? atoi(argv[2]) : 20;
+    stats st = {0};
+    struct dirent *e;
+    size_t files = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
+        mutate_file(path, e->d_name, cases, &st);
+        files++;
+    }
+    closedir(d);
+    printf("mutation: %zu files, %zu cases: %zu parsed and round-tripped, %zu clean errors, %zu bad\n", files, st.cases,
+           st.parsed, st.clean_errors, st.bad);
+    return st.bad ? 1 : 0;
+}
