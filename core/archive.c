@@ -113,6 +113,7 @@ int rb_ar_ok(const rb_ar *ar) { return !ar->failed; }
 const rb_error *rb_ar_error(const rb_ar *ar) { return &ar->err; }
 const rb_limits *rb_ar_limits(const rb_ar *ar) { return &ar->doc->limits; }
 rb_arena *rb_ar_arena(rb_ar *ar) { return &ar->doc->arena; }
+rb_doc *rb_ar_doc(rb_ar *ar) { return ar->doc; }
 void rb_ar_set_user(rb_ar *ar, void *user) { ar->user = user; }
 void *rb_ar_user(rb_ar *ar) { return ar->user; }
 
@@ -185,6 +186,21 @@ void rb_ar_fail(rb_ar *ar, rb_status status, const char *fmt, ...)
     va_end(ap);
 }
 
+void rb_ar_note(rb_ar *ar, const char *fmt, ...)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return;
+    const ar_range *r = top_range(ar);
+    char path[512], message[512], text[1200];
+    build_path(ar, NULL, path, sizeof path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    snprintf(text, sizeof text, "%s @0x%" PRIx64 ": %s%s%s", ar->doc->sections[r->section].name,
+             r->section_base + r->pos, path, path[0] ? ": " : "", message);
+    if (rb_doc_add_note(ar->doc, text) != 0) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+}
+
 static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
@@ -205,6 +221,22 @@ uint64_t rb_ar_remaining(const rb_ar *ar)
 }
 
 int rb_ar_at_end(const rb_ar *ar) { return ar->dir == RB_AR_READ && rb_ar_remaining(ar) == 0; }
+
+const uint8_t *rb_ar_peek_bytes(rb_ar *ar, uint64_t size)
+{
+    if (ar->failed || ar->dir != RB_AR_READ || size > rb_ar_remaining(ar)) return NULL;
+    const ar_range *r = &ar->ranges[ar->range_count - 1];
+    return r->base + r->pos;
+}
+
+const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE) return NULL;
+    const rb_buf *b = &ar->outputs[ar->output_count - 1];
+    if (from > b->size || b->failed) return NULL;
+    *size = b->size - from;
+    return b->data ? b->data + from : (const uint8_t *)"";
+}
 
 uint64_t rb_ar_tell(const rb_ar *ar)
 {
@@ -275,8 +307,8 @@ static int depth_ok(rb_ar *ar)
 static const char *kind_name(int kind)
 {
     static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
-                                  "string", "blob", "opaque bytes", "stream"};
-    return kind >= 0 && kind <= RB_K_STREAM ? names[kind] : "?";
+                                  "string", "blob", "opaque bytes", "stream", "id"};
+    return kind >= 0 && kind <= RB_K_ID ? names[kind] : "?";
 }
 
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */
@@ -1064,4 +1096,73 @@ int rb_ar_finish(rb_ar *ar)
         return 0;
     }
     return 1;
+}
+
+/* ---------- building blocks for format modules ---------- */
+
+rb_node *rb_ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+{
+    json_t *dummy = NULL;
+    return field(ar, key, kind, wire, json ? json : &dummy);
+}
+
+const uint8_t *rb_ar_take(rb_ar *ar, const char *what, uint64_t n)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return NULL;
+    return take(ar, what, n);
+}
+
+void rb_ar_emit(rb_ar *ar, const void *bytes, size_t n)
+{
+    if (!ar->failed && ar->dir == RB_AR_WRITE) rb_buf_put(out(ar), bytes, n);
+}
+
+void rb_ar_emit_uint(rb_ar *ar, uint64_t value, unsigned wire)
+{
+    if (!ar->failed && ar->dir == RB_AR_WRITE) emit_int(ar, value, wire);
+}
+
+void rb_ar_fail_field(rb_ar *ar, rb_status status, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ar_vfail(ar, status, key, fmt, ap);
+    va_end(ap);
+}
+
+void rb_ar_note_size(rb_ar *ar, rb_node *node) { note_size(ar, node); }
+
+rb_ar_mark rb_ar_mark_here(rb_ar *ar)
+{
+    rb_ar_mark m = {0};
+    m.frame_count = ar->frame_count;
+    m.range_count = ar->range_count;
+    m.range_pos = top_range(ar)->pos;
+    m.kids = top_frame(ar)->node->v.kids.count;
+    m.next = top_frame(ar)->next;
+    m.sections = ar->doc->section_count;
+    m.owned = ar->doc->owned_count;
+    m.streams = ar->doc->stream_count;
+    return m;
+}
+
+void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *m, char *why, size_t why_size)
+{
+    if (why && why_size) {
+        if (ar->failed) rb_error_format(&ar->err, why, why_size);
+        else why[0] = 0;
+    }
+    ar->failed = 0;
+    memset(&ar->err, 0, sizeof ar->err);
+    ar->frame_count = m->frame_count;
+    ar->range_count = m->range_count;
+    top_range(ar)->pos = m->range_pos;
+    top_frame(ar)->node->v.kids.count = m->kids;
+    top_frame(ar)->next = m->next;
+    /* decoded streams opened since the mark belong to the abandoned attempt */
+    for (size_t i = m->owned; i < ar->doc->owned_count; i++) free(ar->doc->owned[i]);
+    ar->doc->owned_count = m->owned;
+    ar->doc->section_count = m->sections;
+    ar->doc->stream_count = m->streams;
+    while (ar->output_count > 1 && ar->dir == RB_AR_WRITE) rb_buf_free(&ar->outputs[--ar->output_count]);
 }

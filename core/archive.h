@@ -49,6 +49,7 @@ int rb_ar_ok(const rb_ar *ar);
 const rb_error *rb_ar_error(const rb_ar *ar);
 const rb_limits *rb_ar_limits(const rb_ar *ar);
 rb_arena *rb_ar_arena(rb_ar *ar);
+rb_doc_state *rb_ar_doc(rb_ar *ar);
 /* Format-specific state (e.g. the GBX lookback-string table). */
 void rb_ar_set_user(rb_ar *ar, void *user);
 void *rb_ar_user(rb_ar *ar);
@@ -76,6 +77,16 @@ int rb_ar_peek_u32(rb_ar *ar, uint32_t *value);
 int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value);
 uint64_t rb_ar_remaining(const rb_ar *ar);
 int rb_ar_at_end(const rb_ar *ar);
+/* The next `size` bytes of the current range, not consumed (READ only; NULL in other directions or
+ * when fewer are left). For checks over a whole structure before describing it (e.g. a checksum). */
+const uint8_t *rb_ar_peek_bytes(rb_ar *ar, uint64_t size);
+/* The bytes written since output position `from` (a value of rb_ar_tell; WRITE only, else NULL). */
+const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size);
+
+/* A deviation the reader found and keeps (READ only; a no-op in other directions): a stored derived
+ * value that is not what it should be, kept so the file writes back byte for byte. The note gets
+ * the section, offset and structure path the way errors do; `verify` lists a document's notes. */
+void rb_ar_note(rb_ar *ar, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A field whose bytes live elsewhere (e.g. in a table before the payloads it describes):
  * READ stores `read_value`; WRITE returns the model's value without emitting; FROM_JSON parses. */
@@ -138,6 +149,29 @@ void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_si
 /* Plain (uncompressed) content in a section of its own: for GBX 'U' bodies. */
 void rb_ar_section_begin(rb_ar *ar, const char *section_name);
 void rb_ar_section_end(rb_ar *ar);
+
+/* --- building blocks for format-specific primitives (e.g. GBX lookback strings) --- */
+/* The node for the next field: created (READ, FROM_JSON; *json gets the JSON value) or taken
+ * from the model and checked (WRITE). NULL after an error. */
+rb_node *rb_ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json);
+/* READ: consume n bytes (NULL and an error when they are not there). */
+const uint8_t *rb_ar_take(rb_ar *ar, const char *what, uint64_t n);
+/* WRITE: append bytes to the output. */
+void rb_ar_emit(rb_ar *ar, const void *bytes, size_t n);
+void rb_ar_emit_uint(rb_ar *ar, uint64_t value, unsigned wire);
+void rb_ar_fail_field(rb_ar *ar, rb_status status, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Close the record the node was read for, so its byte span is known (READ). */
+void rb_ar_note_size(rb_ar *ar, rb_node *node);
+
+/* --- speculative reading: try a layout, fall back to keeping the bytes opaque --- */
+typedef struct rb_ar_mark {
+    size_t frame_count, range_count, range_pos, kids, next, sections, owned, streams;
+} rb_ar_mark;
+rb_ar_mark rb_ar_mark_here(rb_ar *ar);
+/* Back to the mark: nodes made since are dropped, the error (if any) is cleared; the message
+ * of that error is copied to `why` so the caller can report why it fell back. */
+void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size);
 
 /* --- path access for descriptions that must look ahead in WRITE/FROM_JSON --- */
 /* The model node of the current container with this key (WRITE and after creation in others). */

@@ -43,9 +43,39 @@ int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_
     return (int)doc->section_count++;
 }
 
+enum { RB_MAX_NOTES = 1000 };
+
+int rb_doc_add_note(rb_doc *doc, const char *text)
+{
+    if (doc->note_count >= RB_MAX_NOTES) {
+        doc->notes_dropped++;
+        return 0;
+    }
+    if (doc->note_count == doc->note_cap) {
+        size_t cap = doc->note_cap ? doc->note_cap * 2 : 8;
+        const char **notes = realloc(doc->notes, cap * sizeof(*notes));
+        if (!notes) return -1;
+        doc->notes = notes;
+        doc->note_cap = cap;
+    }
+    const char *copy = rb_arena_strdup(&doc->arena, text);
+    if (!copy) return -1;
+    doc->notes[doc->note_count++] = copy;
+    return 0;
+}
+
+size_t rb_doc_note_count(const rb_doc *doc) { return doc->note_count + doc->notes_dropped; }
+
+const char *rb_doc_note(const rb_doc *doc, size_t index)
+{
+    if (index < doc->note_count) return doc->notes[index];
+    return index < doc->note_count + doc->notes_dropped ? "(further notes not kept)" : NULL;
+}
+
 void rb_doc_free(rb_doc *doc)
 {
     if (!doc) return;
+    free(doc->notes);
     for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
     rb_arena_free(&doc->arena);
     free(doc);

@@ -37,6 +37,9 @@ struct rb_doc {
     int last_write_reencode;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
+    /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
+    const char **notes;
+    size_t note_count, note_cap, notes_dropped;
 };
 
 const rb_format *const *rb_formats(size_t *count);
@@ -44,6 +47,8 @@ const rb_format *rb_format_by_name(const char *name);
 const rb_format *rb_format_detect(const uint8_t *data, size_t size);
 
 /* Registers a byte space; returns its index (0 is the input file). */
+/* Records a note (copied); past a cap only the count grows. 0 on success, -1 out of memory. */
+int rb_doc_add_note(rb_doc *doc, const char *text);
 int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned);
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);

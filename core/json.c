@@ -199,6 +199,29 @@ static json_t *stream_meta_json(const rb_doc *doc, const rb_node *n, rb_blob_mod
     return meta;
 }
 
+static json_t *plain_id_json(const rb_node *n)
+{
+    if (n->wire == RB_ID_EMPTY) return json_null();
+    if (n->wire == RB_ID_NUMBER) return json_integer((json_int_t)n->v.bits);
+    if (utf8_valid(n->v.bytes.data, n->v.bytes.size)) return json_stringn((const char *)n->v.bytes.data, n->v.bytes.size);
+    return hex_object(n->v.bytes.data, n->v.bytes.size);
+}
+
+/* Ids: "Name", 26 (a number), null (empty); how they were stored only when it is not what a
+ * writer derives: {"$id": "Name", "def31": true, ...}. */
+static json_t *id_json(const rb_node *n)
+{
+    json_t *plain = plain_id_json(n);
+    if (!n->aux) return plain;
+    json_t *o = json_pack("{s:o}", "$id", plain);
+    if (n->aux & RB_IDF_DEF31) json_object_set_new(o, "def31", json_true());
+    if (n->aux & RB_IDF_REDEFINED) json_object_set_new(o, "redefined", json_true());
+    if (n->aux & RB_IDF_REF31) json_object_set_new(o, "ref31", json_true());
+    if (n->aux & RB_IDF_REF_INDEX) json_object_set_new(o, "refIndex", json_integer(n->aux2));
+    if (n->aux & RB_IDF_VERSION) json_object_set_new(o, "idVersion", json_integer(n->aux >> 16));
+    return o;
+}
+
 json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
 {
     switch (n->kind) {
@@ -235,6 +258,8 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
     case RB_K_BLOB:
     case RB_K_OPAQUE:
         return blob_json(doc, n, mode);
+    case RB_K_ID:
+        return id_json(n);
     }
     return json_null();
 }

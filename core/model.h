@@ -20,7 +20,8 @@ typedef enum rb_kind {
     RB_K_STRING,
     RB_K_BLOB,   /* typed payload we do not interpret further (thumbnail, zip, ...) */
     RB_K_OPAQUE, /* bytes we cannot parse (yet); counted as opaque in coverage */
-    RB_K_STREAM  /* a compressed stream: a record of content plus the original encoded bytes */
+    RB_K_STREAM, /* a compressed stream: a record of content plus the original encoded bytes */
+    RB_K_ID      /* a GBX lookback id: a string, a number or empty, with how it was stored (aux) */
 } rb_kind;
 
 /* Wire description: low 4 bits = byte width; flags above. */
@@ -40,6 +41,17 @@ enum {
 #define RB_I32 (4 | RB_W_SIGNED)
 #define RB_I64 (8 | RB_W_SIGNED)
 #define RB_X32 (4 | RB_W_HEX)
+
+/* RB_K_ID: the value's form (in `wire`) and how the file stored it (flags in `aux`; a deviation
+ * from what a writer derives is kept so the original bytes come back). */
+enum { RB_ID_EMPTY = 1, RB_ID_NUMBER = 2, RB_ID_STRING = 3 };
+enum {
+    RB_IDF_DEF31 = 1,     /* defined with bit 31 (0x80000000) instead of bit 30 */
+    RB_IDF_REDEFINED = 2, /* written in full although the table already had it */
+    RB_IDF_REF_INDEX = 4, /* a back-reference to another slot than the first with this string (aux2) */
+    RB_IDF_REF31 = 8,     /* a back-reference with bit 31 set */
+    RB_IDF_VERSION = 16   /* the scope's id version word (before this id) is not 3: value in aux >> 16 */
+};
 
 /* Original encoded bytes of a stream and what they decoded to. */
 typedef struct rb_stream_info {
@@ -71,6 +83,7 @@ struct rb_node {
         } kids; /* RECORD, LIST, STREAM */
     } v;
     rb_stream_info *stream; /* STREAM only */
+    uint32_t aux, aux2;     /* format-specific wire details (e.g. how a GBX id was stored) */
 };
 
 rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key);

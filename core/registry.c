@@ -2,9 +2,13 @@
 #include <string.h>
 #include "doc.h"
 #include "gbx/gbx.h"
+#include "gm/gm.h"
+#include "streamer/streamer.h"
 
 static const rb_format *const FORMATS[] = {
     &rb_format_gbx,
+    &rb_format_datawin,
+    &rb_format_streamer,
 };
 
 const rb_format *const *rb_formats(size_t *count)

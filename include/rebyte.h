@@ -100,6 +100,11 @@ typedef struct rb_stream_report {
 } rb_stream_report;
 size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max);
 
+/* Deviations the reader found and kept so the file writes back exactly (a stale checksum, ...),
+ * one line each ("file @0x1a: path: what"), in the order found. */
+size_t rb_doc_note_count(const rb_doc *doc);
+const char *rb_doc_note(const rb_doc *doc, size_t index);
+
 /* The structure path of the model node that covers byte `offset` of the original file
  * (for locating the first difference). Writes "" when unknown. */
 void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);

@@ -176,7 +176,25 @@ typedef struct verify_result {
     rb_stream_report streams[16];
     size_t stream_count;
     const char *format;
+    char **notes; /* deviations the reader kept (stale checksums, ...): malloc'd copies */
+    size_t note_count;
 } verify_result;
+
+static void keep_notes(verify_result *r, const rb_doc *doc)
+{
+    size_t n = rb_doc_note_count(doc);
+    if (!n || !(r->notes = calloc(n, sizeof(char *)))) return;
+    for (size_t i = 0; i < n; i++)
+        if ((r->notes[r->note_count] = strdup(rb_doc_note(doc, i)))) r->note_count++;
+}
+
+static void free_notes(verify_result *r)
+{
+    for (size_t i = 0; i < r->note_count; i++) free(r->notes[i]);
+    free(r->notes);
+    r->notes = NULL;
+    r->note_count = 0;
+}
 
 static int first_difference(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint64_t *offset)
 {
@@ -258,6 +276,7 @@ static void verify_one(const char *path, int reencode, int named, verify_result 
     }
     r->format = doc->format->name;
     rb_doc_coverage(doc, &r->coverage);
+    keep_notes(r, doc);
     rb_write_options wo = {.reencode = reencode};
     uint8_t *out;
     size_t out_size;
@@ -303,6 +322,11 @@ static void print_result_json(const char *path, const verify_result *r)
                                                  (json_int_t)s->content_size));
     }
     json_object_set_new(o, "streams", streams);
+    if (r->note_count) {
+        json_t *notes = json_array();
+        for (size_t i = 0; i < r->note_count; i++) json_array_append_new(notes, json_string(r->notes[i]));
+        json_object_set_new(o, "notes", notes);
+    }
     char *text = json_dumps(o, JSON_COMPACT);
     printf("%s\n", text);
     free(text);
@@ -327,6 +351,7 @@ static void print_result_text(const char *path, const verify_result *r)
     } else {
         printf("ERROR    %s\n", r->error);
     }
+    for (size_t i = 0; i < r->note_count; i++) printf("         note: %s\n", r->notes[i]);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -346,7 +371,7 @@ int cmd_verify(int argc, char **argv)
     char **files;
     size_t file_count;
     int walk_failed = cli_collect_files(paths, path_count, &files, &file_count) != 0;
-    size_t exact = 0, differs = 0, errors = 0, skipped = 0;
+    size_t exact = 0, differs = 0, errors = 0, skipped = 0, with_notes = 0;
     for (size_t i = 0; i < file_count; i++) {
         cli_progress(i + 1, file_count, files[i]);
         int named = 0;
@@ -358,19 +383,22 @@ int cmd_verify(int argc, char **argv)
         else if (strcmp(r.status, "differs") == 0) differs++;
         else if (strcmp(r.status, "skipped") == 0) { skipped++; continue; }
         else errors++;
+        if (r.note_count) with_notes++;
         if (as_json) print_result_json(files[i], &r);
         else if (!quiet || strcmp(r.status, "exact") != 0) print_result_text(files[i], &r);
+        free_notes(&r);
         fflush(stdout);
     }
     size_t checked = file_count - skipped;
     if (as_json) {
         printf("{\"summary\":true,\"files\":%zu,\"exact\":%zu,\"differs\":%zu,\"errors\":%zu,\"skipped\":%zu,"
-               "\"reencode\":%s}\n",
-               checked, exact, differs, errors, skipped, reencode ? "true" : "false");
+               "\"with_notes\":%zu,\"reencode\":%s}\n",
+               checked, exact, differs, errors, skipped, with_notes, reencode ? "true" : "false");
     } else {
         printf("%zu/%zu exact%s, %zu differ, %zu errors", exact, checked,
                reencode ? " (re-encoded streams, content compared)" : "", differs, errors);
         if (skipped) printf(", %zu skipped (not a known format)", skipped);
+        if (with_notes) printf(", %zu with notes (deviations kept, listed above)", with_notes);
         printf("\n");
     }
     free(paths);

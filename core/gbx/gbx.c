@@ -7,15 +7,11 @@
  * file still round-trips byte for byte.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "../doc.h"
 #include "gbx.h"
-
-enum {
-    GBX_FACADE = 0xFACADE01u,
-    GBX_SKIP = 0x534B4950u, /* "PIKS" read little-endian */
-    GBX_HEAVY = 0x80000000u
-};
+#include "gbx_internal.h"
 
 static int gbx_detect(const uint8_t *data, size_t size)
 {
@@ -24,59 +20,67 @@ static int gbx_detect(const uint8_t *data, size_t size)
     return version >= 1 && version <= 6 ? 100 : 50;
 }
 
-/* GBX strings: i32 byte length, then the bytes (no terminator). */
-static void gbx_string(rb_ar *ar, const char *key) { rb_ar_string(ar, key, RB_I32); }
+/* One header chunk's payload: its own id scope; typed when its layout is known. */
+static void header_chunk_payload(rb_ar *ar, uint32_t id, uint32_t size)
+{
+    rb_ar_range_begin(ar, "header chunk", size);
+    gbx_scope_push(ar);
+    gbx_typed_or_opaque(ar, gbx_find_header_chunk(id));
+    gbx_scope_pop(ar);
+    rb_ar_range_end(ar);
+}
 
-/* Header chunks: a table of (id, size | heavy bit) precedes the payloads it describes. */
+/* Header chunks: a table of (id, size | heavy bit) precedes the payloads it describes, so the
+ * table is read first (READ) or written with slots patched after each payload (WRITE). */
 static void gbx_user_data(rb_ar *ar)
 {
     rb_ar_sized_begin(ar, "userDataSize", RB_U32);
     uint64_t count = 0;
     uint32_t *ids = NULL, *sizes = NULL;
-    int has_table = rb_ar_direction(ar) == RB_AR_READ ? !rb_ar_at_end(ar) : rb_ar_count_of(ar, "headerChunks", 0) > 0;
+    rb_slot *slots = NULL;
+    int reading = rb_ar_direction(ar) == RB_AR_READ, writing = rb_ar_direction(ar) == RB_AR_WRITE;
+    int has_table = reading ? !rb_ar_at_end(ar) : rb_ar_count_of(ar, "headerChunks", 0) > 0;
     if (has_table) {
         rb_slot count_slot = rb_ar_slot(ar, "numHeaderChunks", RB_U32);
         count = rb_ar_count_of(ar, "headerChunks", count_slot.value);
         rb_ar_slot_set(ar, &count_slot, count);
-        if (rb_ar_direction(ar) == RB_AR_READ) {
-            if (count > rb_ar_remaining(ar) / 8) {
-                rb_ar_fail(ar, RB_E_FORMAT, "%llu header chunks cannot fit in the %llu bytes of user data",
-                           (unsigned long long)count, (unsigned long long)rb_ar_remaining(ar));
-                goto done;
-            }
-            ids = calloc(count + 1, sizeof(*ids));
-            sizes = calloc(count + 1, sizeof(*sizes));
-            if (!ids || !sizes) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); goto done; }
-            for (uint64_t i = 0; i < count; i++) {
-                ids[i] = (uint32_t)rb_ar_slot(ar, "header chunk id", RB_U32).value;
-                sizes[i] = (uint32_t)rb_ar_slot(ar, "header chunk size", RB_U32).value;
-            }
-        } else if (rb_ar_direction(ar) == RB_AR_WRITE) {
-            const rb_node *list = rb_node_get(rb_ar_current(ar), "headerChunks");
-            for (size_t i = 0; i < list->v.kids.count; i++) {
-                const rb_node *chunk = list->v.kids.items[i];
-                const rb_node *data = rb_node_get(chunk, "data");
-                uint64_t size = data ? data->v.bytes.size : 0;
-                if (size >= GBX_HEAVY) { rb_ar_fail(ar, RB_E_MODEL, "header chunk %zu is too large", i); goto done; }
-                rb_slot id = rb_ar_slot(ar, "header chunk id", RB_U32);
-                rb_ar_slot_set(ar, &id, rb_node_uint(rb_node_get(chunk, "id")));
-                rb_slot sz = rb_ar_slot(ar, "header chunk size", RB_U32);
-                rb_ar_slot_set(ar, &sz, size | (rb_node_uint(rb_node_get(chunk, "heavy")) ? GBX_HEAVY : 0));
-            }
+        if (reading && count > rb_ar_remaining(ar) / 8) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%llu header chunks cannot fit in the %llu bytes of user data",
+                       (unsigned long long)count, (unsigned long long)rb_ar_remaining(ar));
+            goto done;
+        }
+        ids = calloc(count + 1, sizeof(*ids));
+        sizes = calloc(count + 1, sizeof(*sizes));
+        slots = calloc(count + 1, sizeof(*slots));
+        if (!ids || !sizes || !slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); goto done; }
+        const rb_node *list = writing ? rb_node_get(rb_ar_current(ar), "headerChunks") : NULL;
+        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+            rb_slot id = rb_ar_slot(ar, "header chunk id", RB_U32);
+            if (writing) rb_ar_slot_set(ar, &id, rb_node_uint(rb_node_get(list->v.kids.items[i], "id")));
+            ids[i] = (uint32_t)id.value;
+            slots[i] = rb_ar_slot(ar, "header chunk size", RB_U32);
+            sizes[i] = (uint32_t)slots[i].value;
         }
     }
     count = rb_ar_list_begin_n(ar, "headerChunks", count, 0);
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        rb_ar_uint_detached(ar, "id", RB_X32, ids ? ids[i] : 0);
-        rb_ar_bool_detached(ar, "heavy", 1, sizes ? sizes[i] >> 31 : 0);
-        rb_ar_bytes(ar, "data", RB_K_OPAQUE, sizes ? sizes[i] & ~GBX_HEAVY : 0);
+        uint32_t id = (uint32_t)rb_ar_uint_detached(ar, "id", RB_X32, ids ? ids[i] : 0);
+        uint32_t heavy = rb_ar_bool_detached(ar, "heavy", 1, sizes ? sizes[i] >> 31 : 0);
+        uint64_t start = rb_ar_tell(ar);
+        header_chunk_payload(ar, id, sizes ? sizes[i] & ~GBX_HEAVY : 0);
+        if (writing) {
+            uint64_t size = rb_ar_tell(ar) - start;
+            if (size >= GBX_HEAVY) rb_ar_fail(ar, RB_E_MODEL, "header chunk %llu is too large", (unsigned long long)i);
+            rb_ar_slot_set(ar, &slots[i], size | (heavy ? GBX_HEAVY : 0));
+        }
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
 done:
     free(ids);
     free(sizes);
+    free(slots);
     rb_ar_sized_end(ar);
 }
 
@@ -106,6 +110,20 @@ static void gbx_external_node(rb_ar *ar, unsigned version)
     rb_ar_record_end(ar);
 }
 
+/* Body node references to these indices point outside the file. */
+static void remember_external_nodes(rb_ar *ar)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    const rb_node *list = rb_ar_current(ar);
+    if (!rb_ar_ok(ar) || !list || ctx->external_nodes) return;
+    uint32_t *indices = calloc(list->v.kids.count + 1, sizeof(*indices));
+    if (!indices) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    for (size_t i = 0; i < list->v.kids.count; i++)
+        indices[i] = (uint32_t)rb_node_uint(rb_node_get(list->v.kids.items[i], "nodeIndex"));
+    ctx->external_nodes = indices;
+    ctx->external_count = list->v.kids.count;
+}
+
 static void gbx_reference_table(rb_ar *ar, unsigned version)
 {
     rb_ar_record_begin(ar, "referenceTable");
@@ -117,45 +135,10 @@ static void gbx_reference_table(rb_ar *ar, unsigned version)
         gbx_folders(ar, "folders");
         count = rb_ar_list_begin_n(ar, "externalNodes", count, 12);
         for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) gbx_external_node(ar, version);
+        remember_external_nodes(ar);
         rb_ar_list_end(ar);
     }
     rb_ar_record_end(ar);
-}
-
-/* READ: is the next chunk one this level can walk (a skippable one)? */
-static int next_chunk_is_walkable(rb_ar *ar, int *at_facade)
-{
-    uint32_t id = 0, marker = 0;
-    *at_facade = 0;
-    if (!rb_ar_peek_u32(ar, &id)) return 0;
-    if (id == GBX_FACADE) { *at_facade = 1; return 0; }
-    return rb_ar_peek_u32_at(ar, 4, &marker) && marker == GBX_SKIP;
-}
-
-/* The main node's chunk stream, up to 0xFACADE01. */
-static void gbx_node_chunks(rb_ar *ar)
-{
-    int reading = rb_ar_direction(ar) == RB_AR_READ;
-    int at_facade = 0;
-    rb_ar_list_begin_open(ar, "chunks");
-    while (rb_ar_ok(ar) && rb_ar_list_has_more(ar)) {
-        if (reading && !next_chunk_is_walkable(ar, &at_facade)) break;
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_x32(ar, "id");
-        rb_ar_expect(ar, "SKIP marker", "PIKS", 4);
-        rb_ar_sized_begin(ar, "chunk size", RB_U32);
-        rb_ar_rest(ar, "data");
-        rb_ar_sized_end(ar);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-    /* A chunk without a size cannot be skipped: from there on the node is kept as it is. */
-    if (rb_ar_has(ar, "opaqueTail", reading && !at_facade)) {
-        rb_ar_rest(ar, "opaqueTail");
-    } else {
-        static const uint8_t facade[4] = {0x01, 0xDE, 0xCA, 0xFA};
-        rb_ar_expect(ar, "end-of-node marker 0xFACADE01", facade, 4);
-    }
 }
 
 static void gbx_body(rb_ar *ar, unsigned body_compression)
@@ -164,18 +147,18 @@ static void gbx_body(rb_ar *ar, unsigned body_compression)
         rb_slot content_size = rb_ar_slot(ar, "uncompressedSize", RB_U32);
         rb_slot encoded_size = rb_ar_slot(ar, "compressedSize", RB_U32);
         rb_ar_stream_begin(ar, "body", &rb_codec_lzo1x, content_size.value, encoded_size.value);
-        gbx_node_chunks(ar);
+        gbx_node_chunks(ar, 1);
         rb_ar_stream_end(ar, &content_size, &encoded_size);
     } else if (body_compression == 'U') {
         rb_ar_record_begin(ar, "body");
-        gbx_node_chunks(ar);
+        gbx_node_chunks(ar, 1);
         rb_ar_record_end(ar);
     } else {
         rb_ar_fail(ar, RB_E_FORMAT, "body compression byte 0x%02x is neither 'C' nor 'U'", body_compression);
     }
 }
 
-static void gbx_describe(rb_ar *ar)
+static void gbx_describe_file(rb_ar *ar)
 {
     rb_ar_expect(ar, "GBX magic", "GBX", 3);
     unsigned version = rb_ar_u16(ar, "version");
@@ -204,6 +187,47 @@ static void gbx_describe(rb_ar *ar)
     rb_ar_u32(ar, "numNodes");
     gbx_reference_table(ar, version);
     gbx_body(ar, body_compression);
+}
+
+/* A file inside a sized range (a replay's map): fresh ids, node indices and reference table;
+ * the outer file's state is restored afterwards. */
+void gbx_embedded_file(rb_ar *ar, const char *key)
+{
+    gbx_ctx *outer = gbx_ctx_of(ar);
+    gbx_ctx *inner = calloc(1, sizeof(*inner));
+    if (!inner) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    inner->scope_count = 1;
+    rb_ar_set_user(ar, inner);
+    rb_ar_sized_begin(ar, "embedded file size", RB_U32);
+    rb_ar_record_begin(ar, key);
+    gbx_describe_file(ar);
+    rb_ar_record_end(ar);
+    rb_ar_sized_end(ar);
+    if (inner->opaque_reason[0] && rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) {
+        char note[700];
+        snprintf(note, sizeof note, "embedded file: typed parse stopped, the rest is kept opaque: %s", inner->opaque_reason);
+        rb_doc_add_note(rb_ar_doc(ar), note);
+    }
+    rb_ar_set_user(ar, outer);
+    free((void *)inner->external_nodes);
+    gbx_ctx_free(inner);
+}
+
+static void gbx_describe(rb_ar *ar)
+{
+    gbx_ctx *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    ctx->scope_count = 1; /* the body's scope */
+    rb_ar_set_user(ar, ctx);
+    gbx_describe_file(ar);
+    if (ctx->opaque_reason[0] && rb_ar_direction(ar) == RB_AR_READ) {
+        char note[700];
+        snprintf(note, sizeof note, "typed parse stopped, the rest of the body is kept opaque: %s", ctx->opaque_reason);
+        rb_doc_add_note(rb_ar_doc(ar), note);
+    }
+    rb_ar_set_user(ar, NULL);
+    free((void *)ctx->external_nodes);
+    gbx_ctx_free(ctx);
 }
 
 const rb_format rb_format_gbx = {

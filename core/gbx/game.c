@@ -1,0 +1,132 @@
+/*
+ * Classes nested in maps: CGameCtnCollectorList, CGameCtnChallengeParameters,
+ * CGameCtnBlockSkin, CGameWaypointSpecialProperty. Facts: gbx-facts.md §6.2–6.5.
+ */
+#include "gbx_internal.h"
+
+/* CGameCtnCollectorList 000: the block stock */
+static void collector_list_000(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 16);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gbx_meta(ar, "blockModel");
+        rb_ar_u32(ar, "count");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* ---------- CGameCtnChallengeParameters ---------- */
+
+static void params_000(rb_ar *ar)
+{
+    static const char *const keys[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08"};
+    for (int i = 0; i < 8 && rb_ar_ok(ar); i++) rb_ar_u32(ar, keys[i]);
+}
+
+static void params_001(rb_ar *ar)
+{
+    gbx_string(ar, "tip");
+    gbx_string(ar, "tip1");
+    gbx_string(ar, "tip2");
+    gbx_string(ar, "tip3");
+}
+
+static void params_004(rb_ar *ar)
+{
+    rb_ar_i32(ar, "bronzeTime");
+    rb_ar_i32(ar, "silverTime");
+    rb_ar_i32(ar, "goldTime");
+    rb_ar_i32(ar, "authorTime");
+    rb_ar_u32(ar, "u01");
+}
+
+static void params_005(rb_ar *ar)
+{
+    rb_ar_u32(ar, "u01");
+    rb_ar_u32(ar, "u02");
+    rb_ar_u32(ar, "u03");
+}
+
+static void params_006(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "items", RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+static void params_007(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
+
+static void params_008(rb_ar *ar)
+{
+    rb_ar_i32(ar, "timeLimit");
+    rb_ar_i32(ar, "authorScore");
+}
+
+static void params_00d(rb_ar *ar) { gbx_noderef(ar, "raceValidateGhost"); }
+
+/* ---------- CGameCtnBlockSkin ---------- */
+
+static void skin_000(rb_ar *ar)
+{
+    gbx_string(ar, "text");
+    gbx_string(ar, "u01");
+}
+
+static void skin_001(rb_ar *ar)
+{
+    gbx_string(ar, "text");
+    gbx_fileref(ar, "packDesc");
+}
+
+static void skin_002(rb_ar *ar)
+{
+    gbx_string(ar, "text");
+    gbx_fileref(ar, "packDesc");
+    gbx_fileref(ar, "parentPackDesc");
+}
+
+static void skin_003(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    gbx_fileref(ar, "foregroundPackDesc");
+}
+
+/* ---------- CGameWaypointSpecialProperty ---------- */
+
+static void waypoint_000(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (version == 1) {
+        rb_ar_u32(ar, "spawn");
+        rb_ar_u32(ar, "order");
+    } else if (version == 2) {
+        gbx_string(ar, "tag");
+        rb_ar_u32(ar, "order");
+    } else if (rb_ar_ok(ar)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "waypoint property version %u is not known (1 and 2 are)", version);
+    }
+}
+
+static const gbx_chunk_def GAME_CHUNKS[] = {
+    {0x0301B000, 0, "collector list", collector_list_000},
+    {0x0305B000, 0, "parameters 000", params_000},
+    {0x0305B001, 0, "tips", params_001},
+    {0x0305B004, 0, "medals", params_004},
+    {0x0305B005, 0, "parameters 005", params_005},
+    {0x0305B006, 0, "parameters 006", params_006},
+    {0x0305B007, 0, "parameters 007", params_007},
+    {0x0305B008, 0, "stunts", params_008},
+    {0x0305B00A, 1, "tip and medals", NULL},
+    {0x0305B00D, 0, "race validation ghost", params_00d},
+    {0x0305B00E, 1, "map type", NULL},
+    {0x03059000, 0, "skin 000", skin_000},
+    {0x03059001, 0, "skin 001", skin_001},
+    {0x03059002, 0, "skin", skin_002},
+    {0x03059003, 0, "foreground skin", skin_003},
+    {0x2E009000, 0, "waypoint", waypoint_000},
+    {0x2E009001, 1, "waypoint script metadata", NULL},
+};
+
+const gbx_chunk_table gbx_game_chunks = {GAME_CHUNKS, sizeof GAME_CHUNKS / sizeof GAME_CHUNKS[0]};

@@ -1,0 +1,267 @@
+/*
+ * GBX lookback strings ("ids") and the small GBX primitives.
+ *
+ * The model keeps each id's value (string, number or empty). How it is stored — in full or as
+ * a back-reference into the scope's table, and the scope's version word before its first id —
+ * is derived on write from the table, exactly as the reader sees it. When a file stored an id
+ * differently from what the derivation gives (bit-31 definitions in older maps, a string
+ * defined twice), the reader records that in the node's flags and the writer reproduces it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gbx_internal.h"
+
+enum { ID_EMPTY_RAW = 0xFFFFFFFFu, ID_FLAG_MASK = 0xC0000000u, ID_BIT30 = 0x40000000u, ID_BIT31 = 0x80000000u };
+
+gbx_ctx *gbx_ctx_of(rb_ar *ar) { return rb_ar_user(ar); }
+
+void gbx_ctx_free(gbx_ctx *ctx)
+{
+    if (!ctx) return;
+    for (size_t i = 0; i < sizeof ctx->scopes / sizeof ctx->scopes[0]; i++) free(ctx->scopes[i].entries);
+    free(ctx->node_seen);
+    free(ctx->node_log);
+    free(ctx);
+}
+
+static gbx_id_scope *scope(rb_ar *ar) { return &gbx_ctx_of(ar)->scopes[gbx_ctx_of(ar)->scope_count - 1]; }
+
+void gbx_scope_push(rb_ar *ar)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    if (ctx->scope_count >= sizeof ctx->scopes / sizeof ctx->scopes[0]) {
+        rb_ar_fail(ar, RB_E_LIMIT, "id scopes nested more than %zu deep", sizeof ctx->scopes / sizeof ctx->scopes[0]);
+        return;
+    }
+    gbx_id_scope *s = &ctx->scopes[ctx->scope_count++];
+    s->count = 0;
+    s->version_seen = 0;
+}
+
+void gbx_scope_pop(rb_ar *ar)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    if (ctx->scope_count > 1) ctx->scope_count--;
+}
+
+/* The slot a writer refers to for this string: the first with it (-1 if none). */
+static long find_id(const gbx_id_scope *s, const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->entries[i].size == size && memcmp(s->entries[i].data, data, size) == 0) return (long)i;
+    return -1;
+}
+
+static int add_id(rb_ar *ar, const uint8_t *data, size_t size)
+{
+    gbx_id_scope *s = scope(ar);
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        gbx_id_entry *e = realloc(s->entries, cap * sizeof(*e));
+        if (!e) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
+        s->entries = e;
+        s->cap = cap;
+    }
+    s->entries[s->count].data = data;
+    s->entries[s->count].size = (uint32_t)size;
+    s->count++;
+    return 1;
+}
+
+/* The version word before a scope's first id. */
+static int read_version(rb_ar *ar, rb_node *n, const char *key)
+{
+    gbx_id_scope *s = scope(ar);
+    if (s->version_seen) return 1;
+    const uint8_t *p = rb_ar_take(ar, key, 4);
+    if (!p) return 0;
+    uint32_t version = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    if (version != GBX_ID_VERSION) {
+        if (version > 0xFFFF) {
+            rb_ar_fail_field(ar, RB_E_FORMAT, key, "lookback-string version %u is not supported (3 is)", version);
+            return 0;
+        }
+        n->aux |= RB_IDF_VERSION | version << 16;
+    }
+    s->version_seen = 1;
+    return 1;
+}
+
+static void read_id(rb_ar *ar, rb_node *n, const char *key)
+{
+    if (!read_version(ar, n, key)) return;
+    const uint8_t *p = rb_ar_take(ar, key, 4);
+    if (!p) return;
+    uint32_t raw = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    uint32_t flags = raw & ID_FLAG_MASK;
+    if (raw == ID_EMPTY_RAW) {
+        n->wire = RB_ID_EMPTY;
+    } else if (flags == 0 || flags == ID_FLAG_MASK) {
+        n->wire = RB_ID_NUMBER;
+        n->v.bits = raw;
+    } else if ((raw & ~ID_FLAG_MASK) == 0) { /* a new string follows */
+        const uint8_t *len = rb_ar_take(ar, key, 4);
+        if (!len) return;
+        int32_t size = (int32_t)((uint32_t)len[0] | (uint32_t)len[1] << 8 | (uint32_t)len[2] << 16 | (uint32_t)len[3] << 24);
+        if (size < 0 || (uint64_t)size > rb_ar_remaining(ar)) {
+            rb_ar_fail_field(ar, RB_E_FORMAT, key, "id string length %d exceeds the %llu bytes left", size,
+                             (unsigned long long)rb_ar_remaining(ar));
+            return;
+        }
+        const uint8_t *data = rb_ar_take(ar, key, (uint64_t)size);
+        if (!data) return;
+        n->wire = RB_ID_STRING;
+        n->v.bytes.data = data;
+        n->v.bytes.size = (size_t)size;
+        if (flags == ID_BIT31) n->aux |= RB_IDF_DEF31;
+        if (find_id(scope(ar), data, (size_t)size) >= 0) n->aux |= RB_IDF_REDEFINED;
+        add_id(ar, data, (size_t)size);
+    } else {
+        uint32_t index = raw & ~ID_FLAG_MASK;
+        gbx_id_scope *s = scope(ar);
+        if (index > s->count) {
+            rb_ar_fail_field(ar, RB_E_FORMAT, key, "id back-reference %u, but only %zu strings are defined", index,
+                             s->count);
+            return;
+        }
+        const gbx_id_entry *e = &s->entries[index - 1];
+        n->wire = RB_ID_STRING;
+        n->v.bytes.data = e->data;
+        n->v.bytes.size = e->size;
+        if (flags == ID_BIT31) n->aux |= RB_IDF_REF31;
+        if (find_id(s, e->data, e->size) != (long)index - 1) {
+            n->aux |= RB_IDF_REF_INDEX;
+            n->aux2 = index;
+        }
+    }
+    rb_ar_note_size(ar, n);
+}
+
+static void write_id(rb_ar *ar, const rb_node *n)
+{
+    gbx_id_scope *s = scope(ar);
+    if (!s->version_seen) {
+        rb_ar_emit_uint(ar, (n->aux & RB_IDF_VERSION) ? n->aux >> 16 : GBX_ID_VERSION, RB_U32);
+        s->version_seen = 1;
+    }
+    if (n->wire == RB_ID_EMPTY) { rb_ar_emit_uint(ar, ID_EMPTY_RAW, RB_U32); return; }
+    if (n->wire == RB_ID_NUMBER) { rb_ar_emit_uint(ar, n->v.bits, RB_U32); return; }
+    long slot = find_id(s, n->v.bytes.data, n->v.bytes.size);
+    if (slot < 0 || (n->aux & RB_IDF_REDEFINED)) {
+        rb_ar_emit_uint(ar, (n->aux & RB_IDF_DEF31) ? ID_BIT31 : ID_BIT30, RB_U32);
+        rb_ar_emit_uint(ar, n->v.bytes.size, RB_U32);
+        rb_ar_emit(ar, n->v.bytes.data, n->v.bytes.size);
+        add_id(ar, n->v.bytes.data, n->v.bytes.size);
+        return;
+    }
+    uint32_t index = (uint32_t)slot + 1;
+    /* the recorded slot only while it still holds this string (an edit makes it derived again) */
+    if ((n->aux & RB_IDF_REF_INDEX) && n->aux2 >= 1 && n->aux2 <= s->count) {
+        const gbx_id_entry *e = &s->entries[n->aux2 - 1];
+        if (e->size == n->v.bytes.size && memcmp(e->data, n->v.bytes.data, e->size) == 0) index = n->aux2;
+    }
+    rb_ar_emit_uint(ar, ((n->aux & RB_IDF_REF31) ? ID_BIT31 : ID_BIT30) | index, RB_U32);
+}
+
+static int id_from_plain_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
+{
+    if (json_is_null(v)) { n->wire = RB_ID_EMPTY; return 1; }
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        if (x < 0 || x > 0xFFFFFFFE || ((x & ID_FLAG_MASK) != 0 && (x & ID_FLAG_MASK) != ID_FLAG_MASK)) {
+            rb_ar_fail_field(ar, RB_E_MODEL, key, "numeric id %lld is not a valid id number", (long long)x);
+            return 0;
+        }
+        n->wire = RB_ID_NUMBER;
+        n->v.bits = (uint64_t)x;
+        return 1;
+    }
+    if (json_is_string(v)) {
+        n->wire = RB_ID_STRING;
+        n->v.bytes.size = json_string_length(v);
+        n->v.bytes.data = rb_arena_dup(rb_ar_arena(ar), json_string_value(v), n->v.bytes.size + 1);
+        return n->v.bytes.data != NULL;
+    }
+    rb_ar_fail_field(ar, RB_E_MODEL, key, "an id is a string, a number or null");
+    return 0;
+}
+
+static void id_from_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
+{
+    const json_t *inner = json_is_object(v) ? json_object_get(v, "$id") : v;
+    if (!inner) { rb_ar_fail_field(ar, RB_E_MODEL, key, "an id object needs \"$id\""); return; }
+    if (!id_from_plain_json(ar, n, inner, key) || !json_is_object(v)) return;
+    if (json_is_true(json_object_get(v, "def31"))) n->aux |= RB_IDF_DEF31;
+    if (json_is_true(json_object_get(v, "redefined"))) n->aux |= RB_IDF_REDEFINED;
+    if (json_is_true(json_object_get(v, "ref31"))) n->aux |= RB_IDF_REF31;
+    const json_t *ref = json_object_get(v, "refIndex"), *version = json_object_get(v, "idVersion");
+    if (json_is_integer(ref) && json_integer_value(ref) > 0 && json_integer_value(ref) < 0x3FFFFFFF) {
+        n->aux |= RB_IDF_REF_INDEX;
+        n->aux2 = (uint32_t)json_integer_value(ref);
+    }
+    if (json_is_integer(version) && json_integer_value(version) >= 0 && json_integer_value(version) <= 0xFFFF)
+        n->aux |= RB_IDF_VERSION | (uint32_t)json_integer_value(version) << 16;
+}
+
+void gbx_id(rb_ar *ar, const char *key)
+{
+    json_t *jv = NULL;
+    rb_node *n = rb_ar_field(ar, key, RB_K_ID, 0, &jv);
+    if (!n) return;
+    switch (rb_ar_direction(ar)) {
+    case RB_AR_READ: read_id(ar, n, key); break;
+    case RB_AR_WRITE: write_id(ar, n); break;
+    case RB_AR_FROM_JSON: id_from_json(ar, n, jv, key); break;
+    }
+}
+
+/* ---------- small primitives ---------- */
+
+void gbx_string(rb_ar *ar, const char *key) { rb_ar_string(ar, key, RB_I32); }
+
+uint32_t gbx_bool(rb_ar *ar, const char *key) { return rb_ar_bool(ar, key, 4); }
+
+void gbx_meta(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    gbx_id(ar, "id");
+    gbx_id(ar, "collection");
+    gbx_id(ar, "author");
+    rb_ar_record_end(ar);
+}
+
+void gbx_fileref(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    uint8_t version = rb_ar_u8(ar, "version");
+    if (version >= 3) rb_ar_fixed_string(ar, "checksum", 32);
+    const rb_node *path = rb_ar_string(ar, "filePath", RB_I32);
+    int has_path = path && path->v.bytes.size > 0;
+    if ((has_path && version >= 1) || version >= 3) gbx_string(ar, "locatorUrl");
+    rb_ar_record_end(ar);
+}
+
+void gbx_floats(rb_ar *ar, const char *key, int count)
+{
+    uint64_t n = rb_ar_list_begin_n(ar, key, (uint64_t)count, 4);
+    if (rb_ar_ok(ar) && n != (uint64_t)count) {
+        rb_ar_fail(ar, RB_E_MODEL, "needs exactly %d numbers, has %llu", count, (unsigned long long)n);
+        return;
+    }
+    for (int i = 0; i < count && rb_ar_ok(ar); i++) rb_ar_f32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+void gbx_vec2(rb_ar *ar, const char *key) { gbx_floats(ar, key, 2); }
+void gbx_vec3(rb_ar *ar, const char *key) { gbx_floats(ar, key, 3); }
+
+void gbx_int3(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin_n(ar, key, 3, 4);
+    if (rb_ar_ok(ar) && n != 3) {
+        rb_ar_fail(ar, RB_E_MODEL, "needs exactly 3 integers, has %llu", (unsigned long long)n);
+        return;
+    }
+    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+}

@@ -1,0 +1,123 @@
+/*
+ * GBX building blocks shared by the class descriptions: lookback ids, node references,
+ * chunk streams, encapsulation, the chunk registry. Facts: shared/specs/gbx-facts.md §2, §3.
+ */
+#ifndef RB_GBX_INTERNAL_H
+#define RB_GBX_INTERNAL_H
+#include <stdint.h>
+#include "../archive.h"
+#include "../doc.h"
+
+enum {
+    GBX_FACADE = 0xFACADE01u,
+    GBX_SKIP = 0x534B4950u, /* "PIKS" read little-endian */
+    GBX_HEAVY = 0x80000000u,
+    GBX_ID_VERSION = 3
+};
+
+/* ---------- lookback-string scopes ---------- */
+typedef struct gbx_id_entry {
+    const uint8_t *data;
+    uint32_t size;
+} gbx_id_entry;
+
+typedef struct gbx_id_scope {
+    gbx_id_entry *entries;
+    size_t count, cap;
+    int version_seen;
+} gbx_id_scope;
+
+/* Per-archive GBX state (the archive's user pointer). */
+typedef struct gbx_ctx {
+    unsigned header_version;
+    gbx_id_scope scopes[16]; /* [0] = body; header chunks and encapsulations push fresh ones */
+    size_t scope_count;
+    uint8_t *node_seen;      /* READ: node indices defined so far (bitmap) */
+    size_t node_seen_bits;
+    uint32_t *node_log;      /* indices marked, in order, so a speculative read can undo them */
+    size_t node_log_count, node_log_cap;
+    const uint32_t *external_nodes; /* node indices of the reference table */
+    size_t external_count;
+    char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
+} gbx_ctx;
+
+gbx_ctx *gbx_ctx_of(rb_ar *ar);
+void gbx_ctx_free(gbx_ctx *ctx);
+void gbx_scope_push(rb_ar *ar);
+void gbx_scope_pop(rb_ar *ar);
+
+/* Snapshot of the GBX state for speculative reads (paired with rb_ar_mark). */
+typedef struct gbx_mark {
+    rb_ar_mark ar;
+    size_t scope_count, id_count, node_log;
+    int version_seen;
+} gbx_mark;
+gbx_mark gbx_mark_here(rb_ar *ar);
+void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
+
+/* ---------- primitives ---------- */
+void gbx_string(rb_ar *ar, const char *key);            /* i32 length + bytes */
+void gbx_id(rb_ar *ar, const char *key);                /* lookback string */
+void gbx_meta(rb_ar *ar, const char *key);              /* ident: id, collection, author */
+void gbx_fileref(rb_ar *ar, const char *key);           /* packdesc */
+void gbx_vec2(rb_ar *ar, const char *key);
+void gbx_vec3(rb_ar *ar, const char *key);
+void gbx_int3(rb_ar *ar, const char *key);
+void gbx_floats(rb_ar *ar, const char *key, int count); /* a fixed array of f32 */
+uint32_t gbx_bool(rb_ar *ar, const char *key);          /* u32 boolean, raw value kept */
+
+/* ---------- nodes ---------- */
+/* A node reference with an index (outside encapsulation): -1, a back-reference, an external
+ * node, or a new node (class id + chunks) defined in place. */
+void gbx_noderef(rb_ar *ar, const char *key);
+/* Inside an encapsulated section: u32 class id (0xFFFFFFFF = none) + chunks, no index. */
+void gbx_noderef_encapsulated(rb_ar *ar, const char *key);
+/* A node whose class is implied by its place: chunks only. */
+void gbx_node_direct(rb_ar *ar, const char *key);
+/* The chunk stream of a node, up to 0xFACADE01. `top_level`: the main node, which keeps an
+ * opaque tail when a chunk cannot be typed instead of failing. */
+void gbx_node_chunks(rb_ar *ar, int top_level);
+
+/* The payload of a sized chunk: typed when `def` knows its layout and the layout consumes all
+ * of its bytes, else kept opaque as "data". */
+struct gbx_chunk_def;
+void gbx_typed_or_opaque(rb_ar *ar, const struct gbx_chunk_def *def);
+
+/* Encapsulated section: u32 0, u32 size, payload with a fresh id scope. */
+void gbx_encapsulation_begin(rb_ar *ar);
+void gbx_encapsulation_end(rb_ar *ar);
+
+/* ---------- chunk registry ---------- */
+typedef struct gbx_chunk_def {
+    uint32_t id;         /* current (not legacy) chunk id */
+    uint8_t skippable;
+    const char *name;
+    void (*describe)(rb_ar *ar);
+} gbx_chunk_def;
+
+typedef struct gbx_chunk_table {
+    const gbx_chunk_def *defs;
+    size_t count;
+} gbx_chunk_table;
+
+/* Legacy class/chunk ids (TM 2003-2006 engine ids) mapped to current ones, for dispatch only:
+ * the raw id is what the model keeps and writes. */
+uint32_t gbx_remap_id(uint32_t raw);
+const gbx_chunk_def *gbx_find_chunk(uint32_t raw_chunk_id);
+/* Header chunks (user data) with a known layout. */
+const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw_chunk_id);
+
+/* Tables of the class description files (one per file). */
+extern const gbx_chunk_table gbx_challenge_chunks;
+extern const gbx_chunk_table gbx_challenge_header_chunks;
+extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
+extern const gbx_chunk_table gbx_mediatracker_chunks; /* clips, clip groups, tracks, media blocks */
+extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
+extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
+extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
+extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
+extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps, replays, items */
+
+/* A complete GBX file inside another (a replay's map): its own header, ids and node indices. */
+void gbx_embedded_file(rb_ar *ar, const char *key);
+#endif

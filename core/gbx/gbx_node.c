@@ -1,0 +1,283 @@
+/*
+ * GBX nodes: references, chunk streams, encapsulation, the chunk registry.
+ *
+ * A chunk whose layout is known is typed; a skippable chunk whose layout is unknown (or does
+ * not match) keeps its bytes as "data"; a non-skippable chunk without a known layout cannot be
+ * skipped (it has no size), so the main node keeps everything from there as "opaqueTail".
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gbx_internal.h"
+
+/* ---------- speculative reads ---------- */
+
+gbx_mark gbx_mark_here(rb_ar *ar)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    gbx_mark m;
+    m.ar = rb_ar_mark_here(ar);
+    m.scope_count = ctx->scope_count;
+    m.id_count = ctx->scopes[ctx->scope_count - 1].count;
+    m.version_seen = ctx->scopes[ctx->scope_count - 1].version_seen;
+    m.node_log = ctx->node_log_count;
+    return m;
+}
+
+void gbx_rewind(rb_ar *ar, const gbx_mark *m, char *why, size_t why_size)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    rb_ar_rewind(ar, &m->ar, why, why_size);
+    ctx->scope_count = m->scope_count;
+    ctx->scopes[ctx->scope_count - 1].count = m->id_count;
+    ctx->scopes[ctx->scope_count - 1].version_seen = m->version_seen;
+    while (ctx->node_log_count > m->node_log) {
+        uint32_t index = ctx->node_log[--ctx->node_log_count];
+        ctx->node_seen[index / 8] &= (uint8_t)~(1u << (index % 8));
+    }
+}
+
+/* ---------- node indices ---------- */
+
+static int node_is_seen(const gbx_ctx *ctx, uint32_t index)
+{
+    return index < ctx->node_seen_bits && (ctx->node_seen[index / 8] >> (index % 8)) & 1;
+}
+
+static int node_is_external(const gbx_ctx *ctx, uint32_t index)
+{
+    for (size_t i = 0; i < ctx->external_count; i++)
+        if (ctx->external_nodes[i] == index) return 1;
+    return 0;
+}
+
+static int mark_node_seen(rb_ar *ar, uint32_t index)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    if (index >= rb_ar_limits(ar)->max_count) {
+        rb_ar_fail_field(ar, RB_E_LIMIT, "index", "node index %u exceeds the limit max_count", index);
+        return 0;
+    }
+    if (index >= ctx->node_seen_bits) {
+        size_t bits = ctx->node_seen_bits ? ctx->node_seen_bits : 1024;
+        while (bits <= index) bits *= 2;
+        uint8_t *seen = realloc(ctx->node_seen, bits / 8);
+        if (!seen) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
+        memset(seen + ctx->node_seen_bits / 8, 0, (bits - ctx->node_seen_bits) / 8);
+        ctx->node_seen = seen;
+        ctx->node_seen_bits = bits;
+    }
+    if (ctx->node_log_count == ctx->node_log_cap) {
+        size_t cap = ctx->node_log_cap ? ctx->node_log_cap * 2 : 256;
+        uint32_t *log = realloc(ctx->node_log, cap * sizeof(*log));
+        if (!log) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
+        ctx->node_log = log;
+        ctx->node_log_cap = cap;
+    }
+    ctx->node_seen[index / 8] |= (uint8_t)(1u << (index % 8));
+    ctx->node_log[ctx->node_log_count++] = index;
+    return 1;
+}
+
+/* ---------- nodes ---------- */
+
+static void node_body(rb_ar *ar)
+{
+    rb_ar_x32(ar, "classId");
+    gbx_node_chunks(ar, 0);
+}
+
+void gbx_noderef(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    int32_t index = rb_ar_i32(ar, "index");
+    int defines = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && index >= 0) {
+        gbx_ctx *ctx = gbx_ctx_of(ar);
+        defines = !node_is_seen(ctx, (uint32_t)index) && !node_is_external(ctx, (uint32_t)index);
+        /* registered before its chunks are read: a node may refer to itself */
+        if (defines && !mark_node_seen(ar, (uint32_t)index)) defines = 0;
+    }
+    if (rb_ar_has(ar, "classId", defines)) node_body(ar);
+    rb_ar_record_end(ar);
+}
+
+void gbx_noderef_encapsulated(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    uint32_t class_id = rb_ar_x32(ar, "classId");
+    if (class_id != 0xFFFFFFFFu) gbx_node_chunks(ar, 0);
+    rb_ar_record_end(ar);
+}
+
+void gbx_node_direct(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    gbx_node_chunks(ar, 0);
+    rb_ar_record_end(ar);
+}
+
+/* ---------- encapsulation ---------- */
+
+void gbx_encapsulation_begin(rb_ar *ar)
+{
+    static const uint8_t zero[4] = {0};
+    rb_ar_expect(ar, "encapsulation marker 0", zero, 4);
+    rb_ar_sized_begin(ar, "encapsulated size", RB_U32);
+    gbx_scope_push(ar);
+}
+
+void gbx_encapsulation_end(rb_ar *ar)
+{
+    gbx_scope_pop(ar);
+    rb_ar_sized_end(ar);
+}
+
+/* ---------- chunks ---------- */
+
+/* A skippable chunk's payload: typed when its layout is known and matches all of its bytes,
+ * else kept as "data". */
+void gbx_typed_or_opaque(rb_ar *ar, const gbx_chunk_def *def)
+{
+    int typed = 0;
+    if (def && def->describe && rb_ar_ok(ar)) {
+        if (rb_ar_direction(ar) == RB_AR_READ) {
+            gbx_mark m = gbx_mark_here(ar);
+            def->describe(ar);
+            typed = rb_ar_ok(ar) && rb_ar_at_end(ar);
+            if (!typed) gbx_rewind(ar, &m, NULL, 0);
+        } else if (!rb_ar_has(ar, "data", 0)) {
+            def->describe(ar);
+            typed = 1;
+        }
+    }
+    if (!typed) rb_ar_rest(ar, "data");
+}
+
+static void skippable_payload(rb_ar *ar, const gbx_chunk_def *def)
+{
+    rb_ar_expect(ar, "SKIP marker", "PIKS", 4);
+    rb_ar_sized_begin(ar, "chunk size", RB_U32);
+    gbx_typed_or_opaque(ar, def);
+    rb_ar_sized_end(ar);
+}
+
+static void describe_chunk(rb_ar *ar)
+{
+    rb_ar_record_begin(ar, NULL);
+    uint32_t id = rb_ar_x32(ar, "id");
+    const gbx_chunk_def *def = gbx_find_chunk(id);
+    int skippable;
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        uint32_t marker = 0;
+        skippable = rb_ar_peek_u32(ar, &marker) && marker == GBX_SKIP;
+        if (def && def->skippable && !skippable && rb_ar_ok(ar))
+            rb_ar_fail(ar, RB_E_UNSUPPORTED, "chunk 0x%08X is skippable by its layout but has no SKIP marker", id);
+    } else {
+        skippable = def ? def->skippable : rb_ar_has(ar, "data", 1);
+    }
+    if (skippable) {
+        skippable_payload(ar, def);
+    } else if (!def || !def->describe) {
+        if (rb_ar_ok(ar))
+            rb_ar_fail(ar, RB_E_UNSUPPORTED, "chunk 0x%08X has no known layout and no size: parsing cannot continue", id);
+    } else {
+        def->describe(ar);
+    }
+    rb_ar_record_end(ar);
+}
+
+static int next_is_node_end(rb_ar *ar, int *at_end)
+{
+    uint32_t id = 0;
+    *at_end = 0;
+    if (rb_ar_direction(ar) != RB_AR_READ) return 0;
+    if (!rb_ar_peek_u32(ar, &id)) {
+        rb_ar_fail(ar, RB_E_FORMAT, "the node ends without its end marker 0xFACADE01");
+        return 0;
+    }
+    *at_end = id == GBX_FACADE;
+    return *at_end;
+}
+
+void gbx_node_chunks(rb_ar *ar, int top_level)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    int stopped = 0, at_end = 0;
+    rb_ar_list_begin_open(ar, "chunks");
+    while (rb_ar_ok(ar) && rb_ar_list_has_more(ar)) {
+        if (next_is_node_end(ar, &at_end) || !rb_ar_ok(ar)) break;
+        if (!(top_level && reading)) {
+            describe_chunk(ar);
+            continue;
+        }
+        /* the main node: a chunk that cannot be typed ends the typed part, not the parse */
+        gbx_mark m = gbx_mark_here(ar);
+        describe_chunk(ar);
+        if (!rb_ar_ok(ar)) {
+            gbx_ctx *ctx = gbx_ctx_of(ar);
+            gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);
+            stopped = 1;
+            break;
+        }
+    }
+    rb_ar_list_end(ar);
+    if (top_level && rb_ar_has(ar, "opaqueTail", stopped)) {
+        rb_ar_rest(ar, "opaqueTail");
+        return;
+    }
+    static const uint8_t facade[4] = {0x01, 0xDE, 0xCA, 0xFA};
+    rb_ar_expect(ar, "end-of-node marker 0xFACADE01", facade, 4);
+}
+
+/* ---------- ids of old engines ---------- */
+
+/* Engine 0x24 ids (TM 2003-2006) and a few 2008 ids: class part -> current class part.
+ * Facts §3.6; the low 12 bits (chunk number) are kept. */
+static const struct {
+    uint32_t legacy, current;
+} REMAP[] = {
+    {0x24003000, 0x03043000}, {0x2400C000, 0x0305B000}, {0x2403C000, 0x0301B000}, {0x2403A000, 0x03059000},
+    {0x24007000, 0x03057000}, {0x2401B000, 0x03092000}, {0x2403F000, 0x03093000}, {0x2407E000, 0x03093000},
+    {0x24061000, 0x03078000}, {0x24062000, 0x03078000}, {0x24076000, 0x03079000}, {0x24077000, 0x0307A000},
+    {0x2405A000, 0x03080000}, {0x2405F000, 0x03081000}, {0x2406B000, 0x03082000}, {0x2406D000, 0x03084000},
+    {0x24066000, 0x03085000}, {0x24067000, 0x030A2000}, {0x24068000, 0x030A8000}, {0x24075000, 0x030A9000},
+    {0x24083000, 0x030AB000}, {0x24004000, 0x03033000}, {0x24005000, 0x0304E000}, {0x24022000, 0x03051000},
+    {0x2400A000, 0x2E001000}, {0x0301A000, 0x2E001000}, {0x0301C000, 0x2E002000}, {0x0313B000, 0x2E009000},
+    {0x2403E000, 0x2E002000},
+};
+
+uint32_t gbx_remap_id(uint32_t raw)
+{
+    uint32_t class_part = raw & 0xFFFFF000u;
+    for (size_t i = 0; i < sizeof REMAP / sizeof REMAP[0]; i++)
+        if (REMAP[i].legacy == class_part) return REMAP[i].current | (raw & 0xFFFu);
+    return raw;
+}
+
+static const gbx_chunk_table *const BODY_TABLES[] = {
+    &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_mediatracker_chunks, &gbx_ghost_chunks,
+    &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,
+};
+
+static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)
+{
+    for (size_t t = 0; t < count; t++)
+        for (size_t i = 0; tables[t]->defs && i < tables[t]->count; i++)
+            if (tables[t]->defs[i].id == id) return &tables[t]->defs[i];
+    return NULL;
+}
+
+const gbx_chunk_def *gbx_find_chunk(uint32_t raw)
+{
+    return find_in(BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0], gbx_remap_id(raw));
+}
+
+static const gbx_chunk_table *const HEADER_TABLES[] = {
+    &gbx_challenge_header_chunks,
+    &gbx_map_header_chunks,
+};
+
+const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw)
+{
+    return find_in(HEADER_TABLES, sizeof HEADER_TABLES / sizeof HEADER_TABLES[0], gbx_remap_id(raw));
+}

@@ -1,0 +1,4 @@
+/* Chunk layouts: see the table at the end. (Filled in as classes are typed.) */
+#include "gbx_internal.h"
+
+const gbx_chunk_table gbx_replay_chunks = {NULL, 0};
