@@ -192,9 +192,5 @@ static const gbx_chunk_def CHALLENGE_CHUNKS[] = {
 
 const gbx_chunk_table gbx_challenge_chunks = {CHALLENGE_CHUNKS, sizeof CHALLENGE_CHUNKS / sizeof CHALLENGE_CHUNKS[0]};
 
-static const gbx_chunk_def CHALLENGE_HEADER_CHUNKS[] = {
-    {0x03043004, 1, "version", NULL},
-};
-
-const gbx_chunk_table gbx_challenge_header_chunks = {CHALLENGE_HEADER_CHUNKS,
-                                                     sizeof CHALLENGE_HEADER_CHUNKS / sizeof CHALLENGE_HEADER_CHUNKS[0]};
+/* Map header chunks are described in map_extra.c. */
+const gbx_chunk_table gbx_challenge_header_chunks = {NULL, 0};

@@ -116,7 +116,9 @@ extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGho
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
 extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
-extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps, replays, items */
+extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
+extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */
+extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items, macroblocks */
 
 /* A complete GBX file inside another (a replay's map): its own header, ids and node indices. */
 void gbx_embedded_file(rb_ar *ar, const char *key);

@@ -275,6 +275,8 @@ const gbx_chunk_def *gbx_find_chunk(uint32_t raw)
 static const gbx_chunk_table *const HEADER_TABLES[] = {
     &gbx_challenge_header_chunks,
     &gbx_map_header_chunks,
+    &gbx_replay_header_chunks,
+    &gbx_item_header_chunks,
 };
 
 const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw)

@@ -2,3 +2,4 @@
 #include "gbx_internal.h"
 
 const gbx_chunk_table gbx_replay_chunks = {NULL, 0};
+const gbx_chunk_table gbx_replay_header_chunks = {NULL, 0};
