@@ -4,11 +4,13 @@
 #include "gbx/gbx.h"
 #include "gm/gm.h"
 #include "streamer/streamer.h"
+#include "tres/tres.h"
 
 static const rb_format *const FORMATS[] = {
     &rb_format_gbx,
     &rb_format_datawin,
     &rb_format_streamer,
+    &rb_format_groff, &rb_format_tres_pid, &rb_format_tres_tpa, &rb_format_tres_wtd, &rb_format_tres_spz,
 };
 
 const rb_format *const *rb_formats(size_t *count)

@@ -51,6 +51,18 @@ static const command COMMANDS[] = {
     {"diff", cmd_diff, "rebyte diff A B",
      "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
      "A's model into B's. Exit 0 when equal, 1 when they differ."},
+    {"downgrade-items", cmd_downgrade_items,
+     "rebyte downgrade-items MAP... (-o OUT | --in-place) [--to 4] [--items-version N] [--dry-run] [--print-patch]",
+     "Rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at version 4 (or --to 0..4),\n"
+     "so item lists can be edited without breaking snapping data. Anchored objects are kept in\n"
+     "order; the items-on-item pairs are kept (versions 6, 7) or written empty (version 5); the\n"
+     "snapping arrays are dropped; every other chunk stays byte-identical. The result is\n"
+     "validated, written, re-read and verified. A map already at the target is left unchanged.\n"
+     "  --items-version N  also rewrite each anchored object (0x03101002) down to version N\n"
+     "                     (8 -> 7 drops two TM2020 vectors, 7 -> 6 the skin, 6 -> 5 the scale,\n"
+     "                     5 -> 4 the pivot)\n"
+     "  --dry-run          report what would be lost, write nothing\n"
+     "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`)"},
     {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
      "used to run the JSON Patch conformance suite). Exit 2 when the patch fails."},

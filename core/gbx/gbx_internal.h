@@ -111,6 +111,7 @@ const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw_chunk_id);
 extern const gbx_chunk_table gbx_challenge_chunks;
 extern const gbx_chunk_table gbx_challenge_header_chunks;
 extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
+extern const gbx_chunk_table gbx_anchored_chunks;     /* items chunk 0x03043040, anchored objects */
 extern const gbx_chunk_table gbx_mediatracker_chunks; /* clips, clip groups, tracks, media blocks */
 extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */

@@ -256,7 +256,7 @@ uint32_t gbx_remap_id(uint32_t raw)
 
 static const gbx_chunk_table *const BODY_TABLES[] = {
     &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_mediatracker_chunks, &gbx_ghost_chunks,
-    &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,
+    &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks,
 };
 
 static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)

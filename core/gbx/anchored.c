@@ -1,0 +1,101 @@
+/*
+ * Items in maps: CGameCtnChallenge chunk 0x03043040 (the anchored-object list, versions 0-7)
+ * and CGameCtnAnchoredObject (0x03101000). Facts: gbx-facts.md §6.6 and §7.
+ *
+ * Version rules of 0x03043040, inside its encapsulation:
+ *   all:            deprecated list of anchored objects (encapsulated nodes, no index)
+ *   1-4, 6, 7:      itemsOnItem: (item index, placed-on item index) pairs
+ *   5+:             blockIndexes; snapItemGroups (5, 6: here; 7: after itemIndexes);
+ *                   itemIndexes (6+); an array of -1 (not in 6); snappedOnIndexes
+ */
+#include "gbx_internal.h"
+
+static void int_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+static void items_on_item(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "itemsOnItem", RB_U32, 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_i32(ar, "itemIndex");
+        rb_ar_i32(ar, "placedOnItemIndex");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* Snapping data of TM2020 (versions 5 to 7). */
+static void snap_arrays(rb_ar *ar, uint32_t version)
+{
+    int_list(ar, "blockIndexes");
+    if (version < 7) int_list(ar, "snapItemGroups");
+    if (version >= 6) int_list(ar, "itemIndexes");
+    if (version >= 7) int_list(ar, "snapItemGroups");
+    if (version != 6) int_list(ar, "u01");
+    int_list(ar, "snappedOnIndexes");
+}
+
+static void chunk_040_items(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (rb_ar_ok(ar) && version > 7) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "items chunk version %u is not known (0 to 7 are)", version);
+        return;
+    }
+    gbx_encapsulation_begin(ar);
+    rb_ar_u32(ar, "listVersion");
+    uint64_t n = rb_ar_list_begin(ar, "anchoredObjects", RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_encapsulated(ar, NULL);
+    rb_ar_list_end(ar);
+    if (version >= 1 && version != 5) items_on_item(ar);
+    if (version >= 5) snap_arrays(ar, version);
+    gbx_encapsulation_end(ar);
+}
+
+/* CGameCtnAnchoredObject 002: one placed item. */
+static void anchored_002(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (rb_ar_ok(ar) && (version < 3 || version > 8)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "anchored object version %u is not known (3 to 8 are)", version);
+        return;
+    }
+    gbx_meta(ar, "itemModel");
+    gbx_vec3(ar, "yawPitchRoll");
+    uint64_t n = rb_ar_list_begin_n(ar, "blockUnitCoord", 3, 1);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
+    rb_ar_list_end(ar);
+    gbx_id(ar, "anchorTreeId");
+    gbx_vec3(ar, "absolutePositionInMap");
+    gbx_noderef_encapsulated(ar, "waypointSpecialProperty");
+    /* GBX.NET reads both at exactly version 4 (facts §12.6, no sample to confirm) */
+    if (version <= 4) rb_ar_u32(ar, "u01");
+    uint32_t flags = version >= 4 ? (uint32_t)rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX) : 0;
+    if (version >= 5) gbx_vec3(ar, "pivotPosition");
+    if (version >= 6) rb_ar_f32(ar, "scale");
+    if (version >= 7 && (flags & 4)) gbx_fileref(ar, "packDesc");
+    if (version >= 8) {
+        gbx_vec3(ar, "u02");
+        gbx_vec3(ar, "u03");
+    }
+}
+
+static void anchored_004(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_i32(ar, "u01");
+}
+
+static const gbx_chunk_def ANCHORED_CHUNKS[] = {
+    {0x03043040, 1, "items", chunk_040_items},
+    {0x03101002, 0, "anchored object", anchored_002},
+    {0x03101004, 1, "anchored object 004", anchored_004},
+    {0x03101005, 1, "anchored object 005", NULL},
+};
+
+const gbx_chunk_table gbx_anchored_chunks = {ANCHORED_CHUNKS, sizeof ANCHORED_CHUNKS / sizeof ANCHORED_CHUNKS[0]};

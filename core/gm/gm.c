@@ -1,0 +1,473 @@
+/*
+ * GameMaker data.win: the FORM container, its chunk list, padding and version inference.
+ * Facts: shared/specs/datawin-facts.md §1 (framing), §4 (alignment), §5 (version), §10 (pointers).
+ *
+ * Every chunk is kept opaque unless a typed description knows it (gm_chunks.c, gm_strg.c) and
+ * the chunk's bytes fit that description exactly; so every file round-trips whatever it holds.
+ * Opaque chunks still carry the positions of their string references, so strings can move.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gm.h"
+#include "gm_internal.h"
+
+enum { GM_UNKNOWN_VERSION = 0 };
+
+static int datawin_detect(const uint8_t *data, size_t size)
+{
+    if (size < 16 || memcmp(data, "FORM", 4) != 0) return 0;
+    if (memcmp(data + 8, "GEN8", 4) != 0) return 0; /* other IFF files (AIFF, ILBM) share "FORM" */
+    uint32_t form_length = gm_le32(data + 4), gen8_length = gm_le32(data + 12);
+    return form_length <= size - 8 && gen8_length <= form_length - 8 ? 100 : 60;
+}
+
+/* ---------- helpers shared by the chunk descriptions ---------- */
+
+uint64_t gm_abs(rb_ar *ar, const gm_state *st)
+{
+    return rb_ar_direction(ar) == RB_AR_READ ? st->chunk_base + rb_ar_tell(ar) : rb_ar_tell(ar);
+}
+
+static int compare_addr(const void *a, const void *b)
+{
+    uint32_t x = ((const gm_addr *)a)->address, y = ((const gm_addr *)b)->address;
+    return x < y ? -1 : x > y;
+}
+
+long gm_string_at(const gm_state *st, uint32_t address)
+{
+    gm_addr key = {address, 0};
+    const gm_addr *hit = bsearch(&key, st->strings.items, st->strings.count, sizeof key, compare_addr);
+    return hit ? (long)hit->index : -1;
+}
+
+void gm_sort_addr_map(gm_addr_map *map) { qsort(map->items, map->count, sizeof *map->items, compare_addr); }
+
+void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
+{
+    if (index < 0) return; /* a null reference stays 0 */
+    if (st->fixup_count == st->fixup_cap) {
+        size_t cap = st->fixup_cap ? st->fixup_cap * 2 : 256;
+        gm_fixup *grown = realloc(st->fixups, cap * sizeof *grown);
+        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for string references"); return; }
+        st->fixups = grown;
+        st->fixup_cap = cap;
+    }
+    st->fixups[st->fixup_count++] = (gm_fixup){position, (uint32_t)index};
+}
+
+int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key)
+{
+    rb_ar_dir dir = rb_ar_direction(ar);
+    if (dir == RB_AR_READ) {
+        uint64_t at = gm_abs(ar, st);
+        rb_slot raw = rb_ar_slot(ar, key, RB_U32);
+        long index = raw.value ? gm_string_at(st, (uint32_t)raw.value) : -1;
+        if (rb_ar_ok(ar) && raw.value && index < 0) {
+            rb_ar_fail(ar, RB_E_FORMAT, "string reference 0x%llx at 0x%llx does not point at a STRG string",
+                       (unsigned long long)raw.value, (unsigned long long)at);
+            return -1;
+        }
+        return (int32_t)rb_ar_uint_detached(ar, key, RB_I32, (uint32_t)(int32_t)index);
+    }
+    int64_t index = (int32_t)rb_ar_uint_detached(ar, key, RB_I32, 0);
+    rb_slot slot = rb_ar_slot(ar, key, RB_U32);
+    if (dir == RB_AR_WRITE) gm_add_fixup(ar, st, slot.position, index);
+    return index;
+}
+
+static uint64_t zero_fill(uint64_t position, unsigned alignment)
+{
+    return alignment > 1 ? (alignment - position % alignment) % alignment : 0;
+}
+
+static int all_zero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64_t next)
+{
+    uint64_t here = gm_abs(ar, st);
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    int deviates = 0;
+    if (reading) {
+        if (next < here || next - here > rb_ar_remaining(ar)) {
+            rb_ar_fail(ar, RB_E_FORMAT, "next structure at 0x%llx is outside this chunk", (unsigned long long)next);
+            return;
+        }
+        deviates = next - here != zero_fill(here, alignment) || !all_zero(st->file + here, next - here);
+    }
+    if (rb_ar_has(ar, key, deviates)) {
+        rb_ar_bytes(ar, key, RB_K_OPAQUE, reading ? next - here : 0);
+    } else if (rb_ar_direction(ar) == RB_AR_WRITE) {
+        static const uint8_t zeros[128];
+        uint64_t n = zero_fill(here, alignment);
+        if (n) rb_ar_expect(ar, "zero fill", zeros, (size_t)n);
+    } else if (reading && next > here) {
+        static const uint8_t zeros[128];
+        rb_ar_expect(ar, "zero fill", zeros, (size_t)(next - here));
+    }
+}
+
+/* ---------- READ pre-pass: the whole file, the chunk spans, the layout flags ---------- */
+
+/* The archive only shows the bytes at the cursor; pointers go anywhere, so keep a copy. */
+static int copy_input(rb_ar *ar, gm_state *st)
+{
+    uint64_t size = rb_ar_remaining(ar);
+    st->file = malloc(size ? (size_t)size : 1);
+    if (!st->file) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu bytes", (unsigned long long)size); return 0; }
+    st->file_size = (size_t)size;
+    uint32_t word = 0;
+    for (uint64_t i = 0; i + 4 <= size; i += 4) {
+        rb_ar_peek_u32_at(ar, i, &word);
+        for (int b = 0; b < 4; b++) st->file[i + b] = (uint8_t)(word >> (8 * b));
+    }
+    if (size >= 4 && size % 4) {
+        rb_ar_peek_u32_at(ar, size - 4, &word);
+        for (int b = 0; b < 4; b++) st->file[size - 4 + b] = (uint8_t)(word >> (8 * b));
+    } else if (size % 4) {
+        return 0; /* too short for anything: the description reports it */
+    }
+    return 1;
+}
+
+/* The chunk headers, walked without trusting them (the description reports what is wrong). */
+static void walk_chunks(gm_state *st)
+{
+    if (st->file_size < 8) return;
+    uint64_t end = 8 + (uint64_t)gm_le32(st->file + 4);
+    if (end > st->file_size) end = st->file_size;
+    size_t cap = 0;
+    for (uint64_t pos = 8; pos + 8 <= end;) {
+        uint32_t size = gm_le32(st->file + pos + 4);
+        if (size > end - pos - 8) break;
+        if (st->chunk_count == cap) {
+            cap = cap ? cap * 2 : 32;
+            gm_chunk_span *grown = realloc(st->chunks, cap * sizeof *grown);
+            if (!grown) return;
+            st->chunks = grown;
+        }
+        gm_chunk_span *c = &st->chunks[st->chunk_count++];
+        memcpy(c->id, st->file + pos, 4);
+        c->id[4] = 0;
+        c->data = (uint32_t)(pos + 8);
+        c->size = size;
+        pos += 8 + (uint64_t)size;
+    }
+}
+
+const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id)
+{
+    for (size_t i = 0; i < st->chunk_count; i++)
+        if (memcmp(st->chunks[i].id, id, 4) == 0) return &st->chunks[i];
+    return NULL;
+}
+
+/* 16 when every chunk but the last ends on a 16-byte boundary, else 4, else 1 (facts §4.1:
+ * detected from the bytes, not from the version: GMS 2.0 files pad to 4 only). */
+static unsigned detect_alignment(const gm_state *st)
+{
+    unsigned alignment = 16;
+    for (size_t i = 0; i + 1 < st->chunk_count; i++) {
+        uint64_t end = (uint64_t)st->chunks[i].data + st->chunks[i].size;
+        while (alignment > 1 && end % alignment) alignment = alignment == 16 ? 4 : 1;
+    }
+    return alignment;
+}
+
+static void read_gen8_facts(gm_state *st)
+{
+    const gm_chunk_span *gen8 = st->chunk_count ? &st->chunks[0] : NULL;
+    if (!gen8 || memcmp(gen8->id, "GEN8", 4) != 0 || gen8->size < 60) return;
+    const uint8_t *g = st->file + gen8->data;
+    st->bytecode = g[1];
+    st->major = gm_le32(g + 44);
+    st->build = gm_le32(g + 56);
+    st->last_object = gm_le32(g + 12);
+    st->last_tile = gm_le32(g + 16);
+}
+
+/* ---------- version inference (facts §5) ---------- */
+
+#define GM_V(major, minor, release) ((uint32_t)(major) * 1000000u + (uint32_t)(minor) * 1000u + (uint32_t)(release))
+
+enum {
+    GM_EVIDENCE_GEN8 = 1,      /* GEN8 version and bytecode byte */
+    GM_EVIDENCE_CHUNKS = 2,    /* which chunks exist */
+    GM_EVIDENCE_TXTR = 4,      /* texture entry layout */
+    GM_EVIDENCE_SOND = 8,      /* sound entry stride */
+    GM_EVIDENCE_NULLS = 16     /* null entries in pointer lists */
+};
+
+typedef struct gm_version { uint32_t at_least, below, evidence; } gm_version;
+
+static void raise_to(gm_version *v, uint32_t version, uint32_t evidence)
+{
+    if (version > v->at_least) v->at_least = version;
+    v->evidence |= evidence;
+}
+
+static void lower_to(gm_version *v, uint32_t version, uint32_t evidence)
+{
+    if (!v->below || version < v->below) v->below = version;
+    v->evidence |= evidence;
+}
+
+/* Entry stride of a pointer-list chunk with at least two entries (0 if unknown). */
+static uint32_t list_stride(const gm_state *st, const gm_chunk_span *c)
+{
+    if (!c || c->size < 12) return 0;
+    const uint8_t *d = st->file + c->data;
+    uint32_t n = gm_le32(d);
+    if (n < 2 || n > (c->size - 4) / 4) return 0;
+    uint32_t a = gm_le32(d + 4), b = gm_le32(d + 8);
+    return a && b > a ? b - a : 0;
+}
+
+static int list_has_null(const gm_state *st, const char *id)
+{
+    const gm_chunk_span *c = gm_find_chunk(st, id);
+    if (!c || c->size < 4) return 0;
+    uint32_t n = gm_le32(st->file + c->data);
+    if (n > (c->size - 4) / 4) return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (gm_le32(st->file + c->data + 4 + 4 * i) == 0) return 1;
+    return 0;
+}
+
+static gm_version infer_version(const gm_state *st)
+{
+    gm_version v = {0, 0, 0};
+    if (!st->chunk_count) return v;
+    if (st->major < 2) {
+        raise_to(&v, GM_V(1, st->bytecode >= 16 ? 4 : 0, 0), GM_EVIDENCE_GEN8);
+        lower_to(&v, GM_V(2, 0, 0), GM_EVIDENCE_GEN8);
+        return v;
+    }
+    raise_to(&v, GM_V(2, 0, 0), GM_EVIDENCE_GEN8);
+    if (st->bytecode <= 16) lower_to(&v, GM_V(2, 2, 1), GM_EVIDENCE_GEN8);
+    static const struct { const char *id; uint32_t since; } milestones[] = {
+        {"TGIN", GM_V(2, 2, 1)}, {"SEQN", GM_V(2, 3, 0)}, {"FEDS", GM_V(2, 3, 6)},
+        {"FEAT", GM_V(2022, 8, 0)}, {"PSEM", GM_V(2023, 2, 0)}, {"UILR", GM_V(2024, 13, 0)},
+    };
+    for (size_t i = 0; i < sizeof milestones / sizeof milestones[0]; i++) {
+        if (gm_find_chunk(st, milestones[i].id)) raise_to(&v, milestones[i].since, GM_EVIDENCE_CHUNKS);
+        else lower_to(&v, milestones[i].since, GM_EVIDENCE_CHUNKS);
+    }
+    uint32_t txtr = list_stride(st, gm_find_chunk(st, "TXTR"));
+    if (txtr == 12) { raise_to(&v, GM_V(2, 0, 6), GM_EVIDENCE_TXTR); lower_to(&v, GM_V(2022, 3, 0), GM_EVIDENCE_TXTR); }
+    if (txtr == 16) { raise_to(&v, GM_V(2022, 3, 0), GM_EVIDENCE_TXTR); lower_to(&v, GM_V(2022, 9, 0), GM_EVIDENCE_TXTR); }
+    if (txtr == 28) raise_to(&v, GM_V(2022, 9, 0), GM_EVIDENCE_TXTR);
+    uint32_t sond = list_stride(st, gm_find_chunk(st, "SOND"));
+    if (sond == 36) lower_to(&v, GM_V(2024, 6, 0), GM_EVIDENCE_SOND);
+    if (sond == 40) raise_to(&v, GM_V(2024, 6, 0), GM_EVIDENCE_SOND);
+    static const char *const lists[] = {"SOND", "AGRP", "SPRT", "BGND", "SCPT", "SHDR", "FONT", "OBJT", "ROOM"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (list_has_null(st, lists[i])) raise_to(&v, GM_V(2024, 11, 0), GM_EVIDENCE_NULLS);
+    if (v.below && v.below <= v.at_least) v.below = 0; /* contradictory evidence: say only what is known */
+    return v;
+}
+
+/* ---------- the container ---------- */
+
+/* Chunks whose opaque bytes hold absolute pointers (other than string references, which are
+ * relinked): they are only valid where they were laid out. */
+static int chunk_is_position_free(const char *id)
+{
+    static const char *const free_ids[] = {"GLOB", "GMEN", "DAFL", "LANG", "FEAT"};
+    for (size_t i = 0; i < sizeof free_ids / sizeof free_ids[0]; i++)
+        if (memcmp(id, free_ids[i], 4) == 0) return 1;
+    return 0;
+}
+
+/* The string references of an opaque chunk: their words are zero in the model's bytes (the
+ * address is derived) and the list says which string each one names. */
+static void opaque_strrefs(rb_ar *ar, gm_state *st, const uint32_t *offsets, const uint32_t *targets, size_t count,
+                           int walked, uint64_t data_at, uint64_t data_size)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    if (!rb_ar_has(ar, "strrefs", reading && st->strings_linked)) return;
+    rb_ar_uint_detached(ar, "strrefsFoundByScan", RB_U8, !walked);
+    count = rb_ar_list_begin_n(ar, "strrefs", count, 0);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        uint32_t at = (uint32_t)rb_ar_uint_detached(ar, "at", RB_U32, offsets ? offsets[i] : 0);
+        long target = targets ? gm_string_at(st, targets[i]) : 0;
+        int64_t index = (int32_t)rb_ar_uint_detached(ar, "string", RB_I32, (uint32_t)(int32_t)target);
+        if (rb_ar_direction(ar) == RB_AR_WRITE) {
+            if ((uint64_t)at + 4 > data_size)
+                rb_ar_fail(ar, RB_E_MODEL, "string reference at %u is outside the chunk's %llu bytes", at,
+                           (unsigned long long)data_size);
+            else
+                gm_add_fixup(ar, st, (size_t)(data_at + at), index);
+        }
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* READ: the chunk's bytes with every string reference word set to zero (an arena copy). */
+static void mask_strrefs(rb_ar *ar, const rb_node *data, const uint32_t *offsets, uint32_t *targets, size_t count)
+{
+    if (!count) return;
+    uint8_t *copy = rb_arena_alloc(rb_ar_arena(ar), data->v.bytes.size);
+    if (!copy) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    memcpy(copy, data->v.bytes.data, data->v.bytes.size);
+    for (size_t i = 0; i < count; i++) {
+        targets[i] = gm_le32(copy + offsets[i]);
+        memset(copy + offsets[i], 0, 4);
+    }
+    ((rb_node *)data)->v.bytes.data = copy; /* the node was created by this READ: ours to finish */
+}
+
+static void opaque_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk_span *span)
+{
+    uint64_t laid_out_at = rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base);
+    uint64_t here = gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_WRITE && laid_out_at != here && !chunk_is_position_free(id)) {
+        rb_ar_fail(ar, RB_E_MODEL,
+                   "chunk %.4s is kept opaque and holds absolute pointers valid at 0x%llx, but it would be written at "
+                   "0x%llx (something before it changed size)",
+                   id, (unsigned long long)laid_out_at, (unsigned long long)here);
+        return;
+    }
+    uint32_t *offsets = NULL, *targets = NULL;
+    size_t count = 0;
+    int walked = 1;
+    if (rb_ar_direction(ar) == RB_AR_READ && st->strings_linked) {
+        walked = gm_find_strrefs(st, span, &offsets, &count);
+        targets = calloc(count ? count : 1, sizeof *targets);
+        if (!targets) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); free(offsets); return; }
+    }
+    const rb_node *data = rb_ar_rest(ar, "data");
+    if (data && rb_ar_direction(ar) == RB_AR_READ) mask_strrefs(ar, data, offsets, targets, count);
+    if (data) opaque_strrefs(ar, st, offsets, targets, count, walked, here, data->v.bytes.size);
+    free(offsets);
+    free(targets);
+}
+
+/* READ: may this chunk be described by its typed description? */
+static int chunk_fits_typed(const gm_state *st, const gm_chunk_span *c)
+{
+    if (!st->strings_linked) return 0;
+    if (memcmp(c->id, "STRG", 4) == 0) return 1;
+    if (memcmp(c->id, "GEN8", 4) == 0) return gm_gen8_fits(st, c);
+    if (memcmp(c->id, "TPAG", 4) == 0) return gm_tpag_fits(st, c);
+    if (memcmp(c->id, "TXTR", 4) == 0) return gm_txtr_fits(st, c);
+    if (memcmp(c->id, "AUDO", 4) == 0) return gm_audo_fits(st, c);
+    return 0;
+}
+
+static void typed_chunk(rb_ar *ar, gm_state *st, const char *id)
+{
+    if (memcmp(id, "STRG", 4) == 0) gm_chunk_strg(ar, st);
+    else if (memcmp(id, "GEN8", 4) == 0) gm_chunk_gen8(ar, st);
+    else if (memcmp(id, "TPAG", 4) == 0) gm_chunk_tpag(ar, st);
+    else if (memcmp(id, "TXTR", 4) == 0) gm_chunk_txtr(ar, st);
+    else if (memcmp(id, "AUDO", 4) == 0) gm_chunk_audo(ar, st);
+    else rb_ar_fail(ar, RB_E_MODEL, "chunk %.4s has no typed description (give it as \"data\")", id);
+}
+
+static void one_chunk(rb_ar *ar, gm_state *st, size_t index)
+{
+    rb_ar_dir dir = rb_ar_direction(ar);
+    const gm_chunk_span *span = dir == RB_AR_READ && index < st->chunk_count ? &st->chunks[index] : NULL;
+    rb_ar_record_begin(ar, NULL);
+    const rb_node *id_node = rb_ar_fixed_string(ar, "id", 4);
+    char id[5] = "????";
+    if (id_node && id_node->v.bytes.size == 4) memcpy(id, id_node->v.bytes.data, 4);
+    rb_ar_sized_begin(ar, "chunkLength", RB_U32);
+    if (span) st->chunk_base = span->data;
+    int typed = span ? chunk_fits_typed(st, span) : 0;
+    if (rb_ar_has(ar, "data", span && !typed)) {
+        opaque_chunk(ar, st, id, span);
+    } else if (rb_ar_ok(ar)) {
+        typed_chunk(ar, st, id);
+        uint64_t end = span ? (uint64_t)span->data + span->size : 0;
+        gm_gap(ar, st, "padding", st->is_last_chunk ? 1 : st->alignment, end);
+    }
+    rb_ar_sized_end(ar);
+    rb_ar_record_end(ar);
+}
+
+static void chunk_list(rb_ar *ar, gm_state *st)
+{
+    rb_ar_list_begin_open(ar, "chunks");
+    uint64_t count = rb_ar_direction(ar) == RB_AR_READ ? st->chunk_count : rb_ar_list_length(ar);
+    for (size_t i = 0; rb_ar_ok(ar) && rb_ar_list_has_more(ar); i++) {
+        if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_at_end(ar)) break;
+        st->is_last_chunk = i + 1 == count;
+        one_chunk(ar, st, i);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void patch_fixups(rb_ar *ar, gm_state *st)
+{
+    for (size_t i = 0; i < st->fixup_count && rb_ar_ok(ar); i++) {
+        const gm_fixup *f = &st->fixups[i];
+        if (f->index >= st->string_count) {
+            rb_ar_fail(ar, RB_E_MODEL, "string reference to string %u, but STRG has %zu strings", f->index,
+                       st->string_count);
+            return;
+        }
+        rb_slot slot = {.position = f->position, .wire = RB_U32, .valid = 1};
+        rb_ar_slot_set(ar, &slot, st->string_address[f->index]);
+    }
+}
+
+static void version_report(rb_ar *ar, const gm_state *st)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    gm_version v = reading ? infer_version(st) : (gm_version){0, 0, 0};
+    /* informational: what the bytes say about the GameMaker version (never used for writing) */
+    if (rb_ar_has(ar, "versionAtLeast", reading)) rb_ar_uint_detached(ar, "versionAtLeast", RB_U32, v.at_least);
+    if (rb_ar_has(ar, "versionBelow", reading)) rb_ar_uint_detached(ar, "versionBelow", RB_U32, v.below);
+    if (rb_ar_has(ar, "versionEvidence", reading)) rb_ar_uint_detached(ar, "versionEvidence", RB_X32, v.evidence);
+    if (rb_ar_has(ar, "bytecodeVersion", reading)) rb_ar_uint_detached(ar, "bytecodeVersion", RB_U8, st->bytecode);
+}
+
+static void prepare_read(rb_ar *ar, gm_state *st)
+{
+    if (!copy_input(ar, st)) return;
+    walk_chunks(st);
+    read_gen8_facts(st);
+    st->alignment = detect_alignment(st);
+    const gm_chunk_span *strg = gm_find_chunk(st, "STRG");
+    st->strings_linked = strg && gm_build_string_map(st, strg);
+}
+
+static void datawin_describe(rb_ar *ar)
+{
+    gm_state st;
+    memset(&st, 0, sizeof st);
+    st.alignment = 16;
+    rb_ar_set_user(ar, &st);
+    if (rb_ar_direction(ar) == RB_AR_READ) prepare_read(ar, &st);
+    rb_ar_expect(ar, "FORM magic", "FORM", 4);
+    version_report(ar, &st);
+    st.alignment = (unsigned)rb_ar_uint_detached(ar, "chunkAlignment", RB_U8, st.alignment);
+    if (rb_ar_ok(ar) && st.alignment != 1 && st.alignment != 4 && st.alignment != 16)
+        rb_ar_fail(ar, RB_E_MODEL, "chunkAlignment must be 1, 4 or 16, not %u", st.alignment);
+    rb_ar_sized_begin(ar, "formLength", RB_U32);
+    chunk_list(ar, &st);
+    rb_ar_sized_end(ar);
+    if (rb_ar_direction(ar) == RB_AR_WRITE) patch_fixups(ar, &st);
+    rb_ar_set_user(ar, NULL);
+    free(st.file);
+    free(st.chunks);
+    free(st.strings.items);
+    free(st.string_address);
+    free(st.fixups);
+}
+
+const rb_format rb_format_datawin = {
+    "datawin",
+    "GameMaker data.win (GM:S 1.4 to GameMaker 2024.x)",
+    datawin_detect,
+    datawin_describe,
+};

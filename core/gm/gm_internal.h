@@ -1,0 +1,84 @@
+/*
+ * Shared state of the data.win description (core/gm/): the link machinery.
+ *
+ * A "link" is how the model spells an absolute pointer: not the number stored in the file but the
+ * index of the thing it points at (a STRG string, a TPAG item, ...). READ turns addresses into
+ * indices through maps built by a pre-pass over the whole file; WRITE reserves the pointer's bytes
+ * as a slot and records a fixup; once every target has been laid out (STRG, TXTR and AUDO come
+ * last) the fixups are patched with the targets' new addresses. The file is written in one pass.
+ */
+#ifndef RB_GM_INTERNAL_H
+#define RB_GM_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../archive.h"
+
+typedef struct gm_addr { uint32_t address, index; } gm_addr;
+
+/* address -> index, sorted by address */
+typedef struct gm_addr_map {
+    gm_addr *items;
+    size_t count;
+} gm_addr_map;
+
+typedef struct gm_fixup {
+    size_t position;  /* output offset of the u32 to patch */
+    uint32_t index;   /* string index */
+} gm_fixup;
+
+typedef struct gm_chunk_span { char id[5]; uint32_t data, size; } gm_chunk_span;
+
+typedef struct gm_state {
+    /* READ: the whole input (the chunk descriptions follow pointers anywhere) */
+    uint8_t *file;
+    size_t file_size;
+    gm_chunk_span *chunks;
+    size_t chunk_count;
+    uint64_t chunk_base;     /* absolute offset of the current chunk's data */
+    int strings_linked;      /* STRG is typed: string references become links */
+    gm_addr_map strings;     /* first-character address -> string index */
+    unsigned bytecode, major, build;
+    uint32_t last_object, last_tile; /* GEN8: highest instance and tile ids */
+    /* WRITE */
+    uint32_t *string_address; /* new first-character address per string index */
+    size_t string_count;
+    gm_fixup *fixups;
+    size_t fixup_count, fixup_cap;
+    unsigned alignment;      /* chunk alignment: 16, 4 or 1 */
+    int is_last_chunk;
+} gm_state;
+
+static inline uint32_t gm_le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static inline uint16_t gm_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+/* Absolute file offset of the next byte (READ: inside the current chunk; WRITE: the output). */
+uint64_t gm_abs(rb_ar *ar, const gm_state *st);
+const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id);
+void gm_sort_addr_map(gm_addr_map *map);
+/* Index of the string whose first character is at `address`, or -1. */
+long gm_string_at(const gm_state *st, uint32_t address);
+/* A string reference field: the model holds the string's index (-1 = null pointer). */
+int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key);
+/* WRITE: patch the u32 at output `position` with string `index`'s address once it is known. */
+void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index);
+/* Zero fill up to `alignment` (absolute), or the recorded bytes when the file had others there.
+ * READ: the fill runs up to absolute offset `next` (where the next structure starts). */
+void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64_t next);
+
+/* STRG (gm_strg.c) */
+int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment);
+int gm_build_string_map(gm_state *st, const gm_chunk_span *strg);
+void gm_chunk_strg(rb_ar *ar, gm_state *st);
+/* Strref positions of an opaque chunk (offsets in its data); 1 = found by a structure walk, 0 = by scan. */
+int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **offsets, size_t *count);
+
+/* GEN8, TPAG, TXTR, AUDO (gm_chunks.c) */
+int gm_gen8_fits(const gm_state *st, const gm_chunk_span *c);
+void gm_chunk_gen8(rb_ar *ar, gm_state *st);
+int gm_tpag_fits(const gm_state *st, const gm_chunk_span *c);
+void gm_chunk_tpag(rb_ar *ar, gm_state *st);
+int gm_txtr_fits(const gm_state *st, const gm_chunk_span *c);
+void gm_chunk_txtr(rb_ar *ar, gm_state *st);
+int gm_audo_fits(const gm_state *st, const gm_chunk_span *c);
+void gm_chunk_audo(rb_ar *ar, gm_state *st);
+#endif

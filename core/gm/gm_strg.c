@@ -1,0 +1,310 @@
+/*
+ * STRG, the string table, and the positions of string references inside opaque chunks.
+ * Facts: datawin-facts.md §3 (records, +4 bias of references, per-record alignment, 128 tail).
+ *
+ * Model: "strings" is the list of texts in file order; every reference elsewhere is the index in
+ * that list. The pointer table, record lengths, terminators and alignment are computed on write.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gm_internal.h"
+
+/* READ: does STRG have exactly the canonical layout (so the typed description reproduces it)? */
+int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
+{
+    if (size < 4) return 0;
+    uint32_t count = gm_le32(data);
+    if (count > (size - 4) / 4) return 0;
+    unsigned alignment = 4;
+    for (uint32_t i = 0; i < count; i++)
+        if (gm_le32(data + 4 + 4 * i) % 4) alignment = 1;
+    uint64_t pos = 4 + 4ull * count; /* relative to the chunk data */
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t at = (uint64_t)gm_le32(data + 4 + 4 * i);
+        if (at < base) return 0;
+        at -= base;
+        uint64_t fill = alignment > 1 ? (alignment - (base + pos) % alignment) % alignment : 0;
+        if (at != pos + fill || at + 4 > size) return 0;
+        for (uint64_t k = pos; k < at; k++)
+            if (data[k]) return 0;
+        uint32_t length = gm_le32(data + at);
+        if (length > size - at - 4 || length + at + 4 >= size || data[at + 4 + length]) return 0;
+        pos = at + 4 + length + 1;
+    }
+    *record_alignment = alignment;
+    return 1;
+}
+
+int gm_build_string_map(gm_state *st, const gm_chunk_span *strg)
+{
+    unsigned alignment;
+    if (!gm_strg_fits(st->file + strg->data, strg->size, strg->data, &alignment)) return 0;
+    uint32_t count = gm_le32(st->file + strg->data);
+    st->strings.items = malloc((count ? count : 1) * sizeof *st->strings.items);
+    if (!st->strings.items) return 0;
+    for (uint32_t i = 0; i < count; i++)
+        st->strings.items[i] = (gm_addr){gm_le32(st->file + strg->data + 4 + 4 * i) + 4, i};
+    st->strings.count = count;
+    gm_sort_addr_map(&st->strings);
+    return 1;
+}
+
+void gm_chunk_strg(rb_ar *ar, gm_state *st)
+{
+    rb_ar_dir dir = rb_ar_direction(ar);
+    unsigned alignment = 4;
+    if (dir == RB_AR_READ) gm_strg_fits(st->file + st->chunk_base, (uint32_t)rb_ar_remaining(ar), (uint32_t)st->chunk_base, &alignment);
+    alignment = (unsigned)rb_ar_uint_detached(ar, "recordAlignment", RB_U8, alignment);
+    if (rb_ar_ok(ar) && alignment != 1 && alignment != 4) {
+        rb_ar_fail(ar, RB_E_MODEL, "recordAlignment must be 1 or 4, not %u", alignment);
+        return;
+    }
+    rb_slot count_slot = rb_ar_slot(ar, "stringCount", RB_U32);
+    uint64_t count = rb_ar_count_of(ar, "strings", count_slot.value);
+    rb_ar_slot_set(ar, &count_slot, count);
+    rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
+    if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu strings", (unsigned long long)count); return; }
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "stringPointer", RB_U32);
+    if (dir == RB_AR_WRITE) {
+        free(st->string_address);
+        st->string_address = calloc(count ? (size_t)count : 1, sizeof *st->string_address);
+        st->string_count = st->string_address ? (size_t)count : 0;
+        if (!st->string_address) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    }
+    static const uint8_t zeros[4];
+    count = rb_ar_list_begin_n(ar, "strings", count, 5);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        uint64_t here = gm_abs(ar, st);
+        uint64_t fill = alignment > 1 ? (alignment - here % alignment) % alignment : 0;
+        if (dir != RB_AR_FROM_JSON && fill) rb_ar_expect(ar, "record alignment", zeros, (size_t)fill);
+        here += fill;
+        if (dir == RB_AR_WRITE) {
+            rb_ar_slot_set(ar, &table[i], here);
+            if (here + 4 > UINT32_MAX) { rb_ar_fail(ar, RB_E_MODEL, "file larger than 4 GiB"); break; }
+            st->string_address[i] = (uint32_t)here + 4;
+        }
+        rb_ar_string(ar, NULL, RB_U32);
+        rb_ar_expect(ar, "string terminator", zeros, 1);
+    }
+    rb_ar_list_end(ar);
+    free(table);
+    /* the table ends on a 128-byte boundary in every version (facts §3) */
+    gm_gap(ar, st, "tail", 128, dir == RB_AR_READ ? st->chunk_base + rb_ar_tell(ar) + rb_ar_remaining(ar) : 0);
+}
+
+/* ---------- where opaque chunks hold string references ---------- */
+
+typedef struct offsets { uint32_t *items; size_t count, cap; int ok; } offsets;
+
+static void add_offset(offsets *o, uint64_t at)
+{
+    if (!o->ok) return;
+    if (o->count == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 64;
+        uint32_t *grown = realloc(o->items, cap * sizeof *grown);
+        if (!grown) { o->ok = 0; return; }
+        o->items = grown;
+        o->cap = cap;
+    }
+    o->items[o->count++] = (uint32_t)at;
+}
+
+/* A walker's claim "a string reference is here": it must be 0 or land on a string. */
+static void claim(const gm_state *st, const gm_chunk_span *c, offsets *o, uint64_t at, int required)
+{
+    if (!o->ok) return;
+    if (at + 4 > c->size) { o->ok = 0; return; }
+    uint32_t value = gm_le32(st->file + c->data + at);
+    if (value == 0) return;
+    if (gm_string_at(st, value) < 0) { if (required) o->ok = 0; return; }
+    add_offset(o, at);
+}
+
+/* Offsets of the elements of a pointer list at `at` (relative to the chunk); 0 = a null entry. */
+static uint32_t list_count(const gm_state *st, const gm_chunk_span *c, offsets *o, uint64_t at)
+{
+    if (!o->ok || at + 4 > c->size) { o->ok = 0; return 0; }
+    uint32_t n = gm_le32(st->file + c->data + at);
+    if (n > (c->size - at - 4) / 4) { o->ok = 0; return 0; }
+    return n;
+}
+
+static uint64_t element(const gm_state *st, const gm_chunk_span *c, offsets *o, uint64_t table, uint32_t i)
+{
+    uint32_t p = gm_le32(st->file + c->data + table + 4 + 4ull * i);
+    if (p == 0) return 0;
+    if (p < c->data || p - c->data >= c->size) { o->ok = 0; return 0; }
+    return p - c->data;
+}
+
+/* Pointer-list chunks whose elements hold string references at fixed offsets. */
+static void walk_fixed(const gm_state *st, const gm_chunk_span *c, offsets *o, uint64_t table,
+                       const int *required, size_t n_required, const int *optional, size_t n_optional)
+{
+    uint32_t n = list_count(st, c, o, table);
+    for (uint32_t i = 0; i < n && o->ok; i++) {
+        uint64_t e = element(st, c, o, table, i);
+        if (!e) continue;
+        for (size_t k = 0; k < n_required; k++) claim(st, c, o, e + (uint64_t)required[k], 1);
+        for (size_t k = 0; k < n_optional; k++)
+            if (e + (uint64_t)optional[k] + 4 <= c->size) claim(st, c, o, e + (uint64_t)optional[k], 0);
+    }
+}
+
+static void walk_simple_strings(const gm_state *st, const gm_chunk_span *c, offsets *o, uint64_t at)
+{
+    uint32_t n = list_count(st, c, o, at);
+    for (uint32_t i = 0; i < n && o->ok; i++) claim(st, c, o, at + 4 + 4ull * i, 1);
+}
+
+static void walk_func(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    if (c->size == 0) return;
+    uint32_t n = list_count(st, c, o, 0);
+    if (!o->ok || 4 + 12ull * n > c->size) { o->ok = 0; return; }
+    for (uint32_t i = 0; i < n; i++) claim(st, c, o, 4 + 12ull * i, 1);
+    uint64_t at = 4 + 12ull * n; /* before 2024.8: the code locals; after, only padding */
+    if (at + 4 > c->size) return;
+    uint32_t entries = gm_le32(st->file + c->data + at);
+    at += 4;
+    for (uint32_t i = 0; i < entries && o->ok; i++) {
+        if (at + 8 > c->size) { o->ok = 0; return; }
+        uint32_t locals = gm_le32(st->file + c->data + at);
+        claim(st, c, o, at + 4, 1);
+        at += 8;
+        if (locals > (c->size - at) / 8) { o->ok = 0; return; }
+        for (uint32_t k = 0; k < locals; k++) claim(st, c, o, at + 8ull * k + 4, 1);
+        at += 8ull * locals;
+    }
+}
+
+static void walk_vari(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    for (uint64_t at = 12; at + 20 <= c->size && o->ok; at += 20) claim(st, c, o, at, 1);
+}
+
+static void walk_lang(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    if (c->size < 12) { o->ok = 0; return; }
+    const uint8_t *d = st->file + c->data;
+    uint64_t languages = gm_le32(d + 4), entries = gm_le32(d + 8);
+    if (entries > c->size / 4 || languages > c->size / 8) { o->ok = 0; return; }
+    uint64_t at = 12;
+    for (uint64_t i = 0; i < entries; i++, at += 4) claim(st, c, o, at, 1);
+    for (uint64_t l = 0; l < languages && o->ok; l++)
+        for (uint64_t i = 0; i < entries + 2; i++, at += 4) claim(st, c, o, at, 1);
+}
+
+static void walk_optn(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    if (c->size < 64 || gm_le32(st->file + c->data) != 0x80000000u) { o->ok = 0; return; }
+    uint32_t n = list_count(st, c, o, 60);
+    for (uint32_t i = 0; i < n && o->ok; i++) {
+        claim(st, c, o, 64 + 8ull * i, 1);
+        claim(st, c, o, 68 + 8ull * i, 1);
+    }
+}
+
+static void walk_embi(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    uint32_t n = list_count(st, c, o, 4);
+    for (uint32_t i = 0; i < n && o->ok; i++) claim(st, c, o, 8 + 8ull * i, 1);
+}
+
+static void walk_tags(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    walk_simple_strings(st, c, o, 4);
+    if (!o->ok) return;
+    uint64_t table = 8 + 4ull * gm_le32(st->file + c->data + 4);
+    uint32_t n = list_count(st, c, o, table);
+    for (uint32_t i = 0; i < n && o->ok; i++) {
+        uint64_t e = element(st, c, o, table, i);
+        if (e) walk_simple_strings(st, c, o, e + 4);
+    }
+}
+
+/* Shader: name, type, six source strings, two HLSL11 pointers, then the attribute names. */
+static void walk_shdr(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    uint32_t n = list_count(st, c, o, 0);
+    for (uint32_t i = 0; i < n && o->ok; i++) {
+        uint64_t e = element(st, c, o, 0, i);
+        if (!e) continue;
+        claim(st, c, o, e, 1);
+        for (int k = 0; k < 6; k++) claim(st, c, o, e + 8 + 4ull * k, 1);
+        walk_simple_strings(st, c, o, e + 40);
+    }
+}
+
+static void walk_known(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    static const int at0[] = {0}, at0_4[] = {0, 4}, sond[] = {0, 8, 12}, opt4[] = {4}, opt4_8[] = {4, 8},
+                     gen8[] = {4, 8, 40, 100};
+    const char *id = c->id;
+    int modern = st->bytecode >= 15;
+    if (!memcmp(id, "SOND", 4)) walk_fixed(st, c, o, 0, sond, 3, NULL, 0);
+    else if (!memcmp(id, "AGRP", 4)) walk_fixed(st, c, o, 0, at0, 1, opt4, 1);
+    else if (!memcmp(id, "PATH", 4) || !memcmp(id, "SCPT", 4) || !memcmp(id, "BGND", 4))
+        walk_fixed(st, c, o, 0, at0, 1, NULL, 0);
+    else if (!memcmp(id, "FONT", 4)) walk_fixed(st, c, o, 0, at0_4, 2, NULL, 0);
+    else if (!memcmp(id, "CODE", 4) && modern) { if (c->size) walk_fixed(st, c, o, 0, at0, 1, NULL, 0); }
+    else if (!memcmp(id, "VARI", 4) && modern) walk_vari(st, c, o);
+    else if (!memcmp(id, "FUNC", 4) && modern) walk_func(st, c, o);
+    else if (!memcmp(id, "SHDR", 4)) walk_shdr(st, c, o);
+    else if (!memcmp(id, "LANG", 4)) walk_lang(st, c, o);
+    else if (!memcmp(id, "OPTN", 4)) walk_optn(st, c, o);
+    else if (!memcmp(id, "EMBI", 4)) walk_embi(st, c, o);
+    else if (!memcmp(id, "FEAT", 4)) walk_simple_strings(st, c, o, 0);
+    else if (!memcmp(id, "FEDS", 4)) walk_fixed(st, c, o, 4, at0_4, 2, NULL, 0);
+    else if (!memcmp(id, "PSYS", 4)) walk_fixed(st, c, o, 4, at0, 1, NULL, 0);
+    else if (!memcmp(id, "TGIN", 4)) walk_fixed(st, c, o, 4, at0, 1, opt4_8, 2);
+    else if (!memcmp(id, "TAGS", 4)) walk_tags(st, c, o);
+    else if (!memcmp(id, "GEN8", 4)) { for (int k = 0; k < 4; k++) claim(st, c, o, (uint64_t)gen8[k], 1); }
+    else if (!memcmp(id, "GLOB", 4) || !memcmp(id, "GMEN", 4) || !memcmp(id, "DAFL", 4) ||
+             !memcmp(id, "TPAG", 4) || !memcmp(id, "TXTR", 4) || !memcmp(id, "AUDO", 4)) { /* no strings */ }
+    else o->ok = 0;
+}
+
+/* Chunks nobody walked yet (SPRT, OBJT, ROOM, EXTN, TMLN, ACRV, SEQN, PSEM, ...): every 4-aligned
+ * word equal to a string's first-character address. It can take a number for a reference;
+ * the model says so ("strrefsFoundByScan") and the docs list the chunks concerned. */
+static void scan(const gm_state *st, const gm_chunk_span *c, offsets *o)
+{
+    for (uint64_t at = (4 - c->data % 4) % 4; at + 4 <= c->size && o->ok; at += 4) {
+        uint32_t value = gm_le32(st->file + c->data + at);
+        /* room instance ids run from 100000 to GEN8's LastObj and tile ids from 10000000 to
+         * LastTile: in files of that size they collide with string addresses (measured: ROOM of
+         * a 120 KB file), so numbers in those ranges are not taken for references */
+        if ((value >= 100000 && value <= st->last_object) || (value >= 10000000 && value <= st->last_tile)) continue;
+        if (gm_string_at(st, value) >= 0) add_offset(o, at);
+    }
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **out, size_t *count)
+{
+    offsets o = {NULL, 0, 0, 1};
+    walk_known(st, chunk, &o);
+    int walked = o.ok;
+    if (!o.ok) {
+        free(o.items);
+        o = (offsets){NULL, 0, 0, 1};
+        scan(st, chunk, &o);
+    }
+    if (o.ok && o.count) {
+        qsort(o.items, o.count, sizeof *o.items, compare_u32);
+        size_t unique = 1; /* shared sub-structures can be claimed twice */
+        for (size_t i = 1; i < o.count; i++)
+            if (o.items[i] != o.items[unique - 1]) o.items[unique++] = o.items[i];
+        o.count = unique;
+    }
+    *out = o.ok ? o.items : NULL;
+    *count = o.ok ? o.count : 0;
+    if (!o.ok) free(o.items);
+    return walked;
+}
