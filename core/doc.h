@@ -20,6 +20,8 @@ typedef struct rb_format {
     int (*detect)(const uint8_t *data, size_t size);
     /* The root description: drives every archive direction. */
     void (*describe)(rb_ar *ar);
+    /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
+    json_t *(*summary)(const struct rb_doc *doc);
 } rb_format;
 
 struct rb_doc {

@@ -54,6 +54,11 @@ static json_t *info_json(const rb_doc *doc, const char *path, size_t size)
                                       (json_int_t)s->original_size, "decompressed_size", (json_int_t)s->content_size));
     }
     if (strcmp(doc->format->name, "gbx") == 0) list_chunks_json(doc->root, o);
+    if (doc->format->summary) {
+        json_t *summary = doc->format->summary(doc);
+        if (summary) json_object_update(o, summary);
+        json_decref(summary);
+    }
     rb_coverage cov;
     rb_doc_coverage(doc, &cov);
     json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,

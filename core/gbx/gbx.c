@@ -235,4 +235,5 @@ const rb_format rb_format_gbx = {
     "GameBox (TrackMania / ManiaPlanet .Gbx)",
     gbx_detect,
     gbx_describe,
+    gbx_summary,
 };

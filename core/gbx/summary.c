@@ -1,0 +1,103 @@
+/*
+ * What `rebyte info` says about a GBX file beyond its header: for maps the name, uid, author,
+ * environment, mood, medals, block and item counts, read from the typed model.
+ */
+#include <string.h>
+#include "../json.h"
+#include "gbx.h"
+#include "gbx_internal.h"
+
+static const struct {
+    uint32_t id;
+    const char *name;
+} CLASS_NAMES[] = {
+    {0x03043000, "CGameCtnChallenge"},      {0x03093000, "CGameCtnReplayRecord"},
+    {0x03092000, "CGameCtnGhost"},          {0x03079000, "CGameCtnMediaClip"},
+    {0x0310D000, "CGameCtnMacroBlockInfo"}, {0x2E002000, "CGameItemModel"},
+    {0x0B005000, "CSystemConfig"},          {0x03033000, "CGameCtnCollection"},
+    {0x0304E000, "CGameCtnBlockInfo"},      {0x03051000, "CGameCtnBlockInfoClassic"},
+    {0x09005000, "CPlugSolid"},
+};
+
+static const char *class_name(uint32_t raw)
+{
+    uint32_t id = gbx_remap_id(raw);
+    for (size_t i = 0; i < sizeof CLASS_NAMES / sizeof CLASS_NAMES[0]; i++)
+        if (CLASS_NAMES[i].id == id) return CLASS_NAMES[i].name;
+    return NULL;
+}
+
+/* The typed chunk `id` (current id; legacy ids match too) of a node's chunk list. */
+static const rb_node *find_chunk(const rb_node *node, uint32_t id)
+{
+    const rb_node *chunks = rb_node_get(node, "chunks");
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(c, "id"))) == id && !rb_node_get(c, "data")) return c;
+    }
+    return NULL;
+}
+
+static void set_from(json_t *out, const char *key, const rb_doc *doc, const rb_node *n)
+{
+    if (n) json_object_set_new(out, key, rb_model_to_json(doc, n, RB_BLOBS_OMIT));
+}
+
+static void map_block_data(json_t *map, const rb_doc *doc, const rb_node *body)
+{
+    const rb_node *blocks = find_chunk(body, 0x0304301F);
+    if (!blocks) blocks = find_chunk(body, 0x03043013);
+    if (!blocks) blocks = find_chunk(body, 0x0304300F);
+    if (!blocks) return;
+    const rb_node *info = rb_node_get(blocks, "mapInfo");
+    set_from(map, "uid", doc, rb_node_get(info, "id"));
+    set_from(map, "environment", doc, rb_node_get(info, "collection"));
+    set_from(map, "author", doc, rb_node_get(info, "author"));
+    set_from(map, "name", doc, rb_node_get(blocks, "mapName"));
+    set_from(map, "decoration", doc, rb_node_get(rb_node_get(blocks, "decoration"), "id"));
+    set_from(map, "size", doc, rb_node_get(blocks, "size"));
+    const rb_node *list = rb_node_get(blocks, "blocks");
+    if (list) json_object_set_new(map, "block_count", json_integer((json_int_t)list->v.kids.count));
+}
+
+static void map_medals(json_t *map, const rb_doc *doc, const rb_node *body)
+{
+    const rb_node *params = rb_node_get(find_chunk(body, 0x03043011), "challengeParameters");
+    const rb_node *medals = find_chunk(params, 0x0305B004);
+    if (!medals) return;
+    json_t *m = json_object();
+    set_from(m, "bronze", doc, rb_node_get(medals, "bronzeTime"));
+    set_from(m, "silver", doc, rb_node_get(medals, "silverTime"));
+    set_from(m, "gold", doc, rb_node_get(medals, "goldTime"));
+    set_from(m, "author", doc, rb_node_get(medals, "authorTime"));
+    json_object_set_new(map, "medals_ms", m);
+}
+
+static void map_items(json_t *map, const rb_node *body)
+{
+    const rb_node *items = find_chunk(body, 0x03043040);
+    if (!items) return;
+    const rb_node *objects = rb_node_get(items, "anchoredObjects");
+    json_object_set_new(map, "items", json_pack("{s:I,s:I}", "chunk_version", (json_int_t)rb_node_uint(rb_node_get(items, "version")),
+                                                "count", (json_int_t)(objects ? objects->v.kids.count : 0)));
+}
+
+json_t *gbx_summary(const rb_doc *doc)
+{
+    json_t *out = json_object();
+    uint32_t class_id = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
+    const char *name = class_name(class_id);
+    if (name) json_object_set_new(out, "class", json_string(name));
+    const rb_node *body = rb_node_get(doc->root, "body");
+    if (gbx_remap_id(class_id) == 0x03043000 && body) {
+        json_t *map = json_object();
+        map_block_data(map, doc, body);
+        map_medals(map, doc, body);
+        map_items(map, body);
+        set_from(map, "vehicle", doc, rb_node_get(rb_node_get(find_chunk(body, 0x0304300D), "playerModel"), "id"));
+        set_from(map, "music", doc, rb_node_get(rb_node_get(find_chunk(body, 0x03043024), "customMusicPackDesc"), "filePath"));
+        json_object_set_new(out, "map", map);
+    }
+    json_object_set_new(out, "typed_to_end", json_boolean(body && !rb_node_get(body, "opaqueTail")));
+    return out;
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# The bundled samples: each binary sample is what `rebyte build` makes of its JSON source (so
+# the samples are the project's own writer's output and stay in sync with it), verifies, and
+# every sample patch applies to its sample and verifies.
+set -u
+rebyte=${REBYTE:-rebyte}
+src=${REBYTE_SOURCE:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+for json in "$src"/samples/gbx/*.Map.json; do
+    bin=${json%.json}.Gbx
+    "$rebyte" build "$json" -o "$tmp/built" || { fail "build $json"; continue; }
+    cmp -s "$tmp/built" "$bin" || fail "$bin is not what \`rebyte build\` makes of $json"
+    "$rebyte" verify -q "$bin" >/dev/null || fail "verify $bin"
+done
+sample=$src/samples/gbx/sample.Map.Gbx
+for patch in "$src"/samples/gbx/*.patch.json; do
+    "$rebyte" apply -q "$patch" "$sample" -o "$tmp/patched.Gbx" || { fail "apply $patch"; continue; }
+    "$rebyte" verify -q "$tmp/patched.Gbx" >/dev/null || fail "verify after $patch"
+done
+# the README's main job: the retimed, renamed map says so
+"$rebyte" apply -q "$src/samples/gbx/rename-and-retime.patch.json" "$sample" -o "$tmp/renamed.Gbx"
+"$rebyte" info --json "$tmp/renamed.Gbx" > "$tmp/info.json"
+grep -q '"name":"rebyte sample (retimed)"' "$tmp/info.json" || fail "renamed map name not in info: $(cat "$tmp/info.json")"
+grep -q '"author":29500' "$tmp/info.json" || fail "author time not retimed"
+"$rebyte" diff "$sample" "$tmp/renamed.Gbx" > "$tmp/diff.json"
+[ "$(grep -c '"op"' "$tmp/diff.json")" -eq 3 ] || fail "the patch changed more than the name and two medals: $(cat "$tmp/diff.json")"
+[ "$fails" -eq 0 ] && echo "samples: all passed"
+[ "$fails" -eq 0 ]
