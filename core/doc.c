@@ -72,9 +72,16 @@ const char *rb_doc_note(const rb_doc *doc, size_t index)
     return index < doc->note_count + doc->notes_dropped ? "(further notes not kept)" : NULL;
 }
 
+void rb_doc_keep_alive(rb_doc *doc, rb_doc *original)
+{
+    while (doc->kept) doc = doc->kept;
+    doc->kept = original;
+}
+
 void rb_doc_free(rb_doc *doc)
 {
     if (!doc) return;
+    rb_doc_free(doc->kept);
     free(doc->notes);
     for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
     rb_arena_free(&doc->arena);

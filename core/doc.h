@@ -39,6 +39,8 @@ struct rb_doc {
     int last_write_reencode;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
+    /* A document this one borrows bytes from (the original of a patched model); freed with it. */
+    rb_doc *kept;
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;
@@ -59,5 +61,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
 rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
                          rb_error *err);
 void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size);
+/* `doc` borrows bytes from `original`: free the original together with doc. */
+void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
 void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
 #endif

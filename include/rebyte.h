@@ -109,6 +109,40 @@ const char *rb_doc_note(const rb_doc *doc, size_t index);
  * (for locating the first difference). Writes "" when unknown. */
 void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);
 
+/* ---------- the model ---------- */
+
+typedef enum rb_node_kind {
+    RB_NODE_RECORD = 1, RB_NODE_LIST, RB_NODE_INT, RB_NODE_FLOAT, RB_NODE_BOOL, RB_NODE_STRING,
+    RB_NODE_BLOB, RB_NODE_OPAQUE, RB_NODE_STREAM, RB_NODE_ID
+} rb_node_kind;
+
+rb_node_kind rb_node_kind_of(const rb_node *node);
+const char *rb_node_key(const rb_node *node);           /* NULL inside lists */
+size_t rb_node_child_count(const rb_node *node);        /* records, lists, streams */
+rb_node *rb_node_child(const rb_node *node, size_t index);
+rb_node *rb_node_member(const rb_node *record, const char *key);
+/* Walk an RFC 6901 pointer ("/body/chunks/3/mapName"), the paths of `rebyte dump`. */
+rb_node *rb_node_at(rb_node *root, const char *pointer);
+
+/* Scalars keep their wire type: a setter refuses values the wire type cannot hold. */
+int64_t rb_node_get_int(const rb_node *node);
+uint64_t rb_node_get_uint(const rb_node *node);
+double rb_node_get_float(const rb_node *node);
+rb_status rb_node_set_int(rb_node *node, int64_t value);
+rb_status rb_node_set_uint(rb_node *node, uint64_t value);
+rb_status rb_node_set_float(rb_node *node, double value);
+/* Strings, ids, blobs: the bytes (not NUL-terminated). Setting copies into the document. */
+const uint8_t *rb_node_get_bytes(const rb_node *node, size_t *size);
+rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_t size);
+
+/* ---------- JSON ---------- */
+
+/* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
+char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
+/* Apply an RFC 6902 patch (JSON text) to the document's model; on success the document is
+ * replaced by the patched, validated one. All or nothing. */
+rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

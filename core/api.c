@@ -1,0 +1,169 @@
+/* The public model and JSON API (include/rebyte.h) over the internal model. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "doc.h"
+#include "json.h"
+#include "../patch/jsonpatch.h"
+
+rb_node_kind rb_node_kind_of(const rb_node *n) { return (rb_node_kind)n->kind; }
+const char *rb_node_key(const rb_node *n) { return n->key; }
+size_t rb_node_child_count(const rb_node *n) { return rb_node_is_container(n) ? n->v.kids.count : 0; }
+rb_node *rb_node_child(const rb_node *n, size_t i) { return i < rb_node_child_count(n) ? n->v.kids.items[i] : NULL; }
+rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
+
+/* One pointer token, unescaped (~1 -> '/', ~0 -> '~'). */
+static size_t next_token(const char *p, char *out, size_t size)
+{
+    size_t n = 0, i = 0;
+    for (; p[i] && p[i] != '/'; i++) {
+        char c = p[i];
+        if (c == '~' && (p[i + 1] == '0' || p[i + 1] == '1')) c = p[++i] == '0' ? '~' : '/';
+        if (n + 1 < size) out[n++] = c;
+    }
+    out[n] = 0;
+    return i;
+}
+
+rb_node *rb_node_at(rb_node *root, const char *pointer)
+{
+    rb_node *n = root;
+    while (n && *pointer == '/') {
+        char token[256];
+        pointer += 1 + next_token(pointer + 1, token, sizeof token);
+        if (n->kind == RB_K_LIST) {
+            char *end;
+            unsigned long i = strtoul(token, &end, 10);
+            n = (*token && !*end) ? rb_node_child(n, i) : NULL;
+        } else {
+            n = rb_node_get(n, token);
+        }
+    }
+    return *pointer ? NULL : n;
+}
+
+int64_t rb_node_get_int(const rb_node *n) { return rb_node_int(n); }
+uint64_t rb_node_get_uint(const rb_node *n) { return n->v.bits; }
+
+double rb_node_get_float(const rb_node *n)
+{
+    if ((n->wire & RB_W_WIDTH) == 4) {
+        float f;
+        uint32_t b = (uint32_t)n->v.bits;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &n->v.bits, 8);
+    return d;
+}
+
+rb_status rb_node_set_uint(rb_node *n, uint64_t v)
+{
+    unsigned width = n->wire & RB_W_WIDTH;
+    if ((n->kind != RB_K_INT && n->kind != RB_K_BOOL) || (width < 8 && v >> (8 * width))) return RB_E_MODEL;
+    if ((n->wire & RB_W_SIGNED) && width < 8 && v >> (8 * width - 1)) return RB_E_MODEL;
+    n->v.bits = v;
+    return RB_OK;
+}
+
+rb_status rb_node_set_int(rb_node *n, int64_t v)
+{
+    unsigned width = n->wire & RB_W_WIDTH;
+    if (n->kind != RB_K_INT) return RB_E_MODEL;
+    if (!(n->wire & RB_W_SIGNED)) return v < 0 ? RB_E_MODEL : rb_node_set_uint(n, (uint64_t)v);
+    if (width < 8) {
+        int64_t lo = -((int64_t)1 << (8 * width - 1)), hi = ((int64_t)1 << (8 * width - 1)) - 1;
+        if (v < lo || v > hi) return RB_E_MODEL;
+        n->v.bits = (uint64_t)v & (((uint64_t)1 << (8 * width)) - 1);
+    } else {
+        n->v.bits = (uint64_t)v;
+    }
+    return RB_OK;
+}
+
+rb_status rb_node_set_float(rb_node *n, double v)
+{
+    if (n->kind != RB_K_FLOAT) return RB_E_MODEL;
+    if ((n->wire & RB_W_WIDTH) == 4) {
+        float f = (float)v;
+        if (isinf(f) && !isinf(v)) return RB_E_MODEL;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        n->v.bits = b;
+    } else {
+        memcpy(&n->v.bits, &v, 8);
+    }
+    return RB_OK;
+}
+
+const uint8_t *rb_node_get_bytes(const rb_node *n, size_t *size)
+{
+    int has_bytes = n->kind == RB_K_STRING || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE ||
+                    (n->kind == RB_K_ID && n->wire == RB_ID_STRING);
+    *size = has_bytes ? n->v.bytes.size : 0;
+    return has_bytes ? n->v.bytes.data : NULL;
+}
+
+rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t size)
+{
+    if (n->kind != RB_K_STRING && n->kind != RB_K_BLOB && n->kind != RB_K_OPAQUE && n->kind != RB_K_ID) return RB_E_MODEL;
+    uint8_t *copy = rb_arena_dup(&doc->arena, bytes, size ? size : 1);
+    if (!copy) return RB_E_NOMEM;
+    n->v.bytes.data = copy;
+    n->v.bytes.size = size;
+    if (n->kind == RB_K_ID) n->wire = RB_ID_STRING;
+    return RB_OK;
+}
+
+char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
+{
+    json_t *j = rb_model_to_json(doc, doc->root, blobs_base64 ? RB_BLOBS_BASE64 : RB_BLOBS_REF);
+    json_object_set_new(j, "$format", json_string(doc->format->name));
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_json_print(j, &b);
+    json_decref(j);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) { rb_buf_free(&b); return NULL; }
+    size_t size;
+    return (char *)rb_buf_take(&b, &size);
+}
+
+rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err)
+{
+    json_error_t jerr;
+    json_t *patch = json_loads(patch_json, JSON_ALLOW_NUL, &jerr);
+    if (!patch) {
+        if (err) {
+            memset(err, 0, sizeof(*err));
+            err->status = RB_E_USAGE;
+            snprintf(err->message, sizeof err->message, "patch is not JSON: %s (line %d)", jerr.text, jerr.line);
+        }
+        return RB_E_USAGE;
+    }
+    json_t *model = rb_model_to_json(*doc, (*doc)->root, RB_BLOBS_REF);
+    char why[512];
+    rb_status status = RB_OK;
+    if (rb_json_patch_apply(&model, patch, why, sizeof why) != 0) {
+        if (err) {
+            memset(err, 0, sizeof(*err));
+            err->status = RB_E_MODEL;
+            snprintf(err->message, sizeof err->message, "%s", why);
+        }
+        status = RB_E_MODEL;
+    } else {
+        rb_doc *patched = rb_doc_from_json((*doc)->format, model, *doc, (*doc)->file_name, err);
+        if (!patched) {
+            status = RB_E_MODEL;
+        } else {
+            /* the patched model may refer to the original's bytes (zero-copy blobs): keep it alive */
+            patched->blob_source = NULL;
+            rb_doc_keep_alive(patched, *doc);
+            *doc = patched;
+        }
+    }
+    json_decref(model);
+    json_decref(patch);
+    return status;
+}
