@@ -238,6 +238,20 @@ const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size)
     return b->data ? b->data + from : (const uint8_t *)"";
 }
 
+int rb_ar_drop(rb_ar *ar, const char *key)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE) return 0;
+    ar_frame *f = top_frame(ar);
+    rb_node *n = f->node;
+    if (f->next >= n->v.kids.count || !n->v.kids.items[f->next]->key ||
+        strcmp(n->v.kids.items[f->next]->key, key) != 0)
+        return 0;
+    memmove(&n->v.kids.items[f->next], &n->v.kids.items[f->next + 1],
+            (n->v.kids.count - f->next - 1) * sizeof(n->v.kids.items[0]));
+    n->v.kids.count--;
+    return 1;
+}
+
 uint64_t rb_ar_tell(const rb_ar *ar)
 {
     if (ar->dir == RB_AR_READ) return ar->ranges[ar->range_count - 1].pos;
@@ -916,6 +930,18 @@ void rb_ar_sized_end(rb_ar *ar) { rb_ar_range_end(ar); }
 
 static int add_section(rb_ar *ar, const char *name, const uint8_t *data, size_t size, void *owned)
 {
+    /* names must be unique: blob references in JSON name their section ("body", "body#2", ...) */
+    int copies = 0;
+    for (size_t i = 0; i < ar->doc->section_count; i++)
+        if (strncmp(ar->doc->sections[i].name, name, strlen(name)) == 0 &&
+            (ar->doc->sections[i].name[strlen(name)] == 0 || ar->doc->sections[i].name[strlen(name)] == '#'))
+            copies++;
+    if (copies) {
+        char unique[96];
+        snprintf(unique, sizeof unique, "%s#%d", name, copies + 1);
+        name = rb_arena_strdup(&ar->doc->arena, unique);
+        if (!name) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return -1; }
+    }
     int idx = rb_doc_add_section(ar->doc, name, data, size, owned);
     if (idx < 0) rb_ar_fail(ar, RB_E_LIMIT, "more than %d compressed streams or sections", RB_MAX_SECTIONS);
     return idx;

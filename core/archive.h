@@ -87,6 +87,10 @@ const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size);
  * value that is not what it should be, kept so the file writes back byte for byte. The note gets
  * the section, offset and structure path the way errors do; `verify` lists a document's notes. */
 void rb_ar_note(rb_ar *ar, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* WRITE: the current record's next member `key` is a recorded deviation the writer does not
+ * reproduce (the data it depended on changed): it leaves the model, which then describes what is
+ * written (so a re-read of the output equals the model). Returns 1 when it was dropped. */
+int rb_ar_drop(rb_ar *ar, const char *key);
 
 /* A field whose bytes live elsewhere (e.g. in a table before the payloads it describes):
  * READ stores `read_value`; WRITE returns the model's value without emitting; FROM_JSON parses. */

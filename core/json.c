@@ -65,6 +65,24 @@ size_t rb_base64_decode(const char *in, size_t len, uint8_t *out)
 
 /* ---------- floats ---------- */
 
+/* "9e+01" reads back exactly but is awkward in a hand-edited map: spell moderate exponents out
+ * ("90.0"), keeping the same digits, when that still reads back to the same value. */
+static void expand_exponent(char *s, size_t size, double value, int is_f32)
+{
+    char *e = strchr(s, 'e');
+    if (!e) return;
+    int exponent = atoi(e + 1);
+    if (exponent < -5 || exponent > 15) return;
+    int digits = 0;
+    for (char *p = s; p < e; p++) digits += (*p >= '0' && *p <= '9');
+    int decimals = digits - 1 - exponent;
+    if (decimals < 0) decimals = 0;
+    char fixed[64];
+    snprintf(fixed, sizeof fixed, "%.*f", decimals, value);
+    int same = is_f32 ? strtof(fixed, NULL) == (float)value : strtod(fixed, NULL) == value;
+    if (same && strlen(fixed) < size) strcpy(s, fixed);
+}
+
 static void add_point(char *s, size_t size)
 {
     if (strpbrk(s, ".eEni")) return; /* already looks like a real */
@@ -87,6 +105,7 @@ void rb_format_f32(uint32_t bits, char *out, size_t size)
         snprintf(out, size, "%.*g", p, (double)f);
         if (strtof(out, NULL) == f) break;
     }
+    expand_exponent(out, size, (double)f, 1);
     add_point(out, size);
 }
 
@@ -105,6 +124,7 @@ void rb_format_f64(uint64_t bits, char *out, size_t size)
         snprintf(out, size, "%.*g", p, d);
         if (strtod(out, NULL) == d) break;
     }
+    expand_exponent(out, size, d, 0);
     add_point(out, size);
 }
 

@@ -21,7 +21,8 @@ static const command COMMANDS[] = {
     {"verify", cmd_verify, "rebyte verify [--reencode] [--json] [-q] PATH...",
      "Read -> model -> write -> compare, for each file (directories recursively).\n"
      "Prints one line per file and a summary; the first difference is located by offset and\n"
-     "structure path.\n"
+     "structure path. Deviations the reader kept so the file comes back exactly (a stale\n"
+     "checksum, ...) are listed under the file as notes (\"notes\" in --json).\n"
      "  --reencode  re-encode every compressed stream instead of passing the original through;\n"
      "              then 'exact' means identical decoded content and identical bytes around it\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"

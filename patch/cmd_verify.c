@@ -7,6 +7,19 @@
 
 /* ---------- info ---------- */
 
+/* Bytes a header chunk's payload spans in the file (its fields after "id" and "heavy"). */
+static uint64_t header_chunk_size(const rb_node *chunk)
+{
+    uint64_t start = UINT64_MAX, end = 0;
+    for (size_t i = 0; i < chunk->v.kids.count; i++) {
+        const rb_node *c = chunk->v.kids.items[i];
+        if (!c->key || strcmp(c->key, "id") == 0 || strcmp(c->key, "heavy") == 0) continue;
+        if (c->src_offset < start) start = c->src_offset;
+        if (c->src_offset + c->src_size > end) end = c->src_offset + c->src_size;
+    }
+    return start == UINT64_MAX ? 0 : end - start;
+}
+
 static void list_chunks_json(const rb_node *root, json_t *out)
 {
     const rb_node *body = rb_node_get(root, "body");
@@ -25,7 +38,7 @@ static void list_chunks_json(const rb_node *root, json_t *out)
         char id[16];
         snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(c, "id")));
         json_array_append_new(headers, json_pack("{s:s,s:I,s:b}", "id", id, "size",
-                                                 (json_int_t)rb_node_get(c, "data")->v.bytes.size, "heavy",
+                                                 (json_int_t)header_chunk_size(c), "heavy",
                                                  (int)rb_node_uint(rb_node_get(c, "heavy"))));
     }
     json_object_set_new(out, "header_chunks", headers);

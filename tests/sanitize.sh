@@ -12,6 +12,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cmake -S "$src" -B "$out" -DREBYTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DREBYTE_SHARED="$shared" >/dev/null
 cmake --build "$out" -j2 >/dev/null
 "$out/tests/test_archive"
+# formats without a corpus: fixtures made by the project, every mutation of them, the samples
+"$out/tests/streamer/test_streamer" "$src/tests/streamer/fixtures"
+REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 if [ -d "$shared/corpus" ]; then
     for folder in "$shared"/corpus/*/; do
         "$out/rebyte" verify -q "$folder"

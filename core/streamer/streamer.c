@@ -12,6 +12,7 @@
  */
 #include "streamer.h"
 #include <inttypes.h>
+#include "../json.h"
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -243,7 +244,8 @@ static int check_order(rb_ar *ar, streamer_state *st, const chunk_ctx *c)
 /* The stored checksum follows the data. It is kept in the model only when it differs from what a
  * writer derives (CRC-32 of the data; 0x2144DF1C for empty data): then `key` holds the stored
  * value and the CRC-32 of the data it was stored with. Writing emits the stored value while the
- * data still has that CRC-32, and the derived one once the data changed. */
+ * data still has that CRC-32; once the data changed it emits the derived one and drops `key` from
+ * the model, which then describes the bytes written (as `apply` checks by reading them back). */
 static void chunk_checksum(rb_ar *ar, const chunk_ctx *c, const char *key, uint32_t data_crc, int empty)
 {
     uint32_t derived = empty ? EMPTY_CHUNK_CRC : data_crc;
@@ -263,6 +265,13 @@ static void chunk_checksum(rb_ar *ar, const chunk_ctx *c, const char *key, uint3
                        where, stored, data_crc);
     }
     rb_slot slot = rb_ar_slot(ar, "checksum", RB_U32);
+    if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_has(ar, key, 0)) {
+        const rb_node *kept = rb_node_get(rb_ar_current(ar), key);
+        const rb_node *with = kept ? rb_node_get(kept, "dataCrc") : NULL;
+        const rb_node *value = kept ? rb_node_get(kept, "value") : NULL;
+        if (!with || !value || (uint32_t)with->v.bits != data_crc || (uint32_t)value->v.bits == derived)
+            rb_ar_drop(ar, key);
+    }
     if (rb_ar_has(ar, key, reading && stored != derived)) {
         rb_ar_record_begin(ar, key);
         uint32_t value = (uint32_t)rb_ar_uint_detached(ar, "value", RB_X32, stored);
@@ -607,6 +616,31 @@ static void streamer_describe(rb_ar *ar)
     describe_eof(ar, &st);
 }
 
+/* `rebyte info`: the file's head and generator, the number of groups, chunks counted by id. */
+static json_t *streamer_summary(const rb_doc *doc)
+{
+    const rb_node *groups = rb_node_get(doc->root, "groups");
+    if (!groups) return NULL;
+    json_t *out = json_object(), *counts = json_object();
+    for (size_t g = 0; g < groups->v.kids.count; g++) {
+        const rb_node *chunks = rb_node_get(groups->v.kids.items[g], "chunks");
+        for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+            const rb_node *c = chunks->v.kids.items[i], *id = rb_node_get(c, "id");
+            chunk_type t = type_of_id(id->v.bytes.data);
+            const char *name = t == T_UNKNOWN ? "unknown" : KINDS[t].name;
+            if ((t == T_HEAD || t == T_GNRT) && !json_object_get(out, t == T_HEAD ? "head" : "generator"))
+                json_object_set_new(out, t == T_HEAD ? "head" : "generator",
+                                    rb_model_to_json(doc, rb_node_get(c, "data"), RB_BLOBS_OMIT));
+            json_int_t n = json_integer_value(json_object_get(counts, name));
+            json_object_set_new(counts, name, json_integer(n + 1));
+        }
+    }
+    json_object_set_new(out, "groups", json_integer((json_int_t)groups->v.kids.count));
+    json_object_set_new(out, "chunks", counts);
+    if (rb_doc_note_count(doc)) json_object_set_new(out, "notes", json_integer((json_int_t)rb_doc_note_count(doc)));
+    return out;
+}
+
 static int streamer_detect(const uint8_t *data, size_t size)
 {
     if (size >= MAGIC_SIZE && memcmp(data, MAGIC, MAGIC_SIZE) == 0) return 100;
@@ -619,4 +653,5 @@ const rb_format rb_format_streamer = {
     "SA:MP streamer plugin map (strmrgrps01)",
     streamer_detect,
     streamer_describe,
+    streamer_summary,
 };

@@ -1,0 +1,19 @@
+# Trespasser formats: corpus round trip (rewrite, dump/build, verify --reencode), the LZSS/SZDD
+# codecs, SZDD-packed GROFF, GROFF edits checked by an independent GROFF checker, the samples.
+rebyte_add_script_test(tres_corpus_roundtrip corpus_roundtrip.sh tres)
+
+add_executable(test_tres_lzss ${CMAKE_CURRENT_LIST_DIR}/test_lzss.c)
+target_link_libraries(test_tres_lzss PRIVATE rebyte_objects)
+target_include_directories(test_tres_lzss PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME tres_lzss COMMAND test_tres_lzss)
+set_tests_properties(tres_lzss PROPERTIES ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHARED}")
+
+add_executable(test_tres_szdd ${CMAKE_CURRENT_LIST_DIR}/test_szdd.c)
+target_link_libraries(test_tres_szdd PRIVATE rebyte_objects)
+target_include_directories(test_tres_szdd PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME tres_szdd COMMAND test_tres_szdd ${PROJECT_SOURCE_DIR}/samples/tres/box.grf
+         ${REBYTE_SHARED}/corpus/tres/demo.grf ${REBYTE_SHARED}/corpus/tres/demo.scn)
+
+add_executable(tres_groff_check ${CMAKE_CURRENT_LIST_DIR}/groff_check.c)
+rebyte_add_script_test(tres_edits tres/edit_tests.sh $<TARGET_FILE:tres_groff_check>)
+rebyte_add_script_test(tres_samples tres/sample_test.sh)
