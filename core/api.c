@@ -5,6 +5,7 @@
 #include "doc.h"
 #include "json.h"
 #include "../patch/jsonpatch.h"
+#include "../patch/selector.h"
 
 rb_node_kind rb_node_kind_of(const rb_node *n) { return (rb_node_kind)n->kind; }
 const char *rb_node_key(const rb_node *n) { return n->key; }
@@ -145,7 +146,7 @@ rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err
     json_t *model = rb_model_to_json(*doc, (*doc)->root, RB_BLOBS_REF);
     char why[512];
     rb_status status = RB_OK;
-    if (rb_json_patch_apply(&model, patch, why, sizeof why) != 0) {
+    if (rb_json_patch_apply_selectors(&model, patch, NULL, why, sizeof why) != 0) {
         if (err) {
             memset(err, 0, sizeof(*err));
             err->status = RB_E_MODEL;

@@ -49,6 +49,11 @@ static const command COMMANDS[] = {
      "  --in-place  replace each input (after verification); --backup keeps FILE.bak\n"
      "  --dry-run   print what would change, write nothing\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
+    {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
+     "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
+     "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"
+     "(a relative pointer) equals value, e.g. /body/chunks/[id=0x0304301F]/mapName; several\n"
+     "conditions are separated by commas. See docs/usage.md."},
     {"diff", cmd_diff, "rebyte diff A B",
      "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
      "A's model into B's. Exit 0 when equal, 1 when they differ."},

@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "jsondiff.h"
 #include "jsonpatch.h"
+#include "selector.h"
 
 static int parse_blob_mode(const char *v, rb_blob_mode *mode)
 {
@@ -260,7 +261,7 @@ static int apply_to_file(const char *path, const char *target, const apply_optio
     rc = EXIT_BAD_INPUT;
     for (int i = 0; i < o->patch_count; i++) {
         char why[1024];
-        if (rb_json_patch_apply(&after, o->patches[i], why, sizeof why) != 0) {
+        if (rb_json_patch_apply_selectors(&after, o->patches[i], NULL, why, sizeof why) != 0) {
             fprintf(stderr, "rebyte: %s: %s: %s (nothing was written)\n", path, o->patch_names[i], why);
             goto done;
         }
@@ -409,5 +410,31 @@ int cmd_json_patch(int argc, char **argv)
     }
     json_decref(doc);
     json_decref(patch);
+    return rc;
+}
+
+/* ---------- resolve: the patch with its selectors turned into plain pointers ---------- */
+
+int cmd_resolve(int argc, char **argv)
+{
+    if (argc != 3) return cli_usage_error("resolve", argc > 3 ? argv[3] : NULL);
+    json_t *patch = load_json_file(argv[1]);
+    if (!patch) return EXIT_BAD_INPUT;
+    loaded l;
+    int rc = load(argv[2], &l);
+    if (rc) { json_decref(patch); return rc; }
+    json_t *model = cli_doc_json(l.doc, argv[2], l.data, l.size, RB_BLOBS_REF);
+    json_t *resolved = NULL;
+    char why[1024];
+    if (rb_json_patch_apply_selectors(&model, patch, &resolved, why, sizeof why) != 0) {
+        fprintf(stderr, "rebyte: %s: %s: %s\n", argv[2], argv[1], why);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        rc = cli_print_json(resolved, NULL) == 0 ? EXIT_OK : EXIT_IO;
+    }
+    json_decref(resolved);
+    json_decref(model);
+    json_decref(patch);
+    unload(&l);
     return rc;
 }

@@ -29,15 +29,31 @@ static void items_on_item(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
-/* Snapping data of TM2020 (versions 5 to 7). */
-static void snap_arrays(rb_ar *ar, uint32_t version)
+static uint64_t int_list_length(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+    return n;
+}
+
+/* Snapping data of TM2020 (versions 5 to 7). snappedOnIndexes holds one entry per anchored
+ * object: an edit that adds or removes objects without it would break the map, so a model built
+ * from JSON must keep them in step. */
+static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
 {
     int_list(ar, "blockIndexes");
     if (version < 7) int_list(ar, "snapItemGroups");
     if (version >= 6) int_list(ar, "itemIndexes");
     if (version >= 7) int_list(ar, "snapItemGroups");
     if (version != 6) int_list(ar, "u01");
-    int_list(ar, "snappedOnIndexes");
+    uint64_t snapped = int_list_length(ar, "snappedOnIndexes");
+    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_FROM_JSON && snapped != objects)
+        rb_ar_fail(ar, RB_E_MODEL,
+                   "snappedOnIndexes has %llu entries for %llu anchored objects: adding or removing items in a "
+                   "version %u items chunk breaks its snapping data; run `rebyte downgrade-items` first, or keep "
+                   "snappedOnIndexes in step",
+                   (unsigned long long)snapped, (unsigned long long)objects, version);
 }
 
 static void chunk_040_items(rb_ar *ar)
@@ -53,7 +69,7 @@ static void chunk_040_items(rb_ar *ar)
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_encapsulated(ar, NULL);
     rb_ar_list_end(ar);
     if (version >= 1 && version != 5) items_on_item(ar);
-    if (version >= 5) snap_arrays(ar, version);
+    if (version >= 5) snap_arrays(ar, version, n);
     gbx_encapsulation_end(ar);
 }
 

@@ -1,0 +1,182 @@
+/*
+ * Identity selectors in patch paths: a pointer token "[key=value]" picks the one element of an
+ * array whose member `key` equals `value`, instead of naming it by position, so a patch keeps
+ * addressing the same object when entries are added or removed before it.
+ *
+ *   /body/chunks/[id=0x0304301F]/mapName
+ *   /body/chunks/[id=0x03043040]/anchoredObjects/[chunks/0/itemModel/id=Flag8m,chunks/0/flags=0x0000]
+ *
+ * `key` may be a relative pointer into the element ("chunks/0/itemModel/id"); several conditions
+ * are separated by commas and must all hold; `value` matches a string member exactly, or a number
+ * or boolean by its JSON spelling. In keys and values, "~0" is '~', "~1" is '/', "~2" is ',' and
+ * "~3" is ']'. A selector that matches no element, or more than one, is an error saying so.
+ * Selectors resolve to plain RFC 6901 pointers before the RFC 6902 engine runs.
+ */
+#include "selector.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jsonpatch.h"
+
+static void unescape(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p; p++) {
+        if (*p == '~' && p[1] >= '0' && p[1] <= '3') {
+            *o++ = "~/,]"[p[1] - '0'];
+            p++;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+}
+
+/* Does `element` satisfy "key=value"? */
+static int condition_holds(json_t *element, char *condition)
+{
+    char *eq = strchr(condition, '=');
+    if (!eq) return -1;
+    *eq = 0;
+    char *key = condition, *value = eq + 1;
+    unescape(value);
+    /* the key is a relative pointer: reuse the RFC 6901 resolver with a leading '/' */
+    char pointer[512];
+    snprintf(pointer, sizeof pointer, "/%s", key);
+    json_t *member = rb_json_pointer_get(element, pointer, NULL, 0);
+    *eq = '=';
+    if (!member) return 0;
+    if (json_is_string(member)) return strcmp(json_string_value(member), value) == 0;
+    char *text = json_dumps(member, JSON_ENCODE_ANY | JSON_COMPACT);
+    int same = text && strcmp(text, value) == 0;
+    free(text);
+    return same;
+}
+
+static int element_matches(json_t *element, const char *selector)
+{
+    char *copy = strdup(selector);
+    if (!copy) return 0;
+    int ok = 1;
+    for (char *save = NULL, *c = strtok_r(copy, ",", &save); c && ok; c = strtok_r(NULL, ",", &save))
+        ok = condition_holds(element, c) == 1;
+    free(copy);
+    return ok;
+}
+
+static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = (*cap ? *cap * 2 : 64) + n;
+        char *p = realloc(*out, c);
+        if (!p) return 0;
+        *out = p;
+        *cap = c;
+    }
+    memcpy(*out + *len, s, n);
+    *len += n;
+    (*out)[*len] = 0;
+    return 1;
+}
+
+/* Length of the next token: up to '/', but a selector's brackets may hold '/' in its keys. */
+static size_t token_length(const char *p)
+{
+    if (*p == '[') {
+        const char *end = strchr(p, ']');
+        if (end) return (size_t)(end - p) + 1;
+    }
+    const char *slash = strchr(p, '/');
+    return slash ? (size_t)(slash - p) : strlen(p);
+}
+
+int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size)
+{
+    char *out = NULL;
+    size_t len = 0, cap = 0;
+    json_t *cur = doc;
+    *resolved = NULL;
+    if (!append(&out, &len, &cap, "", 0)) return -1;
+    const char *p = path;
+    while (*p == '/') {
+        p++;
+        size_t n = token_length(p);
+        char token[1024];
+        if (n >= sizeof token) { snprintf(err, err_size, "path token too long in %s", path); free(out); return -1; }
+        memcpy(token, p, n);
+        token[n] = 0;
+        p += n;
+        if (token[0] == '[' && token[n - 1] == ']' && json_is_array(cur)) {
+            token[n - 1] = 0;
+            size_t found = 0, index = 0;
+            for (size_t i = 0; i < json_array_size(cur); i++)
+                if (element_matches(json_array_get(cur, i), token + 1)) { if (!found) index = i; found++; }
+            if (found != 1) {
+                snprintf(err, err_size, "selector [%s] in %s matches %zu elements (it must match exactly one)",
+                         token + 1, path, found);
+                free(out);
+                return -1;
+            }
+            char num[32];
+            snprintf(num, sizeof num, "/%zu", index);
+            append(&out, &len, &cap, num, strlen(num));
+            cur = json_array_get(cur, index);
+            continue;
+        }
+        append(&out, &len, &cap, "/", 1);
+        if (!append(&out, &len, &cap, token, n)) { free(out); return -1; }
+        /* plain tokens pass through; follow them while the document has them */
+        if (cur) {
+            char one[1100];
+            snprintf(one, sizeof one, "/%s", token);
+            cur = rb_json_pointer_get(cur, one, NULL, 0);
+        }
+    }
+    if (*p) { snprintf(err, err_size, "path %s must start with '/'", path); free(out); return -1; }
+    *resolved = out;
+    return 0;
+}
+
+int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size)
+{
+    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
+    json_t *work = json_deep_copy(*doc);
+    json_t *resolved = json_array();
+    for (size_t i = 0; i < json_array_size(patch); i++) {
+        json_t *op = json_deep_copy(json_array_get(patch, i));
+        static const char *const members[] = {"path", "from"};
+        for (int m = 0; m < 2 && json_is_object(op); m++) {
+            const char *path = json_string_value(json_object_get(op, members[m]));
+            if (!path) continue;
+            char *plain, why[600];
+            if (rb_pointer_resolve(work, path, &plain, why, sizeof why) != 0) {
+                snprintf(err, err_size, "patch[%zu]: %s", i, why);
+                json_decref(op);
+                goto fail;
+            }
+            json_object_set_new(op, members[m], json_string(plain));
+            free(plain);
+        }
+        /* each operation sees the document as the ones before it left it */
+        json_t *single = json_pack("[O]", op);
+        char why[900];
+        if (rb_json_patch_apply(&work, single, why, sizeof why) != 0) {
+            const char *tail = strstr(why, "patch[0]");
+            snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
+            json_decref(single);
+            json_decref(op);
+            goto fail;
+        }
+        json_decref(single);
+        json_array_append_new(resolved, op);
+    }
+    json_decref(*doc);
+    *doc = work;
+    if (resolved_patch) *resolved_patch = resolved;
+    else json_decref(resolved);
+    return 0;
+fail:
+    json_decref(work);
+    json_decref(resolved);
+    return -1;
+}

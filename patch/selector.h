@@ -1,0 +1,13 @@
+/* Identity selectors in patch paths ("/body/chunks/[id=0x0304301F]/mapName"); see selector.c. */
+#ifndef RB_SELECTOR_H
+#define RB_SELECTOR_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
+int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size);
+/* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against
+ * the document as the previous operations left it. All or nothing. The patch with plain pointers
+ * is returned in *resolved_patch when it is not NULL. */
+int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size);
+#endif
