@@ -616,3 +616,25 @@ void rb_json_print(const json_t *json, rb_buf *out)
     print_value(json, out, 0);
     rb_buf_put_u8(out, '\n');
 }
+
+void rb_json_strip_storage(json_t *j)
+{
+    if (json_is_object(j)) {
+        json_object_del(j, "$stream");
+        const char *k;
+        json_t *v;
+        void *tmp;
+        json_object_foreach_safe(j, tmp, k, v) {
+            json_t *plain = json_is_object(v) ? json_object_get(v, "$id") : NULL;
+            if (plain) json_object_set(j, k, plain);
+            else rb_json_strip_storage(v);
+        }
+    } else if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            json_t *v = json_array_get(j, i);
+            json_t *plain = json_is_object(v) ? json_object_get(v, "$id") : NULL;
+            if (plain) json_array_set(j, i, plain);
+            else rb_json_strip_storage(v);
+        }
+    }
+}

@@ -12,6 +12,10 @@ typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } r
 /* model -> JSON. Needs no description: nodes carry their wire types. */
 json_t *rb_model_to_json(const rb_doc *doc, const rb_node *node, rb_blob_mode blobs);
 
+/* Drop what describes how values were stored rather than what they are ("$stream" annotations,
+ * "$id" storage flags), so two models can be compared for content. In place. */
+void rb_json_strip_storage(json_t *json);
+
 /* Stable text: keys in model order, two-space indent, reals in their shortest exact spelling. */
 void rb_json_print(const json_t *json, rb_buf *out);
 

@@ -58,19 +58,9 @@ static json_t *load_json_file(const char *path)
     return j;
 }
 
-/* Stream annotations describe how the original was encoded, not content: leave them out of
- * comparisons between models. */
-static void strip_stream_meta(json_t *j)
-{
-    if (json_is_object(j)) {
-        json_object_del(j, "$stream");
-        const char *k;
-        json_t *v;
-        json_object_foreach(j, k, v) strip_stream_meta(v);
-    } else if (json_is_array(j)) {
-        for (size_t i = 0; i < json_array_size(j); i++) strip_stream_meta(json_array_get(j, i));
-    }
-}
+/* How values were stored (stream encodings, id storage flags) is not content: comparisons of
+ * models leave it out. */
+static void strip_stream_meta(json_t *j) { rb_json_strip_storage(j); }
 
 /* ---------- dump ---------- */
 
