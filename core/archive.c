@@ -53,6 +53,11 @@ struct rb_ar {
     size_t range_count;
     rb_buf outputs[AR_MAX_OUTPUTS];
     size_t output_count;
+    /* READ/FROM_JSON: the children of the open container at each depth gather here and move to
+     * the arena at their exact count when it closes (no abandoned or half-empty arrays there) */
+    rb_node **kids[AR_MAX_FRAMES];
+    size_t kids_cap[AR_MAX_FRAMES];
+    rb_node *kids_owner[AR_MAX_FRAMES];
 };
 
 /* ---------- lifetime ---------- */
@@ -104,6 +109,7 @@ void rb_ar_free(rb_ar *ar)
 {
     if (!ar) return;
     for (size_t i = 0; i < ar->output_count; i++) rb_buf_free(&ar->outputs[i]);
+    for (size_t i = 0; i < AR_MAX_FRAMES; i++) free(ar->kids[i]);
     free(ar);
 }
 
@@ -344,6 +350,55 @@ static json_t *json_member(rb_ar *ar, const char *key)
     return v;
 }
 
+/* Appends to the open container at the top frame, in the buffer of its depth (taking over the
+ * children it already has when it is not the buffer's owner yet). */
+static int append_child(rb_ar *ar, rb_node *parent, rb_node *child)
+{
+    size_t depth = ar->frame_count - 1;
+    if (ar->kids_owner[depth] != parent || parent->v.kids.items != ar->kids[depth]) {
+        rb_node **old = parent->v.kids.items;
+        parent->v.kids.items = NULL; /* grows the buffer below without copying from itself */
+        parent->v.kids.cap = 0;
+        if (parent->v.kids.count > ar->kids_cap[depth]) {
+            free(ar->kids[depth]);
+            ar->kids[depth] = malloc(parent->v.kids.count * sizeof(*old));
+            ar->kids_cap[depth] = ar->kids[depth] ? parent->v.kids.count : 0;
+            if (!ar->kids[depth]) return 0;
+        }
+        if (parent->v.kids.count) memmove(ar->kids[depth], old, parent->v.kids.count * sizeof(*old));
+        ar->kids_owner[depth] = parent;
+        parent->v.kids.items = ar->kids[depth];
+        parent->v.kids.cap = ar->kids_cap[depth];
+    }
+    if (parent->v.kids.count == ar->kids_cap[depth]) {
+        size_t cap = ar->kids_cap[depth] ? ar->kids_cap[depth] * 2 : 64;
+        rb_node **items = realloc(ar->kids[depth], cap * sizeof(*items));
+        if (!items) return 0;
+        ar->kids[depth] = parent->v.kids.items = items;
+        ar->kids_cap[depth] = parent->v.kids.cap = cap;
+    }
+    parent->v.kids.items[parent->v.kids.count++] = child;
+    return 1;
+}
+
+/* A closing container's children move from the depth's buffer to the arena. */
+static void settle_children(rb_ar *ar, rb_node *n)
+{
+    size_t depth = ar->frame_count - 1;
+    if (ar->kids_owner[depth] != n || n->v.kids.items != ar->kids[depth]) return;
+    ar->kids_owner[depth] = NULL;
+    rb_node **items = NULL;
+    if (n->v.kids.count) {
+        items = rb_arena_dup(&ar->doc->arena, n->v.kids.items, n->v.kids.count * sizeof(*items));
+        if (!items) {
+            n->v.kids.count = 0; /* the document is dropped on this error: leave nothing dangling */
+            rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        }
+    }
+    n->v.kids.items = items;
+    n->v.kids.cap = n->v.kids.count;
+}
+
 /* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
  * and checks it is the field the description expects. */
 static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
@@ -370,7 +425,7 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
         if (!*json) return NULL;
     }
     rb_node *n = rb_node_new(&ar->doc->arena, kind, key);
-    if (!n || !rb_node_append(&ar->doc->arena, f->node, n)) {
+    if (!n || !append_child(ar, f->node, n)) {
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
         return NULL;
     }
@@ -768,6 +823,8 @@ static void end_container(rb_ar *ar)
             if (top_range(ar)->section != first->section) n->src_size = 0;
         }
     }
+    if (ar->dir != RB_AR_WRITE) settle_children(ar, f->node);
+    if (ar->failed) return;
     ar->frame_count--;
 }
 

@@ -8,7 +8,9 @@ struct rb_arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-enum { ARENA_BLOCK_MIN = 64 * 1024 };
+/* A request above LARGE gets a block of its own, so the block serving small requests is not
+ * abandoned half-used for it. */
+enum { ARENA_BLOCK_MIN = 64 * 1024, ARENA_LARGE = ARENA_BLOCK_MIN / 4 };
 
 void rb_arena_init(rb_arena *arena) { arena->head = NULL; arena->used_total = 0; }
 
@@ -24,24 +26,42 @@ void rb_arena_free(rb_arena *arena)
     arena->used_total = 0;
 }
 
+/* Blocks come zeroed from calloc (fresh pages are zero without a memset) and memory is never
+ * handed out twice, so allocations need no clearing of their own. */
+static rb_arena_block *new_block(size_t cap)
+{
+    rb_arena_block *b = calloc(1, sizeof(*b) + cap);
+    if (!b) return NULL;
+    b->size = cap;
+    return b;
+}
+
 void *rb_arena_alloc(rb_arena *arena, size_t size)
 {
+    if (size > ((size_t)-1 >> 1)) return NULL; /* no rounding or block header can overflow */
     size = (size + 15) & ~(size_t)15;
     if (size == 0) size = 16;
     rb_arena_block *b = arena->head;
-    if (!b || b->size - b->used < size) {
-        size_t cap = size > ARENA_BLOCK_MIN ? size : ARENA_BLOCK_MIN;
-        b = malloc(sizeof(*b) + cap);
+    if (size > ARENA_LARGE && (!b || b->size - b->used < size)) {
+        rb_arena_block *own = new_block(size);
+        if (!own) return NULL;
+        /* behind the head: the head keeps serving small requests */
+        if (b) {
+            own->next = b->next;
+            b->next = own;
+        } else {
+            arena->head = own;
+        }
+        b = own;
+    } else if (!b || b->size - b->used < size) {
+        b = new_block(ARENA_BLOCK_MIN);
         if (!b) return NULL;
-        b->size = cap;
-        b->used = 0;
         b->next = arena->head;
         arena->head = b;
     }
     void *p = b->data + b->used;
     b->used += size;
     arena->used_total += size;
-    memset(p, 0, size);
     return p;
 }
 
