@@ -1,0 +1,591 @@
+/*
+ * rebyte_bench: throughput and peak memory of read, write and round trip, per file and per format,
+ * each beside a floor measured in the same run on the same files.
+ *
+ *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] DIR|FILE...
+ *
+ * Operations (per file; times are medians over the runs):
+ *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
+ *   write  model -> bytes (original compressed streams passed through), the model already parsed
+ *   rt     the full round trip: load + parse + write + free everything
+ *   reenc  the same round trip with every compressed stream re-encoded (--reencode); files with
+ *          compressed streams only
+ * Floors:
+ *   copy   load the file + copy it once into a second buffer (every format)
+ *   lzo    lzo1x_decompress_safe of the file's LZO streams alone, into a fresh buffer (GBX bodies)
+ *   lzo+enc  the same plus lzo1x_1_compress of the decoded content (the floor of reenc)
+ * GBX files are compared with the lzo floors; a GBX file without an LZO body (an uncompressed
+ * body) and every other format with the copy floor. Ratios are computed per run (floor and
+ * operation measured back to back, so both see the same machine load) and the median is shown.
+ *
+ * Peak memory: each file is processed again in a fresh child process (this program re-executed
+ * with --peak-child) that reads its own peak resident set (VmHWM in /proc/self/status) before
+ * loading the file and after the round trip; the difference is the peak resident memory the round
+ * trip added (the program's code and libraries are in the baseline). It is compared with file
+ * size + decoded size. (getrusage's ru_maxrss would not do: Linux keeps it across fork and exec,
+ * so a child would report the parent's peak.)
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <lzo/lzo1x.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "doc.h"
+#include "rebyte.h"
+
+enum metric { M_COPY, M_LZO, M_LZO_ENC, M_READ, M_WRITE, M_RT, M_REENC, M_COUNT };
+static const char *const METRIC_NAMES[M_COUNT] = {"copy", "lzo", "lzo+enc", "read", "write", "rt", "reenc"};
+enum { MAX_RUNS = 99, MAX_LZO = 64 };
+
+typedef struct bench_file {
+    char *path;
+    const char *format;
+    size_t size;
+    uint64_t decoded_size;        /* sum of the decoded sizes of its compressed streams */
+    int stream_count;             /* compressed streams of any codec */
+    int lzo_count;                /* LZO streams with their original bytes (the floor's input) */
+    uint8_t *data;                /* the file, for the floors and the write measurement */
+    const uint8_t *lzo_in[MAX_LZO];
+    size_t lzo_in_size[MAX_LZO], lzo_out_size[MAX_LZO];
+    uint8_t *lzo_content[MAX_LZO]; /* decoded once, the input of the encode floor */
+    rb_doc *doc;                  /* parsed once, for the write measurement */
+    unsigned iters[M_COUNT];      /* repetitions per sample, so a sample lasts at least --min-ms */
+    double t[M_COUNT][MAX_RUNS];  /* seconds per operation, per run */
+    long peak_kb, peak_reenc_kb;  /* -1 when not measured */
+} bench_file;
+
+typedef struct options {
+    int runs;
+    const char *format;
+    double min_seconds;
+    int peak;
+} options;
+
+/* ---------- small helpers ---------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "rebyte_bench: out of memory (%zu bytes)\n", n);
+        exit(2);
+    }
+    return p;
+}
+
+/* The file into a fresh buffer with plain read(2): the "read the file" part of every floor. */
+static uint8_t *load(const char *path, size_t *size)
+{
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    uint8_t *data = xmalloc((size_t)st.st_size);
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (got != (size_t)st.st_size) {
+        free(data);
+        return NULL;
+    }
+    *size = got;
+    return data;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double *values, int n)
+{
+    double sorted[MAX_RUNS];
+    memcpy(sorted, values, (size_t)n * sizeof *values);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/* ---------- the operations ---------- */
+
+static void die_on(rb_status st, const rb_error *err)
+{
+    if (st == RB_OK) return;
+    char text[1400];
+    fprintf(stderr, "rebyte_bench: %s\n", rb_error_format(err, text, sizeof text));
+    exit(2);
+}
+
+static void op_copy(bench_file *f)
+{
+    size_t size;
+    uint8_t *data = load(f->path, &size);
+    uint8_t *copy = xmalloc(size);
+    memcpy(copy, data, size);
+    /* keep the compiler from proving the copy useless */
+    __asm__ volatile("" : : "r"(copy) : "memory");
+    free(copy);
+    free(data);
+}
+
+static void op_lzo(bench_file *f)
+{
+    for (int i = 0; i < f->lzo_count; i++) {
+        uint8_t *out = xmalloc(f->lzo_out_size[i]);
+        lzo_uint produced = f->lzo_out_size[i];
+        lzo1x_decompress_safe(f->lzo_in[i], f->lzo_in_size[i], out, &produced, NULL);
+        __asm__ volatile("" : : "r"(out) : "memory");
+        free(out);
+    }
+}
+
+static void op_lzo_enc(bench_file *f)
+{
+    op_lzo(f);
+    void *work = xmalloc(LZO1X_1_MEM_COMPRESS);
+    for (int i = 0; i < f->lzo_count; i++) {
+        size_t n = f->lzo_out_size[i];
+        uint8_t *out = xmalloc(n + n / 16 + 64 + 3);
+        lzo_uint produced = 0;
+        lzo1x_1_compress(f->lzo_content[i], n, out, &produced, work);
+        __asm__ volatile("" : : "r"(out) : "memory");
+        free(out);
+    }
+    free(work);
+}
+
+static rb_doc *parse(const char *path, const uint8_t *data, size_t size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = path};
+    rb_doc *doc = rb_doc_parse(data, size, &ro, &err);
+    if (!doc) die_on(err.status ? err.status : RB_E_FORMAT, &err);
+    return doc;
+}
+
+static void op_read(bench_file *f)
+{
+    size_t size;
+    uint8_t *data = load(f->path, &size);
+    rb_doc_free(parse(f->path, data, size));
+    free(data);
+}
+
+static void write_doc(rb_doc *doc, int reencode)
+{
+    rb_write_options wo = {.reencode = reencode};
+    uint8_t *out;
+    size_t out_size;
+    rb_error err;
+    die_on(rb_doc_write(doc, &wo, &out, &out_size, &err), &err);
+    free(out);
+}
+
+static void op_write(bench_file *f) { write_doc(f->doc, 0); }
+
+static void round_trip(bench_file *f, int reencode)
+{
+    size_t size;
+    uint8_t *data = load(f->path, &size);
+    rb_doc *doc = parse(f->path, data, size);
+    write_doc(doc, reencode);
+    rb_doc_free(doc);
+    free(data);
+}
+
+static void op_rt(bench_file *f) { round_trip(f, 0); }
+static void op_reenc(bench_file *f) { round_trip(f, 1); }
+
+typedef void (*op_fn)(bench_file *f);
+static const op_fn OPS[M_COUNT] = {op_copy, op_lzo, op_lzo_enc, op_read, op_write, op_rt, op_reenc};
+
+static int metric_applies(const bench_file *f, int m)
+{
+    if (m == M_LZO || m == M_LZO_ENC) return f->lzo_count > 0;
+    if (m == M_REENC) return f->stream_count > 0;
+    return 1;
+}
+
+/* Seconds per operation over one sample of f->iters[m] repetitions. */
+static double time_sample(bench_file *f, int m)
+{
+    double start = now();
+    for (unsigned i = 0; i < f->iters[m]; i++) OPS[m](f);
+    return (now() - start) / f->iters[m];
+}
+
+/* Enough repetitions that one sample lasts min_seconds (short files are timed in batches). */
+static void calibrate(bench_file *f, int m, double min_seconds)
+{
+    f->iters[m] = 1;
+    double once = time_sample(f, m); /* also warms caches and the allocator */
+    once = time_sample(f, m);
+    double want = once > 0 ? min_seconds / once : 1e6;
+    f->iters[m] = want < 1 ? 1 : want > 1e6 ? 1000000 : (unsigned)want + 1;
+}
+
+/* ---------- preparing a file ---------- */
+
+static void find_streams(bench_file *f)
+{
+    const rb_doc *doc = f->doc;
+    for (size_t i = 0; i < doc->stream_count; i++) {
+        const rb_stream_info *s = doc->streams[i]->stream;
+        f->stream_count++;
+        f->decoded_size += s->content_size;
+        if (!s->original || strcmp(s->codec, "lzo1x") != 0 || f->lzo_count == MAX_LZO) continue;
+        int k = f->lzo_count++;
+        f->lzo_in[k] = s->original;
+        f->lzo_in_size[k] = s->original_size;
+        f->lzo_out_size[k] = (size_t)s->content_size;
+        f->lzo_content[k] = xmalloc(f->lzo_out_size[k]);
+        lzo_uint produced = f->lzo_out_size[k];
+        lzo1x_decompress_safe(s->original, s->original_size, f->lzo_content[k], &produced, NULL);
+    }
+}
+
+/* Loads and parses the file once; 0 when it is not a format rebyte knows (or not --format F). */
+static int prepare(bench_file *f, const options *o)
+{
+    f->data = load(f->path, &f->size);
+    if (!f->data) return 0;
+    const char *format = rb_detect_format(f->data, f->size);
+    if (!format || (o->format && strcmp(format, o->format) != 0)) {
+        free(f->data);
+        return 0;
+    }
+    f->format = format;
+    f->doc = parse(f->path, f->data, f->size);
+    find_streams(f);
+    f->peak_kb = f->peak_reenc_kb = -1;
+    return 1;
+}
+
+static void release(bench_file *f)
+{
+    for (int i = 0; i < f->lzo_count; i++) free(f->lzo_content[i]);
+    rb_doc_free(f->doc);
+    free(f->data);
+    free(f->path);
+}
+
+/* ---------- peak memory in a child process ---------- */
+
+/* This process's peak resident set (VmHWM) in KiB. Not getrusage's ru_maxrss: Linux carries that
+ * over fork and exec from the parent's image, which holds every file of the run. */
+static long peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0) kb = strtol(line + 6, NULL, 10);
+    if (f) fclose(f);
+    return kb;
+}
+
+/* The child: baseline, round trip, peak; prints the difference in KiB. */
+static int peak_child(const char *path, int reencode)
+{
+    bench_file f = {.path = (char *)path};
+    long before = peak_rss_kb();
+    round_trip(&f, reencode);
+    long after = peak_rss_kb();
+    if (before < 0 || after < 0) return 1;
+    printf("%ld\n", after - before);
+    return 0;
+}
+
+static long measure_peak(const char *self, const char *path, int reencode)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(self, self, "--peak-child", path, reencode ? "1" : "0", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char text[64] = "";
+    ssize_t n = read(fds[0], text, sizeof text - 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    text[n] = 0;
+    return strtol(text, NULL, 10);
+}
+
+/* ---------- collecting files ---------- */
+
+typedef struct file_list {
+    bench_file *items;
+    size_t count, cap;
+} file_list;
+
+static void add_path(file_list *l, const char *path)
+{
+    if (l->count == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->items = realloc(l->items, l->cap * sizeof *l->items);
+        if (!l->items) exit(2);
+    }
+    memset(&l->items[l->count], 0, sizeof l->items[0]);
+    l->items[l->count++].path = strdup(path);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Files of a folder (recursively), in name order so runs are comparable. */
+static void walk(file_list *l, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "rebyte_bench: %s: %s\n", path, strerror(errno));
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        add_path(l, path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (!d) return;
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        if (count == cap && !(names = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names))) exit(2);
+        names[count] = xmalloc(strlen(path) + strlen(e->d_name) + 2);
+        sprintf(names[count++], "%s/%s", path, e->d_name);
+    }
+    closedir(d);
+    qsort(names, count, sizeof *names, compare_names);
+    for (size_t i = 0; i < count; i++) {
+        walk(l, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* ---------- report ---------- */
+
+/* The floor an operation is compared with: lzo for GBX files with an LZO body, else copy. */
+static int floor_of(const bench_file *f, int m)
+{
+    if (strcmp(f->format, "gbx") == 0 && f->lzo_count) return m == M_REENC ? M_LZO_ENC : M_LZO;
+    return M_COPY;
+}
+
+static double ratio(const bench_file *f, int m, int runs)
+{
+    double r[MAX_RUNS];
+    int fl = floor_of(f, m);
+    for (int i = 0; i < runs; i++) r[i] = f->t[m][i] / f->t[fl][i];
+    return median(r, runs);
+}
+
+static double mbps(size_t bytes, double seconds) { return seconds > 0 ? (double)bytes / seconds / 1e6 : 0; }
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void print_header(void)
+{
+    printf("%-44s %9s %5s | %8s %8s | %8s %6s | %8s %6s | %8s %6s | %8s %8s %6s | %8s %6s %8s\n", "file", "KiB",
+           "floor", "floor", "enc-fl", "read", "x", "write", "x", "rt", "x", "reenc", "x", "", "peakMiB", "x",
+           "reencMiB");
+    printf("%-44s %9s %5s | %8s %8s | %8s %6s | %8s %6s | %8s %6s | %8s %8s %6s | %8s %6s %8s\n", "", "",
+           "", "MB/s", "MB/s", "MB/s", "floor", "MB/s", "floor", "MB/s", "floor", "MB/s", "x floor", "",
+           "", "f+dec", "");
+}
+
+static void print_file(const bench_file *f, int runs)
+{
+    double med[M_COUNT] = {0};
+    for (int m = 0; m < M_COUNT; m++)
+        if (metric_applies(f, m)) med[m] = median(f->t[m], runs);
+    int fl = floor_of(f, M_RT);
+    double denom = (double)f->size + (double)f->decoded_size;
+    printf("%-44.44s %9.1f %5s | %8.1f %8s | %8.1f %6.2f | %8.1f %6.2f | %8.1f %6.2f | ", base_name(f->path),
+           (double)f->size / 1024, METRIC_NAMES[fl], mbps(f->size, med[fl]), "", mbps(f->size, med[M_READ]),
+           ratio(f, M_READ, runs), mbps(f->size, med[M_WRITE]), ratio(f, M_WRITE, runs), mbps(f->size, med[M_RT]),
+           ratio(f, M_RT, runs));
+    if (f->stream_count)
+        printf("%8.1f %8.2f %6s | ", mbps(f->size, med[M_REENC]), ratio(f, M_REENC, runs), "");
+    else
+        printf("%8s %8s %6s | ", "-", "-", "");
+    if (f->peak_kb >= 0)
+        printf("%8.2f %6.2f ", f->peak_kb / 1024.0, f->peak_kb * 1024.0 / denom);
+    else
+        printf("%8s %6s ", "-", "-");
+    if (f->peak_reenc_kb >= 0) printf("%8.2f", f->peak_reenc_kb / 1024.0);
+    printf("\n");
+}
+
+/* Totals of one format: sums of the per-file medians; the ratio of the sums. */
+static void print_total(bench_file *files, size_t count, const char *format, int runs)
+{
+    double sum[M_COUNT] = {0}, floor_rt = 0, floor_reenc = 0;
+    size_t bytes = 0, n = 0, reenc_bytes = 0;
+    const bench_file *largest = NULL;
+    for (size_t i = 0; i < count; i++) {
+        const bench_file *f = &files[i];
+        if (strcmp(f->format, format) != 0) continue;
+        n++;
+        bytes += f->size;
+        for (int m = 0; m < M_COUNT; m++)
+            if (metric_applies(f, m)) sum[m] += median(f->t[m], runs);
+        floor_rt += median(f->t[floor_of(f, M_RT)], runs);
+        if (f->stream_count) {
+            floor_reenc += median(f->t[floor_of(f, M_REENC)], runs);
+            reenc_bytes += f->size;
+        }
+        if (!largest || f->size > largest->size) largest = f;
+    }
+    printf("TOTAL %s: %zu files, %.1f MiB | read %.1f MB/s (x%.2f) | write %.1f MB/s (x%.2f) | rt %.1f MB/s "
+           "(x%.2f of floor %.1f MB/s)",
+           format, n, bytes / 1048576.0, mbps(bytes, sum[M_READ]), sum[M_READ] / floor_rt, mbps(bytes, sum[M_WRITE]),
+           sum[M_WRITE] / floor_rt, mbps(bytes, sum[M_RT]), sum[M_RT] / floor_rt, mbps(bytes, floor_rt));
+    if (floor_reenc > 0)
+        printf(" | reenc %.1f MB/s (x%.2f of floor %.1f MB/s)", mbps(reenc_bytes, sum[M_REENC]),
+               sum[M_REENC] / floor_reenc, mbps(reenc_bytes, floor_reenc));
+    printf("\n");
+    if (largest && largest->peak_kb >= 0)
+        printf("      largest %s: %.1f KiB file + %.1f KiB decoded, peak %.2f MiB = x%.2f of (file + decoded)%s\n",
+               base_name(largest->path), largest->size / 1024.0, largest->decoded_size / 1024.0,
+               largest->peak_kb / 1024.0,
+               largest->peak_kb * 1024.0 / ((double)largest->size + (double)largest->decoded_size),
+               largest->peak_reenc_kb >= 0 ? " (round trip)" : "");
+    if (largest && largest->peak_reenc_kb >= 0)
+        printf("      largest with --reencode: peak %.2f MiB = x%.2f\n", largest->peak_reenc_kb / 1024.0,
+               largest->peak_reenc_kb * 1024.0 / ((double)largest->size + (double)largest->decoded_size));
+}
+
+/* ---------- main ---------- */
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] DIR|FILE...\n");
+    return 2;
+}
+
+static int parse_options(int argc, char **argv, options *o, file_list *files)
+{
+    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) o->runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) o->format = argv[++i];
+        else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc) o->min_seconds = atof(argv[++i]) / 1000;
+        else if (strcmp(argv[i], "--no-peak") == 0) o->peak = 0;
+        else if (argv[i][0] == '-') return 0;
+        else walk(files, argv[i]);
+    }
+    return o->runs >= 1 && o->runs <= MAX_RUNS && files->count > 0;
+}
+
+/* Keeps the files of a known format (and --format), drops the rest. */
+static size_t prepare_all(file_list *l, const options *o)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        if (prepare(&l->items[i], o)) l->items[kept++] = l->items[i];
+        else free(l->items[i].path);
+    }
+    return l->count = kept;
+}
+
+static void measure_all(file_list *l, const options *o)
+{
+    for (size_t i = 0; i < l->count; i++)
+        for (int m = 0; m < M_COUNT; m++)
+            if (metric_applies(&l->items[i], m)) calibrate(&l->items[i], m, o->min_seconds);
+    /* run after run over all files: a burst of load on the shared machine hits one run, and the
+     * floor and the operation of one file are timed back to back inside it */
+    for (int r = 0; r < o->runs; r++) {
+        fprintf(stderr, "\rrun %d/%d", r + 1, o->runs);
+        for (size_t i = 0; i < l->count; i++)
+            for (int m = 0; m < M_COUNT; m++)
+                if (metric_applies(&l->items[i], m)) l->items[i].t[m][r] = time_sample(&l->items[i], m);
+    }
+    fprintf(stderr, "\r\033[K");
+}
+
+static void measure_peaks(file_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        bench_file *f = &l->items[i];
+        f->peak_kb = measure_peak("/proc/self/exe", f->path, 0);
+        if (f->stream_count) f->peak_reenc_kb = measure_peak("/proc/self/exe", f->path, 1);
+    }
+}
+
+static void report(file_list *l, const options *o)
+{
+    const char *formats[32];
+    size_t format_count = 0;
+    for (size_t i = 0; i < l->count; i++) {
+        size_t k = 0;
+        while (k < format_count && strcmp(formats[k], l->items[i].format) != 0) k++;
+        if (k == format_count && format_count < 32) formats[format_count++] = l->items[i].format;
+    }
+    for (size_t k = 0; k < format_count; k++) {
+        printf("\n== %s (median of %d runs; x = ratio to the floor, median of per-run ratios)\n", formats[k],
+               o->runs);
+        print_header();
+        for (size_t i = 0; i < l->count; i++)
+            if (strcmp(l->items[i].format, formats[k]) == 0) print_file(&l->items[i], o->runs);
+        print_total(l->items, l->count, formats[k], o->runs);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--peak-child") == 0) return peak_child(argv[2], atoi(argv[3]));
+    if (lzo_init() != LZO_E_OK) return 2;
+    options o;
+    file_list files = {0};
+    if (!parse_options(argc, argv, &o, &files)) return usage();
+    if (!prepare_all(&files, &o)) {
+        fprintf(stderr, "rebyte_bench: no file of a known format%s%s\n", o.format ? " " : "", o.format ? o.format : "");
+        return 1;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs\n", files.count, o.runs,
+           o.min_seconds * 1000, cpus);
+    measure_all(&files, &o);
+    if (o.peak) measure_peaks(&files);
+    report(&files, &o);
+    for (size_t i = 0; i < files.count; i++) release(&files.items[i]);
+    free(files.items);
+    return 0;
+}
