@@ -655,7 +655,7 @@ static const rb_node *bytes_field(rb_ar *ar, const char *key, rb_kind kind, unsi
             if (size > ar->doc->limits.max_string) {
                 top_range(ar)->pos -= length_wire & RB_W_WIDTH;
                 fail_at(ar, RB_E_LIMIT, key,
-                        "length %" PRIu64 " exceeds the limit max_string (%" PRIu64 "); raise it to read this file",
+                        "length %" PRIu64 " exceeds the limit max_string (%" PRIu64 "); raise it (REBYTE_LIMITS=max_string=N, or rb_limits) to read this file",
                         size, ar->doc->limits.max_string);
                 return NULL;
             }
@@ -836,7 +836,7 @@ void rb_ar_record_end(rb_ar *ar) { end_container(ar); }
 static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved)
 {
     if (count > ar->doc->limits.max_count) {
-        fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it to read this file",
+        fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it (REBYTE_LIMITS=max_count=N, or rb_limits) to read this file",
                 count, ar->doc->limits.max_count);
         return 0;
     }
@@ -1010,7 +1010,7 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
     if (content_size > ar->doc->limits.max_decompressed_size) {
         fail_at(ar, RB_E_LIMIT, key,
                 "declared content size %" PRIu64 " exceeds the limit max_decompressed_size (%" PRIu64
-                "); raise it to read this file",
+                "); raise it (REBYTE_LIMITS=max_decompressed_size=N, or rb_limits) to read this file",
                 content_size, ar->doc->limits.max_decompressed_size);
         return;
     }

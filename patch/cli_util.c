@@ -168,11 +168,34 @@ void cli_print_error(const rb_error *err)
     fprintf(stderr, "rebyte: %s\n", rb_error_format(err, text, sizeof text));
 }
 
+/* Limits from REBYTE_LIMITS="max_decompressed_size=1e9,max_count=...": the way to raise a limit
+ * that a legitimate file hits. Unknown names are reported once and ignored. */
+static void limits_from_environment(rb_limits *limits)
+{
+    rb_limits_default(limits);
+    const char *text = getenv("REBYTE_LIMITS");
+    if (!text) return;
+    char *copy = strdup(text);
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq) continue;
+        *eq = 0;
+        uint64_t value = (uint64_t)strtod(eq + 1, NULL);
+        if (strcmp(item, "max_decompressed_size") == 0) limits->max_decompressed_size = value;
+        else if (strcmp(item, "max_count") == 0) limits->max_count = value;
+        else if (strcmp(item, "max_depth") == 0) limits->max_depth = (uint32_t)value;
+        else if (strcmp(item, "max_string") == 0) limits->max_string = value;
+        else fprintf(stderr, "rebyte: REBYTE_LIMITS: unknown limit \"%s\" ignored\n", item);
+    }
+    free(copy);
+}
+
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err)
 {
-    rb_read_options opt = {.file_name = name};
-    rb_doc *doc = rb_doc_parse(data, size, &opt, err);
-    return doc;
+    rb_limits limits;
+    limits_from_environment(&limits);
+    rb_read_options opt = {.file_name = name, .limits = &limits};
+    return rb_doc_parse(data, size, &opt, err);
 }
 
 json_t *cli_doc_json(const rb_doc *doc, const char *source_path, const uint8_t *source, size_t source_size,

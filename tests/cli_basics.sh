@@ -39,5 +39,12 @@ ls "$tmp" | grep -q rebyte- && { echo "FAIL temporary file left behind"; fails=$
 check "verify --json on a folder" 0 "$rebyte" verify --json "$src/samples/gbx"
 grep -q '"status":"exact"' "$tmp/stdout" || { echo "FAIL verify --json status"; fails=$((fails + 1)); }
 tail -1 "$tmp/stdout" | grep -q '"summary":true' || { echo "FAIL verify --json summary line"; fails=$((fails + 1)); }
+# limits: hitting one names it; REBYTE_LIMITS raises or lowers it
+REBYTE_LIMITS=max_decompressed_size=10 "$rebyte" info "$sample" >/dev/null 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "max_decompressed_size" "$tmp/stderr" || { echo "FAIL decompressed-size limit: $(cat "$tmp/stderr")"; fails=$((fails + 1)); }
+REBYTE_LIMITS=max_depth=3 "$rebyte" info "$sample" >/dev/null 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "max_depth" "$tmp/stderr" || { echo "FAIL depth limit: $(cat "$tmp/stderr")"; fails=$((fails + 1)); }
+REBYTE_LIMITS=max_count=2 "$rebyte" info "$sample" >/dev/null 2>"$tmp/stderr"
+[ $? -eq 2 ] && grep -q "max_count" "$tmp/stderr" || { echo "FAIL count limit: $(cat "$tmp/stderr")"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ] && echo "cli basics: all passed"
 [ "$fails" -eq 0 ]

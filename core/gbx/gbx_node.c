@@ -11,6 +11,14 @@
 
 /* ---------- speculative reads ---------- */
 
+/* A limit or an allocation failure must reach the user: falling back to opaque bytes would hide
+ * it (and the limit exists to stop the work). Layout mismatches are what the fallback is for. */
+int gbx_error_is_final(rb_ar *ar)
+{
+    rb_status st = rb_ar_ok(ar) ? RB_OK : rb_ar_error(ar)->status;
+    return st == RB_E_LIMIT || st == RB_E_NOMEM;
+}
+
 gbx_mark gbx_mark_here(rb_ar *ar)
 {
     gbx_ctx *ctx = gbx_ctx_of(ar);
@@ -144,7 +152,7 @@ void gbx_typed_or_opaque(rb_ar *ar, const gbx_chunk_def *def)
             gbx_mark m = gbx_mark_here(ar);
             def->describe(ar);
             typed = rb_ar_ok(ar) && rb_ar_at_end(ar);
-            if (!typed) gbx_rewind(ar, &m, NULL, 0);
+            if (!typed && !gbx_error_is_final(ar)) gbx_rewind(ar, &m, NULL, 0);
         } else if (!rb_ar_has(ar, "data", 0)) {
             def->describe(ar);
             typed = 1;
@@ -213,7 +221,7 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
         /* the main node: a chunk that cannot be typed ends the typed part, not the parse */
         gbx_mark m = gbx_mark_here(ar);
         describe_chunk(ar);
-        if (!rb_ar_ok(ar)) {
+        if (!rb_ar_ok(ar) && !gbx_error_is_final(ar)) {
             gbx_ctx *ctx = gbx_ctx_of(ar);
             gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);
             stopped = 1;
