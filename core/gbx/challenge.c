@@ -38,7 +38,7 @@ static void square_card_events(rb_ar *ar)
 }
 
 /* One block of the block list (chunks 013, 01F and the baked blocks of 048), version v. */
-static void block(rb_ar *ar, uint32_t version)
+void gbx_block(rb_ar *ar, uint32_t version)
 {
     rb_ar_record_begin(ar, NULL);
     gbx_id(ar, "name");
@@ -68,7 +68,7 @@ static void block(rb_ar *ar, uint32_t version)
 static void blocks(rb_ar *ar, uint32_t version)
 {
     uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 10);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) block(ar, version);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_block(ar, version);
     rb_ar_list_end(ar);
 }
 

@@ -68,6 +68,9 @@ void gbx_int3(rb_ar *ar, const char *key);
 void gbx_floats(rb_ar *ar, const char *key, int count); /* a fixed array of f32 */
 uint32_t gbx_bool(rb_ar *ar, const char *key);          /* u32 boolean, raw value kept */
 
+/* One entry of a map's block list (chunks 013, 01F, and 048's baked blocks), block version v. */
+void gbx_block(rb_ar *ar, uint32_t version);
+
 /* ---------- nodes ---------- */
 /* A node reference with an index (outside encapsulation): -1, a back-reference, an external
  * node, or a new node (class id + chunks) defined in place. */

@@ -772,63 +772,13 @@ static void script_metadata_000(rb_ar *ar)
 
 /* ---------- 048: baked blocks (defines ids in the body scope: must be typed) ---------- */
 
-/* The block archive of chunk 01F. A private copy of challenge.c's: that one is static there. */
-enum {
-    BLOCK_FLAG_SKIN = 0x8000,
-    BLOCK_FLAG_DECAL = 0x20000,
-    BLOCK_FLAG_SQUARE_CARD_EVENTS = 0x40000,
-    BLOCK_FLAG_PHY_SPECIAL = 0x80000,
-    BLOCK_FLAG_WAYPOINT = 0x100000
-};
-
-static void square_card_events(rb_ar *ar)
-{
-    uint64_t n = rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_u32(ar, "u01");
-        rb_ar_u32(ar, "u02");
-        uint64_t k = rb_ar_list_begin(ar, "idents", RB_U32, 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
-        rb_ar_list_end(ar);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
-static void block(rb_ar *ar, uint32_t version)
-{
-    rb_ar_record_begin(ar, NULL);
-    gbx_id(ar, "name");
-    rb_ar_u8(ar, "direction");
-    uint64_t n = rb_ar_list_begin_n(ar, "coord", 3, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
-    uint32_t flags = version == 0 ? (uint32_t)rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX) : rb_ar_x32(ar, "flags");
-    if (flags & BLOCK_FLAG_SKIN) {
-        gbx_id(ar, "author");
-        gbx_noderef(ar, "skin");
-    }
-    if (version >= 2) {
-        if (flags & BLOCK_FLAG_PHY_SPECIAL) gbx_noderef(ar, "charPhySpecialProperty");
-        if (flags & BLOCK_FLAG_WAYPOINT) gbx_noderef(ar, "waypointSpecialProperty");
-        if (flags & BLOCK_FLAG_SQUARE_CARD_EVENTS) square_card_events(ar);
-        if (flags & BLOCK_FLAG_DECAL) {
-            gbx_id(ar, "decalId");
-            rb_ar_u32(ar, "decalIntensity");
-            rb_ar_u32(ar, "decalVariant");
-        }
-    }
-    rb_ar_record_end(ar);
-}
-
 static void chunk_048(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     uint32_t blocks_version = rb_ar_u32(ar, "blocksVersion");
     uint64_t n = rb_ar_list_begin(ar, "bakedBlocks", RB_U32, 10);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) block(ar, blocks_version);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_block(ar, blocks_version);
     rb_ar_list_end(ar);
     rb_ar_u32(ar, "u01");
     uint64_t k = rb_ar_list_begin(ar, "bakedClipsAdditionalData", RB_U32, 24);
@@ -863,22 +813,54 @@ static const rb_node *chunk_list_being_read(rb_ar *ar)
     return NULL;
 }
 
+/* The length of list `key` of sibling chunk `id` (READ: read already; FROM_JSON: built already).
+ * *known is 0 when the node has no such chunk, or kept it opaque (its length is then unknown). */
+static uint64_t sibling_length(rb_ar *ar, uint32_t id, const char *key, int *known)
+{
+    *known = 0;
+    const rb_node *chunks = chunk_list_being_read(ar);
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *chunk = chunks->v.kids.items[i];
+        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))) != id) continue;
+        const rb_node *list = rb_node_get(chunk, key);
+        if (!list || list->kind != RB_K_LIST) return 0;
+        *known = 1;
+        return list->v.kids.count;
+    }
+    return 0;
+}
+
 /* READ: the length of list `key` of sibling chunk `id`; 0 when the node has no such chunk.
  * Fails when the chunk is there but was kept opaque (its length is then unknown). */
 static uint64_t sibling_count(rb_ar *ar, uint32_t id, const char *key)
 {
     if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return 0;
     const rb_node *chunks = chunk_list_being_read(ar);
-    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
-        const rb_node *chunk = chunks->v.kids.items[i];
-        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))) != id) continue;
-        const rb_node *list = rb_node_get(chunk, key);
-        if (list && list->kind == RB_K_LIST) return list->v.kids.count;
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "chunk 0x%08X was not typed: the number of %s is unknown", id, key);
+    if (!chunks) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "the chunk list of this node was not found");
         return 0;
     }
-    if (!chunks) rb_ar_fail(ar, RB_E_UNSUPPORTED, "the chunk list of this node was not found");
-    return 0;
+    int known;
+    uint64_t n = sibling_length(ar, id, key, &known);
+    for (size_t i = 0; !known && i < chunks->v.kids.count; i++)
+        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id"))) == id)
+            rb_ar_fail(ar, RB_E_UNSUPPORTED, "chunk 0x%08X was not typed: the number of %s is unknown", id, key);
+    return n;
+}
+
+/* FROM_JSON: a per-element list must stay in step with the list it annotates; an edit that adds
+ * or removes blocks or items without it would shift every later entry onto the wrong element. */
+static void check_in_step(rb_ar *ar, const char *key, uint32_t id, const char *sibling_key)
+{
+    if (rb_ar_direction(ar) != RB_AR_FROM_JSON || !rb_ar_ok(ar)) return;
+    const rb_node *list = rb_node_get(rb_ar_current(ar), key);
+    int known;
+    uint64_t expected = sibling_length(ar, id, sibling_key, &known);
+    if (!known || !list || list->v.kids.count == expected) return;
+    rb_ar_fail(ar, RB_E_MODEL,
+               "%s has %zu entries but chunk 0x%08X has %llu %s: remove or add the matching entries here too "
+               "(one per element, in the same order)",
+               key, list->v.kids.count, id, (unsigned long long)expected, sibling_key);
 }
 
 static void byte_list(rb_ar *ar, const char *key, uint64_t count)
@@ -905,8 +887,11 @@ static void per_element_bytes(rb_ar *ar, uint32_t max_version)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, max_version)) return;
     byte_list(ar, "blocks", sibling_count(ar, 0x0304301F, "blocks"));
+    check_in_step(ar, "blocks", 0x0304301F, "blocks");
     byte_list(ar, "bakedBlocks", sibling_count(ar, 0x03043048, "bakedBlocks"));
+    check_in_step(ar, "bakedBlocks", 0x03043048, "bakedBlocks");
     byte_list_to_end(ar, "items");
+    check_in_step(ar, "items", 0x03043040, "anchoredObjects");
 }
 
 static void chunk_062(rb_ar *ar) { per_element_bytes(ar, 0); }
@@ -918,6 +903,7 @@ static void chunk_063(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     byte_list_to_end(ar, "animPhaseOffsets");
+    check_in_step(ar, "animPhaseOffsets", 0x03043040, "anchoredObjects");
 }
 
 /* 065: per item, an optional foreground skin */
@@ -933,6 +919,7 @@ static void chunk_065(rb_ar *ar)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
+    check_in_step(ar, "items", 0x03043040, "anchoredObjects");
 }
 
 /* 069: macroblock instance per block and per item (-1 = none), then each instance's flags */
@@ -949,6 +936,8 @@ static void chunk_069(rb_ar *ar)
         for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
         rb_ar_list_end(ar);
     }
+    check_in_step(ar, "blocks", 0x0304301F, "blocks");
+    check_in_step(ar, "items", 0x03043040, "anchoredObjects");
     uint64_t k = rb_ar_list_begin(ar, "macroblockInstances", RB_U32, 8);
     for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
