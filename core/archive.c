@@ -1000,7 +1000,7 @@ static int add_section(rb_ar *ar, const char *name, const uint8_t *data, size_t 
         if (!name) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return -1; }
     }
     int idx = rb_doc_add_section(ar->doc, name, data, size, owned);
-    if (idx < 0) rb_ar_fail(ar, RB_E_LIMIT, "more than %d compressed streams or sections", RB_MAX_SECTIONS);
+    if (idx < 0) rb_ar_fail(ar, RB_E_LIMIT, "more than %d compressed streams (or out of memory)", RB_MAX_SECTIONS);
     return idx;
 }
 
@@ -1058,7 +1058,7 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
         n->stream = rb_arena_alloc(&ar->doc->arena, sizeof(*n->stream));
         if (!n->stream) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
         n->stream->codec = codec->name;
-        if (ar->doc->stream_count < RB_MAX_STREAMS) ar->doc->streams[ar->doc->stream_count++] = n;
+        if (rb_doc_add_stream(ar->doc, n) != 0) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     }
     if (ar->dir == RB_AR_READ) {
         n->section = top_range(ar)->section;

@@ -32,15 +32,37 @@ void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
     else rb_limits_default(&doc->limits);
 }
 
+/* Grows an array of `item` sized elements to hold one more; 0 when out of memory. */
+static int grow(void **items, size_t *cap, size_t count, size_t item)
+{
+    if (count < *cap) return 1;
+    size_t new_cap = *cap ? *cap * 2 : 8;
+    void *p = realloc(*items, new_cap * item);
+    if (!p) return 0;
+    *items = p;
+    *cap = new_cap;
+    return 1;
+}
+
 int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned)
 {
-    if (doc->section_count >= RB_MAX_SECTIONS || doc->owned_count >= RB_MAX_SECTIONS) return -1;
+    if (doc->section_count >= RB_MAX_SECTIONS) return -1;
+    if (!grow((void **)&doc->sections, &doc->section_cap, doc->section_count, sizeof(rb_section)) ||
+        (owned && !grow((void **)&doc->owned, &doc->owned_cap, doc->owned_count, sizeof(void *))))
+        return -1;
     rb_section *s = &doc->sections[doc->section_count];
     s->name = name;
     s->data = data;
     s->size = size;
     if (owned) doc->owned[doc->owned_count++] = owned;
     return (int)doc->section_count++;
+}
+
+int rb_doc_add_stream(rb_doc *doc, rb_node *stream)
+{
+    if (!grow((void **)&doc->streams, &doc->stream_cap, doc->stream_count, sizeof(rb_node *))) return -1;
+    doc->streams[doc->stream_count++] = stream;
+    return 0;
 }
 
 enum { RB_MAX_NOTES = 1000 };
@@ -84,6 +106,9 @@ void rb_doc_free(rb_doc *doc)
     rb_doc_free(doc->kept);
     free(doc->notes);
     for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
+    free(doc->owned);
+    free(doc->sections);
+    free(doc->streams);
     rb_arena_free(&doc->arena);
     free(doc);
 }

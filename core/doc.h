@@ -5,7 +5,8 @@
 #include "model.h"
 #include "rebyte.h"
 
-enum { RB_MAX_SECTIONS = 64, RB_MAX_STREAMS = 64 };
+/* Byte spaces are numbered with 16 bits in the model's nodes. */
+enum { RB_MAX_SECTIONS = 65535 };
 
 typedef struct rb_section {
     const char *name;
@@ -30,12 +31,12 @@ struct rb_doc {
     rb_node *root;
     char file_name[256];
     rb_limits limits;
-    rb_section sections[RB_MAX_SECTIONS];
-    size_t section_count;
-    void *owned[RB_MAX_SECTIONS]; /* malloc'd buffers the document owns (decoded streams) */
-    size_t owned_count;
-    rb_node *streams[RB_MAX_STREAMS];
-    size_t stream_count;
+    rb_section *sections; /* [0] is the input file; decoded streams follow */
+    size_t section_count, section_cap;
+    void **owned;         /* malloc'd buffers the document owns (decoded streams) */
+    size_t owned_count, owned_cap;
+    rb_node **streams;    /* every compressed stream, in file order, for reports */
+    size_t stream_count, stream_cap;
     int last_write_reencode;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
@@ -54,6 +55,8 @@ const rb_format *rb_format_detect(const uint8_t *data, size_t size);
 /* Records a note (copied); past a cap only the count grows. 0 on success, -1 out of memory. */
 int rb_doc_add_note(rb_doc *doc, const char *text);
 int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned);
+/* Remembers a compressed stream for reports. 0 on success, -1 out of memory. */
+int rb_doc_add_stream(rb_doc *doc, rb_node *stream);
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
 /* Builds a model from JSON through the format's description (validating it). Blob references

@@ -191,7 +191,7 @@ typedef struct verify_result {
     char diff_space[32]; /* "file" or "decoded" */
     char path[512];
     rb_coverage coverage;
-    rb_stream_report streams[16];
+    rb_stream_report streams[64];
     size_t stream_count;
     const char *format;
     char **notes; /* deviations the reader kept (stale checksums, ...): malloc'd copies */
@@ -301,7 +301,7 @@ static void verify_one(const char *path, int reencode, int named, verify_result 
     if (rb_doc_write(doc, &wo, &out, &out_size, &err) != RB_OK) {
         fail_result(r, &err);
     } else {
-        r->stream_count = rb_doc_stream_reports(doc, r->streams, 16);
+        r->stream_count = rb_doc_stream_reports(doc, r->streams, 64);
         uint64_t off;
         if (!reencode) {
             if (first_difference(data, size, out, out_size, &off)) {

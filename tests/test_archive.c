@@ -474,8 +474,54 @@ static void test_base64(void)
     CHECK(rb_base64_decode("Zm=v", 4, dec) == (size_t)-1, "misplaced padding refused");
 }
 
+/* A file of many compressed streams (a replay with many ghosts has one or two each). */
+static void describe_many_streams(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "streams", RB_U32, 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_slot content = rb_ar_slot(ar, "content size", RB_U32);
+        rb_slot encoded = rb_ar_slot(ar, "encoded size", RB_U32);
+        rb_ar_stream_begin(ar, "samples", &rb_codec_zlib, content.value, encoded.value);
+        rb_ar_u32(ar, "value");
+        rb_ar_stream_end(ar, &content, &encoded);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void test_many_streams(void)
+{
+    static const rb_format many = {"many", "many streams", detect_test, describe_many_streams};
+    enum { COUNT = 300 };
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_buf_put_le(&b, COUNT, 4);
+    for (uint32_t i = 0; i < COUNT; i++) {
+        uint8_t content[4] = {(uint8_t)i, (uint8_t)(i >> 8), 0, 0}, packed[64];
+        uLongf packed_size = sizeof packed;
+        compress2(packed, &packed_size, content, 4, 9);
+        rb_buf_put_le(&b, 4, 4);
+        rb_buf_put_le(&b, packed_size, 4);
+        rb_buf_put(&b, packed, packed_size);
+    }
+    size_t size, out_size;
+    uint8_t *in = rb_buf_take(&b, &size), *out = NULL;
+    rb_error err;
+    rb_doc *doc = rb_doc_parse_as(&many, in, size, &(rb_read_options){.file_name = "many"}, &err);
+    CHECK(doc != NULL, "300 streams parse: %s", err.message);
+    if (doc) {
+        CHECK(rb_doc_stream_reports(doc, NULL, 0) == 0 && doc->stream_count == COUNT, "every stream reported");
+        if (write_doc(doc, 0, &out, &out_size)) CHECK(out_size == size && memcmp(out, in, size) == 0, "300 streams exact");
+        free(out);
+    }
+    rb_doc_free(doc);
+    free(in);
+}
+
 int main(void)
 {
+    test_many_streams();
     test_bytes_round_trip(1);
     test_bytes_round_trip(2);
     test_json_spellings();
