@@ -435,7 +435,9 @@ static void lightmap_cache(rb_ar *ar)
     rb_slot content_size = rb_ar_slot(ar, "uncompressedSize", RB_U32);
     rb_slot encoded_size = rb_ar_slot(ar, "compressedSize", RB_U32);
     rb_ar_stream_begin(ar, "lightmapCacheData", &rb_codec_zlib, content_size.value, encoded_size.value);
-    rb_ar_rest(ar, "content");
+    /* the decoded CHmsLightMapCache node: lightmap data taken as a whole (a blob, like the images
+     * before it); its inner layout is not described yet */
+    rb_ar_bytes(ar, "content", RB_K_BLOB, rb_ar_remaining(ar));
     rb_ar_stream_end(ar, &content_size, &encoded_size);
 }
 
