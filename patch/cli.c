@@ -41,22 +41,31 @@ static const command COMMANDS[] = {
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
      "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\"."},
-    {"apply", cmd_apply, "rebyte apply PATCH.json [MORE.json...] FILE... (-o OUT | --in-place [--backup]) [--dry-run]",
+    {"apply", cmd_apply,
+     "rebyte apply PATCH.json [MORE.json...] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, validate,\n"
      "write, re-read what was written and check it equals the patched model. Paths are those\n"
      "of `rebyte dump`. On any error nothing is written and the input is untouched.\n"
      "  -o OUT      output file (one input)\n"
      "  --in-place  replace each input (after verification); --backup keeps FILE.bak\n"
      "  --dry-run   print what would change, write nothing\n"
+     "  --conflicts when stacked patches change the same value: stop (default), first-wins, last-wins\n"
+     "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
+     "`rebyte diff --by-identity` carries its base's digest: on another base, every value it\n"
+     "relies on is checked and reported field by field; it applies when all of them hold.\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
      "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"
      "(a relative pointer) equals value, e.g. /body/chunks/[id=0x0304301F]/mapName; several\n"
      "conditions are separated by commas. See docs/usage.md."},
-    {"diff", cmd_diff, "rebyte diff A B",
+    {"diff", cmd_diff, "rebyte diff [--by-identity] A B",
      "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
-     "A's model into B's. Exit 0 when equal, 1 when they differ."},
+     "A's model into B's. Exit 0 when equal, 1 when they differ.\n"
+     "  --by-identity  address list elements by their natural keys (a chunk by id, a block by name\n"
+     "                 and coordinates, an item by model and position, a name, a string) and pin\n"
+     "                 every replaced value with a test: the patch keeps applying to a base that\n"
+     "                 changed elsewhere. It carries A's digest and is proven on A before printing."},
     {"downgrade-items", cmd_downgrade_items,
      "rebyte downgrade-items MAP... (-o OUT | --in-place) [--to 4] [--items-version N] [--dry-run] [--print-patch]",
      "Rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at version 4 (or --to 0..4),\n"

@@ -8,6 +8,8 @@
 #include "jsondiff.h"
 #include "jsonpatch.h"
 #include "selector.h"
+#include "portable.h"
+#include <zlib.h>
 
 static int parse_blob_mode(const char *v, rb_blob_mode *mode)
 {
@@ -174,7 +176,32 @@ typedef struct apply_options {
     int patch_count;
     const char *out;
     int in_place, backup, dry_run, quiet;
+    rb_conflict_policy conflicts;
 } apply_options;
+
+/* A fingerprinted patch made against another file: say so, and check every value it pins
+ * (field by field). It applies anyway when all of them hold. */
+static int check_base(json_t *model, const uint8_t *data, size_t size, const char *path, const apply_options *o)
+{
+    for (int i = 0; i < o->patch_count; i++) {
+        const json_t *ops, *base;
+        if (rb_patch_parts(o->patches[i], &ops, &base) != 0 || !base) continue;
+        const char *crc_text = json_string_value(json_object_get(base, "crc32"));
+        uint32_t crc = (uint32_t)crc32(0, data, (uInt)size);
+        json_int_t base_size = json_integer_value(json_object_get(base, "size"));
+        if (crc_text && strtoul(crc_text, NULL, 16) == crc && base_size == (json_int_t)size) continue;
+        fprintf(stderr, "rebyte: %s: not the base %s was made from (%s); checking the values it relies on\n", path,
+                o->patch_names[i], crc_text ? crc_text : "no digest");
+        size_t failing = rb_check_pins(model, ops, stderr);
+        if (failing) {
+            fprintf(stderr, "rebyte: %s: %zu value%s from what %s expects (nothing was written)\n", path, failing,
+                    failing == 1 ? " differs" : "s differ", o->patch_names[i]);
+            return -1;
+        }
+        if (!o->quiet) fprintf(stderr, "rebyte: %s: every value %s relies on holds: applying\n", path, o->patch_names[i]);
+    }
+    return 0;
+}
 
 /* Re-read what was written and check it is the model we meant to write. */
 static int verify_written(const rb_doc *intended, const uint8_t *bytes, size_t size, const char *name)
@@ -249,12 +276,12 @@ static int apply_to_file(const char *path, const char *target, const apply_optio
     uint8_t *bytes = NULL;
     size_t size = 0;
     rc = EXIT_BAD_INPUT;
-    for (int i = 0; i < o->patch_count; i++) {
-        char why[1024];
-        if (rb_json_patch_apply_selectors(&after, o->patches[i], NULL, why, sizeof why) != 0) {
-            fprintf(stderr, "rebyte: %s: %s: %s (nothing was written)\n", path, o->patch_names[i], why);
-            goto done;
-        }
+    if (check_base(after, l.data, l.size, path, o) != 0) goto done;
+    char why[1400];
+    if (rb_apply_stack(&after, (const json_t *const *)o->patches, o->patch_names, o->patch_count, o->conflicts,
+                       (o->patch_count > 1 && !o->quiet) ? stderr : NULL, why, sizeof why) != 0) {
+        fprintf(stderr, "rebyte: %s: %s (nothing was written)\n", path, why);
+        goto done;
     }
     patched = doc_from_json(after, l.doc, path);
     if (!patched) goto done;
@@ -300,6 +327,13 @@ int cmd_apply(int argc, char **argv)
         else if (strcmp(argv[i], "--backup") == 0) o.backup = 1;
         else if (strcmp(argv[i], "--dry-run") == 0) o.dry_run = 1;
         else if (strcmp(argv[i], "-q") == 0) o.quiet = 1;
+        else if ((r = cli_opt_value(argc, argv, &i, "--conflicts", &v))) {
+            if (r < 0) goto out;
+            if (strcmp(v, "stop") == 0) o.conflicts = RB_CONFLICT_STOP;
+            else if (strcmp(v, "first-wins") == 0) o.conflicts = RB_CONFLICT_FIRST_WINS;
+            else if (strcmp(v, "last-wins") == 0) o.conflicts = RB_CONFLICT_LAST_WINS;
+            else { fprintf(stderr, "rebyte: --conflicts must be stop, first-wins or last-wins\n"); goto out; }
+        }
         else if (argv[i][0] == '-' && argv[i][1]) { rc = cli_usage_error("apply", argv[i]); goto out; }
         else if (input_count == 0 && (o.patch_count == 0 || ends_with(argv[i], ".json"))) {
             /* leading arguments are patches: the first always, then every further .json */
@@ -341,10 +375,39 @@ out:
 
 /* ---------- diff ---------- */
 
+/* The identity patch from A to B, proven on A before it is printed. */
+static int identity_diff(loaded *la, loaded *lb, json_t *ja, json_t *jb)
+{
+    json_t *ops = rb_identity_diff(ja, jb);
+    json_t *check = json_deep_copy(ja);
+    const char *name = "the identity patch";
+    char why[1400];
+    int rc = EXIT_DIFFERS;
+    if (rb_apply_stack(&check, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, why, sizeof why) != 0 ||
+        !rb_values_equal(check, jb)) {
+        fprintf(stderr, "rebyte: internal: the identity patch does not turn A into B (%s)\n", why);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        char crc[16];
+        snprintf(crc, sizeof crc, "0x%08x", (unsigned)crc32(0, la->data, (uInt)la->size));
+        json_t *out = json_pack("{s:i,s:{s:s,s:I,s:s},s:O}", "rebytePatch", 1, "base", "format", la->doc->format->name,
+                                "size", (json_int_t)la->size, "crc32", crc, "operations", ops);
+        if (cli_print_json(out, NULL) != 0) rc = EXIT_IO;
+        else if (json_array_size(ops) == 0) rc = EXIT_OK;
+        json_decref(out);
+    }
+    (void)lb;
+    json_decref(check);
+    json_decref(ops);
+    return rc;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *a = NULL, *b = NULL;
+    int by_identity = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--by-identity") == 0) { by_identity = 1; continue; }
         if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("diff", argv[i]);
         if (!a) a = argv[i];
         else if (!b) b = argv[i];
@@ -368,10 +431,14 @@ int cmd_diff(int argc, char **argv)
     json_t *jb = rb_model_to_json(lb.doc, lb.doc->root, RB_BLOBS_BASE64);
     strip_stream_meta(ja);
     strip_stream_meta(jb);
-    json_t *ops = json_array();
-    rb_json_diff(ja, jb, ops, "");
-    rc = cli_print_json(ops, NULL) == 0 ? (json_array_size(ops) ? EXIT_DIFFERS : EXIT_OK) : EXIT_IO;
-    json_decref(ops);
+    if (by_identity) {
+        rc = identity_diff(&la, &lb, ja, jb);
+    } else {
+        json_t *ops = json_array();
+        rb_json_diff(ja, jb, ops, "");
+        rc = cli_print_json(ops, NULL) == 0 ? (json_array_size(ops) ? EXIT_DIFFERS : EXIT_OK) : EXIT_IO;
+        json_decref(ops);
+    }
     json_decref(ja);
     json_decref(jb);
     unload(&la);

@@ -6,7 +6,8 @@
  *   /body/chunks/[id=0x0304301F]/mapName
  *   /body/chunks/[id=0x03043040]/anchoredObjects/[chunks/0/itemModel/id=Flag8m,chunks/0/flags=0x0000]
  *
- * `key` may be a relative pointer into the element ("chunks/0/itemModel/id"); several conditions
+ * `key` may be a relative pointer into the element ("chunks/0/itemModel/id"), or empty for the
+ * element itself ("[=Hello]" in a list of strings); several conditions
  * are separated by commas and must all hold; `value` matches a string member exactly, or a number
  * or boolean by its JSON spelling. In keys and values, "~0" is '~', "~1" is '/', "~2" is ',' and
  * "~3" is ']'. A selector that matches no element, or more than one, is an error saying so.
@@ -40,10 +41,11 @@ static int condition_holds(json_t *element, char *condition)
     *eq = 0;
     char *key = condition, *value = eq + 1;
     unescape(value);
-    /* the key is a relative pointer: reuse the RFC 6901 resolver with a leading '/' */
+    /* the key is a relative pointer (reuse the RFC 6901 resolver with a leading '/');
+     * an empty key means the element itself (lists of strings or numbers) */
     char pointer[512];
     snprintf(pointer, sizeof pointer, "/%s", key);
-    json_t *member = rb_json_pointer_get(element, pointer, NULL, 0);
+    json_t *member = *key ? rb_json_pointer_get(element, pointer, NULL, 0) : element;
     *eq = '=';
     if (!member) return 0;
     if (json_is_string(member)) return strcmp(json_string_value(member), value) == 0;

@@ -1,0 +1,24 @@
+/* Portable patches: identity diffs, fingerprinted patch files, stacking (see portable.c). */
+#ifndef RB_PORTABLE_H
+#define RB_PORTABLE_H
+#include <jansson.h>
+#include <stdio.h>
+
+typedef enum rb_conflict_policy { RB_CONFLICT_STOP, RB_CONFLICT_FIRST_WINS, RB_CONFLICT_LAST_WINS } rb_conflict_policy;
+
+/* Equal as content: storage annotations ($id flags, $stream) and blob spellings do not count. */
+int rb_values_equal(const json_t *a, const json_t *b);
+/* The selector token ("[id=0x0304301F]") that singles out array[index] by its natural keys;
+ * 0 when no key set is unique (then address it by index). */
+int rb_identity_selector(json_t *array, size_t index, char *out, size_t size);
+/* The RFC 6902 patch (with selectors and "test" pins) that turns a into b. */
+json_t *rb_identity_diff(json_t *a, json_t *b);
+/* A patch file is a JSON Patch array, or {"rebytePatch": 1, "base": {...}, "operations": [...]}. */
+int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base);
+/* Apply patches in order, all or nothing; overlapping changes by different patches follow the
+ * policy. A line per patch (and per skipped conflict) goes to `report` when it is not NULL. */
+int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
+                   rb_conflict_policy policy, FILE *report, char *err, size_t err_size);
+/* How many "test" pins of `ops` do not hold on `doc`; each one is reported field by field. */
+size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report);
+#endif
