@@ -5,18 +5,25 @@
  * not match) keeps its bytes as "data"; a non-skippable chunk without a known layout cannot be
  * skipped (it has no size), so the main node keeps everything from there as "opaqueTail".
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gbx_internal.h"
 
 /* ---------- speculative reads ---------- */
 
-/* A limit or an allocation failure must reach the user: falling back to opaque bytes would hide
- * it (and the limit exists to stop the work). Layout mismatches are what the fallback is for. */
+/* Running out of memory must reach the user; anything else (a layout that does not match, a
+ * count over a limit — checked before anything is allocated) may fall back to keeping the bytes
+ * opaque, which is always exact. A limit that caused a fallback is noted, so the user learns it. */
 int gbx_error_is_final(rb_ar *ar)
 {
     rb_status st = rb_ar_ok(ar) ? RB_OK : rb_ar_error(ar)->status;
-    return st == RB_E_LIMIT || st == RB_E_NOMEM;
+    if (st == RB_E_LIMIT && rb_ar_direction(ar) == RB_AR_READ) {
+        char text[1600], note[1700];
+        snprintf(note, sizeof note, "kept opaque because a limit was hit: %s", rb_error_format(rb_ar_error(ar), text, sizeof text));
+        rb_doc_add_note(rb_ar_doc(ar), note);
+    }
+    return st == RB_E_NOMEM;
 }
 
 gbx_mark gbx_mark_here(rb_ar *ar)
@@ -169,21 +176,28 @@ static void skippable_payload(rb_ar *ar, const gbx_chunk_def *def)
     rb_ar_sized_end(ar);
 }
 
+/* Whether the chunk is stored with a SKIP marker and size. Normally a property of the chunk id
+ * (its layout's default); a file that stores it the other way (TMUnlimiter's 0x03043055, a
+ * damaged file) keeps that as a "skippable" field, so it is written back the same way. */
+static int chunk_is_skippable(rb_ar *ar, const gbx_chunk_def *def)
+{
+    int by_layout = def ? def->skippable : 1;
+    int stored = by_layout;
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        uint32_t marker = 0;
+        stored = rb_ar_peek_u32(ar, &marker) && marker == GBX_SKIP;
+    }
+    if (rb_ar_has(ar, "skippable", stored != by_layout))
+        return (int)rb_ar_bool_detached(ar, "skippable", 1, (uint64_t)stored);
+    return by_layout;
+}
+
 static void describe_chunk(rb_ar *ar)
 {
     rb_ar_record_begin(ar, NULL);
     uint32_t id = rb_ar_x32(ar, "id");
     const gbx_chunk_def *def = gbx_find_chunk(id);
-    int skippable;
-    if (rb_ar_direction(ar) == RB_AR_READ) {
-        uint32_t marker = 0;
-        skippable = rb_ar_peek_u32(ar, &marker) && marker == GBX_SKIP;
-        if (def && def->skippable && !skippable && rb_ar_ok(ar))
-            rb_ar_fail(ar, RB_E_UNSUPPORTED, "chunk 0x%08X is skippable by its layout but has no SKIP marker", id);
-    } else {
-        skippable = def ? def->skippable : rb_ar_has(ar, "data", 1);
-    }
-    if (skippable) {
+    if (chunk_is_skippable(ar, def)) {
         skippable_payload(ar, def);
     } else if (!def || !def->describe) {
         if (rb_ar_ok(ar))
@@ -267,6 +281,14 @@ static const gbx_chunk_table *const BODY_TABLES[] = {
     &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks,
 };
 
+static const gbx_chunk_table *const HEADER_TABLES[] = {
+    &gbx_challenge_header_chunks,
+    &gbx_map_header_chunks,
+    &gbx_replay_header_chunks,
+    &gbx_item_header_chunks,
+};
+static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
+
 static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)
 {
     for (size_t t = 0; t < count; t++)
@@ -275,19 +297,68 @@ static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t
     return NULL;
 }
 
-const gbx_chunk_def *gbx_find_chunk(uint32_t raw)
+/* Scanning every table for every chunk was a hot spot, so the ids are indexed: open addressing,
+ * each id mapped to its first definition in table order (what the scan finds). The index is
+ * built once per process under pthread_once and only read afterwards, so documents parsed in
+ * other threads share it safely. Past half full it is not used and lookups scan again. */
+enum { CHUNK_INDEX_BITS = 12, CHUNK_INDEX_SLOTS = 1 << CHUNK_INDEX_BITS };
+
+typedef struct chunk_index {
+    uint32_t ids[CHUNK_INDEX_SLOTS];
+    const gbx_chunk_def *defs[CHUNK_INDEX_SLOTS]; /* NULL: empty slot */
+    size_t used;
+    int usable;
+} chunk_index;
+
+static chunk_index BODY_INDEX, HEADER_INDEX;
+static pthread_once_t CHUNK_INDEX_ONCE = PTHREAD_ONCE_INIT;
+
+static size_t chunk_slot(uint32_t id) { return (uint32_t)(id * 2654435761u) >> (32 - CHUNK_INDEX_BITS); }
+
+static void index_add(chunk_index *x, const gbx_chunk_def *def)
 {
-    return find_in(BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0], gbx_remap_id(raw));
+    size_t i = chunk_slot(def->id);
+    while (x->defs[i]) {
+        if (x->ids[i] == def->id) return; /* an earlier table defines it: that one wins */
+        i = (i + 1) & (CHUNK_INDEX_SLOTS - 1);
+    }
+    if (++x->used > CHUNK_INDEX_SLOTS / 2) {
+        x->usable = 0;
+        return;
+    }
+    x->ids[i] = def->id;
+    x->defs[i] = def;
 }
 
-static const gbx_chunk_table *const HEADER_TABLES[] = {
-    &gbx_challenge_header_chunks,
-    &gbx_map_header_chunks,
-    &gbx_replay_header_chunks,
-    &gbx_item_header_chunks,
-};
+static void index_tables(chunk_index *x, const gbx_chunk_table *const *tables, size_t count)
+{
+    x->usable = 1;
+    for (size_t t = 0; t < count && x->usable; t++)
+        for (size_t i = 0; tables[t]->defs && i < tables[t]->count && x->usable; i++)
+            index_add(x, &tables[t]->defs[i]);
+}
+
+static void build_chunk_indexes(void)
+{
+    index_tables(&BODY_INDEX, BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0]);
+    index_tables(&HEADER_INDEX, HEADER_TABLES, HEADER_TABLE_COUNT);
+}
+
+static const gbx_chunk_def *find_indexed(const chunk_index *x, const gbx_chunk_table *const *tables, size_t count,
+                                         uint32_t id)
+{
+    if (pthread_once(&CHUNK_INDEX_ONCE, build_chunk_indexes) != 0 || !x->usable) return find_in(tables, count, id);
+    for (size_t i = chunk_slot(id); x->defs[i]; i = (i + 1) & (CHUNK_INDEX_SLOTS - 1))
+        if (x->ids[i] == id) return x->defs[i];
+    return NULL;
+}
+
+const gbx_chunk_def *gbx_find_chunk(uint32_t raw)
+{
+    return find_indexed(&BODY_INDEX, BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0], gbx_remap_id(raw));
+}
 
 const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw)
 {
-    return find_in(HEADER_TABLES, sizeof HEADER_TABLES / sizeof HEADER_TABLES[0], gbx_remap_id(raw));
+    return find_indexed(&HEADER_INDEX, HEADER_TABLES, HEADER_TABLE_COUNT, gbx_remap_id(raw));
 }
