@@ -281,6 +281,9 @@ static const uint8_t *take(rb_ar *ar, const char *leaf, uint64_t n)
 static uint64_t decode_int(const uint8_t *p, unsigned wire)
 {
     unsigned width = wire & RB_W_WIDTH;
+    /* the common widths spelled out: the compiler makes each one load */
+    if (!(wire & RB_W_BE) && width == 4) return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (!(wire & RB_W_BE) && width == 1) return p[0];
     uint64_t v = 0;
     for (unsigned i = 0; i < width; i++) {
         unsigned shift = (wire & RB_W_BE) ? 8 * (width - 1 - i) : 8 * i;
@@ -291,6 +294,14 @@ static uint64_t decode_int(const uint8_t *p, unsigned wire)
 
 static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
 {
+    rb_buf *b = out(ar);
+    unsigned width = wire & RB_W_WIDTH;
+    if (!(wire & RB_W_BE) && b->data && !b->failed && b->cap - b->size >= width) {
+        /* in place when it fits: this runs once per scalar written */
+        for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
+        b->size += width;
+        return;
+    }
     if (wire & RB_W_BE)
         rb_buf_put_be(out(ar), v, wire & RB_W_WIDTH);
     else
@@ -412,7 +423,8 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
             return NULL;
         }
         rb_node *n = f->node->v.kids.items[f->next++];
-        int key_ok = (!key && !n->key) || (key && n->key && strcmp(key, n->key) == 0);
+        /* the description passes the same literal that named the node: compare pointers first */
+        int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
         if (!key_ok || n->kind != kind) {
             fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
                     n->key ? n->key : "", kind_name(kind));
@@ -579,7 +591,7 @@ int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
         /* only what is still ahead counts: an earlier field of the same name is not this one */
         for (size_t i = f->next; i < f->node->v.kids.count; i++) {
             const rb_node *c = f->node->v.kids.items[i];
-            if (c->key && strcmp(c->key, key) == 0) return 1;
+            if (c->key && (c->key == key || strcmp(c->key, key) == 0)) return 1;
         }
         return 0;
     }
@@ -1039,6 +1051,7 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
     info->content_size = content_size;
     info->content_crc32 = (uint32_t)crc32(0, content, (uInt)content_size);
     info->content_adler32 = (uint32_t)adler32(1, content, (uInt)content_size);
+    n->aux = (uint32_t)section + 1; /* stream nodes have no wire details: aux names the decoded content */
     ar_range *r = push_range(ar, key);
     if (!r) return;
     r->base = content;
@@ -1086,15 +1099,26 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
     push_frame(ar, n, jv);
 }
 
+/* Does the written content equal what the original stream decodes to? Against the decoded
+ * content itself when this document read it (a compare is cheaper than two digests), else
+ * (a model built from JSON) against the digests. */
+static int content_unchanged(const rb_ar *ar, const rb_node *stream, const rb_buf *content)
+{
+    const rb_stream_info *info = stream->stream;
+    if (!info->original || content->size != info->content_size) return 0;
+    uint32_t section = stream->aux;
+    if (section && section - 1 < ar->doc->section_count && ar->doc->sections[section - 1].size == content->size)
+        return content->size == 0 || memcmp(content->data, ar->doc->sections[section - 1].data, content->size) == 0;
+    return (uint32_t)crc32(0, content->data, (uInt)content->size) == info->content_crc32 &&
+           (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
+}
+
 /* WRITE: choose between the original encoded bytes and a fresh encoding. */
 static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
 {
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
-    uint32_t crc = (uint32_t)crc32(0, content.data, (uInt)content.size);
-    uint32_t adler = (uint32_t)adler32(1, content.data, (uInt)content.size);
-    int unchanged = info->original && content.size == info->content_size && crc == info->content_crc32 &&
-                    adler == info->content_adler32;
+    int unchanged = content_unchanged(ar, r->stream, &content);
     rb_stream_report *rep = &info->report;
     memset(rep, 0, sizeof(*rep));
     snprintf(rep->name, sizeof rep->name, "%s", r->what);

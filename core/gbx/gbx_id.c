@@ -7,6 +7,7 @@
  * differently from what the derivation gives (bit-31 definitions in older maps, a string
  * defined twice), the reader records that in the node's flags and the writer reproduces it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gbx_internal.h"
@@ -44,27 +45,99 @@ void gbx_scope_pop(rb_ar *ar)
     if (ctx->scope_count > 1) ctx->scope_count--;
 }
 
+/* ---------- the scope's string table, with a hash index ----------
+ * Every id looks its string up in the table, so a linear search made a scope quadratic. Big
+ * scopes get an open-addressing index of the first slot of each string. It lives in the same
+ * allocation as the entries (after `cap` of them), since the scope struct has no field for it.
+ * Speculative reads cut the table back (gbx_rewind sets `count`) and reused scopes restart at
+ * zero: the index remembers the count it describes and is rebuilt when that no longer holds. */
+enum { ID_LINEAR_MAX = 16 }; /* up to this many entries a scan is as fast */
+
+typedef struct id_index {
+    size_t live; /* the count of entries the index describes; SIZE_MAX = stale */
+    size_t mask; /* slots - 1 */
+    uint32_t slots[]; /* entry index + 1; 0 = empty */
+} id_index;
+
+static size_t index_slots(size_t cap) { return cap * 2; } /* cap is a power of two: so is this */
+
+static id_index *index_of(const gbx_id_scope *s) { return (id_index *)(void *)(s->entries + s->cap); }
+
+static uint32_t hash_string(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
+    return h;
+}
+
+static int entry_is(const gbx_id_entry *e, const uint8_t *data, size_t size)
+{
+    return e->size == size && memcmp(e->data, data, size) == 0;
+}
+
+static long index_find(const gbx_id_scope *s, const id_index *x, const uint8_t *data, size_t size, size_t *slot)
+{
+    size_t i = hash_string(data, size) & x->mask;
+    for (; x->slots[i]; i = (i + 1) & x->mask)
+        if (entry_is(&s->entries[x->slots[i] - 1], data, size)) break;
+    *slot = i;
+    return x->slots[i] ? (long)x->slots[i] - 1 : -1;
+}
+
+/* The index for the scope's current entries (NULL for a small scope, which is scanned). */
+static const id_index *synced_index(const gbx_id_scope *s)
+{
+    if (s->count <= ID_LINEAR_MAX) return NULL;
+    id_index *x = index_of(s);
+    if (x->live == s->count) return x;
+    memset(x->slots, 0, (x->mask + 1) * sizeof x->slots[0]);
+    for (size_t i = 0; i < s->count; i++) {
+        size_t slot;
+        if (index_find(s, x, s->entries[i].data, s->entries[i].size, &slot) < 0) x->slots[slot] = (uint32_t)i + 1;
+    }
+    x->live = s->count;
+    return x;
+}
+
 /* The slot a writer refers to for this string: the first with it (-1 if none). */
 static long find_id(const gbx_id_scope *s, const uint8_t *data, size_t size)
 {
+    size_t slot;
+    const id_index *x = synced_index(s);
+    if (x) return index_find(s, x, data, size, &slot);
     for (size_t i = 0; i < s->count; i++)
-        if (s->entries[i].size == size && memcmp(s->entries[i].data, data, size) == 0) return (long)i;
+        if (entry_is(&s->entries[i], data, size)) return (long)i;
     return -1;
+}
+
+static int grow_table(rb_ar *ar, gbx_id_scope *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : 64;
+    if (cap > UINT32_MAX / 2) { rb_ar_fail(ar, RB_E_LIMIT, "more than %zu lookback strings", s->cap); return 0; }
+    size_t bytes = cap * sizeof(gbx_id_entry) + sizeof(id_index) + index_slots(cap) * sizeof(uint32_t);
+    gbx_id_entry *e = realloc(s->entries, bytes);
+    if (!e) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
+    s->entries = e;
+    s->cap = cap;
+    id_index *x = index_of(s);
+    x->live = SIZE_MAX; /* moved and resized: rebuilt on next use */
+    x->mask = index_slots(cap) - 1;
+    return 1;
 }
 
 static int add_id(rb_ar *ar, const uint8_t *data, size_t size)
 {
     gbx_id_scope *s = scope(ar);
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        gbx_id_entry *e = realloc(s->entries, cap * sizeof(*e));
-        if (!e) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
-        s->entries = e;
-        s->cap = cap;
-    }
+    if (s->count == s->cap && !grow_table(ar, s)) return 0;
+    const id_index *synced = synced_index(s);
+    id_index *x = index_of(s);
+    size_t slot;
+    if (synced && index_find(s, x, data, size, &slot) < 0) x->slots[slot] = (uint32_t)s->count + 1;
     s->entries[s->count].data = data;
     s->entries[s->count].size = (uint32_t)size;
     s->count++;
+    /* an index kept in step stays valid; one skipped while the scope was small is stale */
+    x->live = synced ? s->count : SIZE_MAX;
     return 1;
 }
 
