@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jsonpatch.h"
+#include "portable.h"
 
 /* RFC 6901: '~' -> "~0", '/' -> "~1". */
 static char *child_pointer(const char *parent, const char *token)
@@ -49,9 +50,90 @@ static void diff_objects(const json_t *a, const json_t *b, json_t *ops, const ch
     }
 }
 
+/* Every element's identity token (its selector), or NULL when some element has none or two
+ * share one: then the list is compared by position. */
+static char **identities(const json_t *array) { return rb_identity_keys((json_t *)array); }
+
+static void free_keys(char **keys, size_t n)
+{
+    for (size_t i = 0; keys && i < n; i++) free(keys[i]);
+    free(keys);
+}
+
+static long find_key(char **keys, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (keys[i] && strcmp(keys[i], key) == 0) return (long)i;
+    return -1;
+}
+
+static char *index_pointer(const char *path, size_t i)
+{
+    char index[32];
+    snprintf(index, sizeof index, "%zu", i);
+    return child_pointer(path, index);
+}
+
+/* Lists whose elements have identities (chunks, blocks, names, ...): matched by identity, so an
+ * insertion, a deletion or a re-sort shows as that, not as every later element changing.
+ * Order of operations: removals, moves into B's order, additions, then changes inside. */
+static int diff_arrays_by_identity(const json_t *a, const json_t *b, json_t *ops, const char *path)
+{
+    size_t na = json_array_size(a), nb = json_array_size(b);
+    char **ka = identities(a), **kb = identities(b);
+    if (!ka || !kb) { free_keys(ka, na); free_keys(kb, nb); return 0; }
+    /* the working list of identities, edited as the operations would edit the document */
+    char **cur = calloc(na + nb + 1, sizeof(char *));
+    size_t count = 0;
+    for (size_t i = 0; i < na; i++) cur[count++] = ka[i];
+    for (size_t i = na; i > 0; i--) {
+        if (find_key(kb, nb, ka[i - 1]) >= 0) continue;
+        char *p = index_pointer(path, i - 1);
+        add_op(ops, "remove", p, NULL);
+        free(p);
+        memmove(&cur[i - 1], &cur[i], (count - i) * sizeof(char *));
+        count--;
+    }
+    size_t pos = 0;
+    for (size_t j = 0; j < nb; j++) {
+        long at = find_key(cur, count, kb[j]);
+        if (at < 0) continue;
+        if ((size_t)at != pos) {
+            char *from = index_pointer(path, (size_t)at), *to = index_pointer(path, pos);
+            json_t *o = json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
+            json_array_append_new(ops, o);
+            free(from);
+            free(to);
+            char *moved = cur[at];
+            memmove(&cur[pos + 1], &cur[pos], ((size_t)at - pos) * sizeof(char *));
+            cur[pos] = moved;
+        }
+        pos++;
+    }
+    for (size_t j = 0; j < nb; j++) {
+        if (find_key(ka, na, kb[j]) >= 0) continue;
+        char *p = index_pointer(path, j);
+        add_op(ops, "add", p, json_array_get(b, j));
+        free(p);
+    }
+    for (size_t j = 0; j < nb; j++) {
+        long i = find_key(ka, na, kb[j]);
+        if (i < 0) continue;
+        char *p = index_pointer(path, j);
+        rb_json_diff(json_array_get(a, (size_t)i), json_array_get(b, j), ops, p);
+        free(p);
+    }
+    free(cur);
+    free_keys(ka, na);
+    free_keys(kb, nb);
+    return 1;
+}
+
 static void diff_arrays(const json_t *a, const json_t *b, json_t *ops, const char *path)
 {
     size_t na = json_array_size(a), nb = json_array_size(b);
+    int lists_of_things = na && nb && (json_is_object(json_array_get(a, 0)) || json_is_string(json_array_get(a, 0)));
+    if (lists_of_things && diff_arrays_by_identity(a, b, ops, path)) return;
     size_t common = na < nb ? na : nb;
     char index[32];
     for (size_t i = 0; i < common; i++) {

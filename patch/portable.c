@@ -68,9 +68,9 @@ static const char *const KEY_SETS[][5] = {
     {"name", "coord/0", "coord/1", "coord/2", NULL}, /* GBX blocks */
     {"chunks/0/itemModel/id", "chunks/0/absolutePositionInMap/0", "chunks/0/absolutePositionInMap/1",
      "chunks/0/absolutePositionInMap/2", NULL},     /* GBX anchored objects */
+    {"handle", NULL},                               /* GROFF symbols (the name is what a rename edits) */
     {"name", NULL},                                 /* named things (sprites, instances, ...) */
     {"blockModel/id", NULL},                        /* GBX block stock */
-    {"handle", NULL},                               /* GROFF symbols */
     {"", NULL},                                     /* strings and numbers in lists */
 };
 
@@ -127,6 +127,53 @@ int rb_identity_selector(json_t *array, size_t index, char *out, size_t size)
         return 0;
     }
     return 0;
+}
+
+static int compare_strings(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* The selector tokens of every element under one key set, or NULL when an element lacks a key
+ * or two elements share one. Sorting checks uniqueness in n log n (lists have thousands of blocks). */
+static char **keys_for_set(json_t *array, const char *const *keys)
+{
+    size_t n = json_array_size(array);
+    char **tokens = calloc(n + 1, sizeof(char *)), **sorted = calloc(n + 1, sizeof(char *));
+    int ok = tokens && sorted;
+    for (size_t i = 0; ok && i < n; i++) {
+        json_t *element = json_array_get(array, i);
+        char token[1024];
+        size_t o = (size_t)snprintf(token, sizeof token, "[");
+        for (int k = 0; keys[k] && ok; k++) {
+            json_t *v = member_at(element, keys[k]);
+            char value[256];
+            if (!v) { ok = 0; break; }
+            spell_value(v, value, sizeof value);
+            o += (size_t)snprintf(token + o, sizeof token - o, "%s%s=%s", k ? "," : "", keys[k], value);
+        }
+        if (ok && o + 2 < sizeof token) { token[o++] = ']'; token[o] = 0; }
+        else ok = 0;
+        if (ok && !(tokens[i] = strdup(token))) ok = 0;
+        sorted[i] = tokens[i];
+    }
+    if (ok) {
+        qsort(sorted, n, sizeof(char *), compare_strings);
+        for (size_t i = 1; ok && i < n; i++) ok = strcmp(sorted[i - 1], sorted[i]) != 0;
+    }
+    free(sorted);
+    if (!ok && tokens) {
+        for (size_t i = 0; i < n; i++) free(tokens[i]);
+        free(tokens);
+        tokens = NULL;
+    }
+    return tokens;
+}
+
+char **rb_identity_keys(json_t *array)
+{
+    for (size_t s = 0; s < sizeof KEY_SETS / sizeof KEY_SETS[0]; s++) {
+        char **tokens = keys_for_set(array, KEY_SETS[s]);
+        if (tokens) return tokens;
+    }
+    return NULL;
 }
 
 /* ---------- identity diff ---------- */

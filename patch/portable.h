@@ -11,6 +11,9 @@ int rb_values_equal(const json_t *a, const json_t *b);
 /* The selector token ("[id=0x0304301F]") that singles out array[index] by its natural keys;
  * 0 when no key set is unique (then address it by index). */
 int rb_identity_selector(json_t *array, size_t index, char *out, size_t size);
+/* One selector token per element, all under the first key set that is present and unique for
+ * every element; NULL when there is none. Free each token and the array. */
+char **rb_identity_keys(json_t *array);
 /* The RFC 6902 patch (with selectors and "test" pins) that turns a into b. */
 json_t *rb_identity_diff(json_t *a, json_t *b);
 /* A patch file is a JSON Patch array, or {"rebytePatch": 1, "base": {...}, "operations": [...]}. */
