@@ -1,0 +1,33 @@
+#!/bin/sh
+# A patch that cannot be applied says why (naming the JSON pointer), exits non-zero and writes
+# nothing: a wrong type, a value out of range, a missing path, a failing test, a change that would
+# leave a derived value inconsistent, a field the version does not have.
+set -u
+rebyte=${REBYTE:?}
+src=${REBYTE_SOURCE:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+sample=$src/samples/gbx/sample.Map.Gbx
+B='/body/chunks/[id=0x0304301F]'
+M='/body/chunks/[id=0x03043011]/challengeParameters/chunks/[id=0x0305B004]'
+expect_refusal() { # NAME PATCH EXPECTED-TEXT
+    printf '%s' "$2" > "$tmp/p.json"
+    "$rebyte" apply "$tmp/p.json" "$sample" -o "$tmp/out.Gbx" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "FAIL $1: accepted"; fails=$((fails + 1))
+    elif ! grep -q -- "$3" "$tmp/err"; then echo "FAIL $1: message lacks \"$3\": $(cat "$tmp/err")"; fails=$((fails + 1))
+    elif [ -e "$tmp/out.Gbx" ]; then echo "FAIL $1: output written"; fails=$((fails + 1))
+    else echo "ok   $1: $(head -c 200 "$tmp/err")"; fi
+    rm -f "$tmp/out.Gbx"
+}
+expect_refusal "wrong type" "[{\"op\":\"replace\",\"path\":\"$B/mapName\",\"value\":5}]" "mapName: expected a string"
+expect_refusal "out of range" "[{\"op\":\"replace\",\"path\":\"$M/authorTime\",\"value\":2147483648}]" "out of range for i32"
+expect_refusal "u8 out of range" "[{\"op\":\"replace\",\"path\":\"$B/blocks/0/direction\",\"value\":300}]" "out of range for u8"
+expect_refusal "missing path" "[{\"op\":\"replace\",\"path\":\"/body/chunks/99/mapName\",\"value\":\"x\"}]" "patch\[0\]"
+expect_refusal "failing test" "[{\"op\":\"test\",\"path\":\"$B/mapName\",\"value\":\"not this name\"}]" "test failed"
+expect_refusal "derived value" "[{\"op\":\"remove\",\"path\":\"/body/chunks/[id=0x03043040]/anchoredObjects/0\"}]" "snappedOnIndexes has 2 entries for 1"
+expect_refusal "field of another version" "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x03043040]/version\",\"value\":4}]" "not part of this structure"
+expect_refusal "unknown member" "[{\"op\":\"add\",\"path\":\"$B/bogus\",\"value\":1}]" "\"bogus\" is not part of this structure"
+[ "$fails" -eq 0 ] && echo "patch errors: all passed"
+[ "$fails" -eq 0 ]
