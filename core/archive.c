@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "archive_text.h"
 #include "doc.h"
 #include "json.h"
 
@@ -47,6 +48,11 @@ struct rb_ar {
     int reencode;
     int decoded;
     void *user;
+    /* text encoding (text GBX): every primitive is one line ended by CR LF (archive_text.h) */
+    int text;
+    const uint8_t *raw_next; /* text READ: bytes of a "0x" line rb_ar_take has not handed out yet */
+    size_t raw_left;
+    int raw_open;            /* text WRITE: rb_ar_emit is filling an open "0x" line */
     ar_frame frames[AR_MAX_FRAMES];
     size_t frame_count;
     ar_range ranges[AR_MAX_RANGES];
@@ -126,6 +132,8 @@ void *rb_ar_user(rb_ar *ar) { return ar->user; }
 static ar_frame *top_frame(rb_ar *ar) { return &ar->frames[ar->frame_count - 1]; }
 static ar_range *top_range(rb_ar *ar) { return &ar->ranges[ar->range_count - 1]; }
 static rb_buf *out(rb_ar *ar) { return &ar->outputs[ar->output_count - 1]; }
+static void close_raw_line(rb_ar *ar);
+static int peek_text_u32(const rb_ar *ar, uint64_t offset, uint32_t *value);
 
 /* ---------- errors ---------- */
 
@@ -223,14 +231,14 @@ uint64_t rb_ar_remaining(const rb_ar *ar)
 {
     if (ar->dir != RB_AR_READ) return 0;
     const ar_range *r = &ar->ranges[ar->range_count - 1];
-    return r->size - r->pos;
+    return r->size - r->pos + ar->raw_left;
 }
 
 int rb_ar_at_end(const rb_ar *ar) { return ar->dir == RB_AR_READ && rb_ar_remaining(ar) == 0; }
 
 const uint8_t *rb_ar_peek_bytes(rb_ar *ar, uint64_t size)
 {
-    if (ar->failed || ar->dir != RB_AR_READ || size > rb_ar_remaining(ar)) return NULL;
+    if (ar->failed || ar->dir != RB_AR_READ || ar->text || size > rb_ar_remaining(ar)) return NULL;
     const ar_range *r = &ar->ranges[ar->range_count - 1];
     return r->base + r->pos;
 }
@@ -261,7 +269,10 @@ int rb_ar_drop(rb_ar *ar, const char *key)
 uint64_t rb_ar_tell(const rb_ar *ar)
 {
     if (ar->dir == RB_AR_READ) return ar->ranges[ar->range_count - 1].pos;
-    if (ar->dir == RB_AR_WRITE) return ar->outputs[ar->output_count - 1].size;
+    if (ar->dir == RB_AR_WRITE) {
+        close_raw_line((rb_ar *)ar); /* a size measured here ends after a whole line */
+        return ar->outputs[ar->output_count - 1].size;
+    }
     return 0;
 }
 
@@ -310,7 +321,9 @@ static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
 
 int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
 {
-    if (ar->failed || ar->dir != RB_AR_READ || rb_ar_remaining(ar) < 4) return 0;
+    if (ar->failed || ar->dir != RB_AR_READ) return 0;
+    if (ar->text) return peek_text_u32(ar, 0, value);
+    if (rb_ar_remaining(ar) < 4) return 0;
     const ar_range *r = top_range(ar);
     *value = (uint32_t)decode_int(r->base + r->pos, RB_U32);
     return 1;
@@ -318,10 +331,223 @@ int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
 
 int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value)
 {
-    if (ar->failed || ar->dir != RB_AR_READ || rb_ar_remaining(ar) < 4 || offset > rb_ar_remaining(ar) - 4) return 0;
+    if (ar->failed || ar->dir != RB_AR_READ) return 0;
+    if (ar->text) return peek_text_u32(ar, offset, value);
+    /* formats scan with this (a u32 at a time), so it does its checks in place */
     const ar_range *r = top_range(ar);
+    size_t left = r->size - r->pos;
+    if (left < 4 || offset > left - 4) return 0;
     *value = (uint32_t)decode_int(r->base + r->pos + offset, RB_U32);
     return 1;
+}
+
+/* ---------- text lines (text GBX: every primitive is one CR LF line, see archive_text.h) ---------- */
+
+void rb_ar_set_text(rb_ar *ar, int text)
+{
+    if (ar->dir != RB_AR_FROM_JSON) ar->text = text != 0;
+}
+
+int rb_ar_is_text(const rb_ar *ar) { return ar->text; }
+
+/* WRITE: ends the byte line rb_ar_emit was filling, so what follows starts a line of its own. */
+static void close_raw_line(rb_ar *ar)
+{
+    if (!ar->raw_open) return;
+    ar->raw_open = 0;
+    rb_buf_put(out(ar), "\r\n", 2);
+}
+
+static void put_line(rb_ar *ar, const void *text, size_t n)
+{
+    close_raw_line(ar);
+    rb_buf_put(out(ar), text, n);
+    rb_buf_put(out(ar), "\r\n", 2);
+}
+
+static const uint8_t *find_crlf(const uint8_t *p, const uint8_t *end)
+{
+    while (p < end) {
+        const uint8_t *cr = memchr(p, '\r', (size_t)(end - p));
+        if (!cr || cr + 1 >= end) return NULL;
+        if (cr[1] == '\n') return cr;
+        p = cr + 1;
+    }
+    return NULL;
+}
+
+/* READ: the next line of the current range, without its CR LF. */
+static const uint8_t *next_line(rb_ar *ar, const char *leaf, size_t *len)
+{
+    if (ar->raw_left) {
+        fail_at(ar, RB_E_FORMAT, leaf, "%zu bytes of the byte line before were not used", ar->raw_left);
+        return NULL;
+    }
+    ar_range *r = top_range(ar);
+    const uint8_t *start = r->base + r->pos, *crlf = find_crlf(start, r->base + r->size);
+    if (!crlf) {
+        fail_at(ar, RB_E_FORMAT, leaf, "expected a line ended by CR LF, %zu bytes left in %s", r->size - r->pos,
+                r->what);
+        return NULL;
+    }
+    *len = (size_t)(crlf - start);
+    r->pos += *len + 2;
+    return start;
+}
+
+/* READ: a line that does not spell what was expected: back to its start, so the error points at it. */
+static void line_fail(rb_ar *ar, const char *leaf, const uint8_t *line, size_t len, const char *expected)
+{
+    top_range(ar)->pos -= len + 2;
+    int shown = len > 40 ? 40 : (int)len;
+    fail_at(ar, RB_E_FORMAT, leaf, "line \"%.*s%s\" is not %s", shown, (const char *)line, len > 40 ? "..." : "",
+            expected);
+}
+
+static const char *uint_spelling(unsigned wire)
+{
+    if (wire & RB_W_HEX) return "hex digits of this field's width";
+    return (wire & RB_W_SIGNED) ? "a signed decimal of this field's width" : "an unsigned decimal of this field's width";
+}
+
+static int read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value)
+{
+    size_t len;
+    const uint8_t *line = next_line(ar, leaf, &len);
+    if (!line) return 0;
+    if (rb_text_parse_uint(line, len, wire, value)) return 1;
+    line_fail(ar, leaf, line, len, uint_spelling(wire));
+    return 0;
+}
+
+static void write_uint_line(rb_ar *ar, uint64_t value, unsigned wire)
+{
+    char s[RB_TEXT_NUMBER_MAX];
+    put_line(ar, s, rb_text_spell_uint(s, value, wire));
+}
+
+/* READ: a "0x" line's bytes, decoded into the arena. */
+static const uint8_t *read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
+{
+    size_t len;
+    const uint8_t *line = next_line(ar, leaf, &len);
+    if (!line) return NULL;
+    uint8_t *data = rb_arena_alloc(&ar->doc->arena, len / 2 + 1);
+    if (!data) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (!rb_text_parse_hex(line, len, data, size)) {
+        /* typed parts that do not fit their range fall back to a byte line: say what that suggests */
+        line_fail(ar, leaf, line, len, "a byte line (0x and two hex digits per byte; if a typed part ended here, "
+                                       "a size before it may not count the text it covers)");
+        return NULL;
+    }
+    return data;
+}
+
+static void write_hex_line(rb_ar *ar, const uint8_t *data, size_t size)
+{
+    close_raw_line(ar);
+    rb_buf_put(out(ar), "0x", 2);
+    rb_text_hex_digits(out(ar), data, size);
+    rb_buf_put(out(ar), "\r\n", 2);
+}
+
+/* READ: a string line's bytes: the line itself, or a quoted line unescaped into the arena. */
+static const uint8_t *read_string_line(rb_ar *ar, const char *leaf, size_t *size)
+{
+    size_t len;
+    const uint8_t *line = next_line(ar, leaf, &len);
+    if (!line) return NULL;
+    if (rb_text_line_is_bytes(line, len)) {
+        line_fail(ar, leaf, line, len, "a string (a string starting with 0x is written quoted)");
+        return NULL;
+    }
+    if (!len || line[0] != '"') {
+        *size = len;
+        return line;
+    }
+    uint8_t *data = rb_arena_alloc(&ar->doc->arena, len);
+    if (!data) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    if (!rb_text_unquote(line, len, data, size)) {
+        line_fail(ar, leaf, line, len, "a quoted string with valid escapes");
+        return NULL;
+    }
+    return data;
+}
+
+static void write_string_line(rb_ar *ar, const uint8_t *data, size_t size)
+{
+    close_raw_line(ar);
+    rb_text_spell_string(out(ar), data, size);
+    rb_buf_put(out(ar), "\r\n", 2);
+}
+
+/* READ: rb_ar_take in text. Bytes come from "0x" lines and are handed out piecewise: a
+ * description may take a length byte and then the rest of what its writer emitted at once. */
+static const uint8_t *take_raw_text(rb_ar *ar, const char *leaf, uint64_t n)
+{
+    if (n == 0) return (const uint8_t *)"";
+    if (!ar->raw_left) {
+        size_t size = 0;
+        const uint8_t *data = read_hex_line(ar, leaf, &size);
+        if (!data) return NULL;
+        ar->raw_next = data;
+        ar->raw_left = size;
+    }
+    if (n > ar->raw_left) {
+        fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, the byte line has %zu left", n, ar->raw_left);
+        return NULL;
+    }
+    const uint8_t *p = ar->raw_next;
+    ar->raw_next += n;
+    ar->raw_left -= (size_t)n;
+    return p;
+}
+
+/* WRITE: rb_ar_emit in text appends to the open byte line (one line until another value). */
+static void emit_raw_text(rb_ar *ar, const void *bytes, size_t n)
+{
+    if (!n) return;
+    if (!ar->raw_open) rb_buf_put(out(ar), "0x", 2);
+    ar->raw_open = 1;
+    rb_text_hex_digits(out(ar), bytes, n);
+}
+
+/* READ: the line `skip` lines ahead in the current range (NULL when there is none). */
+static const uint8_t *line_ahead(const rb_ar *ar, uint64_t skip, size_t *len)
+{
+    const ar_range *r = &ar->ranges[ar->range_count - 1];
+    const uint8_t *p = r->base + r->pos, *end = r->base + r->size;
+    for (;;) {
+        const uint8_t *crlf = find_crlf(p, end);
+        if (!crlf) return NULL;
+        if (skip-- == 0) {
+            *len = (size_t)(crlf - p);
+            return p;
+        }
+        p = crlf + 2;
+    }
+}
+
+/* Peeks in text: descriptions peek the u32 a binary file has at a byte offset; a text file has
+ * one line per value, so offset 4k is the line k ahead (exact where the values are 4 bytes wide,
+ * as chunk ids, counts and markers are). */
+static int peek_text_u32(const rb_ar *ar, uint64_t offset, uint32_t *value)
+{
+    if (ar->raw_left) {
+        if (offset != 0 || ar->raw_left < 4) return 0;
+        const uint8_t *p = ar->raw_next;
+        *value = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        return 1;
+    }
+    size_t len;
+    const uint8_t *line = offset % 4 ? NULL : line_ahead(ar, offset / 4, &len);
+    return line && rb_text_peek_u32(line, len, value);
 }
 
 /* ---------- fields: find or create the node for the next value ---------- */
@@ -458,6 +684,32 @@ static void note_size(rb_ar *ar, rb_node *n)
 
 /* ---------- scalars ---------- */
 
+/* Text: one scalar's line, spelled by kind (archive_text.h). */
+static int read_scalar_line(rb_ar *ar, const char *leaf, rb_kind kind, unsigned wire, uint64_t *bits)
+{
+    size_t len;
+    const uint8_t *line = next_line(ar, leaf, &len);
+    if (!line) return 0;
+    unsigned width = wire & RB_W_WIDTH;
+    int ok = kind == RB_K_FLOAT  ? rb_text_parse_float(line, len, width, bits)
+             : kind == RB_K_BOOL ? rb_text_parse_bool(line, len, width, bits)
+                                 : rb_text_parse_uint(line, len, wire, bits);
+    if (!ok)
+        line_fail(ar, leaf, line, len,
+                  kind == RB_K_FLOAT ? "a float" : kind == RB_K_BOOL ? "True, False or a decimal" : uint_spelling(wire));
+    return ok;
+}
+
+static void write_scalar_line(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned wire)
+{
+    char s[RB_TEXT_NUMBER_MAX];
+    unsigned width = wire & RB_W_WIDTH;
+    size_t n = kind == RB_K_FLOAT  ? rb_text_spell_float(s, bits, width)
+               : kind == RB_K_BOOL ? rb_text_spell_bool(s, bits)
+                                   : rb_text_spell_uint(s, bits, wire);
+    put_line(ar, s, n);
+}
+
 uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
 {
     json_t *jv = NULL;
@@ -466,6 +718,11 @@ uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
     unsigned width = wire & RB_W_WIDTH;
     switch (ar->dir) {
     case RB_AR_READ: {
+        if (ar->text) {
+            if (!read_scalar_line(ar, key, RB_K_INT, wire, &n->v.bits)) return 0;
+            note_size(ar, n);
+            break;
+        }
         const uint8_t *p = take(ar, key, width);
         if (!p) return 0;
         n->v.bits = decode_int(p, wire);
@@ -473,7 +730,8 @@ uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
         break;
     }
     case RB_AR_WRITE:
-        emit_int(ar, n->v.bits, wire);
+        if (ar->text) write_scalar_line(ar, RB_K_INT, n->v.bits, wire);
+        else emit_int(ar, n->v.bits, wire);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
@@ -502,6 +760,11 @@ static uint64_t float_field(rb_ar *ar, const char *key, unsigned width)
     if (!n) return 0;
     switch (ar->dir) {
     case RB_AR_READ: {
+        if (ar->text) {
+            if (!read_scalar_line(ar, key, RB_K_FLOAT, width, &n->v.bits)) return 0;
+            note_size(ar, n);
+            break;
+        }
         const uint8_t *p = take(ar, key, width);
         if (!p) return 0;
         n->v.bits = decode_int(p, width);
@@ -509,7 +772,8 @@ static uint64_t float_field(rb_ar *ar, const char *key, unsigned width)
         break;
     }
     case RB_AR_WRITE:
-        emit_int(ar, n->v.bits, width);
+        if (ar->text) write_scalar_line(ar, RB_K_FLOAT, n->v.bits, width);
+        else emit_int(ar, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
@@ -533,6 +797,11 @@ uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
     if (!n) return 0;
     switch (ar->dir) {
     case RB_AR_READ: {
+        if (ar->text) {
+            if (!read_scalar_line(ar, key, RB_K_BOOL, width, &n->v.bits)) return 0;
+            note_size(ar, n);
+            break;
+        }
         const uint8_t *p = take(ar, key, width);
         if (!p) return 0;
         n->v.bits = decode_int(p, width);
@@ -540,7 +809,8 @@ uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
         break;
     }
     case RB_AR_WRITE:
-        emit_int(ar, n->v.bits, width);
+        if (ar->text) write_scalar_line(ar, RB_K_BOOL, n->v.bits, width);
+        else emit_int(ar, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
@@ -614,9 +884,50 @@ uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value)
     return json_is_array(a) ? json_array_size(a) : 0;
 }
 
+/* Text: the line a known value is spelled as. Markers of 1, 2, 4 or 8 bytes as the hex of their
+ * little-endian value ("FACADE01", "534B4950" for "PIKS"), printable text as itself
+ * ("<Thumbnail.jpg>"), other bytes as a "0x" line. */
+static void spell_expected(rb_buf *b, const uint8_t *bytes, size_t size)
+{
+    int printable = size > 0 && rb_text_string_is_plain(bytes, size);
+    for (size_t i = 0; i < size && printable; i++) printable = bytes[i] >= 0x20 && bytes[i] < 0x7f;
+    if (size == 1 || size == 2 || size == 4 || size == 8) {
+        char s[RB_TEXT_NUMBER_MAX];
+        rb_buf_put(b, s, rb_text_spell_uint(s, decode_int(bytes, (unsigned)size), (unsigned)size | RB_W_HEX));
+    } else if (printable) {
+        rb_buf_put(b, bytes, size);
+    } else {
+        rb_buf_put(b, "0x", 2);
+        rb_text_hex_digits(b, bytes, size);
+    }
+}
+
+static int expect_text(rb_ar *ar, const char *what, const void *bytes, size_t size)
+{
+    rb_buf spelled;
+    rb_buf_init(&spelled);
+    spell_expected(&spelled, bytes, size);
+    int ok = !spelled.failed;
+    if (!ok) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    else if (ar->dir == RB_AR_WRITE) put_line(ar, spelled.data, spelled.size);
+    else {
+        size_t len;
+        const uint8_t *line = next_line(ar, what, &len);
+        ok = line && len == spelled.size && memcmp(line, spelled.data, len) == 0;
+        if (line && !ok) {
+            top_range(ar)->pos -= len + 2;
+            fail_at(ar, RB_E_FORMAT, what, "unexpected line (not a %s: %.*s)", what, (int)spelled.size,
+                    (const char *)spelled.data);
+        }
+    }
+    rb_buf_free(&spelled);
+    return ok;
+}
+
 int rb_ar_expect(rb_ar *ar, const char *what, const void *bytes, size_t size)
 {
     if (ar->failed) return 0;
+    if (ar->text && ar->dir != RB_AR_FROM_JSON) return expect_text(ar, what, bytes, size);
     if (ar->dir == RB_AR_WRITE) {
         rb_buf_put(out(ar), bytes, size);
     } else if (ar->dir == RB_AR_READ) {
@@ -647,13 +958,41 @@ static int bytes_from_json(rb_ar *ar, const char *key, rb_node *n, json_t *jv)
     return 1;
 }
 
+/* Text READ of a string or bytes field: one line, whose length is its own. A field of a size the
+ * description knows must have that size, except one that takes all that is left of its range
+ * (rb_ar_rest): in text that is the line, whatever its byte count. */
+static int read_bytes_text(rb_ar *ar, const char *key, rb_node *n, unsigned length_wire, uint64_t fixed_size)
+{
+    uint64_t left = rb_ar_remaining(ar);
+    size_t size = 0;
+    const uint8_t *data = n->kind == RB_K_STRING ? read_string_line(ar, key, &size) : read_hex_line(ar, key, &size);
+    if (!data) return 0;
+    int rest = !length_wire && fixed_size == left && rb_ar_at_end(ar);
+    if (!length_wire && !rest && size != fixed_size) {
+        fail_at(ar, RB_E_FORMAT, key, "has %zu bytes, %" PRIu64 " expected", size, fixed_size);
+        return 0;
+    }
+    if (length_wire && size > ar->doc->limits.max_string) {
+        fail_at(ar, RB_E_LIMIT, key,
+                "length %zu exceeds the limit max_string (%" PRIu64 "); raise it (REBYTE_LIMITS=max_string=N, or rb_limits) to read this file",
+                size, ar->doc->limits.max_string);
+        return 0;
+    }
+    n->v.bytes.data = data;
+    n->v.bytes.size = size;
+    note_size(ar, n);
+    return 1;
+}
+
 static const rb_node *bytes_field(rb_ar *ar, const char *key, rb_kind kind, unsigned length_wire,
                                   uint64_t fixed_size)
 {
     json_t *jv = NULL;
     rb_node *n = field(ar, key, kind, length_wire, &jv);
     if (!n) return NULL;
-    if (ar->dir == RB_AR_READ) {
+    if (ar->dir == RB_AR_READ && ar->text) {
+        if (!read_bytes_text(ar, key, n, length_wire, fixed_size)) return NULL;
+    } else if (ar->dir == RB_AR_READ) {
         uint64_t size = fixed_size;
         if (length_wire) {
             const uint8_t *p = take(ar, key, length_wire & RB_W_WIDTH);
@@ -692,13 +1031,15 @@ static const rb_node *bytes_field(rb_ar *ar, const char *key, rb_kind kind, unsi
                 fail_at(ar, RB_E_MODEL, key, "%zu bytes do not fit the length field", n->v.bytes.size);
                 return NULL;
             }
-            emit_int(ar, n->v.bytes.size, length_wire);
+            if (!ar->text) emit_int(ar, n->v.bytes.size, length_wire); /* text: the line is its length */
         } else if (fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
             fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, model has %zu", fixed_size,
                     n->v.bytes.size);
             return NULL;
         }
-        rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
+        if (!ar->text) rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
+        else if (n->kind == RB_K_STRING) write_string_line(ar, n->v.bytes.data, n->v.bytes.size);
+        else write_hex_line(ar, n->v.bytes.data, n->v.bytes.size);
     } else {
         if (!bytes_from_json(ar, key, n, jv)) return NULL;
         if (!length_wire && fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
@@ -733,14 +1074,33 @@ const rb_node *rb_ar_rest(rb_ar *ar, const char *key)
 
 /* ---------- derived values ---------- */
 
+/* READ: where the input file stores a derived value (a size, a count): the places a mutation
+ * test flips, since they are not model fields. */
+static void note_derived_field(rb_ar *ar)
+{
+    const ar_range *r = top_range(ar);
+    if (r->section == 0) rb_doc_add_derived_offset(ar->doc, r->section_base + r->pos);
+}
+
 rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire)
 {
     rb_slot s = {.wire = (uint8_t)wire};
     if (ar->failed) return s;
-    if (ar->dir == RB_AR_READ) {
+    if (ar->dir == RB_AR_READ && ar->text) {
+        s.valid = read_uint_line(ar, what, wire, &s.value);
+    } else if (ar->dir == RB_AR_READ) {
+        note_derived_field(ar);
         const uint8_t *p = take(ar, what, wire & RB_W_WIDTH);
         if (!p) return s;
         s.value = decode_int(p, wire);
+        s.valid = 1;
+    } else if (ar->dir == RB_AR_WRITE && ar->text) {
+        /* a fixed-width line (zero-padded), so the value patched in later fits in place */
+        char zeros[32];
+        close_raw_line(ar);
+        s.position = out(ar)->size;
+        rb_text_spell_padded(zeros, 0, wire);
+        put_line(ar, zeros, rb_text_slot_digits(wire));
         s.valid = 1;
     } else if (ar->dir == RB_AR_WRITE) {
         s.position = out(ar)->size;
@@ -759,7 +1119,9 @@ void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value)
         return;
     }
     rb_buf *b = out(ar);
-    if (slot->wire & RB_W_BE) {
+    if (ar->text) {
+        if (!b->failed && b->data) rb_text_spell_padded((char *)b->data + slot->position, value, slot->wire);
+    } else if (slot->wire & RB_W_BE) {
         for (unsigned i = 0; i < width; i++) b->data[slot->position + width - 1 - i] = (uint8_t)(value >> (8 * i));
     } else {
         rb_buf_patch_le(b, slot->position, value, width);
@@ -853,6 +1215,8 @@ static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64
         return 0;
     }
     uint64_t left = rb_ar_remaining(ar) - reserved;
+    /* text: a value of at least one byte takes at least two characters of a line */
+    if (ar->text && min_item_bytes) min_item_bytes = 2;
     if (min_item_bytes && count > left / min_item_bytes) {
         fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
         return 0;
@@ -876,6 +1240,17 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
 {
     if (ar->failed) return 0;
     unsigned width = count_wire & RB_W_WIDTH;
+    if (ar->dir == RB_AR_READ && ar->text) {
+        uint64_t count = 0;
+        if (!read_uint_line(ar, key, count_wire, &count)) return 0;
+        rb_node probe = {.wire = (uint8_t)count_wire};
+        probe.v.bits = count;
+        if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
+            fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
+            return 0;
+        }
+        return list_begin(ar, key, count, min_item_bytes);
+    }
     if (ar->dir == RB_AR_READ) {
         if (rb_ar_remaining(ar) < width) {
             take(ar, key, width); /* reports the truncation */
@@ -888,6 +1263,7 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
             fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
             return 0;
         }
+        note_derived_field(ar);
         /* checked before the count is consumed, so the error points at the count */
         if (!count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
         take(ar, key, width);
@@ -898,7 +1274,8 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
         ar_frame *f = top_frame(ar);
         if (f->next < f->node->v.kids.count) {
             rb_node *n = f->node->v.kids.items[f->next];
-            if (n->kind == RB_K_LIST) emit_int(ar, n->v.kids.count, count_wire);
+            if (n->kind == RB_K_LIST && ar->text) write_uint_line(ar, n->v.kids.count, count_wire);
+            else if (n->kind == RB_K_LIST) emit_int(ar, n->v.kids.count, count_wire);
         }
     }
     return list_begin(ar, key, 0, min_item_bytes);
@@ -951,9 +1328,18 @@ static ar_range *push_range(rb_ar *ar, const char *what)
     return r;
 }
 
+/* Text: a byte line ends where a range begins or ends (READ: it must be used up by then). */
+static int raw_line_done(rb_ar *ar, const char *what)
+{
+    if (ar->dir == RB_AR_WRITE) close_raw_line(ar);
+    if (ar->dir != RB_AR_READ || !ar->raw_left) return 1;
+    fail_at(ar, RB_E_FORMAT, what, "%zu bytes of the byte line before were not used", ar->raw_left);
+    return 0;
+}
+
 void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size)
 {
-    if (ar->failed) return;
+    if (ar->failed || !raw_line_done(ar, what)) return;
     if (ar->dir == RB_AR_READ && size > rb_ar_remaining(ar)) {
         fail_at(ar, RB_E_FORMAT, what, "declares %" PRIu64 " bytes, only %" PRIu64 " left", size,
                 rb_ar_remaining(ar));
@@ -974,7 +1360,7 @@ void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size)
 
 void rb_ar_range_end(rb_ar *ar)
 {
-    if (ar->failed) return;
+    if (ar->failed || !raw_line_done(ar, NULL)) return;
     ar_range *r = top_range(ar);
     if (ar->dir == RB_AR_READ && r->pos != r->size) {
         rb_ar_fail(ar, RB_E_FORMAT, "%s: %zu of its %zu bytes were not consumed", r->what, r->size - r->pos, r->size);
@@ -1060,6 +1446,78 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
     r->is_stream = 1;
 }
 
+/* A stream in text. Its lines are
+ *   the size of the content the original encoded stream decodes to (0 when there is none),
+ *   the original encoded stream as a "0x" line ("0x" alone when there is none),
+ *   the content, as lines;
+ * and the two slots before it hold text sizes: of the content's lines (content_size) and of all
+ * the stream's lines (encoded_size). The original is carried because an encoder does not
+ * reproduce it in general (gbx-facts.md §1.6); READ decodes it, so that writing binary passes it
+ * through when the content written equals what it decodes to, and re-encodes when it does not. */
+static void begin_read_text_stream(rb_ar *ar, rb_node *n, const char *key, const rb_codec *codec,
+                                   uint64_t content_size, uint64_t encoded_size)
+{
+    ar_range *parent = top_range(ar);
+    if (encoded_size > rb_ar_remaining(ar) || content_size > encoded_size) {
+        fail_at(ar, RB_E_FORMAT, key,
+                "stream of %" PRIu64 " bytes of lines (%" PRIu64 " of content) does not fit the %" PRIu64 " left",
+                encoded_size, content_size, rb_ar_remaining(ar));
+        return;
+    }
+    size_t start = parent->pos, original_size = 0;
+    uint64_t decoded_size = 0;
+    if (!read_uint_line(ar, key, RB_U64, &decoded_size)) return;
+    const uint8_t *original = read_hex_line(ar, key, &original_size);
+    if (!original) return;
+    if (parent->pos - start + content_size != encoded_size) {
+        fail_at(ar, RB_E_FORMAT, key, "the stream's lines take %" PRIu64 " bytes, its size says %" PRIu64,
+                (uint64_t)(parent->pos - start) + content_size, encoded_size);
+        return;
+    }
+    if (original_size) {
+        if (decoded_size > ar->doc->limits.max_decompressed_size) {
+            fail_at(ar, RB_E_LIMIT, key, "declared content size %" PRIu64 " exceeds the limit max_decompressed_size (%" PRIu64 ")",
+                    decoded_size, ar->doc->limits.max_decompressed_size);
+            return;
+        }
+        uint8_t *decoded = malloc(decoded_size ? (size_t)decoded_size : 1);
+        char why[200];
+        if (!decoded) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+        if (codec->decode(original, original_size, decoded, (size_t)decoded_size, why, sizeof why) != 0) {
+            free(decoded);
+            fail_at(ar, RB_E_FORMAT, key, "original stream: %s", why);
+            return;
+        }
+        int section = add_section(ar, key, decoded, (size_t)decoded_size, decoded);
+        if (section < 0) { free(decoded); return; }
+        rb_stream_info *info = n->stream;
+        info->original = original;
+        info->original_size = original_size;
+        info->content_size = decoded_size;
+        info->content_crc32 = (uint32_t)crc32(0, decoded, (uInt)decoded_size);
+        info->content_adler32 = (uint32_t)adler32(1, decoded, (uInt)decoded_size);
+        n->aux = (uint32_t)section + 1;
+    }
+    ar_range *r = push_range(ar, key);
+    if (!r) return;
+    r->base = parent->base + parent->pos;
+    r->size = (size_t)content_size;
+    r->section_base = parent->section_base + parent->pos;
+    parent->pos += (size_t)content_size;
+    r->is_stream = 1;
+}
+
+/* Text WRITE: the stream's first two lines (see begin_read_text_stream); returns where they start. */
+static size_t write_text_stream_header(rb_ar *ar, const rb_node *n)
+{
+    close_raw_line(ar);
+    size_t start = out(ar)->size;
+    const rb_stream_info *info = n->stream;
+    write_uint_line(ar, info->original ? info->content_size : 0, RB_U64);
+    write_hex_line(ar, info->original, info->original ? info->original_size : 0);
+    return start;
+}
+
 void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
                         uint64_t encoded_size)
 {
@@ -1077,13 +1535,16 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
         n->section = top_range(ar)->section;
         n->src_offset = top_range(ar)->section_base + top_range(ar)->pos;
         n->src_size = encoded_size;
-        begin_read_stream(ar, n, key, codec, content_size, encoded_size);
+        if (ar->text) begin_read_text_stream(ar, n, key, codec, content_size, encoded_size);
+        else begin_read_stream(ar, n, key, codec, content_size, encoded_size);
     } else if (ar->dir == RB_AR_WRITE) {
         if (ar->output_count >= AR_MAX_OUTPUTS) { rb_ar_fail(ar, RB_E_LIMIT, "streams nested too deeply"); return; }
+        size_t header_start = ar->text ? write_text_stream_header(ar, n) : 0;
         rb_buf_init(&ar->outputs[ar->output_count++]);
         ar_range *r = push_range(ar, key);
         if (!r) return;
         r->is_stream = 1;
+        r->out_start = header_start;
     } else {
         if (!json_is_object(jv)) { fail_at(ar, RB_E_MODEL, key, "must be a JSON object"); return; }
         char why[200];
@@ -1113,9 +1574,32 @@ static int content_unchanged(const rb_ar *ar, const rb_node *stream, const rb_bu
            (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
 }
 
+/* Text WRITE: the content's lines follow the stream's header lines; the slots get text sizes. */
+static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
+{
+    rb_buf content = ar->outputs[--ar->output_count];
+    rb_stream_info *info = r->stream->stream;
+    rb_stream_report *rep = &info->report;
+    memset(rep, 0, sizeof(*rep));
+    snprintf(rep->name, sizeof rep->name, "%s", r->what);
+    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
+    rep->content_size = content.size;
+    rep->original_size = info->original_size;
+    if (content.failed) out(ar)->failed = 1;
+    rb_buf_put(out(ar), content.data, content.size);
+    rep->written_size = out(ar)->size - r->out_start;
+    rb_buf_free(&content);
+    rb_ar_slot_set(ar, content_slot, rep->content_size);
+    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
+}
+
 /* WRITE: choose between the original encoded bytes and a fresh encoding. */
 static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
 {
+    if (ar->text) {
+        finish_write_text_stream(ar, r, content_slot, encoded_slot);
+        return;
+    }
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
     int unchanged = content_unchanged(ar, r->stream, &content);
@@ -1149,7 +1633,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
 
 void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)
 {
-    if (ar->failed) return;
+    if (ar->failed || !raw_line_done(ar, NULL)) return;
     ar_range *r = top_range(ar);
     if (ar->dir == RB_AR_READ && r->pos != r->size) {
         rb_ar_fail(ar, RB_E_FORMAT, "%zu bytes of decoded %s left after its last structure", r->size - r->pos,
@@ -1198,6 +1682,7 @@ int rb_ar_finish(rb_ar *ar)
         rb_ar_fail(ar, RB_E_FORMAT, "%" PRIu64 " bytes after the end of the structure", rb_ar_remaining(ar));
         return 0;
     }
+    if (ar->dir == RB_AR_WRITE) close_raw_line(ar);
     if (ar->dir == RB_AR_WRITE && out(ar)->failed) {
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory writing");
         return 0;
@@ -1216,17 +1701,72 @@ rb_node *rb_ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, js
 const uint8_t *rb_ar_take(rb_ar *ar, const char *what, uint64_t n)
 {
     if (ar->failed || ar->dir != RB_AR_READ) return NULL;
-    return take(ar, what, n);
+    return ar->text ? take_raw_text(ar, what, n) : take(ar, what, n);
 }
 
 void rb_ar_emit(rb_ar *ar, const void *bytes, size_t n)
 {
-    if (!ar->failed && ar->dir == RB_AR_WRITE) rb_buf_put(out(ar), bytes, n);
+    if (ar->failed || ar->dir != RB_AR_WRITE) return;
+    if (ar->text) emit_raw_text(ar, bytes, n);
+    else rb_buf_put(out(ar), bytes, n);
 }
 
 void rb_ar_emit_uint(rb_ar *ar, uint64_t value, unsigned wire)
 {
-    if (!ar->failed && ar->dir == RB_AR_WRITE) emit_int(ar, value, wire);
+    if (ar->failed || ar->dir != RB_AR_WRITE) return;
+    if (ar->text) write_uint_line(ar, value, wire);
+    else emit_int(ar, value, wire);
+}
+
+int rb_ar_take_uint(rb_ar *ar, const char *what, unsigned wire, uint64_t *value)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return 0;
+    if (ar->text) return read_uint_line(ar, what, wire, value);
+    const uint8_t *p = take(ar, what, wire & RB_W_WIDTH);
+    if (p) *value = decode_int(p, wire);
+    return p != NULL;
+}
+
+const uint8_t *rb_ar_take_line(rb_ar *ar, const char *what, size_t *len)
+{
+    if (ar->failed || ar->dir != RB_AR_READ || !ar->text) return NULL;
+    return next_line(ar, what, len);
+}
+
+void rb_ar_emit_line(rb_ar *ar, const void *text, size_t len)
+{
+    if (!ar->failed && ar->dir == RB_AR_WRITE && ar->text) put_line(ar, text, len);
+}
+
+const uint8_t *rb_ar_take_lstring(rb_ar *ar, const char *what, unsigned length_wire, size_t *size)
+{
+    if (ar->failed || ar->dir != RB_AR_READ) return NULL;
+    if (ar->text) return read_string_line(ar, what, size);
+    uint64_t length = 0;
+    if (!rb_ar_take_uint(ar, what, length_wire, &length)) return NULL;
+    if ((length_wire & RB_W_SIGNED) && (length_wire & RB_W_WIDTH) == 4 && length > INT32_MAX) {
+        fail_at(ar, RB_E_FORMAT, what, "negative length %" PRId32, (int32_t)length);
+        return NULL;
+    }
+    if (length > ar->doc->limits.max_string || length > rb_ar_remaining(ar)) {
+        fail_at(ar, length > ar->doc->limits.max_string ? RB_E_LIMIT : RB_E_FORMAT, what,
+                "length %" PRIu64 " exceeds the %" PRIu64 " bytes left (or the limit max_string)", length,
+                rb_ar_remaining(ar));
+        return NULL;
+    }
+    *size = (size_t)length;
+    return take(ar, what, length);
+}
+
+void rb_ar_emit_lstring(rb_ar *ar, const void *data, size_t size, unsigned length_wire)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE) return;
+    if (ar->text) {
+        write_string_line(ar, data, size);
+        return;
+    }
+    emit_int(ar, size, length_wire);
+    rb_buf_put(out(ar), data, size);
 }
 
 void rb_ar_fail_field(rb_ar *ar, rb_status status, const char *key, const char *fmt, ...)
@@ -1250,6 +1790,9 @@ rb_ar_mark rb_ar_mark_here(rb_ar *ar)
     m.sections = ar->doc->section_count;
     m.owned = ar->doc->owned_count;
     m.streams = ar->doc->stream_count;
+    m.raw_next = ar->raw_next;
+    m.raw_left = ar->raw_left;
+    m.text = ar->text;
     return m;
 }
 
@@ -1271,5 +1814,8 @@ void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *m, char *why, size_t why_size)
     ar->doc->owned_count = m->owned;
     ar->doc->section_count = m->sections;
     ar->doc->stream_count = m->streams;
+    ar->raw_next = m->raw_next;
+    ar->raw_left = m->raw_left;
+    ar->text = m->text;
     while (ar->output_count > 1 && ar->dir == RB_AR_WRITE) rb_buf_free(&ar->outputs[--ar->output_count]);
 }

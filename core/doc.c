@@ -58,6 +58,13 @@ int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_
     return (int)doc->section_count++;
 }
 
+void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset)
+{
+    if (doc->derived_count < (1u << 20) &&
+        grow((void **)&doc->derived_offsets, &doc->derived_cap, doc->derived_count, sizeof(uint64_t)))
+        doc->derived_offsets[doc->derived_count++] = offset;
+}
+
 int rb_doc_add_stream(rb_doc *doc, rb_node *stream)
 {
     if (!grow((void **)&doc->streams, &doc->stream_cap, doc->stream_count, sizeof(rb_node *))) return -1;
@@ -109,6 +116,7 @@ void rb_doc_free(rb_doc *doc)
     free(doc->owned);
     free(doc->sections);
     free(doc->streams);
+    free(doc->derived_offsets);
     rb_arena_free(&doc->arena);
     free(doc);
 }

@@ -37,6 +37,8 @@ struct rb_doc {
     size_t owned_count, owned_cap;
     rb_node **streams;    /* every compressed stream, in file order, for reports */
     size_t stream_count, stream_cap;
+    uint64_t *derived_offsets; /* where the input stores derived values (sizes, counts), for tests */
+    size_t derived_count, derived_cap;
     int last_write_reencode;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
@@ -57,6 +59,7 @@ int rb_doc_add_note(rb_doc *doc, const char *text);
 int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned);
 /* Remembers a compressed stream for reports. 0 on success, -1 out of memory. */
 int rb_doc_add_stream(rb_doc *doc, rb_node *stream);
+void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset);
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
 /* Builds a model from JSON through the format's description (validating it). Blob references

@@ -15,6 +15,10 @@ cmake --build "$out" -j2 >/dev/null
 # formats without a corpus: fixtures made by the project, every mutation of them, the samples
 "$out/tests/streamer/test_streamer" "$src/tests/streamer/fixtures"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
+# the project's own samples, every format
+for folder in "$src"/samples/*/; do
+    "$out/tests/test_mutation" "$folder" 10
+done
 if [ -d "$shared/corpus" ]; then
     for folder in "$shared"/corpus/*/; do
         "$out/rebyte" verify -q "$folder"

@@ -6,8 +6,8 @@
  * Usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE]
  * For every file: truncations at evenly spaced offsets and at every structure boundary the
  * reader reports (the offsets of the model's nodes), and byte flips in the integer fields of
- * the model that lie in the file itself (an even sample of at most ~120 per file) plus random
- * offsets.
+ * the model and the derived values (sizes, counts) that lie in the file itself (an even sample
+ * of at most ~120 per file) plus random offsets.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -115,6 +115,8 @@ static void mutate_file(const char *path, const char *name, int random_cases, st
     if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
     offsets boundaries = {0}, ints = {0};
     collect(doc->root, &boundaries, &ints);
+    /* derived values the file stores (sizes, counts) are not model fields: flip them too */
+    for (size_t i = 0; i < doc->derived_count; i++) add_offset(&ints, doc->derived_offsets[i]);
     rb_doc_free(doc);
     uint8_t *copy = malloc(size);
     char what[96];

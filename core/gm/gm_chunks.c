@@ -9,6 +9,17 @@
 #include <string.h>
 #include "gm_internal.h"
 
+/* READ: a count of pointers (4 bytes each) must fit in what is left, before anything is
+ * allocated for it. */
+static int gm_count_fits(rb_ar *ar, uint64_t count, const char *what)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return rb_ar_ok(ar);
+    if (count <= rb_ar_limits(ar)->max_count && count <= rb_ar_remaining(ar) / 4) return 1;
+    rb_ar_fail(ar, RB_E_FORMAT, "%llu %s cannot fit in the %llu bytes left", (unsigned long long)count, what,
+               (unsigned long long)rb_ar_remaining(ar));
+    return 0;
+}
+
 static const uint8_t gm_zeros[128];
 
 /* Zero fill up to `alignment` (absolute); the chunk's "fits" check vouched for it in READ. */
@@ -237,6 +248,7 @@ void gm_chunk_txtr(rb_ar *ar, gm_state *st)
     rb_slot count_slot = rb_ar_slot(ar, "textureCount", RB_U32);
     uint64_t count = rb_ar_count_of(ar, "textures", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
+    if (!gm_count_fits(ar, count, "textures")) return;
     rb_slot *slots = calloc((size_t)count * (words + 1) + 1, sizeof *slots);
     if (!slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu textures", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) slots[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
@@ -299,6 +311,7 @@ void gm_chunk_audo(rb_ar *ar, gm_state *st)
     rb_slot count_slot = rb_ar_slot(ar, "soundCount", RB_U32);
     uint64_t count = rb_ar_count_of(ar, "sounds", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
+    if (!gm_count_fits(ar, count, "sounds")) return;
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu sounds", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "soundPointer", RB_U32);

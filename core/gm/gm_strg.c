@@ -62,6 +62,13 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
     rb_slot count_slot = rb_ar_slot(ar, "stringCount", RB_U32);
     uint64_t count = rb_ar_count_of(ar, "strings", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
+    /* bounded before allocating: every string needs at least its 4-byte pointer */
+    if (dir == RB_AR_READ && rb_ar_ok(ar) && (count > rb_ar_limits(ar)->max_count || count > rb_ar_remaining(ar) / 4)) {
+        rb_ar_fail(ar, RB_E_FORMAT, "string count %llu cannot fit in the %llu bytes left (limit max_count %llu)",
+                   (unsigned long long)count, (unsigned long long)rb_ar_remaining(ar),
+                   (unsigned long long)rb_ar_limits(ar)->max_count);
+        return;
+    }
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu strings", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "stringPointer", RB_U32);

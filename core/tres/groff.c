@@ -719,6 +719,13 @@ static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t c
     const rb_node *model = dir == RB_AR_WRITE ? rb_node_get(rb_ar_current(ar), "sections") : NULL;
     uint64_t count = dir == RB_AR_READ ? count_read : dir == RB_AR_WRITE ? (model ? model->v.kids.count : 0)
                                                                         : rb_ar_count_of(ar, "sections", 0);
+    /* bounded before allocating: each section has a directory entry in the file */
+    if (dir == RB_AR_READ && (count > rb_ar_limits(ar)->max_count || count > rb_ar_remaining(ar) / GROFF_DIR_BYTES)) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%llu sections cannot fit in the %llu bytes left (limit max_count %llu)",
+                   (unsigned long long)count, (unsigned long long)rb_ar_remaining(ar),
+                   (unsigned long long)rb_ar_limits(ar)->max_count);
+        return;
+    }
     groff_entry *entries = calloc(count + 1, sizeof *entries);
     rb_slot *offsets = calloc(count + 1, sizeof *offsets), *sizes = calloc(count + 1, sizeof *sizes);
     if (!entries || !offsets || !sizes) {
