@@ -154,14 +154,33 @@ void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_si
 void rb_ar_section_begin(rb_ar *ar, const char *section_name);
 void rb_ar_section_end(rb_ar *ar);
 
+/* --- the text encoding (text GBX, format byte 'T'; spellings in archive_text.h) ---
+ * From here on every primitive is one line ended by CR LF: READ parses lines, WRITE spells them.
+ * A size stays a byte count: of the text it covers (a sized range, a stream), or of the bytes
+ * it measures (a blob's length, which a "0x" line holds). A description switches it where its
+ * format says (GBX: after the format and compression bytes); FROM_JSON ignores it. */
+void rb_ar_set_text(rb_ar *ar, int text);
+int rb_ar_is_text(const rb_ar *ar);
+/* A format's own spelling of a value: one line (text only; NULL / a no-op in binary). */
+const uint8_t *rb_ar_take_line(rb_ar *ar, const char *what, size_t *len);
+void rb_ar_emit_line(rb_ar *ar, const void *text, size_t len);
+
 /* --- building blocks for format-specific primitives (e.g. GBX lookback strings) --- */
+/* READ: a number of this wire (binary: its bytes; text: its line), the inverse of rb_ar_emit_uint. */
+int rb_ar_take_uint(rb_ar *ar, const char *what, unsigned wire, uint64_t *value);
+/* A length-prefixed byte string (binary: length of `length_wire`, then the bytes; text: a string
+ * line). READ returns the bytes (NULL on error), WRITE emits them. */
+const uint8_t *rb_ar_take_lstring(rb_ar *ar, const char *what, unsigned length_wire, size_t *size);
+void rb_ar_emit_lstring(rb_ar *ar, const void *data, size_t size, unsigned length_wire);
 /* The node for the next field: created (READ, FROM_JSON; *json gets the JSON value) or taken
  * from the model and checked (WRITE). NULL after an error. */
 rb_node *rb_ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json);
-/* READ: consume n bytes (NULL and an error when they are not there). */
+/* READ: consume n bytes (NULL and an error when they are not there). Text: from "0x" lines,
+ * piecewise (consecutive rb_ar_emit calls fill one line; takes may split it differently). */
 const uint8_t *rb_ar_take(rb_ar *ar, const char *what, uint64_t n);
-/* WRITE: append bytes to the output. */
+/* WRITE: append bytes to the output (text: to the open "0x" line). */
 void rb_ar_emit(rb_ar *ar, const void *bytes, size_t n);
+/* WRITE: a number of this wire (text: its own line, spelled by the wire). */
 void rb_ar_emit_uint(rb_ar *ar, uint64_t value, unsigned wire);
 void rb_ar_fail_field(rb_ar *ar, rb_status status, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -171,6 +190,9 @@ void rb_ar_note_size(rb_ar *ar, rb_node *node);
 /* --- speculative reading: try a layout, fall back to keeping the bytes opaque --- */
 typedef struct rb_ar_mark {
     size_t frame_count, range_count, range_pos, kids, next, sections, owned, streams;
+    const uint8_t *raw_next; /* text: the rest of a byte line being taken */
+    size_t raw_left;
+    int text;
 } rb_ar_mark;
 rb_ar_mark rb_ar_mark_here(rb_ar *ar);
 /* Back to the mark: nodes made since are dropped, the error (if any) is cleared; the message

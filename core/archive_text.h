@@ -40,7 +40,8 @@ void rb_text_spell_string(rb_buf *out, const uint8_t *data, size_t size);
 int rb_text_unquote(const uint8_t *line, size_t len, uint8_t *out, size_t *size);
 int rb_text_line_is_bytes(const uint8_t *line, size_t len); /* starts with "0x" */
 
-void rb_text_spell_hex(rb_buf *out, const uint8_t *data, size_t size);
+/* Two lowercase hex digits per byte (the caller puts the "0x" before the first). */
+void rb_text_hex_digits(rb_buf *out, const uint8_t *data, size_t size);
 /* A "0x..." line's bytes into out (room for (len - 2) / 2 bytes). 0 when it is not one. */
 int rb_text_parse_hex(const uint8_t *line, size_t len, uint8_t *out, size_t *size);
 

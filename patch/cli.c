@@ -78,6 +78,14 @@ static const command COMMANDS[] = {
      "                     5 -> 4 the pivot)\n"
      "  --dry-run          report what would be lost, write nothing\n"
      "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`)"},
+    {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--no-check]",
+     "Convert a GBX file between its binary form and its text form (format byte 'T': one value\n"
+     "per CR LF line, ids and chunk ids in hex; docs/formats/gbx-text.md). The text form keeps\n"
+     "what restores the binary file byte for byte (the original compressed streams), so\n"
+     "binary -> text -> binary gives the same bytes; text files diff line by line.\n"
+     "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"
+     "  --no-check        do not convert the result back to prove it restores the input\n"
+     "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input"},
     {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
      "used to run the JSON Patch conformance suite). Exit 2 when the patch fails."},

@@ -55,7 +55,7 @@ static void gbx_user_data(rb_ar *ar)
         if (!ids || !sizes || !slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); goto done; }
         const rb_node *list = writing ? rb_node_get(rb_ar_current(ar), "headerChunks") : NULL;
         for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-            rb_slot id = rb_ar_slot(ar, "header chunk id", RB_U32);
+            rb_slot id = rb_ar_slot(ar, "header chunk id", RB_X32);
             if (writing) rb_ar_slot_set(ar, &id, rb_node_uint(rb_node_get(list->v.kids.items[i], "id")));
             ids[i] = (uint32_t)id.value;
             slots[i] = rb_ar_slot(ar, "header chunk size", RB_U32);
@@ -167,10 +167,8 @@ static void gbx_describe_file(rb_ar *ar)
         return;
     }
     unsigned format = (unsigned)rb_ar_uint(ar, "format", RB_U8 | RB_W_CHAR);
-    if (rb_ar_ok(ar) && format != 'B') {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED,
-                   format == 'T' ? "text-format GBX ('T') is not supported yet" : "format byte 0x%02x is not 'B'",
-                   format);
+    if (rb_ar_ok(ar) && format != 'B' && format != 'T') {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "format byte 0x%02x is neither 'B' (binary) nor 'T' (text)", format);
         return;
     }
     unsigned ref_compression = (unsigned)rb_ar_uint(ar, "refTableCompression", RB_U8 | RB_W_CHAR);
@@ -182,6 +180,8 @@ static void gbx_describe_file(rb_ar *ar)
     }
     unsigned body_compression = (unsigned)rb_ar_uint(ar, "bodyCompression", RB_U8 | RB_W_CHAR);
     if (version >= 4) rb_ar_uint(ar, "unknownByte", RB_U8 | RB_W_CHAR);
+    /* text GBX: the bytes so far are binary, every value from here on is a line (facts §1.7) */
+    rb_ar_set_text(ar, format == 'T');
     rb_ar_x32(ar, "classId");
     if (version >= 6) gbx_user_data(ar);
     rb_ar_u32(ar, "numNodes");
@@ -196,12 +196,14 @@ void gbx_embedded_file(rb_ar *ar, const char *key)
     gbx_ctx *outer = gbx_ctx_of(ar);
     gbx_ctx *inner = calloc(1, sizeof(*inner));
     if (!inner) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    int outer_text = rb_ar_is_text(ar); /* the inner file's format byte decides for its own body */
     inner->scope_count = 1;
     rb_ar_set_user(ar, inner);
     rb_ar_sized_begin(ar, "embedded file size", RB_U32);
     rb_ar_record_begin(ar, key);
     gbx_describe_file(ar);
     rb_ar_record_end(ar);
+    rb_ar_set_text(ar, outer_text);
     rb_ar_sized_end(ar);
     if (inner->opaque_reason[0] && rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) {
         char note[700];

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../archive_text.h"
 #include "gbx_internal.h"
 
 enum { ID_EMPTY_RAW = 0xFFFFFFFFu, ID_FLAG_MASK = 0xC0000000u, ID_BIT30 = 0x40000000u, ID_BIT31 = 0x80000000u };
@@ -146,9 +147,9 @@ static int read_version(rb_ar *ar, rb_node *n, const char *key)
 {
     gbx_id_scope *s = scope(ar);
     if (s->version_seen) return 1;
-    const uint8_t *p = rb_ar_take(ar, key, 4);
-    if (!p) return 0;
-    uint32_t version = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    uint64_t word = 0;
+    if (!rb_ar_take_uint(ar, key, RB_U32, &word)) return 0;
+    uint32_t version = (uint32_t)word;
     if (version != GBX_ID_VERSION) {
         if (version > 0xFFFF) {
             rb_ar_fail_field(ar, RB_E_FORMAT, key, "lookback-string version %u is not supported (3 is)", version);
@@ -160,12 +161,50 @@ static int read_version(rb_ar *ar, rb_node *n, const char *key)
     return 1;
 }
 
+/* The id's u32. Text GBX spells it as 8 hex digits ("40000000" before a new string, "40000003"
+ * for the third, "0000001A" for a number), the empty id as 4294967295 (gbx-facts.md §1.7). */
+static int take_raw_id(rb_ar *ar, const char *key, uint32_t *raw)
+{
+    if (!rb_ar_is_text(ar)) {
+        const uint8_t *p = rb_ar_take(ar, key, 4);
+        if (!p) return 0;
+        *raw = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        return 1;
+    }
+    size_t len = 0;
+    uint64_t value = 0;
+    const uint8_t *line = rb_ar_take_line(ar, key, &len);
+    if (!line) return 0;
+    if (len == 10 && memcmp(line, "4294967295", 10) == 0) value = ID_EMPTY_RAW;
+    else if (!rb_text_parse_uint(line, len, RB_X32, &value)) {
+        rb_ar_fail_field(ar, RB_E_FORMAT, key, "the line before is not an id (8 hex digits, or 4294967295 for none)");
+        return 0;
+    }
+    *raw = (uint32_t)value;
+    return 1;
+}
+
+/* A new id's string: i32 length + bytes (text: its line). */
+static const uint8_t *take_id_string(rb_ar *ar, const char *key, size_t *size)
+{
+    if (rb_ar_is_text(ar)) return rb_ar_take_lstring(ar, key, RB_I32, size);
+    const uint8_t *len = rb_ar_take(ar, key, 4);
+    if (!len) return NULL;
+    int32_t length = (int32_t)((uint32_t)len[0] | (uint32_t)len[1] << 8 | (uint32_t)len[2] << 16 | (uint32_t)len[3] << 24);
+    if (length < 0 || (uint64_t)length > rb_ar_remaining(ar)) {
+        rb_ar_fail_field(ar, RB_E_FORMAT, key, "id string length %d exceeds the %llu bytes left", length,
+                         (unsigned long long)rb_ar_remaining(ar));
+        return NULL;
+    }
+    *size = (size_t)length;
+    return rb_ar_take(ar, key, (uint64_t)length);
+}
+
 static void read_id(rb_ar *ar, rb_node *n, const char *key)
 {
     if (!read_version(ar, n, key)) return;
-    const uint8_t *p = rb_ar_take(ar, key, 4);
-    if (!p) return;
-    uint32_t raw = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    uint32_t raw = 0;
+    if (!take_raw_id(ar, key, &raw)) return;
     uint32_t flags = raw & ID_FLAG_MASK;
     if (raw == ID_EMPTY_RAW) {
         n->wire = RB_ID_EMPTY;
@@ -173,22 +212,15 @@ static void read_id(rb_ar *ar, rb_node *n, const char *key)
         n->wire = RB_ID_NUMBER;
         n->v.bits = raw;
     } else if ((raw & ~ID_FLAG_MASK) == 0) { /* a new string follows */
-        const uint8_t *len = rb_ar_take(ar, key, 4);
-        if (!len) return;
-        int32_t size = (int32_t)((uint32_t)len[0] | (uint32_t)len[1] << 8 | (uint32_t)len[2] << 16 | (uint32_t)len[3] << 24);
-        if (size < 0 || (uint64_t)size > rb_ar_remaining(ar)) {
-            rb_ar_fail_field(ar, RB_E_FORMAT, key, "id string length %d exceeds the %llu bytes left", size,
-                             (unsigned long long)rb_ar_remaining(ar));
-            return;
-        }
-        const uint8_t *data = rb_ar_take(ar, key, (uint64_t)size);
+        size_t size = 0;
+        const uint8_t *data = take_id_string(ar, key, &size);
         if (!data) return;
         n->wire = RB_ID_STRING;
         n->v.bytes.data = data;
-        n->v.bytes.size = (size_t)size;
+        n->v.bytes.size = size;
         if (flags == ID_BIT31) n->aux |= RB_IDF_DEF31;
-        if (find_id(scope(ar), data, (size_t)size) >= 0) n->aux |= RB_IDF_REDEFINED;
-        add_id(ar, data, (size_t)size);
+        if (find_id(scope(ar), data, size) >= 0) n->aux |= RB_IDF_REDEFINED;
+        add_id(ar, data, size);
     } else {
         uint32_t index = raw & ~ID_FLAG_MASK;
         gbx_id_scope *s = scope(ar);
@@ -218,12 +250,11 @@ static void write_id(rb_ar *ar, const rb_node *n)
         s->version_seen = 1;
     }
     if (n->wire == RB_ID_EMPTY) { rb_ar_emit_uint(ar, ID_EMPTY_RAW, RB_U32); return; }
-    if (n->wire == RB_ID_NUMBER) { rb_ar_emit_uint(ar, n->v.bits, RB_U32); return; }
+    if (n->wire == RB_ID_NUMBER) { rb_ar_emit_uint(ar, n->v.bits, RB_X32); return; }
     long slot = find_id(s, n->v.bytes.data, n->v.bytes.size);
     if (slot < 0 || (n->aux & RB_IDF_REDEFINED)) {
-        rb_ar_emit_uint(ar, (n->aux & RB_IDF_DEF31) ? ID_BIT31 : ID_BIT30, RB_U32);
-        rb_ar_emit_uint(ar, n->v.bytes.size, RB_U32);
-        rb_ar_emit(ar, n->v.bytes.data, n->v.bytes.size);
+        rb_ar_emit_uint(ar, (n->aux & RB_IDF_DEF31) ? ID_BIT31 : ID_BIT30, RB_X32);
+        rb_ar_emit_lstring(ar, n->v.bytes.data, n->v.bytes.size, RB_U32);
         add_id(ar, n->v.bytes.data, n->v.bytes.size);
         return;
     }
@@ -233,7 +264,7 @@ static void write_id(rb_ar *ar, const rb_node *n)
         const gbx_id_entry *e = &s->entries[n->aux2 - 1];
         if (e->size == n->v.bytes.size && memcmp(e->data, n->v.bytes.data, e->size) == 0) index = n->aux2;
     }
-    rb_ar_emit_uint(ar, ((n->aux & RB_IDF_REF31) ? ID_BIT31 : ID_BIT30) | index, RB_U32);
+    rb_ar_emit_uint(ar, ((n->aux & RB_IDF_REF31) ? ID_BIT31 : ID_BIT30) | index, RB_X32);
 }
 
 static int id_from_plain_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
