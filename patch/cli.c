@@ -18,7 +18,7 @@ static const command COMMANDS[] = {
     {"info", cmd_info, "rebyte info FILE [--json]",
      "What FILE is: format, version, class id, sizes, compression, chunk list, coverage.\n"
      "  --json   one JSON object instead of text"},
-    {"verify", cmd_verify, "rebyte verify [--reencode] [--json] [-q] PATH...",
+    {"verify", cmd_verify, "rebyte verify [--reencode] [--json] [-q] [-j N] PATH...",
      "Read -> model -> write -> compare, for each file (directories recursively).\n"
      "Prints one line per file and a summary; the first difference is located by offset and\n"
      "structure path. Deviations the reader kept so the file comes back exactly (a stale\n"
@@ -27,6 +27,7 @@ static const command COMMANDS[] = {
      "              then 'exact' means identical decoded content and identical bytes around it\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"
      "  -q          print only files that are not exact, and the summary\n"
+     "  -j N        check N files at once (default: the number of CPUs); output stays in order\n"
      "Exit: 0 every file exact, 1 some differ, 2 some could not be read or parsed"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
