@@ -1209,16 +1209,16 @@ void rb_ar_record_end(rb_ar *ar) { end_container(ar); }
  * (the count field itself) still ahead of them? Fails at the current offset if not. */
 static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved)
 {
+    /* "cannot fit" first: a count misread from damaged or misparsed bytes is a format error
+     * (which a typed-or-opaque fallback may absorb), not a limit the user should raise */
+    uint64_t left = rb_ar_remaining(ar) - reserved;
+    if (min_item_bytes && count > left / min_item_bytes) {
+        fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
+        return 0;
+    }
     if (count > ar->doc->limits.max_count) {
         fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it (REBYTE_LIMITS=max_count=N, or rb_limits) to read this file",
                 count, ar->doc->limits.max_count);
-        return 0;
-    }
-    uint64_t left = rb_ar_remaining(ar) - reserved;
-    /* text: a value of at least one byte takes at least two characters of a line */
-    if (ar->text && min_item_bytes) min_item_bytes = 2;
-    if (min_item_bytes && count > left / min_item_bytes) {
-        fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
         return 0;
     }
     return 1;

@@ -109,6 +109,16 @@ static void waypoint_000(rb_ar *ar)
     }
 }
 
+/* 001: optional script metadata (a direct CScriptTraitsMetadata node, encapsulated) */
+static void waypoint_001(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    if (!gbx_bool(ar, "hasMetadata")) return;
+    gbx_encapsulation_begin(ar);
+    gbx_node_direct(ar, "metadata");
+    gbx_encapsulation_end(ar);
+}
+
 static const gbx_chunk_def GAME_CHUNKS[] = {
     {0x0301B000, 0, "collector list", collector_list_000},
     {0x0305B000, 0, "parameters 000", params_000},
@@ -126,7 +136,7 @@ static const gbx_chunk_def GAME_CHUNKS[] = {
     {0x03059002, 0, "skin", skin_002},
     {0x03059003, 0, "foreground skin", skin_003},
     {0x2E009000, 0, "waypoint", waypoint_000},
-    {0x2E009001, 1, "waypoint script metadata", NULL},
+    {0x2E009001, 1, "waypoint script metadata", waypoint_001},
 };
 
 const gbx_chunk_table gbx_game_chunks = {GAME_CHUNKS, sizeof GAME_CHUNKS / sizeof GAME_CHUNKS[0]};
