@@ -46,6 +46,7 @@ struct rb_ar {
     rb_error err;
     int failed;
     int reencode;
+    const char *reencode_codec; /* NULL: every codec */
     int decoded;
     void *user;
     /* text encoding (text GBX): every primitive is one line ended by CR LF (archive_text.h) */
@@ -87,6 +88,8 @@ rb_ar *rb_ar_new_read(rb_doc *doc, const uint8_t *data, size_t size, rb_node *ro
     ar->range_count = 1;
     return ar;
 }
+
+void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec) { ar->reencode_codec = codec; }
 
 rb_ar *rb_ar_new_write(rb_doc *doc, rb_node *root, int reencode, int decoded)
 {
@@ -1212,6 +1215,9 @@ static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64
     /* "cannot fit" first: a count misread from damaged or misparsed bytes is a format error
      * (which a typed-or-opaque fallback may absorb), not a limit the user should raise */
     uint64_t left = rb_ar_remaining(ar) - reserved;
+    /* text: an element of at least one byte takes at least one line, two characters or more;
+     * its binary size says nothing (a u32 "0" is 3 characters) */
+    if (ar->text && min_item_bytes) min_item_bytes = 2;
     if (min_item_bytes && count > left / min_item_bytes) {
         fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
         return 0;
@@ -1358,9 +1364,17 @@ void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size)
     }
 }
 
+/* A description that ends more ranges than it began is a bug; say so instead of underflowing. */
+static int range_open(rb_ar *ar)
+{
+    if (ar->range_count > 1) return 1;
+    rb_ar_fail(ar, RB_E_MODEL, "internal: a range ends that was never begun");
+    return 0;
+}
+
 void rb_ar_range_end(rb_ar *ar)
 {
-    if (ar->failed || !raw_line_done(ar, NULL)) return;
+    if (ar->failed || !raw_line_done(ar, NULL) || !range_open(ar)) return;
     ar_range *r = top_range(ar);
     if (ar->dir == RB_AR_READ && r->pos != r->size) {
         rb_ar_fail(ar, RB_E_FORMAT, "%s: %zu of its %zu bytes were not consumed", r->what, r->size - r->pos, r->size);
@@ -1612,7 +1626,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     size_t encoded_start = out(ar)->size;
     if (ar->decoded) {
         rb_buf_put(out(ar), content.data, content.size);
-    } else if (unchanged && !ar->reencode) {
+    } else if (unchanged && !(ar->reencode && (!ar->reencode_codec || strcmp(ar->reencode_codec, r->codec->name) == 0))) {
         rb_buf_put(out(ar), info->original, info->original_size);
     } else {
         char why[200];
@@ -1633,7 +1647,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
 
 void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)
 {
-    if (ar->failed || !raw_line_done(ar, NULL)) return;
+    if (ar->failed || !raw_line_done(ar, NULL) || !range_open(ar)) return;
     ar_range *r = top_range(ar);
     if (ar->dir == RB_AR_READ && r->pos != r->size) {
         rb_ar_fail(ar, RB_E_FORMAT, "%zu bytes of decoded %s left after its last structure", r->size - r->pos,
@@ -1782,6 +1796,7 @@ void rb_ar_note_size(rb_ar *ar, rb_node *node) { note_size(ar, node); }
 rb_ar_mark rb_ar_mark_here(rb_ar *ar)
 {
     rb_ar_mark m = {0};
+    m.failed = ar->failed;
     m.frame_count = ar->frame_count;
     m.range_count = ar->range_count;
     m.range_pos = top_range(ar)->pos;
@@ -1798,6 +1813,10 @@ rb_ar_mark rb_ar_mark_here(rb_ar *ar)
 
 void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *m, char *why, size_t why_size)
 {
+    if (m->failed) { /* the error predates the attempt: it stands */
+        if (why && why_size) rb_error_format(&ar->err, why, why_size);
+        return;
+    }
     if (why && why_size) {
         if (ar->failed) rb_error_format(&ar->err, why, why_size);
         else why[0] = 0;

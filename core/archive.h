@@ -38,6 +38,8 @@ typedef struct rb_doc rb_doc_state; /* core/doc.h */
 /* --- lifetime (used by the document layer) --- */
 rb_ar *rb_ar_new_read(rb_doc_state *doc, const uint8_t *data, size_t size, rb_node *root);
 rb_ar *rb_ar_new_write(rb_doc_state *doc, rb_node *root, int reencode, int decoded);
+/* With re-encoding: only streams of this codec (NULL = all). */
+void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec);
 rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
 /* Finishes: checks that everything was consumed. Returns 1 when no error happened. */
 int rb_ar_finish(rb_ar *ar);
@@ -193,9 +195,11 @@ typedef struct rb_ar_mark {
     const uint8_t *raw_next; /* text: the rest of a byte line being taken */
     size_t raw_left;
     int text;
+    int failed; /* taken after an error: rewinding it must not clear that earlier error */
 } rb_ar_mark;
 rb_ar_mark rb_ar_mark_here(rb_ar *ar);
-/* Back to the mark: nodes made since are dropped, the error (if any) is cleared; the message
+/* Back to the mark: nodes made since are dropped, the error (if any) is cleared — unless the
+ * archive had already failed when the mark was taken, then nothing changes; the message
  * of that error is copied to `why` so the caller can report why it fell back. */
 void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size);
 

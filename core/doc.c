@@ -195,6 +195,7 @@ rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **o
     *out = NULL;
     *out_size = 0;
     rb_ar *ar = rb_ar_new_write(doc, doc->root, options ? options->reencode : 0, options ? options->decoded : 0);
+    if (ar && options) rb_ar_set_reencode_codec(ar, options->reencode_codec);
     if (!ar) { set_error(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);

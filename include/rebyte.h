@@ -65,6 +65,8 @@ typedef struct rb_write_options {
     int reencode; /* re-encode every compressed stream instead of passing the original through */
     int decoded;  /* write each stream's decoded content in place of its encoding (a form for
                      comparing content, not a valid file) */
+    const char *reencode_codec; /* with reencode: only streams of this codec ("lzo1x", "zlib");
+                                   NULL = all */
 } rb_write_options;
 
 /* Which format a buffer holds, by content (never by file name). NULL if unknown. */

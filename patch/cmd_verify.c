@@ -148,13 +148,15 @@ int cmd_rewrite(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *v;
     int reencode = 0;
+    const char *codec = NULL;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
             if (r < 0) return EXIT_USAGE;
             out = v;
-        } else if (strcmp(argv[i], "--reencode") == 0) {
+        } else if (strcmp(argv[i], "--reencode") == 0 || strncmp(argv[i], "--reencode=", 11) == 0) {
             reencode = 1;
+            codec = argv[i][10] == '=' ? argv[i] + 11 : NULL;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("rewrite", argv[i]);
         } else {
@@ -172,7 +174,7 @@ int cmd_rewrite(int argc, char **argv)
         free(data);
         return EXIT_BAD_INPUT;
     }
-    rb_write_options wo = {.reencode = reencode};
+    rb_write_options wo = {.reencode = reencode, .reencode_codec = codec};
     int rc = EXIT_OK;
     if (rb_doc_write(doc, &wo, &result, &result_size, &err) != RB_OK) {
         cli_print_error(&err);
@@ -271,7 +273,7 @@ static void verify_reencoded(verify_result *r, rb_doc *doc, const char *path, co
     rb_doc_free(again);
 }
 
-static void verify_one(const char *path, int reencode, int named, verify_result *r)
+static void verify_one(const char *path, const char *reencode, int named, verify_result *r)
 {
     memset(r, 0, sizeof(*r));
     r->status = "exact";
@@ -301,7 +303,7 @@ static void verify_one(const char *path, int reencode, int named, verify_result 
     r->format = doc->format->name;
     rb_doc_coverage(doc, &r->coverage);
     keep_notes(r, doc);
-    rb_write_options wo = {.reencode = reencode};
+    rb_write_options wo = {.reencode = reencode != NULL, .reencode_codec = reencode && *reencode ? reencode : NULL};
     uint8_t *out;
     size_t out_size;
     if (rb_doc_write(doc, &wo, &out, &out_size, &err) != RB_OK) {
@@ -387,7 +389,7 @@ typedef struct verify_pool {
     size_t file_count;
     char **paths;
     int path_count;
-    int reencode;
+    const char *reencode; /* NULL: pass streams through; "": re-encode all; else only this codec */
     size_t window;
     verify_result *slots; /* result of file i in slots[i % window] */
     int *ready;           /* slot holds the result of its file */
@@ -522,12 +524,14 @@ static int default_jobs(void)
 
 int cmd_verify(int argc, char **argv)
 {
-    int reencode = 0, as_json = 0, quiet = 0, jobs = default_jobs();
+    const char *reencode = NULL;
+    int as_json = 0, quiet = 0, jobs = default_jobs();
     char **paths = calloc((size_t)argc + 1, sizeof(char *));
     int path_count = 0;
     if (!paths) return EXIT_IO;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reencode") == 0) reencode = 1;
+        if (strcmp(argv[i], "--reencode") == 0) reencode = "";
+        else if (strncmp(argv[i], "--reencode=", 11) == 0) reencode = argv[i] + 11;
         else if (strcmp(argv[i], "--json") == 0) as_json = 1;
         else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) quiet = 1;
         else if (strncmp(argv[i], "-j", 2) == 0 || strcmp(argv[i], "--jobs") == 0) {

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@ static uint64_t next_random(void)
 
 static int read_file(const char *path, uint8_t **data, size_t *size)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1; /* folders (a cookbook) are not inputs */
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     fseek(f, 0, SEEK_END);
@@ -47,6 +50,7 @@ static int read_file(const char *path, uint8_t **data, size_t *size)
 static void run_case(const char *name, const char *what, const uint8_t *data, size_t size, stats *st)
 {
     st->cases++;
+    if (getenv("REBYTE_MUTATION_TRACE")) fprintf(stderr, "case %s: %s\n", name, what);
     rb_error err;
     memset(&err, 0, sizeof err);
     rb_read_options opt = {.file_name = name};
@@ -108,7 +112,8 @@ static void mutate_file(const char *path, const char *name, int random_cases, st
 {
     uint8_t *data;
     size_t size;
-    if (read_file(path, &data, &size) != 0 || size == 0) return;
+    if (read_file(path, &data, &size) != 0) return;
+    if (size == 0) { free(data); return; }
     rb_read_options opt = {.file_name = name};
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);

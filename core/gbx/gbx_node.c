@@ -42,6 +42,7 @@ void gbx_rewind(rb_ar *ar, const gbx_mark *m, char *why, size_t why_size)
 {
     gbx_ctx *ctx = gbx_ctx_of(ar);
     rb_ar_rewind(ar, &m->ar, why, why_size);
+    if (m->ar.failed) return; /* nothing was undone: the GBX state stays with it */
     ctx->scope_count = m->scope_count;
     ctx->scopes[ctx->scope_count - 1].count = m->id_count;
     ctx->scopes[ctx->scope_count - 1].version_seen = m->version_seen;

@@ -41,7 +41,7 @@ static void pack(const uint8_t *plain, size_t size, rb_buf *out)
 
 static void expect_write(rb_doc *doc, int reencode, int decoded, const uint8_t *want, size_t want_size, const char *what)
 {
-    rb_write_options options = {reencode, decoded};
+    rb_write_options options = {.reencode = reencode, .decoded = decoded};
     uint8_t *out = NULL;
     size_t out_size = 0;
     rb_error err;
@@ -82,7 +82,7 @@ static void check_file(const char *path)
         expect_write(doc, 0, 0, packed.data, packed.size, "rewrite packed");
         expect_write(doc, 1, 0, packed.data, packed.size, "re-encode packed");
         /* the decoded form is the 14-byte header followed by the plain GROFF file */
-        rb_write_options dec = {0, 1};
+        rb_write_options dec = {.decoded = 1};
         uint8_t *out = NULL;
         size_t out_size = 0;
         if (rb_doc_write(doc, &dec, &out, &out_size, &err) == RB_OK) {
