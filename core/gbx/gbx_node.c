@@ -239,6 +239,16 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
         if (!rb_ar_ok(ar) && !gbx_error_is_final(ar)) {
             gbx_ctx *ctx = gbx_ctx_of(ar);
             gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);
+            /* an opaque tail is for chunks we cannot type in a complete node: a body that does
+             * not end with the end marker was cut short, and that stays an error */
+            uint32_t last = 0;
+            uint64_t left = rb_ar_remaining(ar);
+            if (!rb_ar_is_text(ar) && (left < 4 || !rb_ar_peek_u32_at(ar, left - 4, &last) || last != GBX_FACADE)) {
+                rb_ar_fail(ar, RB_E_FORMAT, "the body does not end with 0xFACADE01 (cut short?); the typed parse stopped at: %s",
+                           ctx->opaque_reason);
+                ctx->opaque_reason[0] = 0;
+                break;
+            }
             stopped = 1;
             break;
         }

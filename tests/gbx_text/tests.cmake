@@ -1,0 +1,6 @@
+# Text GBX (format byte 'T', `rebyte convert`; docs/formats/gbx-text.md): the sample map made
+# by the project (no corpus needed), and every corpus file binary -> text -> binary compared
+# with cmp (skipped without the corpus).
+rebyte_add_script_test(gbx_text_fixture gbx_text/fixture.sh)
+rebyte_add_script_test(gbx_text_corpus gbx_text/corpus.sh)
+set_tests_properties(gbx_text_corpus PROPERTIES TIMEOUT 900)
