@@ -85,6 +85,13 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
         uint64_t fill = alignment > 1 ? (alignment - here % alignment) % alignment : 0;
         if (dir != RB_AR_FROM_JSON && fill) rb_ar_expect(ar, "record alignment", zeros, (size_t)fill);
         here += fill;
+        /* the pointers are derived from where the records are: one that points elsewhere cannot
+         * be written back as it was */
+        if (dir == RB_AR_READ && table[i].value != here) {
+            rb_ar_fail(ar, RB_E_FORMAT, "string %llu: its pointer 0x%llx does not point at its record (0x%llx)",
+                       (unsigned long long)i, (unsigned long long)table[i].value, (unsigned long long)here);
+            break;
+        }
         if (dir == RB_AR_WRITE) {
             rb_ar_slot_set(ar, &table[i], here);
             if (here + 4 > UINT32_MAX) { rb_ar_fail(ar, RB_E_MODEL, "file larger than 4 GiB"); break; }
