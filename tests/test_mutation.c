@@ -3,7 +3,7 @@
  * or in a successful parse whose model writes and re-reads. Never a crash, a hang or a leak
  * (run under the sanitizer build too).
  *
- * Usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE]
+ * Usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE [MAX_FILE_SIZE]]
  * For every file: truncations at evenly spaced offsets and at every structure boundary the
  * reader reports (the offsets of the model's nodes), and byte flips in the integer fields of
  * the model and the derived values (sizes, counts) that lie in the file itself (an even sample
@@ -108,12 +108,12 @@ static void collect(const rb_node *n, offsets *boundaries, offsets *ints)
         for (size_t i = 0; i < n->v.kids.count; i++) collect(n->v.kids.items[i], boundaries, ints);
 }
 
-static void mutate_file(const char *path, const char *name, int random_cases, stats *st)
+static void mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
 {
     uint8_t *data;
     size_t size;
     if (read_file(path, &data, &size) != 0) return;
-    if (size == 0) { free(data); return; }
+    if (size == 0 || (max_size && size > max_size)) { free(data); return; }
     rb_read_options opt = {.file_name = name};
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
@@ -177,6 +177,7 @@ int main(int argc, char **argv)
         return 77;
     }
     int cases = argc > 2 ? atoi(argv[2]) : 20;
+    size_t max_size = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 0; /* 0: every file */
     stats st = {0};
     struct dirent *e;
     size_t files = 0;
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
         if (e->d_name[0] == '.') continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        mutate_file(path, e->d_name, cases, &st);
+        mutate_file(path, e->d_name, cases, max_size, &st);
         files++;
     }
     closedir(d);
