@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_util.h"
 #include "rebyte.h"
 
 static int failures;
@@ -14,24 +15,11 @@ static int failures;
         }                                                                  \
     } while (0)
 
-static uint8_t *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *d = malloc((size_t)n);
-    *size = fread(d, 1, (size_t)n, f);
-    fclose(f);
-    return d;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
     size_t size;
-    uint8_t *data = read_all(argv[1], &size);
+    uint8_t *data = test_read_file(argv[1], &size);
     CHECK(data != NULL, "sample map readable");
     if (!data) return 1;
     CHECK(strcmp(rb_detect_format(data, size), "gbx") == 0, "detected as gbx by content");

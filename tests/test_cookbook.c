@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_util.h"
 #include "core/doc.h"
 #include "core/json.h"
 #include "patch/jsonpatch.h"
@@ -27,19 +28,6 @@ static void note_refusal(totals *t, const char *patch_name)
     t->refused++;
     size_t len = strlen(t->refused_names);
     snprintf(t->refused_names + len, sizeof t->refused_names - len, "%s ", patch_name);
-}
-
-static uint8_t *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *d = malloc(n > 0 ? (size_t)n : 1);
-    *size = d ? fread(d, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return d;
 }
 
 /* Content view of a model: blobs inline, stream annotations dropped. */
@@ -111,7 +99,7 @@ done:
 static void run_map(const char *path, json_t **patches, char **names, size_t count, totals *t)
 {
     size_t size;
-    uint8_t *data = read_all(path, &size);
+    uint8_t *data = test_read_file(path, &size);
     if (!data) return;
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &(rb_read_options){.file_name = path}, &err);

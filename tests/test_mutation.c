@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "test_util.h"
 #include "core/doc.h"
 
 typedef struct stats {
@@ -29,21 +30,6 @@ static uint64_t next_random(void)
     rng_state ^= rng_state << 25;
     rng_state ^= rng_state >> 27;
     return rng_state * 0x2545F4914F6CDD1Dull;
-}
-
-static int read_file(const char *path, uint8_t **data, size_t *size)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1; /* folders (a cookbook) are not inputs */
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *data = malloc(n > 0 ? (size_t)n : 1);
-    *size = *data && n > 0 ? fread(*data, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return *data ? 0 : -1;
 }
 
 /* One damaged input: parse; if it parses, the model must write and the output re-read. */
@@ -112,7 +98,7 @@ static void mutate_file(const char *path, const char *name, int random_cases, si
 {
     uint8_t *data;
     size_t size;
-    if (read_file(path, &data, &size) != 0) return;
+    if (!(data = test_read_file(path, &size))) return;
     if (size == 0 || (max_size && size > max_size)) { free(data); return; }
     rb_read_options opt = {.file_name = name};
     rb_error err;
