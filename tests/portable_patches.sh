@@ -56,6 +56,17 @@ grep -q 'instances/\[name=0x00001110\]' "$tmp/move-portable.json" || fail "the i
 grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(grep -c '"op"' "$tmp/gdiff.json")" -eq 2 ] ||
     fail "the newer level's instance Box-01 (now third) was not the one moved: $(cat "$tmp/gdiff.json")"
 
+# a data.win whose string table changed: a string edit made by content applies to the newer file
+G=$src/samples/gm/sample.win
+printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/-","value":"a string added by an update"}]' > "$tmp/upd.json"
+"$rebyte" apply -q "$tmp/upd.json" "$G" -o "$tmp/newer.win" || fail "making the newer data.win"
+printf '%s' '[{"op":"replace","path":"/chunks/[id=STRG]/strings/[=rebyte sample game]","value":"My Game"}]' > "$tmp/ren.json"
+"$rebyte" apply -q "$tmp/ren.json" "$G" -o "$tmp/renamed.win" || fail "string edit by content"
+"$rebyte" diff --by-identity "$G" "$tmp/renamed.win" > "$tmp/win-portable.json"
+grep -q 'strings/\[=rebyte sample game\]' "$tmp/win-portable.json" || fail "the string is not addressed by its text"
+"$rebyte" apply -q "$tmp/win-portable.json" "$tmp/newer.win" -o "$tmp/newer-renamed.win" 2>/dev/null || fail "portable string edit on the newer data.win"
+"$rebyte" dump "$tmp/newer-renamed.win" | grep -q '"My Game"' || fail "the newer data.win's string was not edited"
+
 # two game versions' saves of one map (corpus): a patch made on one edits the same objects of the other
 A=$corpus/gbx/7ee41f44_TrialTime.Challenge.Gbx
 Bfile=$corpus/gbx/adbf2275_TrialTime.Challenge.Gbx
