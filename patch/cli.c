@@ -56,6 +56,11 @@ static const command COMMANDS[] = {
      "`rebyte diff --by-identity` carries its base's digest: on another base, every value it\n"
      "relies on is checked and reported field by field; it applies when all of them hold.\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
+    {"check", cmd_check, "rebyte check FILE...",
+     "Game-level invariants the byte format does not enforce, before the game finds them. For maps:\n"
+     "the header's copies of the name, identity and medal times agree with the body;\n"
+     "the TM2020 items chunk has one snapped-on entry per item. Exit 0 when every file is ok,\n"
+     "1 when a problem was found (each is printed with the paths involved)."},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
      "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"

@@ -12,6 +12,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_json_patch(int argc, char **argv);
 int cmd_downgrade_items(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 
 /* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */

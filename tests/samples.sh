@@ -27,5 +27,11 @@ grep -q '"name":"rebyte sample (retimed)"' "$tmp/info.json" || fail "renamed map
 grep -q '"author":29500' "$tmp/info.json" || fail "author time not retimed"
 "$rebyte" diff "$sample" "$tmp/renamed.Gbx" > "$tmp/diff.json"
 [ "$(grep -c "\"op\"" "$tmp/diff.json")" -eq 6 ] || fail "the patch changed more than the name and two medals (body and header copies): $(cat "$tmp/diff.json")"
+# check: the rename-and-retime patch keeps the header copies in step; a body-only rename does not
+"$rebyte" check "$tmp/renamed.Gbx" >/dev/null || fail "check: the renamed sample is not consistent"
+printf '%s' '[{"op":"replace","path":"/body/chunks/[id=0x0304301F]/mapName","value":"body only"}]' > "$tmp/body-only.json"
+"$rebyte" apply -q "$tmp/body-only.json" "$sample" -o "$tmp/body-only.Gbx"
+"$rebyte" check "$tmp/body-only.Gbx" > "$tmp/check.out"
+[ $? -eq 1 ] && grep -q "mapName differs" "$tmp/check.out" || fail "check missed a header/body mismatch: $(cat "$tmp/check.out")"
 [ "$fails" -eq 0 ] && echo "samples: all passed"
 [ "$fails" -eq 0 ]
