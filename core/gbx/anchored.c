@@ -10,13 +10,6 @@
  */
 #include "gbx_internal.h"
 
-static void int_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 static void items_on_item(rb_ar *ar)
 {
     uint64_t n = rb_ar_list_begin(ar, "itemsOnItem", RB_U32, 8);
@@ -42,11 +35,11 @@ static uint64_t int_list_length(rb_ar *ar, const char *key)
  * from JSON must keep them in step. */
 static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
 {
-    int_list(ar, "blockIndexes");
-    if (version < 7) int_list(ar, "snapItemGroups");
-    if (version >= 6) int_list(ar, "itemIndexes");
-    if (version >= 7) int_list(ar, "snapItemGroups");
-    if (version != 6) int_list(ar, "u01");
+    gbx_i32_list(ar, "blockIndexes");
+    if (version < 7) gbx_i32_list(ar, "snapItemGroups");
+    if (version >= 6) gbx_i32_list(ar, "itemIndexes");
+    if (version >= 7) gbx_i32_list(ar, "snapItemGroups");
+    if (version != 6) gbx_i32_list(ar, "u01");
     uint64_t snapped = int_list_length(ar, "snappedOnIndexes");
     if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_FROM_JSON && snapped != objects)
         rb_ar_fail(ar, RB_E_MODEL,

@@ -369,3 +369,47 @@ void gbx_int3(rb_ar *ar, const char *key)
     for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
     rb_ar_list_end(ar);
 }
+
+/* ---------- counted lists (u32 count, derived on write) ---------- */
+
+void gbx_i32_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+void gbx_string_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_string(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+void gbx_fileref_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 5);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+void gbx_int3_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 12);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+void gbx_noderef_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+/* A deprecated-format list: u32 version (10 in every known file), then the count. */
+void gbx_noderef_deprec_list(rb_ar *ar, const char *key)
+{
+    rb_ar_u32(ar, "listVersion");
+    gbx_noderef_list(ar, key);
+}

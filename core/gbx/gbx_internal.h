@@ -71,6 +71,14 @@ uint32_t gbx_bool(rb_ar *ar, const char *key);          /* u32 boolean, raw valu
 /* One entry of a map's block list (chunks 013, 01F, and 048's baked blocks), block version v. */
 void gbx_block(rb_ar *ar, uint32_t version);
 
+/* Counted lists (u32 count, derived on write) of one primitive each. */
+void gbx_i32_list(rb_ar *ar, const char *key);
+void gbx_string_list(rb_ar *ar, const char *key);
+void gbx_fileref_list(rb_ar *ar, const char *key);
+void gbx_int3_list(rb_ar *ar, const char *key);
+void gbx_noderef_list(rb_ar *ar, const char *key);
+void gbx_noderef_deprec_list(rb_ar *ar, const char *key); /* u32 list version first */
+
 /* ---------- nodes ---------- */
 /* A node reference with an index (outside encapsulation): -1, a back-reference, an external
  * node, or a new node (class id + chunks) defined in place. */

@@ -33,34 +33,6 @@ static void fixed_blob(rb_ar *ar, const char *key, uint64_t size)
                          n->v.bytes.size);
 }
 
-static void int_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-static void string_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_string(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-static void packdesc_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 5);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-static void noderef_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 static void unsupported_version(rb_ar *ar, const char *what, uint32_t version)
 {
     if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "%s version %u is not known", what, version);
@@ -73,8 +45,8 @@ static void ghost_003(rb_ar *ar)
 {
     rb_ar_record_begin(ar, "sampleData");
     gbx_data_blob(ar, "rawData");
-    int_list(ar, "offsets");
-    int_list(ar, "stateTimes");
+    gbx_i32_list(ar, "offsets");
+    gbx_i32_list(ar, "stateTimes");
     gbx_bool(ar, "isFixedTimeStep");
     rb_ar_i32(ar, "samplePeriod");
     rb_ar_i32(ar, "version");
@@ -111,7 +83,7 @@ static void sample_content_typed(rb_ar *ar)
     int32_t version = rb_ar_i32(ar, "version");
     gbx_data_blob(ar, "stateBuffer");
     sample_layout(ar);
-    if (!fixed_step) int_list(ar, "stateTimes");
+    if (!fixed_step) gbx_i32_list(ar, "stateTimes");
     /* GBX.NET guesses a trailing i32 from version 10 on; TMT ghosts (version >= 10) end without
      * it, so the bytes left decide. */
     if (version >= 10 && rb_ar_has(ar, "u02", !rb_ar_at_end(ar))) rb_ar_i32(ar, "u02");
@@ -175,7 +147,7 @@ static void badge(rb_ar *ar)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    string_list(ar, "layers");
+    gbx_string_list(ar, "layers");
     rb_ar_record_end(ar);
 }
 
@@ -187,7 +159,7 @@ static void ctn_ghost_000(rb_ar *ar)
     uint32_t appearance = version >= 9 ? rb_ar_u32(ar, "appearanceVersion") : 0;
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "lightTrailColor");
-    packdesc_list(ar, "skinPackDescs");
+    gbx_fileref_list(ar, "skinPackDescs");
     if (gbx_bool(ar, "hasBadges")) badge(ar);
     if (appearance >= 1) gbx_string(ar, "u01");
     gbx_string(ar, "ghostNickname");
@@ -196,7 +168,7 @@ static void ctn_ghost_000(rb_ar *ar)
     if (version >= 4) gbx_bool(ar, "u02");
     if (version >= 5) {
         gbx_noderef(ar, "recordData");
-        int_list(ar, "u03");
+        gbx_i32_list(ar, "u03");
     }
     if (version >= 6) gbx_string(ar, "ghostTrigram");
     if (version >= 7) gbx_string(ar, "ghostZone");
@@ -319,7 +291,7 @@ static void ctn_ghost_015(rb_ar *ar) { gbx_id(ar, "ghostNickname"); }
 
 static void ctn_ghost_017(rb_ar *ar)
 {
-    packdesc_list(ar, "skinPackDescs");
+    gbx_fileref_list(ar, "skinPackDescs");
     gbx_string(ar, "ghostNickname");
     gbx_string(ar, "ghostAvatarName");
 }
@@ -454,9 +426,9 @@ static void ctn_ghost_026(rb_ar *ar) { fixed_blob(ar, "ghostUid128", 16); }
 static void ctn_ghost_027(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    noderef_list(ar, "timedPixelArrays");
-    if (version >= 1) int_list(ar, "u01");
-    if (version >= 3) noderef_list(ar, "u02");
+    gbx_noderef_list(ar, "timedPixelArrays");
+    if (version >= 1) gbx_i32_list(ar, "u01");
+    if (version >= 3) gbx_noderef_list(ar, "u02");
 }
 
 /* 028: title id; empty when the ghost has no events (GBX.NET decides from 019/025, whose

@@ -64,25 +64,11 @@ static void data_blob(rb_ar *ar, const char *key)
     rb_ar_slot_set(ar, &size, data ? data->v.bytes.size : 0);
 }
 
-static void node_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = list_begin_u32(ar, key, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 /* A deprecated-format list: u32 version (10 in every known file), then the counted list. */
 static void deprec_node_list(rb_ar *ar, const char *version_key, const char *key)
 {
     rb_ar_u32(ar, version_key);
-    node_list(ar, key);
-}
-
-static void int3_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = list_begin_u32(ar, key, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
-    rb_ar_list_end(ar);
+    gbx_noderef_list(ar, key);
 }
 
 static void float_tuple_list(rb_ar *ar, const char *key, int width)
@@ -128,20 +114,6 @@ typedef struct flat_field {
     const char *key;
 } flat_field;
 
-static void string_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = list_begin_u32(ar, key, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_string(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-static void i32_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = list_begin_u32(ar, key, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 static void flat_one(rb_ar *ar, const flat_field *f)
 {
     switch (f->type) {
@@ -161,8 +133,8 @@ static void flat_one(rb_ar *ar, const flat_field *f)
     case '3': gbx_int3(ar, f->key); break;
     case 'v': gbx_vec3(ar, f->key); break;
     case 'x': rb_ar_bytes(ar, f->key, RB_K_BLOB, 16); break;
-    case 'L': i32_list(ar, f->key); break;
-    case 'S': string_list(ar, f->key); break;
+    case 'L': gbx_i32_list(ar, f->key); break;
+    case 'S': gbx_string_list(ar, f->key); break;
     default: rb_ar_fail(ar, RB_E_UNSUPPORTED, "internal: unknown flat field type '%c'", f->type); break;
     }
 }
@@ -246,7 +218,7 @@ static void item_007(rb_ar *ar)
     gbx_noderef(ar, "materialDetails");
 }
 
-static void item_008(rb_ar *ar) { node_list(ar, "nadeoSkinFids"); }
+static void item_008(rb_ar *ar) { gbx_noderef_list(ar, "nadeoSkinFids"); }
 static void item_009(rb_ar *ar) { deprec_node_list(ar, "listVersion", "cameras"); }
 static void item_00a(rb_ar *ar) { gbx_noderef(ar, "decoratorSolid"); }
 
@@ -256,7 +228,7 @@ static void item_00b(rb_ar *ar)
     gbx_noderef(ar, "stemBumpMaterial");
 }
 
-static void item_00d(rb_ar *ar) { node_list(ar, "forcedSkinsFids"); }
+static void item_00d(rb_ar *ar) { gbx_noderef_list(ar, "forcedSkinsFids"); }
 
 static void item_00e(rb_ar *ar)
 {
@@ -333,7 +305,7 @@ static void item_019(rb_ar *ar)
     if (version < 5) return;
     gbx_noderef(ar, "visModel");
     if (version < 6) return;
-    node_list(ar, "actions");
+    gbx_noderef_list(ar, "actions");
     if (version < 7) return;
     rb_ar_i32(ar, "defaultCam");
     if (version >= 8) item_019_entity(ar, version);
@@ -645,7 +617,7 @@ static void macro_00f(rb_ar *ar)
     rb_ar_u32(ar, "version");
     gbx_int3(ar, "u01");
     gbx_int3(ar, "u02");
-    int3_list(ar, "u03");
+    gbx_int3_list(ar, "u03");
 }
 
 FLAT_CHUNK(macro_010, {'u', "version"}, {'i', "iconSize"})

@@ -45,13 +45,6 @@ static int version_known(rb_ar *ar, uint32_t version, uint32_t max_known)
     return 0;
 }
 
-static void int3_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 /* ---------- header chunks ---------- */
 
 /* 002 "TmDesc": medals and race settings (a copy of body data for quick listing). */
@@ -171,7 +164,7 @@ static void chunk_014(rb_ar *ar)
 }
 
 static void chunk_016(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
-static void chunk_017(rb_ar *ar) { int3_list(ar, "checkpoints"); }
+static void chunk_017(rb_ar *ar) { gbx_int3_list(ar, "checkpoints"); }
 
 static void chunk_018(rb_ar *ar)
 {

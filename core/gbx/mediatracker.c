@@ -56,22 +56,6 @@ static void key_list(rb_ar *ar, const char *name, uint64_t key_bytes, key_fields
     rb_ar_list_end(ar);
 }
 
-/* A deprecated-format node list: u32 version (10 in every known file), u32 count, noderefs. */
-static void deprec_node_list(rb_ar *ar, const char *key)
-{
-    rb_ar_u32(ar, "listVersion");
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-static void int3_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 /* Reject a chunk version whose layout is not known: guessing would misread everything after it. */
 static int version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *what)
 {
@@ -96,7 +80,7 @@ static int chunk_boundary_at(rb_ar *ar, uint64_t offset, uint32_t class_a, uint3
 
 static void clip_tracks_and_name(rb_ar *ar)
 {
-    deprec_node_list(ar, "tracks");
+    gbx_noderef_deprec_list(ar, "tracks");
     gbx_string(ar, "name");
 }
 
@@ -142,13 +126,13 @@ static void trigger(rb_ar *ar, uint32_t version)
 {
     static const char *const u[] = {"u01", "u02", "u03", "u04"};
     rb_ar_record_begin(ar, NULL);
-    if (version <= 2) int3_list(ar, "coords");
+    if (version <= 2) gbx_int3_list(ar, "coords");
     if (version >= 2) {
         i32s(ar, u, 4);
         if (version >= 3) {
             rb_ar_u32(ar, "condition");
             rb_ar_f32(ar, "conditionValue");
-            int3_list(ar, "coords");
+            gbx_int3_list(ar, "coords");
         }
     }
     rb_ar_record_end(ar);
@@ -157,7 +141,7 @@ static void trigger(rb_ar *ar, uint32_t version)
 /* The clips and, in a list of its own (with its own count), one trigger per clip. */
 static void clip_group(rb_ar *ar, uint32_t trigger_version)
 {
-    deprec_node_list(ar, "clips");
+    gbx_noderef_deprec_list(ar, "clips");
     uint64_t n = rb_ar_list_begin(ar, "triggers", RB_U32, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) trigger(ar, trigger_version);
     rb_ar_list_end(ar);
@@ -173,7 +157,7 @@ static void group_004(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void track_001(rb_ar *ar)
 {
     gbx_string(ar, "name");
-    deprec_node_list(ar, "blocks");
+    gbx_noderef_deprec_list(ar, "blocks");
     rb_ar_i32(ar, "u01");
 }
 
@@ -958,7 +942,7 @@ static void triangles_001(rb_ar *ar)
                    (unsigned long long)n, (unsigned long long)vertex_count);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 4);
     rb_ar_list_end(ar);
-    int3_list(ar, "triangles");
+    gbx_int3_list(ar, "triangles");
     i32s(ar, u, 3);
     rb_ar_f32(ar, "u04");
     rb_ar_i32(ar, "u05");

@@ -10,25 +10,10 @@
  */
 #include "ghost.h"
 
-static void noderef_deprec_list(rb_ar *ar, const char *key)
-{
-    rb_ar_u32(ar, "listVersion");
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 static void i64_list(rb_ar *ar, const char *key)
 {
     uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 8);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_sint(ar, NULL, RB_I64);
-    rb_ar_list_end(ar);
-}
-
-static void string_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_string(ar, NULL);
     rb_ar_list_end(ar);
 }
 
@@ -112,7 +97,7 @@ static void replay_003(rb_ar *ar)
 static void replay_004(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    noderef_deprec_list(ar, "ghosts");
+    gbx_noderef_deprec_list(ar, "ghosts");
     rb_ar_u32(ar, "u01");
     i64_list(ar, "u02");
 }
@@ -162,7 +147,7 @@ static void replay_013(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 
 static void replay_014(rb_ar *ar)
 {
-    noderef_deprec_list(ar, "ghosts");
+    gbx_noderef_deprec_list(ar, "ghosts");
     rb_ar_u32(ar, "u01");
     i64_list(ar, "u02");
 }
@@ -226,7 +211,7 @@ static void replay_01d(rb_ar *ar)
     uint64_t n = rb_ar_list_begin(ar, "interfaceScriptInfos", RB_U32, 8);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        string_list(ar, "u01");
+        gbx_string_list(ar, "u01");
         rb_ar_i32(ar, "u02");
         rb_ar_record_end(ar);
     }
@@ -278,7 +263,7 @@ static void replay_026(rb_ar *ar)
 static void replay_027(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    string_list(ar, "u01");
+    gbx_string_list(ar, "u01");
     uint64_t n = rb_ar_list_begin(ar, "u02", RB_U32, 5);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
     rb_ar_list_end(ar);
