@@ -6,14 +6,6 @@
 #include "test_util.h"
 #include "rebyte.h"
 
-static int failures;
-#define CHECK(cond, msg)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: %s (%s)\n", __FILE__, __LINE__, msg, #cond); \
-        }                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {
@@ -76,7 +68,7 @@ int main(int argc, char **argv)
     free(out);
     rb_doc_free(doc);
     free(data);
-    if (failures) return 1;
+    if (test_failures) return 1;
     printf("test_api: all passed\n");
     return 0;
 }

@@ -10,19 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "test_util.h"
 #include "core/doc.h"
 #include "core/json.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-        }                                                                                  \
-    } while (0)
 
 /* ---------- the test format ---------- */
 
@@ -533,8 +524,8 @@ int main(void)
     test_streams();
     test_write_model_mismatch();
     test_base64();
-    if (failures) {
-        fprintf(stderr, "test_archive: %d failure(s)\n", failures);
+    if (test_failures) {
+        fprintf(stderr, "test_archive: %d failure(s)\n", test_failures);
         return 1;
     }
     printf("test_archive: all passed\n");

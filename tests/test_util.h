@@ -19,4 +19,16 @@ static inline uint8_t *test_read_file(const char *path, size_t *size)
     fclose(f);
     return data;
 }
+
+/* Assertions of the C test programs: a failed one is printed with its place and counted. */
+static int test_failures __attribute__((unused));
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            test_failures++;                                                               \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fprintf(stderr, "\n");                                                         \
+        }                                                                                  \
+    } while (0)
 #endif

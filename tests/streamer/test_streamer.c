@@ -18,20 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "tests/test_util.h"
 #include "core/doc.h"
 #include "core/json.h"
 #include "core/streamer/streamer.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-        }                                                                                  \
-    } while (0)
 
 /* ---------- files assembled by hand ---------- */
 
@@ -1031,8 +1022,8 @@ int main(int argc, char **argv)
     test_validation_errors();
     test_fixtures(argv[1], regenerate);
     test_mutations(argv[1]);
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
+    if (test_failures) {
+        fprintf(stderr, "%d checks failed\n", test_failures);
         return 1;
     }
     printf("streamer: all checks passed\n");

@@ -9,20 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/test_util.h"
 #include "writers/lzss.h"
 #include "writers/szdd.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                                \
-    do {                                                                                                \
-        if (!(cond)) {                                                                                  \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                       \
-            fprintf(stderr, __VA_ARGS__);                                                               \
-            fprintf(stderr, "\n");                                                                      \
-            failures++;                                                                                 \
-        }                                                                                               \
-    } while (0)
 
 static void round_trip(const rb_lzss_params *p, const char *what, const uint8_t *data, size_t size)
 {
@@ -148,8 +138,8 @@ int main(int argc, char **argv)
     }
     if (dir) closedir(dir);
     else printf("note: %s not found; corpus payloads not used\n", dir_path);
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
+    if (test_failures) {
+        fprintf(stderr, "%d failure(s)\n", test_failures);
         return 1;
     }
     printf("lzss: all checks passed (%d payload file(s))\n", argc - 1 + corpus_files);
