@@ -438,7 +438,16 @@ static void prepare_read(rb_ar *ar, gm_state *st)
     read_gen8_facts(st);
     st->alignment = detect_alignment(st);
     const gm_chunk_span *strg = gm_find_chunk(st, "STRG");
-    st->strings_linked = strg && gm_build_string_map(st, strg);
+    /* typed chunks share state (the string table, texture and page lists): a file with two of
+     * one of them (never written by GameMaker) is kept whole, chunk by chunk (fuzz find) */
+    static const char *const typed_ids[] = {"STRG", "GEN8", "TPAG", "TXTR", "AUDO"};
+    int duplicated = 0;
+    for (size_t t = 0; t < sizeof typed_ids / sizeof typed_ids[0]; t++) {
+        int seen = 0;
+        for (size_t i = 0; i < st->chunk_count; i++) seen += memcmp(st->chunks[i].id, typed_ids[t], 4) == 0;
+        duplicated |= seen > 1;
+    }
+    st->strings_linked = strg && !duplicated && gm_build_string_map(st, strg);
 }
 
 static void datawin_describe(rb_ar *ar)
