@@ -1426,6 +1426,12 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
                 content_size, ar->doc->limits.max_decompressed_size);
         return;
     }
+    if (codec->max_expansion && content_size > 64 + encoded_size * codec->max_expansion) {
+        fail_at(ar, RB_E_FORMAT, key,
+                "declared content size %" PRIu64 " cannot come from %" PRIu64 " bytes of %s (at most %u bytes per byte)",
+                content_size, encoded_size, codec->name, codec->max_expansion);
+        return;
+    }
     const uint8_t *encoded = take(ar, key, encoded_size);
     if (!encoded) return;
     uint8_t *content = malloc(content_size ? (size_t)content_size : 1);

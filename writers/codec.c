@@ -53,7 +53,8 @@ static int lzo_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err,
     return 0;
 }
 
-const rb_codec rb_codec_lzo1x = {"lzo1x", lzo_decode, lzo_encode};
+/* LZO1X: each zero byte of a length extension adds 255 to a match, so < 256 out per byte in */
+const rb_codec rb_codec_lzo1x = {"lzo1x", lzo_decode, lzo_encode, 256};
 
 static int zlib_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, char *err, size_t err_size)
 {
@@ -84,4 +85,5 @@ static int zlib_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err
     return 0;
 }
 
-const rb_codec rb_codec_zlib = {"zlib", zlib_decode, zlib_encode};
+/* deflate peaks at 1032:1 (258-byte matches coded in two bits) */
+const rb_codec rb_codec_zlib = {"zlib", zlib_decode, zlib_encode, 1032};

@@ -230,4 +230,5 @@ static int spz_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err,
     return rb_lzss_encode(&rb_lzss_spz_params, in, in_size, out, err, err_size);
 }
 
-const rb_codec rb_codec_lzss_spz = {"lzss-spz", spz_decode, spz_encode};
+/* a flag byte and eight 2-byte references give at most 8 x 18 bytes: under 9 per byte in */
+const rb_codec rb_codec_lzss_spz = {"lzss-spz", spz_decode, spz_encode, 9};

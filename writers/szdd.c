@@ -14,4 +14,4 @@ static int szdd_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err
     return rb_lzss_encode(&rb_lzss_szdd_params, in, in_size, out, err, err_size);
 }
 
-const rb_codec rb_codec_szdd = {"szdd", szdd_decode, szdd_encode};
+const rb_codec rb_codec_szdd = {"szdd", szdd_decode, szdd_encode, 9};

@@ -43,17 +43,21 @@ long gm_string_at(const gm_state *st, uint32_t address)
 
 void gm_sort_addr_map(gm_addr_map *map) { qsort(map->items, map->count, sizeof *map->items, compare_addr); }
 
-void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
+void gm_add_link(rb_ar *ar, gm_state *st, size_t position, gm_link_kind kind, uint64_t index)
 {
-    if (index < 0) return; /* a null reference stays 0 */
     if (st->fixup_count == st->fixup_cap) {
         size_t cap = st->fixup_cap ? st->fixup_cap * 2 : 256;
         gm_fixup *grown = realloc(st->fixups, cap * sizeof *grown);
-        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for string references"); return; }
+        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for links"); return; }
         st->fixups = grown;
         st->fixup_cap = cap;
     }
-    st->fixups[st->fixup_count++] = (gm_fixup){position, (uint32_t)index};
+    st->fixups[st->fixup_count++] = (gm_fixup){position, (uint32_t)kind, index};
+}
+
+void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
+{
+    if (index >= 0) gm_add_link(ar, st, position, GM_LINK_STRING, (uint64_t)index); /* null stays 0 */
 }
 
 int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key)
@@ -324,10 +328,20 @@ static void mask_strrefs(rb_ar *ar, const rb_node *data, const uint32_t *offsets
     ((rb_node *)data)->v.bytes.data = copy; /* the node was created by this READ: ours to finish */
 }
 
+/* Chunks that point at TPAG items (facts §10): kept opaque, they pin TPAG where it was. */
+static int chunk_points_into_tpag(const char *id)
+{
+    static const char *const ids[] = {"SPRT", "BGND", "FONT", "OPTN", "EMBI"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (memcmp(id, ids[i], 4) == 0) return 1;
+    return 0;
+}
+
 static void opaque_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk_span *span)
 {
     uint64_t laid_out_at = rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base);
     uint64_t here = gm_abs(ar, st);
+    if (chunk_points_into_tpag(id)) st->tpag_pinned = 1;
     if (rb_ar_direction(ar) == RB_AR_WRITE && laid_out_at != here && !chunk_is_position_free(id)) {
         rb_ar_fail(ar, RB_E_MODEL,
                    "chunk %.4s is kept opaque and holds absolute pointers valid at 0x%llx, but it would be written at "
@@ -350,26 +364,69 @@ static void opaque_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk
     free(targets);
 }
 
-/* READ: may this chunk be described by its typed description? */
-static int chunk_fits_typed(const gm_state *st, const gm_chunk_span *c)
+/* The typed chunk descriptions. `fits` (optional) is a cheap READ-side check of the whole
+ * layout; without it the chunk is read speculatively and kept opaque if its description fails. */
+typedef struct gm_typed_chunk {
+    const char *id;
+    int (*fits)(const gm_state *st, const gm_chunk_span *c);
+    void (*describe)(rb_ar *ar, gm_state *st);
+} gm_typed_chunk;
+
+static int strg_fits(const gm_state *st, const gm_chunk_span *c) { (void)st; (void)c; return 1; }
+
+static const gm_typed_chunk typed_chunks[] = {
+    {"STRG", strg_fits, gm_chunk_strg},
+    {"GEN8", gm_gen8_fits, gm_chunk_gen8},
+    {"TPAG", gm_tpag_fits, gm_chunk_tpag},
+    {"TXTR", gm_txtr_fits, gm_chunk_txtr},
+    {"AUDO", gm_audo_fits, gm_chunk_audo},
+    /* describe NULL: not typed yet (kept opaque) */
+    {"OPTN", NULL, NULL}, {"LANG", NULL, NULL}, {"EXTN", NULL, NULL}, {"SOND", NULL, NULL},
+    {"AGRP", NULL, NULL}, {"PATH", NULL, NULL}, {"SCPT", NULL, NULL}, {"GLOB", NULL, NULL},
+    {"SHDR", NULL, NULL}, {"TMLN", NULL, NULL}, {"OBJT", NULL, NULL},
+    {"SPRT", NULL, NULL}, {"BGND", NULL, NULL}, {"FONT", NULL, NULL},
+    {"ROOM", NULL, NULL},
+    {"ACRV", NULL, NULL}, {"SEQN", NULL, NULL}, {"TAGS", NULL, NULL}, {"FEDS", NULL, NULL},
+    {"PSEM", NULL, NULL}, {"PSYS", NULL, NULL}, {"EMBI", NULL, NULL}, {"FEAT", NULL, NULL},
+    {"TGIN", NULL, NULL}, {"DAFL", NULL, NULL},
+    {"CODE", NULL, NULL}, {"VARI", NULL, NULL}, {"FUNC", NULL, NULL},
+};
+
+static const gm_typed_chunk *typed_chunk_for(const char *id)
 {
-    if (!st->strings_linked) return 0;
-    if (memcmp(c->id, "STRG", 4) == 0) return 1;
-    if (memcmp(c->id, "GEN8", 4) == 0) return gm_gen8_fits(st, c);
-    if (memcmp(c->id, "TPAG", 4) == 0) return gm_tpag_fits(st, c);
-    if (memcmp(c->id, "TXTR", 4) == 0) return gm_txtr_fits(st, c);
-    if (memcmp(c->id, "AUDO", 4) == 0) return gm_audo_fits(st, c);
-    return 0;
+    for (size_t i = 0; i < sizeof typed_chunks / sizeof typed_chunks[0]; i++)
+        if (memcmp(id, typed_chunks[i].id, 4) == 0) return typed_chunks[i].describe ? &typed_chunks[i] : NULL;
+    return NULL;
 }
 
-static void typed_chunk(rb_ar *ar, gm_state *st, const char *id)
+static void typed_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk_span *span)
 {
-    if (memcmp(id, "STRG", 4) == 0) gm_chunk_strg(ar, st);
-    else if (memcmp(id, "GEN8", 4) == 0) gm_chunk_gen8(ar, st);
-    else if (memcmp(id, "TPAG", 4) == 0) gm_chunk_tpag(ar, st);
-    else if (memcmp(id, "TXTR", 4) == 0) gm_chunk_txtr(ar, st);
-    else if (memcmp(id, "AUDO", 4) == 0) gm_chunk_audo(ar, st);
-    else rb_ar_fail(ar, RB_E_MODEL, "chunk %.4s has no typed description (give it as \"data\")", id);
+    const gm_typed_chunk *t = typed_chunk_for(id);
+    if (!t) {
+        rb_ar_fail(ar, RB_E_MODEL, "chunk %.4s has no typed description (give it as \"data\")", id);
+        return;
+    }
+    t->describe(ar, st);
+    uint64_t end = span ? (uint64_t)span->data + span->size : 0;
+    gm_gap(ar, st, "padding", st->is_last_chunk ? 1 : st->alignment, end);
+}
+
+/* READ: the typed description if it reproduces the chunk, else the bytes kept opaque (with a
+ * note saying why, for format research). */
+static void read_chunk_body(rb_ar *ar, gm_state *st, const char *id, const gm_chunk_span *span)
+{
+    const gm_typed_chunk *t = st->strings_linked ? typed_chunk_for(id) : NULL;
+    if (!t || (t->fits && !t->fits(st, span))) {
+        opaque_chunk(ar, st, id, span);
+        return;
+    }
+    rb_ar_mark mark = rb_ar_mark_here(ar);
+    typed_chunk(ar, st, id, span);
+    if (rb_ar_ok(ar) || mark.failed) return;
+    char why[300];
+    rb_ar_rewind(ar, &mark, why, sizeof why);
+    rb_ar_note(ar, "chunk %.4s kept opaque: %s", id, why);
+    opaque_chunk(ar, st, id, span);
 }
 
 static void one_chunk(rb_ar *ar, gm_state *st, size_t index)
@@ -382,13 +439,12 @@ static void one_chunk(rb_ar *ar, gm_state *st, size_t index)
     if (id_node && id_node->v.bytes.size == 4) memcpy(id, id_node->v.bytes.data, 4);
     rb_ar_sized_begin(ar, "chunkLength", RB_U32);
     if (span) st->chunk_base = span->data;
-    int typed = span ? chunk_fits_typed(st, span) : 0;
-    if (rb_ar_has(ar, "data", span && !typed)) {
+    if (dir == RB_AR_READ) {
+        if (span && rb_ar_ok(ar)) read_chunk_body(ar, st, id, span);
+    } else if (rb_ar_has(ar, "data", 0)) {
         opaque_chunk(ar, st, id, span);
     } else if (rb_ar_ok(ar)) {
-        typed_chunk(ar, st, id);
-        uint64_t end = span ? (uint64_t)span->data + span->size : 0;
-        gm_gap(ar, st, "padding", st->is_last_chunk ? 1 : st->alignment, end);
+        typed_chunk(ar, st, id, span);
     }
     rb_ar_sized_end(ar);
     rb_ar_record_end(ar);
@@ -406,17 +462,34 @@ static void chunk_list(rb_ar *ar, gm_state *st)
     rb_ar_list_end(ar);
 }
 
+static int link_address(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64_t *address)
+{
+    if (f->kind == GM_LINK_STRING) {
+        if (f->index < st->string_count) { *address = st->string_address[f->index]; return 1; }
+        rb_ar_fail(ar, RB_E_MODEL, "string reference to string %llu, but STRG has %zu strings",
+                   (unsigned long long)f->index, st->string_count);
+        return 0;
+    }
+    if (!st->tpag_known) {
+        rb_ar_fail(ar, RB_E_MODEL, "a TPAG item is referenced but the file has no typed TPAG chunk");
+        return 0;
+    }
+    if (f->index >= st->tpag_count) {
+        rb_ar_fail(ar, RB_E_MODEL, "reference to TPAG item %llu, but TPAG has %llu items",
+                   (unsigned long long)f->index, (unsigned long long)st->tpag_count);
+        return 0;
+    }
+    *address = st->tpag_first + 22 * f->index;
+    return 1;
+}
+
 static void patch_fixups(rb_ar *ar, gm_state *st)
 {
     for (size_t i = 0; i < st->fixup_count && rb_ar_ok(ar); i++) {
-        const gm_fixup *f = &st->fixups[i];
-        if (f->index >= st->string_count) {
-            rb_ar_fail(ar, RB_E_MODEL, "string reference to string %u, but STRG has %zu strings", f->index,
-                       st->string_count);
-            return;
-        }
-        rb_slot slot = {.position = f->position, .wire = RB_U32, .valid = 1};
-        rb_ar_slot_set(ar, &slot, st->string_address[f->index]);
+        uint64_t address = 0;
+        if (!link_address(ar, st, &st->fixups[i], &address)) return;
+        rb_slot slot = {.position = st->fixups[i].position, .wire = RB_U32, .valid = 1};
+        rb_ar_slot_set(ar, &slot, address);
     }
 }
 
@@ -440,14 +513,15 @@ static void prepare_read(rb_ar *ar, gm_state *st)
     const gm_chunk_span *strg = gm_find_chunk(st, "STRG");
     /* typed chunks share state (the string table, texture and page lists): a file with two of
      * one of them (never written by GameMaker) is kept whole, chunk by chunk (fuzz find) */
-    static const char *const typed_ids[] = {"STRG", "GEN8", "TPAG", "TXTR", "AUDO"};
     int duplicated = 0;
-    for (size_t t = 0; t < sizeof typed_ids / sizeof typed_ids[0]; t++) {
+    for (size_t t = 0; t < sizeof typed_chunks / sizeof typed_chunks[0]; t++) {
+        if (!typed_chunks[t].describe) continue;
         int seen = 0;
-        for (size_t i = 0; i < st->chunk_count; i++) seen += memcmp(st->chunks[i].id, typed_ids[t], 4) == 0;
+        for (size_t i = 0; i < st->chunk_count; i++) seen += memcmp(st->chunks[i].id, typed_chunks[t].id, 4) == 0;
         duplicated |= seen > 1;
     }
     st->strings_linked = strg && !duplicated && gm_build_string_map(st, strg);
+    if (!duplicated) gm_note_tpag(st, gm_find_chunk(st, "TPAG"));
 }
 
 static void datawin_describe(rb_ar *ar)

@@ -9,17 +9,6 @@
 #include <string.h>
 #include "gm_internal.h"
 
-/* READ: a count of pointers (4 bytes each) must fit in what is left, before anything is
- * allocated for it. */
-static int gm_count_fits(rb_ar *ar, uint64_t count, const char *what)
-{
-    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return rb_ar_ok(ar);
-    if (count <= rb_ar_limits(ar)->max_count && count <= rb_ar_remaining(ar) / 4) return 1;
-    rb_ar_fail(ar, RB_E_FORMAT, "%llu %s cannot fit in the %llu bytes left", (unsigned long long)count, what,
-               (unsigned long long)rb_ar_remaining(ar));
-    return 0;
-}
-
 static const uint8_t gm_zeros[128];
 
 /* Zero fill up to `alignment` (absolute); the chunk's "fits" check vouched for it in READ. */
@@ -131,7 +120,7 @@ int gm_tpag_fits(const gm_state *st, const gm_chunk_span *c)
 void gm_chunk_tpag(rb_ar *ar, gm_state *st)
 {
     uint64_t laid_out_at = rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base);
-    if (rb_ar_direction(ar) == RB_AR_WRITE && laid_out_at != gm_abs(ar, st)) {
+    if (rb_ar_direction(ar) == RB_AR_WRITE && st->tpag_pinned && laid_out_at != gm_abs(ar, st)) {
         rb_ar_fail(ar, RB_E_MODEL, "TPAG items are pointed at from opaque chunks: TPAG must stay at 0x%llx",
                    (unsigned long long)laid_out_at);
         return;
@@ -140,6 +129,11 @@ void gm_chunk_tpag(rb_ar *ar, gm_state *st)
     uint64_t count = rb_ar_count_of(ar, "items", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
     uint64_t first = gm_abs(ar, st) + 4 * count;
+    if (rb_ar_direction(ar) == RB_AR_WRITE) {
+        st->tpag_first = first;
+        st->tpag_count = count;
+        st->tpag_known = 1;
+    }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         rb_slot p = rb_ar_slot(ar, "itemPointer", RB_U32);
         rb_ar_slot_set(ar, &p, first + 22 * i);
@@ -248,7 +242,7 @@ void gm_chunk_txtr(rb_ar *ar, gm_state *st)
     rb_slot count_slot = rb_ar_slot(ar, "textureCount", RB_U32);
     uint64_t count = rb_ar_count_of(ar, "textures", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
-    if (!gm_count_fits(ar, count, "textures")) return;
+    if (!gm_count_fits(ar, count, 4, "textures")) return;
     rb_slot *slots = calloc((size_t)count * (words + 1) + 1, sizeof *slots);
     if (!slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu textures", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) slots[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
@@ -311,7 +305,7 @@ void gm_chunk_audo(rb_ar *ar, gm_state *st)
     rb_slot count_slot = rb_ar_slot(ar, "soundCount", RB_U32);
     uint64_t count = rb_ar_count_of(ar, "sounds", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
-    if (!gm_count_fits(ar, count, "sounds")) return;
+    if (!gm_count_fits(ar, count, 4, "sounds")) return;
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu sounds", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "soundPointer", RB_U32);

@@ -21,9 +21,16 @@ typedef struct gm_addr_map {
     size_t count;
 } gm_addr_map;
 
+/* What a link names: its target's new address is known only once the target is laid out. */
+typedef enum gm_link_kind {
+    GM_LINK_STRING, /* a STRG string: the address of its first character */
+    GM_LINK_TPAG    /* a TPAG item */
+} gm_link_kind;
+
 typedef struct gm_fixup {
     size_t position;  /* output offset of the u32 to patch */
-    uint32_t index;   /* string index */
+    uint32_t kind;    /* gm_link_kind */
+    uint64_t index;   /* the target's index in its list */
 } gm_fixup;
 
 typedef struct gm_chunk_span { char id[5]; uint32_t data, size; } gm_chunk_span;
@@ -38,6 +45,10 @@ typedef struct gm_state {
     int strings_linked;      /* STRG is typed: string references become links */
     gm_addr_map strings;     /* first-character address -> string index */
     unsigned bytecode, major, build;
+    /* TPAG items: READ where they are; WRITE where they were laid out */
+    uint64_t tpag_first, tpag_count;
+    int tpag_known;
+    int tpag_pinned;         /* WRITE: an opaque chunk holds raw TPAG pointers: TPAG may not move */
     uint32_t last_object, last_tile; /* GEN8: highest instance and tile ids */
     /* WRITE */
     uint32_t *string_address; /* new first-character address per string index */
@@ -61,9 +72,28 @@ long gm_string_at(const gm_state *st, uint32_t address);
 int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key);
 /* WRITE: patch the u32 at output `position` with string `index`'s address once it is known. */
 void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index);
+/* WRITE: the same for any kind of link. */
+void gm_add_link(rb_ar *ar, gm_state *st, size_t position, gm_link_kind kind, uint64_t index);
 /* Zero fill up to `alignment` (absolute), or the recorded bytes when the file had others there.
  * READ: the fill runs up to absolute offset `next` (where the next structure starts). */
 void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64_t next);
+
+/* ---------- layout helpers (gm_layout.c) ---------- */
+/* READ: `count` elements of at least `min_bytes_each` must fit in what is left (before any
+ * allocation); fails the archive otherwise. Always 1 in the other directions. */
+int gm_count_fits(rb_ar *ar, uint64_t count, uint64_t min_bytes_each, const char *what);
+/* Zero fill up to an absolute multiple of `alignment` (READ: the bytes must be zero). */
+void gm_align(rb_ar *ar, const gm_state *st, unsigned alignment);
+/* One element of a pointer list: describe it at the cursor (index = its place in the list). */
+typedef void (*gm_element_fn)(rb_ar *ar, gm_state *st, uint64_t index, void *ctx);
+/* PointerList<T> (facts §2): u32 count, count pointers, then the elements in list order, each
+ * aligned to `element_alignment` (1 = none). The model is the list `key` of element records;
+ * count and pointers are computed. A null pointer (2024.11+) is an element {"removed": true}. */
+void gm_pointer_list(rb_ar *ar, gm_state *st, const char *key, unsigned element_alignment, gm_element_fn element,
+                     void *ctx);
+/* A pointer to a TPAG item, in the model the item's index (-1 = null pointer). */
+int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key);
+void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
 /* STRG (gm_strg.c) */
 int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment);
