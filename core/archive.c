@@ -855,6 +855,22 @@ uint32_t rb_ar_bool_detached(rb_ar *ar, const char *key, unsigned width, uint64_
     return (uint32_t)n->v.bits;
 }
 
+static int bytes_from_json(rb_ar *ar, const char *key, rb_node *n, json_t *jv);
+
+const rb_node *rb_ar_string_detached(rb_ar *ar, const char *key, const uint8_t *read_data, size_t read_size)
+{
+    json_t *jv = NULL;
+    rb_node *n = field(ar, key, RB_K_STRING, 0, &jv);
+    if (!n) return NULL;
+    if (ar->dir == RB_AR_READ) {
+        n->v.bytes.data = read_data;
+        n->v.bytes.size = read_size;
+    } else if (ar->dir == RB_AR_FROM_JSON && !bytes_from_json(ar, key, n, jv)) {
+        return NULL;
+    }
+    return n;
+}
+
 int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
 {
     if (ar->failed) return 0;

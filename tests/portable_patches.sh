@@ -56,16 +56,25 @@ grep -q 'instances/\[name=0x00001110\]' "$tmp/move-portable.json" || fail "the i
 grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(grep -c '"op"' "$tmp/gdiff.json")" -eq 2 ] ||
     fail "the newer level's instance Box-01 (now third) was not the one moved: $(cat "$tmp/gdiff.json")"
 
-# a data.win whose string table changed: a string edit made by content applies to the newer file
+# a data.win updated with a string inserted before the edited one (string references are links
+# by text): a rename made on the old file applies to the newer one and edits the same objects
 G=$src/samples/gm/sample.win
-printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/-","value":"a string added by an update"}]' > "$tmp/upd.json"
+printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"a string added by an update"}]' > "$tmp/upd.json"
 "$rebyte" apply -q "$tmp/upd.json" "$G" -o "$tmp/newer.win" || fail "making the newer data.win"
-printf '%s' '[{"op":"replace","path":"/chunks/[id=STRG]/strings/[=rebyte sample game]","value":"My Game"}]' > "$tmp/ren.json"
+printf '%s' '[{"op":"replace","path":"/chunks/[id=STRG]/strings/[=rebyte sample game]","value":"My Game"},{"op":"replace","path":"/chunks/[id=GEN8]/displayName","value":"My Game"}]' > "$tmp/ren.json"
 "$rebyte" apply -q "$tmp/ren.json" "$G" -o "$tmp/renamed.win" || fail "string edit by content"
 "$rebyte" diff --by-identity "$G" "$tmp/renamed.win" > "$tmp/win-portable.json"
 grep -q 'strings/\[=rebyte sample game\]' "$tmp/win-portable.json" || fail "the string is not addressed by its text"
-"$rebyte" apply -q "$tmp/win-portable.json" "$tmp/newer.win" -o "$tmp/newer-renamed.win" 2>/dev/null || fail "portable string edit on the newer data.win"
-"$rebyte" dump "$tmp/newer-renamed.win" | grep -q '"My Game"' || fail "the newer data.win's string was not edited"
+"$rebyte" apply -q "$tmp/win-portable.json" "$tmp/newer.win" -o "$tmp/newer-renamed.win" 2>"$tmp/err" ||
+    fail "portable string edit on the newer data.win: $(cat "$tmp/err")"
+"$rebyte" dump "$tmp/newer-renamed.win" -o "$tmp/nr.json" || fail "dump the newer renamed data.win"
+python3 - "$tmp/nr.json" <<'PY' || fail "the newer data.win's string (now fourth) and display name were not the ones edited"
+import json, sys
+m = json.load(open(sys.argv[1]))
+chunk = {c["id"]: c for c in m["chunks"]}
+assert chunk["STRG"]["strings"] == ["a string added by an update", "sample", "Default", "My Game"], chunk["STRG"]["strings"]
+assert chunk["GEN8"]["displayName"] == "My Game" and chunk["GEN8"]["name"] == "sample"
+PY
 
 # two game versions' saves of one map (corpus): a patch made on one edits the same objects of the other
 A=$corpus/gbx/7ee41f44_TrialTime.Challenge.Gbx

@@ -60,24 +60,54 @@ void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
     if (index >= 0) gm_add_link(ar, st, position, GM_LINK_STRING, (uint64_t)index); /* null stays 0 */
 }
 
-int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key)
+const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size)
+{
+    uint32_t record = gm_le32(st->file + gm_find_chunk(st, "STRG")->data + 4 + 4 * (uint64_t)index);
+    *size = gm_le32(st->file + record);
+    return st->file + record + 4;
+}
+
+/* WRITE: a link to the string with this text (resolved once STRG is laid out). */
+static void add_text_link(rb_ar *ar, gm_state *st, size_t position, const rb_node *text, uint64_t occurrence,
+                          const char *key)
+{
+    gm_add_link(ar, st, position, GM_LINK_STRING_TEXT, occurrence);
+    if (rb_ar_ok(ar)) {
+        st->fixups[st->fixup_count - 1].text = text;
+        st->fixups[st->fixup_count - 1].key = key;
+    }
+}
+
+int gm_strref(rb_ar *ar, gm_state *st, const char *key)
 {
     rb_ar_dir dir = rb_ar_direction(ar);
     if (dir == RB_AR_READ) {
         uint64_t at = gm_abs(ar, st);
         rb_slot raw = rb_ar_slot(ar, key, RB_U32);
-        long index = raw.value ? gm_string_at(st, (uint32_t)raw.value) : -1;
-        if (rb_ar_ok(ar) && raw.value && index < 0) {
+        if (!raw.value || !rb_ar_ok(ar)) return 0;
+        long index = gm_string_at(st, (uint32_t)raw.value);
+        if (index < 0) {
             rb_ar_fail(ar, RB_E_FORMAT, "string reference 0x%llx at 0x%llx does not point at a STRG string",
                        (unsigned long long)raw.value, (unsigned long long)at);
-            return -1;
+            return 0;
         }
-        return (int32_t)rb_ar_uint_detached(ar, key, RB_I32, (uint32_t)(int32_t)index);
+        /* a field names its string by text alone: a later duplicate could not be told apart
+         * (no corpus file has one; the chunk is then kept opaque, where references keep it) */
+        if (st->string_occurrence[index]) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%s: string reference to a repeated text (string %ld)", key, index);
+            return 0;
+        }
+        uint32_t size;
+        const uint8_t *text = gm_string_text(st, index, &size);
+        rb_ar_has(ar, key, 1);
+        rb_ar_string_detached(ar, key, text, size);
+        return 1;
     }
-    int64_t index = (int32_t)rb_ar_uint_detached(ar, key, RB_I32, 0);
+    int present = rb_ar_has(ar, key, 0);
+    const rb_node *text = present ? rb_ar_string_detached(ar, key, NULL, 0) : NULL;
     rb_slot slot = rb_ar_slot(ar, key, RB_U32);
-    if (dir == RB_AR_WRITE) gm_add_fixup(ar, st, slot.position, index);
-    return index;
+    if (dir == RB_AR_WRITE && text) add_text_link(ar, st, slot.position, text, 0, key);
+    return present;
 }
 
 static uint64_t zero_fill(uint64_t position, unsigned alignment)
@@ -118,25 +148,13 @@ void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64
 
 /* ---------- READ pre-pass: the whole file, the chunk spans, the layout flags ---------- */
 
-/* The archive only shows the bytes at the cursor; pointers go anywhere, so keep a copy. */
-static int copy_input(rb_ar *ar, gm_state *st)
+/* Pointers go anywhere: the descriptions see the whole input, not only the bytes at the cursor. */
+static int see_input(rb_ar *ar, gm_state *st)
 {
     uint64_t size = rb_ar_remaining(ar);
-    st->file = malloc(size ? (size_t)size : 1);
-    if (!st->file) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu bytes", (unsigned long long)size); return 0; }
-    st->file_size = (size_t)size;
-    uint32_t word = 0;
-    for (uint64_t i = 0; i + 4 <= size; i += 4) {
-        rb_ar_peek_u32_at(ar, i, &word);
-        for (int b = 0; b < 4; b++) st->file[i + b] = (uint8_t)(word >> (8 * b));
-    }
-    if (size >= 4 && size % 4) {
-        rb_ar_peek_u32_at(ar, size - 4, &word);
-        for (int b = 0; b < 4; b++) st->file[size - 4 + b] = (uint8_t)(word >> (8 * b));
-    } else if (size % 4) {
-        return 0; /* too short for anything: the description reports it */
-    }
-    return 1;
+    st->file = rb_ar_peek_bytes(ar, size);
+    st->file_size = st->file ? (size_t)size : 0;
+    return st->file != NULL;
 }
 
 /* The chunk headers, walked without trusting them (the description reports what is wrong). */
@@ -300,14 +318,19 @@ static void opaque_strrefs(rb_ar *ar, gm_state *st, const uint32_t *offsets, con
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         uint32_t at = (uint32_t)rb_ar_uint_detached(ar, "at", RB_U32, offsets ? offsets[i] : 0);
-        long target = targets ? gm_string_at(st, targets[i]) : 0;
-        int64_t index = (int32_t)rb_ar_uint_detached(ar, "string", RB_I32, (uint32_t)(int32_t)target);
-        if (rb_ar_direction(ar) == RB_AR_WRITE) {
+        long target = reading ? gm_string_at(st, targets[i]) : 0;
+        uint32_t size = 0;
+        const uint8_t *read_text = reading ? gm_string_text(st, target, &size) : NULL;
+        const rb_node *text = rb_ar_string_detached(ar, "string", read_text, size);
+        /* the n-th string with that text, when STRG repeats it (kept only then) */
+        uint32_t repeat = reading ? st->string_occurrence[target] : 0;
+        uint64_t occurrence = rb_ar_has(ar, "occurrence", repeat != 0) ? rb_ar_uint_detached(ar, "occurrence", RB_U32, repeat) : 0;
+        if (rb_ar_direction(ar) == RB_AR_WRITE && text) {
             if ((uint64_t)at + 4 > data_size)
                 rb_ar_fail(ar, RB_E_MODEL, "string reference at %u is outside the chunk's %llu bytes", at,
                            (unsigned long long)data_size);
             else
-                gm_add_fixup(ar, st, (size_t)(data_at + at), index);
+                add_text_link(ar, st, (size_t)(data_at + at), text, occurrence, "strrefs");
         }
         rb_ar_record_end(ar);
     }
@@ -462,8 +485,73 @@ static void chunk_list(rb_ar *ar, gm_state *st)
     rb_ar_list_end(ar);
 }
 
-static int link_address(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64_t *address)
+/* ---------- resolving links once every target is laid out ---------- */
+
+/* Text -> first string index, open addressing over the written strings (refs are many). */
+typedef struct text_index { size_t *slots; size_t mask; } text_index;
+
+static uint64_t hash_text(const uint8_t *p, size_t n)
 {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static int same_text(const rb_node *a, const rb_node *b)
+{
+    return a->v.bytes.size == b->v.bytes.size &&
+           (a->v.bytes.size == 0 || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
+}
+
+static int build_text_index(const gm_state *st, text_index *ix)
+{
+    size_t cap = 16;
+    while (cap < 2 * st->string_count + 2) cap *= 2;
+    ix->slots = malloc(cap * sizeof *ix->slots);
+    if (!ix->slots) return 0;
+    ix->mask = cap - 1;
+    for (size_t i = 0; i <= ix->mask; i++) ix->slots[i] = SIZE_MAX;
+    for (size_t i = 0; i < st->string_count; i++) {
+        const rb_node *s = st->string_node[i];
+        if (!s) continue;
+        size_t at = (size_t)hash_text(s->v.bytes.data, s->v.bytes.size) & ix->mask;
+        while (ix->slots[at] != SIZE_MAX && !same_text(st->string_node[ix->slots[at]], s)) at = (at + 1) & ix->mask;
+        if (ix->slots[at] == SIZE_MAX) ix->slots[at] = i; /* the first string with this text */
+    }
+    return 1;
+}
+
+static long first_with_text(const gm_state *st, const text_index *ix, const rb_node *text)
+{
+    size_t at = (size_t)hash_text(text->v.bytes.data, text->v.bytes.size) & ix->mask;
+    while (ix->slots[at] != SIZE_MAX) {
+        if (same_text(st->string_node[ix->slots[at]], text)) return (long)ix->slots[at];
+        at = (at + 1) & ix->mask;
+    }
+    return -1;
+}
+
+/* The string a text link names: the occurrence-th string with that text. */
+static int resolve_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+{
+    long first = first_with_text(st, ix, f->text);
+    uint64_t seen = 0;
+    for (size_t i = first < 0 ? st->string_count : (size_t)first; i < st->string_count; i++) {
+        if (!st->string_node[i] || !same_text(st->string_node[i], f->text)) continue;
+        if (seen++ == f->index) { *address = st->string_address[i]; return 1; }
+    }
+    int shown = f->text->v.bytes.size > 80 ? 80 : (int)f->text->v.bytes.size;
+    rb_ar_fail(ar, RB_E_MODEL,
+               "%s: the string \"%.*s\"%s is not in STRG; add it, e.g. "
+               "{\"op\":\"add\",\"path\":\"/chunks/[id=STRG]/strings/-\",\"value\":\"...\"}",
+               f->key ? f->key : "string reference", shown, (const char *)f->text->v.bytes.data,
+               f->index ? " (a repeated occurrence)" : "");
+    return 0;
+}
+
+static int link_address(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+{
+    if (f->kind == GM_LINK_STRING_TEXT) return resolve_text(ar, st, ix, f, address);
     if (f->kind == GM_LINK_STRING) {
         if (f->index < st->string_count) { *address = st->string_address[f->index]; return 1; }
         rb_ar_fail(ar, RB_E_MODEL, "string reference to string %llu, but STRG has %zu strings",
@@ -485,12 +573,15 @@ static int link_address(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64
 
 static void patch_fixups(rb_ar *ar, gm_state *st)
 {
+    text_index ix = {NULL, 0};
+    if (st->fixup_count && !build_text_index(st, &ix)) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     for (size_t i = 0; i < st->fixup_count && rb_ar_ok(ar); i++) {
         uint64_t address = 0;
-        if (!link_address(ar, st, &st->fixups[i], &address)) return;
+        if (!link_address(ar, st, &ix, &st->fixups[i], &address)) break;
         rb_slot slot = {.position = st->fixups[i].position, .wire = RB_U32, .valid = 1};
         rb_ar_slot_set(ar, &slot, address);
     }
+    free(ix.slots);
 }
 
 static void version_report(rb_ar *ar, const gm_state *st)
@@ -506,7 +597,7 @@ static void version_report(rb_ar *ar, const gm_state *st)
 
 static void prepare_read(rb_ar *ar, gm_state *st)
 {
-    if (!copy_input(ar, st)) return;
+    if (!see_input(ar, st)) return;
     walk_chunks(st);
     read_gen8_facts(st);
     st->alignment = detect_alignment(st);
@@ -541,7 +632,8 @@ static void datawin_describe(rb_ar *ar)
     rb_ar_sized_end(ar);
     if (rb_ar_direction(ar) == RB_AR_WRITE) patch_fixups(ar, &st);
     rb_ar_set_user(ar, NULL);
-    free(st.file);
+    free(st.string_occurrence);
+    free(st.string_node);
     free(st.chunks);
     free(st.strings.items);
     free(st.string_address);

@@ -24,6 +24,7 @@ typedef struct gm_addr_map {
 /* What a link names: its target's new address is known only once the target is laid out. */
 typedef enum gm_link_kind {
     GM_LINK_STRING, /* a STRG string: the address of its first character */
+    GM_LINK_STRING_TEXT, /* the same, named by text (`text`) and occurrence (`index`) */
     GM_LINK_TPAG    /* a TPAG item */
 } gm_link_kind;
 
@@ -31,19 +32,23 @@ typedef struct gm_fixup {
     size_t position;  /* output offset of the u32 to patch */
     uint32_t kind;    /* gm_link_kind */
     uint64_t index;   /* the target's index in its list */
+    const rb_node *text; /* GM_LINK_STRING_TEXT: the string named */
+    const char *key;     /* for messages */
 } gm_fixup;
 
 typedef struct gm_chunk_span { char id[5]; uint32_t data, size; } gm_chunk_span;
 
 typedef struct gm_state {
-    /* READ: the whole input (the chunk descriptions follow pointers anywhere) */
-    uint8_t *file;
+    /* READ: the whole input (the chunk descriptions follow pointers anywhere); the document
+     * keeps it alive, so model strings may point into it */
+    const uint8_t *file;
     size_t file_size;
     gm_chunk_span *chunks;
     size_t chunk_count;
     uint64_t chunk_base;     /* absolute offset of the current chunk's data */
     int strings_linked;      /* STRG is typed: string references become links */
     gm_addr_map strings;     /* first-character address -> string index */
+    uint32_t *string_occurrence; /* per string index: how many earlier strings have its text */
     unsigned bytecode, major, build;
     /* TPAG items: READ where they are; WRITE where they were laid out */
     uint64_t tpag_first, tpag_count;
@@ -52,6 +57,7 @@ typedef struct gm_state {
     uint32_t last_object, last_tile; /* GEN8: highest instance and tile ids */
     /* WRITE */
     uint32_t *string_address; /* new first-character address per string index */
+    const rb_node **string_node; /* per string index: its text in the model */
     size_t string_count;
     gm_fixup *fixups;
     size_t fixup_count, fixup_cap;
@@ -68,8 +74,12 @@ const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id);
 void gm_sort_addr_map(gm_addr_map *map);
 /* Index of the string whose first character is at `address`, or -1. */
 long gm_string_at(const gm_state *st, uint32_t address);
-/* A string reference field: the model holds the string's index (-1 = null pointer). */
-int64_t gm_strref(rb_ar *ar, gm_state *st, const char *key);
+/* A string reference field. The model holds the string's text (a link by identity: strings
+ * may be inserted anywhere in STRG), absent for a null pointer; writing finds the STRG string
+ * with that text. Returns 1 when the reference is not null. */
+int gm_strref(rb_ar *ar, gm_state *st, const char *key);
+/* The text of string `index` and how many earlier strings share it (READ). */
+const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size);
 /* WRITE: patch the u32 at output `position` with string `index`'s address once it is known. */
 void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index);
 /* WRITE: the same for any kind of link. */

@@ -35,6 +35,38 @@ int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *re
     return 1;
 }
 
+/* Per string: how many earlier strings have the same text (0 for all in every corpus file).
+ * Sorting by text keeps it O(n log n) on string tables of thousands. */
+typedef struct text_entry { const uint8_t *text; uint32_t size, index; } text_entry;
+
+static int compare_entries(const void *a, const void *b)
+{
+    const text_entry *x = a, *y = b;
+    int c = memcmp(x->text, y->text, x->size < y->size ? x->size : y->size);
+    if (c) return c;
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index; /* equal texts in list order */
+}
+
+static int count_occurrences(gm_state *st, const gm_chunk_span *strg, uint32_t count)
+{
+    text_entry *entries = malloc((count ? count : 1) * sizeof *entries);
+    st->string_occurrence = calloc(count ? count : 1, sizeof *st->string_occurrence);
+    if (!entries || !st->string_occurrence) { free(entries); return 0; }
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t record = gm_le32(st->file + strg->data + 4 + 4 * i);
+        entries[i] = (text_entry){st->file + record + 4, gm_le32(st->file + record), i};
+    }
+    qsort(entries, count, sizeof *entries, compare_entries);
+    for (uint32_t i = 1; i < count; i++) {
+        const text_entry *x = &entries[i - 1], *y = &entries[i];
+        if (x->size == y->size && memcmp(x->text, y->text, x->size) == 0)
+            st->string_occurrence[y->index] = st->string_occurrence[x->index] + 1;
+    }
+    free(entries);
+    return 1;
+}
+
 int gm_build_string_map(gm_state *st, const gm_chunk_span *strg)
 {
     unsigned alignment;
@@ -46,7 +78,7 @@ int gm_build_string_map(gm_state *st, const gm_chunk_span *strg)
         st->strings.items[i] = (gm_addr){gm_le32(st->file + strg->data + 4 + 4 * i) + 4, i};
     st->strings.count = count;
     gm_sort_addr_map(&st->strings);
-    return 1;
+    return count_occurrences(st, strg, count);
 }
 
 void gm_chunk_strg(rb_ar *ar, gm_state *st)
@@ -75,8 +107,10 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
     if (dir == RB_AR_WRITE) {
         free(st->string_address);
         st->string_address = calloc(count ? (size_t)count : 1, sizeof *st->string_address);
-        st->string_count = st->string_address ? (size_t)count : 0;
-        if (!st->string_address) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        free(st->string_node);
+        st->string_node = calloc(count ? (size_t)count : 1, sizeof *st->string_node);
+        st->string_count = st->string_address && st->string_node ? (size_t)count : 0;
+        if (!st->string_address || !st->string_node) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     }
     static const uint8_t zeros[4];
     count = rb_ar_list_begin_n(ar, "strings", count, 5);
@@ -97,7 +131,8 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
             if (here + 4 > UINT32_MAX) { rb_ar_fail(ar, RB_E_MODEL, "file larger than 4 GiB"); break; }
             st->string_address[i] = (uint32_t)here + 4;
         }
-        rb_ar_string(ar, NULL, RB_U32);
+        const rb_node *text = rb_ar_string(ar, NULL, RB_U32);
+        if (dir == RB_AR_WRITE) st->string_node[i] = text;
         rb_ar_expect(ar, "string terminator", zeros, 1);
     }
     rb_ar_list_end(ar);

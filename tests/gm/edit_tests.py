@@ -1,12 +1,14 @@
 """data.win edit tests on every corpus file (run by edit_tests.sh).
 
-For each file: lengthen one string, shorten another, add a string, replace a texture blob with a
+For each file: lengthen a string that structures refer to and shorten the longest string
+(renaming them: references name their string by text, so the patch changes them too), add a
+string, replace a texture blob with a
 larger one (a valid PNG with an extra chunk, or extra bytes where the entry stores the blob size)
 and replace (or add) an audio blob. Then:
   * the edited file re-reads;
   * its model equals the original model with the patch applied: every string reference and
     pointer is a link (an index) in the model, so equal models mean every pointer lands on what it
-    pointed at before, with the chunks after the edit moved;
+    pointed at before, with the chunks after the edit moved; string references are links by text;
   * chunk alignment, STRG record alignment and 128-byte texture alignment hold in the bytes;
   * a second round trip of the edited file is byte-exact (rebyte verify).
 """
@@ -39,15 +41,38 @@ def chunk_index(model, cid):
     return [c["id"] for c in model["chunks"]].index(cid)
 
 
+def string_fields(node, path, out):
+    """Every JSON string value outside STRG, with its JSON pointer (references are among them)."""
+    if isinstance(node, dict):
+        if node.get("id") == "STRG":
+            return
+        for k, v in node.items():
+            if k not in ("id", "$blob", "$base64", "$source"):
+                string_fields(v, path + "/" + k.replace("~", "~0").replace("/", "~1"), out)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            string_fields(v, "%s/%d" % (path, i), out)
+    elif isinstance(node, str):
+        out.append((path, node))
+
+
 def make_patch(model):
     patch = []
     s = chunk_index(model, "STRG")
     strings = model["chunks"][s]["strings"]
-    long_i = 0
-    short_i = max(range(len(strings)), key=lambda i: len(strings[i]) if isinstance(strings[i], str) else 0)
-    patch.append({"op": "replace", "path": "/chunks/%d/strings/%d" % (s, long_i),
-                  "value": strings[long_i] + " (lengthened by the edit test)"})
-    patch.append({"op": "replace", "path": "/chunks/%d/strings/%d" % (s, short_i), "value": strings[short_i][:1]})
+    fields = []
+    string_fields(model, "", fields)
+    referenced = {}
+    for path, text in fields:
+        referenced.setdefault(text, []).append(path)
+    long_i = next(i for i, t in enumerate(strings) if t in referenced)
+    short_i = max((i for i in range(len(strings)) if i != long_i and strings[i] not in (strings[long_i],)),
+                  key=lambda i: len(strings[i]))
+    for i, new in ((long_i, strings[long_i] + " (lengthened by the edit test)"),
+                   (short_i, strings[short_i][:1] + " (shortened)")):
+        patch.append({"op": "replace", "path": "/chunks/%d/strings/%d" % (s, i), "value": new})
+        for path in referenced.get(strings[i], []):
+            patch.append({"op": "replace", "path": path, "value": new})
     patch.append({"op": "add", "path": "/chunks/%d/strings/-" % s, "value": "a string added by the edit test"})
     t = chunk_index(model, "TXTR")
     txtr = model["chunks"][t]
