@@ -578,7 +578,7 @@ static json_t *json_member(rb_ar *ar, const char *key)
     if (!f->json) return NULL;
     if (json_is_array(f->json)) {
         json_t *v = json_array_get(f->json, f->node->v.kids.count);
-        if (!v) fail_at(ar, RB_E_MODEL, key, "array has no element %zu", f->node->v.kids.count);
+        if (!v) fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
         return v;
     }
     json_t *v = key ? json_object_get(f->json, key) : NULL;
@@ -641,6 +641,9 @@ static void settle_children(rb_ar *ar, rb_node *n)
 
 /* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
  * and checks it is the field the description expects. */
+/* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
+static uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+
 static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
 {
     if (ar->failed) return NULL;
@@ -675,14 +678,14 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
     if (ar->dir == RB_AR_READ) {
         const ar_range *r = top_range(ar);
         n->section = r->section;
-        n->src_offset = r->section_base + r->pos;
+        n->src_offset = clamp32(r->section_base + r->pos);
     }
     return n;
 }
 
 static void note_size(rb_ar *ar, rb_node *n)
 {
-    if (ar->dir == RB_AR_READ) n->src_size = top_range(ar)->section_base + top_range(ar)->pos - n->src_offset;
+    if (ar->dir == RB_AR_READ) n->src_size = clamp32(top_range(ar)->section_base + top_range(ar)->pos - n->src_offset);
 }
 
 /* ---------- scalars ---------- */
@@ -1200,7 +1203,7 @@ static void end_container(rb_ar *ar)
     }
     if (ar->dir == RB_AR_FROM_JSON && json_is_array(f->json) && json_array_size(f->json) != f->node->v.kids.count) {
         rb_ar_fail(ar, RB_E_MODEL, "array has %zu elements, the structure used %zu", json_array_size(f->json),
-                   f->node->v.kids.count);
+                   (size_t)f->node->v.kids.count);
         return;
     }
     check_json_members_used(ar, f);
@@ -1212,7 +1215,7 @@ static void end_container(rb_ar *ar)
             rb_node *first = n->v.kids.items[0];
             n->section = first->section;
             n->src_offset = first->src_offset;
-            n->src_size = top_range(ar)->section_base + top_range(ar)->pos - first->src_offset;
+            n->src_size = clamp32(top_range(ar)->section_base + top_range(ar)->pos - first->src_offset);
             if (top_range(ar)->section != first->section) n->src_size = 0;
         }
     }
@@ -1569,8 +1572,8 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
     }
     if (ar->dir == RB_AR_READ) {
         n->section = top_range(ar)->section;
-        n->src_offset = top_range(ar)->section_base + top_range(ar)->pos;
-        n->src_size = encoded_size;
+        n->src_offset = clamp32(top_range(ar)->section_base + top_range(ar)->pos);
+        n->src_size = clamp32(encoded_size);
         if (ar->text) begin_read_text_stream(ar, n, key, codec, content_size, encoded_size);
         else begin_read_stream(ar, n, key, codec, content_size, encoded_size);
     } else if (ar->dir == RB_AR_WRITE) {

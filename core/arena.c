@@ -39,8 +39,8 @@ static rb_arena_block *new_block(size_t cap)
 void *rb_arena_alloc(rb_arena *arena, size_t size)
 {
     if (size > ((size_t)-1 >> 1)) return NULL; /* no rounding or block header can overflow */
-    size = (size + 15) & ~(size_t)15;
-    if (size == 0) size = 16;
+    size = (size + 7) & ~(size_t)7; /* 8: enough for every type the model stores */
+    if (size == 0) size = 8;
     rb_arena_block *b = arena->head;
     if (size > ARENA_LARGE && (!b || b->size - b->used < size)) {
         rb_arena_block *own = new_block(size);

@@ -247,7 +247,7 @@ static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *
     if (!rb_node_is_container(n)) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++) {
         const rb_node *c = n->v.kids.items[i];
-        int covers = c->section == section && offset >= c->src_offset && offset < c->src_offset + c->src_size;
+        int covers = c->section == section && offset >= c->src_offset && offset < (uint64_t)c->src_offset + c->src_size;
         int descend = rb_node_is_container(c) && (covers || c->kind == RB_K_STREAM || c->src_size == 0);
         if (!covers && !descend) continue;
         size_t len = strlen(out);

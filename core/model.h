@@ -64,13 +64,16 @@ typedef struct rb_stream_info {
     rb_stream_report report; /* filled on write */
 } rb_stream_info;
 
+/* 56 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
+ * Offsets and sizes are 32-bit: every supported format addresses its data with u32 offsets. */
 struct rb_node {
     uint8_t kind;
     uint8_t wire;
     uint16_t section;     /* which byte space src_offset is in (file, body, ...) */
+    uint32_t src_offset;  /* where it was read; used to locate differences (UINT32_MAX: beyond 4 GiB) */
     const char *key;      /* NULL inside lists */
-    uint64_t src_offset;  /* where it was read; used to locate differences */
-    uint64_t src_size;
+    uint32_t src_size;
+    uint32_t aux, aux2;   /* format-specific wire details (e.g. how a GBX id was stored) */
     union {
         uint64_t bits; /* INT (zero-extended raw), FLOAT bits, BOOL raw value */
         struct {
@@ -79,11 +82,10 @@ struct rb_node {
         } bytes; /* STRING, BLOB, OPAQUE */
         struct {
             rb_node **items;
-            size_t count, cap;
+            uint32_t count, cap;
         } kids; /* RECORD, LIST, STREAM */
     } v;
     rb_stream_info *stream; /* STREAM only */
-    uint32_t aux, aux2;     /* format-specific wire details (e.g. how a GBX id was stored) */
 };
 
 rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key);

@@ -20,7 +20,7 @@ static uint64_t header_chunk_size(const rb_node *chunk)
         const rb_node *c = chunk->v.kids.items[i];
         if (!c->key || strcmp(c->key, "id") == 0 || strcmp(c->key, "heavy") == 0) continue;
         if (c->src_offset < start) start = c->src_offset;
-        if (c->src_offset + c->src_size > end) end = c->src_offset + c->src_size;
+        if ((uint64_t)c->src_offset + c->src_size > end) end = (uint64_t)c->src_offset + c->src_size;
     }
     return start == UINT64_MAX ? 0 : end - start;
 }

@@ -855,7 +855,7 @@ static void check_in_step(rb_ar *ar, const char *key, uint32_t id, const char *s
     rb_ar_fail(ar, RB_E_MODEL,
                "%s has %zu entries but chunk 0x%08X has %llu %s: remove or add the matching entries here too "
                "(one per element, in the same order)",
-               key, list->v.kids.count, id, (unsigned long long)expected, sibling_key);
+               key, (size_t)list->v.kids.count, id, (unsigned long long)expected, sibling_key);
 }
 
 static void byte_list(rb_ar *ar, const char *key, uint64_t count)
