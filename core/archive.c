@@ -1474,8 +1474,7 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
     info->original = encoded;
     info->original_size = (size_t)encoded_size;
     info->content_size = content_size;
-    info->content_crc32 = (uint32_t)crc32(0, content, (uInt)content_size);
-    info->content_adler32 = (uint32_t)adler32(1, content, (uInt)content_size);
+    info->content = content;
     n->aux = (uint32_t)section + 1; /* stream nodes have no wire details: aux names the decoded content */
     ar_range *r = push_range(ar, key);
     if (!r) return;
@@ -1533,8 +1532,7 @@ static void begin_read_text_stream(rb_ar *ar, rb_node *n, const char *key, const
         info->original = original;
         info->original_size = original_size;
         info->content_size = decoded_size;
-        info->content_crc32 = (uint32_t)crc32(0, decoded, (uInt)decoded_size);
-        info->content_adler32 = (uint32_t)adler32(1, decoded, (uInt)decoded_size);
+        info->content = decoded;
         n->aux = (uint32_t)section + 1;
     }
     ar_range *r = push_range(ar, key);
@@ -1609,6 +1607,7 @@ static int content_unchanged(const rb_ar *ar, const rb_node *stream, const rb_bu
     uint32_t section = stream->aux;
     if (section && section - 1 < ar->doc->section_count && ar->doc->sections[section - 1].size == content->size)
         return content->size == 0 || memcmp(content->data, ar->doc->sections[section - 1].data, content->size) == 0;
+    rb_stream_digests(info);
     return (uint32_t)crc32(0, content->data, (uInt)content->size) == info->content_crc32 &&
            (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
 }

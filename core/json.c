@@ -202,7 +202,7 @@ static json_t *int_json(const rb_node *n)
 
 static json_t *stream_meta_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
 {
-    const rb_stream_info *s = n->stream;
+    const rb_stream_info *s = rb_stream_digests(n->stream);
     char crc[16], adler[16];
     snprintf(crc, sizeof crc, "0x%08" PRIx32, s->content_crc32);
     snprintf(adler, sizeof adler, "0x%08" PRIx32, s->content_adler32);
@@ -504,6 +504,7 @@ int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, c
     info->content_crc32 = (uint32_t)x;
     if (!rb_json_to_int(json_object_get(v, "content_adler32"), RB_U32, &x, why, why_size)) return 0;
     info->content_adler32 = (uint32_t)x;
+    info->digests_known = 1;
     return 1;
 }
 

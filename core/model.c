@@ -1,3 +1,4 @@
+#include <zlib.h>
 #include "model.h"
 #include <string.h>
 
@@ -50,4 +51,15 @@ int64_t rb_node_int(const rb_node *n)
     if (!(n->wire & RB_W_SIGNED) || width >= 8 || width == 0) return (int64_t)n->v.bits;
     unsigned shift = 64 - 8 * width;
     return (int64_t)(n->v.bits << shift) >> shift;
+}
+
+const rb_stream_info *rb_stream_digests(const rb_stream_info *s)
+{
+    if (!s->digests_known && s->content) {
+        rb_stream_info *memo = (rb_stream_info *)s; /* memoised: logically const */
+        memo->content_crc32 = (uint32_t)crc32(0, s->content, (uInt)s->content_size);
+        memo->content_adler32 = (uint32_t)adler32(1, s->content, (uInt)s->content_size);
+        memo->digests_known = 1;
+    }
+    return s;
 }

@@ -61,6 +61,10 @@ typedef struct rb_stream_info {
     uint32_t content_crc32;  /* digest of the decoded content the original encodes */
     uint32_t content_adler32;
     uint64_t content_size;
+    /* the decoded content when this document decoded it: the digests are computed from it
+     * only when asked for (rb_stream_digests), not on every read */
+    const uint8_t *content;
+    int digests_known;
     rb_stream_report report; /* filled on write */
 } rb_stream_info;
 
@@ -88,6 +92,8 @@ struct rb_node {
     rb_stream_info *stream; /* STREAM only */
 };
 
+/* Fills content_crc32/content_adler32 from the decoded content if not known yet. */
+const rb_stream_info *rb_stream_digests(const rb_stream_info *s);
 rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key);
 int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child);
 rb_node *rb_node_get(const rb_node *record, const char *key);
