@@ -408,7 +408,7 @@ static const gm_typed_chunk typed_chunks[] = {
     {"AGRP", NULL, NULL}, {"PATH", NULL, NULL}, {"SCPT", NULL, NULL}, {"GLOB", NULL, NULL},
     {"SHDR", NULL, NULL}, {"TMLN", NULL, NULL}, {"OBJT", NULL, NULL},
     {"SPRT", NULL, NULL}, {"BGND", NULL, NULL}, {"FONT", NULL, NULL},
-    {"ROOM", NULL, NULL},
+    {"ROOM", NULL, gm_chunk_room},
     {"ACRV", NULL, NULL}, {"SEQN", NULL, NULL}, {"TAGS", NULL, NULL}, {"FEDS", NULL, NULL},
     {"PSEM", NULL, NULL}, {"PSYS", NULL, NULL}, {"EMBI", NULL, NULL}, {"FEAT", NULL, NULL},
     {"TGIN", NULL, NULL}, {"DAFL", NULL, NULL},

@@ -121,4 +121,6 @@ int gm_txtr_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_txtr(rb_ar *ar, gm_state *st);
 int gm_audo_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_audo(rb_ar *ar, gm_state *st);
+/* ROOM (gm_room.c) */
+void gm_chunk_room(rb_ar *ar, gm_state *st);
 #endif

@@ -1,2 +1,508 @@
-/* (being written) */
+/*
+ * ROOM (facts §7.12; layout reference UndertaleModTool UndertaleRoom.cs): a PointerList of rooms.
+ * A room is a header whose pointers name its sub-lists (backgrounds, views, instances, tiles,
+ * [2024.13+ instance creation order], [GMS2: layers, [2.3+: sequence ids]]), laid out right after
+ * the header in that order. GMS2 layers carry type data; assets layers have their own pointer lists.
+ *
+ * The layout changed with GameMaker versions that the file does not state plainly (facts §5). The
+ * variant is part of the model (chunk-level fields, e.g. "instanceImageSpeed"): READ tries the
+ * plausible variants, most likely first, and keeps the first whose description reproduces the
+ * chunk exactly (every pointer must land where its target is read); WRITE follows the model.
+ */
+#include <string.h>
 #include "gm_internal.h"
+
+/* What differs between versions (each a chunk-level model field). */
+typedef struct room_variant {
+    unsigned layers;            /* GMS2: rooms have layers */
+    unsigned sequences;         /* 2.3+: rooms list sequence ids; assets layers list sequence instances */
+    unsigned creation_order;    /* 2024.13+: rooms list instance ids in creation order */
+    unsigned image_speed;       /* 2.2.2.302+: instances have image speed and index */
+    unsigned pre_create;        /* bytecode >= 16: instances have a pre-create code id */
+    unsigned layer_effects;     /* 2022.1+: every layer has effect fields (effect layers no data) */
+    unsigned nine_slices;       /* 2.3.0..2.3.1: assets layers list nine-slice sprites */
+    unsigned particle_systems;  /* 2023.2+ (not LTS): assets layers list particle systems */
+    unsigned text_items;        /* 2024.6+: assets layers list text items */
+    unsigned gm2024_14;         /* 2024.14+: particle system instance ids, longer text items */
+} room_variant;
+
+enum layer_type {
+    LAYER_PATH = 0, LAYER_BACKGROUND = 1, LAYER_INSTANCES = 2, LAYER_ASSETS = 3,
+    LAYER_TILES = 4, LAYER_EFFECT = 6, LAYER_PATH2 = 7
+};
+
+/* READ: a "pointer-then-data" pointer must name where its data is read; WRITE: it does. */
+static void land_slot(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
+{
+    uint64_t here = gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
+                   (unsigned long long)slot->value, (unsigned long long)here);
+        return;
+    }
+    rb_ar_slot_set(ar, slot, here);
+}
+
+/* SimpleList of 32-bit ids (u32 count, then the ids). */
+static void id_list(rb_ar *ar, const char *key, unsigned wire)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_uint(ar, NULL, wire);
+    rb_ar_list_end(ar);
+}
+
+/* ---------- GM:S 1.x backgrounds and views, instances, tiles ---------- */
+
+static void room_background(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)index; (void)ctx;
+    rb_ar_bool(ar, "enabled", 4);
+    rb_ar_bool(ar, "foreground", 4);
+    rb_ar_i32(ar, "backgroundId");
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_i32(ar, "tileX");
+    rb_ar_i32(ar, "tileY");
+    rb_ar_i32(ar, "speedX");
+    rb_ar_i32(ar, "speedY");
+    rb_ar_bool(ar, "stretch", 4);
+}
+
+static void room_view(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)index; (void)ctx;
+    static const char *const geometry[] = {"viewX", "viewY", "viewWidth", "viewHeight",
+                                           "portX", "portY", "portWidth", "portHeight"};
+    rb_ar_bool(ar, "enabled", 4);
+    for (size_t i = 0; i < sizeof geometry / sizeof geometry[0]; i++) rb_ar_i32(ar, geometry[i]);
+    rb_ar_u32(ar, "borderX");
+    rb_ar_u32(ar, "borderY");
+    rb_ar_i32(ar, "speedX");
+    rb_ar_i32(ar, "speedY");
+    rb_ar_i32(ar, "objectId");
+}
+
+static void room_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)index;
+    const room_variant *v = ctx;
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_i32(ar, "objectId");
+    rb_ar_u32(ar, "instanceId");
+    rb_ar_i32(ar, "creationCodeId");
+    rb_ar_f32(ar, "scaleX");
+    rb_ar_f32(ar, "scaleY");
+    if (v->image_speed) {
+        rb_ar_f32(ar, "imageSpeed");
+        rb_ar_i32(ar, "imageIndex");
+    }
+    rb_ar_x32(ar, "color");
+    rb_ar_f32(ar, "rotation");
+    if (v->pre_create) rb_ar_i32(ar, "preCreateCodeId");
+}
+
+/* A tile names a background in GM:S 1.x and a sprite (tileset) in GMS2 (UMT: spriteMode). */
+static void room_tile(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)index;
+    const room_variant *v = ctx;
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_i32(ar, v->layers ? "spriteId" : "backgroundId");
+    rb_ar_i32(ar, "sourceX");
+    rb_ar_i32(ar, "sourceY");
+    rb_ar_u32(ar, "width");
+    rb_ar_u32(ar, "height");
+    rb_ar_i32(ar, "depth");
+    rb_ar_u32(ar, "instanceId");
+    rb_ar_f32(ar, "scaleX");
+    rb_ar_f32(ar, "scaleY");
+    rb_ar_x32(ar, "color");
+}
+
+/* ---------- assets layer elements ---------- */
+
+/* Sprite, nine-slice and sequence instances share one layout; `asset_key` names the asset id. */
+static void placed_asset(rb_ar *ar, gm_state *st, const char *asset_key)
+{
+    gm_strref(ar, st, "name");
+    rb_ar_i32(ar, asset_key);
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_f32(ar, "scaleX");
+    rb_ar_f32(ar, "scaleY");
+    rb_ar_x32(ar, "color");
+    rb_ar_f32(ar, "animationSpeed");
+    rb_ar_u32(ar, "animationSpeedType");
+    rb_ar_f32(ar, "frameIndex");
+    rb_ar_f32(ar, "rotation");
+}
+
+static void sprite_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    placed_asset(ar, st, "spriteId");
+}
+
+static void sequence_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    placed_asset(ar, st, "sequenceId");
+}
+
+static void particle_system_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    const room_variant *v = ctx;
+    gm_strref(ar, st, "name");
+    if (v->gm2024_14) rb_ar_i32(ar, "instanceId");
+    rb_ar_i32(ar, "particleSystemId");
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_f32(ar, "scaleX");
+    rb_ar_f32(ar, "scaleY");
+    rb_ar_x32(ar, "color");
+    rb_ar_f32(ar, "rotation");
+}
+
+static void text_item_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    const room_variant *v = ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_i32(ar, "x");
+    rb_ar_i32(ar, "y");
+    rb_ar_i32(ar, "fontId");
+    rb_ar_f32(ar, "scaleX");
+    rb_ar_f32(ar, "scaleY");
+    rb_ar_f32(ar, "rotation");
+    rb_ar_x32(ar, "color");
+    rb_ar_f32(ar, "originX");
+    rb_ar_f32(ar, "originY");
+    gm_strref(ar, st, "text");
+    rb_ar_i32(ar, "alignment");
+    rb_ar_f32(ar, "charSpacing");
+    rb_ar_f32(ar, "lineSpacing");
+    if (v->gm2024_14) rb_ar_f32(ar, "paragraphSpacing");
+    rb_ar_f32(ar, "frameWidth");
+    rb_ar_f32(ar, "frameHeight");
+    rb_ar_bool(ar, "wrap", 4);
+    if (v->gm2024_14) {
+        rb_ar_i32(ar, "wrapMode");
+        rb_ar_i32(ar, "origin");
+    }
+}
+
+/* ---------- layer type data ---------- */
+
+static void background_layer(rb_ar *ar)
+{
+    rb_ar_bool(ar, "backgroundVisible", 4);
+    rb_ar_bool(ar, "foreground", 4);
+    rb_ar_i32(ar, "spriteId");
+    rb_ar_bool(ar, "tiledHorizontally", 4);
+    rb_ar_bool(ar, "tiledVertically", 4);
+    rb_ar_bool(ar, "stretch", 4);
+    rb_ar_x32(ar, "color");
+    rb_ar_f32(ar, "firstFrame");
+    rb_ar_f32(ar, "animationSpeed");
+    rb_ar_u32(ar, "animationSpeedType");
+}
+
+/* Uncompressed grid (before 2024.2): tilesX × tilesY cells, row by row. */
+static void tiles_layer(rb_ar *ar)
+{
+    rb_ar_i32(ar, "backgroundId");
+    uint64_t columns = rb_ar_u32(ar, "tilesX");
+    uint64_t rows = rb_ar_u32(ar, "tilesY");
+    uint64_t cells = columns * rows;
+    if (!gm_count_fits(ar, cells, 4, "tiles")) return;
+    uint64_t n = rb_ar_list_begin_n(ar, "tileData", cells, 4);
+    if (rb_ar_ok(ar) && n != cells)
+        rb_ar_fail(ar, RB_E_MODEL, "tileData has %llu cells, but tilesX × tilesY = %llu", (unsigned long long)n,
+                   (unsigned long long)cells);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+static void effect_property(rb_ar *ar, gm_state *st)
+{
+    rb_ar_record_begin(ar, NULL);
+    rb_ar_i32(ar, "kind");
+    gm_strref(ar, st, "name");
+    gm_strref(ar, st, "value");
+    rb_ar_record_end(ar);
+}
+
+/* Effect type and properties: in every layer since 2022.1, in effect layers' data before. */
+static void effect_fields(rb_ar *ar, gm_state *st)
+{
+    gm_strref(ar, st, "effectType");
+    uint64_t n = rb_ar_list_begin(ar, "effectProperties", RB_U32, 12);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) effect_property(ar, st);
+    rb_ar_list_end(ar);
+}
+
+/* Which pointer lists an assets layer has, in file order. */
+typedef struct asset_list { const char *key; gm_element_fn element; } asset_list;
+
+static size_t asset_lists(const room_variant *v, asset_list *out)
+{
+    size_t n = 0;
+    out[n++] = (asset_list){"legacyTiles", room_tile};
+    out[n++] = (asset_list){"sprites", sprite_instance};
+    if (!v->sequences) return n;
+    out[n++] = (asset_list){"sequences", sequence_instance};
+    if (v->nine_slices) out[n++] = (asset_list){"nineSlices", sprite_instance};
+    if (v->particle_systems) out[n++] = (asset_list){"particleSystems", particle_system_instance};
+    if (v->text_items) out[n++] = (asset_list){"textItems", text_item_instance};
+    return n;
+}
+
+static void assets_layer(rb_ar *ar, gm_state *st, room_variant *v)
+{
+    asset_list lists[6];
+    rb_slot pointers[6];
+    size_t n = asset_lists(v, lists);
+    for (size_t i = 0; i < n; i++) pointers[i] = rb_ar_slot(ar, lists[i].key, RB_U32);
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        land_slot(ar, st, &pointers[i], lists[i].key);
+        gm_pointer_list(ar, st, lists[i].key, 1, lists[i].element, v);
+    }
+}
+
+static void layer_data(rb_ar *ar, gm_state *st, room_variant *v, uint32_t type)
+{
+    switch (type) {
+    case LAYER_PATH: case LAYER_PATH2: break;
+    case LAYER_BACKGROUND: background_layer(ar); break;
+    case LAYER_INSTANCES: id_list(ar, "instanceIds", RB_U32); break;
+    case LAYER_ASSETS: assets_layer(ar, st, v); break;
+    case LAYER_TILES: tiles_layer(ar); break;
+    case LAYER_EFFECT: if (!v->layer_effects) effect_fields(ar, st); break;
+    default: rb_ar_fail(ar, RB_E_FORMAT, "layer type %u is not known", type);
+    }
+}
+
+static void room_layer(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    room_variant *v = ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_u32(ar, "id");
+    uint32_t type = rb_ar_u32(ar, "type");
+    rb_ar_i32(ar, "depth");
+    rb_ar_f32(ar, "xOffset");
+    rb_ar_f32(ar, "yOffset");
+    rb_ar_f32(ar, "hSpeed");
+    rb_ar_f32(ar, "vSpeed");
+    rb_ar_bool(ar, "visible", 4);
+    if (v->layer_effects) {
+        rb_ar_bool(ar, "effectEnabled", 4);
+        effect_fields(ar, st);
+    }
+    layer_data(ar, st, v, type);
+}
+
+/* ---------- the room ---------- */
+
+enum { LIST_BACKGROUNDS, LIST_VIEWS, LIST_INSTANCES, LIST_TILES, LIST_CREATION_ORDER, LIST_LAYERS,
+       LIST_SEQUENCES, LIST_COUNT };
+
+static void room_lists(rb_ar *ar, gm_state *st, room_variant *v, rb_slot *at)
+{
+    land_slot(ar, st, &at[LIST_BACKGROUNDS], "backgrounds");
+    gm_pointer_list(ar, st, "backgrounds", 1, room_background, v);
+    land_slot(ar, st, &at[LIST_VIEWS], "views");
+    gm_pointer_list(ar, st, "views", 1, room_view, v);
+    land_slot(ar, st, &at[LIST_INSTANCES], "instances");
+    gm_pointer_list(ar, st, "instances", 1, room_instance, v);
+    land_slot(ar, st, &at[LIST_TILES], "tiles");
+    gm_pointer_list(ar, st, "tiles", 1, room_tile, v);
+    if (v->creation_order) {
+        land_slot(ar, st, &at[LIST_CREATION_ORDER], "creationOrder");
+        id_list(ar, "creationOrder", RB_U32);
+    }
+    if (!v->layers) return;
+    land_slot(ar, st, &at[LIST_LAYERS], "layers");
+    gm_pointer_list(ar, st, "layers", 1, room_layer, v);
+    if (!v->sequences) return;
+    land_slot(ar, st, &at[LIST_SEQUENCES], "sequences");
+    id_list(ar, "sequences", RB_I32);
+}
+
+static void room(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    room_variant *v = ctx;
+    rb_slot at[LIST_COUNT];
+    memset(at, 0, sizeof at);
+    gm_strref(ar, st, "name");
+    gm_strref(ar, st, "caption");
+    rb_ar_u32(ar, "width");
+    rb_ar_u32(ar, "height");
+    rb_ar_u32(ar, "speed");
+    rb_ar_bool(ar, "persistent", 4);
+    rb_ar_x32(ar, "backgroundColor"); /* stored without alpha (facts §7.12) */
+    rb_ar_bool(ar, "drawBackgroundColor", 4);
+    rb_ar_i32(ar, "creationCodeId");
+    rb_ar_x32(ar, "flags");
+    at[LIST_BACKGROUNDS] = rb_ar_slot(ar, "backgrounds", RB_U32);
+    at[LIST_VIEWS] = rb_ar_slot(ar, "views", RB_U32);
+    at[LIST_INSTANCES] = rb_ar_slot(ar, "instances", RB_U32);
+    at[LIST_TILES] = rb_ar_slot(ar, "tiles", RB_U32);
+    if (v->creation_order) at[LIST_CREATION_ORDER] = rb_ar_slot(ar, "creationOrder", RB_U32);
+    rb_ar_bool(ar, "world", 4);
+    rb_ar_u32(ar, "top");
+    rb_ar_u32(ar, "left");
+    rb_ar_u32(ar, "right");
+    rb_ar_u32(ar, "bottom");
+    rb_ar_f32(ar, "gravityX");
+    rb_ar_f32(ar, "gravityY");
+    rb_ar_f32(ar, "metersPerPixel");
+    if (v->layers) at[LIST_LAYERS] = rb_ar_slot(ar, "layers", RB_U32);
+    if (v->layers && v->sequences) at[LIST_SEQUENCES] = rb_ar_slot(ar, "sequences", RB_U32);
+    room_lists(ar, st, v, at);
+}
+
+/* ---------- the variant ---------- */
+
+static unsigned variant_flag(rb_ar *ar, const char *key, unsigned read_value)
+{
+    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U8, read_value);
+    if (rb_ar_ok(ar) && value > 1) rb_ar_fail(ar, RB_E_MODEL, "%s must be 0 or 1, not %u", key, value);
+    return value;
+}
+
+static void variant_fields(rb_ar *ar, room_variant *v)
+{
+    v->layers = variant_flag(ar, "roomLayers", v->layers);
+    v->sequences = variant_flag(ar, "roomSequences", v->sequences);
+    v->creation_order = variant_flag(ar, "roomCreationOrder", v->creation_order);
+    v->image_speed = variant_flag(ar, "instanceImageSpeed", v->image_speed);
+    v->pre_create = variant_flag(ar, "instancePreCreate", v->pre_create);
+    v->layer_effects = variant_flag(ar, "layerEffects", v->layer_effects);
+    v->nine_slices = variant_flag(ar, "assetNineSlices", v->nine_slices);
+    v->particle_systems = variant_flag(ar, "assetParticleSystems", v->particle_systems);
+    v->text_items = variant_flag(ar, "assetTextItems", v->text_items);
+    v->gm2024_14 = variant_flag(ar, "gm2024_14", v->gm2024_14);
+}
+
+static void room_chunk(rb_ar *ar, gm_state *st, room_variant v)
+{
+    variant_fields(ar, &v);
+    gm_pointer_list(ar, st, "rooms", 1, room, &v);
+}
+
+/* READ: the header words of the first room (its first sub-list follows the header), or 0. */
+static unsigned first_header_words(rb_ar *ar, const gm_state *st)
+{
+    uint32_t count = 0, room_at = 0, lists_at = 0;
+    if (!rb_ar_peek_u32(ar, &count)) return 0;
+    for (uint32_t i = 0; i < count && i < rb_ar_remaining(ar) / 4 && !room_at; i++)
+        if (!rb_ar_peek_u32_at(ar, 4 + 4ull * i, &room_at)) return 0;
+    uint64_t base = gm_abs(ar, st);
+    if (room_at < base || room_at - base + 44 > rb_ar_remaining(ar)) return 0;
+    if (!rb_ar_peek_u32_at(ar, room_at - base + 40, &lists_at) || lists_at < room_at) return 0;
+    return (lists_at - room_at) % 4 ? 0 : (lists_at - room_at) / 4;
+}
+
+/* A null entry in a pointer-list chunk: GMAC unused-asset removal, 2024.11+ (facts §5). */
+static int chunk_list_has_null(const gm_state *st, const char *id)
+{
+    const gm_chunk_span *c = gm_find_chunk(st, id);
+    if (!c || c->size < 4) return 0;
+    uint32_t n = gm_le32(st->file + c->data);
+    for (uint32_t i = 0; i < n && i < (c->size - 4) / 4; i++)
+        if (!gm_le32(st->file + c->data + 4 + 4ull * i)) return 1;
+    return 0;
+}
+
+/* Evidence of 2024.6+ (assets layers list text items): SOND entries grew from 36 to 40 bytes
+ * in 2024.6, and 2024.11 leaves null entries in pointer lists (facts §5). */
+static int evidence_of_2024_6(const gm_state *st)
+{
+    const gm_chunk_span *c = gm_find_chunk(st, "SOND");
+    if (c && c->size >= 12 && gm_le32(st->file + c->data) >= 2 &&
+        gm_le32(st->file + c->data + 8) - gm_le32(st->file + c->data + 4) == 40)
+        return 1;
+    static const char *const lists[] = {"SOND", "AGRP", "SPRT", "BGND", "SCPT", "SHDR", "FONT", "OBJT", "ROOM"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (chunk_list_has_null(st, lists[i])) return 1;
+    return 0;
+}
+
+/* The most likely variant from GEN8 and the chunks present (facts §5), then the first room's
+ * header size (22 words in GM:S 1.x, +layers, +sequences, +creation order). */
+static room_variant likely_variant(rb_ar *ar, const gm_state *st)
+{
+    room_variant v;
+    memset(&v, 0, sizeof v);
+    v.layers = st->major >= 2;
+    v.sequences = gm_find_chunk(st, "SEQN") != NULL;
+    v.creation_order = gm_find_chunk(st, "UILR") != NULL;
+    switch (first_header_words(ar, st)) {
+    case 22: v.layers = v.sequences = v.creation_order = 0; break;
+    case 23: v.layers = 1; v.sequences = v.creation_order = 0; break;
+    case 24: v.layers = v.sequences = 1; v.creation_order = 0; break;
+    case 25: v.layers = v.sequences = v.creation_order = 1; break;
+    }
+    v.pre_create = st->bytecode >= 16;
+    v.image_speed = v.layers && st->bytecode >= 17;
+    v.layer_effects = v.sequences && gm_find_chunk(st, "FEAT") != NULL;
+    v.particle_systems = gm_find_chunk(st, "PSEM") != NULL;
+    v.text_items = v.sequences && evidence_of_2024_6(st);
+    return v;
+}
+
+/* The layout choices that the bytes decide, tried in turn (bit i flips choice i). */
+static room_variant flipped(room_variant v, unsigned bits)
+{
+    if (bits & 1) v.image_speed ^= 1;
+    if (bits & 2) v.layer_effects ^= 1;
+    if (bits & 4) v.text_items ^= 1;
+    if (bits & 8) v.nine_slices ^= 1;
+    if (bits & 16) v.gm2024_14 ^= 1;
+    return v;
+}
+
+/* READ: the chunk must be consumed up to its padding, or the variant is not the right one. */
+static void nothing_left(rb_ar *ar)
+{
+    uint64_t left = rb_ar_remaining(ar);
+    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
+    int zero = rest != NULL;
+    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
+    if (rb_ar_ok(ar) && !zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the rooms", (unsigned long long)left);
+}
+
+static int plausible(const room_variant *v)
+{
+    if (!v->sequences && (v->nine_slices || v->particle_systems || v->text_items || v->layer_effects)) return 0;
+    return v->layers || !v->image_speed;
+}
+
+/* READ: keep the first variant that reproduces the chunk; when none does, the error is the
+ * most likely variant's (the chunk is then kept opaque with that reason). */
+static void read_room_chunk(rb_ar *ar, gm_state *st)
+{
+    room_variant likely = likely_variant(ar, st);
+    for (unsigned bits = 0; bits < 32; bits++) {
+        room_variant v = flipped(likely, bits);
+        if (!plausible(&v)) continue;
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        room_chunk(ar, st, v);
+        nothing_left(ar);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        rb_ar_rewind(ar, &mark, NULL, 0);
+    }
+    room_chunk(ar, st, likely);
+    nothing_left(ar);
+}
+
+void gm_chunk_room(rb_ar *ar, gm_state *st)
+{
+    if (rb_ar_direction(ar) == RB_AR_READ) read_room_chunk(ar, st);
+    else room_chunk(ar, st, (room_variant){0});
+}

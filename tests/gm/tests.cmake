@@ -3,3 +3,4 @@
 rebyte_add_script_test(datawin_corpus_roundtrip corpus_roundtrip.sh datawin)
 rebyte_add_script_test(datawin_edits gm/edit_tests.sh)
 rebyte_add_script_test(datawin_sample gm/sample_test.sh)
+rebyte_add_script_test(datawin_room gm/room_test.sh)
