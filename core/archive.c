@@ -874,6 +874,17 @@ const rb_node *rb_ar_string_detached(rb_ar *ar, const char *key, const uint8_t *
     return n;
 }
 
+int rb_ar_next_is_string(rb_ar *ar)
+{
+    if (ar->failed) return 0;
+    ar_frame *f = top_frame(ar);
+    if (ar->dir == RB_AR_WRITE)
+        return f->next < f->node->v.kids.count && f->node->v.kids.items[f->next]->kind == RB_K_STRING;
+    if (ar->dir == RB_AR_FROM_JSON)
+        return f->json && json_is_array(f->json) && json_is_string(json_array_get(f->json, f->node->v.kids.count));
+    return 0;
+}
+
 int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
 {
     if (ar->failed) return 0;

@@ -100,6 +100,9 @@ uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t
 /* A string held by the model but not stored at the cursor (READ: read_data must outlive the
  * document, e.g. point into the input). WRITE emits nothing; returns the model's node. */
 const rb_node *rb_ar_string_detached(rb_ar *ar, const char *key, const uint8_t *read_data, size_t read_size);
+/* WRITE/FROM_JSON inside a list: is the next element a string? (lists mixing strings and
+ * numbers, e.g. string links where a number spells "no string") */
+int rb_ar_next_is_string(rb_ar *ar);
 uint32_t rb_ar_bool_detached(rb_ar *ar, const char *key, unsigned width, uint64_t read_value);
 /* Is optional field `key` present? READ: `read_answer` (the description decides from the bytes);
  * WRITE: whether the model's current record has it; FROM_JSON: whether the JSON object has it. */

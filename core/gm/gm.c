@@ -78,13 +78,26 @@ static void add_text_link(rb_ar *ar, gm_state *st, size_t position, const rb_nod
     }
 }
 
+/* Inside a list an element cannot be absent: a null reference is the number 0 there. */
+static int null_list_element(rb_ar *ar, const char *key)
+{
+    if (key || rb_ar_next_is_string(ar)) return 0;
+    if (rb_ar_uint_detached(ar, NULL, RB_U32, 0) != 0 && rb_ar_ok(ar))
+        rb_ar_fail(ar, RB_E_MODEL, "a string link is a text, or 0 for a null reference");
+    return 1;
+}
+
 int gm_strref(rb_ar *ar, gm_state *st, const char *key)
 {
     rb_ar_dir dir = rb_ar_direction(ar);
     if (dir == RB_AR_READ) {
         uint64_t at = gm_abs(ar, st);
-        rb_slot raw = rb_ar_slot(ar, key, RB_U32);
-        if (!raw.value || !rb_ar_ok(ar)) return 0;
+        rb_slot raw = rb_ar_slot(ar, key ? key : "string reference", RB_U32);
+        if (!rb_ar_ok(ar)) return 0;
+        if (!raw.value) {
+            if (!key) rb_ar_uint_detached(ar, NULL, RB_U32, 0);
+            return 0;
+        }
         long index = gm_string_at(st, (uint32_t)raw.value);
         if (index < 0) {
             rb_ar_fail(ar, RB_E_FORMAT, "string reference 0x%llx at 0x%llx does not point at a STRG string",
@@ -94,7 +107,8 @@ int gm_strref(rb_ar *ar, gm_state *st, const char *key)
         /* a field names its string by text alone: a later duplicate could not be told apart
          * (no corpus file has one; the chunk is then kept opaque, where references keep it) */
         if (st->string_occurrence[index]) {
-            rb_ar_fail(ar, RB_E_FORMAT, "%s: string reference to a repeated text (string %ld)", key, index);
+            rb_ar_fail(ar, RB_E_FORMAT, "%s: string reference to a repeated text (string %ld)", key ? key : "list",
+                       index);
             return 0;
         }
         uint32_t size;
@@ -103,10 +117,10 @@ int gm_strref(rb_ar *ar, gm_state *st, const char *key)
         rb_ar_string_detached(ar, key, text, size);
         return 1;
     }
-    int present = rb_ar_has(ar, key, 0);
-    const rb_node *text = present ? rb_ar_string_detached(ar, key, NULL, 0) : NULL;
-    rb_slot slot = rb_ar_slot(ar, key, RB_U32);
-    if (dir == RB_AR_WRITE && text) add_text_link(ar, st, slot.position, text, 0, key);
+    int present = key ? rb_ar_has(ar, key, 0) : !null_list_element(ar, key);
+    const rb_node *text = present && rb_ar_ok(ar) ? rb_ar_string_detached(ar, key, NULL, 0) : NULL;
+    rb_slot slot = rb_ar_slot(ar, key ? key : "string reference", RB_U32);
+    if (dir == RB_AR_WRITE && text) add_text_link(ar, st, slot.position, text, 0, key ? key : "string list");
     return present;
 }
 
@@ -407,7 +421,7 @@ static const gm_typed_chunk typed_chunks[] = {
     {"OPTN", NULL, NULL}, {"LANG", NULL, NULL}, {"EXTN", NULL, NULL}, {"SOND", NULL, NULL},
     {"AGRP", NULL, NULL}, {"PATH", NULL, NULL}, {"SCPT", NULL, NULL}, {"GLOB", NULL, NULL},
     {"SHDR", NULL, NULL}, {"TMLN", NULL, NULL}, {"OBJT", NULL, NULL},
-    {"SPRT", NULL, NULL}, {"BGND", NULL, NULL}, {"FONT", NULL, NULL},
+    {"SPRT", NULL, gm_chunk_sprt}, {"BGND", NULL, gm_chunk_bgnd}, {"FONT", NULL, gm_chunk_font},
     {"ROOM", NULL, gm_chunk_room},
     {"ACRV", NULL, NULL}, {"SEQN", NULL, NULL}, {"TAGS", NULL, NULL}, {"FEDS", NULL, NULL},
     {"PSEM", NULL, NULL}, {"PSYS", NULL, NULL}, {"EMBI", NULL, NULL}, {"FEAT", NULL, NULL},

@@ -121,6 +121,11 @@ int gm_txtr_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_txtr(rb_ar *ar, gm_state *st);
 int gm_audo_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_audo(rb_ar *ar, gm_state *st);
+/* SPRT, BGND, FONT (gm_sprt.c) */
+void gm_chunk_sprt(rb_ar *ar, gm_state *st);
+void gm_chunk_bgnd(rb_ar *ar, gm_state *st);
+void gm_chunk_font(rb_ar *ar, gm_state *st);
+
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
 #endif
