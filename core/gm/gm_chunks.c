@@ -78,7 +78,11 @@ void gm_chunk_gen8(rb_ar *ar, gm_state *st)
     unsigned major = rb_ar_u32(ar, "major");
     rb_ar_u32(ar, "minor");
     rb_ar_u32(ar, "release");
-    rb_ar_u32(ar, "build");
+    unsigned build = rb_ar_u32(ar, "build");
+    /* the later chunks' layouts depend on these in every direction (READ had them from the pre-pass) */
+    st->bytecode = bytecode;
+    st->major = major;
+    st->build = build;
     rb_ar_u32(ar, "defaultWindowWidth");
     rb_ar_u32(ar, "defaultWindowHeight");
     rb_ar_x32(ar, "infoFlags");
