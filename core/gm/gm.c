@@ -376,8 +376,10 @@ static int chunk_points_into_tpag(const char *id)
 
 static void opaque_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk_span *span)
 {
-    uint64_t laid_out_at = rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base);
     uint64_t here = gm_abs(ar, st);
+    /* where the chunk was laid out matters only for chunks that hold absolute pointers */
+    int pinned = !chunk_is_position_free(id);
+    uint64_t laid_out_at = rb_ar_has(ar, "laidOutAt", pinned) ? rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base) : here;
     if (chunk_points_into_tpag(id)) st->tpag_pinned = 1;
     if (rb_ar_direction(ar) == RB_AR_WRITE && laid_out_at != here && !chunk_is_position_free(id)) {
         rb_ar_fail(ar, RB_E_MODEL,
@@ -426,7 +428,7 @@ static const gm_typed_chunk typed_chunks[] = {
     {"ACRV", NULL, NULL}, {"SEQN", NULL, NULL}, {"TAGS", NULL, NULL}, {"FEDS", NULL, NULL},
     {"PSEM", NULL, NULL}, {"PSYS", NULL, NULL}, {"EMBI", NULL, NULL}, {"FEAT", NULL, NULL},
     {"TGIN", NULL, NULL}, {"DAFL", NULL, NULL},
-    {"CODE", NULL, NULL}, {"VARI", NULL, NULL}, {"FUNC", NULL, NULL},
+    {"CODE", NULL, gm_chunk_code}, {"VARI", NULL, gm_chunk_vari}, {"FUNC", NULL, gm_chunk_func},
 };
 
 static const gm_typed_chunk *typed_chunk_for(const char *id)
@@ -572,6 +574,7 @@ static int link_address(rb_ar *ar, const gm_state *st, const text_index *ix, con
                    (unsigned long long)f->index, st->string_count);
         return 0;
     }
+    if (f->kind == GM_LINK_CODE) return gm_code_link_address(ar, st, f->index, address);
     if (!st->tpag_known) {
         rb_ar_fail(ar, RB_E_MODEL, "a TPAG item is referenced but the file has no typed TPAG chunk");
         return 0;
@@ -652,6 +655,7 @@ static void datawin_describe(rb_ar *ar)
     free(st.strings.items);
     free(st.string_address);
     free(st.fixups);
+    gm_code_free(&st);
 }
 
 const rb_format rb_format_datawin = {

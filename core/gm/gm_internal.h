@@ -25,7 +25,8 @@ typedef struct gm_addr_map {
 typedef enum gm_link_kind {
     GM_LINK_STRING, /* a STRG string: the address of its first character */
     GM_LINK_STRING_TEXT, /* the same, named by text (`text`) and occurrence (`index`) */
-    GM_LINK_TPAG    /* a TPAG item */
+    GM_LINK_TPAG,   /* a TPAG item */
+    GM_LINK_CODE    /* a place in a code entry's bytecode: index = entry << 32 | byte offset (gm_code.c) */
 } gm_link_kind;
 
 typedef struct gm_fixup {
@@ -54,6 +55,7 @@ typedef struct gm_state {
     uint64_t tpag_first, tpag_count;
     int tpag_known;
     int tpag_pinned;         /* WRITE: an opaque chunk holds raw TPAG pointers: TPAG may not move */
+    struct gm_code_map *code; /* CODE entries' bytecode spans (READ: input, WRITE: output); gm_code.c */
     uint32_t last_object, last_tile; /* GEN8: highest instance and tile ids */
     /* WRITE */
     uint32_t *string_address; /* new first-character address per string index */
@@ -125,6 +127,14 @@ void gm_chunk_audo(rb_ar *ar, gm_state *st);
 void gm_chunk_sprt(rb_ar *ar, gm_state *st);
 void gm_chunk_bgnd(rb_ar *ar, gm_state *st);
 void gm_chunk_font(rb_ar *ar, gm_state *st);
+
+/* CODE, VARI, FUNC (gm_code.c) */
+void gm_chunk_code(rb_ar *ar, gm_state *st);
+void gm_chunk_vari(rb_ar *ar, gm_state *st);
+void gm_chunk_func(rb_ar *ar, gm_state *st);
+/* GM_LINK_CODE: the address of byte `offset` of entry `entry`'s bytecode, once CODE is written. */
+int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address);
+void gm_code_free(gm_state *st);
 
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
