@@ -425,9 +425,9 @@ static const gm_typed_chunk typed_chunks[] = {
     {"SHDR", NULL, NULL}, {"TMLN", NULL, NULL}, {"OBJT", NULL, NULL},
     {"SPRT", NULL, gm_chunk_sprt}, {"BGND", NULL, gm_chunk_bgnd}, {"FONT", NULL, gm_chunk_font},
     {"ROOM", NULL, gm_chunk_room},
-    {"ACRV", NULL, NULL}, {"SEQN", NULL, NULL}, {"TAGS", NULL, NULL}, {"FEDS", NULL, NULL},
-    {"PSEM", NULL, NULL}, {"PSYS", NULL, NULL}, {"EMBI", NULL, NULL}, {"FEAT", NULL, NULL},
-    {"TGIN", NULL, NULL}, {"DAFL", NULL, NULL},
+    {"ACRV", NULL, gm_chunk_acrv}, {"SEQN", NULL, gm_chunk_seqn}, {"TAGS", NULL, gm_chunk_tags}, {"FEDS", NULL, gm_chunk_feds},
+    {"PSEM", NULL, gm_chunk_psem}, {"PSYS", NULL, gm_chunk_psys}, {"EMBI", NULL, gm_chunk_embi}, {"FEAT", NULL, gm_chunk_feat},
+    {"TGIN", NULL, gm_chunk_tgin}, {"DAFL", NULL, gm_chunk_dafl},
     {"CODE", NULL, gm_chunk_code}, {"VARI", NULL, gm_chunk_vari}, {"FUNC", NULL, gm_chunk_func},
 };
 

@@ -136,6 +136,18 @@ void gm_chunk_func(rb_ar *ar, gm_state *st);
 int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address);
 void gm_code_free(gm_state *st);
 
+/* TGIN, EMBI, FEAT, DAFL, TAGS, FEDS, ACRV, SEQN, PSEM, PSYS (gm_misc.c) */
+void gm_chunk_tgin(rb_ar *ar, gm_state *st);
+void gm_chunk_embi(rb_ar *ar, gm_state *st);
+void gm_chunk_feat(rb_ar *ar, gm_state *st);
+void gm_chunk_dafl(rb_ar *ar, gm_state *st);
+void gm_chunk_tags(rb_ar *ar, gm_state *st);
+void gm_chunk_feds(rb_ar *ar, gm_state *st);
+void gm_chunk_acrv(rb_ar *ar, gm_state *st);
+void gm_chunk_seqn(rb_ar *ar, gm_state *st);
+void gm_chunk_psem(rb_ar *ar, gm_state *st);
+void gm_chunk_psys(rb_ar *ar, gm_state *st);
+
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
 #endif

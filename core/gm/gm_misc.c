@@ -1,2 +1,434 @@
-/* (being written) */
+/*
+ * The smaller chunks of newer data.win files (facts §7.14, §7.16; layouts checked against
+ * UndertaleModTool's models): TGIN (texture groups), EMBI (embedded images), FEAT (feature flags),
+ * DAFL (empty), TAGS (asset tags), ACRV (animation curves), SEQN (sequences: only an empty list),
+ * FEDS (filter effects), PSEM (particle emitters), PSYS (particle systems).
+ *
+ * Most of them start with a zero fill to 4 and a u32 1 (facts §4.1 "Leading align-to-4 + u32
+ * version 1"). Where a layout changed between GameMaker versions that the file does not name,
+ * the variant is a chunk-level model field (e.g. "layoutSince": 202308) that READ decides by
+ * trying the variants in turn and keeping the first that reproduces the chunk exactly.
+ */
+#include <string.h>
 #include "gm_internal.h"
+
+/* ---------- shared pieces ---------- */
+
+/* facts §4.1: zero fill to 4 (normally none: chunk data starts 4-aligned), then u32 1. The
+ * version is a constant, not a model field: another value means an unknown layout (opaque). */
+static void version_one(rb_ar *ar, gm_state *st, int aligned)
+{
+    static const uint8_t one[4] = {1, 0, 0, 0};
+    if (aligned) gm_align(ar, st, 4);
+    rb_ar_expect(ar, "version 1", one, sizeof one);
+}
+
+/* READ: after the content only the chunk's zero padding may follow (less than the largest chunk
+ * alignment); anything else means the description (or the variant tried) does not cover it. */
+static void content_ends_here(rb_ar *ar)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
+    uint64_t left = rb_ar_remaining(ar);
+    if (left == 0) return;
+    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
+    int zero = rest != NULL;
+    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
+    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
+}
+
+/* READ: a "pointer-then-data" pointer must name where its data is read; WRITE: it does. */
+static void data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
+{
+    uint64_t here = gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
+                   (unsigned long long)slot->value, (unsigned long long)here);
+        return;
+    }
+    rb_ar_slot_set(ar, slot, here);
+}
+
+/* SimpleList<i32> (u32 count, then the values): asset ids. */
+static void id_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+/* SimpleListString (u32 count, then string references); each element is a record {"name"}
+ * because a string reference is a keyed model field. */
+static void string_list(rb_ar *ar, gm_state *st, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* A chunk-level layout choice: READ keeps the variant being tried, the other directions the model's. */
+static unsigned layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n)
+{
+    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U32, read_value);
+    for (size_t i = 0; i < n; i++)
+        if (value == allowed[i]) return value;
+    if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "%s: %u is not a known layout", key, value);
+    return allowed[0];
+}
+
+typedef void (*variant_chunk_fn)(rb_ar *ar, gm_state *st, unsigned variant);
+
+/* READ: keep the first variant (most likely first) whose description reproduces the chunk; when
+ * none does, the error is the most likely variant's (the chunk is then kept opaque). WRITE and
+ * FROM_JSON: the variant is the model's. */
+static void describe_variant(rb_ar *ar, gm_state *st, variant_chunk_fn fn, const unsigned *tries, size_t n)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ) {
+        fn(ar, st, tries[0]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        fn(ar, st, tries[i]);
+        content_ends_here(ar);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        rb_ar_rewind(ar, &mark, NULL, 0);
+    }
+    fn(ar, st, tries[0]);
+    content_ends_here(ar);
+}
+
+/* ---------- TGIN (facts §7.14) ---------- */
+
+/* Variant bits: a group has directory/extension/load type (2022.9+); a group lists spine
+ * sprites (until 2023.1 non-LTS). */
+enum { TGIN_DIRECTORY = 1, TGIN_SPINE = 2 };
+
+static void texture_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned variant = *(const unsigned *)ctx;
+    gm_strref(ar, st, "name");
+    if (variant & TGIN_DIRECTORY) {
+        gm_strref(ar, st, "directory");
+        gm_strref(ar, st, "extension");
+        rb_ar_i32(ar, "loadType");
+    }
+    const char *lists[5];
+    size_t n = 0;
+    lists[n++] = "texturePages";
+    lists[n++] = "sprites";
+    if (variant & TGIN_SPINE) lists[n++] = "spineSprites";
+    lists[n++] = "fonts";
+    lists[n++] = "tilesets";
+    rb_slot at[5];
+    for (size_t i = 0; i < n; i++) at[i] = rb_ar_slot(ar, lists[i], RB_U32);
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        data_lands_here(ar, st, &at[i], lists[i]);
+        id_list(ar, lists[i]);
+    }
+}
+
+static void tgin_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    version_one(ar, st, 0);
+    unsigned directory = (unsigned)rb_ar_uint_detached(ar, "groupDirectory", RB_U8, !!(variant & TGIN_DIRECTORY));
+    unsigned spine = (unsigned)rb_ar_uint_detached(ar, "groupSpineSprites", RB_U8, !!(variant & TGIN_SPINE));
+    if (rb_ar_ok(ar) && (directory > 1 || spine > 1)) {
+        rb_ar_fail(ar, RB_E_MODEL, "groupDirectory and groupSpineSprites must be 0 or 1");
+        return;
+    }
+    variant = (directory ? TGIN_DIRECTORY : 0) | (spine ? TGIN_SPINE : 0);
+    gm_pointer_list(ar, st, "groups", 1, texture_group, &variant);
+}
+
+void gm_chunk_tgin(rb_ar *ar, gm_state *st)
+{
+    /* most likely first (facts §5.2): FEAT means 2022.8+, PSEM 2023.2+ (no spine sprites) */
+    unsigned likely = gm_find_chunk(st, "FEAT") ? TGIN_DIRECTORY : TGIN_SPINE;
+    if (gm_find_chunk(st, "PSEM")) likely = TGIN_DIRECTORY;
+    const unsigned tries[4] = {likely, likely ^ TGIN_SPINE, likely ^ TGIN_DIRECTORY,
+                               likely ^ TGIN_DIRECTORY ^ TGIN_SPINE};
+    describe_variant(ar, st, tgin_chunk, tries, 4);
+}
+
+/* ---------- EMBI, FEAT, DAFL, TAGS, FEDS (facts §7.16) ---------- */
+
+void gm_chunk_embi(rb_ar *ar, gm_state *st)
+{
+    version_one(ar, st, 0);
+    uint64_t n = rb_ar_list_begin(ar, "images", RB_U32, 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        gm_tpag_ref(ar, st, "texture");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    content_ends_here(ar);
+}
+
+void gm_chunk_feat(rb_ar *ar, gm_state *st)
+{
+    gm_align(ar, st, 4); /* FEAT has the leading fill but no version (facts §4.1) */
+    string_list(ar, st, "features");
+    content_ends_here(ar);
+}
+
+/* DAFL: a placeholder with no content; its padding (if any) is the chunk padding. */
+void gm_chunk_dafl(rb_ar *ar, gm_state *st)
+{
+    (void)st;
+    content_ends_here(ar);
+}
+
+static void asset_tags(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    rb_ar_i32(ar, "assetId");
+    string_list(ar, st, "tags");
+}
+
+void gm_chunk_tags(rb_ar *ar, gm_state *st)
+{
+    version_one(ar, st, 1);
+    string_list(ar, st, "tags");
+    gm_pointer_list(ar, st, "assetTags", 1, asset_tags, NULL);
+    content_ends_here(ar);
+}
+
+static void filter_effect(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    gm_strref(ar, st, "value");
+}
+
+void gm_chunk_feds(rb_ar *ar, gm_state *st)
+{
+    version_one(ar, st, 1);
+    gm_pointer_list(ar, st, "effects", 1, filter_effect, NULL);
+    content_ends_here(ar);
+}
+
+/* ---------- ACRV (facts §7.16, §5.3 "2.3.1") ---------- */
+
+/* Variant: points carry 4 Bézier floats (2.3.1+), else one u32 (0 in every known file, kept raw). */
+static void curve_point(rb_ar *ar, unsigned bezier)
+{
+    rb_ar_f32(ar, "x");
+    rb_ar_f32(ar, "value");
+    if (bezier) {
+        rb_ar_f32(ar, "bezierX0");
+        rb_ar_f32(ar, "bezierY0");
+        rb_ar_f32(ar, "bezierX1");
+        rb_ar_f32(ar, "bezierY1");
+    } else {
+        rb_ar_u32(ar, "unused");
+    }
+}
+
+static void curve_channel(rb_ar *ar, gm_state *st, unsigned bezier)
+{
+    gm_strref(ar, st, "name");
+    rb_ar_u32(ar, "curveType");
+    rb_ar_u32(ar, "iterations");
+    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, bezier ? 24 : 12);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        curve_point(ar, bezier);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void animation_curve(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned bezier = *(const unsigned *)ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_u32(ar, "graphType");
+    uint64_t n = rb_ar_list_begin(ar, "channels", RB_U32, 16);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        curve_channel(ar, st, bezier);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void acrv_chunk(rb_ar *ar, gm_state *st, unsigned bezier)
+{
+    version_one(ar, st, 1);
+    static const unsigned flags[] = {0, 1};
+    bezier = layout_field(ar, "bezierPoints", bezier, flags, 2);
+    gm_pointer_list(ar, st, "curves", 1, animation_curve, &bezier);
+}
+
+void gm_chunk_acrv(rb_ar *ar, gm_state *st)
+{
+    static const unsigned tries[] = {1, 0};
+    describe_variant(ar, st, acrv_chunk, tries, 2);
+}
+
+/* ---------- SEQN (facts §7.16) ---------- */
+
+/* Sequences (tracks, keyframes, moments) are not described yet: only an empty list is typed, a
+ * chunk with sequences stays opaque. SEQN may also have no content at all (len 0). */
+static void sequence_not_typed(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)ctx;
+    rb_ar_fail(ar, RB_E_UNSUPPORTED, "sequence %llu: sequences are not typed yet", (unsigned long long)index);
+}
+
+void gm_chunk_seqn(rb_ar *ar, gm_state *st)
+{
+    if (!rb_ar_has(ar, "sequences", rb_ar_remaining(ar) > 0)) return;
+    version_one(ar, st, 1);
+    gm_pointer_list(ar, st, "sequences", 1, sequence_not_typed, NULL);
+    content_ends_here(ar);
+}
+
+/* ---------- PSEM, PSYS (facts §7.16, §5.3 "2023.4 / 2023.6 / 2023.8") ---------- */
+
+/* A bool32 of a particle record. READ: GameMaker writes 0 or 1; another value means the layout
+ * tried is not the file's (a 2023.2 emitter read as 2023.4 would take colours for flags), so the
+ * next variant is tried (and the chunk stays opaque if none fits). */
+static void particle_flag(rb_ar *ar, const char *key)
+{
+    uint32_t raw = rb_ar_bool(ar, key, 4);
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && raw > 1)
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: %u is not a boolean", key, raw);
+}
+
+/* The emitter layout is named by the GameMaker version that introduced it. */
+static const unsigned emitter_layouts[] = {202308, 202306, 202304, 202302};
+
+static void emitter_timing(rb_ar *ar, unsigned since)
+{
+    if (since < 202308) {
+        rb_ar_i32(ar, "emitCount");
+        return;
+    }
+    rb_ar_f32(ar, "emitCount");
+    particle_flag(ar, "emitRelative");
+    rb_ar_f32(ar, "delayMin");
+    rb_ar_f32(ar, "delayMax");
+    rb_ar_i32(ar, "delayUnit");
+    rb_ar_f32(ar, "intervalMin");
+    rb_ar_f32(ar, "intervalMax");
+    rb_ar_i32(ar, "intervalUnit");
+}
+
+static void f32_fields(rb_ar *ar, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+}
+
+static void emitter_size(rb_ar *ar, unsigned since)
+{
+    static const char *const per_axis[] = {"sizeMinX", "sizeMaxX", "sizeMinY", "sizeMaxY",
+                                           "sizeIncreaseX", "sizeIncreaseY", "sizeWiggleX", "sizeWiggleY"};
+    static const char *const both_axes[] = {"sizeMin", "sizeMax", "sizeIncrease", "sizeWiggle"};
+    if (since >= 202308) f32_fields(ar, per_axis, 8);
+    else f32_fields(ar, both_axes, 4);
+}
+
+static void particle_emitter(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned since = *(const unsigned *)ctx;
+    static const char *const region[] = {"regionX", "regionY", "regionWidth", "regionHeight", "rotation"};
+    static const char *const look[] = {"lifetimeMin", "lifetimeMax", "scaleX", "scaleY"};
+    static const char *const motion[] = {"speedMin", "speedMax", "speedIncrease", "speedWiggle",
+                                         "gravityForce", "gravityDirection", "directionMin", "directionMax",
+                                         "directionIncrease", "directionWiggle", "orientationMin",
+                                         "orientationMax", "orientationIncrease", "orientationWiggle"};
+    gm_strref(ar, st, "name");
+    if (since >= 202306) particle_flag(ar, "enabled");
+    rb_ar_i32(ar, "mode");
+    emitter_timing(ar, since);
+    rb_ar_i32(ar, "distribution");
+    rb_ar_i32(ar, "shape");
+    f32_fields(ar, region, 5);
+    rb_ar_i32(ar, "spriteId");
+    rb_ar_i32(ar, "texture");
+    rb_ar_f32(ar, "frameIndex");
+    if (since >= 202304) {
+        particle_flag(ar, "animate");
+        particle_flag(ar, "stretch");
+        particle_flag(ar, "isRandom");
+    }
+    rb_ar_x32(ar, "startColor");
+    rb_ar_x32(ar, "midColor");
+    rb_ar_x32(ar, "endColor");
+    particle_flag(ar, "additiveBlend");
+    f32_fields(ar, look, 4);
+    emitter_size(ar, since);
+    f32_fields(ar, motion, 14);
+    particle_flag(ar, "orientationRelative");
+    rb_ar_i32(ar, "spawnOnDeath");
+    rb_ar_i32(ar, "spawnOnDeathCount");
+    rb_ar_i32(ar, "spawnOnUpdate");
+    rb_ar_i32(ar, "spawnOnUpdateCount");
+}
+
+static void psem_chunk(rb_ar *ar, gm_state *st, unsigned since)
+{
+    version_one(ar, st, 1);
+    since = layout_field(ar, "layoutSince", since, emitter_layouts, 4);
+    gm_pointer_list(ar, st, "emitters", 1, particle_emitter, &since);
+}
+
+/* Newest first; an empty list says nothing about the layout: the newest is assumed (kept in
+ * the model). One 2023.2 emitter alone also fits the 2023.4 layout byte for byte but for its
+ * flags, which then hold colours: particle_flag tells them apart. */
+void gm_chunk_psem(rb_ar *ar, gm_state *st)
+{
+    describe_variant(ar, st, psem_chunk, emitter_layouts, 4);
+}
+
+static const unsigned system_layouts[] = {202308, 202302};
+
+static void particle_system(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned since = *(const unsigned *)ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_i32(ar, "originX");
+    rb_ar_i32(ar, "originY");
+    rb_ar_i32(ar, "drawOrder");
+    if (since >= 202308) particle_flag(ar, "globalSpaceParticles");
+    id_list(ar, "emitters");
+}
+
+static void psys_chunk(rb_ar *ar, gm_state *st, unsigned since)
+{
+    version_one(ar, st, 1);
+    since = layout_field(ar, "layoutSince", since, system_layouts, 2);
+    gm_pointer_list(ar, st, "systems", 1, particle_system, &since);
+}
+
+/* READ: the PSEM emitters are 2023.8 records (0xEC bytes; facts §5.3): -1 unknown (no emitter). */
+static int emitters_are_2023_8(const gm_state *st)
+{
+    const gm_chunk_span *c = gm_find_chunk(st, "PSEM");
+    if (!c || c->size < 12) return -1;
+    const uint8_t *p = st->file + c->data;
+    uint32_t count = gm_le32(p + 4);
+    if (count == 0) return -1;
+    if (count == 1) return c->size - 12 >= 0xEC;
+    return c->size >= 16 && gm_le32(p + 12) - gm_le32(p + 8) == 0xEC;
+}
+
+/* A system has globalSpaceParticles from 2023.8, like the emitters' newest layout: when PSEM
+ * tells, that variant is tried first (one system alone could be read either way). */
+void gm_chunk_psys(rb_ar *ar, gm_state *st)
+{
+    static const unsigned older_first[] = {202302, 202308};
+    int newest = rb_ar_direction(ar) == RB_AR_READ ? emitters_are_2023_8(st) : -1;
+    describe_variant(ar, st, psys_chunk, newest == 0 ? older_first : system_layouts, 2);
+}
