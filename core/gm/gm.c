@@ -420,9 +420,9 @@ static const gm_typed_chunk typed_chunks[] = {
     {"TXTR", gm_txtr_fits, gm_chunk_txtr},
     {"AUDO", gm_audo_fits, gm_chunk_audo},
     /* describe NULL: not typed yet (kept opaque) */
-    {"OPTN", NULL, NULL}, {"LANG", NULL, NULL}, {"EXTN", NULL, NULL}, {"SOND", NULL, NULL},
-    {"AGRP", NULL, NULL}, {"PATH", NULL, NULL}, {"SCPT", NULL, NULL}, {"GLOB", NULL, NULL},
-    {"SHDR", NULL, NULL}, {"TMLN", NULL, NULL}, {"OBJT", NULL, NULL},
+    {"OPTN", NULL, gm_chunk_optn}, {"LANG", NULL, gm_chunk_lang}, {"EXTN", NULL, gm_chunk_extn}, {"SOND", NULL, gm_chunk_sond},
+    {"AGRP", NULL, gm_chunk_agrp}, {"PATH", NULL, gm_chunk_path}, {"SCPT", NULL, gm_chunk_scpt}, {"GLOB", NULL, gm_chunk_glob},
+    {"SHDR", NULL, gm_chunk_shdr}, {"TMLN", NULL, gm_chunk_tmln}, {"OBJT", NULL, gm_chunk_objt},
     {"SPRT", NULL, gm_chunk_sprt}, {"BGND", NULL, gm_chunk_bgnd}, {"FONT", NULL, gm_chunk_font},
     {"ROOM", NULL, gm_chunk_room},
     {"ACRV", NULL, gm_chunk_acrv}, {"SEQN", NULL, gm_chunk_seqn}, {"TAGS", NULL, gm_chunk_tags}, {"FEDS", NULL, gm_chunk_feds},

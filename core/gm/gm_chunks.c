@@ -123,7 +123,13 @@ int gm_tpag_fits(const gm_state *st, const gm_chunk_span *c)
  * opaque: the items must stay where they were, so only their fields can be edited. */
 void gm_chunk_tpag(rb_ar *ar, gm_state *st)
 {
-    uint64_t laid_out_at = rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base);
+    /* the position is part of the model only while an opaque chunk (read before TPAG) pins it */
+    int recorded = rb_ar_has(ar, "laidOutAt", st->tpag_pinned);
+    uint64_t laid_out_at = recorded ? rb_ar_uint_detached(ar, "laidOutAt", RB_U32, st->chunk_base) : gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_WRITE && st->tpag_pinned && !recorded) {
+        rb_ar_fail(ar, RB_E_MODEL, "an opaque chunk points at TPAG items, but TPAG has no laidOutAt to keep them there");
+        return;
+    }
     if (rb_ar_direction(ar) == RB_AR_WRITE && st->tpag_pinned && laid_out_at != gm_abs(ar, st)) {
         rb_ar_fail(ar, RB_E_MODEL, "TPAG items are pointed at from opaque chunks: TPAG must stay at 0x%llx",
                    (unsigned long long)laid_out_at);

@@ -148,6 +148,19 @@ void gm_chunk_seqn(rb_ar *ar, gm_state *st);
 void gm_chunk_psem(rb_ar *ar, gm_state *st);
 void gm_chunk_psys(rb_ar *ar, gm_state *st);
 
+/* OBJT, SOND, AGRP, SCPT, PATH, GLOB, TMLN, SHDR, OPTN, LANG, EXTN (gm_objt.c) */
+void gm_chunk_objt(rb_ar *ar, gm_state *st);
+void gm_chunk_sond(rb_ar *ar, gm_state *st);
+void gm_chunk_agrp(rb_ar *ar, gm_state *st);
+void gm_chunk_scpt(rb_ar *ar, gm_state *st);
+void gm_chunk_path(rb_ar *ar, gm_state *st);
+void gm_chunk_glob(rb_ar *ar, gm_state *st);
+void gm_chunk_tmln(rb_ar *ar, gm_state *st);
+void gm_chunk_shdr(rb_ar *ar, gm_state *st);
+void gm_chunk_optn(rb_ar *ar, gm_state *st);
+void gm_chunk_lang(rb_ar *ar, gm_state *st);
+void gm_chunk_extn(rb_ar *ar, gm_state *st);
+
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
 #endif

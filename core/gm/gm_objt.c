@@ -1,2 +1,626 @@
-/* (being written) */
+/*
+ * The asset-list chunks of data.win that modders edit most (layouts from the fact sheet, checked
+ * against UndertaleModTool's models): OBJT (game objects: physics vertices, events, actions; facts
+ * §7.11), SOND and AGRP (sounds, audio groups; §7.5), SCPT, PATH, GLOB, TMLN (§7.8), SHDR (shaders
+ * and their compiled blobs; §7.9), OPTN (game options; §7.2), LANG (§7.3), EXTN (extensions; §7.4).
+ *
+ * Where a layout changed in a GameMaker version the file does not name (OBJT "managed" 2022.5,
+ * SOND length 2024.6, AGRP path 2024.14, EXTN 2022.6 / 2023.4), the variant is a chunk-level model
+ * field that READ decides by trying the variants, most likely first, keeping the first one that
+ * reproduces the chunk exactly (the pointer checks of gm_pointer_list reject a wrong stride).
+ */
+#include <stdlib.h>
+#include <string.h>
 #include "gm_internal.h"
+
+/* ---------- shared pieces ---------- */
+
+/* READ: after the content only the chunk's zero padding may follow (less than the largest chunk
+ * alignment, facts §4.1); anything else means the layout tried does not cover the chunk. */
+static void content_ends_here(rb_ar *ar)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
+    uint64_t left = rb_ar_remaining(ar);
+    if (left == 0) return;
+    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
+    int zero = rest != NULL;
+    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
+    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
+}
+
+/* A chunk-level layout choice: READ keeps the variant being tried, the other directions the model's. */
+static unsigned layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n)
+{
+    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U32, read_value);
+    for (size_t i = 0; i < n; i++)
+        if (value == allowed[i]) return value;
+    if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "%s: %u is not a known layout", key, value);
+    return allowed[0];
+}
+
+typedef void (*variant_chunk_fn)(rb_ar *ar, gm_state *st, unsigned variant);
+
+/* READ: the first variant (most likely first) that reproduces the chunk; when none does, the
+ * error is the most likely one's (the chunk is then kept opaque). Other directions: the model's. */
+static void try_variants(rb_ar *ar, gm_state *st, variant_chunk_fn fn, const unsigned *tries, size_t n)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ) {
+        fn(ar, st, tries[0]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        fn(ar, st, tries[i]);
+        content_ends_here(ar);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        rb_ar_rewind(ar, &mark, NULL, 0);
+    }
+    fn(ar, st, tries[0]);
+    content_ends_here(ar);
+}
+
+/* READ: a "pointer-then-data" pointer must name where its data is read (facts §2); WRITE: it does. */
+static void data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
+{
+    uint64_t here = gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
+                   (unsigned long long)slot->value, (unsigned long long)here);
+        return;
+    }
+    rb_ar_slot_set(ar, slot, here);
+}
+
+/* SimpleListString (facts §2): each element is a record {"name"} (a string reference is a keyed field). */
+static void string_list(rb_ar *ar, gm_state *st, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void bool32(rb_ar *ar, const char *key) { rb_ar_bool(ar, key, 4); }
+
+/* ---------- OBJT (facts §7.11) ---------- */
+
+/* EventAction: also the element of timeline moments (TMLN). */
+static void event_action(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    rb_ar_u32(ar, "libId");
+    rb_ar_u32(ar, "id");
+    rb_ar_u32(ar, "kind");
+    bool32(ar, "useRelative");
+    bool32(ar, "isQuestion");
+    bool32(ar, "useApplyTo");
+    rb_ar_u32(ar, "exeType");
+    gm_strref(ar, st, "actionName");
+    rb_ar_i32(ar, "codeId");
+    rb_ar_u32(ar, "argumentCount");
+    rb_ar_i32(ar, "who");
+    bool32(ar, "relative");
+    bool32(ar, "isNot");
+    rb_ar_u32(ar, "unknownAlwaysZero");
+}
+
+static void object_event(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    rb_ar_u32(ar, "subtype");
+    gm_pointer_list(ar, st, "actions", 1, event_action, NULL);
+}
+
+/* One entry of the per-type list (13 event types in GM:S 1.4, 15 in GMS2): the events of that type. */
+static void events_of_type(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_pointer_list(ar, st, "events", 1, object_event, NULL);
+}
+
+/* The physics fields; the vertex count sits among them, the vertices follow them. */
+static void object_physics(rb_ar *ar)
+{
+    bool32(ar, "usesPhysics");
+    bool32(ar, "isSensor");
+    rb_ar_u32(ar, "collisionShape");
+    rb_ar_f32(ar, "density");
+    rb_ar_f32(ar, "restitution");
+    rb_ar_u32(ar, "group");
+    rb_ar_f32(ar, "linearDamping");
+    rb_ar_f32(ar, "angularDamping");
+    rb_slot count_slot = rb_ar_slot(ar, "physicsVertexCount", RB_U32);
+    rb_ar_f32(ar, "friction");
+    bool32(ar, "awake");
+    bool32(ar, "kinematic");
+    uint64_t count = rb_ar_count_of(ar, "physicsVertices", count_slot.value);
+    if (!gm_count_fits(ar, count, 8, "physics vertices")) return;
+    count = rb_ar_list_begin_n(ar, "physicsVertices", count, 8);
+    rb_ar_slot_set(ar, &count_slot, count);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_f32(ar, "x");
+        rb_ar_f32(ar, "y");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+enum { OBJT_MANAGED = 1 }; /* 2022.5+: bool32 "managed" after "visible" */
+
+static void game_object(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned variant = *(const unsigned *)ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_i32(ar, "spriteId");
+    bool32(ar, "visible");
+    if (variant & OBJT_MANAGED) bool32(ar, "managed");
+    bool32(ar, "solid");
+    rb_ar_i32(ar, "depth");
+    bool32(ar, "persistent");
+    rb_ar_i32(ar, "parentId"); /* -100 = none */
+    rb_ar_i32(ar, "maskSpriteId");
+    object_physics(ar);
+    gm_pointer_list(ar, st, "eventTypes", 1, events_of_type, NULL);
+}
+
+static void objt_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    static const unsigned layouts[] = {0, OBJT_MANAGED};
+    variant = layout_field(ar, "managedFlag", variant, layouts, 2);
+    gm_pointer_list(ar, st, "objects", 1, game_object, &variant);
+}
+
+void gm_chunk_objt(rb_ar *ar, gm_state *st)
+{
+    /* FEAT (2022.8+) means the managed flag is there (facts §5.2); earlier files most likely lack it */
+    unsigned likely = gm_find_chunk(st, "FEAT") ? OBJT_MANAGED : 0;
+    const unsigned tries[2] = {likely, likely ^ OBJT_MANAGED};
+    try_variants(ar, st, objt_chunk, tries, 2);
+}
+
+/* ---------- SOND, AGRP (facts §7.5) ---------- */
+
+enum { SOND_REGULAR = 0x64 }; /* all "regular" flag bits: the entry names an audio group */
+
+static void sound(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned has_length = *(const unsigned *)ctx;
+    gm_strref(ar, st, "name");
+    uint32_t flags = rb_ar_x32(ar, "flags");
+    gm_strref(ar, st, "type");
+    gm_strref(ar, st, "file");
+    rb_ar_u32(ar, "effects");
+    rb_ar_f32(ar, "volume");
+    rb_ar_f32(ar, "pitch");
+    /* bytecode >= 14 with the regular bits: i32 audio group, else bool32 preload (same size);
+     * the model says which by the key, so WRITE needs no version facts */
+    if (rb_ar_has(ar, "audioGroup", (flags & SOND_REGULAR) == SOND_REGULAR && st->bytecode >= 14))
+        rb_ar_i32(ar, "audioGroup");
+    else
+        bool32(ar, "preload");
+    rb_ar_i32(ar, "audioFile"); /* AUDO index, -1 = external file */
+    if (has_length) rb_ar_f32(ar, "audioLength");
+}
+
+static void sond_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    static const unsigned layouts[] = {0, 1};
+    variant = layout_field(ar, "audioLengthField", variant, layouts, 2); /* 2024.6+: entries of 40 bytes */
+    gm_pointer_list(ar, st, "sounds", 1, sound, &variant);
+}
+
+void gm_chunk_sond(rb_ar *ar, gm_state *st)
+{
+    static const unsigned tries[2] = {0, 1};
+    try_variants(ar, st, sond_chunk, tries, 2);
+}
+
+static void audio_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    gm_strref(ar, st, "name");
+    if (*(const unsigned *)ctx) gm_strref(ar, st, "path");
+}
+
+static void agrp_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    static const unsigned layouts[] = {0, 1};
+    variant = layout_field(ar, "pathField", variant, layouts, 2); /* 2024.14+ */
+    gm_pointer_list(ar, st, "groups", 1, audio_group, &variant);
+}
+
+void gm_chunk_agrp(rb_ar *ar, gm_state *st)
+{
+    static const unsigned tries[2] = {0, 1};
+    try_variants(ar, st, agrp_chunk, tries, 2);
+}
+
+/* ---------- SCPT, PATH, GLOB, TMLN (facts §7.8) ---------- */
+
+static void script(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_i32(ar, "codeId"); /* 2.3+ constructors set bit 31 (kept as stored) */
+}
+
+void gm_chunk_scpt(rb_ar *ar, gm_state *st)
+{
+    gm_pointer_list(ar, st, "scripts", 1, script, NULL);
+    content_ends_here(ar);
+}
+
+static void path(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    bool32(ar, "smooth");
+    bool32(ar, "closed");
+    rb_ar_u32(ar, "precision");
+    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, 12);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_f32(ar, "x");
+        rb_ar_f32(ar, "y");
+        rb_ar_f32(ar, "speed");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+void gm_chunk_path(rb_ar *ar, gm_state *st)
+{
+    gm_pointer_list(ar, st, "paths", 1, path, NULL);
+    content_ends_here(ar);
+}
+
+/* GLOB: SimpleList<i32 code id> (global init scripts). */
+void gm_chunk_glob(rb_ar *ar, gm_state *st)
+{
+    (void)st;
+    uint64_t n = rb_ar_list_begin(ar, "codeIds", RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+    content_ends_here(ar);
+}
+
+/* Timeline (facts §7.8): u32 moment count, count x {u32 step, ptr actions}, then each moment's
+ * action list (PointerList<EventAction>) in moment order, where its pointer says. */
+static void timeline_moments(rb_ar *ar, gm_state *st)
+{
+    rb_slot count_slot = rb_ar_slot(ar, "momentCount", RB_U32);
+    uint64_t count = rb_ar_count_of(ar, "moments", count_slot.value);
+    rb_ar_slot_set(ar, &count_slot, count);
+    if (!gm_count_fits(ar, count, 8, "moments")) return;
+    rb_slot *table = calloc(count ? 2 * (size_t)count : 1, sizeof *table);
+    if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu moments", (unsigned long long)count); return; }
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        table[2 * i] = rb_ar_slot(ar, "step", RB_U32);
+        table[2 * i + 1] = rb_ar_slot(ar, "actionsPointer", RB_U32);
+    }
+    count = rb_ar_list_begin_n(ar, "moments", count, 0);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_slot_set(ar, &table[2 * i], rb_ar_uint_detached(ar, "step", RB_U32, table[2 * i].value));
+        data_lands_here(ar, st, &table[2 * i + 1], "moment actions");
+        gm_pointer_list(ar, st, "actions", 1, event_action, NULL);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    free(table);
+}
+
+static void timeline(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    timeline_moments(ar, st);
+}
+
+void gm_chunk_tmln(rb_ar *ar, gm_state *st)
+{
+    gm_pointer_list(ar, st, "timelines", 1, timeline, NULL);
+    content_ends_here(ar);
+}
+
+/* ---------- SHDR (facts §7.9) ---------- */
+
+/* A compiled shader blob: a pointer in the entry header (PSSL, Cg: followed by a u32 size, kept
+ * as stored: GameMaker's sizes need not match the distance between blobs), the bytes after the
+ * header, each after a zero fill to 8 (PS3: 16). */
+typedef struct shader_blob {
+    const char *key;
+    unsigned alignment;
+    rb_slot pointer;
+} shader_blob;
+
+enum { SHADER_BLOBS = 8 };
+
+/* READ: where the structure after entry `index` starts: the next entry, or the chunk end. */
+static uint64_t shader_entry_end(const gm_state *st, uint64_t index, int *last)
+{
+    const gm_chunk_span *c = gm_find_chunk(st, "SHDR");
+    uint32_t n = gm_le32(st->file + c->data); /* gm_pointer_list checked that the table fits */
+    *last = 0;
+    for (uint64_t i = index + 1; i < n; i++) {
+        uint32_t p = gm_le32(st->file + c->data + 4 + 4 * i);
+        if (p) return p;
+    }
+    *last = 1;
+    return (uint64_t)c->data + c->size;
+}
+
+/* READ: a blob's length: up to the next blob or entry (blob lengths are not all stored, facts
+ * §7.9); the chunk's last blob ends where its DXBC container says, the rest being chunk padding. */
+static uint64_t shader_blob_length(const gm_state *st, const shader_blob *b, size_t i, size_t n, uint64_t here,
+                                   uint64_t index)
+{
+    int last = 0;
+    uint64_t next = 0;
+    for (size_t k = i + 1; k < n && !next; k++) next = b[k].pointer.value;
+    if (!next) next = shader_entry_end(st, index, &last);
+    if (next < here) return UINT64_MAX;
+    uint64_t length = next - here;
+    if (last && length >= 28 && memcmp(st->file + here, "DXBC", 4) == 0) {
+        uint64_t stored = gm_le32(st->file + here + 24);
+        if (stored >= 28 && stored <= length) length = stored;
+    }
+    return length;
+}
+
+static void shader_blobs(rb_ar *ar, gm_state *st, shader_blob *b, size_t n, uint64_t index)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        if (!rb_ar_has(ar, b[i].key, b[i].pointer.value != 0)) {
+            rb_ar_slot_set(ar, &b[i].pointer, 0);
+            continue;
+        }
+        gm_align(ar, st, b[i].alignment);
+        data_lands_here(ar, st, &b[i].pointer, b[i].key);
+        uint64_t length = reading ? shader_blob_length(st, b, i, n, gm_abs(ar, st), index) : 0;
+        if (reading && length > rb_ar_remaining(ar)) {
+            if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_FORMAT, "%s: blob does not end before the next structure", b[i].key);
+            return;
+        }
+        rb_ar_bytes(ar, b[i].key, RB_K_BLOB, length);
+    }
+}
+
+static void shader(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)ctx;
+    static const char *const sources[] = {"glslEsVertex", "glslEsFragment", "glslVertex",
+                                          "glslFragment", "hlsl9Vertex",    "hlsl9Fragment"};
+    static const char *const sized[] = {"psslVertex", "psslPixel", "cgPsVitaVertex", "cgPsVitaPixel",
+                                        "cgPs3Vertex", "cgPs3Pixel"};
+    static const char *const sizes[] = {"psslVertexSize",    "psslPixelSize",   "cgPsVitaVertexSize",
+                                        "cgPsVitaPixelSize", "cgPs3VertexSize", "cgPs3PixelSize"};
+    shader_blob b[SHADER_BLOBS] = {{"hlsl11Vertex", 8, {0}}, {"hlsl11Pixel", 8, {0}}};
+    gm_strref(ar, st, "name");
+    rb_ar_x32(ar, "type"); /* bit 31 set */
+    for (size_t i = 0; i < 6; i++) gm_strref(ar, st, sources[i]);
+    b[0].pointer = rb_ar_slot(ar, "hlsl11VertexPointer", RB_U32);
+    b[1].pointer = rb_ar_slot(ar, "hlsl11PixelPointer", RB_U32);
+    string_list(ar, st, "vertexAttributes");
+    size_t n = 2;
+    /* bytecode > 13: version and the console blobs; WRITE follows the model's "version" */
+    if (rb_ar_has(ar, "version", st->bytecode > 13)) {
+        int32_t version = rb_ar_i32(ar, "version");
+        size_t consoles = version >= 2 ? 6 : 4;
+        for (size_t i = 0; i < consoles && rb_ar_ok(ar); i++, n++) {
+            b[n] = (shader_blob){sized[i], i >= 4 ? 16 : 8, rb_ar_slot(ar, "blobPointer", RB_U32)};
+            rb_ar_u32(ar, sizes[i]);
+        }
+    }
+    shader_blobs(ar, st, b, n, index);
+}
+
+void gm_chunk_shdr(rb_ar *ar, gm_state *st)
+{
+    gm_pointer_list(ar, st, "shaders", 1, shader, NULL);
+    content_ends_here(ar);
+}
+
+/* ---------- OPTN (facts §7.2) ---------- */
+
+static void options_new(rb_ar *ar, gm_state *st)
+{
+    rb_ar_i32(ar, "shaderExtensionFlag");
+    rb_ar_i32(ar, "shaderExtensionVersion");
+    rb_ar_uint(ar, "info", RB_U64 | RB_W_HEX);
+    rb_ar_i32(ar, "scale");
+    rb_ar_x32(ar, "windowColor");
+    static const char *const numbers[] = {"colorDepth", "resolution", "frequency", "vertexSync", "priority"};
+    for (size_t i = 0; i < 5; i++) rb_ar_u32(ar, numbers[i]);
+    gm_tpag_ref(ar, st, "backImage");
+    gm_tpag_ref(ar, st, "frontImage");
+    gm_tpag_ref(ar, st, "loadImage");
+    rb_ar_u32(ar, "loadAlpha");
+}
+
+/* Early GM:S: 35 u32 fields, the flags one bool32 each (facts §7.2). Kind: b bool32, i i32,
+ * u u32, x colour, t TPAG item. */
+static void options_old(rb_ar *ar, gm_state *st)
+{
+    static const struct { char kind; const char *key; } fields[] = {
+        {'b', "fullScreen"}, {'b', "interpolatePixels"}, {'b', "useNewAudio"}, {'b', "noBorder"},
+        {'b', "showCursor"}, {'i', "scale"}, {'b', "sizeable"}, {'b', "stayOnTop"}, {'x', "windowColor"},
+        {'b', "changeResolution"}, {'u', "colorDepth"}, {'u', "resolution"}, {'u', "frequency"},
+        {'b', "noButtons"}, {'u', "vertexSync"}, {'b', "screenKey"}, {'b', "helpKey"}, {'b', "quitKey"},
+        {'b', "saveKey"}, {'b', "screenShotKey"}, {'b', "closeSec"}, {'u', "priority"}, {'b', "freeze"},
+        {'b', "showProgress"}, {'t', "backImage"}, {'t', "frontImage"}, {'t', "loadImage"},
+        {'b', "loadTransparent"}, {'u', "loadAlpha"}, {'b', "scaleProgress"}, {'b', "displayErrors"},
+        {'b', "writeErrors"}, {'b', "abortErrors"}, {'b', "variableErrors"}, {'b', "creationEventOrder"},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rb_ar_ok(ar); i++) {
+        switch (fields[i].kind) {
+        case 'b': bool32(ar, fields[i].key); break;
+        case 'i': rb_ar_i32(ar, fields[i].key); break;
+        case 'x': rb_ar_x32(ar, fields[i].key); break;
+        case 't': gm_tpag_ref(ar, st, fields[i].key); break;
+        default: rb_ar_u32(ar, fields[i].key); break;
+        }
+    }
+}
+
+void gm_chunk_optn(rb_ar *ar, gm_state *st)
+{
+    uint32_t first = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ) rb_ar_peek_u32(ar, &first);
+    /* the new format starts with i32 0x80000000; WRITE follows the model's keys */
+    if (rb_ar_has(ar, "shaderExtensionFlag", first == 0x80000000u))
+        options_new(ar, st);
+    else
+        options_old(ar, st);
+    uint64_t n = rb_ar_list_begin(ar, "constants", RB_U32, 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        gm_strref(ar, st, "value");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    content_ends_here(ar);
+}
+
+/* ---------- LANG (facts §7.3) ---------- */
+
+/* `count` string references, each a record {"name"}; every language has one per entry id. */
+static void string_row(rb_ar *ar, gm_state *st, const char *key, uint64_t count)
+{
+    uint64_t n = rb_ar_list_begin_n(ar, key, count, 4);
+    if (rb_ar_ok(ar) && n != count) {
+        rb_ar_fail(ar, RB_E_MODEL, "%s: %llu strings, but there are %llu entry ids", key, (unsigned long long)n,
+                   (unsigned long long)count);
+        return;
+    }
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+void gm_chunk_lang(rb_ar *ar, gm_state *st)
+{
+    rb_ar_u32(ar, "unknown1");
+    rb_slot languages_slot = rb_ar_slot(ar, "languageCount", RB_U32);
+    rb_slot entries_slot = rb_ar_slot(ar, "entryCount", RB_U32);
+    uint64_t entries = rb_ar_count_of(ar, "entryIds", entries_slot.value);
+    rb_ar_slot_set(ar, &entries_slot, entries);
+    if (!gm_count_fits(ar, entries, 4, "entry ids")) return;
+    string_row(ar, st, "entryIds", entries);
+    uint64_t languages = rb_ar_count_of(ar, "languages", languages_slot.value);
+    rb_ar_slot_set(ar, &languages_slot, languages);
+    if (!gm_count_fits(ar, languages, 8 + 4 * entries, "languages")) return;
+    languages = rb_ar_list_begin_n(ar, "languages", languages, 8);
+    for (uint64_t i = 0; i < languages && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        gm_strref(ar, st, "region");
+        string_row(ar, st, "entries", entries);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    content_ends_here(ar);
+}
+
+/* ---------- EXTN (facts §7.4) ---------- */
+
+enum { EXTN_OLD = 0, EXTN_2022_6 = 202206, EXTN_2023_4 = 202304 };
+
+static void extension_function(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    rb_ar_u32(ar, "id");
+    rb_ar_u32(ar, "kind");
+    rb_ar_u32(ar, "returnType");
+    gm_strref(ar, st, "externalName");
+    uint64_t n = rb_ar_list_begin(ar, "argumentTypes", RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+static void extension_file(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "filename");
+    gm_strref(ar, st, "cleanupScript");
+    gm_strref(ar, st, "initScript");
+    rb_ar_u32(ar, "kind");
+    gm_pointer_list(ar, st, "functions", 1, extension_function, NULL);
+}
+
+static void extension_option(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index; (void)ctx;
+    gm_strref(ar, st, "name");
+    gm_strref(ar, st, "value");
+    rb_ar_u32(ar, "kind");
+}
+
+static void extension(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    unsigned layout = *(const unsigned *)ctx;
+    gm_strref(ar, st, "folderName");
+    gm_strref(ar, st, "name");
+    if (layout >= EXTN_2023_4) gm_strref(ar, st, "version");
+    gm_strref(ar, st, "className");
+    if (layout < EXTN_2022_6) {
+        gm_pointer_list(ar, st, "files", 1, extension_file, NULL);
+        return;
+    }
+    /* 2022.6+: pointers to the two lists, then the lists */
+    rb_slot files = rb_ar_slot(ar, "filesPointer", RB_U32);
+    rb_slot options = rb_ar_slot(ar, "optionsPointer", RB_U32);
+    data_lands_here(ar, st, &files, "files");
+    gm_pointer_list(ar, st, "files", 1, extension_file, NULL);
+    data_lands_here(ar, st, &options, "options");
+    gm_pointer_list(ar, st, "options", 1, extension_option, NULL);
+}
+
+/* After the list: 16 bytes of product data per extension (GMS2, GM:S build >= 1773 or 1559;
+ * facts §4.1, UMT issue #143), kept as stored. */
+static void product_data(rb_ar *ar, uint64_t extensions)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    if (!rb_ar_has(ar, "productData", reading && extensions && rb_ar_remaining(ar) >= 16 * extensions)) return;
+    uint64_t n = rb_ar_list_begin_n(ar, "productData", extensions, 16);
+    if (rb_ar_ok(ar) && n != extensions) {
+        rb_ar_fail(ar, RB_E_MODEL, "productData: %llu entries for %llu extensions", (unsigned long long)n,
+                   (unsigned long long)extensions);
+        return;
+    }
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_bytes(ar, NULL, RB_K_BLOB, 16);
+    rb_ar_list_end(ar);
+}
+
+static void extn_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    static const unsigned layouts[] = {EXTN_OLD, EXTN_2022_6, EXTN_2023_4};
+    unsigned layout = layout_field(ar, "layoutSince", variant, layouts, 3);
+    uint32_t read_count = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ) rb_ar_peek_u32(ar, &read_count);
+    uint64_t extensions = rb_ar_count_of(ar, "extensions", read_count); /* before the list is taken */
+    gm_pointer_list(ar, st, "extensions", 1, extension, &layout);
+    product_data(ar, extensions);
+}
+
+void gm_chunk_extn(rb_ar *ar, gm_state *st)
+{
+    /* FEAT: 2022.8+ (the 2022.6 layout at least); PSEM: 2023.2+ */
+    unsigned likely = gm_find_chunk(st, "PSEM") ? EXTN_2023_4 : gm_find_chunk(st, "FEAT") ? EXTN_2022_6 : EXTN_OLD;
+    const unsigned tries[3] = {likely, likely == EXTN_OLD ? EXTN_2022_6 : EXTN_OLD,
+                               likely == EXTN_2023_4 ? EXTN_2022_6 : EXTN_2023_4};
+    try_variants(ar, st, extn_chunk, tries, 3);
+}
