@@ -24,6 +24,8 @@ typedef struct room_variant {
     unsigned particle_systems;  /* 2023.2+ (not LTS): assets layers list particle systems */
     unsigned text_items;        /* 2024.6+: assets layers list text items */
     unsigned gm2024_14;         /* 2024.14+: particle system instance ids, longer text items */
+    unsigned tiles_compressed;  /* 2024.2+: tile layer grids are run-length encoded */
+    unsigned tiles_aligned;     /* 2024.4+: each encoded grid is followed by a zero fill to 4 */
 } room_variant;
 
 enum layer_type {
@@ -211,12 +213,8 @@ static void background_layer(rb_ar *ar)
 }
 
 /* Uncompressed grid (before 2024.2): tilesX × tilesY cells, row by row. */
-static void tiles_layer(rb_ar *ar)
+static void tile_grid(rb_ar *ar, uint64_t cells)
 {
-    rb_ar_i32(ar, "backgroundId");
-    uint64_t columns = rb_ar_u32(ar, "tilesX");
-    uint64_t rows = rb_ar_u32(ar, "tilesY");
-    uint64_t cells = columns * rows;
     if (!gm_count_fits(ar, cells, 4, "tiles")) return;
     uint64_t n = rb_ar_list_begin_n(ar, "tileData", cells, 4);
     if (rb_ar_ok(ar) && n != cells)
@@ -224,6 +222,77 @@ static void tiles_layer(rb_ar *ar)
                    (unsigned long long)cells);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
     rb_ar_list_end(ar);
+}
+
+/* A repeat run: one byte 0x80 | (repeat - 1), then the tile; the model keeps the repeat count. */
+static uint64_t repeat_run(rb_ar *ar)
+{
+    rb_ar_dir dir = rb_ar_direction(ar);
+    const uint8_t *code = dir == RB_AR_READ ? rb_ar_take(ar, "repeat", 1) : NULL;
+    uint64_t repeat = rb_ar_uint_detached(ar, "repeat", RB_U8, code ? (uint64_t)(code[0] & 0x7f) + 1 : 0);
+    if (rb_ar_ok(ar) && (repeat < 1 || repeat > 128))
+        rb_ar_fail(ar, RB_E_MODEL, "a tile run repeats 1 to 128 times, not %llu", (unsigned long long)repeat);
+    if (dir == RB_AR_WRITE && rb_ar_ok(ar)) rb_ar_emit_uint(ar, 0x7f + repeat, RB_U8);
+    rb_ar_u32(ar, "tile");
+    return repeat;
+}
+
+/* A verbatim run: one byte (its length, below 128), then the tiles. */
+static uint64_t verbatim_run(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "tiles", RB_U8, 4);
+    if (rb_ar_ok(ar) && n > 127) rb_ar_fail(ar, RB_E_MODEL, "a verbatim tile run holds at most 127 tiles, not %llu",
+                                            (unsigned long long)n);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
+    rb_ar_list_end(ar);
+    return n;
+}
+
+/* 2024.2+ run-length encoded grid (UMT LayerTilesData, GameMaker's encoder): the runs are the
+ * model, so the bytes come back exactly. GameMaker only writes a verbatim run when a repeat run
+ * follows, and encodes two -1 cells past the grid's end: the runs end with the first repeat run
+ * that reaches the end of the grid (after a verbatim run ending the grid, a repeat of -1 follows). */
+static void tile_runs(rb_ar *ar, uint64_t cells)
+{
+    rb_ar_dir dir = rb_ar_direction(ar);
+    uint64_t covered = 0;
+    int after_repeat = 1;
+    rb_ar_list_begin_open(ar, "tileRuns");
+    while (rb_ar_ok(ar) && rb_ar_list_has_more(ar)) {
+        if (covered >= cells && after_repeat) {
+            if (dir != RB_AR_READ)
+                rb_ar_fail(ar, RB_E_MODEL, "tileRuns go on after covering the %llu cells with a repeat run",
+                           (unsigned long long)cells);
+            break;
+        }
+        const uint8_t *code = dir == RB_AR_READ ? rb_ar_peek_bytes(ar, 1) : NULL;
+        if (dir == RB_AR_READ && !code) {
+            rb_ar_fail(ar, RB_E_FORMAT, "tile runs cover %llu of %llu cells", (unsigned long long)covered,
+                       (unsigned long long)cells);
+            break;
+        }
+        rb_ar_record_begin(ar, NULL);
+        after_repeat = rb_ar_has(ar, "repeat", code && code[0] >= 0x80);
+        covered += after_repeat ? repeat_run(ar) : verbatim_run(ar);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    if (rb_ar_ok(ar) && (covered < cells || !after_repeat))
+        rb_ar_fail(ar, RB_E_MODEL, "tileRuns cover %llu of %llu cells and must end with a repeat run",
+                   (unsigned long long)covered, (unsigned long long)cells);
+}
+
+static void tiles_layer(rb_ar *ar, gm_state *st, const room_variant *v)
+{
+    rb_ar_i32(ar, "backgroundId");
+    uint64_t columns = rb_ar_u32(ar, "tilesX");
+    uint64_t rows = rb_ar_u32(ar, "tilesY");
+    if (!v->tiles_compressed) {
+        tile_grid(ar, columns * rows);
+        return;
+    }
+    tile_runs(ar, columns * rows);
+    if (v->tiles_aligned) gm_align(ar, st, 4);
 }
 
 static void effect_property(rb_ar *ar, gm_state *st)
@@ -279,7 +348,7 @@ static void layer_data(rb_ar *ar, gm_state *st, room_variant *v, uint32_t type)
     case LAYER_BACKGROUND: background_layer(ar); break;
     case LAYER_INSTANCES: id_list(ar, "instanceIds", RB_U32); break;
     case LAYER_ASSETS: assets_layer(ar, st, v); break;
-    case LAYER_TILES: tiles_layer(ar); break;
+    case LAYER_TILES: tiles_layer(ar, st, v); break;
     case LAYER_EFFECT: if (!v->layer_effects) effect_fields(ar, st); break;
     default: rb_ar_fail(ar, RB_E_FORMAT, "layer type %u is not known", type);
     }
@@ -387,6 +456,8 @@ static void variant_fields(rb_ar *ar, room_variant *v)
     v->particle_systems = variant_flag(ar, "assetParticleSystems", v->particle_systems);
     v->text_items = variant_flag(ar, "assetTextItems", v->text_items);
     v->gm2024_14 = variant_flag(ar, "gm2024_14", v->gm2024_14);
+    v->tiles_compressed = variant_flag(ar, "tilesCompressed", v->tiles_compressed);
+    v->tiles_aligned = variant_flag(ar, "tilesAligned", v->tiles_aligned);
 }
 
 static void room_chunk(rb_ar *ar, gm_state *st, room_variant v)
@@ -453,6 +524,7 @@ static room_variant likely_variant(rb_ar *ar, const gm_state *st)
     v.layer_effects = v.sequences && gm_find_chunk(st, "FEAT") != NULL;
     v.particle_systems = gm_find_chunk(st, "PSEM") != NULL;
     v.text_items = v.sequences && evidence_of_2024_6(st);
+    v.tiles_compressed = v.tiles_aligned = v.text_items || v.creation_order;
     return v;
 }
 
@@ -464,6 +536,8 @@ static room_variant flipped(room_variant v, unsigned bits)
     if (bits & 4) v.text_items ^= 1;
     if (bits & 8) v.nine_slices ^= 1;
     if (bits & 16) v.gm2024_14 ^= 1;
+    if (bits & 32) v.tiles_compressed ^= 1;
+    if (bits & 64) v.tiles_aligned ^= 1;
     return v;
 }
 
@@ -480,6 +554,8 @@ static void nothing_left(rb_ar *ar)
 static int plausible(const room_variant *v)
 {
     if (!v->sequences && (v->nine_slices || v->particle_systems || v->text_items || v->layer_effects)) return 0;
+    if (v->tiles_aligned && !v->tiles_compressed) return 0;
+    if (v->tiles_compressed && !v->layer_effects) return 0;
     return v->layers || !v->image_speed;
 }
 
@@ -488,7 +564,7 @@ static int plausible(const room_variant *v)
 static void read_room_chunk(rb_ar *ar, gm_state *st)
 {
     room_variant likely = likely_variant(ar, st);
-    for (unsigned bits = 0; bits < 32; bits++) {
+    for (unsigned bits = 0; bits < 128; bits++) {
         room_variant v = flipped(likely, bits);
         if (!plausible(&v)) continue;
         rb_ar_mark mark = rb_ar_mark_here(ar);
