@@ -62,7 +62,7 @@ void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
 
 const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size)
 {
-    uint32_t record = gm_le32(st->file + gm_find_chunk(st, "STRG")->data + 4 + 4 * (uint64_t)index);
+    uint32_t record = gm_le32(st->file + st->strg_data + 4 + 4 * (uint64_t)index);
     *size = gm_le32(st->file + record);
     return st->file + record + 4;
 }
@@ -630,6 +630,7 @@ static void prepare_read(rb_ar *ar, gm_state *st)
         duplicated |= seen > 1;
     }
     st->strings_linked = strg && !duplicated && gm_build_string_map(st, strg);
+    if (st->strings_linked) st->strg_data = strg->data;
     if (!duplicated) gm_note_tpag(st, gm_find_chunk(st, "TPAG"));
 }
 

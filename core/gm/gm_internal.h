@@ -50,6 +50,7 @@ typedef struct gm_state {
     int strings_linked;      /* STRG is typed: string references become links */
     gm_addr_map strings;     /* first-character address -> string index */
     uint32_t *string_occurrence; /* per string index: how many earlier strings have its text */
+    uint32_t strg_data;      /* where STRG's data starts (READ, when strings are linked) */
     unsigned bytecode, major, build;
     /* TPAG items: READ where they are; WRITE where they were laid out */
     uint64_t tpag_first, tpag_count;
