@@ -548,14 +548,14 @@ static long first_with_text(const gm_state *st, const text_index *ix, const rb_n
     return -1;
 }
 
-/* The string a text link names: the occurrence-th string with that text. */
-static int resolve_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+/* The index of the string a text link names: the occurrence-th string with that text (-1: failed). */
+static long string_with_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f)
 {
     long first = first_with_text(st, ix, f->text);
     uint64_t seen = 0;
     for (size_t i = first < 0 ? st->string_count : (size_t)first; i < st->string_count; i++) {
         if (!st->string_node[i] || !same_text(st->string_node[i], f->text)) continue;
-        if (seen++ == f->index) { *address = st->string_address[i]; return 1; }
+        if (seen++ == f->index) return (long)i;
     }
     int shown = f->text->v.bytes.size > 80 ? 80 : (int)f->text->v.bytes.size;
     rb_ar_fail(ar, RB_E_MODEL,
@@ -563,12 +563,36 @@ static int resolve_text(rb_ar *ar, const gm_state *st, const text_index *ix, con
                "{\"op\":\"add\",\"path\":\"/chunks/[id=STRG]/strings/-\",\"value\":\"...\"}",
                f->key ? f->key : "string reference", shown, (const char *)f->text->v.bytes.data,
                f->index ? " (a repeated occurrence)" : "");
-    return 0;
+    return -1;
+}
+
+static int resolve_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+{
+    long index = string_with_text(ar, st, ix, f);
+    if (index >= 0) *address = st->string_address[index];
+    return index >= 0;
+}
+
+/* GM_LINK_STRING_INDEX: the string's index in the bits of the written word not in `kept_mask`. */
+static int resolve_text_index(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *word)
+{
+    long index = string_with_text(ar, st, ix, f);
+    if (index < 0) return 0;
+    uint64_t size = 0;
+    const uint8_t *written = rb_ar_written_since(ar, f->position, &size);
+    if (!written || size < 4 || ((uint64_t)index & f->kept_mask)) {
+        rb_ar_fail(ar, RB_E_MODEL, "%s: string index %ld does not fit in its operand", f->key ? f->key : "operand",
+                   index);
+        return 0;
+    }
+    *word = (gm_le32(written) & f->kept_mask) | (uint64_t)index;
+    return 1;
 }
 
 static int link_address(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
 {
     if (f->kind == GM_LINK_STRING_TEXT) return resolve_text(ar, st, ix, f, address);
+    if (f->kind == GM_LINK_STRING_INDEX) return resolve_text_index(ar, st, ix, f, address);
     if (f->kind == GM_LINK_STRING) {
         if (f->index < st->string_count) { *address = st->string_address[f->index]; return 1; }
         rb_ar_fail(ar, RB_E_MODEL, "string reference to string %llu, but STRG has %zu strings",

@@ -15,6 +15,16 @@
  * once CODE is laid out (GM_LINK_CODE in gm.c): nothing before these chunks pins them, so they move
  * with whatever grows before them. The occurrence chains inside the bytecode (§9) are self-relative
  * and are kept as they are: they stay valid while the bytecode blobs keep their lengths and order.
+ *
+ * Bytecode holds STRG *indices* (§3): push.s operands (the whole word) and the last operand of every
+ * VARI/FUNC occurrence chain (low 24 bits; the high byte is the reference type). Reading walks every
+ * root blob (§8 instruction sizes) and follows every chain from the raw VARI/FUNC records; a root
+ * entry lists them as links by text, "stringOperands" and "chainEnds" [{"at": offset in its
+ * bytecode, "string": text}], with those index bits zero in the model's blob, so the model does not
+ * change when strings are inserted, and writing puts the text's new index there (GM_LINK_STRING_INDEX).
+ * A blob that does not walk, a chain that does not end on its name's index, or bytecode <= 14 (not
+ * walked) fails the read: CODE is then kept opaque with a note, never typed with raw indices that
+ * would silently go stale. Not done: recomputing the chains, so blobs must keep their lengths.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +118,262 @@ typedef struct code_entry {
     uint32_t length;
 } code_entry;
 
+/* ---------- string operands: the bytecode's STRG indices (facts §3, §8, §9) ---------- */
+
+/* A word of bytecode that holds a STRG index: a push.s operand (the whole word) or the end of a
+ * VARI/FUNC occurrence chain (the low 24 bits; the high byte is the reference type). */
+typedef struct string_site { uint32_t at, index; } string_site;
+typedef struct site_list { string_site *items; size_t count, cap, next; } site_list;
+
+/* READ: what the walk learned, for every root blob (they are contiguous from `start`). */
+typedef struct code_sites {
+    uint64_t start, end;
+    uint8_t *word;       /* per 4-byte word from `start`: WORD_* flags */
+    site_list operands;  /* push.s, by address */
+    site_list chain_ends; /* by address */
+} code_sites;
+
+enum { WORD_INSTRUCTION = 1, WORD_REFERENCE = 2 };
+enum { TYPE_DOUBLE = 0, TYPE_FLOAT = 1, TYPE_INT32 = 2, TYPE_INT64 = 3, TYPE_BOOL = 4, TYPE_VARIABLE = 5,
+       TYPE_STRING = 6, TYPE_INT16 = 15 };
+#define CHAIN_END_KEPT 0xFF000000u
+
+static void code_sites_free(code_sites *c)
+{
+    free(c->word);
+    free(c->operands.items);
+    free(c->chain_ends.items);
+}
+
+static int site_add(site_list *l, uint32_t at, uint32_t index)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        string_site *grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) return 0;
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->count++] = (string_site){at, index};
+    return 1;
+}
+
+static int is_push(unsigned opcode) { return (opcode >= 0xC0 && opcode <= 0xC3) || opcode == 0x84; }
+
+/* Words after the push's instruction word, by its type (facts §8); -1 = unknown type. */
+static int push_extra_words(unsigned type)
+{
+    if (type == TYPE_DOUBLE || type == TYPE_INT64) return 2;
+    if (type == TYPE_FLOAT || type == TYPE_INT32 || type == TYPE_BOOL || type == TYPE_VARIABLE || type == TYPE_STRING)
+        return 1;
+    return type == TYPE_INT16 ? 0 : -1;
+}
+
+/* Words after an instruction word (bytecode >= 15, facts §8 table); -1 = not an instruction. */
+static int extra_words(uint32_t word)
+{
+    unsigned opcode = word >> 24, type = word >> 16 & 0xF;
+    if (is_push(opcode)) return push_extra_words(type);
+    switch (opcode) {
+    case 0x45: return type == TYPE_INT16 ? 0 : 1; /* pop: a variable operand, but pop.e (swap) */
+    case 0xD9: return 1;                          /* call: a function operand */
+    case 0xFF: return type == TYPE_INT32 ? 1 : 0; /* break: an int32 word from 2023.8 */
+    case 0x86: case 0x99: case 0x9C: case 0x9D: case 0x9E:
+    case 0xB6: case 0xB7: case 0xB8: case 0xBA: case 0xBB: return 0;
+    default: return opcode >= 0x07 && opcode <= 0x15 ? 0 : -1;
+    }
+}
+
+/* Whether the operand of this instruction may be an occurrence in a VARI/FUNC chain (facts §9):
+ * pop/push of a variable, call, push.i of a function (2.3+), pushref (break -11). */
+static int operand_may_be_reference(uint32_t word)
+{
+    unsigned opcode = word >> 24, type = word >> 16 & 0xF;
+    if (is_push(opcode)) return type == TYPE_VARIABLE || type == TYPE_INT32;
+    return opcode == 0x45 || opcode == 0xD9 || opcode == 0xFF;
+}
+
+/* READ: walk one root blob; it must end exactly on an instruction boundary. */
+static void walk_blob(rb_ar *ar, const gm_state *st, uint64_t blob, uint32_t length, code_sites *c)
+{
+    const uint8_t *p = st->file + blob;
+    uint32_t pos = 0;
+    while (pos < length && rb_ar_ok(ar)) {
+        uint32_t word = length - pos >= 4 ? gm_le32(p + pos) : 0;
+        int extra = length - pos >= 4 ? extra_words(word) : -1;
+        if (extra < 0 || (uint64_t)length - pos < 4 + 4 * (uint64_t)extra) {
+            rb_ar_fail(ar, RB_E_FORMAT, "bytecode at 0x%llx: instruction 0x%08x does not walk (facts §8)",
+                       (unsigned long long)(blob + pos), word);
+            return;
+        }
+        uint8_t *flags = &c->word[(blob + pos - c->start) / 4];
+        flags[0] |= WORD_INSTRUCTION;
+        if (extra && operand_may_be_reference(word)) flags[1] |= WORD_REFERENCE;
+        if (is_push(word >> 24) && (word >> 16 & 0xF) == TYPE_STRING) {
+            uint32_t index = gm_le32(p + pos + 4);
+            if (index >= st->strings.count) {
+                rb_ar_fail(ar, RB_E_FORMAT, "push.s at 0x%llx names string %u, but STRG has %zu",
+                           (unsigned long long)(blob + pos), index, st->strings.count);
+                return;
+            }
+            if (!site_add(&c->operands, (uint32_t)(blob + pos + 4), index)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        }
+        pos += 4 + 4 * (uint32_t)extra;
+    }
+}
+
+static int is_reference_operand(const code_sites *c, uint64_t at)
+{
+    return at >= c->start && at < c->end && (at - c->start) % 4 == 0 && (c->word[(at - c->start) / 4] & WORD_REFERENCE);
+}
+
+/* READ: follow one VARI/FUNC entry's occurrence chain (facts §9) to its end, which must hold the
+ * STRG index of the entry's name. The first address is the instruction's or (FUNC, 2.3+) its operand's. */
+static void follow_chain(rb_ar *ar, const gm_state *st, code_sites *c, const uint8_t *record, int32_t count,
+                         uint32_t first, const char *what)
+{
+    uint64_t at = is_reference_operand(c, first) ? first : (uint64_t)first + 4;
+    long name = gm_string_at(st, gm_le32(record));
+    for (int32_t k = 0; rb_ar_ok(ar); k++) {
+        if (!is_reference_operand(c, at) || (size_t)k > c->end - c->start) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence %d at 0x%llx is not a variable or function operand",
+                       what, first, k, (unsigned long long)at);
+            return;
+        }
+        uint32_t word = gm_le32(st->file + at);
+        if (k + 1 == count) break;
+        if (!(word & 0x07FFFFFFu)) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence chain loops at 0x%llx", what, first, (unsigned long long)at);
+            return;
+        }
+        at += word & 0x07FFFFFFu;
+    }
+    if (!rb_ar_ok(ar)) return;
+    uint32_t index = gm_le32(st->file + at) & ~CHAIN_END_KEPT;
+    if (name < 0 || (uint32_t)name != index) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence chain ends on string %u, not on the name's index %ld",
+                   what, first, index, name);
+        return;
+    }
+    if (!site_add(&c->chain_ends, (uint32_t)at, index)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+}
+
+/* READ: the chains of every VARI (20-byte records after 3 counts) and FUNC (counted 12-byte
+ * records) entry that has occurrences (facts §7.18, §7.19). */
+static void follow_chains(rb_ar *ar, const gm_state *st, code_sites *c)
+{
+    const gm_chunk_span *vari = gm_find_chunk(st, "VARI"), *func = gm_find_chunk(st, "FUNC");
+    for (uint32_t off = 12; vari && vari->size >= 12 && off + 20 <= vari->size && rb_ar_ok(ar); off += 20) {
+        const uint8_t *r = st->file + vari->data + off;
+        int32_t count = (int32_t)gm_le32(r + 12);
+        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 16), "variable");
+    }
+    uint32_t functions = func && func->size >= 4 ? gm_le32(st->file + func->data) : 0;
+    if (func && functions > (func->size - 4) / 12) {
+        rb_ar_fail(ar, RB_E_FORMAT, "FUNC counts %u functions that do not fit", functions);
+        return;
+    }
+    for (uint32_t k = 0; k < functions && rb_ar_ok(ar); k++) {
+        const uint8_t *r = st->file + func->data + 4 + 12 * (uint64_t)k;
+        int32_t count = (int32_t)gm_le32(r + 4);
+        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 8), "function");
+    }
+}
+
+static int compare_site(const void *a, const void *b)
+{
+    uint32_t x = ((const string_site *)a)->at, y = ((const string_site *)b)->at;
+    return x < y ? -1 : x > y;
+}
+
+/* READ: every string operand of the root blobs (which run from `start` to `end`, in entry order).
+ * A blob that does not walk fails the CODE read: the chunk is then kept opaque and says why, rather
+ * than typed with some indices left raw, which would silently go stale when STRG changes. */
+static void find_string_sites(rb_ar *ar, const gm_state *st, const code_entry *e, uint64_t count, code_sites *c)
+{
+    c->word = calloc((size_t)((c->end - c->start) / 4 + 1), 1);
+    if (!c->word) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++)
+        if (e[i].parent == i) walk_blob(ar, st, (uint64_t)e[i].blob, e[i].length, c);
+    if (rb_ar_ok(ar)) follow_chains(ar, st, c);
+    if (!rb_ar_ok(ar)) return;
+    qsort(c->chain_ends.items, c->chain_ends.count, sizeof *c->chain_ends.items, compare_site);
+    for (size_t k = 1; k < c->chain_ends.count; k++)
+        if (c->chain_ends.items[k].at == c->chain_ends.items[k - 1].at)
+            rb_ar_fail(ar, RB_E_FORMAT, "two occurrence chains end at 0x%x", c->chain_ends.items[k].at);
+}
+
+/* WRITE: the word at `at` in the blob just written at `here` gets the index of the string with this text. */
+static void link_operand(rb_ar *ar, gm_state *st, const char *key, uint64_t here, uint64_t size, uint64_t at,
+                         const rb_node *text, uint64_t occurrence, uint32_t kept_mask)
+{
+    if (at > size || size - at < 4) {
+        rb_ar_fail(ar, RB_E_MODEL, "%s: operand at %llu is outside the bytecode's %llu bytes", key,
+                   (unsigned long long)at, (unsigned long long)size);
+        return;
+    }
+    gm_add_link(ar, st, (size_t)(here + at), GM_LINK_STRING_INDEX, occurrence);
+    if (!rb_ar_ok(ar)) return;
+    gm_fixup *f = &st->fixups[st->fixup_count - 1];
+    f->text = text;
+    f->key = key;
+    f->kept_mask = kept_mask;
+}
+
+/* One list of string operands of a root entry: [{"at": offset in its bytecode, "string": text,
+ * ["occurrence": n-th string with that text, when STRG repeats it]}]. READ takes the sites of
+ * `l` inside [here, here + size). */
+static void operand_list(rb_ar *ar, gm_state *st, const char *key, site_list *l, uint64_t here, uint64_t size,
+                         uint32_t kept_mask)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    size_t first = l ? l->next : 0, n = 0;
+    while (reading && first + n < l->count && l->items[first + n].at < here + size) n++;
+    if (reading) l->next = first + n;
+    if (!rb_ar_has(ar, key, n > 0)) return;
+    uint64_t count = rb_ar_list_begin_n(ar, key, n, 0);
+    for (uint64_t k = 0; k < count && rb_ar_ok(ar); k++) {
+        const string_site *s = reading ? &l->items[first + k] : NULL;
+        rb_ar_record_begin(ar, NULL);
+        uint64_t at = rb_ar_uint_detached(ar, "at", RB_U32, s ? s->at - here : 0);
+        uint32_t text_size = 0;
+        const uint8_t *read_text = s ? gm_string_text(st, (long)s->index, &text_size) : NULL;
+        const rb_node *text = rb_ar_string_detached(ar, "string", read_text, text_size);
+        uint32_t repeat = s ? st->string_occurrence[s->index] : 0;
+        uint64_t occurrence =
+            rb_ar_has(ar, "occurrence", repeat != 0) ? rb_ar_uint_detached(ar, "occurrence", RB_U32, repeat) : 0;
+        if (rb_ar_direction(ar) == RB_AR_WRITE && text)
+            link_operand(ar, st, key, here, size, at, text, occurrence, kept_mask);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* READ: the model's bytecode has the index bits of every string operand zeroed (they are derived
+ * from the links on write), so it does not change when STRG does. */
+static void mask_operands(rb_ar *ar, const rb_node *blob, uint64_t here, const site_list *operands,
+                          size_t operands_from, const site_list *ends, size_t ends_from)
+{
+    if (operands->next == operands_from && ends->next == ends_from) return;
+    uint8_t *copy = rb_arena_alloc(rb_ar_arena(ar), blob->v.bytes.size);
+    if (!copy) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    memcpy(copy, blob->v.bytes.data, blob->v.bytes.size);
+    for (size_t k = operands_from; k < operands->next; k++) memset(copy + (operands->items[k].at - here), 0, 4);
+    for (size_t k = ends_from; k < ends->next; k++) memset(copy + (ends->items[k].at - here), 0, 3);
+    ((rb_node *)blob)->v.bytes.data = copy; /* created by this READ: ours to finish */
+}
+
+/* A root entry's string operands: push.s operands, then occurrence chain ends. */
+static void string_operands(rb_ar *ar, gm_state *st, code_sites *c, const rb_node *blob, uint64_t here)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    size_t operands_from = reading ? c->operands.next : 0, ends_from = reading ? c->chain_ends.next : 0;
+    uint64_t size = blob->v.bytes.size;
+    operand_list(ar, st, "stringOperands", reading ? &c->operands : NULL, here, size, 0);
+    operand_list(ar, st, "chainEnds", reading ? &c->chain_ends : NULL, here, size, CHAIN_END_KEPT);
+    if (reading && rb_ar_ok(ar)) mask_operands(ar, blob, here, &c->operands, operands_from, &c->chain_ends, ends_from);
+}
+
 /* READ: the 20-byte header at `pointer` (inside the chunk) into `e`. */
 static int peek_header(rb_ar *ar, const gm_state *st, uint64_t pointer, uint64_t chunk_end, code_entry *e)
 {
@@ -197,7 +463,7 @@ static void link_name(rb_ar *ar, gm_state *st, size_t position, const rb_node *t
 }
 
 /* The model part of one entry: name, locals, arguments, then its bytecode or its parent. */
-static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e)
+static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e, code_sites *sites)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     e->name = detached_name(ar, st, e->name_address);
@@ -217,6 +483,7 @@ static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e
         if (!blob) return;
         e->length = (uint32_t)blob->v.bytes.size;
         st->code->spans[i] = (code_span){(uint32_t)here, e->length, 1};
+        string_operands(ar, st, sites, blob, here);
         return;
     }
     e->parent = rb_ar_uint_detached(ar, "parent", RB_U32, e->parent);
@@ -270,6 +537,8 @@ static void code_modern(rb_ar *ar, gm_state *st)
     if (!gm_count_fits(ar, count, 4 + 20, "code entries") || !code_map_reset(ar, st, count)) return;
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     code_entry *e = calloc(count ? (size_t)count : 1, sizeof *e);
+    code_sites sites;
+    memset(&sites, 0, sizeof sites);
     if (!table || !e) {
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu code entries", (unsigned long long)count);
     } else {
@@ -277,10 +546,14 @@ static void code_modern(rb_ar *ar, gm_state *st)
         uint64_t blobs = gm_abs(ar, st), chunk_end = blobs + rb_ar_remaining(ar);
         for (uint64_t i = 0; reading && i < count && rb_ar_ok(ar); i++) peek_header(ar, st, table[i].value, chunk_end, &e[i]);
         if (reading && rb_ar_ok(ar)) classify_entries(ar, e, count, blobs, chunk_end);
+        sites.start = sites.end = blobs;
+        for (uint64_t i = 0; reading && i < count; i++)
+            if (e[i].parent == i && (uint64_t)e[i].blob + e[i].length > sites.end) sites.end = (uint64_t)e[i].blob + e[i].length;
+        if (reading && rb_ar_ok(ar)) find_string_sites(ar, st, e, count, &sites);
         count = rb_ar_list_begin_n(ar, "entries", count, 0);
         for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
             rb_ar_record_begin(ar, NULL);
-            code_entry_fields(ar, st, i, &e[i]);
+            code_entry_fields(ar, st, i, &e[i], &sites);
             rb_ar_record_end(ar);
         }
         rb_ar_list_end(ar);
@@ -289,6 +562,7 @@ static void code_modern(rb_ar *ar, gm_state *st)
     }
     free(table);
     free(e);
+    code_sites_free(&sites);
 }
 
 /* ---------- CODE, bytecode <= 14: a pointer list of {name, length, inline bytecode} ---------- */
@@ -309,8 +583,12 @@ static void code_old_entry(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void code_old(rb_ar *ar, gm_state *st)
 {
     uint32_t count = 0;
-    if (rb_ar_direction(ar) == RB_AR_READ) rb_ar_peek_u32(ar, &count);
-    else count = (uint32_t)rb_ar_count_of(ar, "entries", 0);
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        /* the old instruction set is not walked: its string indices could not follow STRG edits */
+        rb_ar_fail(ar, RB_E_FORMAT, "bytecode <= 14: string operands are not walked (facts §8)");
+        return;
+    }
+    count = (uint32_t)rb_ar_count_of(ar, "entries", 0);
     if (!gm_count_fits(ar, count, 4, "code entries") || !code_map_reset(ar, st, count)) return;
     gm_pointer_list(ar, st, "entries", 1, code_old_entry, NULL);
 }

@@ -26,7 +26,9 @@ typedef enum gm_link_kind {
     GM_LINK_STRING, /* a STRG string: the address of its first character */
     GM_LINK_STRING_TEXT, /* the same, named by text (`text`) and occurrence (`index`) */
     GM_LINK_TPAG,   /* a TPAG item */
-    GM_LINK_CODE    /* a place in a code entry's bytecode: index = entry << 32 | byte offset (gm_code.c) */
+    GM_LINK_CODE,   /* a place in a code entry's bytecode: index = entry << 32 | byte offset (gm_code.c) */
+    GM_LINK_STRING_INDEX /* a STRG string's INDEX (bytecode operands, facts §3), named like GM_LINK_STRING_TEXT;
+                          * the word's bits in `kept_mask` keep what was written there (gm_code.c) */
 } gm_link_kind;
 
 typedef struct gm_fixup {
@@ -35,6 +37,7 @@ typedef struct gm_fixup {
     uint64_t index;   /* the target's index in its list */
     const rb_node *text; /* GM_LINK_STRING_TEXT: the string named */
     const char *key;     /* for messages */
+    uint32_t kept_mask;  /* GM_LINK_STRING_INDEX: bits of the written word that are not the index */
 } gm_fixup;
 
 typedef struct gm_chunk_span { char id[5]; uint32_t data, size; } gm_chunk_span;
@@ -124,6 +127,7 @@ int gm_txtr_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_txtr(rb_ar *ar, gm_state *st);
 int gm_audo_fits(const gm_state *st, const gm_chunk_span *c);
 void gm_chunk_audo(rb_ar *ar, gm_state *st);
+
 /* SPRT, BGND, FONT (gm_sprt.c) */
 void gm_chunk_sprt(rb_ar *ar, gm_state *st);
 void gm_chunk_bgnd(rb_ar *ar, gm_state *st);
@@ -136,18 +140,6 @@ void gm_chunk_func(rb_ar *ar, gm_state *st);
 /* GM_LINK_CODE: the address of byte `offset` of entry `entry`'s bytecode, once CODE is written. */
 int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address);
 void gm_code_free(gm_state *st);
-
-/* TGIN, EMBI, FEAT, DAFL, TAGS, FEDS, ACRV, SEQN, PSEM, PSYS (gm_misc.c) */
-void gm_chunk_tgin(rb_ar *ar, gm_state *st);
-void gm_chunk_embi(rb_ar *ar, gm_state *st);
-void gm_chunk_feat(rb_ar *ar, gm_state *st);
-void gm_chunk_dafl(rb_ar *ar, gm_state *st);
-void gm_chunk_tags(rb_ar *ar, gm_state *st);
-void gm_chunk_feds(rb_ar *ar, gm_state *st);
-void gm_chunk_acrv(rb_ar *ar, gm_state *st);
-void gm_chunk_seqn(rb_ar *ar, gm_state *st);
-void gm_chunk_psem(rb_ar *ar, gm_state *st);
-void gm_chunk_psys(rb_ar *ar, gm_state *st);
 
 /* OBJT, SOND, AGRP, SCPT, PATH, GLOB, TMLN, SHDR, OPTN, LANG, EXTN (gm_objt.c) */
 void gm_chunk_objt(rb_ar *ar, gm_state *st);
@@ -164,4 +156,15 @@ void gm_chunk_extn(rb_ar *ar, gm_state *st);
 
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
+/* TGIN, EMBI, FEAT, DAFL, TAGS, FEDS, ACRV, SEQN, PSEM, PSYS (gm_misc.c) */
+void gm_chunk_tgin(rb_ar *ar, gm_state *st);
+void gm_chunk_embi(rb_ar *ar, gm_state *st);
+void gm_chunk_feat(rb_ar *ar, gm_state *st);
+void gm_chunk_dafl(rb_ar *ar, gm_state *st);
+void gm_chunk_tags(rb_ar *ar, gm_state *st);
+void gm_chunk_feds(rb_ar *ar, gm_state *st);
+void gm_chunk_acrv(rb_ar *ar, gm_state *st);
+void gm_chunk_seqn(rb_ar *ar, gm_state *st);
+void gm_chunk_psem(rb_ar *ar, gm_state *st);
+void gm_chunk_psys(rb_ar *ar, gm_state *st);
 #endif

@@ -1,0 +1,135 @@
+#!/bin/sh
+# Bytecode string operands (facts §3, §8, §9): push.s operands and the ends of VARI/FUNC occurrence
+# chains hold STRG *indices*; the model holds their texts (CODE entries' "stringOperands" and
+# "chainEnds") and writing resolves the indices. On every corpus data.win:
+#  1. a string inserted at index 0 of STRG shifts every index: in the output bytes every push.s
+#     operand and every chain end (walked independently here) names the same text as in the input;
+#     the output verifies, and its model is the input's with only that string added;
+#  2. the file with an empty patch is byte-exact;
+#  3. a string operand naming a text that STRG lacks is refused (nothing written).
+set -u
+rebyte=${REBYTE:-rebyte}
+shared=${REBYTE_SHARED:-../shared}
+corpus="$shared/corpus/datawin"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+echo '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted"}]' >"$tmp/insert.json"
+echo '[]' >"$tmp/none.json"
+cat >"$tmp/operands.py" <<'PY'
+import struct, sys
+# An independent walk of the bytecode (>= 15): the texts named by push.s operands and chain ends.
+def u32(b, o): return struct.unpack_from("<I", b, o)[0]
+def i32(b, o): return struct.unpack_from("<i", b, o)[0]
+def chunks(b):
+    pos, found = 8, {}
+    while pos < len(b):
+        found[b[pos:pos + 4].decode()] = (pos + 8, u32(b, pos + 4))
+        pos += 8 + u32(b, pos + 4)
+    return found
+def texts(path):
+    b = open(path, "rb").read()
+    c = chunks(b)
+    if b[c["GEN8"][0] + 1] < 15 or c["CODE"][1] == 0:
+        return None
+    strg = c["STRG"][0]
+    def string(index):
+        assert index < u32(b, strg), index
+        record = u32(b, strg + 4 + 4 * index)
+        return b[record + 4:record + 4 + u32(b, record)]
+    code = c["CODE"][0]
+    blobs = {}
+    for k in range(u32(b, code)):
+        header = u32(b, code + 4 + 4 * k)
+        at = header + 12 + i32(b, header + 12)
+        blobs[at] = max(blobs.get(at, 0), u32(b, header + 4))  # empty roots share the next one's address
+    pushes, operands = [], set()
+    for at, length in sorted(blobs.items()):
+        pos = at
+        while pos < at + length:
+            word = u32(b, pos)
+            op, t = word >> 24, word >> 16 & 15
+            if op in (0xC0, 0xC1, 0xC2, 0xC3, 0x84):
+                extra = {0: 2, 3: 2, 1: 1, 2: 1, 4: 1, 5: 1, 6: 1, 15: 0}[t]
+                if t == 6:
+                    pushes.append(string(u32(b, pos + 4)))
+            elif op == 0x45:
+                extra = 0 if t == 15 else 1
+            elif op == 0xD9:
+                extra = 1
+            elif op == 0xFF:
+                extra = 1 if t == 2 else 0
+            else:
+                extra = 0
+            if extra:
+                operands.add(pos + 4)
+            pos += 4 + 4 * extra
+        assert pos == at + length
+    ends = []
+    def chain(count, first):
+        p = first if first in operands else first + 4
+        for _ in range(count - 1):
+            p += u32(b, p) & 0x07FFFFFF
+        ends.append(string(u32(b, p) & 0xFFFFFF))
+    v, vl = c["VARI"]
+    for k in range((vl - 12) // 20):
+        _, _, _, count, first = struct.unpack_from("<Iiiii", b, v + 12 + 20 * k)
+        if count > 0:
+            chain(count, first)
+    f = c["FUNC"][0]
+    for k in range(u32(b, f)):
+        _, count, first = struct.unpack_from("<Iii", b, f + 4 + 12 * k)
+        if count > 0:
+            chain(count, first)
+    return pushes, ends
+before, after = texts(sys.argv[1]), texts(sys.argv[2])
+assert before is not None and before[1], "no chains found"
+assert before[0] == after[0], "a push.s operand names another text"
+assert before[1] == after[1], "a chain end names another text"
+# the string really moved every index
+assert u32(open(sys.argv[2], "rb").read(), chunks(open(sys.argv[2], "rb").read())["STRG"][0]) > 0
+print(len(before[0]), "push.s operands,", len(before[1]), "chain ends")
+PY
+for win in "$corpus"/*.win; do
+    name=$(basename "$win")
+    "$rebyte" apply -q "$tmp/none.json" "$win" -o "$tmp/same.win" || fail "$name: empty patch"
+    cmp -s "$win" "$tmp/same.win" || fail "$name: not byte-exact without edits"
+    "$rebyte" apply -q "$tmp/insert.json" "$win" -o "$tmp/out.win" || { fail "$name: insert a string"; continue; }
+    "$rebyte" verify -q "$tmp/out.win" >/dev/null || fail "$name: the output does not verify exactly"
+    python3 "$tmp/operands.py" "$win" "$tmp/out.win" >"$tmp/figures" || { fail "$name: string operands"; continue; }
+    echo "$name: $(cat "$tmp/figures")"
+    "$rebyte" dump --blobs=base64 "$win" -o "$tmp/in.json" && "$rebyte" dump --blobs=base64 "$tmp/out.win" -o "$tmp/out.json" ||
+        { fail "$name: dump"; continue; }
+    python3 - "$tmp/in.json" "$tmp/out.json" <<'PY' || fail "$name: the model changed beyond the inserted string"
+import json, sys
+before, after = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+next(c for c in before["chunks"] if c["id"] == "STRG")["strings"].insert(0, "inserted")
+before.pop("$source", None)
+after.pop("$source", None)
+for x, y in zip(before["chunks"], after["chunks"]):
+    assert x == y, x["id"] + " differs"
+assert before == after
+PY
+    # 3. a string operand naming a text missing from STRG is refused, and nothing is written
+    python3 - "$tmp/in.json" "$tmp/missing.json" <<'PY' || continue
+import json, sys
+code = next(c for c in json.load(open(sys.argv[1]))["chunks"] if c["id"] == "CODE")
+k = next((i for i, e in enumerate(code["entries"]) if e.get("stringOperands")), None)
+if k is None:
+    sys.exit(1)
+json.dump([{"op": "replace", "path": "/chunks/[id=CODE]/entries/%d/stringOperands/0/string" % k,
+            "value": "rebyte: no such string"}], open(sys.argv[2], "w"))
+PY
+    if "$rebyte" apply -q "$tmp/missing.json" "$win" -o "$tmp/missing.win" 2>"$tmp/err"; then
+        fail "$name: a string operand naming a missing text was accepted"
+    fi
+    grep -q "is not in STRG" "$tmp/err" || fail "$name: message: $(cat "$tmp/err")"
+    [ ! -e "$tmp/missing.win" ] || fail "$name: output written for a refused patch"
+    rm -f "$tmp/missing.win"
+done
+[ "$fails" -eq 0 ] && echo "datawin bytecode string operands: ok"
+[ "$fails" -eq 0 ]
