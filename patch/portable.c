@@ -71,6 +71,7 @@ static const char *const KEY_SETS[][5] = {
     {"handle", NULL},                               /* GROFF symbols (the name is what a rename edits) */
     {"name", NULL},                                 /* named things (sprites, instances, ...) */
     {"blockModel/id", NULL},                        /* GBX block stock */
+    {"instanceId", NULL},                           /* data.win room instances */
     {"", NULL},                                     /* strings and numbers in lists */
 };
 
@@ -237,11 +238,14 @@ static void diff_array(diff_ctx *d, json_t *a, json_t *b, const char *path)
         emit(d, "remove", p, NULL);
         free(p);
     }
-    for (size_t i = prefix; i < prefix + mb; i++) { /* added at their position in B */
+    /* added where they are in B: appended ("-") when nothing follows them, else before the element
+     * that follows them, named by its identity when it has one (an index would shift) */
+    char token[1024];
+    int named = suffix && rb_identity_selector(a, prefix + ma, token, sizeof token);
+    for (size_t i = prefix; i < prefix + mb; i++) {
         char index[32];
-        if (i == nb - suffix && suffix == 0) snprintf(index, sizeof index, "-");
-        else snprintf(index, sizeof index, "%zu", i);
-        char *p = join(path, index, 0);
+        snprintf(index, sizeof index, "%zu", i); /* by index, each lands after the previous one */
+        char *p = join(path, !suffix ? "-" : named ? token : index, 0);
         emit(d, "add", p, json_array_get(b, i));
         free(p);
     }

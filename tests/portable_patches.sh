@@ -76,6 +76,32 @@ assert chunk["STRG"]["strings"] == ["a string added by an update", "sample", "De
 assert chunk["GEN8"]["displayName"] == "My Game" and chunk["GEN8"]["name"] == "sample"
 PY
 
+# a real game (corpus) updated with a string inserted before all others: a patch made by identity on
+# the old build (move an instance, rename a sprite) applies to the newer build and edits the same objects
+W=$corpus/datawin/BasicSlowLight_data.win
+if [ -f "$W" ]; then
+    printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"a string added by an update"}]' > "$tmp/wupd.json"
+    "$rebyte" apply -q "$tmp/wupd.json" "$W" -o "$tmp/newer-game.win" || fail "making the newer game build"
+    room=$("$rebyte" dump "$W" | python3 -c 'import json,sys; m=json.load(sys.stdin); r=[c for c in m["chunks"] if c["id"]=="ROOM"][0]["rooms"][0]; print(r["name"], r["instances"][0]["instanceId"], [c for c in m["chunks"] if c["id"]=="SPRT"][0]["sprites"][0]["name"])')
+    set -- $room
+    printf '[{"op":"add","path":"/chunks/[id=STRG]/strings/-","value":"sRenamed"},{"op":"replace","path":"/chunks/[id=SPRT]/sprites/[name=%s]/name","value":"sRenamed"},{"op":"replace","path":"/chunks/[id=ROOM]/rooms/[name=%s]/instances/[instanceId=%s]/x","value":123}]' "$3" "$1" "$2" > "$tmp/wedit.json"
+    "$rebyte" apply -q "$tmp/wedit.json" "$W" -o "$tmp/game-edited.win" || fail "edit the old game build"
+    "$rebyte" diff --by-identity "$W" "$tmp/game-edited.win" > "$tmp/game-portable.json"
+    "$rebyte" apply -q "$tmp/game-portable.json" "$tmp/newer-game.win" -o "$tmp/newer-game-edited.win" 2>"$tmp/err" ||
+        fail "portable game edit on the newer build: $(cat "$tmp/err")"
+    "$rebyte" verify -q "$tmp/newer-game-edited.win" >/dev/null || fail "the edited newer build does not verify"
+    "$rebyte" dump "$tmp/newer-game-edited.win" | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+c = {x["id"]: x for x in m["chunks"]}
+assert c["SPRT"]["sprites"][0]["name"] == "sRenamed", c["SPRT"]["sprites"][0]["name"]
+assert c["ROOM"]["rooms"][0]["instances"][0]["x"] == 123
+assert c["STRG"]["strings"][0] == "a string added by an update" and c["STRG"]["strings"][-1] == "sRenamed"
+' || fail "the newer build's sprite and instance were not the ones edited"
+else
+    echo "note: corpus not found at $corpus (set REBYTE_SHARED): the game-update test was skipped"
+fi
+
 # two game versions' saves of one map (corpus): a patch made on one edits the same objects of the other
 A=$corpus/gbx/7ee41f44_TrialTime.Challenge.Gbx
 Bfile=$corpus/gbx/adbf2275_TrialTime.Challenge.Gbx
