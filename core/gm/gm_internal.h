@@ -109,6 +109,17 @@ void gm_pointer_list(rb_ar *ar, gm_state *st, const char *key, unsigned element_
                      void *ctx);
 /* A pointer to a TPAG item, in the model the item's index (-1 = null pointer). */
 int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key);
+/* READ: what is left of the chunk must be its zero padding (< 16 bytes), else fail. */
+void gm_content_ends_here(rb_ar *ar);
+/* A "pointer-then-data" pointer: READ fails unless it names where its data is read; WRITE sets it. */
+void gm_data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what);
+/* A chunk-level layout choice kept in the model (READ: the variant being tried); must be in `allowed`. */
+unsigned gm_layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n);
+typedef void (*gm_variant_fn)(rb_ar *ar, gm_state *st, unsigned variant);
+/* READ: the first variant (most likely first) whose description reproduces the chunk with only
+ * padding left; when none does, the most likely one's error (the chunk is then kept opaque).
+ * WRITE and FROM_JSON: tries[0], which the description replaces with the model's field. */
+void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *tries, size_t n);
 void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
 /* STRG (gm_strg.c) */

@@ -101,3 +101,53 @@ int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key)
     if (dir == RB_AR_WRITE && index >= 0) gm_add_link(ar, st, slot.position, GM_LINK_TPAG, (uint64_t)index);
     return index;
 }
+
+/* ---------- shared by the typed chunks ---------- */
+
+void gm_content_ends_here(rb_ar *ar)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
+    uint64_t left = rb_ar_remaining(ar);
+    if (left == 0) return;
+    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL; /* chunk padding is < 16 bytes */
+    int zero = rest != NULL;
+    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
+    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
+}
+
+void gm_data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
+{
+    uint64_t here = gm_abs(ar, st);
+    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
+                   (unsigned long long)slot->value, (unsigned long long)here);
+        return;
+    }
+    rb_ar_slot_set(ar, slot, here);
+}
+
+unsigned gm_layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n)
+{
+    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U32, read_value);
+    for (size_t i = 0; i < n; i++)
+        if (value == allowed[i]) return value;
+    if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "%s: %u is not a known layout", key, value);
+    return allowed[0];
+}
+
+void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *tries, size_t n)
+{
+    if (rb_ar_direction(ar) != RB_AR_READ) {
+        fn(ar, st, tries[0]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        fn(ar, st, tries[i]);
+        gm_content_ends_here(ar);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        rb_ar_rewind(ar, &mark, NULL, 0);
+    }
+    fn(ar, st, tries[0]);
+    gm_content_ends_here(ar);
+}

@@ -23,31 +23,6 @@ static void version_one(rb_ar *ar, gm_state *st, int aligned)
     rb_ar_expect(ar, "version 1", one, sizeof one);
 }
 
-/* READ: after the content only the chunk's zero padding may follow (less than the largest chunk
- * alignment); anything else means the description (or the variant tried) does not cover it. */
-static void content_ends_here(rb_ar *ar)
-{
-    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
-    uint64_t left = rb_ar_remaining(ar);
-    if (left == 0) return;
-    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
-    int zero = rest != NULL;
-    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
-    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
-}
-
-/* READ: a "pointer-then-data" pointer must name where its data is read; WRITE: it does. */
-static void data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
-{
-    uint64_t here = gm_abs(ar, st);
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
-                   (unsigned long long)slot->value, (unsigned long long)here);
-        return;
-    }
-    rb_ar_slot_set(ar, slot, here);
-}
-
 /* SimpleList<i32> (u32 count, then the values): asset ids. */
 static void id_list(rb_ar *ar, const char *key)
 {
@@ -67,38 +42,6 @@ static void string_list(rb_ar *ar, gm_state *st, const char *key)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-}
-
-/* A chunk-level layout choice: READ keeps the variant being tried, the other directions the model's. */
-static unsigned layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n)
-{
-    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U32, read_value);
-    for (size_t i = 0; i < n; i++)
-        if (value == allowed[i]) return value;
-    if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "%s: %u is not a known layout", key, value);
-    return allowed[0];
-}
-
-typedef void (*variant_chunk_fn)(rb_ar *ar, gm_state *st, unsigned variant);
-
-/* READ: keep the first variant (most likely first) whose description reproduces the chunk; when
- * none does, the error is the most likely variant's (the chunk is then kept opaque). WRITE and
- * FROM_JSON: the variant is the model's. */
-static void describe_variant(rb_ar *ar, gm_state *st, variant_chunk_fn fn, const unsigned *tries, size_t n)
-{
-    if (rb_ar_direction(ar) != RB_AR_READ) {
-        fn(ar, st, tries[0]);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        rb_ar_mark mark = rb_ar_mark_here(ar);
-        fn(ar, st, tries[i]);
-        content_ends_here(ar);
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
-    }
-    fn(ar, st, tries[0]);
-    content_ends_here(ar);
 }
 
 /* ---------- TGIN (facts §7.14) ---------- */
@@ -127,7 +70,7 @@ static void texture_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_slot at[5];
     for (size_t i = 0; i < n; i++) at[i] = rb_ar_slot(ar, lists[i], RB_U32);
     for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        data_lands_here(ar, st, &at[i], lists[i]);
+        gm_data_lands_here(ar, st, &at[i], lists[i]);
         id_list(ar, lists[i]);
     }
 }
@@ -152,7 +95,7 @@ void gm_chunk_tgin(rb_ar *ar, gm_state *st)
     if (gm_find_chunk(st, "PSEM")) likely = TGIN_DIRECTORY;
     const unsigned tries[4] = {likely, likely ^ TGIN_SPINE, likely ^ TGIN_DIRECTORY,
                                likely ^ TGIN_DIRECTORY ^ TGIN_SPINE};
-    describe_variant(ar, st, tgin_chunk, tries, 4);
+    gm_try_variants(ar, st, tgin_chunk, tries, 4);
 }
 
 /* ---------- EMBI, FEAT, DAFL, TAGS, FEDS (facts §7.16) ---------- */
@@ -168,21 +111,21 @@ void gm_chunk_embi(rb_ar *ar, gm_state *st)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 void gm_chunk_feat(rb_ar *ar, gm_state *st)
 {
     gm_align(ar, st, 4); /* FEAT has the leading fill but no version (facts §4.1) */
     string_list(ar, st, "features");
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* DAFL: a placeholder with no content; its padding (if any) is the chunk padding. */
 void gm_chunk_dafl(rb_ar *ar, gm_state *st)
 {
     (void)st;
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 static void asset_tags(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -197,7 +140,7 @@ void gm_chunk_tags(rb_ar *ar, gm_state *st)
     version_one(ar, st, 1);
     string_list(ar, st, "tags");
     gm_pointer_list(ar, st, "assetTags", 1, asset_tags, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 static void filter_effect(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -211,7 +154,7 @@ void gm_chunk_feds(rb_ar *ar, gm_state *st)
 {
     version_one(ar, st, 1);
     gm_pointer_list(ar, st, "effects", 1, filter_effect, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- ACRV (facts §7.16, §5.3 "2.3.1") ---------- */
@@ -264,14 +207,14 @@ static void acrv_chunk(rb_ar *ar, gm_state *st, unsigned bezier)
 {
     version_one(ar, st, 1);
     static const unsigned flags[] = {0, 1};
-    bezier = layout_field(ar, "bezierPoints", bezier, flags, 2);
+    bezier = gm_layout_field(ar, "bezierPoints", bezier, flags, 2);
     gm_pointer_list(ar, st, "curves", 1, animation_curve, &bezier);
 }
 
 void gm_chunk_acrv(rb_ar *ar, gm_state *st)
 {
     static const unsigned tries[] = {1, 0};
-    describe_variant(ar, st, acrv_chunk, tries, 2);
+    gm_try_variants(ar, st, acrv_chunk, tries, 2);
 }
 
 /* ---------- SEQN (facts §7.16) ---------- */
@@ -289,7 +232,7 @@ void gm_chunk_seqn(rb_ar *ar, gm_state *st)
     if (!rb_ar_has(ar, "sequences", rb_ar_remaining(ar) > 0)) return;
     version_one(ar, st, 1);
     gm_pointer_list(ar, st, "sequences", 1, sequence_not_typed, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- PSEM, PSYS (facts §7.16, §5.3 "2023.4 / 2023.6 / 2023.8") ---------- */
@@ -379,7 +322,7 @@ static void particle_emitter(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void psem_chunk(rb_ar *ar, gm_state *st, unsigned since)
 {
     version_one(ar, st, 1);
-    since = layout_field(ar, "layoutSince", since, emitter_layouts, 4);
+    since = gm_layout_field(ar, "layoutSince", since, emitter_layouts, 4);
     gm_pointer_list(ar, st, "emitters", 1, particle_emitter, &since);
 }
 
@@ -388,7 +331,7 @@ static void psem_chunk(rb_ar *ar, gm_state *st, unsigned since)
  * flags, which then hold colours: particle_flag tells them apart. */
 void gm_chunk_psem(rb_ar *ar, gm_state *st)
 {
-    describe_variant(ar, st, psem_chunk, emitter_layouts, 4);
+    gm_try_variants(ar, st, psem_chunk, emitter_layouts, 4);
 }
 
 static const unsigned system_layouts[] = {202308, 202302};
@@ -408,7 +351,7 @@ static void particle_system(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void psys_chunk(rb_ar *ar, gm_state *st, unsigned since)
 {
     version_one(ar, st, 1);
-    since = layout_field(ar, "layoutSince", since, system_layouts, 2);
+    since = gm_layout_field(ar, "layoutSince", since, system_layouts, 2);
     gm_pointer_list(ar, st, "systems", 1, particle_system, &since);
 }
 
@@ -430,5 +373,5 @@ void gm_chunk_psys(rb_ar *ar, gm_state *st)
 {
     static const unsigned older_first[] = {202302, 202308};
     int newest = rb_ar_direction(ar) == RB_AR_READ ? emitters_are_2023_8(st) : -1;
-    describe_variant(ar, st, psys_chunk, newest == 0 ? older_first : system_layouts, 2);
+    gm_try_variants(ar, st, psys_chunk, newest == 0 ? older_first : system_layouts, 2);
 }

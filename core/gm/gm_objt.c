@@ -13,64 +13,6 @@
 #include <string.h>
 #include "gm_internal.h"
 
-/* ---------- shared pieces ---------- */
-
-/* READ: after the content only the chunk's zero padding may follow (less than the largest chunk
- * alignment, facts §4.1); anything else means the layout tried does not cover the chunk. */
-static void content_ends_here(rb_ar *ar)
-{
-    if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
-    uint64_t left = rb_ar_remaining(ar);
-    if (left == 0) return;
-    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
-    int zero = rest != NULL;
-    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
-    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
-}
-
-/* A chunk-level layout choice: READ keeps the variant being tried, the other directions the model's. */
-static unsigned layout_field(rb_ar *ar, const char *key, unsigned read_value, const unsigned *allowed, size_t n)
-{
-    unsigned value = (unsigned)rb_ar_uint_detached(ar, key, RB_U32, read_value);
-    for (size_t i = 0; i < n; i++)
-        if (value == allowed[i]) return value;
-    if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "%s: %u is not a known layout", key, value);
-    return allowed[0];
-}
-
-typedef void (*variant_chunk_fn)(rb_ar *ar, gm_state *st, unsigned variant);
-
-/* READ: the first variant (most likely first) that reproduces the chunk; when none does, the
- * error is the most likely one's (the chunk is then kept opaque). Other directions: the model's. */
-static void try_variants(rb_ar *ar, gm_state *st, variant_chunk_fn fn, const unsigned *tries, size_t n)
-{
-    if (rb_ar_direction(ar) != RB_AR_READ) {
-        fn(ar, st, tries[0]);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        rb_ar_mark mark = rb_ar_mark_here(ar);
-        fn(ar, st, tries[i]);
-        content_ends_here(ar);
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
-    }
-    fn(ar, st, tries[0]);
-    content_ends_here(ar);
-}
-
-/* READ: a "pointer-then-data" pointer must name where its data is read (facts §2); WRITE: it does. */
-static void data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
-{
-    uint64_t here = gm_abs(ar, st);
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
-                   (unsigned long long)slot->value, (unsigned long long)here);
-        return;
-    }
-    rb_ar_slot_set(ar, slot, here);
-}
-
 /* SimpleListString (facts §2): each element is a record {"name"} (a string reference is a keyed field). */
 static void string_list(rb_ar *ar, gm_state *st, const char *key)
 {
@@ -171,7 +113,7 @@ static void game_object(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void objt_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 {
     static const unsigned layouts[] = {0, OBJT_MANAGED};
-    variant = layout_field(ar, "managedFlag", variant, layouts, 2);
+    variant = gm_layout_field(ar, "managedFlag", variant, layouts, 2);
     gm_pointer_list(ar, st, "objects", 1, game_object, &variant);
 }
 
@@ -180,7 +122,7 @@ void gm_chunk_objt(rb_ar *ar, gm_state *st)
     /* FEAT (2022.8+) means the managed flag is there (facts §5.2); earlier files most likely lack it */
     unsigned likely = gm_find_chunk(st, "FEAT") ? OBJT_MANAGED : 0;
     const unsigned tries[2] = {likely, likely ^ OBJT_MANAGED};
-    try_variants(ar, st, objt_chunk, tries, 2);
+    gm_try_variants(ar, st, objt_chunk, tries, 2);
 }
 
 /* ---------- SOND, AGRP (facts §7.5) ---------- */
@@ -211,14 +153,14 @@ static void sound(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void sond_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 {
     static const unsigned layouts[] = {0, 1};
-    variant = layout_field(ar, "audioLengthField", variant, layouts, 2); /* 2024.6+: entries of 40 bytes */
+    variant = gm_layout_field(ar, "audioLengthField", variant, layouts, 2); /* 2024.6+: entries of 40 bytes */
     gm_pointer_list(ar, st, "sounds", 1, sound, &variant);
 }
 
 void gm_chunk_sond(rb_ar *ar, gm_state *st)
 {
     static const unsigned tries[2] = {0, 1};
-    try_variants(ar, st, sond_chunk, tries, 2);
+    gm_try_variants(ar, st, sond_chunk, tries, 2);
 }
 
 static void audio_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -231,14 +173,14 @@ static void audio_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 static void agrp_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 {
     static const unsigned layouts[] = {0, 1};
-    variant = layout_field(ar, "pathField", variant, layouts, 2); /* 2024.14+ */
+    variant = gm_layout_field(ar, "pathField", variant, layouts, 2); /* 2024.14+ */
     gm_pointer_list(ar, st, "groups", 1, audio_group, &variant);
 }
 
 void gm_chunk_agrp(rb_ar *ar, gm_state *st)
 {
     static const unsigned tries[2] = {0, 1};
-    try_variants(ar, st, agrp_chunk, tries, 2);
+    gm_try_variants(ar, st, agrp_chunk, tries, 2);
 }
 
 /* ---------- SCPT, PATH, GLOB, TMLN (facts §7.8) ---------- */
@@ -253,7 +195,7 @@ static void script(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 void gm_chunk_scpt(rb_ar *ar, gm_state *st)
 {
     gm_pointer_list(ar, st, "scripts", 1, script, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 static void path(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -277,7 +219,7 @@ static void path(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 void gm_chunk_path(rb_ar *ar, gm_state *st)
 {
     gm_pointer_list(ar, st, "paths", 1, path, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* GLOB: SimpleList<i32 code id> (global init scripts). */
@@ -287,7 +229,7 @@ void gm_chunk_glob(rb_ar *ar, gm_state *st)
     uint64_t n = rb_ar_list_begin(ar, "codeIds", RB_U32, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
     rb_ar_list_end(ar);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* Timeline (facts §7.8): u32 moment count, count x {u32 step, ptr actions}, then each moment's
@@ -308,7 +250,7 @@ static void timeline_moments(rb_ar *ar, gm_state *st)
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         rb_ar_slot_set(ar, &table[2 * i], rb_ar_uint_detached(ar, "step", RB_U32, table[2 * i].value));
-        data_lands_here(ar, st, &table[2 * i + 1], "moment actions");
+        gm_data_lands_here(ar, st, &table[2 * i + 1], "moment actions");
         gm_pointer_list(ar, st, "actions", 1, event_action, NULL);
         rb_ar_record_end(ar);
     }
@@ -326,7 +268,7 @@ static void timeline(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 void gm_chunk_tmln(rb_ar *ar, gm_state *st)
 {
     gm_pointer_list(ar, st, "timelines", 1, timeline, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- SHDR (facts §7.9) ---------- */
@@ -383,7 +325,7 @@ static void shader_blobs(rb_ar *ar, gm_state *st, shader_blob *b, size_t n, uint
             continue;
         }
         gm_align(ar, st, b[i].alignment);
-        data_lands_here(ar, st, &b[i].pointer, b[i].key);
+        gm_data_lands_here(ar, st, &b[i].pointer, b[i].key);
         uint64_t length = reading ? shader_blob_length(st, b, i, n, gm_abs(ar, st), index) : 0;
         if (reading && length > rb_ar_remaining(ar)) {
             if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_FORMAT, "%s: blob does not end before the next structure", b[i].key);
@@ -425,7 +367,7 @@ static void shader(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 void gm_chunk_shdr(rb_ar *ar, gm_state *st)
 {
     gm_pointer_list(ar, st, "shaders", 1, shader, NULL);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- OPTN (facts §7.2) ---------- */
@@ -487,7 +429,7 @@ void gm_chunk_optn(rb_ar *ar, gm_state *st)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- LANG (facts §7.3) ---------- */
@@ -530,7 +472,7 @@ void gm_chunk_lang(rb_ar *ar, gm_state *st)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    content_ends_here(ar);
+    gm_content_ends_here(ar);
 }
 
 /* ---------- EXTN (facts §7.4) ---------- */
@@ -583,9 +525,9 @@ static void extension(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     /* 2022.6+: pointers to the two lists, then the lists */
     rb_slot files = rb_ar_slot(ar, "filesPointer", RB_U32);
     rb_slot options = rb_ar_slot(ar, "optionsPointer", RB_U32);
-    data_lands_here(ar, st, &files, "files");
+    gm_data_lands_here(ar, st, &files, "files");
     gm_pointer_list(ar, st, "files", 1, extension_file, NULL);
-    data_lands_here(ar, st, &options, "options");
+    gm_data_lands_here(ar, st, &options, "options");
     gm_pointer_list(ar, st, "options", 1, extension_option, NULL);
 }
 
@@ -608,7 +550,7 @@ static void product_data(rb_ar *ar, uint64_t extensions)
 static void extn_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 {
     static const unsigned layouts[] = {EXTN_OLD, EXTN_2022_6, EXTN_2023_4};
-    unsigned layout = layout_field(ar, "layoutSince", variant, layouts, 3);
+    unsigned layout = gm_layout_field(ar, "layoutSince", variant, layouts, 3);
     uint32_t read_count = 0;
     if (rb_ar_direction(ar) == RB_AR_READ) rb_ar_peek_u32(ar, &read_count);
     uint64_t extensions = rb_ar_count_of(ar, "extensions", read_count); /* before the list is taken */
@@ -622,5 +564,5 @@ void gm_chunk_extn(rb_ar *ar, gm_state *st)
     unsigned likely = gm_find_chunk(st, "PSEM") ? EXTN_2023_4 : gm_find_chunk(st, "FEAT") ? EXTN_2022_6 : EXTN_OLD;
     const unsigned tries[3] = {likely, likely == EXTN_OLD ? EXTN_2022_6 : EXTN_OLD,
                                likely == EXTN_2023_4 ? EXTN_2022_6 : EXTN_2023_4};
-    try_variants(ar, st, extn_chunk, tries, 3);
+    gm_try_variants(ar, st, extn_chunk, tries, 3);
 }

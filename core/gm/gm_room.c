@@ -33,18 +33,6 @@ enum layer_type {
     LAYER_TILES = 4, LAYER_EFFECT = 6, LAYER_PATH2 = 7
 };
 
-/* READ: a "pointer-then-data" pointer must name where its data is read; WRITE: it does. */
-static void land_slot(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
-{
-    uint64_t here = gm_abs(ar, st);
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
-                   (unsigned long long)slot->value, (unsigned long long)here);
-        return;
-    }
-    rb_ar_slot_set(ar, slot, here);
-}
-
 /* SimpleList of 32-bit ids (u32 count, then the ids). */
 static void id_list(rb_ar *ar, const char *key, unsigned wire)
 {
@@ -336,7 +324,7 @@ static void assets_layer(rb_ar *ar, gm_state *st, room_variant *v)
     size_t n = asset_lists(v, lists);
     for (size_t i = 0; i < n; i++) pointers[i] = rb_ar_slot(ar, lists[i].key, RB_U32);
     for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        land_slot(ar, st, &pointers[i], lists[i].key);
+        gm_data_lands_here(ar, st, &pointers[i], lists[i].key);
         gm_pointer_list(ar, st, lists[i].key, 1, lists[i].element, v);
     }
 }
@@ -381,23 +369,23 @@ enum { LIST_BACKGROUNDS, LIST_VIEWS, LIST_INSTANCES, LIST_TILES, LIST_CREATION_O
 
 static void room_lists(rb_ar *ar, gm_state *st, room_variant *v, rb_slot *at)
 {
-    land_slot(ar, st, &at[LIST_BACKGROUNDS], "backgrounds");
+    gm_data_lands_here(ar, st, &at[LIST_BACKGROUNDS], "backgrounds");
     gm_pointer_list(ar, st, "backgrounds", 1, room_background, v);
-    land_slot(ar, st, &at[LIST_VIEWS], "views");
+    gm_data_lands_here(ar, st, &at[LIST_VIEWS], "views");
     gm_pointer_list(ar, st, "views", 1, room_view, v);
-    land_slot(ar, st, &at[LIST_INSTANCES], "instances");
+    gm_data_lands_here(ar, st, &at[LIST_INSTANCES], "instances");
     gm_pointer_list(ar, st, "instances", 1, room_instance, v);
-    land_slot(ar, st, &at[LIST_TILES], "tiles");
+    gm_data_lands_here(ar, st, &at[LIST_TILES], "tiles");
     gm_pointer_list(ar, st, "tiles", 1, room_tile, v);
     if (v->creation_order) {
-        land_slot(ar, st, &at[LIST_CREATION_ORDER], "creationOrder");
+        gm_data_lands_here(ar, st, &at[LIST_CREATION_ORDER], "creationOrder");
         id_list(ar, "creationOrder", RB_U32);
     }
     if (!v->layers) return;
-    land_slot(ar, st, &at[LIST_LAYERS], "layers");
+    gm_data_lands_here(ar, st, &at[LIST_LAYERS], "layers");
     gm_pointer_list(ar, st, "layers", 1, room_layer, v);
     if (!v->sequences) return;
-    land_slot(ar, st, &at[LIST_SEQUENCES], "sequences");
+    gm_data_lands_here(ar, st, &at[LIST_SEQUENCES], "sequences");
     id_list(ar, "sequences", RB_I32);
 }
 

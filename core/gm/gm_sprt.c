@@ -23,18 +23,6 @@ static void nothing_left(rb_ar *ar, const char *what)
         rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the %s", (unsigned long long)left, what);
 }
 
-/* READ: a "pointer-then-data" pointer must name where its data is read; WRITE: it does. */
-static void land_slot(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
-{
-    uint64_t here = gm_abs(ar, st);
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && slot->value != here) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: pointer 0x%llx, but the data is laid out at 0x%llx", what,
-                   (unsigned long long)slot->value, (unsigned long long)here);
-        return;
-    }
-    rb_ar_slot_set(ar, slot, here);
-}
-
 /* The text of the string reference `key` just described in the current record (any direction). */
 static const rb_node *strref_text(rb_ar *ar, const char *key)
 {
@@ -265,7 +253,7 @@ static void pointed_part(rb_ar *ar, gm_state *st, rb_slot *at, int stored, const
         return;
     }
     if (!present) { rb_ar_slot_set(ar, at, 0); return; }
-    land_slot(ar, st, at, key);
+    gm_data_lands_here(ar, st, at, key);
     rb_ar_record_begin(ar, key);
     if (key[0] == 's') {
         rb_ar_expect(ar, "sequence version", one, 4);
