@@ -120,6 +120,9 @@ typedef void (*gm_variant_fn)(rb_ar *ar, gm_state *st, unsigned variant);
  * padding left; when none does, the most likely one's error (the chunk is then kept opaque).
  * WRITE and FROM_JSON: tries[0], which the description replaces with the model's field. */
 void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *tries, size_t n);
+/* SimpleListString (facts §2: u32 count, then string references): each element is a record
+ * {"name": text}, because a string link is a keyed model field. */
+void gm_string_list(rb_ar *ar, gm_state *st, const char *key);
 void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
 /* STRG (gm_strg.c) */

@@ -151,3 +151,14 @@ void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *
     fn(ar, st, tries[0]);
     gm_content_ends_here(ar);
 }
+
+void gm_string_list(rb_ar *ar, gm_state *st, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "name");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}

@@ -31,19 +31,6 @@ static void id_list(rb_ar *ar, const char *key)
     rb_ar_list_end(ar);
 }
 
-/* SimpleListString (u32 count, then string references); each element is a record {"name"}
- * because a string reference is a keyed model field. */
-static void string_list(rb_ar *ar, gm_state *st, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gm_strref(ar, st, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
 /* ---------- TGIN (facts §7.14) ---------- */
 
 /* Variant bits: a group has directory/extension/load type (2022.9+); a group lists spine
@@ -117,7 +104,7 @@ void gm_chunk_embi(rb_ar *ar, gm_state *st)
 void gm_chunk_feat(rb_ar *ar, gm_state *st)
 {
     gm_align(ar, st, 4); /* FEAT has the leading fill but no version (facts §4.1) */
-    string_list(ar, st, "features");
+    gm_string_list(ar, st, "features");
     gm_content_ends_here(ar);
 }
 
@@ -132,13 +119,13 @@ static void asset_tags(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
     (void)index; (void)ctx;
     rb_ar_i32(ar, "assetId");
-    string_list(ar, st, "tags");
+    gm_string_list(ar, st, "tags");
 }
 
 void gm_chunk_tags(rb_ar *ar, gm_state *st)
 {
     version_one(ar, st, 1);
-    string_list(ar, st, "tags");
+    gm_string_list(ar, st, "tags");
     gm_pointer_list(ar, st, "assetTags", 1, asset_tags, NULL);
     gm_content_ends_here(ar);
 }

@@ -13,18 +13,6 @@
 #include <string.h>
 #include "gm_internal.h"
 
-/* SimpleListString (facts §2): each element is a record {"name"} (a string reference is a keyed field). */
-static void string_list(rb_ar *ar, gm_state *st, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gm_strref(ar, st, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
 static void bool32(rb_ar *ar, const char *key) { rb_ar_bool(ar, key, 4); }
 
 /* ---------- OBJT (facts §7.11) ---------- */
@@ -350,7 +338,7 @@ static void shader(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     for (size_t i = 0; i < 6; i++) gm_strref(ar, st, sources[i]);
     b[0].pointer = rb_ar_slot(ar, "hlsl11VertexPointer", RB_U32);
     b[1].pointer = rb_ar_slot(ar, "hlsl11PixelPointer", RB_U32);
-    string_list(ar, st, "vertexAttributes");
+    gm_string_list(ar, st, "vertexAttributes");
     size_t n = 2;
     /* bytecode > 13: version and the console blobs; WRITE follows the model's "version" */
     if (rb_ar_has(ar, "version", st->bytecode > 13)) {
