@@ -147,6 +147,18 @@ void gm_chunk_sprt(rb_ar *ar, gm_state *st);
 void gm_chunk_bgnd(rb_ar *ar, gm_state *st);
 void gm_chunk_font(rb_ar *ar, gm_state *st);
 
+/* Sequences (gm_sprt.c): a sprite's embedded sequence and SEQN's elements (gm_misc.c) share one
+ * description (facts §7.16). The layout is what the file does not say: */
+typedef struct gm_sequence_layout {
+    unsigned has_size;      /* 2024.13+: a sequence has a width and height */
+    unsigned all_tracks;    /* SEQN: curves, colour, real, text, particle, group tracks (sprites: 0) */
+    unsigned bezier_points; /* 2.3.1+: animation curve points carry Bezier handles */
+    unsigned text_layout;   /* 2024.14+: text keyframes have a wrap mode and origin */
+} gm_sequence_layout;
+void gm_sequence(rb_ar *ar, gm_state *st, const gm_sequence_layout *layout);
+/* An animation curve (gm_misc.c, ACRV's element): [strref name], u32 graph type, channels. */
+void gm_animation_curve(rb_ar *ar, gm_state *st, int named, unsigned bezier);
+
 /* CODE, VARI, FUNC (gm_code.c) */
 void gm_chunk_code(rb_ar *ar, gm_state *st);
 void gm_chunk_vari(rb_ar *ar, gm_state *st);

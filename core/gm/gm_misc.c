@@ -1,7 +1,7 @@
 /*
  * The smaller chunks of newer data.win files (facts §7.14, §7.16; layouts checked against
  * UndertaleModTool's models): TGIN (texture groups), EMBI (embedded images), FEAT (feature flags),
- * DAFL (empty), TAGS (asset tags), ACRV (animation curves), SEQN (sequences: only an empty list),
+ * DAFL (empty), TAGS (asset tags), ACRV (animation curves), SEQN (sequences, described in gm_sprt.c),
  * FEDS (filter effects), PSEM (particle emitters), PSYS (particle systems).
  *
  * Most of them start with a zero fill to 4 and a u32 1 (facts §4.1 "Leading align-to-4 + u32
@@ -175,11 +175,10 @@ static void curve_channel(rb_ar *ar, gm_state *st, unsigned bezier)
     rb_ar_list_end(ar);
 }
 
-static void animation_curve(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+/* Also a sequence's owned or embedded curve (gm_sprt.c; embedded ones have no name). */
+void gm_animation_curve(rb_ar *ar, gm_state *st, int named, unsigned bezier)
 {
-    (void)index;
-    unsigned bezier = *(const unsigned *)ctx;
-    gm_strref(ar, st, "name");
+    if (named) gm_strref(ar, st, "name");
     rb_ar_u32(ar, "graphType");
     uint64_t n = rb_ar_list_begin(ar, "channels", RB_U32, 16);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
@@ -188,6 +187,12 @@ static void animation_curve(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
+}
+
+static void animation_curve(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    gm_animation_curve(ar, st, 1, *(const unsigned *)ctx);
 }
 
 static void acrv_chunk(rb_ar *ar, gm_state *st, unsigned bezier)
@@ -206,20 +211,41 @@ void gm_chunk_acrv(rb_ar *ar, gm_state *st)
 
 /* ---------- SEQN (facts §7.16) ---------- */
 
-/* Sequences (tracks, keyframes, moments) are not described yet: only an empty list is typed, a
- * chunk with sequences stays opaque. SEQN may also have no content at all (len 0). */
-static void sequence_not_typed(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+/* Sequences are described with the sprites' embedded ones (gm_sequence, gm_sprt.c), with every
+ * track kind. What the file does not say is a chunk-level model field each, decided in READ by
+ * trying the variants: width/height (2024.13+), text wrap mode/origin (2024.14+), Bezier curve
+ * points (2.3.1+). SEQN may also have no content at all (len 0). */
+enum { SEQN_SIZE = 1, SEQN_TEXT_LAYOUT = 2, SEQN_BEZIER = 4 };
+
+static void sequence_element(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
-    (void)st; (void)ctx;
-    rb_ar_fail(ar, RB_E_UNSUPPORTED, "sequence %llu: sequences are not typed yet", (unsigned long long)index);
+    (void)index;
+    gm_sequence(ar, st, ctx);
 }
 
+static void seqn_chunk(rb_ar *ar, gm_state *st, unsigned variant)
+{
+    static const unsigned flags[] = {0, 1};
+    version_one(ar, st, 1);
+    gm_sequence_layout layout = {0};
+    layout.all_tracks = 1;
+    layout.has_size = gm_layout_field(ar, "sequenceHasSize", !!(variant & SEQN_SIZE), flags, 2);
+    layout.text_layout = gm_layout_field(ar, "textHasLayout", !!(variant & SEQN_TEXT_LAYOUT), flags, 2);
+    layout.bezier_points = gm_layout_field(ar, "bezierPoints", !!(variant & SEQN_BEZIER), flags, 2);
+    gm_pointer_list(ar, st, "sequences", 1, sequence_element, &layout);
+}
+
+/* Most likely first: Bezier points (all but 2.3.0), width/height and text layout when UILR
+ * (2024.13+) is there; then one flag changed at a time, ... */
 void gm_chunk_seqn(rb_ar *ar, gm_state *st)
 {
     if (!rb_ar_has(ar, "sequences", rb_ar_remaining(ar) > 0)) return;
-    version_one(ar, st, 1);
-    gm_pointer_list(ar, st, "sequences", 1, sequence_not_typed, NULL);
-    gm_content_ends_here(ar);
+    unsigned likely = SEQN_BEZIER | (gm_find_chunk(st, "UILR") ? SEQN_SIZE | SEQN_TEXT_LAYOUT : 0);
+    static const unsigned flips[8] = {0, SEQN_TEXT_LAYOUT, SEQN_SIZE, SEQN_SIZE | SEQN_TEXT_LAYOUT, SEQN_BEZIER,
+                                      SEQN_BEZIER | SEQN_TEXT_LAYOUT, SEQN_BEZIER | SEQN_SIZE, 7};
+    unsigned tries[8];
+    for (size_t i = 0; i < 8; i++) tries[i] = likely ^ flips[i];
+    gm_try_variants(ar, st, seqn_chunk, tries, 8);
 }
 
 /* ---------- PSEM, PSYS (facts §7.16, §5.3 "2023.4 / 2023.6 / 2023.8") ---------- */

@@ -53,27 +53,68 @@ static void string_list(rb_ar *ar, gm_state *st, const char *key)
     rb_ar_list_end(ar);
 }
 
-/* ---------- embedded sequences (GMS 2.3+ sprites; facts §7.6, §7.16) ---------- */
+/* ---------- embedded sequences (GMS 2.3+ sprites; facts §7.6, §7.16; also SEQN: gm_misc.c) ---------- */
 
-typedef void (*keyframe_data_fn)(rb_ar *ar, gm_state *st);
+typedef void (*keyframe_data_fn)(rb_ar *ar, gm_state *st, const gm_sequence_layout *layout);
 
-static void int_data(rb_ar *ar, gm_state *st) { (void)st; rb_ar_i32(ar, "value"); }
-static void resource_data(rb_ar *ar, gm_state *st) { (void)st; rb_ar_i32(ar, "resourceId"); }
-static void string_data(rb_ar *ar, gm_state *st) { gm_strref(ar, st, "value"); }
-static void messages_data(rb_ar *ar, gm_state *st) { string_list(ar, st, "messages"); }
-static void events_data(rb_ar *ar, gm_state *st) { string_list(ar, st, "events"); }
+static void int_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l) { (void)st; (void)l; rb_ar_i32(ar, "value"); }
+static void resource_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l) { (void)st; (void)l; rb_ar_i32(ar, "resourceId"); }
+static void string_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l) { (void)l; gm_strref(ar, st, "value"); }
+static void messages_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l) { (void)l; string_list(ar, st, "messages"); }
+static void events_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l) { (void)l; string_list(ar, st, "events"); }
 
-static void audio_data(rb_ar *ar, gm_state *st)
+static void audio_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
 {
-    (void)st;
+    (void)st; (void)l;
     rb_ar_i32(ar, "soundId");
     rb_ar_expect(ar, "audio keyframe zero", zeros, 4);
     rb_ar_i32(ar, "mode");
 }
 
+/* Colour and real keyframes may follow an animation curve: bool32 embedded, then either -1 and an
+ * unnamed curve (the curve lives in the keyframe) or the id of an ACRV curve (UMT CurveData). */
+static void curve_link(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
+{
+    static const uint8_t minus_one[4] = {0xFF, 0xFF, 0xFF, 0xFF};
+    if (!rb_ar_bool(ar, "curveEmbedded", 4)) {
+        rb_ar_i32(ar, "curveId");
+        return;
+    }
+    rb_ar_expect(ar, "embedded curve marker", minus_one, 4);
+    rb_ar_record_begin(ar, "curve");
+    gm_animation_curve(ar, st, 0, l->bezier_points);
+    rb_ar_record_end(ar);
+}
+
+static void colour_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
+{
+    rb_ar_x32(ar, "value");
+    curve_link(ar, st, l);
+}
+
+static void real_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
+{
+    rb_ar_f32(ar, "value");
+    curve_link(ar, st, l);
+}
+
+/* Text keyframes (2022.2+): alignment holds horizontal (bits 0-7) and vertical (bits 8-15);
+ * 2024.14 added the wrap mode and origin. */
+static void text_data(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
+{
+    gm_strref(ar, st, "text");
+    rb_ar_bool(ar, "wrap", 4);
+    rb_ar_x32(ar, "alignment");
+    rb_ar_i32(ar, "fontId");
+    if (l->text_layout) {
+        rb_ar_i32(ar, "wrapMode");
+        rb_ar_i32(ar, "origin");
+    }
+}
+
 /* SimpleList<Keyframe<T>>: f32 key, f32 length, bool32 stretch, bool32 disabled, then
  * SimpleList<{i32 channel, T}>. */
-static void keyframes(rb_ar *ar, gm_state *st, const char *key, keyframe_data_fn data)
+static void keyframes(rb_ar *ar, gm_state *st, const char *key, keyframe_data_fn data, const gm_sequence_layout *l)
 {
     uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 20);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
@@ -86,7 +127,7 @@ static void keyframes(rb_ar *ar, gm_state *st, const char *key, keyframe_data_fn
         for (uint64_t c = 0; c < channels && rb_ar_ok(ar); c++) {
             rb_ar_record_begin(ar, NULL);
             rb_ar_i32(ar, "channel");
-            data(ar, st);
+            data(ar, st, l);
             rb_ar_record_end(ar);
         }
         rb_ar_list_end(ar);
@@ -95,23 +136,84 @@ static void keyframes(rb_ar *ar, gm_state *st, const char *key, keyframe_data_fn
     rb_ar_list_end(ar);
 }
 
-/* Keyframe data by track model name; NULL: a track kind not typed here (curves, text,
- * particles: not in the corpus), which keeps the chunk opaque. */
-static keyframe_data_fn track_data(const rb_node *model, int *has_keyframes)
+/* What follows a track's sub-tracks, by its model name (UMT Track). */
+typedef struct track_kind {
+    const char *model;
+    keyframe_data_fn data;  /* NULL: the track has no keyframes */
+    unsigned interpolated;  /* the keyframes are preceded by an i32 interpolation mode */
+    unsigned seqn_only;     /* typed with layout->all_tracks only: sprites keep the kinds they had */
+} track_kind;
+
+static const track_kind track_kinds[] = {
+    {"GMSpriteFramesTrack", int_data, 0, 0}, {"GMBoolTrack", int_data, 0, 0},
+    {"GMInstanceTrack", resource_data, 0, 0}, {"GMGraphicTrack", resource_data, 0, 0},
+    {"GMSequenceTrack", resource_data, 0, 0}, {"GMStringTrack", string_data, 0, 0},
+    {"GMAudioTrack", audio_data, 0, 0}, {"GMAssetTrack", NULL, 0, 0},
+    {"GMGroupTrack", NULL, 0, 1}, {"GMClipMaskTrack", NULL, 0, 1},
+    {"GMColourTrack", colour_data, 1, 1}, {"GMRealTrack", real_data, 1, 1}, {"GMAudioEffectTrack", real_data, 1, 1},
+    {"GMTextTrack", text_data, 0, 1}, {"GMParticleTrack", resource_data, 0, 1},
+};
+
+/* NULL: a kind not typed (unknown, or not typed for sprites), which keeps the chunk opaque. */
+static const track_kind *find_track_kind(const rb_node *model, const gm_sequence_layout *l)
 {
-    static const struct { const char *model; keyframe_data_fn fn; } kinds[] = {
-        {"GMSpriteFramesTrack", int_data}, {"GMBoolTrack", int_data},
-        {"GMInstanceTrack", resource_data}, {"GMGraphicTrack", resource_data},
-        {"GMSequenceTrack", resource_data}, {"GMStringTrack", string_data}, {"GMAudioTrack", audio_data},
-    };
-    *has_keyframes = 1;
-    if (text_is(model, "GMAssetTrack")) { *has_keyframes = 0; return NULL; }
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (text_is(model, kinds[i].model)) return kinds[i].fn;
+    for (size_t i = 0; i < sizeof track_kinds / sizeof track_kinds[0]; i++)
+        if (text_is(model, track_kinds[i].model)) return track_kinds[i].seqn_only && !l->all_tracks ? NULL : &track_kinds[i];
     return NULL;
 }
 
-static void track(rb_ar *ar, gm_state *st, unsigned depth)
+/* Owned resources (UMT Track.OwnedResources): each a strref "GMAnimCurve" and a named curve. */
+static void owned_curves(rb_ar *ar, gm_state *st, uint64_t n, const gm_sequence_layout *l)
+{
+    if (n && !l->all_tracks && rb_ar_ok(ar)) {
+        rb_ar_fail(ar, RB_E_FORMAT, "track owns %llu animation curves (not typed)", (unsigned long long)n);
+        return;
+    }
+    /* absent when empty: the model of a track without curves stays what it was */
+    if (!rb_ar_has(ar, "ownedResources", n > 0) || !gm_count_fits(ar, n, 12, "owned resources")) return;
+    n = rb_ar_list_begin_n(ar, "ownedResources", n, 12);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_strref(ar, st, "resourceModel");
+        const rb_node *model = strref_text(ar, "resourceModel");
+        if (rb_ar_ok(ar) && !text_is(model, "GMAnimCurve")) {
+            rb_ar_fail(ar, RB_E_FORMAT, "owned resource is not a GMAnimCurve");
+            break;
+        }
+        gm_animation_curve(ar, st, 1, l->bezier_points);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void track(rb_ar *ar, gm_state *st, unsigned depth, const gm_sequence_layout *l);
+
+static void sub_tracks(rb_ar *ar, gm_state *st, uint64_t n, unsigned depth, const gm_sequence_layout *l)
+{
+    n = rb_ar_list_begin_n(ar, "tracks", n, 32);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        track(ar, st, depth + 1, l);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static void track_keyframes(rb_ar *ar, gm_state *st, const rb_node *model, const gm_sequence_layout *l)
+{
+    const track_kind *kind = find_track_kind(model, l);
+    if (!kind) {
+        rb_ar_fail(ar, RB_E_FORMAT, "sequence track model \"%.*s\" not typed", model ? (int)model->v.bytes.size : 0,
+                   model ? (const char *)model->v.bytes.data : "");
+        return;
+    }
+    if (!kind->data) return;
+    gm_align(ar, st, 4);
+    if (kind->interpolated) rb_ar_i32(ar, "interpolation");
+    keyframes(ar, st, "keyframes", kind->data, l);
+}
+
+static void track(rb_ar *ar, gm_state *st, unsigned depth, const gm_sequence_layout *l)
 {
     if (depth > 32) { rb_ar_fail(ar, RB_E_FORMAT, "sequence tracks nested deeper than 32"); return; }
     gm_strref(ar, st, "modelName");
@@ -124,31 +226,13 @@ static void track(rb_ar *ar, gm_state *st, unsigned depth)
     count_slot(ar, "tagCount", "tags", &tags);
     count_slot(ar, "ownedResourceCount", "ownedResources", &owned);
     count_slot(ar, "trackCount", "tracks", &tracks);
-    if (owned && rb_ar_ok(ar)) {
-        rb_ar_fail(ar, RB_E_FORMAT, "track owns %llu animation curves (not typed)", (unsigned long long)owned);
-        return;
-    }
     if (!gm_count_fits(ar, tags, 4, "tags") || !gm_count_fits(ar, tracks, 32, "tracks")) return;
     tags = rb_ar_list_begin_n(ar, "tags", tags, 4);
     for (uint64_t i = 0; i < tags && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
     rb_ar_list_end(ar);
-    tracks = rb_ar_list_begin_n(ar, "tracks", tracks, 32);
-    for (uint64_t i = 0; i < tracks && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        track(ar, st, depth + 1);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-    int has_keyframes;
-    keyframe_data_fn data = track_data(model, &has_keyframes);
-    if (!has_keyframes || !rb_ar_ok(ar)) return;
-    if (!data) {
-        rb_ar_fail(ar, RB_E_FORMAT, "sequence track model \"%.*s\" not typed", model ? (int)model->v.bytes.size : 0,
-                   model ? (const char *)model->v.bytes.data : "");
-        return;
-    }
-    gm_align(ar, st, 4);
-    keyframes(ar, st, "keyframes", data);
+    owned_curves(ar, st, owned, l);
+    sub_tracks(ar, st, tracks, depth, l);
+    if (rb_ar_ok(ar)) track_keyframes(ar, st, model, l);
 }
 
 typedef struct sprt_variant {
@@ -158,7 +242,10 @@ typedef struct sprt_variant {
     unsigned sequence_size; /* 2024.13+: sequences have a width and height */
 } sprt_variant;
 
-static void sequence(rb_ar *ar, gm_state *st, const sprt_variant *v)
+/* Sequence{strref name, u32 playback, f32 speed, u32 speed type, f32 length, i32 originX, originY,
+ * f32 volume, [2024.13+: f32 width, height], broadcast messages, tracks, function ids, moments}
+ * (facts §7.16): a sprite's embedded sequence and each element of SEQN. */
+void gm_sequence(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
 {
     gm_strref(ar, st, "name");
     rb_ar_u32(ar, "playback");
@@ -168,15 +255,15 @@ static void sequence(rb_ar *ar, gm_state *st, const sprt_variant *v)
     rb_ar_i32(ar, "originX");
     rb_ar_i32(ar, "originY");
     rb_ar_f32(ar, "volume");
-    if (v->sequence_size) {
+    if (l->has_size) {
         rb_ar_f32(ar, "width");
         rb_ar_f32(ar, "height");
     }
-    keyframes(ar, st, "broadcastMessages", messages_data);
+    keyframes(ar, st, "broadcastMessages", messages_data, l);
     uint64_t n = rb_ar_list_begin(ar, "tracks", RB_U32, 32);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        track(ar, st, 0);
+        track(ar, st, 0, l);
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
@@ -188,7 +275,7 @@ static void sequence(rb_ar *ar, gm_state *st, const sprt_variant *v)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    keyframes(ar, st, "moments", events_data);
+    keyframes(ar, st, "moments", events_data, l);
 }
 
 /* ---------- SPRT ---------- */
@@ -256,8 +343,10 @@ static void pointed_part(rb_ar *ar, gm_state *st, rb_slot *at, int stored, const
     gm_data_lands_here(ar, st, at, key);
     rb_ar_record_begin(ar, key);
     if (key[0] == 's') {
+        /* sprites type the track kinds they had before SEQN was typed (no curves) */
+        const gm_sequence_layout layout = {v->sequence_size, 0, 0, 0};
         rb_ar_expect(ar, "sequence version", one, 4);
-        sequence(ar, st, v);
+        gm_sequence(ar, st, &layout);
     } else {
         nine_slice(ar);
     }
