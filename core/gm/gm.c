@@ -429,7 +429,7 @@ static const gm_typed_chunk typed_chunks[] = {
     {"PSEM", NULL, gm_chunk_psem}, {"PSYS", NULL, gm_chunk_psys}, {"EMBI", NULL, gm_chunk_embi}, {"FEAT", NULL, gm_chunk_feat},
     {"TGIN", NULL, gm_chunk_tgin}, {"DAFL", NULL, gm_chunk_dafl},
     {"CODE", NULL, gm_chunk_code}, {"VARI", NULL, gm_chunk_vari}, {"FUNC", NULL, gm_chunk_func},
-    {"UILR", NULL, NULL},
+    {"UILR", NULL, gm_chunk_uilr},
 };
 
 static const gm_typed_chunk *typed_chunk_for(const char *id)

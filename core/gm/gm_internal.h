@@ -193,4 +193,7 @@ void gm_chunk_acrv(rb_ar *ar, gm_state *st);
 void gm_chunk_seqn(rb_ar *ar, gm_state *st);
 void gm_chunk_psem(rb_ar *ar, gm_state *st);
 void gm_chunk_psys(rb_ar *ar, gm_state *st);
+
+/* UILR (gm_uilr.c) */
+void gm_chunk_uilr(rb_ar *ar, gm_state *st);
 #endif

@@ -1,0 +1,66 @@
+#!/bin/sh
+# UILR (GameMaker 2024.13+ UI layers, facts §7.16): no corpus file has UI nodes, so
+# tests/gm/fixtures/uilr.json is the sample game (samples/gm/sample.json) with a UILR chunk holding
+# one UI layer whose children are a flex panel (with a sprite and a text item) and an effect layer
+# (with one property). Built, it must verify, re-read to the same UILR model (UILR typed, every node
+# pointer landing where its data is), dump -> build exactly, and take a patch that edits node
+# properties (a flex panel's width and direction, a sprite's position, a text item's text, a new
+# STRG string), after which only UILR (and STRG) differ.
+set -u
+rebyte=${REBYTE:-rebyte}
+src=${REBYTE_SOURCE:-.}
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+fixture="$src/tests/gm/fixtures/uilr.json"
+"$rebyte" build "$fixture" -o "$tmp/uilr.win" || { echo "FAIL build $fixture"; exit 1; }
+"$rebyte" verify -q "$tmp/uilr.win" >/dev/null || fail "the built file does not verify"
+"$rebyte" dump "$tmp/uilr.win" -o "$tmp/uilr.json" || fail "dump"
+"$rebyte" build "$tmp/uilr.json" -o "$tmp/uilr2.win" && cmp -s "$tmp/uilr.win" "$tmp/uilr2.win" ||
+    fail "dump -> build is not exact"
+
+panel=/chunks/[id=UILR]/nodes/0/children/0
+cat > "$tmp/patch.json" <<EOF
+[{"op": "replace", "path": "$panel/width/value", "value": 75.0},
+ {"op": "replace", "path": "$panel/flexDirection", "value": 3},
+ {"op": "replace", "path": "$panel/children/0/x", "value": -24},
+ {"op": "add", "path": "/chunks/[id=STRG]/strings/-", "value": "edited UI text"},
+ {"op": "replace", "path": "$panel/children/1/text", "value": "edited UI text"}]
+EOF
+"$rebyte" apply -q "$tmp/patch.json" "$tmp/uilr.win" -o "$tmp/edit.win" || fail "apply"
+"$rebyte" verify -q "$tmp/edit.win" >/dev/null || fail "the edited file does not verify"
+"$rebyte" dump "$tmp/edit.win" -o "$tmp/edit.json" || fail "dump of the edit"
+python3 - "$fixture" "$tmp/uilr.json" "$tmp/edit.json" <<'PY' || fail "models"
+import json, sys
+def split(path):
+    chunks = json.load(open(path))["chunks"]
+    uilr = [c for c in chunks if c["id"] == "UILR"][0]
+    return uilr, [c for c in chunks if c["id"] not in ("UILR", "STRG")]
+fixture, _ = split(sys.argv[1])
+built, others = split(sys.argv[2])
+edited, edited_others = split(sys.argv[3])
+assert "data" not in built, "UILR kept opaque"
+assert built == fixture, "the built UILR does not re-read to the fixture's model"
+assert edited_others == others, "the edit changed another chunk"
+panel = fixture["nodes"][0]["children"][0]
+panel["width"]["value"] = 75.0
+panel["flexDirection"] = 3
+panel["children"][0]["x"] = -24
+panel["children"][1]["text"] = "edited UI text"
+assert edited == fixture, "the edited UILR is not the fixture with the edits"
+PY
+"$rebyte" diff "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || true
+python3 - "$tmp/uilr.json" "$tmp/diff.json" <<'PY' || fail "diff touches more than UILR and STRG: $(cat "$tmp/diff.json")"
+import json, sys
+ids = [c["id"] for c in json.load(open(sys.argv[1]))["chunks"]]
+allowed = {"/chunks/%d/" % i for i, id in enumerate(ids) if id in ("UILR", "STRG")}
+ops = json.load(open(sys.argv[2]))
+assert ops, "no differences"
+for op in ops:
+    assert any(op["path"].startswith(prefix) for prefix in allowed), op
+PY
+[ "$fails" -eq 0 ] && echo "datawin UILR: ok"
+[ "$fails" -eq 0 ]
