@@ -391,6 +391,7 @@ static void opaque_chunk(rb_ar *ar, gm_state *st, const char *id, const gm_chunk
     uint32_t *offsets = NULL, *targets = NULL;
     size_t count = 0;
     int walked = 1;
+    if (rb_ar_direction(ar) == RB_AR_READ) gm_code_chunk_opaque(st, id);
     if (rb_ar_direction(ar) == RB_AR_READ && st->strings_linked) {
         walked = gm_find_strrefs(st, span, &offsets, &count);
         targets = calloc(count ? count : 1, sizeof *targets);

@@ -10,21 +10,25 @@
  * addresses and the pointer table are derived. Bytecode <= 14: a pointer list of {name, length,
  * inline bytecode}.
  *
- * VARI and FUNC name the first occurrence of each variable / function by absolute address. In the
- * model that is a link {"entry": root entry index, "offset": byte offset in its bytecode}, resolved
- * once CODE is laid out (GM_LINK_CODE in gm.c): nothing before these chunks pins them, so they move
- * with whatever grows before them. The occurrence chains inside the bytecode (§9) are self-relative
- * and are kept as they are: they stay valid while the bytecode blobs keep their lengths and order.
+ * Bytecode holds STRG *indices* (§3) in push.s operands: a root entry lists them as links by text,
+ * "stringOperands" [{"at": offset in its bytecode, "string": text}], with the operand words zero in
+ * the model's blob, so the model does not change when strings are inserted; writing puts the text's
+ * new index there (GM_LINK_STRING_INDEX).
  *
- * Bytecode holds STRG *indices* (§3): push.s operands (the whole word) and the last operand of every
- * VARI/FUNC occurrence chain (low 24 bits; the high byte is the reference type). Reading walks every
- * root blob (§8 instruction sizes) and follows every chain from the raw VARI/FUNC records; a root
- * entry lists them as links by text, "stringOperands" and "chainEnds" [{"at": offset in its
- * bytecode, "string": text}], with those index bits zero in the model's blob, so the model does not
- * change when strings are inserted, and writing puts the text's new index there (GM_LINK_STRING_INDEX).
- * A blob that does not walk, a chain that does not end on its name's index, or bytecode <= 14 (not
- * walked) fails the read: CODE is then kept opaque with a note, never typed with raw indices that
- * would silently go stale. Not done: recomputing the chains, so blobs must keep their lengths.
+ * Occurrence chains (§9) are derived, so bytecode may change length. Every operand that names a
+ * variable or function is, in the model, an entry of its root's "references" [{"at": offset,
+ * "variable": VARI index} or {"at": offset, "function": FUNC index}], with the operand's low 27 bits
+ * (the chain delta) zero in the blob and its high 5 bits (the reference type) kept; a chain's last
+ * operand keeps its high byte and has its low 24 bits (the name's STRG index) zero. Writing, like
+ * UMT, links each entity's references in file order (root entries in CODE-list order): every
+ * operand gets the distance to the next one, the last gets the STRG index of the entity's name
+ * (resolved from VARI/FUNC's name once STRG is laid out), and VARI/FUNC get the count and the first
+ * address, derived, not in the model (when VARI or FUNC is kept opaque, its chains' ends keep
+ * their raw index in the blobs: gm_code_chunk_opaque). Reading follows the stored chains from the
+ * raw VARI/FUNC records and fails (CODE kept opaque, with a note) on anything recomputation would not give back:
+ * a blob that does not walk (§8 instruction sizes), a chain that does not end on its name's index
+ * (or ends on a text STRG repeats), an operand on two chains, first addresses that mix the operand
+ * and instruction rules, an unused entry with a count or first address, bytecode <= 14 (not walked).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +37,37 @@
 /* Where each code entry's bytecode is: READ in the input, WRITE in the output. */
 typedef struct code_span { uint32_t at, size; int is_root; } code_span;
 
+/* What bytecode names (facts §9): a VARI variable or a FUNC function, by index in its list. */
+enum { ENTITY_VARIABLE, ENTITY_FUNCTION, ENTITY_KINDS };
+
+/* The occurrences of one entity: READ found in the input's chains, WRITE laid out in the output. */
+typedef struct entity_occurrences {
+    uint32_t kind, entity, count;
+    uint32_t first;       /* absolute address of the first occurrence's operand */
+    uint32_t last;        /* WRITE: output address of the last occurrence's operand */
+} entity_occurrences;
+
+/* READ: a chain end's index bits, zeroed in the model's blob (`word`), put back if the VARI/FUNC
+ * chunk that names the entity is kept opaque: its raw record then still points at this chain. */
+typedef struct raw_end { uint8_t *word; uint32_t index, kind; } raw_end;
+
 struct gm_code_map {
     code_span *spans;
     size_t count;
-    uint32_t *roots;   /* READ: indices of non-empty root entries, by increasing address */
-    size_t root_count;
+    entity_occurrences *named;  /* sorted by kind, then entity */
+    size_t named_count, named_cap;
+    raw_end *raw_ends;
+    size_t raw_end_count, raw_end_cap;
+    /* READ: whether the first addresses name the operand (1) or the instruction (0): -1 unseen */
+    int first_is_operand[ENTITY_KINDS];
 };
 
 void gm_code_free(gm_state *st)
 {
     if (!st->code) return;
     free(st->code->spans);
-    free(st->code->roots);
+    free(st->code->named);
+    free(st->code->raw_ends);
     free(st->code);
     st->code = NULL;
 }
@@ -60,34 +83,68 @@ static int code_map_reset(rb_ar *ar, gm_state *st, uint64_t count)
         return 0;
     }
     st->code->count = (size_t)count;
+    for (int kind = 0; kind < ENTITY_KINDS; kind++) st->code->first_is_operand[kind] = -1;
     return 1;
 }
 
-/* READ: the roots, for turning addresses into links (they are laid out in entry order). */
-static void code_map_index_roots(rb_ar *ar, gm_state *st)
+static entity_occurrences *add_named(rb_ar *ar, struct gm_code_map *m)
 {
-    struct gm_code_map *m = st->code;
-    m->roots = calloc(m->count ? m->count : 1, sizeof *m->roots);
-    if (!m->roots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-    for (size_t i = 0; i < m->count; i++)
-        if (m->spans[i].is_root && m->spans[i].size) m->roots[m->root_count++] = (uint32_t)i;
+    if (m->named_count == m->named_cap) {
+        size_t cap = m->named_cap ? m->named_cap * 2 : 64;
+        entity_occurrences *grown = realloc(m->named, cap * sizeof *grown);
+        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
+        m->named = grown;
+        m->named_cap = cap;
+    }
+    entity_occurrences *o = &m->named[m->named_count++];
+    memset(o, 0, sizeof *o);
+    return o;
 }
 
-/* READ: the root entry whose bytecode holds `address`, or -1. */
-static long code_entry_at(const gm_state *st, uint32_t address)
+/* The occurrences of entity `index` of `kind`, or NULL when bytecode never names it. */
+static const entity_occurrences *find_named(const gm_state *st, uint32_t kind, uint64_t index)
 {
     const struct gm_code_map *m = st->code;
-    size_t lo = 0, hi = m->root_count;
+    size_t lo = 0, hi = m ? m->named_count : 0;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const code_span *s = &m->spans[m->roots[mid]];
-        if (address < s->at) hi = mid;
-        else if (address - s->at >= s->size) lo = mid + 1;
-        else return (long)m->roots[mid];
+        const entity_occurrences *o = &m->named[mid];
+        if (o->kind < kind || (o->kind == kind && o->entity < index)) lo = mid + 1;
+        else if (o->kind == kind && o->entity == index) return o;
+        else hi = mid;
     }
-    return -1;
+    return NULL;
 }
 
+/* VARI or FUNC kept opaque (facts §10): their raw records hold the counts and first addresses of
+ * the chains as stored, so those chains must be written as stored, ends included: the model's
+ * blobs get the ends' raw STRG indices back (an edit that moves CODE is refused: the opaque chunk
+ * is pinned where it was laid out). */
+void gm_code_chunk_opaque(gm_state *st, const char *id)
+{
+    uint32_t kind = memcmp(id, "VARI", 4) == 0 ? ENTITY_VARIABLE : memcmp(id, "FUNC", 4) == 0 ? ENTITY_FUNCTION : 2;
+    for (size_t k = 0; st->code && kind < ENTITY_KINDS && k < st->code->raw_end_count; k++) {
+        const raw_end *r = &st->code->raw_ends[k];
+        if (r->kind != kind) continue;
+        r->word[0] = (uint8_t)r->index;
+        r->word[1] = (uint8_t)(r->index >> 8);
+        r->word[2] = (uint8_t)(r->index >> 16);
+    }
+}
+
+static void raw_end_add(rb_ar *ar, struct gm_code_map *m, raw_end r)
+{
+    if (m->raw_end_count == m->raw_end_cap) {
+        size_t cap = m->raw_end_cap ? m->raw_end_cap * 2 : 64;
+        raw_end *grown = realloc(m->raw_ends, cap * sizeof *grown);
+        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+        m->raw_ends = grown;
+        m->raw_end_cap = cap;
+    }
+    m->raw_ends[m->raw_end_count++] = r;
+}
+
+/* GM_LINK_CODE (no longer made here: first occurrences are derived) */
 int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address)
 {
     uint64_t entry = link >> 32, offset = link & 0xFFFFFFFFu;
@@ -118,31 +175,39 @@ typedef struct code_entry {
     uint32_t length;
 } code_entry;
 
-/* ---------- string operands: the bytecode's STRG indices (facts §3, §8, §9) ---------- */
+/* ---------- the walk: string operands and references (facts §3, §8, §9) ---------- */
 
-/* A word of bytecode that holds a STRG index: a push.s operand (the whole word) or the end of a
- * VARI/FUNC occurrence chain (the low 24 bits; the high byte is the reference type). */
+/* A push.s operand: the word at `at` holds STRG index `index`. */
 typedef struct string_site { uint32_t at, index; } string_site;
 typedef struct site_list { string_site *items; size_t count, cap, next; } site_list;
 
-/* READ: what the walk learned, for every root blob (they are contiguous from `start`). */
+/* An operand that names a variable or function (facts §9): absolute address (READ: input, WRITE:
+ * output), what it names, and the bits of its word that are not derived: READ whether it ends its
+ * chain (then only the low 24 bits are: CHAIN_END_KEPT), WRITE the model's whole word. */
+typedef struct reference { uint32_t at, kind, entity, kept; } reference;
+typedef struct reference_list { reference *items; size_t count, cap, next; } reference_list;
+
+/* What the walk learned, for every root blob (READ: they are contiguous from `start`). */
 typedef struct code_sites {
     uint64_t start, end;
-    uint8_t *word;       /* per 4-byte word from `start`: WORD_* flags */
-    site_list operands;  /* push.s, by address */
-    site_list chain_ends; /* by address */
+    uint8_t *word;       /* READ: per 4-byte word from `start`: WORD_* flags */
+    site_list operands;  /* READ: push.s, by address */
+    reference_list references; /* READ: by address; WRITE: collected from the model */
 } code_sites;
 
-enum { WORD_INSTRUCTION = 1, WORD_REFERENCE = 2 };
+enum { WORD_INSTRUCTION = 1, WORD_REFERENCE = 2, WORD_STRING = 4 };
 enum { TYPE_DOUBLE = 0, TYPE_FLOAT = 1, TYPE_INT32 = 2, TYPE_INT64 = 3, TYPE_BOOL = 4, TYPE_VARIABLE = 5,
        TYPE_STRING = 6, TYPE_INT16 = 15 };
+/* A reference operand: low 27 bits the distance to the next occurrence, high 5 the reference type
+ * (facts §9); the last occurrence holds the name's STRG index in the low 24 bits instead. */
+#define REFERENCE_DELTA 0x07FFFFFFu
 #define CHAIN_END_KEPT 0xFF000000u
 
 static void code_sites_free(code_sites *c)
 {
     free(c->word);
     free(c->operands.items);
-    free(c->chain_ends.items);
+    free(c->references.items);
 }
 
 static int site_add(site_list *l, uint32_t at, uint32_t index)
@@ -156,6 +221,18 @@ static int site_add(site_list *l, uint32_t at, uint32_t index)
     }
     l->items[l->count++] = (string_site){at, index};
     return 1;
+}
+
+static void reference_add(rb_ar *ar, reference_list *l, reference r)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 256;
+        reference *grown = realloc(l->items, cap * sizeof *grown);
+        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->count++] = r;
 }
 
 static int is_push(unsigned opcode) { return (opcode >= 0xC0 && opcode <= 0xC3) || opcode == 0x84; }
@@ -193,31 +270,23 @@ static int operand_may_be_reference(uint32_t word)
     return opcode == 0x45 || opcode == 0xD9 || opcode == 0xFF;
 }
 
-/* READ: walk one root blob; it must end exactly on an instruction boundary. */
-static void walk_blob(rb_ar *ar, const gm_state *st, uint64_t blob, uint32_t length, code_sites *c)
+/* Walk one root blob of `length` bytes at `p`, marking in `flags` (a byte per word) its instruction
+ * words, the operands that may be references and the push.s operands. It must end exactly on an
+ * instruction boundary; `address` (absolute) is for the message. */
+static void walk_blob(rb_ar *ar, const uint8_t *p, uint32_t length, uint64_t address, uint8_t *flags)
 {
-    const uint8_t *p = st->file + blob;
     uint32_t pos = 0;
     while (pos < length && rb_ar_ok(ar)) {
         uint32_t word = length - pos >= 4 ? gm_le32(p + pos) : 0;
         int extra = length - pos >= 4 ? extra_words(word) : -1;
         if (extra < 0 || (uint64_t)length - pos < 4 + 4 * (uint64_t)extra) {
             rb_ar_fail(ar, RB_E_FORMAT, "bytecode at 0x%llx: instruction 0x%08x does not walk (facts §8)",
-                       (unsigned long long)(blob + pos), word);
+                       (unsigned long long)(address + pos), word);
             return;
         }
-        uint8_t *flags = &c->word[(blob + pos - c->start) / 4];
-        flags[0] |= WORD_INSTRUCTION;
-        if (extra && operand_may_be_reference(word)) flags[1] |= WORD_REFERENCE;
-        if (is_push(word >> 24) && (word >> 16 & 0xF) == TYPE_STRING) {
-            uint32_t index = gm_le32(p + pos + 4);
-            if (index >= st->strings.count) {
-                rb_ar_fail(ar, RB_E_FORMAT, "push.s at 0x%llx names string %u, but STRG has %zu",
-                           (unsigned long long)(blob + pos), index, st->strings.count);
-                return;
-            }
-            if (!site_add(&c->operands, (uint32_t)(blob + pos + 4), index)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        }
+        flags[pos / 4] |= WORD_INSTRUCTION;
+        if (extra && operand_may_be_reference(word)) flags[pos / 4 + 1] |= WORD_REFERENCE;
+        if (is_push(word >> 24) && (word >> 16 & 0xF) == TYPE_STRING) flags[pos / 4 + 1] |= WORD_STRING;
         pos += 4 + 4 * (uint32_t)extra;
     }
 }
@@ -227,85 +296,145 @@ static int is_reference_operand(const code_sites *c, uint64_t at)
     return at >= c->start && at < c->end && (at - c->start) % 4 == 0 && (c->word[(at - c->start) / 4] & WORD_REFERENCE);
 }
 
-/* READ: follow one VARI/FUNC entry's occurrence chain (facts §9) to its end, which must hold the
- * STRG index of the entry's name. The first address is the instruction's or (FUNC, 2.3+) its operand's. */
-static void follow_chain(rb_ar *ar, const gm_state *st, code_sites *c, const uint8_t *record, int32_t count,
-                         uint32_t first, const char *what)
+/* READ: the first addresses of one kind must all follow one rule (facts §7.18, §7.19: the
+ * instruction, or for 2.3+ functions the operand), kept in the model to write them back. */
+static void note_first_rule(rb_ar *ar, gm_state *st, uint32_t kind, int is_operand, uint32_t first)
 {
-    uint64_t at = is_reference_operand(c, first) ? first : (uint64_t)first + 4;
+    int *rule = &st->code->first_is_operand[kind];
+    if (*rule >= 0 && *rule != is_operand)
+        rb_ar_fail(ar, RB_E_FORMAT, "%s first occurrence 0x%x names the %s, earlier ones the %s",
+                   kind == ENTITY_VARIABLE ? "variable" : "function", first, is_operand ? "operand" : "instruction",
+                   is_operand ? "instruction" : "operand");
+    *rule = is_operand;
+}
+
+/* READ: the last occurrence must hold the STRG index of the entity's name in its low 24 bits; its
+ * high byte is kept (pushref ends, 2023.8+, hold 5 in bits 24-26 [held-out file]). */
+static void check_chain_end(rb_ar *ar, const gm_state *st, uint64_t at, const uint8_t *record, const char *what)
+{
+    uint32_t word = gm_le32(st->file + at), index = word & ~CHAIN_END_KEPT;
     long name = gm_string_at(st, gm_le32(record));
+    if (name < 0 || (uint32_t)name != index)
+        rb_ar_fail(ar, RB_E_FORMAT, "%s chain ends at 0x%llx on string %u, not on the name's index %ld", what,
+                   (unsigned long long)at, index, name);
+    else if (st->string_occurrence[name])
+        /* VARI/FUNC name their string by text alone: the end's index could not be told apart */
+        rb_ar_fail(ar, RB_E_FORMAT, "%s chain ends on a repeated text (string %ld)", what, name);
+}
+
+/* READ: follow one VARI/FUNC entry's occurrence chain (facts §9) from its first address (the
+ * instruction's or, FUNC 2.3+, its operand's), recording each operand as a reference. */
+static void follow_chain(rb_ar *ar, gm_state *st, code_sites *c, const uint8_t *record, int32_t count,
+                         uint32_t first, uint32_t kind, uint32_t entity)
+{
+    const char *what = kind == ENTITY_VARIABLE ? "variable" : "function";
+    uint64_t at = is_reference_operand(c, first) ? first : (uint64_t)first + 4;
+    note_first_rule(ar, st, kind, at == first, first);
+    entity_occurrences *o = rb_ar_ok(ar) ? add_named(ar, st->code) : NULL;
+    if (!o) return;
+    *o = (entity_occurrences){kind, entity, (uint32_t)count, (uint32_t)at, 0};
     for (int32_t k = 0; rb_ar_ok(ar); k++) {
-        if (!is_reference_operand(c, at) || (size_t)k > c->end - c->start) {
+        if (!is_reference_operand(c, at)) {
             rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence %d at 0x%llx is not a variable or function operand",
                        what, first, k, (unsigned long long)at);
             return;
         }
-        uint32_t word = gm_le32(st->file + at);
-        if (k + 1 == count) break;
-        if (!(word & 0x07FFFFFFu)) {
+        int is_end = k + 1 == count;
+        uint32_t kept = is_end ? CHAIN_END_KEPT : ~REFERENCE_DELTA;
+        reference_add(ar, &c->references, (reference){(uint32_t)at, kind, entity, kept});
+        if (is_end) break;
+        uint32_t delta = gm_le32(st->file + at) & REFERENCE_DELTA;
+        if (!delta) {
             rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence chain loops at 0x%llx", what, first, (unsigned long long)at);
             return;
         }
-        at += word & 0x07FFFFFFu;
+        at += delta;
     }
-    if (!rb_ar_ok(ar)) return;
-    uint32_t index = gm_le32(st->file + at) & ~CHAIN_END_KEPT;
-    if (name < 0 || (uint32_t)name != index) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s at 0x%x: occurrence chain ends on string %u, not on the name's index %ld",
-                   what, first, index, name);
-        return;
-    }
-    if (!site_add(&c->chain_ends, (uint32_t)at, index)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    if (rb_ar_ok(ar)) check_chain_end(ar, st, at, record, what);
+}
+
+/* READ: an entry that is not followed (no occurrences) must say so: count 0, first address -1. */
+static void check_unused(rb_ar *ar, int32_t count, uint32_t first, uint32_t entity, const char *what)
+{
+    if (count != 0 || first != 0xFFFFFFFFu)
+        rb_ar_fail(ar, RB_E_FORMAT, "%s %u: %d occurrences, first at 0x%x: not what recomputing gives", what, entity,
+                   count, first);
 }
 
 /* READ: the chains of every VARI (20-byte records after 3 counts) and FUNC (counted 12-byte
- * records) entry that has occurrences (facts §7.18, §7.19). */
-static void follow_chains(rb_ar *ar, const gm_state *st, code_sites *c)
+ * records) entry (facts §7.18, §7.19), in kind then index order. */
+static void follow_chains(rb_ar *ar, gm_state *st, code_sites *c)
 {
     const gm_chunk_span *vari = gm_find_chunk(st, "VARI"), *func = gm_find_chunk(st, "FUNC");
-    for (uint32_t off = 12; vari && vari->size >= 12 && off + 20 <= vari->size && rb_ar_ok(ar); off += 20) {
+    uint32_t k = 0;
+    for (uint32_t off = 12; vari && vari->size >= 12 && off + 20 <= vari->size && rb_ar_ok(ar); off += 20, k++) {
         const uint8_t *r = st->file + vari->data + off;
         int32_t count = (int32_t)gm_le32(r + 12);
-        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 16), "variable");
+        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 16), ENTITY_VARIABLE, k);
+        else check_unused(ar, count, gm_le32(r + 16), k, "variable");
     }
     uint32_t functions = func && func->size >= 4 ? gm_le32(st->file + func->data) : 0;
     if (func && functions > (func->size - 4) / 12) {
         rb_ar_fail(ar, RB_E_FORMAT, "FUNC counts %u functions that do not fit", functions);
         return;
     }
-    for (uint32_t k = 0; k < functions && rb_ar_ok(ar); k++) {
+    for (k = 0; k < functions && rb_ar_ok(ar); k++) {
         const uint8_t *r = st->file + func->data + 4 + 12 * (uint64_t)k;
         int32_t count = (int32_t)gm_le32(r + 4);
-        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 8), "function");
+        if (count > 0) follow_chain(ar, st, c, r, count, gm_le32(r + 8), ENTITY_FUNCTION, k);
+        else check_unused(ar, count, gm_le32(r + 8), k, "function");
     }
 }
 
-static int compare_site(const void *a, const void *b)
+static int compare_reference_at(const void *a, const void *b)
 {
-    uint32_t x = ((const string_site *)a)->at, y = ((const string_site *)b)->at;
+    uint32_t x = ((const reference *)a)->at, y = ((const reference *)b)->at;
     return x < y ? -1 : x > y;
 }
 
-/* READ: every string operand of the root blobs (which run from `start` to `end`, in entry order).
- * A blob that does not walk fails the CODE read: the chunk is then kept opaque and says why, rather
- * than typed with some indices left raw, which would silently go stale when STRG changes. */
-static void find_string_sites(rb_ar *ar, const gm_state *st, const code_entry *e, uint64_t count, code_sites *c)
+/* The references in file order; an operand on two chains could not be written back (facts §9). */
+static void sort_references(rb_ar *ar, reference_list *l)
+{
+    qsort(l->items, l->count, sizeof *l->items, compare_reference_at);
+    for (size_t k = 1; k < l->count && rb_ar_ok(ar); k++)
+        if (l->items[k].at == l->items[k - 1].at)
+            rb_ar_fail(ar, RB_E_FORMAT, "the operand at 0x%x is an occurrence of two entities", l->items[k].at);
+}
+
+/* READ: the push.s operands, in address order, from the walk's flags. */
+static void collect_string_operands(rb_ar *ar, const gm_state *st, code_sites *c)
+{
+    for (uint64_t w = 0; w < (c->end - c->start) / 4 && rb_ar_ok(ar); w++) {
+        if (!(c->word[w] & WORD_STRING)) continue;
+        uint64_t at = c->start + 4 * w;
+        uint32_t index = gm_le32(st->file + at);
+        if (index >= st->strings.count)
+            rb_ar_fail(ar, RB_E_FORMAT, "push.s operand at 0x%llx names string %u, but STRG has %zu",
+                       (unsigned long long)at, index, st->strings.count);
+        else if (!site_add(&c->operands, (uint32_t)at, index))
+            rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    }
+}
+
+/* READ: every string operand and reference of the root blobs (which run from `start` to `end`, in
+ * entry order). A blob that does not walk fails the CODE read: the chunk is then kept opaque and
+ * says why, rather than typed with raw indices that would silently go stale when STRG changes. */
+static void find_sites(rb_ar *ar, gm_state *st, const code_entry *e, uint64_t count, code_sites *c)
 {
     c->word = calloc((size_t)((c->end - c->start) / 4 + 1), 1);
     if (!c->word) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++)
-        if (e[i].parent == i) walk_blob(ar, st, (uint64_t)e[i].blob, e[i].length, c);
+        if (e[i].parent == i)
+            walk_blob(ar, st->file + e[i].blob, e[i].length, (uint64_t)e[i].blob,
+                      c->word + ((uint64_t)e[i].blob - c->start) / 4);
+    if (rb_ar_ok(ar)) collect_string_operands(ar, st, c);
     if (rb_ar_ok(ar)) follow_chains(ar, st, c);
-    if (!rb_ar_ok(ar)) return;
-    qsort(c->chain_ends.items, c->chain_ends.count, sizeof *c->chain_ends.items, compare_site);
-    for (size_t k = 1; k < c->chain_ends.count; k++)
-        if (c->chain_ends.items[k].at == c->chain_ends.items[k - 1].at)
-            rb_ar_fail(ar, RB_E_FORMAT, "two occurrence chains end at 0x%x", c->chain_ends.items[k].at);
+    if (rb_ar_ok(ar)) sort_references(ar, &c->references);
 }
 
 /* WRITE: the word at `at` in the blob just written at `here` gets the index of the string with this text. */
 static void link_operand(rb_ar *ar, gm_state *st, const char *key, uint64_t here, uint64_t size, uint64_t at,
-                         const rb_node *text, uint64_t occurrence, uint32_t kept_mask)
+                         const rb_node *text, uint64_t occurrence)
 {
     if (at > size || size - at < 4) {
         rb_ar_fail(ar, RB_E_MODEL, "%s: operand at %llu is outside the bytecode's %llu bytes", key,
@@ -317,17 +446,17 @@ static void link_operand(rb_ar *ar, gm_state *st, const char *key, uint64_t here
     gm_fixup *f = &st->fixups[st->fixup_count - 1];
     f->text = text;
     f->key = key;
-    f->kept_mask = kept_mask;
+    f->kept_mask = 0;
 }
 
-/* One list of string operands of a root entry: [{"at": offset in its bytecode, "string": text,
- * ["occurrence": n-th string with that text, when STRG repeats it]}]. READ takes the sites of
- * `l` inside [here, here + size). */
-static void operand_list(rb_ar *ar, gm_state *st, const char *key, site_list *l, uint64_t here, uint64_t size,
-                         uint32_t kept_mask)
+/* A root entry's push.s operands: [{"at": offset in its bytecode, "string": text,
+ * ["occurrence": n-th string with that text, when STRG repeats it]}]. READ takes the sites
+ * inside [here, here + size). */
+static void string_operand_list(rb_ar *ar, gm_state *st, site_list *l, uint64_t here, uint64_t size)
 {
+    const char *key = "stringOperands";
     int reading = rb_ar_direction(ar) == RB_AR_READ;
-    size_t first = l ? l->next : 0, n = 0;
+    size_t first = l->next, n = 0;
     while (reading && first + n < l->count && l->items[first + n].at < here + size) n++;
     if (reading) l->next = first + n;
     if (!rb_ar_has(ar, key, n > 0)) return;
@@ -342,36 +471,141 @@ static void operand_list(rb_ar *ar, gm_state *st, const char *key, site_list *l,
         uint32_t repeat = s ? st->string_occurrence[s->index] : 0;
         uint64_t occurrence =
             rb_ar_has(ar, "occurrence", repeat != 0) ? rb_ar_uint_detached(ar, "occurrence", RB_U32, repeat) : 0;
-        if (rb_ar_direction(ar) == RB_AR_WRITE && text)
-            link_operand(ar, st, key, here, size, at, text, occurrence, kept_mask);
+        if (rb_ar_direction(ar) == RB_AR_WRITE && text) link_operand(ar, st, key, here, size, at, text, occurrence);
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
 }
 
-/* READ: the model's bytecode has the index bits of every string operand zeroed (they are derived
- * from the links on write), so it does not change when STRG does. */
-static void mask_operands(rb_ar *ar, const rb_node *blob, uint64_t here, const site_list *operands,
-                          size_t operands_from, const site_list *ends, size_t ends_from)
+/* WRITE: a reference of the model must sit on a variable or function operand of its blob (after an
+ * edit its "at" must follow the instructions); it joins the list the chains are linked from. */
+static void collect_reference(rb_ar *ar, code_sites *c, const rb_node *blob, const uint8_t *flags, uint64_t here,
+                              uint64_t at, uint32_t kind, uint64_t entity)
 {
-    if (operands->next == operands_from && ends->next == ends_from) return;
+    uint64_t size = blob->v.bytes.size;
+    if (at % 4 || at >= size || !(flags[at / 4] & WORD_REFERENCE) || entity > 0xFFFFFFFFu) {
+        rb_ar_fail(ar, RB_E_MODEL, "reference at %llu is not a variable or function operand of the bytecode (facts §8)",
+                   (unsigned long long)at);
+        return;
+    }
+    uint32_t word = gm_le32(blob->v.bytes.data + at);
+    reference_add(ar, &c->references, (reference){(uint32_t)(here + at), kind, (uint32_t)entity, word});
+}
+
+/* WRITE: the walk of a blob, for checking its references (NULL when it has none). */
+static uint8_t *walk_model_blob(rb_ar *ar, const rb_node *blob, uint64_t here)
+{
+    uint64_t size = blob->v.bytes.size;
+    uint8_t *flags = calloc((size_t)(size / 4 + 2), 1);
+    if (!flags) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
+    walk_blob(ar, blob->v.bytes.data, (uint32_t)size, here, flags);
+    return flags;
+}
+
+/* A root entry's variable and function operands: [{"at": offset, "variable" | "function": index}]
+ * (facts §9). READ takes the references inside [here, here + size). */
+static void references_of_entry(rb_ar *ar, code_sites *c, const rb_node *blob, uint64_t here)
+{
+    const char *key = "references";
+    int reading = rb_ar_direction(ar) == RB_AR_READ;
+    reference_list *l = &c->references;
+    uint64_t size = blob->v.bytes.size;
+    size_t first = l->next, n = 0;
+    while (reading && first + n < l->count && l->items[first + n].at < here + size) n++;
+    if (reading) l->next = first + n;
+    if (!rb_ar_has(ar, key, n > 0)) return;
+    uint8_t *flags = rb_ar_direction(ar) == RB_AR_WRITE ? walk_model_blob(ar, blob, here) : NULL;
+    uint64_t count = rb_ar_list_begin_n(ar, key, n, 0);
+    for (uint64_t k = 0; k < count && rb_ar_ok(ar); k++) {
+        const reference *r = reading ? &l->items[first + k] : NULL;
+        rb_ar_record_begin(ar, NULL);
+        uint64_t at = rb_ar_uint_detached(ar, "at", RB_U32, r ? r->at - here : 0);
+        uint32_t kind = rb_ar_has(ar, "variable", r && r->kind == ENTITY_VARIABLE) ? ENTITY_VARIABLE : ENTITY_FUNCTION;
+        uint64_t entity = rb_ar_uint_detached(ar, kind == ENTITY_VARIABLE ? "variable" : "function", RB_U32,
+                                              r ? r->entity : 0);
+        if (flags && rb_ar_ok(ar)) collect_reference(ar, c, blob, flags, here, at, kind, entity);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    free(flags);
+}
+
+/* READ: the model's bytecode has every push.s operand zeroed and every reference's derived bits
+ * zeroed (the low 27, the delta; at a chain end the low 24, the name's index): both are derived on
+ * write, so the model does not change when strings or other code do. */
+static void mask_operands(rb_ar *ar, gm_state *st, const rb_node *blob, uint64_t here, const code_sites *c,
+                          size_t operands_from, size_t references_from)
+{
+    if (c->operands.next == operands_from && c->references.next == references_from) return;
     uint8_t *copy = rb_arena_alloc(rb_ar_arena(ar), blob->v.bytes.size);
     if (!copy) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     memcpy(copy, blob->v.bytes.data, blob->v.bytes.size);
-    for (size_t k = operands_from; k < operands->next; k++) memset(copy + (operands->items[k].at - here), 0, 4);
-    for (size_t k = ends_from; k < ends->next; k++) memset(copy + (ends->items[k].at - here), 0, 3);
+    for (size_t k = operands_from; k < c->operands.next; k++) memset(copy + (c->operands.items[k].at - here), 0, 4);
+    for (size_t k = references_from; k < c->references.next && rb_ar_ok(ar); k++) {
+        const reference *r = &c->references.items[k];
+        uint8_t *word = copy + (r->at - here);
+        if (r->kept == CHAIN_END_KEPT)
+            raw_end_add(ar, st->code, (raw_end){word, gm_le32(word) & ~CHAIN_END_KEPT, r->kind});
+        word[0] = word[1] = word[2] = 0;
+        word[3] &= (uint8_t)(r->kept >> 24);
+    }
     ((rb_node *)blob)->v.bytes.data = copy; /* created by this READ: ours to finish */
 }
 
-/* A root entry's string operands: push.s operands, then occurrence chain ends. */
-static void string_operands(rb_ar *ar, gm_state *st, code_sites *c, const rb_node *blob, uint64_t here)
+/* A root entry's derived operands: push.s string operands, then references. */
+static void derived_operands(rb_ar *ar, gm_state *st, code_sites *c, const rb_node *blob, uint64_t here)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
-    size_t operands_from = reading ? c->operands.next : 0, ends_from = reading ? c->chain_ends.next : 0;
-    uint64_t size = blob->v.bytes.size;
-    operand_list(ar, st, "stringOperands", reading ? &c->operands : NULL, here, size, 0);
-    operand_list(ar, st, "chainEnds", reading ? &c->chain_ends : NULL, here, size, CHAIN_END_KEPT);
-    if (reading && rb_ar_ok(ar)) mask_operands(ar, blob, here, &c->operands, operands_from, &c->chain_ends, ends_from);
+    size_t operands_from = c->operands.next, references_from = c->references.next;
+    string_operand_list(ar, st, &c->operands, here, blob->v.bytes.size);
+    references_of_entry(ar, c, blob, here);
+    if (reading && rb_ar_ok(ar)) mask_operands(ar, st, blob, here, c, operands_from, references_from);
+}
+
+/* ---------- WRITE: the occurrence chains, recomputed (facts §9) ---------- */
+
+static int compare_reference_entity(const void *a, const void *b)
+{
+    const reference *x = a, *y = b;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    if (x->entity != y->entity) return x->entity < y->entity ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void patch_word(rb_ar *ar, uint32_t at, uint32_t value)
+{
+    rb_slot slot = {.position = at, .wire = RB_U32, .valid = 1};
+    rb_ar_slot_set(ar, &slot, value);
+}
+
+/* One entity's `n` references in file order: each operand gets the distance to the next (its bits
+ * 24-26 too); the last keeps the model's word, whose low 24 bits VARI/FUNC set to the STRG index of
+ * the entity's name when they are written (occurrence_fields). */
+static void link_chain(rb_ar *ar, gm_state *st, const reference *r, size_t n)
+{
+    for (size_t k = 0; k + 1 < n && rb_ar_ok(ar); k++) {
+        uint32_t delta = r[k + 1].at - r[k].at;
+        if (delta > REFERENCE_DELTA)
+            rb_ar_fail(ar, RB_E_MODEL, "occurrences at 0x%x and 0x%x are too far apart for a chain (27 bits)", r[k].at,
+                       r[k + 1].at);
+        patch_word(ar, r[k].at, (r[k].kept & ~REFERENCE_DELTA) | delta);
+    }
+    patch_word(ar, r[n - 1].at, r[n - 1].kept);
+    entity_occurrences *o = rb_ar_ok(ar) ? add_named(ar, st->code) : NULL;
+    if (o) *o = (entity_occurrences){r->kind, r->entity, (uint32_t)n, r->at, r[n - 1].at};
+}
+
+/* WRITE, once every root blob is written: link the chains of every entity the model's references
+ * name, in file order (facts §9), and note their counts and first addresses for VARI and FUNC. */
+static void link_chains(rb_ar *ar, gm_state *st, reference_list *l)
+{
+    sort_references(ar, l);
+    qsort(l->items, l->count, sizeof *l->items, compare_reference_entity);
+    for (size_t k = 0, end; k < l->count && rb_ar_ok(ar); k = end) {
+        for (end = k + 1; end < l->count; end++)
+            if (l->items[end].kind != l->items[k].kind || l->items[end].entity != l->items[k].entity) break;
+        link_chain(ar, st, l->items + k, end - k);
+    }
 }
 
 /* READ: the 20-byte header at `pointer` (inside the chunk) into `e`. */
@@ -483,7 +717,7 @@ static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e
         if (!blob) return;
         e->length = (uint32_t)blob->v.bytes.size;
         st->code->spans[i] = (code_span){(uint32_t)here, e->length, 1};
-        string_operands(ar, st, sites, blob, here);
+        derived_operands(ar, st, sites, blob, here);
         return;
     }
     e->parent = rb_ar_uint_detached(ar, "parent", RB_U32, e->parent);
@@ -549,7 +783,7 @@ static void code_modern(rb_ar *ar, gm_state *st)
         sites.start = sites.end = blobs;
         for (uint64_t i = 0; reading && i < count; i++)
             if (e[i].parent == i && (uint64_t)e[i].blob + e[i].length > sites.end) sites.end = (uint64_t)e[i].blob + e[i].length;
-        if (reading && rb_ar_ok(ar)) find_string_sites(ar, st, e, count, &sites);
+        if (reading && rb_ar_ok(ar)) find_sites(ar, st, e, count, &sites);
         count = rb_ar_list_begin_n(ar, "entries", count, 0);
         for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
             rb_ar_record_begin(ar, NULL);
@@ -557,6 +791,7 @@ static void code_modern(rb_ar *ar, gm_state *st)
             rb_ar_record_end(ar);
         }
         rb_ar_list_end(ar);
+        if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar)) link_chains(ar, st, &sites.references);
         for (uint64_t i = 0; i < count && rb_ar_ok(ar) && rb_ar_direction(ar) != RB_AR_FROM_JSON; i++)
             code_header(ar, st, &table[i], i, &e[i]);
     }
@@ -615,51 +850,75 @@ void gm_chunk_code(rb_ar *ar, gm_state *st)
     if (!chunk_has_content(ar, "entries")) return;
     if (modern_layout(ar, st)) code_modern(ar, st);
     else code_old(ar, st);
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) code_map_index_roots(ar, st);
     if (!rb_ar_ok(ar)) gm_code_free(st);
 }
 
-/* ---------- links to the first occurrence (VARI, FUNC) ---------- */
+/* ---------- VARI and FUNC occurrences, derived from CODE's references (facts §9) ---------- */
 
-/* The absolute address of an entity's first occurrence; -1 (none) is the link's absence. */
-static void first_occurrence(rb_ar *ar, gm_state *st)
+/* Whether first addresses name the operand (1) or the instruction (0) (facts §7.18: variables the
+ * instruction; §7.19: 2.3+ functions the operand): READ as the chains showed (0 when no chain does),
+ * kept in the model for writing. */
+static unsigned first_occurrence_rule(rb_ar *ar, const gm_state *st, uint32_t kind)
 {
-    const char *key = "firstOccurrence";
-    rb_ar_dir dir = rb_ar_direction(ar);
-    rb_slot slot = rb_ar_slot(ar, key, RB_U32);
-    long entry = -1;
-    if (dir == RB_AR_READ && rb_ar_ok(ar) && slot.value != 0xFFFFFFFFu) {
-        entry = st->code ? code_entry_at(st, (uint32_t)slot.value) : -1;
-        if (entry < 0) {
-            rb_ar_fail(ar, RB_E_FORMAT, "first occurrence 0x%llx is not inside a typed code entry's bytecode",
-                       (unsigned long long)slot.value);
-            return;
-        }
-    }
-    if (!rb_ar_has(ar, key, entry >= 0)) {
-        rb_ar_slot_set(ar, &slot, 0xFFFFFFFFu);
+    int seen = st->code ? st->code->first_is_operand[kind] : -1;
+    unsigned rule = (unsigned)rb_ar_uint_detached(ar, "firstOccurrenceIsOperand", RB_U8, seen > 0);
+    if (rb_ar_ok(ar) && rule > 1) rb_ar_fail(ar, RB_E_MODEL, "firstOccurrenceIsOperand must be 0 or 1, not %u", rule);
+    return rule;
+}
+
+/* WRITE: the text of the string reference gm_strref just wrote (its link is the last one), or NULL. */
+static const rb_node *name_just_linked(const gm_state *st, size_t links_before)
+{
+    return st->fixup_count > links_before ? st->fixups[st->fixup_count - 1].text : NULL;
+}
+
+/* An entity's occurrence count and first address: READ checks the file holds what CODE's chains
+ * gave; WRITE puts what the chains were laid out as, and names the string the last occurrence
+ * holds (the entity's name, facts §9). */
+static void occurrence_fields(rb_ar *ar, gm_state *st, uint32_t kind, uint64_t index, unsigned first_is_operand,
+                              const rb_node *name)
+{
+    const entity_occurrences *o = find_named(st, kind, index);
+    derived(ar, "occurrences", RB_U32, o ? o->count : 0);
+    derived(ar, "firstOccurrence", RB_U32, o ? o->first - (first_is_operand ? 0 : 4) : 0xFFFFFFFFu);
+    if (!o || rb_ar_direction(ar) != RB_AR_WRITE || !rb_ar_ok(ar)) return;
+    if (!name) {
+        rb_ar_fail(ar, RB_E_MODEL, "%s %llu occurs in bytecode but has no name for its chain's end",
+                   kind == ENTITY_VARIABLE ? "variable" : "function", (unsigned long long)index);
         return;
     }
-    rb_ar_record_begin(ar, key);
-    uint64_t index = rb_ar_uint_detached(ar, "entry", RB_U32, (uint64_t)entry);
-    uint64_t offset = rb_ar_uint_detached(ar, "offset", RB_U32,
-                                          entry >= 0 ? slot.value - st->code->spans[entry].at : 0);
-    rb_ar_record_end(ar);
-    if (dir == RB_AR_WRITE) gm_add_link(ar, st, slot.position, GM_LINK_CODE, index << 32 | offset);
+    gm_add_link(ar, st, o->last, GM_LINK_STRING_INDEX, 0);
+    if (!rb_ar_ok(ar)) return;
+    gm_fixup *f = &st->fixups[st->fixup_count - 1];
+    f->text = name;
+    f->key = kind == ENTITY_VARIABLE ? "the last occurrence of a variable" : "the last occurrence of a function";
+    f->kept_mask = CHAIN_END_KEPT;
+}
+
+/* WRITE: bytecode must not name an entity past the end of its list. */
+static void check_named_exist(rb_ar *ar, const gm_state *st, uint32_t kind, uint64_t count)
+{
+    const struct gm_code_map *m = st->code;
+    for (size_t k = 0; m && k < m->named_count && rb_ar_ok(ar); k++)
+        if (m->named[k].kind == kind && m->named[k].entity >= count)
+            rb_ar_fail(ar, RB_E_MODEL, "bytecode names %s %u, but %s has %llu",
+                       kind == ENTITY_VARIABLE ? "variable" : "function", m->named[k].entity,
+                       kind == ENTITY_VARIABLE ? "VARI" : "FUNC", (unsigned long long)count);
 }
 
 /* ---------- VARI ---------- */
 
-static void variable(rb_ar *ar, gm_state *st, int modern)
+static void variable(rb_ar *ar, gm_state *st, int modern, uint64_t index, unsigned first_is_operand)
 {
     rb_ar_record_begin(ar, NULL);
+    size_t links_before = st->fixup_count;
     gm_strref(ar, st, "name");
+    const rb_node *name = name_just_linked(st, links_before);
     if (modern) {
         rb_ar_i32(ar, "instanceType"); /* -1 self, -5 global, -6 builtin, -7 local, -16 static, >= 0 object */
         rb_ar_i32(ar, "varId");
     }
-    rb_ar_u32(ar, "occurrences");
-    first_occurrence(ar, st);
+    occurrence_fields(ar, st, ENTITY_VARIABLE, index, first_is_operand, name);
     rb_ar_record_end(ar);
 }
 
@@ -669,6 +928,7 @@ void gm_chunk_vari(rb_ar *ar, gm_state *st)
 {
     if (!chunk_has_content(ar, "variables")) return;
     int modern = modern_layout(ar, st);
+    unsigned first_is_operand = first_occurrence_rule(ar, st, ENTITY_VARIABLE);
     if (modern) {
         rb_ar_u32(ar, "varCount1");
         rb_ar_u32(ar, "varCount2");
@@ -676,18 +936,19 @@ void gm_chunk_vari(rb_ar *ar, gm_state *st)
     }
     unsigned record = modern ? 20 : 12;
     uint64_t count = rb_ar_list_begin_n(ar, "variables", rb_ar_remaining(ar) / record, record);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) variable(ar, st, modern);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) variable(ar, st, modern, i, first_is_operand);
     rb_ar_list_end(ar);
+    if (rb_ar_direction(ar) == RB_AR_WRITE) check_named_exist(ar, st, ENTITY_VARIABLE, count);
 }
 
 /* ---------- FUNC ---------- */
 
-static void function(rb_ar *ar, gm_state *st)
+static void function(rb_ar *ar, gm_state *st, uint64_t index, unsigned first_is_operand)
 {
     rb_ar_record_begin(ar, NULL);
+    size_t links_before = st->fixup_count;
     gm_strref(ar, st, "name");
-    rb_ar_u32(ar, "occurrences");
-    first_occurrence(ar, st);
+    occurrence_fields(ar, st, ENTITY_FUNCTION, index, first_is_operand, name_just_linked(st, links_before));
     rb_ar_record_end(ar);
 }
 
@@ -730,15 +991,14 @@ void gm_chunk_func(rb_ar *ar, gm_state *st)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     if (!chunk_has_content(ar, "functions")) return;
-    if (!modern_layout(ar, st)) {
-        uint64_t count = rb_ar_list_begin_n(ar, "functions", rb_ar_remaining(ar) / 12, 12);
-        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) function(ar, st);
-        rb_ar_list_end(ar);
-        return;
-    }
-    uint64_t count = rb_ar_list_begin(ar, "functions", RB_U32, 12);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) function(ar, st);
+    int modern = modern_layout(ar, st);
+    unsigned first_is_operand = first_occurrence_rule(ar, st, ENTITY_FUNCTION);
+    uint64_t count = modern ? rb_ar_list_begin(ar, "functions", RB_U32, 12)
+                            : rb_ar_list_begin_n(ar, "functions", rb_ar_remaining(ar) / 12, 12);
+    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) function(ar, st, i, first_is_operand);
     rb_ar_list_end(ar);
+    if (rb_ar_direction(ar) == RB_AR_WRITE) check_named_exist(ar, st, ENTITY_FUNCTION, count);
+    if (!modern) return;
     if (!rb_ar_has(ar, "codeLocals", reading && code_locals_follow(ar, st))) return;
     count = rb_ar_list_begin(ar, "codeLocals", RB_U32, 8);
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) code_locals(ar, st);

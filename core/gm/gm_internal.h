@@ -166,6 +166,8 @@ void gm_chunk_func(rb_ar *ar, gm_state *st);
 /* GM_LINK_CODE: the address of byte `offset` of entry `entry`'s bytecode, once CODE is written. */
 int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address);
 void gm_code_free(gm_state *st);
+/* READ: chunk `id` is kept opaque; when VARI or FUNC, CODE's chain ends keep their raw indices. */
+void gm_code_chunk_opaque(gm_state *st, const char *id);
 
 /* OBJT, SOND, AGRP, SCPT, PATH, GLOB, TMLN, SHDR, OPTN, LANG, EXTN (gm_objt.c) */
 void gm_chunk_objt(rb_ar *ar, gm_state *st);
@@ -193,7 +195,6 @@ void gm_chunk_acrv(rb_ar *ar, gm_state *st);
 void gm_chunk_seqn(rb_ar *ar, gm_state *st);
 void gm_chunk_psem(rb_ar *ar, gm_state *st);
 void gm_chunk_psys(rb_ar *ar, gm_state *st);
-
 /* UILR (gm_uilr.c) */
 void gm_chunk_uilr(rb_ar *ar, gm_state *st);
 #endif

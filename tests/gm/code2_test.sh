@@ -1,7 +1,7 @@
 #!/bin/sh
 # Bytecode string operands (facts §3, §8, §9): push.s operands and the ends of VARI/FUNC occurrence
-# chains hold STRG *indices*; the model holds their texts (CODE entries' "stringOperands" and
-# "chainEnds") and writing resolves the indices. On every corpus data.win:
+# chains hold STRG *indices*; the model holds texts (CODE entries' "stringOperands"; a chain's end
+# names its VARI/FUNC entry's name) and writing resolves the indices. On every corpus data.win:
 #  1. a string inserted at index 0 of STRG shifts every index: in the output bytes every push.s
 #     operand and every chain end (walked independently here) names the same text as in the input;
 #     the output verifies, and its model is the input's with only that string added;

@@ -4,10 +4,10 @@
 #     verifies, and re-reads as the input model with exactly those two changes;
 #  2. a code entry's bytecode given back as base64 (the same bytes) writes the input byte for byte;
 #  3. an empty code entry is added at the end of CODE: the pointer table grows by 4, so every
-#     bytecode blob, VARI and FUNC move. VARI/FUNC first occurrences are links (entry, offset):
-#     each must land on the same instruction bytes, 4 bytes further on, and every variable's
-#     occurrence chain must still end on its name's STRG index;
-#  4. a first occurrence that is not inside any bytecode is refused, and nothing is written;
+#     bytecode blob, VARI and FUNC move. VARI/FUNC first occurrences are derived from the entries'
+#     references: each must land on the same instruction bytes, 4 bytes further on, and every
+#     variable's occurrence chain must still end on its name's STRG index;
+#  4. a reference outside every bytecode is refused, and nothing is written;
 #  5. a TPAG item is added (TPAG comes before CODE): CODE, VARI and FUNC move as a whole and every
 #     first occurrence must land on the same bytes, moved by as much as CODE. Where a chunk before
 #     CODE is still opaque and holds absolute pointers, the edit is refused: that is reported, not failed.
@@ -44,10 +44,9 @@ json.dump([{"op": "replace", "path": "%s/%d/bytecode" % (base, k), "value": code
           open(out + "/same.json", "w"))
 empty = {"name": new, "locals": 0, "arguments": 0, "bytecode": {"$base64": ""}}
 json.dump([add_string, {"op": "add", "path": base + "/-", "value": empty}], open(out + "/grow.json", "w"))
-vari = next(c for c in chunks if c["id"] == "VARI")
-i = next(i for i, v in enumerate(vari["variables"]) if "firstOccurrence" in v)
-json.dump([{"op": "replace", "path": "/chunks/[id=VARI]/variables/%d/firstOccurrence/offset" % i,
-            "value": 0x7FFFFFFF}], open(out + "/bad.json", "w"))
+i = next(i for i, e in enumerate(code["entries"]) if e.get("references"))
+json.dump([{"op": "replace", "path": base + "/%d/references/0/at" % i, "value": 0x7FFFFFFC}],
+          open(out + "/bad.json", "w"))
 tpag = next(c for c in chunks if c["id"] == "TPAG")
 item = tpag["items"][0] if tpag.get("items") else None
 json.dump([{"op": "add", "path": "/chunks/[id=TPAG]/items/-", "value": item}] if item else [],
@@ -137,11 +136,11 @@ for k in range((vl - 12) // 20):
 assert moved and chains
 PY
         fail "$name: VARI/FUNC first occurrences after CODE grew"
-    # 4. a link outside every bytecode is refused
+    # 4. a reference outside every bytecode is refused
     if "$rebyte" apply -q "$tmp/bad.json" "$win" -o "$tmp/bad.win" 2>"$tmp/err"; then
-        fail "$name: a first occurrence outside the bytecode was accepted"
+        fail "$name: a reference outside the bytecode was accepted"
     fi
-    grep -q "not inside a code entry's bytecode" "$tmp/err" || fail "$name: message: $(cat "$tmp/err")"
+    grep -q "is not a variable or function operand" "$tmp/err" || fail "$name: message: $(cat "$tmp/err")"
     [ ! -e "$tmp/bad.win" ] || fail "$name: output written for a refused patch"
     rm -f "$tmp/bad.win"
     # 5. CODE moved by an edit before it
