@@ -7,10 +7,24 @@
 #include "../patch/jsonpatch.h"
 #include "../patch/selector.h"
 
-rb_node_kind rb_node_kind_of(const rb_node *n) { return (rb_node_kind)n->kind; }
+/* A table (packed elements, model.h) is a list to API users: asking for an element turns it into
+ * the nodes it stands for, once, so the element can be read and edited like any other node. */
+rb_node_kind rb_node_kind_of(const rb_node *n) { return n->kind == RB_K_TABLE ? RB_NODE_LIST : (rb_node_kind)n->kind; }
 const char *rb_node_key(const rb_node *n) { return n->key; }
-size_t rb_node_child_count(const rb_node *n) { return rb_node_is_container(n) ? n->v.kids.count : 0; }
-rb_node *rb_node_child(const rb_node *n, size_t i) { return i < rb_node_child_count(n) ? n->v.kids.items[i] : NULL; }
+
+size_t rb_node_child_count(const rb_node *n)
+{
+    if (n->kind == RB_K_TABLE) return n->table->count;
+    return rb_node_is_container(n) ? n->v.kids.count : 0;
+}
+
+rb_node *rb_node_child(const rb_node *n, size_t i)
+{
+    if (i >= rb_node_child_count(n)) return NULL;
+    /* expanding changes the representation, not the value: the node stays logically const */
+    if (n->kind == RB_K_TABLE && !rb_table_expand((rb_node *)n)) return NULL;
+    return n->v.kids.items[i];
+}
 rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
 
 /* One pointer token, unescaped (~1 -> '/', ~0 -> '~'). */
@@ -32,7 +46,7 @@ rb_node *rb_node_at(rb_node *root, const char *pointer)
     while (n && *pointer == '/') {
         char token[256];
         pointer += 1 + next_token(pointer + 1, token, sizeof token);
-        if (n->kind == RB_K_LIST) {
+        if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE) {
             char *end;
             unsigned long i = strtoul(token, &end, 10);
             n = (*token && !*end) ? rb_node_child(n, i) : NULL;

@@ -98,6 +98,9 @@ rb_ar *rb_ar_new_write(rb_doc *doc, rb_node *root, int reencode, int decoded)
     ar->reencode = reencode;
     ar->decoded = decoded;
     rb_buf_init(&ar->outputs[0]);
+    /* an unchanged model writes as many bytes as it was read from: reserve them, so the output is
+     * not copied again each time it outgrows its buffer */
+    if (doc->section_count) rb_buf_reserve_hint(&ar->outputs[0], doc->sections[0].size);
     ar->output_count = 1;
     ar->ranges[0] = (ar_range){.what = "file"};
     ar->range_count = 1;
@@ -567,8 +570,8 @@ static int depth_ok(rb_ar *ar)
 static const char *kind_name(int kind)
 {
     static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
-                                  "string", "blob", "opaque bytes", "stream", "id"};
-    return kind >= 0 && kind <= RB_K_ID ? names[kind] : "?";
+                                  "string", "blob", "opaque bytes", "stream", "id", "table"};
+    return kind >= 0 && kind <= RB_K_TABLE ? names[kind] : "?";
 }
 
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */
@@ -910,6 +913,7 @@ uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value)
         for (size_t i = f->next; i < f->node->v.kids.count; i++) {
             const rb_node *c = f->node->v.kids.items[i];
             if (c->key && strcmp(c->key, key) == 0 && c->kind == RB_K_LIST) return c->v.kids.count;
+            if (c->key && strcmp(c->key, key) == 0 && c->kind == RB_K_TABLE) return c->table->count;
         }
         return 0;
     }
@@ -1272,10 +1276,31 @@ static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint
     return json_array_size(f->json);
 }
 
+/* READ, binary: a list's stored count, checked against the bytes left before it is consumed (so
+ * the error points at the count). */
+static uint64_t read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
+{
+    unsigned width = count_wire & RB_W_WIDTH;
+    if (rb_ar_remaining(ar) < width) {
+        take(ar, key, width); /* reports the truncation */
+        return 0;
+    }
+    const ar_range *r = top_range(ar);
+    rb_node probe = {.wire = (uint8_t)count_wire};
+    probe.v.bits = decode_int(r->base + r->pos, count_wire);
+    if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
+        fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
+        return 0;
+    }
+    note_derived_field(ar);
+    if (!count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
+    take(ar, key, width);
+    return probe.v.bits;
+}
+
 uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
 {
     if (ar->failed) return 0;
-    unsigned width = count_wire & RB_W_WIDTH;
     if (ar->dir == RB_AR_READ && ar->text) {
         uint64_t count = 0;
         if (!read_uint_line(ar, key, count_wire, &count)) return 0;
@@ -1288,22 +1313,8 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
         return list_begin(ar, key, count, min_item_bytes);
     }
     if (ar->dir == RB_AR_READ) {
-        if (rb_ar_remaining(ar) < width) {
-            take(ar, key, width); /* reports the truncation */
-            return 0;
-        }
-        const ar_range *r = top_range(ar);
-        rb_node probe = {.wire = (uint8_t)count_wire};
-        probe.v.bits = decode_int(r->base + r->pos, count_wire);
-        if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
-            fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
-            return 0;
-        }
-        note_derived_field(ar);
-        /* checked before the count is consumed, so the error points at the count */
-        if (!count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
-        take(ar, key, width);
-        return list_begin(ar, key, probe.v.bits, min_item_bytes);
+        uint64_t count = read_binary_count(ar, key, count_wire, min_item_bytes);
+        return ar->failed ? 0 : list_begin(ar, key, count, min_item_bytes);
     }
     if (ar->dir == RB_AR_WRITE) {
         /* the count is derived: emit it from the model before the elements */
@@ -1345,6 +1356,119 @@ uint64_t rb_ar_list_length(const rb_ar *ar)
 }
 
 void rb_ar_list_end(rb_ar *ar) { end_container(ar); }
+
+/* ---------- tables ---------- */
+
+/* The fields of a layout spelled out with the primitives they stand for. */
+static void layout_fields(rb_ar *ar, const rb_layout *layout)
+{
+    for (size_t i = 0; i < layout->field_count && !ar->failed; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        switch (f->kind) {
+        case RB_K_RECORD: rb_ar_layout_record(ar, f->key, f->record); break;
+        case RB_K_INT: rb_ar_uint(ar, f->key, f->wire); break;
+        case RB_K_FLOAT: float_field(ar, f->key, f->wire & RB_W_WIDTH); break;
+        case RB_K_BOOL: rb_ar_bool(ar, f->key, f->wire & RB_W_WIDTH); break;
+        case RB_K_BLOB: rb_ar_bytes(ar, f->key, RB_K_BLOB, f->size); break;
+        }
+    }
+}
+
+void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout)
+{
+    rb_ar_record_begin(ar, key);
+    layout_fields(ar, layout);
+    rb_ar_record_end(ar);
+}
+
+/* One element of a table spelled out (text, FROM_JSON, and WRITE of a table turned into nodes). */
+static void layout_element(rb_ar *ar, const rb_layout *layout)
+{
+    if (layout->field_count == 1 && !layout->fields[0].key) layout_fields(ar, layout); /* a bare scalar */
+    else rb_ar_layout_record(ar, NULL, layout);
+}
+
+/* The model's next node when it is a table (WRITE), else NULL. */
+static rb_node *next_table(rb_ar *ar)
+{
+    ar_frame *f = top_frame(ar);
+    if (ar->dir != RB_AR_WRITE || f->next >= f->node->v.kids.count) return NULL;
+    rb_node *n = f->node->v.kids.items[f->next];
+    return n->kind == RB_K_TABLE ? n : NULL;
+}
+
+/* READ, binary: `count` elements stay in the input as one node. */
+static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride)
+{
+    rb_node *n = field(ar, key, RB_K_TABLE, 0, NULL);
+    rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
+    if (n && !t) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    if (!t) return;
+    const uint8_t *p = take(ar, key, count * stride);
+    if (!p) return;
+    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
+    n->table = t;
+    n->v.bytes.data = p;
+    n->v.bytes.size = count * stride;
+    note_size(ar, n);
+}
+
+/* The list spelled out element by element. */
+static uint64_t spelled_table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
+                              const rb_layout *layout, size_t stride)
+{
+    uint64_t n = counted ? rb_ar_list_begin(ar, key, count_wire, stride) : list_begin(ar, key, count, stride);
+    for (uint64_t i = 0; i < n && !ar->failed; i++) layout_element(ar, layout);
+    rb_ar_list_end(ar);
+    return n;
+}
+
+static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
+                      const rb_layout *layout)
+{
+    if (ar->failed) return 0;
+    size_t stride = rb_layout_stride(layout);
+    if (rb_layout_node_count(layout) > RB_LAYOUT_MAX_FIELDS || !stride) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "layout \"%s\" has no bytes or more than %d fields", layout->name,
+                   RB_LAYOUT_MAX_FIELDS);
+        return 0;
+    }
+    if (ar->dir == RB_AR_READ && !ar->text) {
+        if (counted) count = read_binary_count(ar, key, count_wire, stride);
+        else if (!count_is_plausible(ar, key, count, stride, 0)) return 0;
+        if (!ar->failed && count > UINT32_MAX / stride) {
+            fail_at(ar, RB_E_LIMIT, key, "table of %" PRIu64 " elements is beyond 4 GiB", count);
+            return 0;
+        }
+        if (!ar->failed) read_packed_table(ar, key, count, layout, stride);
+        return ar->failed ? 0 : count;
+    }
+    rb_node *packed = next_table(ar);
+    if (packed && ar->text && !rb_table_expand(packed)) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return 0;
+    }
+    if (!packed || ar->text) return spelled_table(ar, key, count, counted, count_wire, layout, stride);
+    if (packed->table->layout != layout) {
+        fail_at(ar, RB_E_MODEL, key, "model has a table of %s where %s was expected", packed->table->layout->name,
+                layout->name);
+        return 0;
+    }
+    if (counted) emit_int(ar, packed->table->count, count_wire);
+    if (!field(ar, key, RB_K_TABLE, 0, NULL)) return 0;
+    rb_buf_put(out(ar), packed->v.bytes.data, packed->v.bytes.size);
+    return packed->table->count;
+}
+
+uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_layout *layout)
+{
+    return table(ar, key, 0, 1, count_wire, layout);
+}
+
+uint64_t rb_ar_table_n(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout)
+{
+    return table(ar, key, count, 0, 0, layout);
+}
 
 const rb_node *rb_ar_current(rb_ar *ar) { return top_frame(ar)->node; }
 
@@ -1589,6 +1713,9 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
         if (ar->output_count >= AR_MAX_OUTPUTS) { rb_ar_fail(ar, RB_E_LIMIT, "streams nested too deeply"); return; }
         size_t header_start = ar->text ? write_text_stream_header(ar, n) : 0;
         rb_buf_init(&ar->outputs[ar->output_count++]);
+        /* room for the content it had: no copies while the buffer grows (released if it fails) */
+        if (n->stream && n->stream->content_size <= ar->doc->limits.max_decompressed_size)
+            rb_buf_reserve_hint(out(ar), (size_t)n->stream->content_size);
         ar_range *r = push_range(ar, key);
         if (!r) return;
         r->is_stream = 1;

@@ -144,6 +144,16 @@ void rb_ar_list_end(rb_ar *ar);
 /* Length of the list being described (for WRITE-side loops). */
 uint64_t rb_ar_list_length(const rb_ar *ar);
 
+/* Tables: a list of elements of one static layout (rb_layout, model.h), the same as
+ * rb_ar_list_begin (or _n), one element described per iteration, rb_ar_list_end — only faster and
+ * smaller. Binary READ keeps the elements as their packed bytes (one node for the list); WRITE
+ * copies a table out whole, or writes field by field a list (a table that an edit turned into
+ * nodes); FROM_JSON and the text encoding go field by field. Returns the number of elements. */
+uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_layout *layout);
+uint64_t rb_ar_table_n(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout);
+/* One record laid out by `layout` (e.g. a single vector where a table holds many). */
+void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout);
+
 /* A byte range with a size prefix: READ limits parsing to it; WRITE computes the size. */
 void rb_ar_sized_begin(rb_ar *ar, const char *what, unsigned size_wire);
 void rb_ar_sized_end(rb_ar *ar);

@@ -19,6 +19,15 @@ int rb_buf_reserve(rb_buf *b, size_t extra)
     return 1;
 }
 
+void rb_buf_reserve_hint(rb_buf *b, size_t extra)
+{
+    if (b->failed || extra > SIZE_MAX / 4 - b->size || extra <= b->cap - b->size) return;
+    uint8_t *p = realloc(b->data, b->size + extra);
+    if (!p) return; /* only a hint: the buffer grows as usual */
+    b->data = p;
+    b->cap = b->size + extra;
+}
+
 void rb_buf_put(rb_buf *b, const void *src, size_t n)
 {
     if (n == 0 || !rb_buf_reserve(b, n)) return;

@@ -13,6 +13,8 @@ typedef struct rb_buf {
 void rb_buf_init(rb_buf *b);
 void rb_buf_free(rb_buf *b);
 int rb_buf_reserve(rb_buf *b, size_t extra);
+/* Room for `extra` more bytes if memory allows; never fails the buffer (a size expected, not needed). */
+void rb_buf_reserve_hint(rb_buf *b, size_t extra);
 void rb_buf_put(rb_buf *b, const void *src, size_t n);
 void rb_buf_put_u8(rb_buf *b, uint8_t v);
 void rb_buf_put_le(rb_buf *b, uint64_t v, unsigned width);

@@ -242,6 +242,18 @@ static json_t *id_json(const rb_node *n)
     return o;
 }
 
+/* A table is shown as the list it stands for: each element built as nodes (on the stack) and
+ * shown like any other, so the JSON does not depend on how the model holds it. */
+static json_t *table_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
+{
+    rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
+    rb_node *kids[RB_LAYOUT_MAX_FIELDS];
+    json_t *a = json_array();
+    for (size_t i = 0; i < n->table->count; i++)
+        json_array_append_new(a, rb_model_to_json(doc, rb_table_element(n, i, nodes, kids), mode));
+    return a;
+}
+
 json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
 {
     switch (n->kind) {
@@ -260,6 +272,8 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
         for (size_t i = 0; i < n->v.kids.count; i++) json_array_append_new(a, rb_model_to_json(doc, n->v.kids.items[i], mode));
         return a;
     }
+    case RB_K_TABLE:
+        return table_json(doc, n, mode);
     case RB_K_INT:
         return int_json(n);
     case RB_K_FLOAT: {

@@ -21,7 +21,8 @@ typedef enum rb_kind {
     RB_K_BLOB,   /* typed payload we do not interpret further (thumbnail, zip, ...) */
     RB_K_OPAQUE, /* bytes we cannot parse (yet); counted as opaque in coverage */
     RB_K_STREAM, /* a compressed stream: a record of content plus the original encoded bytes */
-    RB_K_ID      /* a GBX lookback id: a string, a number or empty, with how it was stored (aux) */
+    RB_K_ID,     /* a GBX lookback id: a string, a number or empty, with how it was stored (aux) */
+    RB_K_TABLE   /* a list of fixed-layout elements kept packed as their wire bytes (see rb_layout) */
 } rb_kind;
 
 /* Wire description: low 4 bits = byte width; flags above. */
@@ -68,6 +69,45 @@ typedef struct rb_stream_info {
     rb_stream_report report; /* filled on write */
 } rb_stream_info;
 
+/* The layout of one element of a table: a static description of a fixed-size record (or of one
+ * bare scalar) that drives reading, writing and JSON like the primitives it stands for. A table
+ * keeps its elements as the bytes they were read from (zero-copy) instead of one node per field:
+ * the model of a mesh or of a long list of numbers then costs one node. Fields, in wire order:
+ * RB_K_INT, RB_K_FLOAT, RB_K_BOOL (`wire` as for rb_ar_uint / rb_ar_f32 / rb_ar_bool), RB_K_BLOB
+ * (`size` bytes) and RB_K_RECORD (a nested record laid out by `record`). A layout of one field
+ * with key NULL describes bare scalars (a list of numbers). Little-endian wires only: the packed
+ * bytes are the wire bytes. */
+typedef struct rb_layout rb_layout;
+typedef struct rb_layout_field {
+    const char *key;
+    uint8_t kind;
+    uint8_t wire;
+    uint16_t size;
+    const rb_layout *record;
+} rb_layout_field;
+
+/* Fields of one element, nested records included, at most (a table's element is built in caller memory). */
+enum { RB_LAYOUT_MAX_FIELDS = 64 };
+
+struct rb_layout {
+    const char *name; /* what an element is, for errors ("mesh vertex") */
+    const rb_layout_field *fields;
+    uint16_t field_count;
+};
+
+/* Nodes below an element (every field, nested ones included). */
+size_t rb_layout_node_count(const rb_layout *layout);
+/* Bytes one element takes on the wire. */
+size_t rb_layout_stride(const rb_layout *layout);
+
+/* A table's side data (one per table, in the document's arena). */
+typedef struct rb_table {
+    const rb_layout *layout;
+    rb_arena *arena; /* where the nodes go when the table is turned into a list (rb_table_expand) */
+    uint32_t count;
+    uint32_t stride;
+} rb_table;
+
 /* 56 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
  * Offsets and sizes are 32-bit: every supported format addresses its data with u32 offsets. */
 struct rb_node {
@@ -89,7 +129,10 @@ struct rb_node {
             uint32_t count, cap;
         } kids; /* RECORD, LIST, STREAM */
     } v;
-    rb_stream_info *stream; /* STREAM only */
+    union {
+        rb_stream_info *stream; /* STREAM only */
+        rb_table *table;        /* TABLE only: the packed elements are v.bytes */
+    };
 };
 
 /* Fills content_crc32/content_adler32 from the decoded content if not known yet. */
@@ -98,6 +141,12 @@ rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key);
 int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child);
 rb_node *rb_node_get(const rb_node *record, const char *key);
 int rb_node_is_container(const rb_node *n);
+/* TABLE: element `index` as nodes in caller memory: `nodes` holds rb_layout_node_count + 1 nodes
+ * and `kids` rb_layout_node_count pointers (RB_LAYOUT_MAX_FIELDS + 1 and RB_LAYOUT_MAX_FIELDS do). Returns the element (a record, or the bare scalar). */
+rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb_node **kids);
+/* Turns a table into the list of nodes it stands for, in place (for callers that edit nodes).
+ * Returns 0 when out of memory (the table is then unchanged). */
+int rb_table_expand(rb_node *table);
 /* Sign-extended integer value according to the wire type. */
 int64_t rb_node_int(const rb_node *n);
 uint64_t rb_node_uint(const rb_node *n);

@@ -189,14 +189,11 @@ static int collect_model_symbols(rb_ar *ar, groff_state *st)
 
 /* ---------- small shared pieces ---------- */
 
-static void vec3(rb_ar *ar, const char *key)
-{
-    rb_ar_record_begin(ar, key);
-    rb_ar_f32(ar, "x");
-    rb_ar_f32(ar, "y");
-    rb_ar_f32(ar, "z");
-    rb_ar_record_end(ar);
-}
+/* Layouts of the fixed-size records meshes are made of: long lists of them are tables (packed). */
+static const rb_layout_field VEC3_FIELDS[] = {{"x", RB_K_FLOAT, 4}, {"y", RB_K_FLOAT, 4}, {"z", RB_K_FLOAT, 4}};
+static const rb_layout VEC3 = {"vector", VEC3_FIELDS, 3};
+
+static void vec3(rb_ar *ar, const char *key) { rb_ar_layout_record(ar, key, &VEC3); }
 
 static void handle_pair(rb_ar *ar, const char *key, const char *first, const char *second)
 {
@@ -362,25 +359,10 @@ static uint64_t optimized_geometry_size(rb_ar *ar)
            12 * (uint64_t)peek_u32(ar, 36) + 40 * (uint64_t)peek_u32(ar, 40);
 }
 
-static void vec3_list(rb_ar *ar, const char *key, uint64_t n)
-{
-    n = rb_ar_list_begin_n(ar, key, n, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) vec3(ar, NULL);
-    rb_ar_list_end(ar);
-}
+static void vec3_list(rb_ar *ar, const char *key, uint64_t n) { rb_ar_table_n(ar, key, n, &VEC3); }
 
-static void u32_triples(rb_ar *ar, const char *key, uint64_t n)
-{
-    n = rb_ar_list_begin_n(ar, key, n, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_u32(ar, "a");
-        rb_ar_u32(ar, "b");
-        rb_ar_u32(ar, "c");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
+static const rb_layout_field U32_TRIPLE_FIELDS[] = {{"a", RB_K_INT, RB_U32}, {"b", RB_K_INT, RB_U32}, {"c", RB_K_INT, RB_U32}};
+static const rb_layout U32_TRIPLE = {"face (three vertex indices)", U32_TRIPLE_FIELDS, 3};
 
 /* A count stored in a header before other fields: derived from its list on write. */
 static rb_slot count_slot(rb_ar *ar, const char *what) { return rb_ar_slot(ar, what, RB_U32); }
@@ -403,7 +385,7 @@ static void grf_raw_geometry(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_u32(ar, "b");
     rb_ar_record_end(ar);
     vec3_list(ar, "vertices", na);
-    u32_triples(ar, "faces", nb);
+    rb_ar_table_n(ar, "faces", nb, &U32_TRIPLE);
     vec3_list(ar, "faceNormals", nb);
     vec3_list(ar, "vertexNormals", nc);
     vec3_list(ar, "wrap", nd);
@@ -413,31 +395,30 @@ static void grf_raw_geometry(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_slot_set(ar, &d, nd);
 }
 
-static void mesh_vertex(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, NULL);
-    rb_ar_u32(ar, "point");
-    vec3(ar, "normal");
-    rb_ar_f32(ar, "u");
-    rb_ar_f32(ar, "v");
-    rb_ar_u8(ar, "normalSpecified");
-    rb_ar_bytes(ar, "unionRest", RB_K_BLOB, 7);
-    rb_ar_record_end(ar);
-}
+static const rb_layout_field MESH_VERTEX_FIELDS[] = {
+    {"point", RB_K_INT, RB_U32},
+    {"normal", RB_K_RECORD, .record = &VEC3},
+    {"u", RB_K_FLOAT, 4},
+    {"v", RB_K_FLOAT, 4},
+    {"normalSpecified", RB_K_INT, RB_U8},
+    {"unionRest", RB_K_BLOB, .size = 7},
+};
+static const rb_layout MESH_VERTEX = {"mesh vertex", MESH_VERTEX_FIELDS, 6};
 
-static void mesh_polygon(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, NULL);
-    rb_ar_u32(ar, "vertexCount");
-    rb_ar_u32(ar, "firstVertexRef");
-    vec3(ar, "normal");
-    rb_ar_f32(ar, "planeD");
-    rb_ar_u32(ar, "surface");
-    rb_ar_x32(ar, "flagsAndPadding"); /* u8 flags (bit2 curved) + 3 pad bytes */
-    rb_ar_x32(ar, "textureMatrix");
-    rb_ar_f32(ar, "worldArea"); /* uninitialised in the original (junk), kept by bits */
-    rb_ar_record_end(ar);
-}
+static const rb_layout_field VERTEX_REF_FIELDS[] = {{NULL, RB_K_INT, RB_U32}};
+static const rb_layout VERTEX_REF = {"vertex reference", VERTEX_REF_FIELDS, 1};
+
+static const rb_layout_field MESH_POLYGON_FIELDS[] = {
+    {"vertexCount", RB_K_INT, RB_U32},
+    {"firstVertexRef", RB_K_INT, RB_U32},
+    {"normal", RB_K_RECORD, .record = &VEC3},
+    {"planeD", RB_K_FLOAT, 4},
+    {"surface", RB_K_INT, RB_U32},
+    {"flagsAndPadding", RB_K_INT, RB_X32}, /* u8 flags (bit2 curved) + 3 pad bytes */
+    {"textureMatrix", RB_K_INT, RB_X32},
+    {"worldArea", RB_K_FLOAT, 4}, /* uninitialised in the original (junk), kept by bits */
+};
+static const rb_layout MESH_POLYGON = {"mesh polygon", MESH_POLYGON_FIELDS, 8};
 
 static void grf_mesh_geometry(rb_ar *ar, groff_state *st, uint64_t size)
 {
@@ -451,15 +432,9 @@ static void grf_mesh_geometry(rb_ar *ar, groff_state *st, uint64_t size)
     uint64_t nr = list_length(ar, "vertexRefs", &r), nw = list_length(ar, "wrap", &w);
     uint64_t nq = list_length(ar, "polygons", &q);
     vec3_list(ar, "points", np);
-    nv = rb_ar_list_begin_n(ar, "vertices", nv, 32);
-    for (uint64_t i = 0; i < nv && rb_ar_ok(ar); i++) mesh_vertex(ar);
-    rb_ar_list_end(ar);
-    nr = rb_ar_list_begin_n(ar, "vertexRefs", nr, 4);
-    for (uint64_t i = 0; i < nr && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
-    nq = rb_ar_list_begin_n(ar, "polygons", nq, 40);
-    for (uint64_t i = 0; i < nq && rb_ar_ok(ar); i++) mesh_polygon(ar);
-    rb_ar_list_end(ar);
+    nv = rb_ar_table_n(ar, "vertices", nv, &MESH_VERTEX);
+    nr = rb_ar_table_n(ar, "vertexRefs", nr, &VERTEX_REF);
+    nq = rb_ar_table_n(ar, "polygons", nq, &MESH_POLYGON);
     vec3_list(ar, "wrap", nw);
     rb_ar_slot_set(ar, &p, np);
     rb_ar_slot_set(ar, &v, nv);
@@ -476,25 +451,21 @@ static int mapping_fits(rb_ar *ar, uint64_t size)
     return size == 12 + 8 * t + 16 * f;
 }
 
+static const rb_layout_field UV_FIELDS[] = {{"u", RB_K_FLOAT, 4}, {"v", RB_K_FLOAT, 4}};
+static const rb_layout UV = {"texture coordinate", UV_FIELDS, 2};
+static const rb_layout_field FACE_SLOT_FIELDS[] = {{NULL, RB_K_INT, RB_U32}};
+static const rb_layout FACE_SLOT = {"face material slot", FACE_SLOT_FIELDS, 1};
+
 static void grf_mapping(rb_ar *ar, groff_state *st, uint64_t size)
 {
     rb_ar_x32(ar, "materialSection");
     rb_slot t = count_slot(ar, "uv count"), f = count_slot(ar, "face count");
     uint64_t nt = list_length(ar, "uvs", &t), nf = list_length(ar, "faceUvs", &f);
-    nt = rb_ar_list_begin_n(ar, "uvs", nt, 8);
-    for (uint64_t i = 0; i < nt && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_f32(ar, "u");
-        rb_ar_f32(ar, "v");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-    u32_triples(ar, "faceUvs", nf);
-    uint64_t slots = rb_ar_list_begin_n(ar, "faceSlots", nf, 4);
-    if (rb_ar_ok(ar) && slots != nf) rb_ar_fail(ar, RB_E_MODEL, "has %llu entries, faceUvs has %llu",
+    nt = rb_ar_table_n(ar, "uvs", nt, &UV);
+    rb_ar_table_n(ar, "faceUvs", nf, &U32_TRIPLE);
+    uint64_t slots = rb_ar_table_n(ar, "faceSlots", nf, &FACE_SLOT);
+    if (rb_ar_ok(ar) && slots != nf) rb_ar_fail(ar, RB_E_MODEL, "faceSlots has %llu entries, faceUvs has %llu",
                                                 (unsigned long long)slots, (unsigned long long)nf);
-    for (uint64_t i = 0; i < slots && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
     rb_ar_slot_set(ar, &t, nt);
     rb_ar_slot_set(ar, &f, nf);
 }

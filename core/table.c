@@ -1,0 +1,123 @@
+/* Tables: lists of fixed-layout elements kept as their packed wire bytes (see rb_layout in model.h).
+ * The archive reads and writes them whole; everything that wants nodes gets them from here, built
+ * from the same layout, so a table and the list of nodes it stands for are indistinguishable in
+ * JSON, in the C API and in error paths. */
+#include <string.h>
+#include "model.h"
+
+size_t rb_layout_stride(const rb_layout *layout)
+{
+    size_t stride = 0;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        stride += f->kind == RB_K_RECORD ? rb_layout_stride(f->record)
+                  : f->kind == RB_K_BLOB ? f->size
+                                         : (size_t)(f->wire & RB_W_WIDTH);
+    }
+    return stride;
+}
+
+size_t rb_layout_node_count(const rb_layout *layout)
+{
+    size_t count = layout->field_count;
+    for (size_t i = 0; i < layout->field_count; i++)
+        if (layout->fields[i].kind == RB_K_RECORD) count += rb_layout_node_count(layout->fields[i].record);
+    return count;
+}
+
+static int is_bare_scalar(const rb_layout *layout) { return layout->field_count == 1 && !layout->fields[0].key; }
+
+static uint64_t load_le(const uint8_t *p, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* Where the element being built puts its nodes. */
+typedef struct element_builder {
+    const rb_node *table;
+    const uint8_t *row; /* the element's packed bytes */
+    uint32_t base;      /* the element's source offset */
+    uint32_t offset;    /* bytes of the element consumed so far */
+    rb_node *nodes;
+    rb_node **kids;
+    size_t used_nodes, used_kids;
+} element_builder;
+
+static rb_node *new_node(element_builder *b, rb_kind kind, const char *key)
+{
+    rb_node *n = &b->nodes[b->used_nodes++];
+    memset(n, 0, sizeof(*n));
+    n->kind = (uint8_t)kind;
+    n->key = key;
+    n->section = b->table->section;
+    n->src_offset = b->base + b->offset;
+    return n;
+}
+
+/* One scalar or blob: what the primitive it stands for would have made reading these bytes. */
+static void fill_leaf(element_builder *b, rb_node *n, const rb_layout_field *f)
+{
+    const uint8_t *p = b->row + b->offset;
+    if (f->kind == RB_K_BLOB) {
+        n->v.bytes.data = p;
+        n->v.bytes.size = f->size;
+        n->src_size = f->size;
+    } else {
+        n->wire = f->wire;
+        n->src_size = f->wire & RB_W_WIDTH;
+        n->v.bits = load_le(p, n->src_size);
+    }
+    b->offset += n->src_size;
+}
+
+/* The fields of `layout` as the children of `record`, which covers their bytes. */
+static void fill_record(element_builder *b, rb_node *record, const rb_layout *layout)
+{
+    record->v.kids.items = b->kids + b->used_kids;
+    record->v.kids.count = record->v.kids.cap = layout->field_count;
+    b->used_kids += layout->field_count;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        rb_node *n = new_node(b, f->kind, f->key);
+        record->v.kids.items[i] = n;
+        if (f->kind == RB_K_RECORD) fill_record(b, n, f->record);
+        else fill_leaf(b, n, f);
+    }
+    record->src_size = b->base + b->offset - record->src_offset;
+}
+
+rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb_node **kids)
+{
+    const rb_table *t = table->table;
+    element_builder b = {.table = table, .row = table->v.bytes.data + index * t->stride,
+                         .base = table->src_offset + (uint32_t)(index * t->stride), .nodes = nodes, .kids = kids};
+    if (is_bare_scalar(t->layout)) {
+        rb_node *n = new_node(&b, t->layout->fields[0].kind, NULL);
+        fill_leaf(&b, n, &t->layout->fields[0]);
+        return n;
+    }
+    rb_node *element = new_node(&b, RB_K_RECORD, NULL);
+    fill_record(&b, element, t->layout);
+    return element;
+}
+
+int rb_table_expand(rb_node *table)
+{
+    if (table->kind != RB_K_TABLE) return 1;
+    const rb_table *t = table->table;
+    size_t below = rb_layout_node_count(t->layout), per_element = below + 1, count = t->count;
+    rb_node *nodes = count ? rb_arena_alloc(t->arena, count * per_element * sizeof(rb_node)) : NULL;
+    rb_node **kids = count ? rb_arena_alloc(t->arena, count * below * sizeof(rb_node *)) : NULL;
+    rb_node **items = count ? rb_arena_alloc(t->arena, count * sizeof(rb_node *)) : NULL;
+    if (count && (!nodes || !kids || !items)) return 0;
+    for (size_t i = 0; i < count; i++)
+        items[i] = rb_table_element(table, i, nodes + i * per_element, kids + i * below);
+    table->kind = RB_K_LIST;
+    table->table = NULL;
+    table->v.kids.items = items;
+    table->v.kids.count = (uint32_t)count;
+    table->v.kids.cap = (uint32_t)count;
+    return 1;
+}

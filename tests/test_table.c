@@ -1,0 +1,306 @@
+/*
+ * Tables (rb_ar_table, model.h rb_layout): a list of fixed-layout elements kept packed must be
+ * indistinguishable from the same list described field by field — in JSON, in bytes written, in
+ * the C API, in error paths and locations — and every way of changing it must write what it says.
+ * Two test formats read the same bytes: "packed" with tables, "spelled" with list primitives.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "test_util.h"
+#include "core/doc.h"
+#include "core/json.h"
+
+static const rb_layout_field VEC_FIELDS[] = {{"x", RB_K_FLOAT, 4}, {"y", RB_K_FLOAT, 4}, {"z", RB_K_FLOAT, 4}};
+static const rb_layout VEC = {"vector", VEC_FIELDS, 3};
+static const rb_layout_field POINT_FIELDS[] = {
+    {"id", RB_K_INT, RB_U16},
+    {"pos", RB_K_RECORD, .record = &VEC},
+    {"flags", RB_K_INT, RB_X32},
+    {"visible", RB_K_BOOL, 1},
+    {"delta", RB_K_INT, RB_I8},
+    {"tag", RB_K_BLOB, .size = 3},
+};
+static const rb_layout POINT = {"point", POINT_FIELDS, 6};
+static const rb_layout_field I32_FIELDS[] = {{NULL, RB_K_INT, RB_I32}};
+static const rb_layout I32 = {"int32", I32_FIELDS, 1};
+enum { POINT_BYTES = 2 + 12 + 4 + 1 + 1 + 3 };
+
+/* The magic, then 'B' (binary) or 'T' (text encoding from here on), then the lists. */
+static void header(rb_ar *ar)
+{
+    rb_ar_expect(ar, "magic", "TBL1", 4);
+    uint32_t encoding = (uint32_t)rb_ar_uint(ar, "encoding", RB_U8 | RB_W_CHAR);
+    rb_ar_set_text(ar, encoding == 'T');
+}
+
+static void describe_packed(rb_ar *ar)
+{
+    header(ar);
+    rb_ar_table(ar, "points", RB_U32, &POINT);
+    rb_ar_table_n(ar, "numbers", 4, &I32);
+    rb_ar_u8(ar, "end");
+}
+
+static void spelled_vec(rb_ar *ar, const char *key)
+{
+    rb_ar_record_begin(ar, key);
+    rb_ar_f32(ar, "x");
+    rb_ar_f32(ar, "y");
+    rb_ar_f32(ar, "z");
+    rb_ar_record_end(ar);
+}
+
+static void describe_spelled(rb_ar *ar)
+{
+    header(ar);
+    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, POINT_BYTES);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_u16(ar, "id");
+        spelled_vec(ar, "pos");
+        rb_ar_x32(ar, "flags");
+        rb_ar_bool(ar, "visible", 1);
+        rb_ar_sint(ar, "delta", RB_I8);
+        rb_ar_bytes(ar, "tag", RB_K_BLOB, 3);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    n = rb_ar_list_begin_n(ar, "numbers", 4, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+    rb_ar_u8(ar, "end");
+}
+
+static int detect(const uint8_t *d, size_t n) { return n >= 4 && memcmp(d, "TBL1", 4) == 0 ? 100 : 0; }
+static const rb_format packed_format = {"packed", "tables", detect, describe_packed};
+static const rb_format spelled_format = {"spelled", "lists", detect, describe_spelled};
+
+static void put_le(rb_buf *b, uint64_t v, unsigned width) { rb_buf_put_le(b, v, width); }
+
+static uint8_t *make_input(size_t *size)
+{
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_buf_put(&b, "TBL1B", 5);
+    put_le(&b, 3, 4);
+    for (uint32_t i = 0; i < 3; i++) {
+        put_le(&b, 100 + i, 2);
+        float xyz[3] = {1.5f * i, -2.25f, i == 2 ? -0.0f : 1e-3f};
+        for (int k = 0; k < 3; k++) {
+            uint32_t bits;
+            memcpy(&bits, &xyz[k], 4);
+            put_le(&b, bits, 4);
+        }
+        put_le(&b, 0xC0FFEE00u + i, 4);
+        put_le(&b, i == 1 ? 7 : i, 1); /* a boolean that is neither 0 nor 1 */
+        put_le(&b, (uint8_t)(int8_t)-3, 1);
+        rb_buf_put(&b, "ab\xff", 3);
+    }
+    for (int32_t k = -2; k < 2; k++) put_le(&b, (uint32_t)k, 4);
+    put_le(&b, 0x5A, 1);
+    return rb_buf_take(&b, size);
+}
+
+static rb_doc *parse(const rb_format *format, const uint8_t *data, size_t size, rb_error *err)
+{
+    rb_read_options opt = {.file_name = "table-test"};
+    return rb_doc_parse_as(format, data, size, &opt, err);
+}
+
+static uint8_t *write_doc(rb_doc *doc, size_t *size)
+{
+    uint8_t *out = NULL;
+    rb_error err;
+    if (rb_doc_write(doc, NULL, &out, size, &err) != RB_OK) {
+        fprintf(stderr, "write: %s (%s)\n", err.message, err.path);
+        return NULL;
+    }
+    return out;
+}
+
+/* Blobs as base64: a text file holds them elsewhere than the binary one. */
+static char *json_text(rb_doc *doc)
+{
+    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
+    char *s = json_dumps(j, JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+static const rb_node *find_kind(const rb_node *n, int kind)
+{
+    if (n->kind == kind) return n;
+    if (!rb_node_is_container(n)) return NULL;
+    for (size_t i = 0; i < n->v.kids.count; i++) {
+        const rb_node *hit = find_kind(n->v.kids.items[i], kind);
+        if (hit) return hit;
+    }
+    return NULL;
+}
+
+static int same_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) { return an == bn && memcmp(a, b, an) == 0; }
+
+/* Packed and spelled models of the same bytes show the same JSON and write the same bytes. */
+static void test_packed_equals_spelled(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *packed = parse(&packed_format, in, size, &err), *spelled = parse(&spelled_format, in, size, &err);
+    CHECK(packed && spelled, "both formats read the input");
+    if (!packed || !spelled) return;
+    CHECK(find_kind(packed->root, RB_K_TABLE) != NULL, "binary read keeps the points as a table");
+    CHECK(find_kind(spelled->root, RB_K_TABLE) == NULL, "the spelled format has no table");
+    char *a = json_text(packed), *b = json_text(spelled);
+    CHECK(a && b && strcmp(a, b) == 0, "packed and spelled models show the same JSON");
+    json_t *ra = rb_model_to_json(packed, packed->root, RB_BLOBS_REF), *rb = rb_model_to_json(spelled, spelled->root, RB_BLOBS_REF);
+    char *refs = json_dumps(ra, 0);
+    CHECK(json_equal(ra, rb) && refs && strstr(refs, "\"$blob\""), "and the same blob references into the input");
+    free(refs);
+    json_decref(ra);
+    json_decref(rb);
+    size_t out_size;
+    uint8_t *out = write_doc(packed, &out_size);
+    CHECK(out && same_bytes(out, out_size, in, size), "a table writes back the input");
+    free(out);
+    rb_coverage ca, cb;
+    rb_doc_coverage(packed, &ca);
+    rb_doc_coverage(spelled, &cb);
+    CHECK(ca.typed_bytes == cb.typed_bytes && ca.opaque_bytes == 0, "a table counts as typed bytes");
+    free(a);
+    free(b);
+    rb_doc_free(packed);
+    rb_doc_free(spelled);
+}
+
+/* A model built from JSON (FROM_JSON spells the fields) writes the same bytes. */
+static void test_from_json(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = parse(&packed_format, in, size, &err);
+    if (!doc) return;
+    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
+    json_t *points = json_object_get(j, "points");
+    json_object_set_new(json_object_get(json_array_get(points, 2), "pos"), "y", json_real(8.0));
+    rb_doc *built = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    CHECK(built != NULL, "a model with a table builds from JSON");
+    size_t out_size = 0;
+    uint8_t *out = built ? write_doc(built, &out_size) : NULL;
+    size_t y_at = 5 + 4 + 2 * POINT_BYTES + 2 + 4;
+    float eight = 8.0f;
+    int only_y = out && out_size == size && memcmp(out + y_at, &eight, 4) == 0 && memcmp(out, in, y_at) == 0 &&
+                 memcmp(out + y_at + 4, in + y_at + 4, size - y_at - 4) == 0;
+    CHECK(only_y, "an edit through JSON changes exactly the element's four bytes");
+    json_array_append_new(points, json_deep_copy(json_array_get(points, 0)));
+    rb_doc *grown = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    size_t grown_size = 0;
+    uint8_t *grown_out = grown ? write_doc(grown, &grown_size) : NULL;
+    CHECK(grown_out && grown_size == size + POINT_BYTES && grown_out[5] == 4, "an element added in JSON is written and counted");
+    json_object_set_new(json_array_get(points, 1), "delta", json_integer(200));
+    rb_doc *bad = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    CHECK(!bad && strstr(err.path, "/points/1/delta") != NULL, "a bad element value is refused with its pointer");
+    json_array_remove(json_object_get(j, "numbers"), 0);
+    rb_doc_free(bad);
+    free(grown_out);
+    rb_doc_free(grown);
+    free(out);
+    rb_doc_free(built);
+    json_decref(j);
+    rb_doc_free(doc);
+}
+
+/* The C API sees a list; asking for an element turns the table into nodes, which edit and write. */
+static void test_api_expansion(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = parse(&packed_format, in, size, &err);
+    if (!doc) return;
+    char *before = json_text(doc);
+    rb_node *points = rb_node_at(rb_doc_root(doc), "/points");
+    CHECK(points && rb_node_kind_of(points) == RB_NODE_LIST && rb_node_child_count(points) == 3, "a table is a list of 3 to the API");
+    rb_node *y = rb_node_at(rb_doc_root(doc), "/points/1/pos/y");
+    CHECK(y && rb_node_get_float(y) == -2.25, "an element's field by pointer");
+    CHECK(points && points->kind == RB_K_LIST, "asking for an element turned the table into nodes");
+    char *after = json_text(doc);
+    CHECK(before && after && strcmp(before, after) == 0, "turning a table into nodes does not change the JSON");
+    size_t out_size;
+    uint8_t *out = write_doc(doc, &out_size);
+    CHECK(out && same_bytes(out, out_size, in, size), "the expanded list writes the same bytes");
+    free(out);
+    CHECK(y && rb_node_set_float(y, 0.5) == RB_OK, "edit an element's float");
+    rb_node *n2 = rb_node_at(rb_doc_root(doc), "/numbers/2");
+    CHECK(n2 && rb_node_get_int(n2) == 0 && rb_node_set_int(n2, -9) == RB_OK, "edit a bare number");
+    out = write_doc(doc, &out_size);
+    rb_doc *again = out ? parse(&packed_format, out, out_size, &err) : NULL;
+    rb_node *y2 = again ? rb_node_at(rb_doc_root(again), "/points/1/pos/y") : NULL;
+    rb_node *m2 = again ? rb_node_at(rb_doc_root(again), "/numbers/2") : NULL;
+    CHECK(y2 && rb_node_get_float(y2) == 0.5 && m2 && rb_node_get_int(m2) == -9, "API edits are written and read back");
+    free(before);
+    free(after);
+    rb_doc_free(again);
+    free(out);
+    rb_doc_free(doc);
+}
+
+/* Locations: a byte inside an element names the element and the field; a truncated table says
+ * where it was cut; an impossible count is refused before anything is allocated. */
+static void test_locations_and_errors(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = parse(&packed_format, in, size, &err);
+    if (doc) {
+        char path[256];
+        rb_doc_path_at(doc, 9 + POINT_BYTES + 2 + 4 + 1, path, sizeof path); /* inside point 1's y */
+        CHECK(strcmp(path, "points[1] > pos > y") == 0, "offset inside a table names element and field");
+        rb_doc_free(doc);
+    }
+    rb_doc *cut = parse(&packed_format, in, 9 + POINT_BYTES + 5, &err);
+    CHECK(!cut && err.has_offset && strstr(err.message, "cannot fit") && strstr(err.path, "points"),
+          "a cut table is refused at its count, naming it");
+    uint8_t *big = malloc(size);
+    memcpy(big, in, size);
+    big[5] = 0xFF, big[6] = 0xFF, big[7] = 0xFF, big[8] = 0x0F;
+    rb_doc *huge = parse(&packed_format, big, size, &err);
+    CHECK(!huge && err.offset == 5 && strstr(err.message, "cannot fit"), "an impossible count is refused at its offset");
+    free(big);
+}
+
+/* The text encoding spells every field of a table on its own line and reads it back. */
+static void test_text(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = parse(&packed_format, in, size, &err);
+    if (!doc) return;
+    char *binary_json = json_text(doc);
+    rb_node_set_uint(rb_node_at(rb_doc_root(doc), "/encoding"), 'T');
+    size_t text_size;
+    uint8_t *text = write_doc(doc, &text_size);
+    CHECK(text && text_size > size && memmem(text, text_size, "-2.25\r\n", 7), "a table writes as text lines");
+    rb_doc *back = text ? parse(&packed_format, text, text_size, &err) : NULL;
+    CHECK(back && !find_kind(back->root, RB_K_TABLE), "text reads a table field by field");
+    if (back) rb_node_set_uint(rb_node_at(rb_doc_root(back), "/encoding"), 'B');
+    char *back_json = back ? json_text(back) : NULL;
+    CHECK(back_json && strcmp(back_json, binary_json) == 0, "binary -> text -> model keeps every value");
+    size_t again_size;
+    uint8_t *again = back ? write_doc(back, &again_size) : NULL;
+    CHECK(again && same_bytes(again, again_size, in, size), "and writes the binary input again");
+    free(again);
+    free(back_json);
+    rb_doc_free(back);
+    free(text);
+    free(binary_json);
+    rb_doc_free(doc);
+}
+
+int main(void)
+{
+    size_t size;
+    uint8_t *in = make_input(&size);
+    test_packed_equals_spelled(in, size);
+    test_from_json(in, size);
+    test_api_expansion(in, size);
+    test_locations_and_errors(in, size);
+    test_text(in, size);
+    free(in);
+    return test_failures ? 1 : 0;
+}
