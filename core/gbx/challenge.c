@@ -43,9 +43,7 @@ void gbx_block(rb_ar *ar, uint32_t version)
     rb_ar_record_begin(ar, NULL);
     gbx_id(ar, "name");
     rb_ar_u8(ar, "direction");
-    uint64_t n = rb_ar_list_begin_n(ar, "coord", 3, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
+    gbx_byte3(ar, "coord");
     uint32_t flags = version == 0 ? rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX) : rb_ar_x32(ar, "flags");
     /* flags 0xFFFFFFFF (TMUnlimiter's marker block) has every bit set and carries every payload */
     if (flags & BLOCK_FLAG_SKIN) {

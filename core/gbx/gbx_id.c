@@ -345,39 +345,32 @@ void gbx_fileref(rb_ar *ar, const char *key)
     rb_ar_record_end(ar);
 }
 
-void gbx_floats(rb_ar *ar, const char *key, int count)
+/* Bare numbers: short fixed-length vectors and counted lists are tables (packed, one node each). */
+static const rb_layout_field F32_FIELD[] = {{NULL, RB_K_FLOAT, 4}};
+static const rb_layout F32_ELEMENT = {"float", F32_FIELD, 1};
+static const rb_layout_field I32_FIELD[] = {{NULL, RB_K_INT, RB_I32}};
+static const rb_layout I32_ELEMENT = {"int32", I32_FIELD, 1};
+static const rb_layout_field U8_FIELD[] = {{NULL, RB_K_INT, RB_U8}};
+static const rb_layout U8_ELEMENT = {"byte", U8_FIELD, 1};
+
+/* A vector of exactly `count` numbers (a position, a block coordinate). */
+static void fixed_numbers(rb_ar *ar, const char *key, uint64_t count, const rb_layout *element)
 {
-    uint64_t n = rb_ar_list_begin_n(ar, key, (uint64_t)count, 4);
-    if (rb_ar_ok(ar) && n != (uint64_t)count) {
-        rb_ar_fail(ar, RB_E_MODEL, "needs exactly %d numbers, has %llu", count, (unsigned long long)n);
-        return;
-    }
-    for (int i = 0; i < count && rb_ar_ok(ar); i++) rb_ar_f32(ar, NULL);
-    rb_ar_list_end(ar);
+    uint64_t n = rb_ar_table_n(ar, key, count, element);
+    if (rb_ar_ok(ar) && n != count)
+        rb_ar_fail(ar, RB_E_MODEL, "needs exactly %llu numbers (%s), has %llu", (unsigned long long)count,
+                   element->name, (unsigned long long)n);
 }
 
+void gbx_floats(rb_ar *ar, const char *key, int count) { fixed_numbers(ar, key, (uint64_t)count, &F32_ELEMENT); }
 void gbx_vec2(rb_ar *ar, const char *key) { gbx_floats(ar, key, 2); }
 void gbx_vec3(rb_ar *ar, const char *key) { gbx_floats(ar, key, 3); }
-
-void gbx_int3(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin_n(ar, key, 3, 4);
-    if (rb_ar_ok(ar) && n != 3) {
-        rb_ar_fail(ar, RB_E_MODEL, "needs exactly 3 integers, has %llu", (unsigned long long)n);
-        return;
-    }
-    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
+void gbx_int3(rb_ar *ar, const char *key) { fixed_numbers(ar, key, 3, &I32_ELEMENT); }
+void gbx_byte3(rb_ar *ar, const char *key) { fixed_numbers(ar, key, 3, &U8_ELEMENT); }
 
 /* ---------- counted lists (u32 count, derived on write) ---------- */
 
-void gbx_i32_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
+void gbx_i32_list(rb_ar *ar, const char *key) { rb_ar_table(ar, key, RB_U32, &I32_ELEMENT); }
 
 void gbx_string_list(rb_ar *ar, const char *key)
 {

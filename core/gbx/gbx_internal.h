@@ -65,6 +65,7 @@ void gbx_fileref(rb_ar *ar, const char *key);           /* packdesc */
 void gbx_vec2(rb_ar *ar, const char *key);
 void gbx_vec3(rb_ar *ar, const char *key);
 void gbx_int3(rb_ar *ar, const char *key);
+void gbx_byte3(rb_ar *ar, const char *key); /* three u8 (a block coordinate) */
 void gbx_floats(rb_ar *ar, const char *key, int count); /* a fixed array of f32 */
 uint32_t gbx_bool(rb_ar *ar, const char *key);          /* u32 boolean, raw value kept */
 

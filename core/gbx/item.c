@@ -43,17 +43,6 @@ static uint64_t list_begin_u32(rb_ar *ar, const char *key, uint64_t min_item_byt
     return rb_ar_list_begin(ar, key, RB_U32, min_item_bytes);
 }
 
-static void byte3(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin_n(ar, key, 3, 1);
-    if (rb_ar_ok(ar) && n != 3) {
-        rb_ar_fail(ar, RB_E_MODEL, "needs exactly 3 bytes, has %llu", (unsigned long long)n);
-        return;
-    }
-    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 static void iso4(rb_ar *ar, const char *key) { gbx_floats(ar, key, 12); }
 
 /* GBX.NET `data`: u32 length, then the bytes. */
@@ -154,7 +143,7 @@ static void block_002(rb_ar *ar)
 {
     gbx_meta(ar, "blockModel");
     rb_ar_u8(ar, "direction");
-    byte3(ar, "coord");
+    gbx_byte3(ar, "coord");
     rb_ar_x32(ar, "flags");
 }
 
@@ -435,7 +424,7 @@ enum { SPAWN_FREE = 1u << 26 }; /* a block placed freely: position and rotation 
 
 static void spawn_coord(rb_ar *ar)
 {
-    byte3(ar, "coord");
+    gbx_byte3(ar, "coord");
     rb_ar_u8(ar, "direction");
 }
 
