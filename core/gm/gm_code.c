@@ -395,7 +395,10 @@ static int compare_reference_at(const void *a, const void *b)
 /* The references in file order; an operand on two chains could not be written back (facts §9). */
 static void sort_references(rb_ar *ar, reference_list *l)
 {
-    qsort(l->items, l->count, sizeof *l->items, compare_reference_at);
+    size_t ordered = 1;
+    while (ordered < l->count && l->items[ordered - 1].at <= l->items[ordered].at) ordered++;
+    /* usually already in file order (blobs are walked and written in address order) */
+    if (ordered < l->count) qsort(l->items, l->count, sizeof *l->items, compare_reference_at);
     for (size_t k = 1; k < l->count && rb_ar_ok(ar); k++)
         if (l->items[k].at == l->items[k - 1].at)
             rb_ar_fail(ar, RB_E_FORMAT, "the operand at 0x%x is an occurrence of two entities", l->items[k].at);
@@ -564,48 +567,63 @@ static void derived_operands(rb_ar *ar, gm_state *st, code_sites *c, const rb_no
 
 /* ---------- WRITE: the occurrence chains, recomputed (facts §9) ---------- */
 
-static int compare_reference_entity(const void *a, const void *b)
-{
-    const reference *x = a, *y = b;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    if (x->entity != y->entity) return x->entity < y->entity ? -1 : 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
-
 static void patch_word(rb_ar *ar, uint32_t at, uint32_t value)
 {
     rb_slot slot = {.position = at, .wire = RB_U32, .valid = 1};
     rb_ar_slot_set(ar, &slot, value);
 }
 
-/* One entity's `n` references in file order: each operand gets the distance to the next (its bits
- * 24-26 too); the last keeps the model's word, whose low 24 bits VARI/FUNC set to the STRG index of
- * the entity's name when they are written (occurrence_fields). */
-static void link_chain(rb_ar *ar, gm_state *st, const reference *r, size_t n)
+/* A link of a chain: the operand at `from` gets the distance to the next occurrence, at `to`
+ * (its bits 24-26 and above are the model's). */
+static void link_occurrence(rb_ar *ar, const reference *from, uint32_t to)
 {
-    for (size_t k = 0; k + 1 < n && rb_ar_ok(ar); k++) {
-        uint32_t delta = r[k + 1].at - r[k].at;
-        if (delta > REFERENCE_DELTA)
-            rb_ar_fail(ar, RB_E_MODEL, "occurrences at 0x%x and 0x%x are too far apart for a chain (27 bits)", r[k].at,
-                       r[k + 1].at);
-        patch_word(ar, r[k].at, (r[k].kept & ~REFERENCE_DELTA) | delta);
-    }
-    patch_word(ar, r[n - 1].at, r[n - 1].kept);
-    entity_occurrences *o = rb_ar_ok(ar) ? add_named(ar, st->code) : NULL;
-    if (o) *o = (entity_occurrences){r->kind, r->entity, (uint32_t)n, r->at, r[n - 1].at};
+    uint32_t delta = to - from->at;
+    if (delta > REFERENCE_DELTA)
+        rb_ar_fail(ar, RB_E_MODEL, "occurrences at 0x%x and 0x%x are too far apart for a chain (27 bits)", from->at, to);
+    patch_word(ar, from->at, (from->kept & ~REFERENCE_DELTA) | delta);
 }
 
+/* Per entity of one kind while the references are linked: its first and latest occurrence. */
+typedef struct chain_state { uint32_t count, first, latest; } chain_state;
+enum { MAX_ENTITIES = 1 << 24 };
+
 /* WRITE, once every root blob is written: link the chains of every entity the model's references
- * name, in file order (facts §9), and note their counts and first addresses for VARI and FUNC. */
+ * name, in file order (facts §9): one pass over the references, each linked to the entity's
+ * previous one; the last keeps the model's word, whose low 24 bits VARI/FUNC set to the STRG
+ * index of the entity's name when they are written (occurrence_fields). The counts and first
+ * addresses are noted for VARI and FUNC, by kind and then entity. */
 static void link_chains(rb_ar *ar, gm_state *st, reference_list *l)
 {
     sort_references(ar, l);
-    qsort(l->items, l->count, sizeof *l->items, compare_reference_entity);
-    for (size_t k = 0, end; k < l->count && rb_ar_ok(ar); k = end) {
-        for (end = k + 1; end < l->count; end++)
-            if (l->items[end].kind != l->items[k].kind || l->items[end].entity != l->items[k].entity) break;
-        link_chain(ar, st, l->items + k, end - k);
+    uint32_t entities[ENTITY_KINDS] = {0};
+    for (size_t k = 0; k < l->count; k++)
+        if (l->items[k].entity >= entities[l->items[k].kind]) entities[l->items[k].kind] = l->items[k].entity + 1;
+    for (int kind = 0; kind < ENTITY_KINDS; kind++)
+        if (entities[kind] > MAX_ENTITIES) /* VARI and FUNC check the exact bound once written */
+            rb_ar_fail(ar, RB_E_MODEL, "a reference names %s %u: no game has that many",
+                       kind == ENTITY_VARIABLE ? "variable" : "function", entities[kind] - 1);
+    if (!rb_ar_ok(ar)) return;
+    chain_state *chains[ENTITY_KINDS];
+    for (int kind = 0; kind < ENTITY_KINDS; kind++) chains[kind] = calloc(entities[kind] + 1, sizeof(chain_state));
+    if (!chains[ENTITY_VARIABLE] || !chains[ENTITY_FUNCTION]) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    for (size_t k = 0; k < l->count && rb_ar_ok(ar); k++) {
+        const reference *r = &l->items[k];
+        chain_state *c = &chains[r->kind][r->entity];
+        if (c->count) link_occurrence(ar, &l->items[c->latest], r->at);
+        else c->first = (uint32_t)k;
+        c->latest = (uint32_t)k;
+        c->count++;
     }
+    for (int kind = 0; kind < ENTITY_KINDS && rb_ar_ok(ar); kind++)
+        for (uint32_t e = 0; e < entities[kind] && rb_ar_ok(ar); e++) {
+            const chain_state *c = &chains[kind][e];
+            if (!c->count) continue;
+            const reference *last = &l->items[c->latest];
+            patch_word(ar, last->at, last->kept);
+            entity_occurrences *o = rb_ar_ok(ar) ? add_named(ar, st->code) : NULL;
+            if (o) *o = (entity_occurrences){(uint32_t)kind, e, c->count, l->items[c->first].at, last->at};
+        }
+    for (int kind = 0; kind < ENTITY_KINDS; kind++) free(chains[kind]);
 }
 
 /* READ: the 20-byte header at `pointer` (inside the chunk) into `e`. */
