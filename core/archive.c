@@ -1359,6 +1359,15 @@ void rb_ar_list_end(rb_ar *ar) { end_container(ar); }
 
 /* ---------- tables ---------- */
 
+/* A value the format fixes: READ checks it, WRITE emits it; never a model field. */
+static void layout_constant(rb_ar *ar, const rb_layout_field *f)
+{
+    rb_slot slot = rb_ar_slot(ar, f->key, f->wire);
+    if (ar->dir == RB_AR_READ && !ar->failed && slot.value != f->constant)
+        rb_ar_fail(ar, RB_E_FORMAT, "%s is %" PRIu64 ", the format fixes it at %" PRIu32, f->key, slot.value, f->constant);
+    rb_ar_slot_set(ar, &slot, f->constant);
+}
+
 /* The fields of a layout spelled out with the primitives they stand for. */
 static void layout_fields(rb_ar *ar, const rb_layout *layout)
 {
@@ -1370,6 +1379,7 @@ static void layout_fields(rb_ar *ar, const rb_layout *layout)
         case RB_K_FLOAT: float_field(ar, f->key, f->wire & RB_W_WIDTH); break;
         case RB_K_BOOL: rb_ar_bool(ar, f->key, f->wire & RB_W_WIDTH); break;
         case RB_K_BLOB: rb_ar_bytes(ar, f->key, RB_K_BLOB, f->size); break;
+        case RB_LAYOUT_CONSTANT: layout_constant(ar, f); break;
         }
     }
 }
@@ -1397,6 +1407,33 @@ static rb_node *next_table(rb_ar *ar)
     return n->kind == RB_K_TABLE ? n : NULL;
 }
 
+/* READ, binary: every element's constants (RB_LAYOUT_CONSTANT, nested records included) are what
+ * the format fixes; the first that is not fails at its own offset, its element named. `offset` is
+ * where `layout` starts inside an element. */
+static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride,
+                          size_t offset)
+{
+    ar_range *r = top_range(ar);
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        if (f->kind == RB_K_RECORD) {
+            if (!constants_hold(ar, key, count, f->record, stride, offset)) return 0;
+            offset += rb_layout_stride(f->record);
+            continue;
+        }
+        for (uint64_t e = 0; f->kind == RB_LAYOUT_CONSTANT && e < count; e++) {
+            uint64_t value = decode_int(r->base + r->pos + e * stride + offset, f->wire);
+            if (value == f->constant) continue;
+            r->pos += e * stride + offset;
+            fail_at(ar, RB_E_FORMAT, key, "element %" PRIu64 ": %s is %" PRIu64 ", the format fixes it at %" PRIu32, e,
+                    f->key, value, f->constant);
+            return 0;
+        }
+        offset += f->kind == RB_K_BLOB ? f->size : (f->wire & RB_W_WIDTH);
+    }
+    return 1;
+}
+
 /* READ, binary: `count` elements stay in the input as one node. */
 static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride)
 {
@@ -1404,6 +1441,7 @@ static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const 
     rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
     if (n && !t) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     if (!t) return;
+    if (!constants_hold(ar, key, count, layout, stride, 0)) return;
     const uint8_t *p = take(ar, key, count * stride);
     if (!p) return;
     *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};

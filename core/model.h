@@ -74,9 +74,11 @@ typedef struct rb_stream_info {
  * keeps its elements as the bytes they were read from (zero-copy) instead of one node per field:
  * the model of a mesh or of a long list of numbers then costs one node. Fields, in wire order:
  * RB_K_INT, RB_K_FLOAT, RB_K_BOOL (`wire` as for rb_ar_uint / rb_ar_f32 / rb_ar_bool), RB_K_BLOB
- * (`size` bytes) and RB_K_RECORD (a nested record laid out by `record`). A layout of one field
- * with key NULL describes bare scalars (a list of numbers). Little-endian wires only: the packed
- * bytes are the wire bytes. */
+ * (`size` bytes), RB_K_RECORD (a nested record laid out by `record`) and RB_LAYOUT_CONSTANT (a
+ * value the format fixes, `constant` of `wire`, named by `key`: checked on read, written, not a
+ * model field). A layout of one field with key NULL describes bare scalars (a list of numbers).
+ * Little-endian wires only: the packed bytes are the wire bytes. */
+enum { RB_LAYOUT_CONSTANT = 0x40 };
 typedef struct rb_layout rb_layout;
 typedef struct rb_layout_field {
     const char *key;
@@ -84,6 +86,7 @@ typedef struct rb_layout_field {
     uint8_t wire;
     uint16_t size;
     const rb_layout *record;
+    uint32_t constant;
 } rb_layout_field;
 
 /* Fields of one element, nested records included, at most (a table's element is built in caller memory). */

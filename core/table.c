@@ -11,17 +11,27 @@ size_t rb_layout_stride(const rb_layout *layout)
     for (size_t i = 0; i < layout->field_count; i++) {
         const rb_layout_field *f = &layout->fields[i];
         stride += f->kind == RB_K_RECORD ? rb_layout_stride(f->record)
-                  : f->kind == RB_K_BLOB ? f->size
-                                         : (size_t)(f->wire & RB_W_WIDTH);
+                  : f->kind == RB_K_BLOB   ? f->size
+                                           : (size_t)(f->wire & RB_W_WIDTH);
     }
     return stride;
 }
 
 size_t rb_layout_node_count(const rb_layout *layout)
 {
-    size_t count = layout->field_count;
-    for (size_t i = 0; i < layout->field_count; i++)
-        if (layout->fields[i].kind == RB_K_RECORD) count += rb_layout_node_count(layout->fields[i].record);
+    size_t count = 0;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        if (f->kind != RB_LAYOUT_CONSTANT) count++;
+        if (f->kind == RB_K_RECORD) count += rb_layout_node_count(f->record);
+    }
+    return count;
+}
+
+static size_t model_field_count(const rb_layout *layout)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < layout->field_count; i++) count += layout->fields[i].kind != RB_LAYOUT_CONSTANT;
     return count;
 }
 
@@ -75,13 +85,18 @@ static void fill_leaf(element_builder *b, rb_node *n, const rb_layout_field *f)
 /* The fields of `layout` as the children of `record`, which covers their bytes. */
 static void fill_record(element_builder *b, rb_node *record, const rb_layout *layout)
 {
+    size_t fields = model_field_count(layout), k = 0;
     record->v.kids.items = b->kids + b->used_kids;
-    record->v.kids.count = record->v.kids.cap = layout->field_count;
-    b->used_kids += layout->field_count;
+    record->v.kids.count = record->v.kids.cap = (uint32_t)fields;
+    b->used_kids += fields;
     for (size_t i = 0; i < layout->field_count; i++) {
         const rb_layout_field *f = &layout->fields[i];
+        if (f->kind == RB_LAYOUT_CONSTANT) { /* on the wire, not in the model */
+            b->offset += f->wire & RB_W_WIDTH;
+            continue;
+        }
         rb_node *n = new_node(b, f->kind, f->key);
-        record->v.kids.items[i] = n;
+        record->v.kids.items[k++] = n;
         if (f->kind == RB_K_RECORD) fill_record(b, n, f->record);
         else fill_leaf(b, n, f);
     }

@@ -25,7 +25,11 @@ static const rb_layout_field POINT_FIELDS[] = {
 static const rb_layout POINT = {"point", POINT_FIELDS, 6};
 static const rb_layout_field I32_FIELDS[] = {{NULL, RB_K_INT, RB_I32}};
 static const rb_layout I32 = {"int32", I32_FIELDS, 1};
-enum { POINT_BYTES = 2 + 12 + 4 + 1 + 1 + 3 };
+/* a value the format fixes (a record size, a marker) sits in each element but not in the model */
+static const rb_layout_field MARKED_FIELDS[] = {{"marker", RB_LAYOUT_CONSTANT, RB_U16, .constant = 0xBEEF},
+                                                {"v", RB_K_INT, RB_U8}};
+static const rb_layout MARKED = {"marked byte", MARKED_FIELDS, 2};
+enum { POINT_BYTES = 2 + 12 + 4 + 1 + 1 + 3, NUMBERS_AT = 9 + 3 * POINT_BYTES, MARKED_AT = NUMBERS_AT + 16 };
 
 /* The magic, then 'B' (binary) or 'T' (text encoding from here on), then the lists. */
 static void header(rb_ar *ar)
@@ -40,6 +44,7 @@ static void describe_packed(rb_ar *ar)
     header(ar);
     rb_ar_table(ar, "points", RB_U32, &POINT);
     rb_ar_table_n(ar, "numbers", 4, &I32);
+    rb_ar_table_n(ar, "marked", 2, &MARKED);
     rb_ar_u8(ar, "end");
 }
 
@@ -70,6 +75,16 @@ static void describe_spelled(rb_ar *ar)
     n = rb_ar_list_begin_n(ar, "numbers", 4, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
     rb_ar_list_end(ar);
+    n = rb_ar_list_begin_n(ar, "marked", 2, 3);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_slot marker = rb_ar_slot(ar, "marker", RB_U16);
+        if (rb_ar_direction(ar) == RB_AR_READ && marker.value != 0xBEEF) rb_ar_fail(ar, RB_E_FORMAT, "bad marker");
+        rb_ar_slot_set(ar, &marker, 0xBEEF);
+        rb_ar_u8(ar, "v");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
     rb_ar_u8(ar, "end");
 }
 
@@ -99,6 +114,7 @@ static uint8_t *make_input(size_t *size)
         rb_buf_put(&b, "ab\xff", 3);
     }
     for (int32_t k = -2; k < 2; k++) put_le(&b, (uint32_t)k, 4);
+    for (int k = 0; k < 2; k++) put_le(&b, 0xBEEF, 2), put_le(&b, 0x10 + k, 1);
     put_le(&b, 0x5A, 1);
     return rb_buf_take(&b, size);
 }
@@ -166,7 +182,8 @@ static void test_packed_equals_spelled(const uint8_t *in, size_t size)
     rb_coverage ca, cb;
     rb_doc_coverage(packed, &ca);
     rb_doc_coverage(spelled, &cb);
-    CHECK(ca.typed_bytes == cb.typed_bytes && ca.opaque_bytes == 0, "a table counts as typed bytes");
+    /* a table's bytes are typed, its constants too (the spelled list leaves them to slots) */
+    CHECK(ca.typed_bytes == cb.typed_bytes + 2 * 2 && ca.opaque_bytes == 0, "a table counts as typed bytes");
     free(a);
     free(b);
     rb_doc_free(packed);
@@ -196,6 +213,8 @@ static void test_from_json(const uint8_t *in, size_t size)
     size_t grown_size = 0;
     uint8_t *grown_out = grown ? write_doc(grown, &grown_size) : NULL;
     CHECK(grown_out && grown_size == size + POINT_BYTES && grown_out[5] == 4, "an element added in JSON is written and counted");
+    CHECK(grown_out && grown_out[MARKED_AT + POINT_BYTES + 3] == 0xEF && grown_out[MARKED_AT + POINT_BYTES + 4] == 0xBE,
+          "a constant is written from a model that does not hold it");
     json_object_set_new(json_array_get(points, 1), "delta", json_integer(200));
     rb_doc *bad = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
     CHECK(!bad && strstr(err.path, "/points/1/delta") != NULL, "a bad element value is refused with its pointer");
@@ -262,6 +281,11 @@ static void test_locations_and_errors(const uint8_t *in, size_t size)
     big[5] = 0xFF, big[6] = 0xFF, big[7] = 0xFF, big[8] = 0x0F;
     rb_doc *huge = parse(&packed_format, big, size, &err);
     CHECK(!huge && err.offset == 5 && strstr(err.message, "cannot fit"), "an impossible count is refused at its offset");
+    big[5] = 3, big[6] = big[7] = big[8] = 0;
+    big[MARKED_AT + 3] = 0xEE; /* the second element's marker */
+    rb_doc *unmarked = parse(&packed_format, big, size, &err);
+    CHECK(!unmarked && err.offset == MARKED_AT + 3 && strstr(err.message, "element 1: marker is 48878, the format fixes it at 48879"),
+          "a constant that is not what the format fixes is refused where it is, its element named");
     free(big);
 }
 

@@ -60,31 +60,24 @@ static void pid_palette(rb_ar *ar)
     rb_ar_record_end(ar);
 }
 
-static void pid_entry(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, NULL);
-    rb_slot size = rb_ar_slot(ar, "entry size", RB_U32);
-    if (rb_ar_direction(ar) == RB_AR_READ && size.value != PID_ENTRY_BYTES) {
-        rb_ar_fail(ar, RB_E_FORMAT, "entry size %llu is not 56", (unsigned long long)size.value);
-        rb_ar_record_end(ar);
-        return;
-    }
-    rb_ar_x32(ar, "swpOffset");
-    rb_ar_u32(ar, "width");
-    rb_ar_u32(ar, "height");
-    rb_ar_u32(ar, "stride");
-    rb_ar_u32(ar, "bitsPerPixel");
-    rb_ar_x32(ar, "constantColour");
-    rb_ar_x32(ar, "transparent");
-    rb_ar_x32(ar, "bump");
-    rb_ar_x32(ar, "occlusion");
-    rb_ar_x32(ar, "palette"); /* index, 0xFFFFFFFF = none */
-    rb_ar_bytes(ar, "padding", RB_K_BLOB, 4); /* struct padding before the 64-bit id: junk */
-    rb_ar_x32(ar, "textureId");
-    rb_ar_x32(ar, "mipInfo"); /* 0 at the top level, else width | height << 10 | palette fold << 20 */
-    rb_ar_slot_set(ar, &size, PID_ENTRY_BYTES);
-    rb_ar_record_end(ar);
-}
+/* One entry per texture and mip level: a table, kept packed (thousands of them in a level). */
+static const rb_layout_field PID_ENTRY_FIELDS[] = {
+    {"entry size", RB_LAYOUT_CONSTANT, RB_U32, .constant = PID_ENTRY_BYTES},
+    {"swpOffset", RB_K_INT, RB_X32},
+    {"width", RB_K_INT, RB_U32},
+    {"height", RB_K_INT, RB_U32},
+    {"stride", RB_K_INT, RB_U32},
+    {"bitsPerPixel", RB_K_INT, RB_U32},
+    {"constantColour", RB_K_INT, RB_X32},
+    {"transparent", RB_K_INT, RB_X32},
+    {"bump", RB_K_INT, RB_X32},
+    {"occlusion", RB_K_INT, RB_X32},
+    {"palette", RB_K_INT, RB_X32},        /* index, 0xFFFFFFFF = none */
+    {"padding", RB_K_BLOB, .size = 4},     /* struct padding before the 64-bit id: junk */
+    {"textureId", RB_K_INT, RB_X32},
+    {"mipInfo", RB_K_INT, RB_X32},         /* 0 at the top level, else width | height << 10 | palette fold << 20 */
+};
+static const rb_layout PID_ENTRY = {"texture entry", PID_ENTRY_FIELDS, 14};
 
 static void pid_describe(rb_ar *ar)
 {
@@ -117,9 +110,7 @@ static void pid_describe(rb_ar *ar)
     }
     if (rb_ar_has(ar, "gap", gap != 0)) rb_ar_bytes(ar, "gap", RB_K_OPAQUE, gap);
     rb_ar_slot_set(ar, &entries_at, rb_ar_tell(ar));
-    n = rb_ar_list_begin_n(ar, "entries", entry_count.value, PID_ENTRY_BYTES);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) pid_entry(ar);
-    rb_ar_list_end(ar);
+    n = rb_ar_table_n(ar, "entries", entry_count.value, &PID_ENTRY);
     rb_ar_slot_set(ar, &entry_count, n);
     if (rb_ar_has(ar, "trailing", reading && !rb_ar_at_end(ar))) rb_ar_rest(ar, "trailing");
 }
