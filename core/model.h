@@ -150,6 +150,12 @@ rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb
 /* Turns a table into the list of nodes it stands for, in place (for callers that edit nodes).
  * Returns 0 when out of memory (the table is then unchanged). */
 int rb_table_expand(rb_node *table);
+/* Scalar `key` (a field at the top of the element; NULL: the element is a bare scalar) of element
+ * `index` of a table or of a list, as raw bits; 0 when there is no such field. For descriptions that act on every
+ * element (counting the names a list refers to) whichever form the list has. */
+uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key);
+/* Elements of a table or a list. */
+size_t rb_element_count(const rb_node *list);
 /* Sign-extended integer value according to the wire type. */
 int64_t rb_node_int(const rb_node *n);
 uint64_t rb_node_uint(const rb_node *n);

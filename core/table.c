@@ -136,3 +136,31 @@ int rb_table_expand(rb_node *table)
     table->v.kids.cap = (uint32_t)count;
     return 1;
 }
+
+size_t rb_element_count(const rb_node *list)
+{
+    if (!list) return 0;
+    if (list->kind == RB_K_TABLE) return list->table->count;
+    return list->kind == RB_K_LIST ? list->v.kids.count : 0;
+}
+
+uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key)
+{
+    if (index >= rb_element_count(list)) return 0;
+    if (list->kind == RB_K_LIST) {
+        const rb_node *element = list->v.kids.items[index];
+        return rb_node_uint(key ? rb_node_get(element, key) : element);
+    }
+    const rb_layout *layout = list->table->layout;
+    size_t offset = 0;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        int scalar = f->kind == RB_K_INT || f->kind == RB_K_FLOAT || f->kind == RB_K_BOOL;
+        if (scalar && (key ? f->key && strcmp(f->key, key) == 0 : !f->key))
+            return load_le(list->v.bytes.data + index * list->table->stride + offset, f->wire & RB_W_WIDTH);
+        offset += f->kind == RB_K_RECORD ? rb_layout_stride(f->record)
+                  : f->kind == RB_K_BLOB ? f->size
+                                         : (size_t)(f->wire & RB_W_WIDTH);
+    }
+    return 0;
+}

@@ -111,14 +111,6 @@ static void count_use(groff_state *st, uint32_t handle)
     if (s) s->uses++;
 }
 
-/* A symbol handle stored in a payload: one reference to that name. */
-static uint32_t symbol_ref(rb_ar *ar, groff_state *st, const char *key)
-{
-    uint32_t handle = rb_ar_x32(ar, key);
-    count_use(st, handle);
-    return handle;
-}
-
 static const groff_symbol *name_of(groff_state *st, uint32_t handle) { return find_symbol(st, handle); }
 
 static int name_is(groff_state *st, uint32_t handle, const char *text)
@@ -195,14 +187,6 @@ static const rb_layout VEC3 = {"vector", VEC3_FIELDS, 3};
 
 static void vec3(rb_ar *ar, const char *key) { rb_ar_layout_record(ar, key, &VEC3); }
 
-static void handle_pair(rb_ar *ar, const char *key, const char *first, const char *second)
-{
-    rb_ar_record_begin(ar, key);
-    rb_ar_u32(ar, first);
-    rb_ar_u32(ar, second);
-    rb_ar_record_end(ar);
-}
-
 /* A fixed-size char buffer: the text up to its NUL, then whatever the original program left in
  * the rest of the buffer (uninitialised memory, facts §1.2). A tail of zeros is not stored;
  * new or shortened texts are zero-filled. */
@@ -267,22 +251,25 @@ static int region_entry_bytes(rb_ar *ar, uint64_t size)
     return 0;
 }
 
+#define REGION_INSTANCE_FIELDS                                                                               \
+    {"objectSection", RB_K_INT, RB_X32}, {"name", RB_K_INT, RB_X32} /* a symbol handle */,                  \
+        {"position", RB_K_RECORD, .record = &VEC3}, {"rotation", RB_K_RECORD, .record = &VEC3}, {"scale", RB_K_FLOAT, 4}
+static const rb_layout_field REGION_INSTANCE_FIELDS_36[] = {REGION_INSTANCE_FIELDS};
+static const rb_layout REGION_INSTANCE = {"region instance", REGION_INSTANCE_FIELDS_36, 5};
+static const rb_layout_field VALUE_HANDLES_FIELDS[] = {{"id", RB_K_INT, RB_U32}, {"count", RB_K_INT, RB_U32}};
+static const rb_layout VALUE_HANDLES = {"value table handles", VALUE_HANDLES_FIELDS, 2};
+static const rb_layout_field REGION_INSTANCE_FIELDS_44[] = {REGION_INSTANCE_FIELDS,
+                                                            {"values", RB_K_RECORD, .record = &VALUE_HANDLES}};
+static const rb_layout REGION_INSTANCE_WITH_VALUES = {"region instance with values", REGION_INSTANCE_FIELDS_44, 6};
+
 static void grf_region(rb_ar *ar, groff_state *st, uint64_t size)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     int has_values = rb_ar_has(ar, "valueTableSection", reading && region_entry_bytes(ar, size) == 44);
-    uint64_t n = rb_ar_list_begin(ar, "instances", RB_U32, has_values ? 44 : 36);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_x32(ar, "objectSection");
-        symbol_ref(ar, st, "name");
-        vec3(ar, "position");
-        vec3(ar, "rotation");
-        rb_ar_f32(ar, "scale");
-        if (has_values) handle_pair(ar, "values", "id", "count");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    uint64_t n = rb_ar_table(ar, "instances", RB_U32, has_values ? &REGION_INSTANCE_WITH_VALUES : &REGION_INSTANCE);
+    /* each instance refers to its name once (the name table keeps the names in use) */
+    const rb_node *instances = rb_node_get(rb_ar_current(ar), "instances");
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) count_use(st, (uint32_t)rb_element_uint(instances, i, "name"));
     if (has_values) rb_ar_x32(ar, "valueTableSection");
 }
 
@@ -307,25 +294,21 @@ static int material_fits(rb_ar *ar, uint64_t size)
 }
 
 /* One column of the material's per-slot arrays; every column has the slot count. */
+static const rb_layout_field COLOUR_FIELDS[] = {{"r", RB_K_INT, RB_U32}, {"g", RB_K_INT, RB_U32}, {"b", RB_K_INT, RB_U32}};
+static const rb_layout COLOUR = {"colour", COLOUR_FIELDS, 3};
+static const rb_layout_field SYMBOL_HANDLE_FIELDS[] = {{NULL, RB_K_INT, RB_X32}};
+static const rb_layout SYMBOL_HANDLE = {"name (symbol handle)", SYMBOL_HANDLE_FIELDS, 1};
+
+/* One of a material's parallel columns: n colours, or n texture names (each a use of its name). */
 static void material_column(rb_ar *ar, groff_state *st, const char *key, uint64_t n, int colours)
 {
-    uint64_t got = rb_ar_list_begin_n(ar, key, n, colours ? 12 : 4);
+    uint64_t got = rb_ar_table_n(ar, key, n, colours ? &COLOUR : &SYMBOL_HANDLE);
     if (rb_ar_ok(ar) && got != n) {
         rb_ar_fail(ar, RB_E_MODEL, "has %llu entries, textureMaps has %llu", (unsigned long long)got,
                    (unsigned long long)n);
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        if (colours) {
-            rb_ar_record_begin(ar, NULL);
-            rb_ar_u32(ar, "r");
-            rb_ar_u32(ar, "g");
-            rb_ar_u32(ar, "b");
-            rb_ar_record_end(ar);
-        } else {
-            symbol_ref(ar, st, NULL);
-        }
-    }
-    rb_ar_list_end(ar);
+    const rb_node *column = colours ? NULL : rb_node_get(rb_ar_current(ar), key);
+    for (uint64_t i = 0; column && i < got && rb_ar_ok(ar); i++) count_use(st, (uint32_t)rb_element_uint(column, i, NULL));
 }
 
 static void grf_material(rb_ar *ar, groff_state *st, uint64_t size)
