@@ -1648,7 +1648,7 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
     info->original_size = (size_t)encoded_size;
     info->content_size = content_size;
     info->content = content;
-    n->aux = (uint32_t)section + 1; /* stream nodes have no wire details: aux names the decoded content */
+    info->content_section = (uint32_t)section + 1;
     ar_range *r = push_range(ar, key);
     if (!r) return;
     r->base = content;
@@ -1706,7 +1706,7 @@ static void begin_read_text_stream(rb_ar *ar, rb_node *n, const char *key, const
         info->original_size = original_size;
         info->content_size = decoded_size;
         info->content = decoded;
-        n->aux = (uint32_t)section + 1;
+        info->content_section = (uint32_t)section + 1;
     }
     ar_range *r = push_range(ar, key);
     if (!r) return;
@@ -1780,7 +1780,7 @@ static int content_unchanged(const rb_ar *ar, const rb_node *stream, const rb_bu
 {
     const rb_stream_info *info = stream->stream;
     if (!info->original || content->size != info->content_size) return 0;
-    uint32_t section = stream->aux;
+    uint32_t section = info->content_section;
     if (section && section - 1 < ar->doc->section_count && ar->doc->sections[section - 1].size == content->size)
         return content->size == 0 || memcmp(content->data, ar->doc->sections[section - 1].data, content->size) == 0;
     rb_stream_digests(info);

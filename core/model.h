@@ -67,6 +67,7 @@ typedef struct rb_stream_info {
     const uint8_t *content;
     int digests_known;
     rb_stream_report report; /* filled on write */
+    uint32_t content_section; /* the document section holding `content`, plus one (0: none) */
 } rb_stream_info;
 
 /* The layout of one element of a table: a static description of a fixed-size record (or of one
@@ -111,7 +112,7 @@ typedef struct rb_table {
     uint32_t stride;
 } rb_table;
 
-/* 56 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
+/* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
  * Offsets and sizes are 32-bit: every supported format addresses its data with u32 offsets. */
 struct rb_node {
     uint8_t kind;
@@ -120,23 +121,25 @@ struct rb_node {
     uint32_t src_offset;  /* where it was read; used to locate differences (UINT32_MAX: beyond 4 GiB) */
     const char *key;      /* NULL inside lists */
     uint32_t src_size;
-    uint32_t aux, aux2;   /* format-specific wire details (e.g. how a GBX id was stored) */
+    uint32_t aux;         /* format-specific wire details (e.g. how a GBX id was stored) */
+    union {
+        uint32_t aux2;           /* more of them (IDs only) */
+        rb_stream_info *stream;  /* STREAM only */
+        rb_table *table;         /* TABLE only: the packed elements are v.bytes */
+    };
     union {
         uint64_t bits; /* INT (zero-extended raw), FLOAT bits, BOOL raw value */
         struct {
             const uint8_t *data;
             size_t size;
-        } bytes; /* STRING, BLOB, OPAQUE */
+        } bytes; /* STRING, BLOB, OPAQUE, TABLE */
         struct {
             rb_node **items;
             uint32_t count, cap;
         } kids; /* RECORD, LIST, STREAM */
     } v;
-    union {
-        rb_stream_info *stream; /* STREAM only */
-        rb_table *table;        /* TABLE only: the packed elements are v.bytes */
-    };
 };
+_Static_assert(sizeof(struct rb_node) == 48, "rb_node is the model's memory: keep it at 48 bytes");
 
 /* Fills content_crc32/content_adler32 from the decoded content if not known yet. */
 const rb_stream_info *rb_stream_digests(const rb_stream_info *s);
