@@ -109,8 +109,16 @@ void gm_pointer_list(rb_ar *ar, gm_state *st, const char *key, unsigned element_
                      void *ctx);
 /* A pointer to a TPAG item, in the model the item's index (-1 = null pointer). */
 int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key);
-/* READ: what is left of the chunk must be its zero padding (< 16 bytes), else fail. */
+/* READ: what is left of the chunk must be its zero padding (< 16 bytes), else fail saying how many
+ * bytes are left after `what` (gm_content_ends_here: after "the content"). */
+void gm_content_ends_after(rb_ar *ar, const char *what);
 void gm_content_ends_here(rb_ar *ar);
+/* READ, after describing the chunk with one variant from `mark`: 1 when that variant is the one to
+ * keep (it reproduced the chunk up to its padding, or the archive had failed before `mark`), else 0
+ * with the archive rewound to `mark` for the next variant. */
+int gm_variant_fits(rb_ar *ar, const rb_ar_mark *mark, const char *what);
+/* SimpleList of ids (u32 count, then the ids, each of wire `wire`). */
+void gm_id_list(rb_ar *ar, const char *key, unsigned wire);
 /* A "pointer-then-data" pointer: READ fails unless it names where its data is read; WRITE sets it. */
 void gm_data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what);
 /* A chunk-level layout choice kept in the model (READ: the variant being tried); must be in `allowed`. */
@@ -184,6 +192,20 @@ void gm_chunk_extn(rb_ar *ar, gm_state *st);
 
 /* ROOM (gm_room.c) */
 void gm_chunk_room(rb_ar *ar, gm_state *st);
+/* Room elements that 2024.13+ UI layers (UILR, gm_uilr.c) place too, with the same fields: each
+ * structure is described once, here. Which fields a room instance has depends on the version: */
+typedef struct gm_instance_layout {
+    unsigned image_speed;   /* 2.2.2.302+: image speed and index */
+    unsigned pre_create;    /* bytecode >= 16: a pre-create code id */
+} gm_instance_layout;
+/* An object instance (facts §7.12). */
+void gm_room_instance(rb_ar *ar, const gm_instance_layout *layout);
+/* A sprite, nine-slice or sequence instance of an assets layer; `asset_key` names the asset id. */
+void gm_room_placed_asset(rb_ar *ar, gm_state *st, const char *asset_key);
+/* A text item (2024.6+); 2024.14 added paragraph spacing, wrap mode and origin. */
+void gm_room_text_item(rb_ar *ar, gm_state *st, unsigned gm2024_14);
+/* One property of an effect: kind, name and value (the caller opens its record). */
+void gm_room_effect_property(rb_ar *ar, gm_state *st);
 /* TGIN, EMBI, FEAT, DAFL, TAGS, FEDS, ACRV, SEQN, PSEM, PSYS (gm_misc.c) */
 void gm_chunk_tgin(rb_ar *ar, gm_state *st);
 void gm_chunk_embi(rb_ar *ar, gm_state *st);

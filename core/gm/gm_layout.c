@@ -104,7 +104,7 @@ int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key)
 
 /* ---------- shared by the typed chunks ---------- */
 
-void gm_content_ends_here(rb_ar *ar)
+void gm_content_ends_after(rb_ar *ar, const char *what)
 {
     if (rb_ar_direction(ar) != RB_AR_READ || !rb_ar_ok(ar)) return;
     uint64_t left = rb_ar_remaining(ar);
@@ -112,7 +112,27 @@ void gm_content_ends_here(rb_ar *ar)
     const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL; /* chunk padding is < 16 bytes */
     int zero = rest != NULL;
     for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
-    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the content", (unsigned long long)left);
+    if (!zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the %s", (unsigned long long)left, what);
+}
+
+void gm_content_ends_here(rb_ar *ar)
+{
+    gm_content_ends_after(ar, "content");
+}
+
+int gm_variant_fits(rb_ar *ar, const rb_ar_mark *mark, const char *what)
+{
+    gm_content_ends_after(ar, what);
+    if (rb_ar_ok(ar) || mark->failed) return 1;
+    rb_ar_rewind(ar, mark, NULL, 0);
+    return 0;
+}
+
+void gm_id_list(rb_ar *ar, const char *key, unsigned wire)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_uint(ar, NULL, wire);
+    rb_ar_list_end(ar);
 }
 
 void gm_data_lands_here(rb_ar *ar, const gm_state *st, rb_slot *slot, const char *what)
@@ -144,9 +164,7 @@ void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *
     for (size_t i = 0; i < n; i++) {
         rb_ar_mark mark = rb_ar_mark_here(ar);
         fn(ar, st, tries[i]);
-        gm_content_ends_here(ar);
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
+        if (gm_variant_fits(ar, &mark, "content")) return;
     }
     fn(ar, st, tries[0]);
     gm_content_ends_here(ar);

@@ -23,14 +23,6 @@ static void version_one(rb_ar *ar, gm_state *st, int aligned)
     rb_ar_expect(ar, "version 1", one, sizeof one);
 }
 
-/* SimpleList<i32> (u32 count, then the values): asset ids. */
-static void id_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
 /* ---------- TGIN (facts §7.14) ---------- */
 
 /* Variant bits: a group has directory/extension/load type (2022.9+); a group lists spine
@@ -58,7 +50,7 @@ static void texture_group(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     for (size_t i = 0; i < n; i++) at[i] = rb_ar_slot(ar, lists[i], RB_U32);
     for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
         gm_data_lands_here(ar, st, &at[i], lists[i]);
-        id_list(ar, lists[i]);
+        gm_id_list(ar, lists[i], RB_I32);
     }
 }
 
@@ -358,7 +350,7 @@ static void particle_system(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_ar_i32(ar, "originY");
     rb_ar_i32(ar, "drawOrder");
     if (since >= 202308) particle_flag(ar, "globalSpaceParticles");
-    id_list(ar, "emitters");
+    gm_id_list(ar, "emitters", RB_I32);
 }
 
 static void psys_chunk(rb_ar *ar, gm_state *st, unsigned since)

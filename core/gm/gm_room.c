@@ -17,8 +17,7 @@ typedef struct room_variant {
     unsigned layers;            /* GMS2: rooms have layers */
     unsigned sequences;         /* 2.3+: rooms list sequence ids; assets layers list sequence instances */
     unsigned creation_order;    /* 2024.13+: rooms list instance ids in creation order */
-    unsigned image_speed;       /* 2.2.2.302+: instances have image speed and index */
-    unsigned pre_create;        /* bytecode >= 16: instances have a pre-create code id */
+    gm_instance_layout instance; /* image speed (2.2.2.302+), pre-create code (bytecode >= 16) */
     unsigned layer_effects;     /* 2022.1+: every layer has effect fields (effect layers no data) */
     unsigned nine_slices;       /* 2.3.0..2.3.1: assets layers list nine-slice sprites */
     unsigned particle_systems;  /* 2023.2+ (not LTS): assets layers list particle systems */
@@ -32,14 +31,6 @@ enum layer_type {
     LAYER_PATH = 0, LAYER_BACKGROUND = 1, LAYER_INSTANCES = 2, LAYER_ASSETS = 3,
     LAYER_TILES = 4, LAYER_EFFECT = 6, LAYER_PATH2 = 7
 };
-
-/* SimpleList of 32-bit ids (u32 count, then the ids). */
-static void id_list(rb_ar *ar, const char *key, unsigned wire)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_uint(ar, NULL, wire);
-    rb_ar_list_end(ar);
-}
 
 /* ---------- GM:S 1.x backgrounds and views, instances, tiles ---------- */
 
@@ -72,10 +63,9 @@ static void room_view(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_ar_i32(ar, "objectId");
 }
 
-static void room_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+/* Also the object nodes of UI layers (gm_uilr.c): one field list for both. */
+void gm_room_instance(rb_ar *ar, const gm_instance_layout *layout)
 {
-    (void)st; (void)index;
-    const room_variant *v = ctx;
     rb_ar_i32(ar, "x");
     rb_ar_i32(ar, "y");
     rb_ar_i32(ar, "objectId");
@@ -83,13 +73,20 @@ static void room_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_ar_i32(ar, "creationCodeId");
     rb_ar_f32(ar, "scaleX");
     rb_ar_f32(ar, "scaleY");
-    if (v->image_speed) {
+    if (layout->image_speed) {
         rb_ar_f32(ar, "imageSpeed");
         rb_ar_i32(ar, "imageIndex");
     }
     rb_ar_x32(ar, "color");
     rb_ar_f32(ar, "rotation");
-    if (v->pre_create) rb_ar_i32(ar, "preCreateCodeId");
+    if (layout->pre_create) rb_ar_i32(ar, "preCreateCodeId");
+}
+
+static void room_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)st; (void)index;
+    const room_variant *v = ctx;
+    gm_room_instance(ar, &v->instance);
 }
 
 /* A tile names a background in GM:S 1.x and a sprite (tileset) in GMS2 (UMT: spriteMode). */
@@ -113,8 +110,8 @@ static void room_tile(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 
 /* ---------- assets layer elements ---------- */
 
-/* Sprite, nine-slice and sequence instances share one layout; `asset_key` names the asset id. */
-static void placed_asset(rb_ar *ar, gm_state *st, const char *asset_key)
+/* Sprite, nine-slice and sequence instances share one layout, on assets layers and UI layers. */
+void gm_room_placed_asset(rb_ar *ar, gm_state *st, const char *asset_key)
 {
     gm_strref(ar, st, "name");
     rb_ar_i32(ar, asset_key);
@@ -132,13 +129,13 @@ static void placed_asset(rb_ar *ar, gm_state *st, const char *asset_key)
 static void sprite_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
     (void)index; (void)ctx;
-    placed_asset(ar, st, "spriteId");
+    gm_room_placed_asset(ar, st, "spriteId");
 }
 
 static void sequence_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
     (void)index; (void)ctx;
-    placed_asset(ar, st, "sequenceId");
+    gm_room_placed_asset(ar, st, "sequenceId");
 }
 
 static void particle_system_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -156,10 +153,9 @@ static void particle_system_instance(rb_ar *ar, gm_state *st, uint64_t index, vo
     rb_ar_f32(ar, "rotation");
 }
 
-static void text_item_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+/* Also the text item nodes of UI layers (gm_uilr.c). */
+void gm_room_text_item(rb_ar *ar, gm_state *st, unsigned gm2024_14)
 {
-    (void)index;
-    const room_variant *v = ctx;
     gm_strref(ar, st, "name");
     rb_ar_i32(ar, "x");
     rb_ar_i32(ar, "y");
@@ -174,14 +170,21 @@ static void text_item_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ct
     rb_ar_i32(ar, "alignment");
     rb_ar_f32(ar, "charSpacing");
     rb_ar_f32(ar, "lineSpacing");
-    if (v->gm2024_14) rb_ar_f32(ar, "paragraphSpacing");
+    if (gm2024_14) rb_ar_f32(ar, "paragraphSpacing");
     rb_ar_f32(ar, "frameWidth");
     rb_ar_f32(ar, "frameHeight");
     rb_ar_bool(ar, "wrap", 4);
-    if (v->gm2024_14) {
+    if (gm2024_14) {
         rb_ar_i32(ar, "wrapMode");
         rb_ar_i32(ar, "origin");
     }
+}
+
+static void text_item_instance(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
+{
+    (void)index;
+    const room_variant *v = ctx;
+    gm_room_text_item(ar, st, v->gm2024_14);
 }
 
 /* ---------- layer type data ---------- */
@@ -283,13 +286,13 @@ static void tiles_layer(rb_ar *ar, gm_state *st, const room_variant *v)
     if (v->tiles_aligned) gm_align(ar, st, 4);
 }
 
-static void effect_property(rb_ar *ar, gm_state *st)
+/* A room layer lists its effect properties as records of a SimpleList, a UI effect layer as a
+ * PointerList (gm_uilr.c): the fields are the same. */
+void gm_room_effect_property(rb_ar *ar, gm_state *st)
 {
-    rb_ar_record_begin(ar, NULL);
     rb_ar_i32(ar, "kind");
     gm_strref(ar, st, "name");
     gm_strref(ar, st, "value");
-    rb_ar_record_end(ar);
 }
 
 /* Effect type and properties: in every layer since 2022.1, in effect layers' data before. */
@@ -297,7 +300,11 @@ static void effect_fields(rb_ar *ar, gm_state *st)
 {
     gm_strref(ar, st, "effectType");
     uint64_t n = rb_ar_list_begin(ar, "effectProperties", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) effect_property(ar, st);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        gm_room_effect_property(ar, st);
+        rb_ar_record_end(ar);
+    }
     rb_ar_list_end(ar);
 }
 
@@ -334,7 +341,7 @@ static void layer_data(rb_ar *ar, gm_state *st, room_variant *v, uint32_t type)
     switch (type) {
     case LAYER_PATH: case LAYER_PATH2: break;
     case LAYER_BACKGROUND: background_layer(ar); break;
-    case LAYER_INSTANCES: id_list(ar, "instanceIds", RB_U32); break;
+    case LAYER_INSTANCES: gm_id_list(ar, "instanceIds", RB_U32); break;
     case LAYER_ASSETS: assets_layer(ar, st, v); break;
     case LAYER_TILES: tiles_layer(ar, st, v); break;
     case LAYER_EFFECT: if (!v->layer_effects) effect_fields(ar, st); break;
@@ -379,14 +386,14 @@ static void room_lists(rb_ar *ar, gm_state *st, room_variant *v, rb_slot *at)
     gm_pointer_list(ar, st, "tiles", 1, room_tile, v);
     if (v->creation_order) {
         gm_data_lands_here(ar, st, &at[LIST_CREATION_ORDER], "creationOrder");
-        id_list(ar, "creationOrder", RB_U32);
+        gm_id_list(ar, "creationOrder", RB_U32);
     }
     if (!v->layers) return;
     gm_data_lands_here(ar, st, &at[LIST_LAYERS], "layers");
     gm_pointer_list(ar, st, "layers", 1, room_layer, v);
     if (!v->sequences) return;
     gm_data_lands_here(ar, st, &at[LIST_SEQUENCES], "sequences");
-    id_list(ar, "sequences", RB_I32);
+    gm_id_list(ar, "sequences", RB_I32);
 }
 
 static void room(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -437,8 +444,8 @@ static void variant_fields(rb_ar *ar, room_variant *v)
     v->layers = variant_flag(ar, "roomLayers", v->layers);
     v->sequences = variant_flag(ar, "roomSequences", v->sequences);
     v->creation_order = variant_flag(ar, "roomCreationOrder", v->creation_order);
-    v->image_speed = variant_flag(ar, "instanceImageSpeed", v->image_speed);
-    v->pre_create = variant_flag(ar, "instancePreCreate", v->pre_create);
+    v->instance.image_speed = variant_flag(ar, "instanceImageSpeed", v->instance.image_speed);
+    v->instance.pre_create = variant_flag(ar, "instancePreCreate", v->instance.pre_create);
     v->layer_effects = variant_flag(ar, "layerEffects", v->layer_effects);
     v->nine_slices = variant_flag(ar, "assetNineSlices", v->nine_slices);
     v->particle_systems = variant_flag(ar, "assetParticleSystems", v->particle_systems);
@@ -507,8 +514,8 @@ static room_variant likely_variant(rb_ar *ar, const gm_state *st)
     case 24: v.layers = v.sequences = 1; v.creation_order = 0; break;
     case 25: v.layers = v.sequences = v.creation_order = 1; break;
     }
-    v.pre_create = st->bytecode >= 16;
-    v.image_speed = v.layers && st->bytecode >= 17;
+    v.instance.pre_create = st->bytecode >= 16;
+    v.instance.image_speed = v.layers && st->bytecode >= 17;
     v.layer_effects = v.sequences && gm_find_chunk(st, "FEAT") != NULL;
     v.particle_systems = gm_find_chunk(st, "PSEM") != NULL;
     v.text_items = v.sequences && evidence_of_2024_6(st);
@@ -519,7 +526,7 @@ static room_variant likely_variant(rb_ar *ar, const gm_state *st)
 /* The layout choices that the bytes decide, tried in turn (bit i flips choice i). */
 static room_variant flipped(room_variant v, unsigned bits)
 {
-    if (bits & 1) v.image_speed ^= 1;
+    if (bits & 1) v.instance.image_speed ^= 1;
     if (bits & 2) v.layer_effects ^= 1;
     if (bits & 4) v.text_items ^= 1;
     if (bits & 8) v.nine_slices ^= 1;
@@ -529,22 +536,12 @@ static room_variant flipped(room_variant v, unsigned bits)
     return v;
 }
 
-/* READ: the chunk must be consumed up to its padding, or the variant is not the right one. */
-static void nothing_left(rb_ar *ar)
-{
-    uint64_t left = rb_ar_remaining(ar);
-    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
-    int zero = rest != NULL;
-    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
-    if (rb_ar_ok(ar) && !zero) rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the rooms", (unsigned long long)left);
-}
-
 static int plausible(const room_variant *v)
 {
     if (!v->sequences && (v->nine_slices || v->particle_systems || v->text_items || v->layer_effects)) return 0;
     if (v->tiles_aligned && !v->tiles_compressed) return 0;
     if (v->tiles_compressed && !v->layer_effects) return 0;
-    return v->layers || !v->image_speed;
+    return v->layers || !v->instance.image_speed;
 }
 
 /* READ: keep the first variant that reproduces the chunk; when none does, the error is the
@@ -557,12 +554,10 @@ static void read_room_chunk(rb_ar *ar, gm_state *st)
         if (!plausible(&v)) continue;
         rb_ar_mark mark = rb_ar_mark_here(ar);
         room_chunk(ar, st, v);
-        nothing_left(ar);
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
+        if (gm_variant_fits(ar, &mark, "rooms")) return;
     }
     room_chunk(ar, st, likely);
-    nothing_left(ar);
+    gm_content_ends_after(ar, "rooms");
 }
 
 void gm_chunk_room(rb_ar *ar, gm_state *st)

@@ -12,17 +12,6 @@
 
 static const uint8_t zeros[4];
 
-/* READ: the chunk must be consumed up to its padding, or the variant is not the right one. */
-static void nothing_left(rb_ar *ar, const char *what)
-{
-    uint64_t left = rb_ar_remaining(ar);
-    const uint8_t *rest = left < 16 ? rb_ar_peek_bytes(ar, left) : NULL;
-    int zero = rest != NULL;
-    for (uint64_t i = 0; rest && i < left; i++) zero &= rest[i] == 0;
-    if (rb_ar_ok(ar) && !zero)
-        rb_ar_fail(ar, RB_E_FORMAT, "%llu bytes left after the %s", (unsigned long long)left, what);
-}
-
 /* The text of the string reference `key` just described in the current record (any direction). */
 static const rb_node *strref_text(rb_ar *ar, const char *key)
 {
@@ -431,12 +420,10 @@ void gm_chunk_sprt(rb_ar *ar, gm_state *st)
         sprt_variant v = {likely.gms2, likely.bbox_masks ^ (bits & 1), likely.sequence_size ^ (bits >> 1)};
         rb_ar_mark mark = rb_ar_mark_here(ar);
         sprt_chunk(ar, st, v);
-        nothing_left(ar, "sprites");
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
+        if (gm_variant_fits(ar, &mark, "sprites")) return;
     }
     sprt_chunk(ar, st, likely);
-    nothing_left(ar, "sprites");
+    gm_content_ends_after(ar, "sprites");
 }
 
 /* ---------- BGND ---------- */
@@ -527,12 +514,10 @@ void gm_chunk_bgnd(rb_ar *ar, gm_state *st)
         bgnd_variant v = {likely.gms2, bits};
         rb_ar_mark mark = rb_ar_mark_here(ar);
         bgnd_chunk(ar, st, v, alignment);
-        nothing_left(ar, "backgrounds");
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
+        if (gm_variant_fits(ar, &mark, "backgrounds")) return;
     }
     bgnd_chunk(ar, st, likely, alignment);
-    nothing_left(ar, "backgrounds");
+    gm_content_ends_after(ar, "backgrounds");
 }
 
 /* ---------- FONT ---------- */
@@ -639,10 +624,8 @@ void gm_chunk_font(rb_ar *ar, gm_state *st)
         for (size_t i = 0; i < 6; i++) *font_flag(&v, i) ^= (bits >> i) & 1;
         rb_ar_mark mark = rb_ar_mark_here(ar);
         font_chunk(ar, st, v);
-        nothing_left(ar, "fonts");
-        if (rb_ar_ok(ar) || mark.failed) return;
-        rb_ar_rewind(ar, &mark, NULL, 0);
+        if (gm_variant_fits(ar, &mark, "fonts")) return;
     }
     font_chunk(ar, st, likely);
-    nothing_left(ar, "fonts");
+    gm_content_ends_after(ar, "fonts");
 }

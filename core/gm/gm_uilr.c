@@ -7,10 +7,10 @@
  *
  * so a container's whole subtree is laid out between its child pointers and its own data. Containers
  * are UI layers (0) and flex panels (1); the other nodes are the room elements placed on a UI layer:
- * object instances (3), sequences (4), sprites (5), text items (6), and effect layers (7). Instances
- * carry their room layout (facts §7.12 at 2024.13+: image speed and index, pre-create code) followed
- * by their flex placement. Text items changed in 2024.14, which the file does not name: the layout is
- * a chunk-level model field ("textItemLayoutSince") that READ decides by trying both.
+ * object instances (3), sequences (4), sprites (5), text items (6), and effect layers (7). Elements
+ * carry their room description (gm_room.c; instances at 2024.13+: image speed and index, pre-create
+ * code) followed by their flex placement. Text items changed in 2024.14, which the file does not
+ * name: the layout is a chunk-level model field ("textItemLayoutSince") that READ decides by trying both.
  */
 #include "gm_internal.h"
 
@@ -88,70 +88,10 @@ static void flex_placement(rb_ar *ar)
     flags4(ar, stretch, 5);
 }
 
-/* A room instance (facts §7.12) as written by 2024.13+ (image speed/index, pre-create code). */
-static void object_instance(rb_ar *ar)
-{
-    rb_ar_i32(ar, "x");
-    rb_ar_i32(ar, "y");
-    rb_ar_i32(ar, "objectId");
-    rb_ar_u32(ar, "instanceId");
-    rb_ar_i32(ar, "creationCodeId");
-    rb_ar_f32(ar, "scaleX");
-    rb_ar_f32(ar, "scaleY");
-    rb_ar_f32(ar, "imageSpeed");
-    rb_ar_i32(ar, "imageIndex");
-    rb_ar_x32(ar, "color");
-    rb_ar_f32(ar, "rotation");
-    rb_ar_i32(ar, "preCreateCodeId");
-}
-
-/* Sprite and sequence instances share the assets-layer layout; `asset_key` names the asset id. */
-static void placed_asset(rb_ar *ar, gm_state *st, const char *asset_key)
-{
-    gm_strref(ar, st, "name");
-    rb_ar_i32(ar, asset_key);
-    rb_ar_i32(ar, "x");
-    rb_ar_i32(ar, "y");
-    rb_ar_f32(ar, "scaleX");
-    rb_ar_f32(ar, "scaleY");
-    rb_ar_x32(ar, "color");
-    rb_ar_f32(ar, "animationSpeed");
-    rb_ar_u32(ar, "animationSpeedType");
-    rb_ar_f32(ar, "frameIndex");
-    rb_ar_f32(ar, "rotation");
-}
-
-static void text_item(rb_ar *ar, gm_state *st, unsigned since)
-{
-    static const char *const placement[] = {"scaleX", "scaleY", "rotation"};
-    gm_strref(ar, st, "name");
-    rb_ar_i32(ar, "x");
-    rb_ar_i32(ar, "y");
-    rb_ar_i32(ar, "fontId");
-    for (size_t i = 0; i < 3; i++) rb_ar_f32(ar, placement[i]);
-    rb_ar_x32(ar, "color");
-    rb_ar_f32(ar, "originX");
-    rb_ar_f32(ar, "originY");
-    gm_strref(ar, st, "text");
-    rb_ar_i32(ar, "alignment");
-    rb_ar_f32(ar, "charSpacing");
-    rb_ar_f32(ar, "lineSpacing");
-    if (since >= 202414) rb_ar_f32(ar, "paragraphSpacing");
-    rb_ar_f32(ar, "frameWidth");
-    rb_ar_f32(ar, "frameHeight");
-    rb_ar_bool(ar, "wrap", 4);
-    if (since >= 202414) {
-        rb_ar_i32(ar, "wrapMode");
-        rb_ar_i32(ar, "origin");
-    }
-}
-
 static void effect_property(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
     (void)index; (void)ctx;
-    rb_ar_i32(ar, "kind");
-    gm_strref(ar, st, "name");
-    gm_strref(ar, st, "value");
+    gm_room_effect_property(ar, st);
 }
 
 /* Unlike a room layer's SimpleList, a UI effect layer's properties are a PointerList. */
@@ -162,16 +102,18 @@ static void effect_layer(rb_ar *ar, gm_state *st)
     gm_pointer_list(ar, st, "properties", 1, effect_property, NULL);
 }
 
-/* The data the node's pointer names; `type` is already known to be one of enum ui_node_type. */
+/* The data the node's pointer names; `type` is already known to be one of enum ui_node_type.
+ * The elements are the room's (gm_room.c), as a 2024.13+ room writes them, then their placement. */
 static void node_data(rb_ar *ar, gm_state *st, int32_t type, unsigned text_since)
 {
+    static const gm_instance_layout instance_2024_13 = {.image_speed = 1, .pre_create = 1};
     switch (type) {
     case UI_LAYER: ui_layer(ar, st); break;
     case UI_FLEX_PANEL: flex_panel(ar, st); break;
-    case UI_OBJECT: object_instance(ar); flex_placement(ar); break;
-    case UI_SEQUENCE: placed_asset(ar, st, "sequenceId"); flex_placement(ar); break;
-    case UI_SPRITE: placed_asset(ar, st, "spriteId"); flex_placement(ar); break;
-    case UI_TEXT_ITEM: text_item(ar, st, text_since); flex_placement(ar); break;
+    case UI_OBJECT: gm_room_instance(ar, &instance_2024_13); flex_placement(ar); break;
+    case UI_SEQUENCE: gm_room_placed_asset(ar, st, "sequenceId"); flex_placement(ar); break;
+    case UI_SPRITE: gm_room_placed_asset(ar, st, "spriteId"); flex_placement(ar); break;
+    case UI_TEXT_ITEM: gm_room_text_item(ar, st, text_since >= 202414); flex_placement(ar); break;
     default: effect_layer(ar, st); break;
     }
 }

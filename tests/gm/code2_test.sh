@@ -7,16 +7,8 @@
 #     the output verifies, and its model is the input's with only that string added;
 #  2. the file with an empty patch is byte-exact;
 #  3. a string operand naming a text that STRG lacks is refused (nothing written).
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
+require_corpus
 
 echo '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted"}]' >"$tmp/insert.json"
 echo '[]' >"$tmp/none.json"

@@ -10,16 +10,8 @@
 # walk of its bytes follows every VARI/FUNC chain from its first address through the deltas over
 # variable/function operands to an end naming the entity's name, with the expected count and texts.
 #  3. a reference that is not on a variable or function operand is refused (nothing written).
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
+require_corpus
 
 cat >"$tmp/edit.py" <<'PY'
 import base64, json, struct, sys

@@ -11,16 +11,8 @@
 #  5. a TPAG item is added (TPAG comes before CODE): CODE, VARI and FUNC move as a whole and every
 #     first occurrence must land on the same bytes, moved by as much as CODE. Where a chunk before
 #     CODE is still opaque and holds absolute pointers, the edit is refused: that is reported, not failed.
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
+require_corpus
 
 for win in "$corpus"/*.win; do
     name=$(basename "$win")

@@ -10,18 +10,9 @@
 # has those chunks, and the file is built from it: PSEM grows, so everything after it moves; while
 # a chunk that holds absolute pointers is still kept opaque, the writer refuses the move and that
 # part is skipped (noted). First, a synthetic SEQN sample (runs without the corpus too).
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-src=${REBYTE_SOURCE:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$(dirname "$0")/common.sh"
 edited=0
 emitters=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # SEQN: no corpus file has sequences, so tests/gm/fixtures/seqn_sample.json is the sample game
 # (samples/gm/sample.json) with a SEQN chunk holding one sequence with every typed track kind

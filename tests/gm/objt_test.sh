@@ -8,16 +8,8 @@
 # the edits, and the re-read output must hold the new values. A growing OBJT moves the chunks
 # after it; while TPAG keeps its position as a model field ("laidOutAt", gm_chunks.c) such a move
 # is refused, and the growth edit is then reported as a known limit, not as a failure.
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
+require_corpus
 
 check_edit() {
     kind=$1

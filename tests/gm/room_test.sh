@@ -5,16 +5,8 @@
 # Where a file has two rooms, the first room's last view moves to the second room: the chunk keeps
 # its size but every sub-list pointer in between moves; the result must verify, re-read with the
 # view counts changed, and moving the view back must give the original file byte for byte.
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
+require_corpus
 
 for win in "$corpus"/*.win; do
     name=$(basename "$win")

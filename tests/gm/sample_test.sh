@@ -3,13 +3,7 @@
 # the committed sample, round-trip exactly, and take the example patches (a string rename that
 # moves every later string, a TPAG field edit) into files that verify; string references are
 # links by text, so a string inserted before the others moves nothing they name.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
 "$rebyte" build "$src/samples/gm/sample.json" -o "$tmp/built.win" || fail "build sample.json"
 cmp -s "$tmp/built.win" "$src/samples/gm/sample.win" || fail "built sample differs from samples/gm/sample.win"
 "$rebyte" verify "$src/samples/gm/sample.win" >/dev/null || fail "sample does not verify"

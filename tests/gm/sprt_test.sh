@@ -5,17 +5,9 @@
 # first font's first glyph shifts. The output must verify (read -> write exact), re-read with the
 # three chunks typed, and its dump must equal the input's dump with exactly those changes.
 # A sprite whose size changes without new collision masks is refused (the masks' size follows it).
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
-corpus="$shared/corpus/datawin"
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus in $corpus"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$(dirname "$0")/common.sh"
+require_corpus
 edited=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 for win in "$corpus"/*.win; do
     name=$(basename "$win")

@@ -6,14 +6,7 @@
 # pointer landing where its data is), dump -> build exactly, and take a patch that edits node
 # properties (a flex panel's width and direction, a sprite's position, a text item's text, a new
 # STRG string), after which only UILR (and STRG) differ.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/common.sh"
 
 fixture="$src/tests/gm/fixtures/uilr.json"
 "$rebyte" build "$fixture" -o "$tmp/uilr.win" || { echo "FAIL build $fixture"; exit 1; }

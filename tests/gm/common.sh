@@ -1,0 +1,26 @@
+# What every data.win shell test (tests/gm/*_test.sh) starts with; each sources it first:
+#   . "$(dirname "$0")/common.sh"
+# (ctest runs them as `sh /absolute/path/tests/gm/NAME_test.sh`, so $0 finds this file from any
+# working directory.) It sets
+#   rebyte  the binary under test: $REBYTE, else rebyte on the PATH
+#   shared  the shared folder: $REBYTE_SHARED, else ../shared; corpus = its data.win files
+#   src     the source tree (samples, fixtures): $REBYTE_SOURCE, else .
+#   tmp     a scratch folder, removed when the test exits
+#   fails   the failures counted by fail(); the test's last command turns it into the exit status
+# A test needs python3 (patches and model comparisons are written in it): without it the test is
+# skipped, exit 77 being ctest's SKIP_RETURN_CODE. Tests that need the corpus call require_corpus.
+set -u
+rebyte=${REBYTE:-rebyte}
+shared=${REBYTE_SHARED:-../shared}
+corpus="$shared/corpus/datawin"
+src=${REBYTE_SOURCE:-.}
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# Skips the test when the corpus (not kept in the project) is absent.
+require_corpus() {
+    ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus (*.win) found in $corpus"; exit 77; }
+}
