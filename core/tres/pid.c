@@ -33,6 +33,9 @@ static void derived(rb_ar *ar, const char *key, rb_slot *slot, uint64_t computed
     rb_ar_slot_set(ar, slot, value);
 }
 
+static const rb_layout_field PID_COLOUR_FIELDS[] = {{NULL, RB_K_INT, RB_X32}}; /* 0x00RRGGBB */
+static const rb_layout PID_COLOUR = {"palette colour", PID_COLOUR_FIELDS, 1};
+
 static void pid_palette(rb_ar *ar)
 {
     rb_ar_record_begin(ar, NULL);
@@ -45,11 +48,11 @@ static void pid_palette(rb_ar *ar)
         rb_ar_record_end(ar);
         return;
     }
-    uint64_t n = rb_ar_list_begin_n(ar, "colours", count.value, 4);
+    uint64_t n = rb_ar_table_n(ar, "colours", count.value, &PID_COLOUR);
+    const rb_node *table = rb_node_get(rb_ar_current(ar), "colours");
     uint32_t *colours = calloc(n + 1, sizeof *colours);
     if (!colours) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu colours", (unsigned long long)n);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) colours[i] = rb_ar_x32(ar, NULL); /* 0x00RRGGBB */
-    rb_ar_list_end(ar);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) colours[i] = (uint32_t)rb_element_uint(table, i, NULL);
     /* the game trusts the stored hash and folds it into mip ids: derive it from the colours */
     uint32_t computed = colours ? rb_tres_palette_hash(colours, (size_t)n) : 0;
     free(colours);
