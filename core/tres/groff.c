@@ -46,8 +46,10 @@ typedef struct groff_symbol {
 } groff_symbol;
 
 typedef struct groff_state {
-    groff_symbol *symbols; /* sorted by handle, for lookups */
+    groff_symbol *symbols; /* in name-table order */
     size_t symbol_count;
+    uint32_t *by_handle;   /* open addressing: 1 + the index of the first symbol with a handle */
+    size_t by_handle_mask;
     uint8_t *names;        /* READ: the name bytes of the look-ahead */
     int file_order_sorted; /* READ: was the name table in strcmp order? */
     int32_t save_version;  /* SCN: from the Header block, -1 before it */
@@ -92,17 +94,16 @@ static int name_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn
     }
 }
 
-static int symbol_by_handle(const void *a, const void *b)
-{
-    uint32_t x = ((const groff_symbol *)a)->handle, y = ((const groff_symbol *)b)->handle;
-    return x < y ? -1 : x > y;
-}
+static size_t handle_slot(uint32_t handle, size_t mask) { return (size_t)(handle * 2654435761u) & mask; }
 
 static groff_symbol *find_symbol(groff_state *st, uint32_t handle)
 {
-    groff_symbol key = {.handle = handle};
-    if (!st->symbols) return NULL;
-    return bsearch(&key, st->symbols, st->symbol_count, sizeof key, symbol_by_handle);
+    if (!st->by_handle) return NULL;
+    for (size_t i = handle_slot(handle, st->by_handle_mask);; i = (i + 1) & st->by_handle_mask) {
+        uint32_t at = st->by_handle[i];
+        if (!at) return NULL;
+        if (st->symbols[at - 1].handle == handle) return &st->symbols[at - 1];
+    }
 }
 
 static void count_use(groff_state *st, uint32_t handle)
@@ -120,9 +121,22 @@ static int name_is(groff_state *st, uint32_t handle, const char *text)
     return s && s->text && s->size == n && memcmp(s->text, text, n) == 0;
 }
 
-static void sort_for_lookup(groff_state *st)
+/* The handle index over the symbols (at most half full, so every probe ends). Returns 0 when out
+ * of memory. */
+static int index_handles(groff_state *st)
 {
-    if (st->symbol_count) qsort(st->symbols, st->symbol_count, sizeof *st->symbols, symbol_by_handle);
+    size_t cap = 16;
+    while (cap < 2 * st->symbol_count + 2) cap *= 2;
+    st->by_handle = calloc(cap, sizeof *st->by_handle);
+    if (!st->by_handle) return 0;
+    st->by_handle_mask = cap - 1;
+    for (size_t k = 0; k < st->symbol_count; k++) {
+        size_t i = handle_slot(st->symbols[k].handle, st->by_handle_mask);
+        while (st->by_handle[i] && st->symbols[st->by_handle[i] - 1].handle != st->symbols[k].handle)
+            i = (i + 1) & st->by_handle_mask;
+        if (!st->by_handle[i]) st->by_handle[i] = (uint32_t)k + 1; /* a repeated handle: the first counts */
+    }
+    return 1;
 }
 
 /* READ: walk the directory sizes to the name table and read it ahead, so section names are
@@ -154,8 +168,7 @@ static int prescan_names(rb_ar *ar, groff_state *st)
         used += length;
         at += 12 + (uint64_t)length;
     }
-    sort_for_lookup(st);
-    return 1;
+    return index_handles(st);
 }
 
 /* WRITE: the handles of the model's symbols, for counting uses. */
@@ -175,8 +188,7 @@ static int collect_model_symbols(rb_ar *ar, groff_state *st)
             s->size = name->v.bytes.size;
         }
     }
-    sort_for_lookup(st);
-    return 1;
+    return index_handles(st);
 }
 
 /* ---------- small shared pieces ---------- */
@@ -847,6 +859,7 @@ void rb_tres_groff_describe(rb_ar *ar)
     derived_header_field(ar, "storedFileSize", &file_size, end);
 done:
     free(st.symbols);
+    free(st.by_handle);
     free(st.names);
 }
 
