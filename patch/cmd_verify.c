@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -382,8 +383,10 @@ static void print_result_text(const char *path, const verify_result *r)
 
 /* ---------- verify: files in parallel, reported in input order ---------- */
 
-/* Workers take files in order; the main thread prints results in the same order as they
- * complete. At most `window` results wait to be printed, so memory stays bounded. */
+/* The main thread prints results in input order as they complete. Workers may run ahead of the
+ * printing by at most `window` files (memory stays bounded) and take the largest file not yet
+ * taken inside that window, so a large file does not end up alone at the tail of the run while
+ * the other workers idle. */
 typedef struct verify_pool {
     char **files;
     size_t file_count;
@@ -393,7 +396,9 @@ typedef struct verify_pool {
     size_t window;
     verify_result *slots; /* result of file i in slots[i % window] */
     int *ready;           /* slot holds the result of its file */
-    size_t next;          /* next file a worker takes */
+    uint64_t *sizes;      /* of each file, to take the largest first */
+    uint8_t *taken;
+    size_t next;          /* every file before it is taken */
     size_t printed;       /* files the main thread is done with */
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -406,6 +411,17 @@ static int named_on_command_line(const verify_pool *p, const char *file)
     return named;
 }
 
+/* Under the lock: the largest file not taken yet among those the window allows; marks it taken. */
+static size_t largest_untaken(verify_pool *p)
+{
+    size_t end = p->printed + p->window < p->file_count ? p->printed + p->window : p->file_count, best = p->next;
+    for (size_t k = p->next; k < end; k++)
+        if (!p->taken[k] && p->sizes[k] > p->sizes[best]) best = k;
+    p->taken[best] = 1;
+    while (p->next < p->file_count && p->taken[p->next]) p->next++;
+    return best;
+}
+
 static void *verify_worker(void *arg)
 {
     verify_pool *p = arg;
@@ -413,7 +429,7 @@ static void *verify_worker(void *arg)
     for (;;) {
         while (p->next < p->file_count && p->next >= p->printed + p->window) pthread_cond_wait(&p->changed, &p->lock);
         if (p->next >= p->file_count) break;
-        size_t i = p->next++;
+        size_t i = largest_untaken(p);
         pthread_mutex_unlock(&p->lock);
         verify_result r;
         verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &r);
@@ -459,10 +475,21 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
 {
     pthread_t threads[256];
     int started = 0;
-    p->window = (size_t)jobs * 4;
+    /* results may run ahead of printing by this many files: a large file in the queue must not
+     * stall the other workers while it is checked (a result is small) */
+    p->window = (size_t)jobs * 64;
     p->slots = calloc(p->window, sizeof *p->slots);
     p->ready = calloc(p->window, sizeof *p->ready);
-    if (!p->slots || !p->ready) { free(p->slots); free(p->ready); return -1; }
+    p->sizes = calloc(p->file_count + 1, sizeof *p->sizes);
+    p->taken = calloc(p->file_count + 1, 1);
+    if (!p->slots || !p->ready || !p->sizes || !p->taken) {
+        free(p->slots), free(p->ready), free(p->sizes), free(p->taken);
+        return -1;
+    }
+    for (size_t i = 0; i < p->file_count; i++) {
+        struct stat st;
+        p->sizes[i] = stat(p->files[i], &st) == 0 ? (uint64_t)st.st_size : 0;
+    }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->changed, NULL);
     while (started < jobs && pthread_create(&threads[started], NULL, verify_worker, p) == 0) started++;
@@ -478,6 +505,8 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
     pthread_mutex_destroy(&p->lock);
     free(p->slots);
     free(p->ready);
+    free(p->sizes);
+    free(p->taken);
     return started ? 0 : -1;
 }
 
