@@ -92,6 +92,11 @@ static void collect(const rb_node *n, offsets *boundaries, offsets *ints)
     }
     if (rb_node_is_container(n))
         for (size_t i = 0; i < n->v.kids.count; i++) collect(n->v.kids.items[i], boundaries, ints);
+    if (n->kind == RB_K_TABLE) { /* a table's elements are structures too: the nodes they stand for */
+        rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
+        rb_node *kids[RB_LAYOUT_MAX_FIELDS];
+        for (size_t i = 0; i < n->table->count; i++) collect(rb_table_element(n, i, nodes, kids), boundaries, ints);
+    }
 }
 
 static void mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
