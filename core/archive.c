@@ -1498,6 +1498,35 @@ static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, u
     return packed->table->count;
 }
 
+uint64_t rb_ar_table_detached(rb_ar *ar, const char *key, const rb_layout *layout, const uint8_t *read_bytes,
+                              uint64_t read_count)
+{
+    if (ar->failed) return 0;
+    size_t stride = rb_layout_stride(layout);
+    if (ar->dir == RB_AR_FROM_JSON) return spelled_table(ar, key, 0, 0, 0, layout, stride);
+    if (ar->dir == RB_AR_WRITE) { /* the model's list, in either form; nothing is emitted */
+        rb_node *next = next_table(ar);
+        rb_node *n = field(ar, key, next ? RB_K_TABLE : RB_K_LIST, 0, NULL);
+        return n ? rb_element_count(n) : 0;
+    }
+    if (read_count > UINT32_MAX / (stride ? stride : 1)) {
+        fail_at(ar, RB_E_LIMIT, key, "table of %" PRIu64 " elements is beyond 4 GiB", read_count);
+        return 0;
+    }
+    rb_node *n = field(ar, key, RB_K_TABLE, 0, NULL);
+    rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
+    if (!t) {
+        if (n) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return 0;
+    }
+    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)read_count, .stride = (uint32_t)stride};
+    n->table = t;
+    n->v.bytes.data = read_bytes;
+    n->v.bytes.size = read_count * stride;
+    n->src_size = 0; /* not at the cursor: it covers no input bytes */
+    return read_count;
+}
+
 uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_layout *layout)
 {
     return table(ar, key, 0, 1, count_wire, layout);

@@ -151,6 +151,13 @@ uint64_t rb_ar_list_length(const rb_ar *ar);
  * nodes); FROM_JSON and the text encoding go field by field. Returns the number of elements. */
 uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_layout *layout);
 uint64_t rb_ar_table_n(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout);
+/* A table whose elements are not stored at the cursor (values a description derives from other
+ * bytes, e.g. where bytecode names variables). READ: a table over `read_bytes` (`read_count`
+ * packed elements; they must outlive the document: the arena); WRITE takes the model's table or
+ * list and emits nothing; FROM_JSON builds it from the JSON array. Returns the element count;
+ * rb_element_uint reads the elements (rb_node_get(rb_ar_current(ar), key) is the node). */
+uint64_t rb_ar_table_detached(rb_ar *ar, const char *key, const rb_layout *layout, const uint8_t *read_bytes,
+                              uint64_t read_count);
 /* One record laid out by `layout` (e.g. a single vector where a table holds many). */
 void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout);
 

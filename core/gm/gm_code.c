@@ -16,8 +16,9 @@
  * new index there (GM_LINK_STRING_INDEX).
  *
  * Occurrence chains (§9) are derived, so bytecode may change length. Every operand that names a
- * variable or function is, in the model, an entry of its root's "references" [{"at": offset,
- * "variable": VARI index} or {"at": offset, "function": FUNC index}], with the operand's low 27 bits
+ * variable or function is, in the model, an element of its root's "variableReferences" [{"at":
+ * offset, "variable": VARI index}] or "functionReferences" [{"at": offset, "function": FUNC index}]
+ * (tables: packed, 8 bytes each), with the operand's low 27 bits
  * (the chain delta) zero in the blob and its high 5 bits (the reference type) kept; a chain's last
  * operand keeps its high byte and has its low 24 bits (the name's STRG index) zero. Writing, like
  * UMT, links each entity's references in file order (root entries in CODE-list order): every
@@ -487,8 +488,8 @@ static void collect_reference(rb_ar *ar, code_sites *c, const rb_node *blob, con
 {
     uint64_t size = blob->v.bytes.size;
     if (at % 4 || at >= size || !(flags[at / 4] & WORD_REFERENCE) || entity > 0xFFFFFFFFu) {
-        rb_ar_fail(ar, RB_E_MODEL, "reference at %llu is not a variable or function operand of the bytecode (facts §8)",
-                   (unsigned long long)at);
+        rb_ar_fail(ar, RB_E_MODEL, "the %s reference at %llu is not a variable or function operand of the bytecode (facts §8)",
+                   kind == ENTITY_VARIABLE ? "variable" : "function", (unsigned long long)at);
         return;
     }
     uint32_t word = gm_le32(blob->v.bytes.data + at);
@@ -505,32 +506,69 @@ static uint8_t *walk_model_blob(rb_ar *ar, const rb_node *blob, uint64_t here)
     return flags;
 }
 
-/* A root entry's variable and function operands: [{"at": offset, "variable" | "function": index}]
- * (facts §9). READ takes the references inside [here, here + size). */
+/* A root entry's variable and function operands, one table each: [{"at": offset, "variable":
+ * index}] and [{"at": offset, "function": index}] (facts §9), in address order. */
+static const rb_layout_field VARIABLE_REFERENCE_FIELDS[] = {{"at", RB_K_INT, RB_U32}, {"variable", RB_K_INT, RB_U32}};
+static const rb_layout VARIABLE_REFERENCE = {"variable reference", VARIABLE_REFERENCE_FIELDS, 2};
+static const rb_layout_field FUNCTION_REFERENCE_FIELDS[] = {{"at", RB_K_INT, RB_U32}, {"function", RB_K_INT, RB_U32}};
+static const rb_layout FUNCTION_REFERENCE = {"function reference", FUNCTION_REFERENCE_FIELDS, 2};
+static const char *const REFERENCE_KEYS[ENTITY_KINDS] = {"variableReferences", "functionReferences"};
+static const rb_layout *const REFERENCE_LAYOUTS[ENTITY_KINDS] = {&VARIABLE_REFERENCE, &FUNCTION_REFERENCE};
+
+/* READ: the packed elements of one kind's table, from the walk's references of this entry. */
+static uint8_t *packed_references(rb_ar *ar, const reference *r, size_t n, uint32_t kind, uint64_t here, size_t *count)
+{
+    *count = 0;
+    for (size_t k = 0; k < n; k++) *count += r[k].kind == kind;
+    uint8_t *packed = *count ? rb_arena_alloc(rb_ar_arena(ar), *count * 8) : NULL;
+    if (*count && !packed) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
+    for (size_t k = 0, i = 0; packed && k < n; k++) {
+        if (r[k].kind != kind) continue;
+        gm_put_le32(packed + 8 * i, (uint32_t)(r[k].at - here));
+        gm_put_le32(packed + 8 * i + 4, r[k].entity);
+        i++;
+    }
+    return packed;
+}
+
+/* WRITE: the model's references of both kinds, merged in address order (they usually are), each
+ * checked against the walk of the bytecode and collected for linking the chains. */
+static void collect_entry_references(rb_ar *ar, code_sites *c, const rb_node *blob, uint64_t here,
+                                     const rb_node *const tables[ENTITY_KINDS])
+{
+    uint8_t *flags = walk_model_blob(ar, blob, here);
+    size_t next[ENTITY_KINDS] = {0}, count[ENTITY_KINDS];
+    for (int kind = 0; kind < ENTITY_KINDS; kind++) count[kind] = rb_element_count(tables[kind]);
+    while (flags && rb_ar_ok(ar) && (next[0] < count[0] || next[1] < count[1])) {
+        uint64_t at[ENTITY_KINDS];
+        for (int kind = 0; kind < ENTITY_KINDS; kind++)
+            at[kind] = next[kind] < count[kind] ? rb_element_uint(tables[kind], next[kind], "at") : UINT64_MAX;
+        uint32_t kind = at[ENTITY_VARIABLE] <= at[ENTITY_FUNCTION] ? ENTITY_VARIABLE : ENTITY_FUNCTION;
+        uint64_t entity = rb_element_uint(tables[kind], next[kind], kind == ENTITY_VARIABLE ? "variable" : "function");
+        collect_reference(ar, c, blob, flags, here, at[kind], kind, entity);
+        next[kind]++;
+    }
+    free(flags);
+}
+
+/* READ takes the references inside [here, here + size) from the walk. */
 static void references_of_entry(rb_ar *ar, code_sites *c, const rb_node *blob, uint64_t here)
 {
-    const char *key = "references";
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     reference_list *l = &c->references;
-    uint64_t size = blob->v.bytes.size;
     size_t first = l->next, n = 0;
-    while (reading && first + n < l->count && l->items[first + n].at < here + size) n++;
+    while (reading && first + n < l->count && l->items[first + n].at < here + blob->v.bytes.size) n++;
     if (reading) l->next = first + n;
-    if (!rb_ar_has(ar, key, n > 0)) return;
-    uint8_t *flags = rb_ar_direction(ar) == RB_AR_WRITE ? walk_model_blob(ar, blob, here) : NULL;
-    uint64_t count = rb_ar_list_begin_n(ar, key, n, 0);
-    for (uint64_t k = 0; k < count && rb_ar_ok(ar); k++) {
-        const reference *r = reading ? &l->items[first + k] : NULL;
-        rb_ar_record_begin(ar, NULL);
-        uint64_t at = rb_ar_uint_detached(ar, "at", RB_U32, r ? r->at - here : 0);
-        uint32_t kind = rb_ar_has(ar, "variable", r && r->kind == ENTITY_VARIABLE) ? ENTITY_VARIABLE : ENTITY_FUNCTION;
-        uint64_t entity = rb_ar_uint_detached(ar, kind == ENTITY_VARIABLE ? "variable" : "function", RB_U32,
-                                              r ? r->entity : 0);
-        if (flags && rb_ar_ok(ar)) collect_reference(ar, c, blob, flags, here, at, kind, entity);
-        rb_ar_record_end(ar);
+    const rb_node *tables[ENTITY_KINDS] = {NULL, NULL};
+    for (uint32_t kind = 0; kind < ENTITY_KINDS && rb_ar_ok(ar); kind++) {
+        size_t count = 0;
+        uint8_t *packed = reading ? packed_references(ar, l->items + first, n, kind, here, &count) : NULL;
+        if (!rb_ar_has(ar, REFERENCE_KEYS[kind], count > 0)) continue;
+        rb_ar_table_detached(ar, REFERENCE_KEYS[kind], REFERENCE_LAYOUTS[kind], packed, count);
+        tables[kind] = rb_node_get(rb_ar_current(ar), REFERENCE_KEYS[kind]);
     }
-    rb_ar_list_end(ar);
-    free(flags);
+    if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar) && (tables[0] || tables[1]))
+        collect_entry_references(ar, c, blob, here, tables);
 }
 
 /* READ: the model's bytecode has every push.s operand zeroed and every reference's derived bits

@@ -72,6 +72,10 @@ typedef struct gm_state {
 } gm_state;
 
 static inline uint32_t gm_le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static inline void gm_put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
 static inline uint16_t gm_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Absolute file offset of the next byte (READ: inside the current chunk; WRITE: the output). */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Bytecode that changes length (facts §8, §9): VARI/FUNC occurrence chains, counts and first addresses
-# are recomputed on write from the CODE entries' "references". On every corpus data.win, in the root
+# are recomputed on write from the CODE entries' variable and function references. On every corpus data.win, in the root
 # code entry with the most references:
 #  1. a no-effect pair `pushi.e 0; popz.i` is inserted at the start (8 bytes): the entry's string
 #     operands and references, and its child entries' offsets, move by 8;
@@ -21,8 +21,11 @@ out = sys.argv[2]
 code = next(c for c in doc["chunks"] if c["id"] == "CODE")
 vari = next(c for c in doc["chunks"] if c["id"] == "VARI")
 entries = code.get("entries") or []
-k = max(range(len(entries)), key=lambda i: len(entries[i].get("references", [])), default=None)
-if k is None or not entries[k].get("references"):
+REFERENCE_KEYS = ("variableReferences", "functionReferences")
+def reference_count(e):
+    return sum(len(e.get(key, [])) for key in REFERENCE_KEYS)
+k = max(range(len(entries)), key=lambda i: reference_count(entries[i]), default=None)
+if k is None or not reference_count(entries[k]):
     sys.exit(1)
 entry = entries[k]
 base = "/chunks/[id=CODE]/entries/%d" % k
@@ -36,9 +39,9 @@ def grown(prefix_words, new_references):
     prefix = b"".join(struct.pack("<I", w) for w in prefix_words)
     shift = len(prefix)
     ops = [{"op": "replace", "path": base + "/bytecode", "value": {"$base64": base64.b64encode(prefix + blob).decode()}}]
-    for key in ("stringOperands", "references"):
+    for key in ("stringOperands",) + REFERENCE_KEYS:
         items = [dict(x, at=x["at"] + shift) for x in entry.get(key, [])]
-        if key == "references":
+        if key == "variableReferences":
             items = new_references + items
         if items:
             ops.append({"op": "replace", "path": base + "/" + key, "value": items})
@@ -49,14 +52,15 @@ def grown(prefix_words, new_references):
 
 json.dump(grown([PUSHI_0, POPZ_I], []), open(out + "/pair.json", "w"))
 # a self variable the entry already names (instance type -1), or any variable it names
-named = [r["variable"] for r in entry["references"] if "variable" in r]
+named = [r["variable"] for r in entry.get("variableReferences", [])]
 if named:
     self_vars = [v for v in named if vari["variables"][v].get("instanceType") == -1] or named
     v = self_vars[0]
     json.dump(grown([PUSHI_0, POP_V_I_SELF, NORMAL_REFERENCE], [{"at": 8, "variable": v}]),
               open(out + "/assign.json", "w"))
     open(out + "/assigned", "w").write(str(v))
-json.dump([{"op": "replace", "path": base + "/references/0/at", "value": entry["references"][0]["at"] + 2}],
+some = next(key for key in REFERENCE_KEYS if entry.get(key))
+json.dump([{"op": "replace", "path": base + "/%s/0/at" % some, "value": entry[some][0]["at"] + 2}],
           open(out + "/bad.json", "w"))
 PY
 

@@ -5,7 +5,7 @@
 #  2. a code entry's bytecode given back as base64 (the same bytes) writes the input byte for byte;
 #  3. an empty code entry is added at the end of CODE: the pointer table grows by 4, so every
 #     bytecode blob, VARI and FUNC move. VARI/FUNC first occurrences are derived from the entries'
-#     references: each must land on the same instruction bytes, 4 bytes further on, and every
+#     variable/function references: each must land on the same instruction bytes, 4 bytes further on, and every
 #     variable's occurrence chain must still end on its name's STRG index;
 #  4. a reference outside every bytecode is refused, and nothing is written;
 #  5. a TPAG item is added (TPAG comes before CODE): CODE, VARI and FUNC move as a whole and every
@@ -36,8 +36,8 @@ json.dump([{"op": "replace", "path": "%s/%d/bytecode" % (base, k), "value": code
           open(out + "/same.json", "w"))
 empty = {"name": new, "locals": 0, "arguments": 0, "bytecode": {"$base64": ""}}
 json.dump([add_string, {"op": "add", "path": base + "/-", "value": empty}], open(out + "/grow.json", "w"))
-i = next(i for i, e in enumerate(code["entries"]) if e.get("references"))
-json.dump([{"op": "replace", "path": base + "/%d/references/0/at" % i, "value": 0x7FFFFFFC}],
+i = next(i for i, e in enumerate(code["entries"]) if e.get("variableReferences"))
+json.dump([{"op": "replace", "path": base + "/%d/variableReferences/0/at" % i, "value": 0x7FFFFFFC}],
           open(out + "/bad.json", "w"))
 tpag = next(c for c in chunks if c["id"] == "TPAG")
 item = tpag["items"][0] if tpag.get("items") else None
