@@ -1416,11 +1416,7 @@ static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_l
     ar_range *r = top_range(ar);
     for (size_t i = 0; i < layout->field_count; i++) {
         const rb_layout_field *f = &layout->fields[i];
-        if (f->kind == RB_K_RECORD) {
-            if (!constants_hold(ar, key, count, f->record, stride, offset)) return 0;
-            offset += rb_layout_stride(f->record);
-            continue;
-        }
+        if (f->kind == RB_K_RECORD && !constants_hold(ar, key, count, f->record, stride, offset)) return 0;
         for (uint64_t e = 0; f->kind == RB_LAYOUT_CONSTANT && e < count; e++) {
             uint64_t value = decode_int(r->base + r->pos + e * stride + offset, f->wire);
             if (value == f->constant) continue;
@@ -1429,7 +1425,7 @@ static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_l
                     f->key, value, f->constant);
             return 0;
         }
-        offset += f->kind == RB_K_BLOB ? f->size : (f->wire & RB_W_WIDTH);
+        offset += rb_layout_field_bytes(f);
     }
     return 1;
 }

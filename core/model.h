@@ -101,6 +101,8 @@ struct rb_layout {
 
 /* Nodes below an element (every field, nested ones included). */
 size_t rb_layout_node_count(const rb_layout *layout);
+/* Bytes one field (a nested record: all of it) takes on the wire. */
+size_t rb_layout_field_bytes(const rb_layout_field *field);
 /* Bytes one element takes on the wire. */
 size_t rb_layout_stride(const rb_layout *layout);
 

@@ -5,15 +5,16 @@
 #include <string.h>
 #include "model.h"
 
+size_t rb_layout_field_bytes(const rb_layout_field *f)
+{
+    if (f->kind == RB_K_RECORD) return rb_layout_stride(f->record);
+    return f->kind == RB_K_BLOB ? f->size : (size_t)(f->wire & RB_W_WIDTH);
+}
+
 size_t rb_layout_stride(const rb_layout *layout)
 {
     size_t stride = 0;
-    for (size_t i = 0; i < layout->field_count; i++) {
-        const rb_layout_field *f = &layout->fields[i];
-        stride += f->kind == RB_K_RECORD ? rb_layout_stride(f->record)
-                  : f->kind == RB_K_BLOB   ? f->size
-                                           : (size_t)(f->wire & RB_W_WIDTH);
-    }
+    for (size_t i = 0; i < layout->field_count; i++) stride += rb_layout_field_bytes(&layout->fields[i]);
     return stride;
 }
 
@@ -158,9 +159,7 @@ uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key)
         int scalar = f->kind == RB_K_INT || f->kind == RB_K_FLOAT || f->kind == RB_K_BOOL;
         if (scalar && (key ? f->key && strcmp(f->key, key) == 0 : !f->key))
             return load_le(list->v.bytes.data + index * list->table->stride + offset, f->wire & RB_W_WIDTH);
-        offset += f->kind == RB_K_RECORD ? rb_layout_stride(f->record)
-                  : f->kind == RB_K_BLOB ? f->size
-                                         : (size_t)(f->wire & RB_W_WIDTH);
+        offset += rb_layout_field_bytes(f);
     }
     return 0;
 }
