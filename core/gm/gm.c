@@ -43,14 +43,20 @@ long gm_string_at(const gm_state *st, uint32_t address)
 
 void gm_sort_addr_map(gm_addr_map *map) { qsort(map->items, map->count, sizeof *map->items, compare_addr); }
 
+void *gm_grown(void *items, size_t *cap, size_t element_size, size_t first)
+{
+    size_t want = *cap ? *cap * 2 : first;
+    void *grown = want <= SIZE_MAX / element_size ? realloc(items, want * element_size) : NULL;
+    if (grown) *cap = want;
+    return grown;
+}
+
 void gm_add_link(rb_ar *ar, gm_state *st, size_t position, gm_link_kind kind, uint64_t index)
 {
     if (st->fixup_count == st->fixup_cap) {
-        size_t cap = st->fixup_cap ? st->fixup_cap * 2 : 256;
-        gm_fixup *grown = realloc(st->fixups, cap * sizeof *grown);
+        gm_fixup *grown = gm_grown(st->fixups, &st->fixup_cap, sizeof *grown, 256);
         if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for links"); return; }
         st->fixups = grown;
-        st->fixup_cap = cap;
     }
     st->fixups[st->fixup_count++] = (gm_fixup){position, (uint32_t)kind, index};
 }
@@ -182,8 +188,7 @@ static void walk_chunks(gm_state *st)
         uint32_t size = gm_le32(st->file + pos + 4);
         if (size > end - pos - 8) break;
         if (st->chunk_count == cap) {
-            cap = cap ? cap * 2 : 32;
-            gm_chunk_span *grown = realloc(st->chunks, cap * sizeof *grown);
+            gm_chunk_span *grown = gm_grown(st->chunks, &cap, sizeof *grown, 32);
             if (!grown) return;
             st->chunks = grown;
         }

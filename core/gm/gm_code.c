@@ -91,11 +91,9 @@ static int code_map_reset(rb_ar *ar, gm_state *st, uint64_t count)
 static entity_occurrences *add_named(rb_ar *ar, struct gm_code_map *m)
 {
     if (m->named_count == m->named_cap) {
-        size_t cap = m->named_cap ? m->named_cap * 2 : 64;
-        entity_occurrences *grown = realloc(m->named, cap * sizeof *grown);
+        entity_occurrences *grown = gm_grown(m->named, &m->named_cap, sizeof *grown, 64);
         if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
         m->named = grown;
-        m->named_cap = cap;
     }
     entity_occurrences *o = &m->named[m->named_count++];
     memset(o, 0, sizeof *o);
@@ -136,11 +134,9 @@ void gm_code_chunk_opaque(gm_state *st, const char *id)
 static void raw_end_add(rb_ar *ar, struct gm_code_map *m, raw_end r)
 {
     if (m->raw_end_count == m->raw_end_cap) {
-        size_t cap = m->raw_end_cap ? m->raw_end_cap * 2 : 64;
-        raw_end *grown = realloc(m->raw_ends, cap * sizeof *grown);
+        raw_end *grown = gm_grown(m->raw_ends, &m->raw_end_cap, sizeof *grown, 64);
         if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
         m->raw_ends = grown;
-        m->raw_end_cap = cap;
     }
     m->raw_ends[m->raw_end_count++] = r;
 }
@@ -214,11 +210,9 @@ static void code_sites_free(code_sites *c)
 static int site_add(site_list *l, uint32_t at, uint32_t index)
 {
     if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        string_site *grown = realloc(l->items, cap * sizeof *grown);
+        string_site *grown = gm_grown(l->items, &l->cap, sizeof *grown, 64);
         if (!grown) return 0;
         l->items = grown;
-        l->cap = cap;
     }
     l->items[l->count++] = (string_site){at, index};
     return 1;
@@ -227,11 +221,9 @@ static int site_add(site_list *l, uint32_t at, uint32_t index)
 static void reference_add(rb_ar *ar, reference_list *l, reference r)
 {
     if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        reference *grown = realloc(l->items, cap * sizeof *grown);
+        reference *grown = gm_grown(l->items, &l->cap, sizeof *grown, 256);
         if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
         l->items = grown;
-        l->cap = cap;
     }
     l->items[l->count++] = r;
 }

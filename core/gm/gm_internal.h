@@ -72,6 +72,9 @@ typedef struct gm_state {
 } gm_state;
 
 static inline uint32_t gm_le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+/* Growable arrays: `items` reallocated to twice its capacity (`first` elements to begin with).
+ * Returns the grown array and updates *cap, or NULL (the array unchanged) when out of memory. */
+void *gm_grown(void *items, size_t *cap, size_t element_size, size_t first);
 static inline void gm_put_le32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);

@@ -149,11 +149,9 @@ static void add_offset(offsets *o, uint64_t at)
 {
     if (!o->ok) return;
     if (o->count == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        uint32_t *grown = realloc(o->items, cap * sizeof *grown);
+        uint32_t *grown = gm_grown(o->items, &o->cap, sizeof *grown, 64);
         if (!grown) { o->ok = 0; return; }
         o->items = grown;
-        o->cap = cap;
     }
     o->items[o->count++] = (uint32_t)at;
 }
