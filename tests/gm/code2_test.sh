@@ -15,14 +15,7 @@ echo '[]' >"$tmp/none.json"
 cat >"$tmp/operands.py" <<'PY'
 import struct, sys
 # An independent walk of the bytecode (>= 15): the texts named by push.s operands and chain ends.
-def u32(b, o): return struct.unpack_from("<I", b, o)[0]
-def i32(b, o): return struct.unpack_from("<i", b, o)[0]
-def chunks(b):
-    pos, found = 8, {}
-    while pos < len(b):
-        found[b[pos:pos + 4].decode()] = (pos + 8, u32(b, pos + 4))
-        pos += 8 + u32(b, pos + 4)
-    return found
+from datawin_bytes import u32, chunks, root_blobs, instructions
 def texts(path):
     b = open(path, "rb").read()
     c = chunks(b)
@@ -33,34 +26,13 @@ def texts(path):
         assert index < u32(b, strg), index
         record = u32(b, strg + 4 + 4 * index)
         return b[record + 4:record + 4 + u32(b, record)]
-    code = c["CODE"][0]
-    blobs = {}
-    for k in range(u32(b, code)):
-        header = u32(b, code + 4 + 4 * k)
-        at = header + 12 + i32(b, header + 12)
-        blobs[at] = max(blobs.get(at, 0), u32(b, header + 4))  # empty roots share the next one's address
     pushes, operands = [], set()
-    for at, length in sorted(blobs.items()):
-        pos = at
-        while pos < at + length:
-            word = u32(b, pos)
-            op, t = word >> 24, word >> 16 & 15
-            if op in (0xC0, 0xC1, 0xC2, 0xC3, 0x84):
-                extra = {0: 2, 3: 2, 1: 1, 2: 1, 4: 1, 5: 1, 6: 1, 15: 0}[t]
-                if t == 6:
-                    pushes.append(string(u32(b, pos + 4)))
-            elif op == 0x45:
-                extra = 0 if t == 15 else 1
-            elif op == 0xD9:
-                extra = 1
-            elif op == 0xFF:
-                extra = 1 if t == 2 else 0
-            else:
-                extra = 0
+    for at, length in sorted(root_blobs(b, c).items()):
+        for pos, op, t, extra, reference in instructions(b, at, length):
+            if op in (0xC0, 0xC1, 0xC2, 0xC3, 0x84) and t == 6:
+                pushes.append(string(u32(b, pos + 4)))
             if extra:
                 operands.add(pos + 4)
-            pos += 4 + 4 * extra
-        assert pos == at + length
     ends = []
     def chain(count, first):
         p = first if first in operands else first + 4

@@ -68,40 +68,13 @@ cat >"$tmp/chains.py" <<'PY'
 import struct, sys
 # An independent walk of a data.win's bytes (bytecode >= 15): {("variable"|"function", index): (count,
 # name text)} for every VARI/FUNC entry with occurrences, each chain walked over operand words.
-def u32(b, o): return struct.unpack_from("<I", b, o)[0]
-def i32(b, o): return struct.unpack_from("<i", b, o)[0]
-def chunks(b):
-    pos, found = 8, {}
-    while pos < len(b):
-        found[b[pos:pos + 4].decode()] = (pos + 8, u32(b, pos + 4))
-        pos += 8 + u32(b, pos + 4)
-    return found
-EXTRA_PUSH = {0: 2, 3: 2, 1: 1, 2: 1, 4: 1, 5: 1, 6: 1, 15: 0}
+from datawin_bytes import u32, chunks, root_blobs, instructions
 def operands(b, c):
-    code = c["CODE"][0]
-    blobs = {}
-    for k in range(u32(b, code)):
-        header = u32(b, code + 4 + 4 * k)
-        at = header + 12 + i32(b, header + 12)
-        blobs[at] = max(blobs.get(at, 0), u32(b, header + 4))
     found = set()
-    for at, length in blobs.items():
-        pos = at
-        while pos < at + length:
-            word = u32(b, pos)
-            op, t = word >> 24, word >> 16 & 15
-            if op in (0xC0, 0xC1, 0xC2, 0xC3, 0x84):
-                extra = EXTRA_PUSH[t]
-                reference = t in (2, 5)
-            elif op in (0x45, 0xD9, 0xFF):
-                extra = {0x45: 0 if t == 15 else 1, 0xD9: 1, 0xFF: 1 if t == 2 else 0}[op]
-                reference = True
-            else:
-                extra, reference = 0, False
+    for at, length in root_blobs(b, c).items():
+        for pos, op, t, extra, reference in instructions(b, at, length):
             if extra and reference:
                 found.add(pos + 4)
-            pos += 4 + 4 * extra
-        assert pos == at + length, "a blob does not walk"
     return found
 def chains(path):
     b = open(path, "rb").read()

@@ -75,13 +75,7 @@ PY
     "$rebyte" dump --blobs=base64 "$tmp/grown.win" -o "$tmp/grown.json" || fail "$name: dump of the grown file"
     python3 - "$win" "$tmp/grown.win" "$tmp/grown.json" "$tmp/in.json" <<'PY' ||
 import json, struct, sys
-def u32(b, o): return struct.unpack_from("<I", b, o)[0]
-def chunks(b):
-    pos, found = 8, {}
-    while pos < len(b):
-        found[b[pos:pos + 4].decode()] = (pos + 8, u32(b, pos + 4))
-        pos += 8 + u32(b, pos + 4)
-    return found
+from datawin_bytes import u32, chunks
 old, new = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
 doc = json.load(open(sys.argv[3]))
 # the model is the input's plus the string and the entry: VARI/FUNC links did not change
@@ -143,13 +137,7 @@ PY
     "$rebyte" verify -q "$tmp/tpag.win" >/dev/null || fail "$name: the file with a new TPAG item does not verify"
     python3 - "$win" "$tmp/tpag.win" <<'PY' || fail "$name: VARI/FUNC first occurrences after CODE moved"
 import struct, sys
-def u32(b, o): return struct.unpack_from("<I", b, o)[0]
-def chunks(b):
-    pos, found = 8, {}
-    while pos < len(b):
-        found[b[pos:pos + 4].decode()] = (pos + 8, u32(b, pos + 4))
-        pos += 8 + u32(b, pos + 4)
-    return found
+from datawin_bytes import u32, chunks
 def firsts(b, c):
     v, vl = c["VARI"]
     f, fl = c["FUNC"]

@@ -7,6 +7,7 @@
 #   src     the source tree (samples, fixtures): $REBYTE_SOURCE, else .
 #   tmp     a scratch folder, removed when the test exits
 #   fails   the failures counted by fail(); the test's last command turns it into the exit status
+#   PYTHONPATH  includes tests/gm, so inline python can `from datawin_bytes import ...`
 # A test needs python3 (patches and model comparisons are written in it): without it the test is
 # skipped, exit 77 being ctest's SKIP_RETURN_CODE. Tests that need the corpus call require_corpus.
 set -u
@@ -18,6 +19,9 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77;
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
+# the tests' own reading of data.win bytes (datawin_bytes.py) for their inline python
+PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # Skips the test when the corpus (not kept in the project) is absent.
