@@ -30,6 +30,8 @@ static void header_chunk_payload(rb_ar *ar, uint32_t id, uint32_t size)
     rb_ar_range_end(ar);
 }
 
+static const char EMPTY_TABLE_KEY[] = "emptyHeaderChunkTable";
+
 /* Header chunks: a table of (id, size | heavy bit) precedes the payloads it describes, so the
  * table is read first (READ) or written with slots patched after each payload (WRITE). */
 static void gbx_user_data(rb_ar *ar)
@@ -39,7 +41,10 @@ static void gbx_user_data(rb_ar *ar)
     uint32_t *ids = NULL, *sizes = NULL;
     rb_slot *slots = NULL;
     int reading = rb_ar_direction(ar) == RB_AR_READ, writing = rb_ar_direction(ar) == RB_AR_WRITE;
-    int has_table = reading ? !rb_ar_at_end(ar) : rb_ar_count_of(ar, "headerChunks", 0) > 0;
+    /* no header chunk: the user data is normally empty; a file that stores a count of 0 instead
+     * keeps that in the model (emptyHeaderChunkTable) so it writes back as it was */
+    int has_table = reading ? !rb_ar_at_end(ar)
+                            : rb_ar_count_of(ar, "headerChunks", 0) > 0 || rb_ar_has(ar, EMPTY_TABLE_KEY, 0);
     if (has_table) {
         rb_slot count_slot = rb_ar_slot(ar, "numHeaderChunks", RB_U32);
         count = rb_ar_count_of(ar, "headerChunks", count_slot.value);
@@ -62,6 +67,10 @@ static void gbx_user_data(rb_ar *ar)
             sizes[i] = (uint32_t)slots[i].value;
         }
     }
+    if (writing && count > 0) rb_ar_drop(ar, EMPTY_TABLE_KEY); /* header chunks were added: no longer empty */
+    if (rb_ar_has(ar, EMPTY_TABLE_KEY, reading && has_table && count == 0) &&
+        rb_ar_bool_detached(ar, EMPTY_TABLE_KEY, 1, 1) != 1 && rb_ar_ok(ar))
+        rb_ar_fail(ar, RB_E_MODEL, "\"%s\" is either true or left out", EMPTY_TABLE_KEY);
     count = rb_ar_list_begin_n(ar, "headerChunks", count, 0);
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
