@@ -88,12 +88,7 @@ if k is None:
 json.dump([{"op": "replace", "path": "/chunks/[id=CODE]/entries/%d/stringOperands/0/string" % k,
             "value": "rebyte: no such string"}], open(sys.argv[2], "w"))
 PY
-    if "$rebyte" apply -q "$tmp/missing.json" "$win" -o "$tmp/missing.win" 2>"$tmp/err"; then
-        fail "$name: a string operand naming a missing text was accepted"
-    fi
-    grep -q "is not in STRG" "$tmp/err" || fail "$name: message: $(cat "$tmp/err")"
-    [ ! -e "$tmp/missing.win" ] || fail "$name: output written for a refused patch"
-    rm -f "$tmp/missing.win"
+    expect_refused "$name: a string operand naming a missing text" "$tmp/missing.json" "$win" "is not in STRG"
 done
 [ "$fails" -eq 0 ] && echo "datawin bytecode string operands: ok"
 [ "$fails" -eq 0 ]

@@ -24,6 +24,17 @@ PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
+# A patch that must be refused: `apply` fails, says something containing the expected text, and
+# writes nothing. Arguments: what is tested (for the failure line), patch, input, expected text.
+expect_refused() {
+    if "$rebyte" apply -q "$2" "$3" -o "$tmp/refused.out" 2>"$tmp/refused.err"; then
+        fail "$1: accepted"
+    fi
+    grep -qF -- "$4" "$tmp/refused.err" || fail "$1: message: $(cat "$tmp/refused.err")"
+    [ ! -e "$tmp/refused.out" ] || fail "$1: output written for a refused patch"
+    rm -f "$tmp/refused.out"
+}
+
 # Skips the test when the corpus (not kept in the project) is absent.
 require_corpus() {
     ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus (*.win) found in $corpus"; exit 77; }

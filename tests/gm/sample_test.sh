@@ -23,9 +23,7 @@ assert d[display:display + 18] == b"rebyte sample game", d[display:display + 18]
 PY
 # a reference to a text that is not in STRG is refused, saying what to add, and nothing is written
 printf '%s' '[{"op":"replace","path":"/chunks/[id=GEN8]/name","value":"not a string of the table"}]' > "$tmp/bad.json"
-"$rebyte" apply "$tmp/bad.json" "$src/samples/gm/sample.win" -o "$tmp/bad.win" 2>"$tmp/err" && fail "missing string accepted"
-grep -q 'name: the string "not a string of the table" is not in STRG; add it' "$tmp/err" || fail "message: $(cat "$tmp/err")"
-[ ! -e "$tmp/bad.win" ] || fail "output written for a refused patch"
+expect_refused "a missing string" "$tmp/bad.json" "$src/samples/gm/sample.win" 'name: the string "not a string of the table" is not in STRG; add it'
 # a string inserted before all the others: every reference still lands on its text
 printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted first"}]' > "$tmp/ins.json"
 "$rebyte" apply -q "$tmp/ins.json" "$src/samples/gm/sample.win" -o "$tmp/ins.win" || fail "insert a string first"
