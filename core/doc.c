@@ -60,7 +60,7 @@ int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_
 
 void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset)
 {
-    if (doc->derived_count < (1u << 20) &&
+    if (doc->record_derived_offsets && doc->derived_count < (1u << 20) &&
         grow((void **)&doc->derived_offsets, &doc->derived_cap, doc->derived_count, sizeof(uint64_t)))
         doc->derived_offsets[doc->derived_count++] = offset;
 }
@@ -143,6 +143,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     rb_doc *doc = malloc(sizeof(*doc));
     if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
     rb_doc_init(doc, name, options ? options->limits : NULL);
+    doc->record_derived_offsets = options && options->record_derived_offsets;
     doc->format = format;
     rb_doc_add_section(doc, "file", data, size, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);

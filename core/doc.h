@@ -39,6 +39,7 @@ struct rb_doc {
     size_t stream_count, stream_cap;
     uint64_t *derived_offsets; /* where the input stores derived values (sizes, counts), for tests */
     size_t derived_count, derived_cap;
+    int record_derived_offsets; /* rb_read_options: only the tests that damage files want them */
     int last_write_reencode;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;

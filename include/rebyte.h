@@ -59,6 +59,8 @@ typedef struct rb_node rb_node;
 typedef struct rb_read_options {
     const char *file_name;   /* used in error messages; may be NULL */
     const rb_limits *limits; /* NULL = defaults */
+    int record_derived_offsets; /* for tests that damage files: note where the input stores derived
+                                   values (sizes, counts); off, a read does not spend memory on it */
 } rb_read_options;
 
 typedef struct rb_write_options {

@@ -105,7 +105,7 @@ static void mutate_file(const char *path, const char *name, int random_cases, si
     size_t size;
     if (!(data = test_read_file(path, &size))) return;
     if (size == 0 || (max_size && size > max_size)) { free(data); return; }
-    rb_read_options opt = {.file_name = name};
+    rb_read_options opt = {.file_name = name, .record_derived_offsets = 1};
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
     if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
