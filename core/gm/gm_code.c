@@ -476,12 +476,12 @@ static void string_operand_list(rb_ar *ar, gm_state *st, site_list *l, uint64_t 
 /* WRITE: a reference of the model must sit on a variable or function operand of its blob (after an
  * edit its "at" must follow the instructions); it joins the list the chains are linked from. */
 static void collect_reference(rb_ar *ar, code_sites *c, const rb_node *blob, const uint8_t *flags, uint64_t here,
-                              uint64_t at, uint32_t kind, uint64_t entity)
+                              uint64_t at, uint32_t kind, uint64_t entity, size_t index)
 {
     uint64_t size = blob->v.bytes.size;
     if (at % 4 || at >= size || !(flags[at / 4] & WORD_REFERENCE) || entity > 0xFFFFFFFFu) {
-        rb_ar_fail(ar, RB_E_MODEL, "the %s reference at %llu is not a variable or function operand of the bytecode (facts §8)",
-                   kind == ENTITY_VARIABLE ? "variable" : "function", (unsigned long long)at);
+        rb_ar_fail(ar, RB_E_MODEL, "%s[%zu]: the reference at %llu is not a variable or function operand of the bytecode (facts §8)",
+                   kind == ENTITY_VARIABLE ? "variableReferences" : "functionReferences", index, (unsigned long long)at);
         return;
     }
     uint32_t word = gm_le32(blob->v.bytes.data + at);
@@ -537,7 +537,7 @@ static void collect_entry_references(rb_ar *ar, code_sites *c, const rb_node *bl
             at[kind] = next[kind] < count[kind] ? rb_element_uint(tables[kind], next[kind], "at") : UINT64_MAX;
         uint32_t kind = at[ENTITY_VARIABLE] <= at[ENTITY_FUNCTION] ? ENTITY_VARIABLE : ENTITY_FUNCTION;
         uint64_t entity = rb_element_uint(tables[kind], next[kind], kind == ENTITY_VARIABLE ? "variable" : "function");
-        collect_reference(ar, c, blob, flags, here, at[kind], kind, entity);
+        collect_reference(ar, c, blob, flags, here, at[kind], kind, entity, next[kind]);
         next[kind]++;
     }
     free(flags);
