@@ -35,6 +35,25 @@ expect_refused() {
     rm -f "$tmp/refused.out"
 }
 
+# A file built from a JSON model (a fixture): it must build, verify exactly and come back from
+# dump -> build byte for byte. Leaves $tmp/NAME.win and its dump $tmp/NAME.json. Arguments: the
+# model, NAME. Returns non-zero when it does not build (the failure is counted).
+built_fixture() {
+    "$rebyte" build "$1" -o "$tmp/$2.win" || { fail "$2: does not build from $1"; return 1; }
+    "$rebyte" verify -q "$tmp/$2.win" >/dev/null || fail "$2: the built file does not verify"
+    "$rebyte" dump "$tmp/$2.win" -o "$tmp/$2.json" || fail "$2: dump"
+    "$rebyte" build "$tmp/$2.json" -o "$tmp/$2.again.win" && cmp -s "$tmp/$2.win" "$tmp/$2.again.win" ||
+        fail "$2: dump -> build is not exact"
+}
+
+# A patch applied to a file: the output must verify exactly; it is left as $tmp/NAME.win and its
+# dump $tmp/NAME.json. Arguments: the patch, the input, NAME.
+patched_file() {
+    "$rebyte" apply -q "$1" "$2" -o "$tmp/$3.win" || { fail "$3: apply"; return 1; }
+    "$rebyte" verify -q "$tmp/$3.win" >/dev/null || fail "$3: the edited file does not verify"
+    "$rebyte" dump "$tmp/$3.win" -o "$tmp/$3.json" || fail "$3: dump of the edit"
+}
+
 # Skips the test when the corpus (not kept in the project) is absent.
 require_corpus() {
     ls "$corpus"/*.win >/dev/null 2>&1 || { echo "SKIP: no data.win corpus (*.win) found in $corpus"; exit 77; }

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/common.sh"
 
 fixture="$src/tests/gm/fixtures/uilr.json"
-"$rebyte" build "$fixture" -o "$tmp/uilr.win" || { echo "FAIL build $fixture"; exit 1; }
-"$rebyte" verify -q "$tmp/uilr.win" >/dev/null || fail "the built file does not verify"
-"$rebyte" dump "$tmp/uilr.win" -o "$tmp/uilr.json" || fail "dump"
-"$rebyte" build "$tmp/uilr.json" -o "$tmp/uilr2.win" && cmp -s "$tmp/uilr.win" "$tmp/uilr2.win" ||
-    fail "dump -> build is not exact"
+built_fixture "$fixture" uilr || exit 1
 
 panel=/chunks/[id=UILR]/nodes/0/children/0
 cat > "$tmp/patch.json" <<EOF
@@ -23,9 +19,7 @@ cat > "$tmp/patch.json" <<EOF
  {"op": "add", "path": "/chunks/[id=STRG]/strings/-", "value": "edited UI text"},
  {"op": "replace", "path": "$panel/children/1/text", "value": "edited UI text"}]
 EOF
-"$rebyte" apply -q "$tmp/patch.json" "$tmp/uilr.win" -o "$tmp/edit.win" || fail "apply"
-"$rebyte" verify -q "$tmp/edit.win" >/dev/null || fail "the edited file does not verify"
-"$rebyte" dump "$tmp/edit.win" -o "$tmp/edit.json" || fail "dump of the edit"
+patched_file "$tmp/patch.json" "$tmp/uilr.win" edit
 python3 - "$fixture" "$tmp/uilr.json" "$tmp/edit.json" <<'PY' || fail "models"
 import json, sys
 def split(path):
