@@ -319,6 +319,14 @@ static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
         b->size += width;
         return;
     }
+    if (b->expected && !b->failed && width <= b->expected_size - b->size) {
+        /* expect mode (an unchanged stream): compare instead of storing */
+        uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
+        if (decode_int(b->expected + b->size, wire) == low) {
+            b->size += width;
+            return;
+        }
+    }
     if (wire & RB_W_BE)
         rb_buf_put_be(out(ar), v, wire & RB_W_WIDTH);
     else
@@ -1141,7 +1149,7 @@ rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire)
         s.valid = 1;
     } else if (ar->dir == RB_AR_WRITE) {
         s.position = out(ar)->size;
-        emit_int(ar, 0, wire);
+        rb_buf_put_placeholder(out(ar), wire & RB_W_WIDTH);
         s.valid = 1;
     }
     return s;
@@ -1159,7 +1167,7 @@ void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value)
     if (ar->text) {
         if (!b->failed && b->data) rb_text_spell_padded((char *)b->data + slot->position, value, slot->wire);
     } else if (slot->wire & RB_W_BE) {
-        for (unsigned i = 0; i < width; i++) b->data[slot->position + width - 1 - i] = (uint8_t)(value >> (8 * i));
+        rb_buf_patch_be(b, slot->position, value, width);
     } else {
         rb_buf_patch_le(b, slot->position, value, width);
     }
@@ -1753,6 +1761,35 @@ static size_t write_text_stream_header(rb_ar *ar, const rb_node *n)
     return start;
 }
 
+/* The decoded content this document read for `info`, or NULL (a model built from JSON). */
+static const rb_section *read_content(const rb_ar *ar, const rb_stream_info *info)
+{
+    uint32_t section = info->content_section;
+    if (!info->original || !section || section - 1 >= ar->doc->section_count) return NULL;
+    const rb_section *s = &ar->doc->sections[section - 1];
+    return s->size == info->content_size ? s : NULL;
+}
+
+/* Does this write pass the original encoded stream through when the content is unchanged? */
+static int passes_original_through(const rb_ar *ar, const rb_codec *codec)
+{
+    return !ar->decoded && !(ar->reencode && (!ar->reencode_codec || strcmp(ar->reencode_codec, codec->name) == 0));
+}
+
+/* WRITE: the buffer a stream's content is written to. When the original can be passed through,
+ * the content is compared with what was read as it is written (expect mode), and stored only from
+ * its first difference: an unchanged body costs no second copy. Otherwise: room for the content it
+ * had, so the buffer does not copy itself while it grows. */
+static void prepare_stream_output(rb_ar *ar, const rb_stream_info *info, const rb_codec *codec)
+{
+    if (!info) return;
+    const rb_section *read = ar->text ? NULL : read_content(ar, info);
+    if (read && passes_original_through(ar, codec))
+        rb_buf_expect(out(ar), read->data, read->size);
+    else if (info->content_size <= ar->doc->limits.max_decompressed_size)
+        rb_buf_reserve_hint(out(ar), (size_t)info->content_size);
+}
+
 void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
                         uint64_t encoded_size)
 {
@@ -1776,9 +1813,7 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
         if (ar->output_count >= AR_MAX_OUTPUTS) { rb_ar_fail(ar, RB_E_LIMIT, "streams nested too deeply"); return; }
         size_t header_start = ar->text ? write_text_stream_header(ar, n) : 0;
         rb_buf_init(&ar->outputs[ar->output_count++]);
-        /* room for the content it had: no copies while the buffer grows (released if it fails) */
-        if (n->stream && n->stream->content_size <= ar->doc->limits.max_decompressed_size)
-            rb_buf_reserve_hint(out(ar), (size_t)n->stream->content_size);
+        prepare_stream_output(ar, n->stream, codec);
         ar_range *r = push_range(ar, key);
         if (!r) return;
         r->is_stream = 1;
@@ -1801,13 +1836,14 @@ void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint6
 /* Does the written content equal what the original stream decodes to? Against the decoded
  * content itself when this document read it (a compare is cheaper than two digests), else
  * (a model built from JSON) against the digests. */
-static int content_unchanged(const rb_ar *ar, const rb_node *stream, const rb_buf *content)
+static int content_unchanged(const rb_ar *ar, const rb_node *stream, rb_buf *content)
 {
     const rb_stream_info *info = stream->stream;
+    if (rb_buf_holds_expected(content)) return 1;
+    if (!rb_buf_materialize(content)) return 0; /* a placeholder never patched, or a shorter content */
     if (!info->original || content->size != info->content_size) return 0;
-    uint32_t section = info->content_section;
-    if (section && section - 1 < ar->doc->section_count && ar->doc->sections[section - 1].size == content->size)
-        return content->size == 0 || memcmp(content->data, ar->doc->sections[section - 1].data, content->size) == 0;
+    const rb_section *read = read_content(ar, info);
+    if (read) return content->size == 0 || memcmp(content->data, read->data, content->size) == 0;
     rb_stream_digests(info);
     return (uint32_t)crc32(0, content->data, (uInt)content->size) == info->content_crc32 &&
            (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
@@ -1849,10 +1885,14 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rep->content_size = content.size;
     rep->original_size = info->original_size;
     size_t encoded_start = out(ar)->size;
-    if (ar->decoded) {
-        rb_buf_put(out(ar), content.data, content.size);
-    } else if (unchanged && !(ar->reencode && (!ar->reencode_codec || strcmp(ar->reencode_codec, r->codec->name) == 0))) {
+    if (unchanged && passes_original_through(ar, r->codec)) {
         rb_buf_put(out(ar), info->original, info->original_size);
+    } else if (!rb_buf_materialize(&content)) {
+        rb_buf_free(&content);
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return;
+    } else if (ar->decoded) {
+        rb_buf_put(out(ar), content.data, content.size);
     } else {
         char why[200];
         if (r->codec->encode(content.data, content.size, out(ar), why, sizeof why) != 0) {
@@ -1864,7 +1904,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     }
     rep->written_size = out(ar)->size - encoded_start;
     rep->identical = info->original && rep->written_size == info->original_size &&
-                     memcmp(out(ar)->data + encoded_start, info->original, info->original_size) == 0;
+                     rb_buf_equals_at(out(ar), encoded_start, info->original, info->original_size);
     rb_buf_free(&content);
     rb_ar_slot_set(ar, content_slot, rep->content_size);
     rb_ar_slot_set(ar, encoded_slot, rep->written_size);

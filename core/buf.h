@@ -8,6 +8,13 @@ typedef struct rb_buf {
     uint8_t *data;
     size_t size, cap;
     int failed;
+    /* Expect mode (rb_buf_expect): the bytes the buffer is expected to come to hold. While what is
+     * put agrees with them it is only counted (data stays NULL); the first disagreement copies the
+     * agreeing prefix and the buffer carries on as an ordinary one. */
+    const uint8_t *expected;
+    size_t expected_size;
+    struct rb_buf_gap *gaps; /* placeholders put and not yet patched (expect mode only) */
+    size_t gap_count, gap_cap;
 } rb_buf;
 
 void rb_buf_init(rb_buf *b);
@@ -20,6 +27,21 @@ void rb_buf_put_u8(rb_buf *b, uint8_t v);
 void rb_buf_put_le(rb_buf *b, uint64_t v, unsigned width);
 void rb_buf_put_be(rb_buf *b, uint64_t v, unsigned width);
 void rb_buf_patch_le(rb_buf *b, size_t at, uint64_t v, unsigned width);
+void rb_buf_patch_be(rb_buf *b, size_t at, uint64_t v, unsigned width);
+/* `width` zero bytes that rb_buf_patch_* fills in later (a size known only afterwards). */
+void rb_buf_put_placeholder(rb_buf *b, unsigned width);
+
+/* Expect mode, for an empty buffer: `expected` (not copied; it must outlive the buffer's expect
+ * mode) is what the buffer is likely to end up holding. Content written unchanged then costs no
+ * memory. */
+void rb_buf_expect(rb_buf *b, const uint8_t *expected, size_t expected_size);
+/* Does the buffer hold exactly its expected bytes (still in expect mode, all of them put, every
+ * placeholder patched)? */
+int rb_buf_holds_expected(const rb_buf *b);
+/* Leaves expect mode: data then holds the bytes put so far. 0 when out of memory. */
+int rb_buf_materialize(rb_buf *b);
+/* Are bytes [at, at + n) of the buffer equal to `bytes`? */
+int rb_buf_equals_at(const rb_buf *b, size_t at, const void *bytes, size_t n);
 /* Hands the bytes to the caller (malloc'd) and resets the buffer. */
 uint8_t *rb_buf_take(rb_buf *b, size_t *size);
 #endif

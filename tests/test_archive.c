@@ -426,8 +426,110 @@ static void test_streams(void)
         rb_doc_free(re);
         free(out);
     }
+    /* changed at the end of the content: the unchanged prefix is copied from the original */
+    value->v.bits = 77;
+    rb_node *rest = rb_node_get(rb_node_get(doc->root, "packed"), "rest");
+    uint8_t *edited = malloc(rest->v.bytes.size);
+    if (edited && rest->v.bytes.size) {
+        memcpy(edited, rest->v.bytes.data, rest->v.bytes.size);
+        edited[rest->v.bytes.size - 1] ^= 0xFF;
+        const uint8_t *kept = rest->v.bytes.data;
+        rest->v.bytes.data = edited;
+        if (write_doc(doc, 0, &out, &out_size)) {
+            rb_doc_stream_reports(doc, &rep, 1);
+            CHECK(rep.reencoded && !rep.identical, "content changed at its end re-encoded");
+            rb_doc *re = parse(out, out_size, &err);
+            rb_node *back = re ? rb_node_get(rb_node_get(re->root, "packed"), "rest") : NULL;
+            CHECK(back && back->v.bytes.size == rest->v.bytes.size &&
+                      memcmp(back->v.bytes.data, edited, back->v.bytes.size) == 0 &&
+                      rb_node_uint(rb_node_get(rb_node_get(re->root, "packed"), "value")) == 77,
+                  "edit at the end of a stream reads back");
+            rb_doc_free(re);
+            free(out);
+        }
+        rest->v.bytes.data = kept;
+    }
+    free(edited);
     rb_doc_free(doc);
     free(in);
+}
+
+/* Expect mode: content equal to the expected bytes costs no storage; any difference gives the
+ * buffer exactly the bytes put, as an ordinary buffer would hold them. */
+static const uint8_t EXPECTED[] = {1, 2, 3, 4, 0x10, 0, 0, 0, 5, 6, 0, 0x20};
+
+/* holds: the content equals EXPECTED; settled: no placeholder is left unpatched. */
+static void check_expect_case(const char *what, void (*fill)(rb_buf *), int holds, int settled)
+{
+    rb_buf plain, expecting;
+    rb_buf_init(&plain);
+    rb_buf_init(&expecting);
+    rb_buf_expect(&expecting, EXPECTED, sizeof EXPECTED);
+    fill(&plain);
+    fill(&expecting);
+    CHECK(rb_buf_holds_expected(&expecting) == holds, "%s: holds_expected is %d", what, !holds);
+    if (holds) CHECK(expecting.data == NULL, "%s: unchanged content was stored", what);
+    CHECK(expecting.size == plain.size, "%s: size %zu, not %zu", what, expecting.size, plain.size);
+    CHECK(rb_buf_equals_at(&expecting, 0, plain.data, plain.size) == settled, "%s: equals_at", what);
+    CHECK(rb_buf_materialize(&expecting) && expecting.size == plain.size &&
+              memcmp(expecting.data, plain.data, plain.size) == 0,
+          "%s: bytes differ from an ordinary buffer's", what);
+    rb_buf_free(&plain);
+    rb_buf_free(&expecting);
+}
+
+static void fill_same(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 4);
+    size_t at = b->size;
+    rb_buf_put_placeholder(b, 4);
+    rb_buf_put(b, EXPECTED + 8, 2);
+    rb_buf_put_placeholder(b, 2);
+    rb_buf_patch_be(b, at + 6, 0x20, 2);
+    rb_buf_patch_le(b, at, 0x10, 4);
+}
+static void fill_other_patch(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 4);
+    rb_buf_put_placeholder(b, 4);
+    rb_buf_put(b, EXPECTED + 8, 4);
+    rb_buf_patch_le(b, 4, 0x11, 4);
+}
+static void fill_unpatched(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 4);
+    rb_buf_put_placeholder(b, 4);
+    rb_buf_put(b, EXPECTED + 8, 4);
+}
+static void fill_other_tail(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 11);
+    rb_buf_put_u8(b, 0x21);
+}
+static void fill_shorter(rb_buf *b) { rb_buf_put(b, EXPECTED, 6); }
+static void fill_longer(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, sizeof EXPECTED);
+    rb_buf_put_placeholder(b, 4);
+    rb_buf_patch_le(b, sizeof EXPECTED, 7, 4);
+}
+
+static void test_buf_expect(void)
+{
+    check_expect_case("same bytes, placeholders patched to them", fill_same, 1, 1);
+    check_expect_case("placeholder patched to another value", fill_other_patch, 0, 1);
+    check_expect_case("placeholder never patched", fill_unpatched, 0, 0);
+    check_expect_case("last byte differs", fill_other_tail, 0, 1);
+    check_expect_case("content shorter", fill_shorter, 0, 1);
+    check_expect_case("content longer", fill_longer, 0, 1);
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_buf_expect(&b, EXPECTED, sizeof EXPECTED);
+    fill_same(&b);
+    size_t size;
+    uint8_t *taken = rb_buf_take(&b, &size);
+    CHECK(size == sizeof EXPECTED && memcmp(taken, EXPECTED, size) == 0, "take of an expecting buffer");
+    free(taken);
 }
 
 static void test_write_model_mismatch(void)
@@ -522,6 +624,7 @@ int main(void)
     test_truncation_everywhere();
     test_counts_and_limits();
     test_streams();
+    test_buf_expect();
     test_write_model_mismatch();
     test_base64();
     if (test_failures) {
