@@ -252,10 +252,10 @@ const uint8_t *rb_ar_peek_bytes(rb_ar *ar, uint64_t size)
 const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size)
 {
     if (ar->failed || ar->dir != RB_AR_WRITE) return NULL;
-    const rb_buf *b = &ar->outputs[ar->output_count - 1];
-    if (from > b->size || b->failed) return NULL;
-    *size = b->size - from;
-    return b->data ? b->data + from : (const uint8_t *)"";
+    rb_buf *b = &ar->outputs[ar->output_count - 1];
+    const uint8_t *bytes = rb_buf_view(b, (size_t)from);
+    if (bytes) *size = b->size - from;
+    return bytes;
 }
 
 int rb_ar_drop(rb_ar *ar, const char *key)

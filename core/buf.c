@@ -17,14 +17,39 @@ void rb_buf_free(rb_buf *b)
 
 void rb_buf_expect(rb_buf *b, const uint8_t *expected, size_t expected_size)
 {
-    if (b->size || b->data || b->failed || !expected) return; /* only a hint: the buffer stays ordinary */
+    if (b->size || b->failed || !expected) return; /* only a hint: the buffer stays ordinary */
+    free(b->data); /* room reserved for a copy that expect mode may never need */
+    b->data = NULL;
+    b->cap = 0;
     b->expected = expected;
     b->expected_size = expected_size;
 }
 
+/* Does placeholder `i` hold what is expected there? It holds zeros until patched. */
+static int gap_as_expected(const rb_buf *b, size_t i)
+{
+    for (unsigned k = 0; k < b->gaps[i].width; k++)
+        if (b->expected[b->gaps[i].at + k]) return 0;
+    return 1;
+}
+
 int rb_buf_holds_expected(const rb_buf *b)
 {
-    return b->expected && !b->failed && b->size == b->expected_size && b->gap_count == 0;
+    if (!b->expected || b->failed || b->size != b->expected_size) return 0;
+    for (size_t i = 0; i < b->gap_count; i++)
+        if (!gap_as_expected(b, i)) return 0;
+    return 1;
+}
+
+const uint8_t *rb_buf_view(rb_buf *b, size_t from)
+{
+    if (b->failed || from > b->size) return NULL;
+    if (b->expected) {
+        for (size_t i = 0; i < b->gap_count; i++)
+            if (b->gaps[i].at + b->gaps[i].width > from && !gap_as_expected(b, i) && !rb_buf_materialize(b)) return NULL;
+        if (b->expected) return b->expected + from;
+    }
+    return b->data ? b->data + from : (const uint8_t *)"";
 }
 
 int rb_buf_materialize(rb_buf *b)

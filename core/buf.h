@@ -31,13 +31,16 @@ void rb_buf_patch_be(rb_buf *b, size_t at, uint64_t v, unsigned width);
 /* `width` zero bytes that rb_buf_patch_* fills in later (a size known only afterwards). */
 void rb_buf_put_placeholder(rb_buf *b, unsigned width);
 
-/* Expect mode, for an empty buffer: `expected` (not copied; it must outlive the buffer's expect
+/* Expect mode, for an empty buffer (room reserved in it is released): `expected` (not copied; it must outlive the buffer's expect
  * mode) is what the buffer is likely to end up holding. Content written unchanged then costs no
  * memory. */
 void rb_buf_expect(rb_buf *b, const uint8_t *expected, size_t expected_size);
-/* Does the buffer hold exactly its expected bytes (still in expect mode, all of them put, every
- * placeholder patched)? */
+/* Does the buffer hold exactly its expected bytes (still in expect mode, all of them put, and
+ * every placeholder patched or expected to be zero)? */
 int rb_buf_holds_expected(const rb_buf *b);
+/* The bytes put from `from` on (size - from of them), in either mode; NULL when failed. In expect
+ * mode a placeholder not yet patched in that range ends expect mode (its bytes are zeros). */
+const uint8_t *rb_buf_view(rb_buf *b, size_t from);
 /* Leaves expect mode: data then holds the bytes put so far. 0 when out of memory. */
 int rb_buf_materialize(rb_buf *b);
 /* Are bytes [at, at + n) of the buffer equal to `bytes`? */

@@ -191,13 +191,16 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
 const char *rb_doc_format(const rb_doc *doc) { return doc->format->name; }
 rb_node *rb_doc_root(rb_doc *doc) { return doc->root; }
 
-rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size, rb_error *err)
+/* The write both rb_doc_write and rb_doc_write_against do; `expected` may be NULL. */
+static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+                           size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
     *out = NULL;
     *out_size = 0;
     rb_ar *ar = rb_ar_new_write(doc, doc->root, options ? options->reencode : 0, options ? options->decoded : 0);
     if (ar && options) rb_ar_set_reencode_codec(ar, options->reencode_codec);
     if (!ar) { set_error(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
+    if (expected) rb_buf_expect(rb_ar_output(ar), expected, expected_size);
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (!ok) {
@@ -207,9 +210,30 @@ rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **o
         return st ? st : RB_E_MODEL;
     }
     doc->last_write_reencode = options ? options->reencode : 0;
+    if (identical) *identical = rb_buf_holds_expected(rb_ar_output(ar));
+    if (identical && *identical) {
+        *out_size = expected_size;
+        rb_ar_free(ar);
+        return RB_OK;
+    }
     *out = rb_buf_take(rb_ar_output(ar), out_size);
     rb_ar_free(ar);
     return *out ? RB_OK : RB_E_NOMEM;
+}
+
+rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size, rb_error *err)
+{
+    return write_doc(doc, options, NULL, 0, NULL, out, out_size, err);
+}
+
+rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+                               size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
+                               rb_error *err)
+{
+    *identical = 0;
+    if (!expected) expected_size = 0;
+    static const uint8_t nothing[1];
+    return write_doc(doc, options, expected ? expected : nothing, expected_size, identical, out, out_size, err);
 }
 
 static void count_coverage(const rb_node *n, rb_coverage *c)

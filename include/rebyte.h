@@ -86,6 +86,15 @@ rb_node *rb_doc_root(rb_doc *doc);
 rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size,
                        rb_error *err);
 
+/* Serialise the model and compare the bytes with `expected` (normally the file it was read from)
+ * as they are made: an identical write stores nothing, so checking a round trip costs no second
+ * copy of the file. *identical says which; when the bytes differ, *out holds them (malloc'd, free
+ * it with free()) so the caller can find the difference, else *out is NULL. `expected` must stay
+ * alive and unchanged during the call. */
+rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+                               size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
+                               rb_error *err);
+
 /* Coverage of the parse: bytes described by typed fields vs kept opaque. */
 typedef struct rb_coverage {
     uint64_t typed_bytes;

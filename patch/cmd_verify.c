@@ -305,15 +305,19 @@ static void verify_one(const char *path, const char *reencode, int named, verify
     rb_doc_coverage(doc, &r->coverage);
     keep_notes(r, doc);
     rb_write_options wo = {.reencode = reencode != NULL, .reencode_codec = reencode && *reencode ? reencode : NULL};
-    uint8_t *out;
+    uint8_t *out = NULL;
     size_t out_size;
-    if (rb_doc_write(doc, &wo, &out, &out_size, &err) != RB_OK) {
+    int identical = 0;
+    /* without --reencode the write is compared with the file as it is made: no copy when exact */
+    rb_status st = reencode ? rb_doc_write(doc, &wo, &out, &out_size, &err)
+                            : rb_doc_write_against(doc, &wo, data, size, &identical, &out, &out_size, &err);
+    if (st != RB_OK) {
         fail_result(r, &err);
     } else {
         r->stream_count = rb_doc_stream_reports(doc, r->streams, 64);
         uint64_t off;
         if (!reencode) {
-            if (first_difference(data, size, out, out_size, &off)) {
+            if (!identical && first_difference(data, size, out, out_size, &off)) {
                 r->status = "differs";
                 locate(r, doc, off);
             }

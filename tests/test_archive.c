@@ -501,6 +501,12 @@ static void fill_unpatched(rb_buf *b)
     rb_buf_put_placeholder(b, 4);
     rb_buf_put(b, EXPECTED + 8, 4);
 }
+static void fill_unpatched_zero(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 10);
+    rb_buf_put_placeholder(b, 1);
+    rb_buf_put(b, EXPECTED + 11, 1);
+}
 static void fill_other_tail(rb_buf *b)
 {
     rb_buf_put(b, EXPECTED, 11);
@@ -522,7 +528,29 @@ static void test_buf_expect(void)
     check_expect_case("last byte differs", fill_other_tail, 0, 1);
     check_expect_case("content shorter", fill_shorter, 0, 1);
     check_expect_case("content longer", fill_longer, 0, 1);
+    check_expect_case("placeholder never patched where zero is expected", fill_unpatched_zero, 1, 0);
     rb_buf b;
+    /* a view of expected bytes; a placeholder that must change ends expect mode, with zeros in it */
+    rb_buf_init(&b);
+    rb_buf_expect(&b, EXPECTED, sizeof EXPECTED);
+    fill_same(&b);
+    const uint8_t *view = rb_buf_view(&b, 2);
+    CHECK(view == EXPECTED + 2, "view of bytes as expected: the expected ones, not a copy");
+    rb_buf_free(&b);
+    rb_buf_init(&b);
+    rb_buf_expect(&b, EXPECTED, sizeof EXPECTED);
+    fill_unpatched(&b);
+    view = rb_buf_view(&b, 6);
+    CHECK(view && b.expected == NULL && view[0] == 0 && view[1] == 0 && view[2] == 5,
+          "view over an unpatched placeholder: the bytes as written");
+    rb_buf_free(&b);
+    /* room reserved before expect mode is released, not kept for a copy */
+    rb_buf_init(&b);
+    rb_buf_reserve_hint(&b, 4096);
+    rb_buf_expect(&b, EXPECTED, sizeof EXPECTED);
+    fill_same(&b);
+    CHECK(b.data == NULL && rb_buf_holds_expected(&b), "expect mode after a reservation");
+    rb_buf_free(&b);
     rb_buf_init(&b);
     rb_buf_expect(&b, EXPECTED, sizeof EXPECTED);
     fill_same(&b);
@@ -530,6 +558,46 @@ static void test_buf_expect(void)
     uint8_t *taken = rb_buf_take(&b, &size);
     CHECK(size == sizeof EXPECTED && memcmp(taken, EXPECTED, size) == 0, "take of an expecting buffer");
     free(taken);
+}
+
+/* rb_doc_write_against: an unchanged model is identical with nothing stored; an edited one hands
+ * back exactly the bytes rb_doc_write makes. */
+static void test_write_against(void)
+{
+    size_t size, out_size, plain_size;
+    uint8_t *in = make_input(2, &size), *out = NULL, *plain = NULL;
+    rb_error err;
+    rb_doc *doc = parse(in, size, &err);
+    if (!doc) { CHECK(0, "parse"); free(in); return; }
+    int identical = 0;
+    CHECK(rb_doc_write_against(doc, NULL, in, size, &identical, &out, &out_size, &err) == RB_OK && identical &&
+              out == NULL && out_size == size,
+          "unchanged model: identical, nothing handed back");
+    CHECK(rb_doc_write_against(doc, NULL, in, size - 1, &identical, &out, &out_size, &err) == RB_OK && !identical &&
+              out && out_size == size && memcmp(out, in, size) == 0,
+          "expected bytes one short: not identical, the full output handed back");
+    free(out);
+    static const char *const edits[] = {"packed/value", "scalars/u8"}; /* inside the stream; outside it */
+    for (size_t i = 0; i < 2; i++) {
+        rb_node *n = i == 0 ? rb_node_get(rb_node_get(doc->root, "packed"), "value")
+                            : rb_node_get(rb_node_get(doc->root, "scalars"), "u8");
+        uint64_t kept = n->v.bits;
+        n->v.bits = i == 0 ? 4242 : 7;
+        out = NULL;
+        if (rb_doc_write_against(doc, NULL, in, size, &identical, &out, &out_size, &err) == RB_OK &&
+            write_doc(doc, 0, &plain, &plain_size)) {
+            CHECK(!identical && out && out_size == plain_size && memcmp(out, plain, plain_size) == 0,
+                  "edited %s: the bytes rb_doc_write makes", edits[i]);
+        } else {
+            CHECK(0, "write after editing %s", edits[i]);
+        }
+        free(out);
+        free(plain);
+        plain = NULL;
+        n->v.bits = kept;
+    }
+    rb_doc_free(doc);
+    free(in);
 }
 
 static void test_write_model_mismatch(void)
@@ -625,6 +693,7 @@ int main(void)
     test_counts_and_limits();
     test_streams();
     test_buf_expect();
+    test_write_against();
     test_write_model_mismatch();
     test_base64();
     if (test_failures) {
