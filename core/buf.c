@@ -147,8 +147,8 @@ void rb_buf_put_placeholder(rb_buf *b, unsigned width)
         b->size += width;
         return;
     }
-    static const uint8_t zeros[8];
-    rb_buf_put(b, zeros, width > 8 ? 8 : width);
+    static const uint8_t zeros[8]; /* slots are at most 8 bytes wide */
+    for (unsigned left = width; left; left -= left > 8 ? 8 : left) rb_buf_put(b, zeros, left > 8 ? 8 : left);
 }
 
 /* A placeholder at `at` is patched: it no longer needs zeroing. Placeholders are mostly patched
