@@ -116,17 +116,25 @@ void rb_buf_put(rb_buf *b, const void *src, size_t n)
 
 void rb_buf_put_u8(rb_buf *b, uint8_t v) { rb_buf_put(b, &v, 1); }
 
+/* `width` (at most 8) bytes of v, little- or big-endian, into out. */
+static void encode(uint8_t *out, uint64_t v, unsigned width, int big_endian)
+{
+    for (unsigned i = 0; i < width; i++) out[big_endian ? width - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
 void rb_buf_put_le(rb_buf *b, uint64_t v, unsigned width)
 {
     uint8_t tmp[8];
-    for (unsigned i = 0; i < width; i++) tmp[i] = (uint8_t)(v >> (8 * i));
+    if (width > 8) { b->failed = 1; return; } /* no wire value is wider */
+    encode(tmp, v, width, 0);
     rb_buf_put(b, tmp, width);
 }
 
 void rb_buf_put_be(rb_buf *b, uint64_t v, unsigned width)
 {
     uint8_t tmp[8];
-    for (unsigned i = 0; i < width; i++) tmp[width - 1 - i] = (uint8_t)(v >> (8 * i));
+    if (width > 8) { b->failed = 1; return; } /* no wire value is wider */
+    encode(tmp, v, width, 1);
     rb_buf_put(b, tmp, width);
 }
 
@@ -176,16 +184,16 @@ static void patch(rb_buf *b, size_t at, const uint8_t *bytes, unsigned width)
 void rb_buf_patch_le(rb_buf *b, size_t at, uint64_t v, unsigned width)
 {
     uint8_t tmp[8];
-    if (width > 8) return;
-    for (unsigned i = 0; i < width; i++) tmp[i] = (uint8_t)(v >> (8 * i));
+    if (width > 8) { b->failed = 1; return; } /* no wire value is wider */
+    encode(tmp, v, width, 0);
     patch(b, at, tmp, width);
 }
 
 void rb_buf_patch_be(rb_buf *b, size_t at, uint64_t v, unsigned width)
 {
     uint8_t tmp[8];
-    if (width > 8) return;
-    for (unsigned i = 0; i < width; i++) tmp[width - 1 - i] = (uint8_t)(v >> (8 * i));
+    if (width > 8) { b->failed = 1; return; } /* no wire value is wider */
+    encode(tmp, v, width, 1);
     patch(b, at, tmp, width);
 }
 
