@@ -31,21 +31,14 @@ if built_fixture "$seqn_fixture" seqn; then
 EOF
     patched_file "$tmp/seqn_patch.json" "$tmp/seqn.win" seqn_edit
     python3 - "$seqn_fixture" "$tmp/seqn.json" "$tmp/seqn_edit.json" <<'PY' || fail "SEQN sample: models"
-import json, sys
-def seqn(path):
-    chunks = json.load(open(path))["chunks"]
-    return [c for c in chunks if c["id"] == "SEQN"][0], [c for c in chunks if c["id"] not in ("SEQN", "STRG")]
-fixture, _ = seqn(sys.argv[1])
-built, others = seqn(sys.argv[2])
-edited, edited_others = seqn(sys.argv[3])
-assert "data" not in built, "SEQN kept opaque"
-assert built == fixture, "the built SEQN does not re-read to the fixture's model"
-assert edited_others == others, "the edit changed another chunk"
-tracks = fixture["sequences"][0]["tracks"]
-tracks[0]["tracks"][0]["keyframes"][0]["channels"][0]["value"] = 512.5
-tracks[0]["tracks"][1]["keyframes"][0]["channels"][0]["curve"]["channels"][0]["points"][1]["value"] = 42.0
-tracks[1]["keyframes"][0]["channels"][0]["text"] = "seqn edited text"
-assert edited == fixture, "the edited SEQN is not exactly the edit"
+import sys
+from fixture_models import check_fixture_edit
+def edits(seqn):
+    tracks = seqn["sequences"][0]["tracks"]
+    tracks[0]["tracks"][0]["keyframes"][0]["channels"][0]["value"] = 512.5
+    tracks[0]["tracks"][1]["keyframes"][0]["channels"][0]["curve"]["channels"][0]["points"][1]["value"] = 42.0
+    tracks[1]["keyframes"][0]["channels"][0]["text"] = "seqn edited text"
+check_fixture_edit("SEQN", *sys.argv[1:4], edits)
 PY
 fi
 

@@ -21,23 +21,15 @@ cat > "$tmp/patch.json" <<EOF
 EOF
 patched_file "$tmp/patch.json" "$tmp/uilr.win" edit
 python3 - "$fixture" "$tmp/uilr.json" "$tmp/edit.json" <<'PY' || fail "models"
-import json, sys
-def split(path):
-    chunks = json.load(open(path))["chunks"]
-    uilr = [c for c in chunks if c["id"] == "UILR"][0]
-    return uilr, [c for c in chunks if c["id"] not in ("UILR", "STRG")]
-fixture, _ = split(sys.argv[1])
-built, others = split(sys.argv[2])
-edited, edited_others = split(sys.argv[3])
-assert "data" not in built, "UILR kept opaque"
-assert built == fixture, "the built UILR does not re-read to the fixture's model"
-assert edited_others == others, "the edit changed another chunk"
-panel = fixture["nodes"][0]["children"][0]
-panel["width"]["value"] = 75.0
-panel["flexDirection"] = 3
-panel["children"][0]["x"] = -24
-panel["children"][1]["text"] = "edited UI text"
-assert edited == fixture, "the edited UILR is not the fixture with the edits"
+import sys
+from fixture_models import check_fixture_edit
+def edits(uilr):
+    panel = uilr["nodes"][0]["children"][0]
+    panel["width"]["value"] = 75.0
+    panel["flexDirection"] = 3
+    panel["children"][0]["x"] = -24
+    panel["children"][1]["text"] = "edited UI text"
+check_fixture_edit("UILR", *sys.argv[1:4], edits)
 PY
 "$rebyte" diff "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || true
 python3 - "$tmp/uilr.json" "$tmp/diff.json" <<'PY' || fail "diff touches more than UILR and STRG: $(cat "$tmp/diff.json")"
