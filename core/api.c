@@ -7,14 +7,20 @@
 #include "../patch/jsonpatch.h"
 #include "../patch/selector.h"
 
-/* A table (packed elements, model.h) is a list to API users: asking for an element turns it into
- * the nodes it stands for, once, so the element can be read and edited like any other node. */
-rb_node_kind rb_node_kind_of(const rb_node *n) { return n->kind == RB_K_TABLE ? RB_NODE_LIST : (rb_node_kind)n->kind; }
+/* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
+ * for a child turns them into the nodes they stand for, once, so a child can be read and edited
+ * like any other node. */
+rb_node_kind rb_node_kind_of(const rb_node *n)
+{
+    if (n->kind == RB_K_TABLE) return RB_NODE_LIST;
+    return n->kind == RB_K_PACKED ? RB_NODE_RECORD : (rb_node_kind)n->kind;
+}
 const char *rb_node_key(const rb_node *n) { return n->key; }
 
 size_t rb_node_child_count(const rb_node *n)
 {
     if (n->kind == RB_K_TABLE) return n->table->count;
+    if (n->kind == RB_K_PACKED && !rb_table_expand((rb_node *)n)) return 0; /* logically const, as below */
     return rb_node_is_container(n) ? n->v.kids.count : 0;
 }
 

@@ -14,7 +14,13 @@
 #include "doc.h"
 #include "json.h"
 
-enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16 };
+enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32 };
+
+/* READ: the side data every packed record of one layout shares (layout, stride, arena). */
+typedef struct ar_packed_table {
+    const rb_layout *layout;
+    rb_table *table;
+} ar_packed_table;
 
 typedef struct ar_frame {
     rb_node *node;   /* container being built (READ, FROM_JSON) or walked (WRITE) */
@@ -65,6 +71,8 @@ struct rb_ar {
     rb_node **kids[AR_MAX_FRAMES];
     size_t kids_cap[AR_MAX_FRAMES];
     rb_node *kids_owner[AR_MAX_FRAMES];
+    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
+    size_t packed_table_count;
 };
 
 /* ---------- lifetime ---------- */
@@ -578,8 +586,8 @@ static int depth_ok(rb_ar *ar)
 static const char *kind_name(int kind)
 {
     static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
-                                  "string", "blob", "opaque bytes", "stream", "id", "table"};
-    return kind >= 0 && kind <= RB_K_TABLE ? names[kind] : "?";
+                                  "string", "blob", "opaque bytes", "stream", "id", "table", "record"};
+    return kind >= 0 && kind <= RB_K_PACKED ? names[kind] : "?";
 }
 
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */
@@ -666,6 +674,11 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
             return NULL;
         }
         rb_node *n = f->node->v.kids.items[f->next++];
+        /* a description that spells out a record the model keeps packed: it gets the nodes */
+        if (n->kind == RB_K_PACKED && kind == RB_K_RECORD && !rb_table_expand(n)) {
+            rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+            return NULL;
+        }
         /* the description passes the same literal that named the node: compare pointers first */
         int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
         if (!key_ok || n->kind != kind) {
@@ -1387,6 +1400,7 @@ static void layout_fields(rb_ar *ar, const rb_layout *layout)
         case RB_K_FLOAT: float_field(ar, f->key, f->wire & RB_W_WIDTH); break;
         case RB_K_BOOL: rb_ar_bool(ar, f->key, f->wire & RB_W_WIDTH); break;
         case RB_K_BLOB: rb_ar_bytes(ar, f->key, RB_K_BLOB, f->size); break;
+        case RB_K_STRING: rb_ar_fixed_string(ar, f->key, f->size); break;
         case RB_LAYOUT_CONSTANT: layout_constant(ar, f); break;
         }
     }
@@ -1539,6 +1553,73 @@ uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_l
 uint64_t rb_ar_table_n(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout)
 {
     return table(ar, key, count, 0, 0, layout);
+}
+
+/* ---------- packed records ---------- */
+
+const rb_layout *rb_ar_next_packed(rb_ar *ar)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE || ar->text) return NULL;
+    ar_frame *f = top_frame(ar);
+    if (f->next >= f->node->v.kids.count) return NULL;
+    const rb_node *n = f->node->v.kids.items[f->next];
+    return n->kind == RB_K_PACKED ? n->table->layout : NULL;
+}
+
+/* READ: the layout's checked shared side data (one per layout and document: a packed record then
+ * costs its node alone); NULL after an error. */
+static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
+{
+    for (size_t i = 0; i < ar->packed_table_count; i++)
+        if (ar->packed_tables[i].layout == layout) return ar->packed_tables[i].table;
+    size_t stride = rb_layout_stride(layout);
+    if (rb_layout_node_count(layout) > RB_LAYOUT_MAX_FIELDS || !stride) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "layout \"%s\" has no bytes or more than %d fields", layout->name,
+                   RB_LAYOUT_MAX_FIELDS);
+        return NULL;
+    }
+    rb_table *t = rb_arena_alloc(&ar->doc->arena, sizeof(*t));
+    if (!t) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = 1, .stride = (uint32_t)stride};
+    if (ar->packed_table_count < AR_MAX_PACKED_LAYOUTS)
+        ar->packed_tables[ar->packed_table_count++] = (ar_packed_table){layout, t};
+    return t;
+}
+
+/* READ, binary: the record's bytes stay in the input as one node. */
+static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
+{
+    rb_table *t = packed_table(ar, layout);
+    if (!t || !constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
+    rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
+    const uint8_t *p = n ? take(ar, key, t->stride) : NULL;
+    if (!p) return NULL;
+    n->table = t;
+    n->v.bytes.data = p;
+    n->v.bytes.size = t->stride;
+    note_size(ar, n);
+    return n;
+}
+
+const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
+{
+    if (ar->failed) return NULL;
+    if (ar->dir == RB_AR_READ && !ar->text) return read_packed_record(ar, key, layout);
+    const rb_layout *packed = rb_ar_next_packed(ar);
+    if (!packed) { /* FROM_JSON, text, or a record an edit turned into nodes */
+        rb_ar_layout_record(ar, key, layout);
+        return NULL;
+    }
+    if (packed != layout) {
+        fail_at(ar, RB_E_MODEL, key, "model has a packed %s where %s was expected", packed->name, layout->name);
+        return NULL;
+    }
+    rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
+    if (n) rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
+    return n;
 }
 
 const rb_node *rb_ar_current(rb_ar *ar) { return top_frame(ar)->node; }

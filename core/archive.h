@@ -160,6 +160,16 @@ uint64_t rb_ar_table_detached(rb_ar *ar, const char *key, const rb_layout *layou
                               uint64_t read_count);
 /* One record laid out by `layout` (e.g. a single vector where a table holds many). */
 void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout);
+/* The same, kept packed: binary READ keeps the record as its bytes (one RB_K_PACKED node instead
+ * of a node per field, for formats made of many small records of a few layouts); WRITE copies a
+ * packed record out whole, or spells out a record an edit turned into nodes; FROM_JSON and text
+ * spell it out. To JSON, the C API and error paths it is the record rb_ar_layout_record makes.
+ * Returns the packed node (READ and WRITE, binary; its bytes are a slice of the input, the ones
+ * it was read from), NULL when the record was spelled out. */
+const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *layout);
+/* WRITE, binary: the layout of the model's next node when it is a packed record, else NULL (for
+ * descriptions whose layout depends on the record: they describe it with rb_ar_packed_record). */
+const rb_layout *rb_ar_next_packed(rb_ar *ar);
 
 /* A byte range with a size prefix: READ limits parsing to it; WRITE computes the size. */
 void rb_ar_sized_begin(rb_ar *ar, const char *what, unsigned size_wire);

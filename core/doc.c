@@ -268,11 +268,12 @@ size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_
 
 static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *out, size_t size, int top);
 
-/* Inside a table: the element and, within it, the deepest field that covers `offset`. */
+/* Inside a table: the element and, within it, the deepest field that covers `offset` (a packed
+ * record: the field). */
 static void table_path(const rb_node *table, uint64_t offset, char *out, size_t size)
 {
     size_t index = (size_t)((offset - table->src_offset) / table->table->stride), len = strlen(out);
-    snprintf(out + len, size - len, "[%zu]", index);
+    if (table->kind == RB_K_TABLE) snprintf(out + len, size - len, "[%zu]", index);
     rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
     rb_node *kids[RB_LAYOUT_MAX_FIELDS];
     rb_node *element = rb_table_element(table, index, nodes, kids);
@@ -291,7 +292,7 @@ static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *
         size_t len = strlen(out);
         if (c->key) snprintf(out + len, size - len, "%s%s", top ? "" : " > ", c->key);
         else snprintf(out + len, size - len, "[%zu]", i);
-        if (c->kind == RB_K_TABLE && covers) table_path(c, offset, out, size);
+        if ((c->kind == RB_K_TABLE || c->kind == RB_K_PACKED) && covers) table_path(c, offset, out, size);
         if (find_path(c, section, offset, out, size, 0) || covers) return 1;
         out[len] = 0;
     }

@@ -274,6 +274,10 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
     }
     case RB_K_TABLE:
         return table_json(doc, n, mode);
+    case RB_K_PACKED: {
+        rb_record_scratch scratch;
+        return rb_model_to_json(doc, rb_record_view(n, &scratch), mode);
+    }
     case RB_K_INT:
         return int_json(n);
     case RB_K_FLOAT: {

@@ -34,6 +34,9 @@ int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child)
 
 rb_node *rb_node_get(const rb_node *record, const char *key)
 {
+    /* a packed record is asked for a node: it becomes nodes, once (a change of representation,
+     * not of value, so the record stays logically const; NULL when out of memory) */
+    if (record && record->kind == RB_K_PACKED && !rb_table_expand((rb_node *)record)) return NULL;
     if (!record || !rb_node_is_container(record)) return NULL;
     for (size_t i = 0; i < record->v.kids.count; i++) {
         rb_node *c = record->v.kids.items[i];

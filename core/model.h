@@ -22,7 +22,9 @@ typedef enum rb_kind {
     RB_K_OPAQUE, /* bytes we cannot parse (yet); counted as opaque in coverage */
     RB_K_STREAM, /* a compressed stream: a record of content plus the original encoded bytes */
     RB_K_ID,     /* a GBX lookback id: a string, a number or empty, with how it was stored (aux) */
-    RB_K_TABLE   /* a list of fixed-layout elements kept packed as their wire bytes (see rb_layout) */
+    RB_K_TABLE,  /* a list of fixed-layout elements kept packed as their wire bytes (see rb_layout) */
+    RB_K_PACKED  /* one fixed-layout record kept as its wire bytes: a table of one element that
+                    stands for the element itself (a record to JSON and to the C API) */
 } rb_kind;
 
 /* Wire description: low 4 bits = byte width; flags above. */
@@ -75,7 +77,7 @@ typedef struct rb_stream_info {
  * keeps its elements as the bytes they were read from (zero-copy) instead of one node per field:
  * the model of a mesh or of a long list of numbers then costs one node. Fields, in wire order:
  * RB_K_INT, RB_K_FLOAT, RB_K_BOOL (`wire` as for rb_ar_uint / rb_ar_f32 / rb_ar_bool), RB_K_BLOB
- * (`size` bytes), RB_K_RECORD (a nested record laid out by `record`) and RB_LAYOUT_CONSTANT (a
+ * and RB_K_STRING (`size` bytes, as rb_ar_bytes / rb_ar_fixed_string), RB_K_RECORD (a nested record laid out by `record`) and RB_LAYOUT_CONSTANT (a
  * value the format fixes, `constant` of `wire`, named by `key`: checked on read, written, not a
  * model field). A layout of one field with key NULL describes bare scalars (a list of numbers).
  * Little-endian wires only: the packed bytes are the wire bytes. */
@@ -134,7 +136,7 @@ struct rb_node {
         struct {
             const uint8_t *data;
             size_t size;
-        } bytes; /* STRING, BLOB, OPAQUE, TABLE */
+        } bytes; /* STRING, BLOB, OPAQUE, TABLE, PACKED */
         struct {
             rb_node **items;
             uint32_t count, cap;
@@ -152,9 +154,17 @@ int rb_node_is_container(const rb_node *n);
 /* TABLE: element `index` as nodes in caller memory: `nodes` holds rb_layout_node_count + 1 nodes
  * and `kids` rb_layout_node_count pointers (RB_LAYOUT_MAX_FIELDS + 1 and RB_LAYOUT_MAX_FIELDS do). Returns the element (a record, or the bare scalar). */
 rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb_node **kids);
-/* Turns a table into the list of nodes it stands for, in place (for callers that edit nodes).
- * Returns 0 when out of memory (the table is then unchanged). */
+/* Turns a table into the list of nodes it stands for, and a packed record into the record, in
+ * place (for callers that edit nodes). Returns 0 when out of memory (the node is then unchanged). */
 int rb_table_expand(rb_node *table);
+/* A record whichever form it has: `record` itself, or for a packed record (RB_K_PACKED) its
+ * fields built in `scratch` (valid while `scratch` is). For code that only reads a few fields and
+ * should not turn the record into nodes for good. */
+typedef struct rb_record_scratch {
+    rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
+    rb_node *kids[RB_LAYOUT_MAX_FIELDS];
+} rb_record_scratch;
+const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch);
 /* Scalar `key` (a field at the top of the element; NULL: the element is a bare scalar) of element
  * `index` of a table or of a list, as raw bits; 0 when there is no such field. For descriptions that act on every
  * element (counting the names a list refers to) whichever form the list has. */

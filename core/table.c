@@ -5,10 +5,13 @@
 #include <string.h>
 #include "model.h"
 
+/* A field of `size` bytes kept as they are (a blob, or a fixed-size string). */
+static int is_byte_string(const rb_layout_field *f) { return f->kind == RB_K_BLOB || f->kind == RB_K_STRING; }
+
 size_t rb_layout_field_bytes(const rb_layout_field *f)
 {
     if (f->kind == RB_K_RECORD) return rb_layout_stride(f->record);
-    return f->kind == RB_K_BLOB ? f->size : (size_t)(f->wire & RB_W_WIDTH);
+    return is_byte_string(f) ? f->size : (size_t)(f->wire & RB_W_WIDTH);
 }
 
 size_t rb_layout_stride(const rb_layout *layout)
@@ -71,7 +74,7 @@ static rb_node *new_node(element_builder *b, rb_kind kind, const char *key)
 static void fill_leaf(element_builder *b, rb_node *n, const rb_layout_field *f)
 {
     const uint8_t *p = b->row + b->offset;
-    if (f->kind == RB_K_BLOB) {
+    if (is_byte_string(f)) {
         n->v.bytes.data = p;
         n->v.bytes.size = f->size;
         n->src_size = f->size;
@@ -119,8 +122,23 @@ rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb
     return element;
 }
 
+/* A packed record becomes the record it stands for: its node keeps its key and place. */
+static int expand_packed_record(rb_node *packed)
+{
+    size_t below = rb_layout_node_count(packed->table->layout);
+    rb_node *nodes = rb_arena_alloc(packed->table->arena, (below + 1) * sizeof(rb_node));
+    rb_node **kids = below ? rb_arena_alloc(packed->table->arena, below * sizeof(rb_node *)) : NULL;
+    if (!nodes || (below && !kids)) return 0;
+    const rb_node *element = rb_table_element(packed, 0, nodes, kids);
+    packed->kind = RB_K_RECORD;
+    packed->table = NULL;
+    packed->v.kids = element->v.kids;
+    return 1;
+}
+
 int rb_table_expand(rb_node *table)
 {
+    if (table->kind == RB_K_PACKED) return expand_packed_record(table);
     if (table->kind != RB_K_TABLE) return 1;
     const rb_table *t = table->table;
     size_t below = rb_layout_node_count(t->layout), per_element = below + 1, count = t->count;
@@ -136,6 +154,12 @@ int rb_table_expand(rb_node *table)
     table->v.kids.count = (uint32_t)count;
     table->v.kids.cap = (uint32_t)count;
     return 1;
+}
+
+const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch)
+{
+    if (!record || record->kind != RB_K_PACKED) return record;
+    return rb_table_element(record, 0, scratch->nodes, scratch->kids);
 }
 
 size_t rb_element_count(const rb_node *list)

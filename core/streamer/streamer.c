@@ -70,6 +70,8 @@ typedef struct chunk_ctx {
     uint8_t id[4];
     chunk_type type;
     uint64_t size;   /* READ: the stored data size */
+    uint32_t data_crc;   /* READ: CRC-32 of the data */
+    uint32_t stored_crc; /* READ: the checksum that follows it */
 } chunk_ctx;
 
 /* "chunk 7 "_Obj" @0x5a" — the id shown printable, other bytes as \xNN. */
@@ -215,6 +217,9 @@ static int peek_chunk(rb_ar *ar, const streamer_state *st, chunk_ctx *c)
         chunk_fail(ar, RB_E_FORMAT, c, "%s", why);
         return 0;
     }
+    const uint8_t *data = rb_ar_peek_bytes(ar, HEADER_SIZE + c->size + CHECKSUM_SIZE) + HEADER_SIZE;
+    c->data_crc = (uint32_t)crc32(0, data, (uInt)c->size);
+    c->stored_crc = le32(data + c->size);
     return 1;
 }
 
@@ -249,9 +254,8 @@ static int check_order(rb_ar *ar, streamer_state *st, const chunk_ctx *c)
 static void chunk_checksum(rb_ar *ar, const chunk_ctx *c, const char *key, uint32_t data_crc, int empty)
 {
     uint32_t derived = empty ? EMPTY_CHUNK_CRC : data_crc;
-    uint32_t stored = derived;
     int reading = rb_ar_direction(ar) == RB_AR_READ;
-    if (reading) rb_ar_peek_u32(ar, &stored);
+    uint32_t stored = reading ? c->stored_crc : derived;
     if (reading && stored != derived) {
         char where[64];
         chunk_where(ar, c, where, sizeof where);
@@ -464,6 +468,87 @@ static void describe_payload(rb_ar *ar, const chunk_ctx *c)
     }
 }
 
+/* ---------- chunks kept packed ---------- */
+
+/* The chunks a map is mostly made of have one layout per id and data size. Read with a checksum
+ * that is the CRC-32 of their data, such a chunk stays in the model as its bytes (one node, not
+ * one per field: docs/performance.md); to JSON and the C API it is the record the payload
+ * functions above make, field for field (tests/streamer: "packed"). A chunk with a stale checksum,
+ * a layout marker or variable data is described by them field by field. */
+#define SIZE_IS(n) {"chunk size", RB_LAYOUT_CONSTANT, RB_U16, 0, NULL, n}
+#define ID {"id", RB_K_STRING, 0, 4, NULL, 0}
+#define F32(key) {key, RB_K_FLOAT, 4, 0, NULL, 0}
+#define INT(key, wire) {key, RB_K_INT, wire, 0, NULL, 0}
+#define OBJECT ID, INT("modelId", RB_I32), F32("x"), F32("y"), F32("z"), F32("rotX"), F32("rotY"), F32("rotZ")
+#define PICKUP ID, INT("modelId", RB_I32), INT("type", RB_I32), F32("x"), F32("y"), F32("z")
+#define CHECKPOINT ID, F32("x"), F32("y"), F32("z"), F32("size")
+#define RACE_CHECKPOINT ID, INT("type", RB_U8), F32("x"), F32("y"), F32("z"), F32("nextX"), F32("nextY"), F32("nextZ")
+#define MAP_ICON ID, F32("x"), F32("y"), F32("z"), INT("type", RB_U8), INT("color", RB_X32), INT("style", RB_U8)
+
+static const rb_layout_field OBJ28[] = {SIZE_IS(28), OBJECT};
+static const rb_layout_field OBJ32[] = {SIZE_IS(32), OBJECT, F32("streamDistance")};
+static const rb_layout_field OBJ36[] = {SIZE_IS(36), OBJECT, F32("streamDistance"), F32("drawDistance")};
+static const rb_layout_field PCKP20[] = {SIZE_IS(20), PICKUP};
+static const rb_layout_field PCKP24[] = {SIZE_IS(24), PICKUP, F32("streamDistance")};
+static const rb_layout_field CHK16[] = {SIZE_IS(16), CHECKPOINT};
+static const rb_layout_field CHK20[] = {SIZE_IS(20), CHECKPOINT, F32("streamDistance")};
+static const rb_layout_field RCHK25[] = {SIZE_IS(25), RACE_CHECKPOINT};
+static const rb_layout_field RCHK29[] = {SIZE_IS(29), RACE_CHECKPOINT, F32("streamDistance")};
+static const rb_layout_field CRCL12[] = {SIZE_IS(12), ID, F32("x"), F32("y"), F32("size")};
+static const rb_layout_field CRCL16[] = {SIZE_IS(16), ID, F32("x"), F32("y"), F32("z"), F32("size")};
+static const rb_layout_field RECT16[] = {SIZE_IS(16), ID, F32("minX"), F32("minY"), F32("maxX"), F32("maxY")};
+static const rb_layout_field SPHR16[] = {SIZE_IS(16), CHECKPOINT};
+static const rb_layout_field MAPI18[] = {SIZE_IS(18), MAP_ICON};
+static const rb_layout_field MAPI22[] = {SIZE_IS(22), MAP_ICON, F32("streamDistance")};
+
+typedef struct packed_chunk {
+    chunk_type type;
+    uint16_t size;
+    rb_layout layout;
+} packed_chunk;
+
+#define PACKED_CHUNK(type, size, name, fields) {type, size, {name, fields, sizeof fields / sizeof fields[0]}}
+static const packed_chunk PACKED_CHUNKS[] = {
+    PACKED_CHUNK(T_OBJ, 28, "_Obj chunk", OBJ28),       PACKED_CHUNK(T_OBJ, 32, "_Obj chunk", OBJ32),
+    PACKED_CHUNK(T_OBJ, 36, "_Obj chunk", OBJ36),       PACKED_CHUNK(T_PCKP, 20, "Pckp chunk", PCKP20),
+    PACKED_CHUNK(T_PCKP, 24, "Pckp chunk", PCKP24),     PACKED_CHUNK(T_CHK, 16, "_Chk chunk", CHK16),
+    PACKED_CHUNK(T_CHK, 20, "_Chk chunk", CHK20),       PACKED_CHUNK(T_RCHK, 25, "RChk chunk", RCHK25),
+    PACKED_CHUNK(T_RCHK, 29, "RChk chunk", RCHK29),     PACKED_CHUNK(T_CRCL, 12, "Crcl chunk", CRCL12),
+    PACKED_CHUNK(T_CRCL, 16, "Crcl chunk", CRCL16),     PACKED_CHUNK(T_RECT, 16, "Rect chunk", RECT16),
+    PACKED_CHUNK(T_SPHR, 16, "Sphr chunk", SPHR16),     PACKED_CHUNK(T_MAPI, 18, "MapI chunk", MAPI18),
+    PACKED_CHUNK(T_MAPI, 22, "MapI chunk", MAPI22),
+};
+enum { PACKED_CHUNK_COUNT = sizeof PACKED_CHUNKS / sizeof PACKED_CHUNKS[0] };
+
+/* READ: the layout the chunk stays packed in, or NULL when it is described field by field. */
+static const rb_layout *packed_layout(const chunk_ctx *c)
+{
+    if (c->stored_crc != c->data_crc) return NULL; /* the stale checksum is kept in the record */
+    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
+        if (PACKED_CHUNKS[i].type == c->type && PACKED_CHUNKS[i].size == c->size) return &PACKED_CHUNKS[i].layout;
+    return NULL;
+}
+
+/* A packed chunk (READ: one packed_layout gave; WRITE: one the model holds), then its checksum:
+ * the data's CRC-32, which READ checked the stored value to be. A packed chunk's bytes are the ones
+ * it was read from, unchanged (an edit turns it into nodes), so WRITE takes that checked value
+ * from where it was read, right after them, instead of computing the CRC-32 of the same bytes. */
+static void packed_chunk_and_checksum(rb_ar *ar, const rb_layout *layout)
+{
+    const rb_node *packed = rb_ar_packed_record(ar, NULL, layout); /* NULL: spelled out (text READ) */
+    rb_slot checksum = rb_ar_slot(ar, "checksum", RB_U32);
+    if (packed && rb_ar_direction(ar) == RB_AR_WRITE)
+        rb_ar_slot_set(ar, &checksum, le32(packed->v.bytes.data + packed->v.bytes.size));
+}
+
+/* WRITE: a packed chunk is one of PACKED_CHUNKS' layouts, by construction (only READ makes them). */
+static int is_packed_chunk_layout(const rb_layout *layout)
+{
+    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
+        if (&PACKED_CHUNKS[i].layout == layout) return 1;
+    return 0;
+}
+
 /* ---------- chunks ---------- */
 
 /* The data of a chunk whose size slot and id are behind us, then its checksum. */
@@ -471,7 +556,6 @@ static void chunk_data(rb_ar *ar, chunk_ctx *c, rb_slot *size, const char *check
 {
     rb_ar_dir dir = rb_ar_direction(ar);
     uint64_t start = rb_ar_tell(ar);
-    const uint8_t *read_data = dir == RB_AR_READ ? rb_ar_peek_bytes(ar, c->size) : NULL;
     rb_ar_range_begin(ar, "data", c->size);
     describe_payload(ar, c);
     rb_ar_range_end(ar);
@@ -480,7 +564,7 @@ static void chunk_data(rb_ar *ar, chunk_ctx *c, rb_slot *size, const char *check
     uint64_t data_size = 0;
     if (dir == RB_AR_READ) {
         data_size = c->size;
-        data_crc = (uint32_t)crc32(0, read_data, (uInt)c->size);
+        data_crc = c->data_crc;
     } else if (dir == RB_AR_WRITE) {
         const uint8_t *written = rb_ar_written_since(ar, start, &data_size);
         if (!written) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory writing"); return; }
@@ -499,9 +583,21 @@ static void describe_chunk(rb_ar *ar, streamer_state *st, const chunk_ctx *peeke
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     chunk_ctx c = *peeked;
+    const rb_layout *packed = reading ? packed_layout(&c) : rb_ar_next_packed(ar);
+    if (packed && !reading && !is_packed_chunk_layout(packed)) {
+        rb_ar_fail(ar, RB_E_MODEL, "chunk %u: the model holds a packed %s, not a streamer chunk", st->chunk_index,
+                   packed->name);
+        return;
+    }
     if (reading) {
         if (!check_order(ar, st, &c)) return; /* before anything is consumed: the error points at the chunk */
-    } else {
+    }
+    if (packed) { /* none of them is a Gnrt or a GrpH: nothing for check_order */
+        packed_chunk_and_checksum(ar, packed);
+        st->chunk_index++;
+        return;
+    }
+    if (!reading) {
         memset(&c, 0, sizeof c);
         c.index = st->chunk_index;
         c.offset = rb_ar_tell(ar);
@@ -625,7 +721,8 @@ static json_t *streamer_summary(const rb_doc *doc)
     for (size_t g = 0; g < groups->v.kids.count; g++) {
         const rb_node *chunks = rb_node_get(groups->v.kids.items[g], "chunks");
         for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
-            const rb_node *c = chunks->v.kids.items[i], *id = rb_node_get(c, "id");
+            rb_record_scratch scratch; /* a packed chunk is read where it is, not turned into nodes */
+            const rb_node *c = rb_record_view(chunks->v.kids.items[i], &scratch), *id = rb_node_get(c, "id");
             chunk_type t = type_of_id(id->v.bytes.data);
             const char *name = t == T_UNKNOWN ? "unknown" : KINDS[t].name;
             if ((t == T_HEAD || t == T_GNRT) && !json_object_get(out, t == T_HEAD ? "head" : "generator"))

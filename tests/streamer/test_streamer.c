@@ -643,6 +643,111 @@ static void test_stale_checksum(void)
     rb_doc_free(doc);
 }
 
+/* ---------- chunks kept packed ---------- */
+
+/* The keys of a record, in order, joined by spaces. */
+static void key_order(const rb_node *record, char *out, size_t size)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < rb_node_child_count(record); i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s ", rb_node_key(rb_node_child(record, i)));
+    }
+}
+
+/* A file of every chunk layout that stays packed, one chunk with a stale checksum and one with
+ * variable data (both described field by field), so each form is checked against the other. */
+static size_t packed_layouts_file(bytes *f, size_t *first_x_at)
+{
+    static const struct { const char *id; int ints; const uint8_t *bytes; int floats; } C[] = {
+        {"_Obj", 1, NULL, 6}, {"_Obj", 1, NULL, 7}, {"_Obj", 1, NULL, 8}, {"Pckp", 2, NULL, 3},
+        {"Pckp", 2, NULL, 4}, {"_Chk", 0, NULL, 4}, {"_Chk", 0, NULL, 5}, {"Crcl", 0, NULL, 3},
+        {"Crcl", 0, NULL, 4}, {"Rect", 0, NULL, 4}, {"Sphr", 0, NULL, 4},
+    };
+    size_t chunks = 0;
+    begin_file(f);
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++, chunks++) {
+        bytes d = {.n = 0};
+        for (int k = 0; k < C[i].ints; k++) put_u32(&d, 1000u + (unsigned)k);
+        if (i == 0) *first_x_at = f->n + 6 + d.n;
+        for (int k = 0; k < C[i].floats; k++) put_f32(&d, (float)(i * 10 + k) + 0.5f);
+        chunk(f, C[i].id, &d);
+    }
+    bytes race = {.n = 0}, icon = {.n = 0}, label = {.n = 0}, stale = {.n = 0};
+    put(&race, "\x01", 1);
+    floats(&race, 7, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+    chunk(f, "RChk", &race);
+    floats(&icon, 3, 1.0, 2.0, 3.0);
+    put(&icon, "\x05\x11\x22\x33\x44\x02", 6);
+    floats(&icon, 1, 200.0);
+    chunk(f, "IpaM", &icon); /* the reversed spelling is kept in the packed bytes */
+    floats(&label, 3, 1.0, 2.0, 3.0);
+    put(&label, "\x01", 1);
+    floats(&label, 1, 30.0);
+    put(&label, "hello", 5);
+    chunk(f, "TxtL", &label);
+    floats(&stale, 4, 1.0, 2.0, 3.0, 4.0);
+    chunk_with_crc(f, "_Chk", &stale, 0x12345678u);
+    empty_chunk(f, "_EOF");
+    return chunks + 4;
+}
+
+static void test_packed_chunks(void)
+{
+    bytes f;
+    size_t first_x_at = 0, count = packed_layouts_file(&f, &first_x_at);
+    rb_error err;
+    rb_doc *doc = parse(f.d, f.n, &err);
+    CHECK(doc, "packed layouts file reads: %s", err.message);
+    if (!doc) return;
+    for (size_t i = 0; i < count; i++) {
+        int spelled = i >= count - 2; /* the text label and the stale checksum */
+        const rb_node *c = chunk_of(doc, 0, i);
+        CHECK(c && c->kind == (spelled ? RB_K_RECORD : RB_K_PACKED), "chunk %zu is %s", i,
+              spelled ? "described field by field" : "kept packed");
+    }
+    /* the model prints as the records the payload functions make: the JSON builds the same bytes
+     * through them, and each record has their fields in their order */
+    CHECK(json_rebuilds_exactly(f.d, f.n, "packed layouts"), "the JSON of packed chunks builds the file");
+    json_t *j = dump(doc);
+    rb_doc *spelled = from_json(j, &err);
+    CHECK(spelled, "from JSON: %s", err.message);
+    for (size_t i = 0; spelled && i < count; i++) {
+        char packed_keys[512], spelled_keys[512];
+        rb_record_scratch scratch;
+        key_order(rb_record_view(chunk_of(doc, 0, i), &scratch), packed_keys, sizeof packed_keys);
+        key_order(chunk_of(spelled, 0, i), spelled_keys, sizeof spelled_keys);
+        CHECK(strcmp(packed_keys, spelled_keys) == 0, "chunk %zu: packed keys \"%s\", spelled \"%s\"", i, packed_keys,
+              spelled_keys);
+    }
+    rb_doc_free(spelled);
+    json_decref(j);
+    char path[256];
+    rb_doc_path_at(doc, first_x_at, path, sizeof path);
+    CHECK(strcmp(path, "groups[0] > chunks[0] > x") == 0, "a packed field is located: %s", path);
+    CHECK(chunk_of(doc, 0, 0)->kind == RB_K_PACKED, "locating does not unpack");
+    /* an edit through the C API unpacks that chunk alone; its checksum is computed again */
+    rb_node *x = rb_node_member(chunk_of(doc, 0, 0), "x");
+    CHECK(x && rb_node_set_float(x, -3.25) == RB_OK, "a packed chunk's field can be set");
+    CHECK(chunk_of(doc, 0, 0)->kind == RB_K_RECORD && chunk_of(doc, 0, 1)->kind == RB_K_PACKED,
+          "only the edited chunk became nodes");
+    size_t n;
+    uint8_t *out = write_doc(doc, &n, &err);
+    CHECK(out && n == f.n, "edited write: %s", err.message);
+    if (out) {
+        size_t crc_at = first_x_at + 24;
+        uint32_t crc = out[crc_at] | out[crc_at + 1] << 8 | out[crc_at + 2] << 16 | (uint32_t)out[crc_at + 3] << 24;
+        CHECK(crc == (uint32_t)crc32(0, out + first_x_at - 4, 28), "the edited chunk's checksum is fresh");
+        CHECK(memcmp(out + crc_at + 4, f.d + crc_at + 4, n - crc_at - 4) == 0, "the chunks after it are unchanged");
+        rb_doc *reread = parse(out, n, &err);
+        CHECK(reread && rb_doc_note_count(reread) == 1 && f32_of(chunk_of(reread, 0, 0), "x") == -3.25f,
+              "the edited file reads back with the new value (only the stale chunk noted)");
+        rb_doc_free(reread);
+    }
+    free(out);
+    rb_doc_free(doc);
+}
+
 /* ---------- validation ---------- */
 
 static void test_validation_errors(void)
@@ -1019,6 +1124,7 @@ int main(int argc, char **argv)
     amb_polygon_count();
     amb_id_list_trailing();
     test_stale_checksum();
+    test_packed_chunks();
     test_validation_errors();
     test_fixtures(argv[1], regenerate);
     test_mutations(argv[1]);
