@@ -2,7 +2,7 @@
  * rebyte_bench: throughput and peak memory of read, write and round trip, per file and per format,
  * each beside a floor measured in the same run on the same files.
  *
- *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] DIR|FILE...
+ *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] DIR|FILE...
  *
  * Operations (per file; times are medians over the runs):
  *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
@@ -18,6 +18,15 @@
  * body) and every other format with the copy floor. Ratios are computed per run (floor and
  * operation measured back to back, so both see the same machine load) and the median is shown.
  *
+ * The C library's heap is pinned to one of two regimes (--heap), because glibc's default moves
+ * between them on its own: it raises its mmap threshold each time a large mapped block is freed,
+ * so the same copy floor measured 1-2 GB/s in one run (every buffer freshly mapped: page faults)
+ * and 13-20 GB/s in another that had read larger files first (buffers reused: memcpy alone).
+ *   fresh   (default) blocks above 128 KiB are mapped when allocated and unmapped when freed, as
+ *           in a command that handles one file: floors and operations all pay the page faults
+ *   reused  freed memory stays in the heap for the next file, as in `rebyte verify` over many
+ *           files (it sets the same): no page faults after the first sample
+ *
  * Peak memory: each file is processed again in a fresh child process (this program re-executed
  * with --peak-child) that reads its own peak resident set (VmHWM in /proc/self/status) before
  * loading the file and after the round trip; the difference is the peak resident memory the round
@@ -29,6 +38,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <lzo/lzo1x.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +77,7 @@ typedef struct options {
     const char *format;
     double min_seconds;
     int peak;
+    const char *heap; /* "fresh" or "reused" (--heap) */
 } options;
 
 /* ---------- small helpers ---------- */
@@ -495,22 +508,38 @@ static void print_total(bench_file *files, size_t count, const char *format, int
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] DIR|FILE...\n");
+    fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] "
+                    "DIR|FILE...\n");
     return 2;
 }
 
 static int parse_options(int argc, char **argv, options *o, file_list *files)
 {
-    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1};
+    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh"};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) o->runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) o->format = argv[++i];
         else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc) o->min_seconds = atof(argv[++i]) / 1000;
         else if (strcmp(argv[i], "--no-peak") == 0) o->peak = 0;
+        else if (strcmp(argv[i], "--heap") == 0 && i + 1 < argc) o->heap = argv[++i];
         else if (argv[i][0] == '-') return 0;
         else walk(files, argv[i]);
     }
-    return o->runs >= 1 && o->runs <= MAX_RUNS && files->count > 0;
+    int heap_known = strcmp(o->heap, "fresh") == 0 || strcmp(o->heap, "reused") == 0;
+    return heap_known && o->runs >= 1 && o->runs <= MAX_RUNS && files->count > 0;
+}
+
+/* The heap regime (see the top of this file). Setting the thresholds turns glibc's own moving of
+ * them off. Elsewhere than glibc the library's defaults stay. */
+static void pin_heap(const char *heap)
+{
+#ifdef __GLIBC__
+    int reused = strcmp(heap, "reused") == 0;
+    mallopt(M_MMAP_THRESHOLD, reused ? 32 << 20 : 128 << 10); /* 32 MiB: glibc's largest */
+    mallopt(M_TRIM_THRESHOLD, reused ? 1 << 30 : 128 << 10);
+#else
+    (void)heap;
+#endif
 }
 
 /* Keeps the files of a known format (and --format), drops the rest. */
@@ -570,7 +599,10 @@ static void report(file_list *l, const options *o)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--peak-child") == 0) return peak_child(argv[2], atoi(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "--peak-child") == 0) {
+        pin_heap("fresh"); /* peaks are a one-file command's */
+        return peak_child(argv[2], atoi(argv[3]));
+    }
     if (lzo_init() != LZO_E_OK) return 2;
     options o;
     file_list files = {0};
@@ -579,9 +611,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "rebyte_bench: no file of a known format%s%s\n", o.format ? " " : "", o.format ? o.format : "");
         return 1;
     }
+    pin_heap(o.heap);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs\n", files.count, o.runs,
-           o.min_seconds * 1000, cpus);
+    printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s\n", files.count,
+           o.runs, o.min_seconds * 1000, cpus, o.heap);
     measure_all(&files, &o);
     if (o.peak) measure_peaks(&files);
     report(&files, &o);
