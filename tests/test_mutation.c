@@ -99,6 +99,30 @@ static void collect(const rb_node *n, offsets *boundaries, offsets *ints)
     }
 }
 
+/* The unmutated file: the write compared against it (rb_doc_write_against) calls it identical
+ * exactly when rb_doc_write gives its bytes back, and then hands nothing back. */
+static void check_write_against(rb_doc *doc, const char *name, const uint8_t *data, size_t size, stats *st)
+{
+    uint8_t *plain = NULL, *differing = NULL;
+    size_t plain_size = 0, differing_size = 0;
+    int identical = 0;
+    rb_error err;
+    if (rb_doc_write(doc, NULL, &plain, &plain_size, &err) != RB_OK ||
+        rb_doc_write_against(doc, NULL, data, size, &identical, &differing, &differing_size, &err) != RB_OK) {
+        st->bad++;
+        fprintf(stderr, "BAD %s: the original does not write: %s\n", name, err.message);
+    } else {
+        int exact = plain_size == size && memcmp(plain, data, size) == 0;
+        if (identical != exact || (identical && differing) || (!identical && !differing)) {
+            st->bad++;
+            fprintf(stderr, "BAD %s: rb_doc_write_against says %s, rb_doc_write's bytes are %s\n", name,
+                    identical ? "identical" : "different", exact ? "the file's" : "other");
+        }
+    }
+    free(plain);
+    free(differing);
+}
+
 static void mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
 {
     uint8_t *data;
@@ -109,6 +133,7 @@ static void mutate_file(const char *path, const char *name, int random_cases, si
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
     if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
+    check_write_against(doc, name, data, size, st);
     offsets boundaries = {0}, ints = {0};
     collect(doc->root, &boundaries, &ints);
     /* derived values the file stores (sizes, counts) are not model fields: flip them too */
