@@ -578,7 +578,9 @@ static void references_of_entry(rb_ar *ar, code_sites *c, const rb_node *blob, u
     const rb_node *tables[ENTITY_KINDS] = {NULL, NULL};
     for (uint32_t kind = 0; kind < ENTITY_KINDS && rb_ar_ok(ar); kind++) {
         size_t count = 0;
-        uint8_t *packed = reading ? packed_references(ar, l->items + first, n, kind, here, &count) : NULL;
+        /* no reference read yet: items is NULL, and NULL + 0 is undefined */
+        const reference *entry_references = n ? l->items + first : NULL;
+        uint8_t *packed = reading ? packed_references(ar, entry_references, n, kind, here, &count) : NULL;
         if (!rb_ar_has(ar, REFERENCE_KEYS[kind], count > 0)) continue;
         rb_ar_table_detached(ar, REFERENCE_KEYS[kind], REFERENCE_LAYOUTS[kind], packed, count);
         tables[kind] = rb_node_get(rb_ar_current(ar), REFERENCE_KEYS[kind]);
