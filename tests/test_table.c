@@ -2,7 +2,8 @@
  * Tables (rb_ar_table, model.h rb_layout): a list of fixed-layout elements kept packed must be
  * indistinguishable from the same list described field by field — in JSON, in bytes written, in
  * the C API, in error paths and locations — and every way of changing it must write what it says.
- * Two test formats read the same bytes: "packed" with tables, "spelled" with list primitives.
+ * Two test formats read the same bytes: "packed" with tables and a packed record
+ * (rb_ar_packed_record), "spelled" with list and record primitives.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,7 +30,19 @@ static const rb_layout I32 = {"int32", I32_FIELDS, 1};
 static const rb_layout_field MARKED_FIELDS[] = {{"marker", RB_LAYOUT_CONSTANT, RB_U16, .constant = 0xBEEF},
                                                 {"v", RB_K_INT, RB_U8}};
 static const rb_layout MARKED = {"marked byte", MARKED_FIELDS, 2};
-enum { POINT_BYTES = 2 + 12 + 4 + 1 + 1 + 3, NUMBERS_AT = 9 + 3 * POINT_BYTES, MARKED_AT = NUMBERS_AT + 16 };
+/* one record kept packed (rb_ar_packed_record): a size the format fixes, a fixed-size string, a
+ * nested vector */
+static const rb_layout_field ORIGIN_FIELDS[] = {{"size", RB_LAYOUT_CONSTANT, RB_U8, .constant = 16},
+                                                {"name", RB_K_STRING, .size = 4},
+                                                {"pos", RB_K_RECORD, .record = &VEC}};
+static const rb_layout ORIGIN = {"origin", ORIGIN_FIELDS, 3};
+enum {
+    POINT_BYTES = 2 + 12 + 4 + 1 + 1 + 3,
+    NUMBERS_AT = 9 + 3 * POINT_BYTES,
+    MARKED_AT = NUMBERS_AT + 16,
+    ORIGIN_AT = MARKED_AT + 6,
+    ORIGIN_BYTES = 1 + 4 + 12
+};
 
 /* The magic, then 'B' (binary) or 'T' (text encoding from here on), then the lists. */
 static void header(rb_ar *ar)
@@ -54,6 +67,7 @@ static void describe_packed(rb_ar *ar)
     uint64_t derived = rb_ar_table_detached(ar, "negated", &I32, negated, 4);
     if (rb_ar_ok(ar) && derived != 4) rb_ar_fail(ar, RB_E_MODEL, "negated has %llu numbers", (unsigned long long)derived);
     rb_ar_table_n(ar, "marked", 2, &MARKED);
+    rb_ar_packed_record(ar, "origin", &ORIGIN);
     rb_ar_u8(ar, "end");
 }
 
@@ -98,6 +112,13 @@ static void describe_spelled(rb_ar *ar)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
+    rb_ar_record_begin(ar, "origin");
+    rb_slot origin_size = rb_ar_slot(ar, "size", RB_U8);
+    if (rb_ar_direction(ar) == RB_AR_READ && origin_size.value != 16) rb_ar_fail(ar, RB_E_FORMAT, "bad size");
+    rb_ar_slot_set(ar, &origin_size, 16);
+    rb_ar_fixed_string(ar, "name", 4);
+    spelled_vec(ar, "pos");
+    rb_ar_record_end(ar);
     rb_ar_u8(ar, "end");
 }
 
@@ -128,6 +149,9 @@ static uint8_t *make_input(size_t *size)
     }
     for (int32_t k = -2; k < 2; k++) put_le(&b, (uint32_t)k, 4);
     for (int k = 0; k < 2; k++) put_le(&b, 0xBEEF, 2), put_le(&b, 0x10 + k, 1);
+    put_le(&b, 16, 1);
+    rb_buf_put(&b, "home", 4);
+    for (int k = 0; k < 3; k++) put_le(&b, 0x3F800000u + (uint32_t)k, 4); /* 1.0 and its next floats */
     put_le(&b, 0x5A, 1);
     return rb_buf_take(&b, size);
 }
@@ -196,7 +220,7 @@ static void test_packed_equals_spelled(const uint8_t *in, size_t size)
     rb_doc_coverage(packed, &ca);
     rb_doc_coverage(spelled, &cb);
     /* a table's bytes are typed, its constants too (the spelled list leaves them to slots) */
-    CHECK(ca.typed_bytes == cb.typed_bytes + 2 * 2 && ca.opaque_bytes == 0, "a table counts as typed bytes");
+    CHECK(ca.typed_bytes == cb.typed_bytes + 2 * 2 + 1 && ca.opaque_bytes == 0, "a table counts as typed bytes");
     free(a);
     free(b);
     rb_doc_free(packed);
@@ -299,6 +323,50 @@ static void test_api_expansion(const uint8_t *in, size_t size)
     rb_doc_free(doc);
 }
 
+/* A packed record: one node, the record it stands for everywhere else; edits unpack it. */
+static void test_packed_record(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = parse(&packed_format, in, size, &err);
+    if (!doc) return;
+    rb_node *origin = rb_node_at(rb_doc_root(doc), "/origin");
+    CHECK(origin && origin->kind == RB_K_PACKED && origin->src_offset == ORIGIN_AT && origin->src_size == ORIGIN_BYTES,
+          "binary read keeps the record as one node over its bytes");
+    CHECK(origin && rb_node_kind_of(origin) == RB_NODE_RECORD, "a packed record is a record to the API");
+    char path[256];
+    rb_doc_path_at(doc, ORIGIN_AT + 5 + 4 + 2, path, sizeof path); /* inside pos.y */
+    CHECK(strcmp(path, "origin > pos > y") == 0, "a byte inside it names the field: %s", path);
+    rb_record_scratch scratch;
+    const rb_node *view = rb_record_view(origin, &scratch);
+    const rb_node *name = rb_node_get(view, "name");
+    CHECK(name && name->kind == RB_K_STRING && name->v.bytes.size == 4 && memcmp(name->v.bytes.data, "home", 4) == 0 &&
+              origin->kind == RB_K_PACKED,
+          "rb_record_view reads a field without unpacking");
+    rb_node *x = rb_node_at(rb_doc_root(doc), "/origin/pos/x");
+    CHECK(x && rb_node_get_float(x) == 1.0 && origin->kind == RB_K_RECORD, "asking for a field by pointer unpacks it");
+    CHECK(x && rb_node_set_float(x, -4.0) == RB_OK, "edit a field of the unpacked record");
+    size_t out_size;
+    uint8_t *out = write_doc(doc, &out_size);
+    float minus_four = -4.0f;
+    CHECK(out && out_size == size && memcmp(out + ORIGIN_AT + 5, &minus_four, 4) == 0 &&
+              memcmp(out, in, ORIGIN_AT + 5) == 0 && memcmp(out + ORIGIN_AT + 9, in + ORIGIN_AT + 9, size - ORIGIN_AT - 9) == 0,
+          "the edit writes exactly its four bytes, the constant from the layout");
+    free(out);
+    rb_doc_free(doc);
+    /* a packed record where the model has another layout is refused, naming both */
+    doc = parse(&packed_format, in, size, &err);
+    origin = doc ? rb_node_at(rb_doc_root(doc), "/origin") : NULL;
+    if (origin && origin->kind == RB_K_PACKED) {
+        rb_table other = *origin->table;
+        other.layout = &MARKED;
+        origin->table = &other;
+        CHECK(rb_doc_write(doc, NULL, &out, &out_size, &err) == RB_E_MODEL && strstr(err.message, "packed marked byte") &&
+                  strstr(err.message, "origin"),
+              "a packed record of another layout is refused: %s", err.message);
+    }
+    rb_doc_free(doc);
+}
+
 /* Locations: a byte inside an element names the element and the field; a truncated table says
  * where it was cut; an impossible count is refused before anything is allocated. */
 static void test_locations_and_errors(const uint8_t *in, size_t size)
@@ -364,6 +432,7 @@ int main(void)
     test_api_expansion(in, size);
     test_detached(in, size);
     test_locations_and_errors(in, size);
+    test_packed_record(in, size);
     test_text(in, size);
     free(in);
     return test_failures ? 1 : 0;
