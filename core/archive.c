@@ -266,6 +266,12 @@ const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size)
     return bytes;
 }
 
+int rb_ar_read_written(rb_ar *ar, uint64_t at, void *out, size_t n)
+{
+    if (ar->failed || ar->dir != RB_AR_WRITE) return 0;
+    return rb_buf_read(&ar->outputs[ar->output_count - 1], (size_t)at, out, n);
+}
+
 int rb_ar_drop(rb_ar *ar, const char *key)
 {
     if (ar->failed || ar->dir != RB_AR_WRITE) return 0;
@@ -1123,6 +1129,26 @@ const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t si
 {
     /* In WRITE/FROM_JSON the model decides the size (UINT64_MAX = no check). */
     return bytes_field(ar, key, kind, 0, ar->dir == RB_AR_READ ? size : UINT64_MAX);
+}
+
+const rb_node *rb_ar_bytes_deferring(rb_ar *ar, const char *key, rb_kind kind, uint64_t size, const uint32_t *deferred,
+                                     size_t count, unsigned width)
+{
+    if (ar->dir != RB_AR_WRITE || ar->text || !count) return rb_ar_bytes(ar, key, kind, size);
+    rb_node *n = field(ar, key, kind, 0, NULL);
+    if (!n) return NULL;
+    rb_buf *b = out(ar);
+    const uint8_t *data = n->v.bytes.data;
+    size_t put = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t at = deferred[i];
+        if (at < put || at > n->v.bytes.size || width > n->v.bytes.size - at) continue; /* put as they are */
+        rb_buf_put(b, data + put, at - put);
+        rb_buf_put_deferred(b, data + at, width);
+        put = at + width;
+    }
+    rb_buf_put(b, data + put, n->v.bytes.size - put);
+    return n;
 }
 
 const rb_node *rb_ar_rest(rb_ar *ar, const char *key)

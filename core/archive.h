@@ -84,6 +84,9 @@ int rb_ar_at_end(const rb_ar *ar);
 const uint8_t *rb_ar_peek_bytes(rb_ar *ar, uint64_t size);
 /* The bytes written since output position `from` (a value of rb_ar_tell; WRITE only, else NULL). */
 const uint8_t *rb_ar_written_since(rb_ar *ar, uint64_t from, uint64_t *size);
+/* WRITE: copies the n bytes written at `at` of the current output (a few bytes: unlike
+ * rb_ar_written_since it leaves a compare-as-you-go output in its mode). 0 when not written. */
+int rb_ar_read_written(rb_ar *ar, uint64_t at, void *out, size_t n);
 
 /* A deviation the reader found and keeps (READ only; a no-op in other directions): a stored derived
  * value that is not what it should be, kept so the file writes back byte for byte. The note gets
@@ -117,6 +120,12 @@ const rb_node *rb_ar_string(rb_ar *ar, const char *key, unsigned length_wire);
 const rb_node *rb_ar_fixed_string(rb_ar *ar, const char *key, size_t size);
 /* Blob/opaque of a size the caller knows (READ); WRITE emits the model's bytes. */
 const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t size);
+/* rb_ar_bytes whose WRITE puts the `width`-byte words at `deferred` (increasing offsets into the
+ * bytes) as ones the description patches afterwards (rb_ar_slot_set on a slot there), so writing
+ * against the original (rb_doc_write_against) compares them once patched instead of stopping at
+ * them. READ, FROM_JSON and text: rb_ar_bytes. */
+const rb_node *rb_ar_bytes_deferring(rb_ar *ar, const char *key, rb_kind kind, uint64_t size, const uint32_t *deferred,
+                                     size_t count, unsigned width);
 /* Everything up to the end of the current range, kept opaque. */
 const rb_node *rb_ar_rest(rb_ar *ar, const char *key);
 

@@ -2,10 +2,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Placeholders are put at the end of the buffer, so `gaps` is in increasing order of `at` and
+ * they do not overlap: found by binary search. A settled one (patched to the expected bytes) gets
+ * width 0 and stays in place until they are a majority (then the array is compacted). */
 struct rb_buf_gap {
     size_t at;
     unsigned width;
+    uint8_t held[8]; /* what it holds until patched (a placeholder wider than 8 bytes: zeros) */
 };
+
+/* Index of the first placeholder that ends after `at` (gap_count when none). */
+static size_t first_gap_after(const rb_buf *b, size_t at)
+{
+    size_t lo = 0, hi = b->gap_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->gaps[mid].at < at) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo > 0 && b->gaps[lo - 1].at + b->gaps[lo - 1].width > at) lo--; /* the one that covers `at` */
+    return lo;
+}
 
 void rb_buf_init(rb_buf *b) { memset(b, 0, sizeof(*b)); }
 void rb_buf_free(rb_buf *b)
@@ -25,11 +42,13 @@ void rb_buf_expect(rb_buf *b, const uint8_t *expected, size_t expected_size)
     b->expected_size = expected_size;
 }
 
-/* Does placeholder `i` hold what is expected there? It holds zeros until patched. */
+static uint8_t gap_byte(const struct rb_buf_gap *g, unsigned k) { return g->width <= 8 ? g->held[k] : 0; }
+
+/* Does placeholder `i` hold what is expected there? */
 static int gap_as_expected(const rb_buf *b, size_t i)
 {
     for (unsigned k = 0; k < b->gaps[i].width; k++)
-        if (b->expected[b->gaps[i].at + k]) return 0;
+        if (b->expected[b->gaps[i].at + k] != gap_byte(&b->gaps[i], k)) return 0;
     return 1;
 }
 
@@ -41,15 +60,31 @@ int rb_buf_holds_expected(const rb_buf *b)
     return 1;
 }
 
+
 const uint8_t *rb_buf_view(rb_buf *b, size_t from)
 {
     if (b->failed || from > b->size) return NULL;
     if (b->expected) {
-        for (size_t i = 0; i < b->gap_count; i++)
-            if (b->gaps[i].at + b->gaps[i].width > from && !gap_as_expected(b, i) && !rb_buf_materialize(b)) return NULL;
+        for (size_t i = first_gap_after(b, from); i < b->gap_count; i++)
+            if (!gap_as_expected(b, i) && !rb_buf_materialize(b)) return NULL;
         if (b->expected) return b->expected + from;
     }
     return b->data ? b->data + from : (const uint8_t *)"";
+}
+
+int rb_buf_read(const rb_buf *b, size_t at, void *out, size_t n)
+{
+    if (b->failed || at > b->size || n > b->size - at) return 0;
+    if (!b->expected) {
+        if (n) memcpy(out, b->data + at, n);
+        return 1;
+    }
+    if (n) memcpy(out, b->expected + at, n);
+    for (size_t i = first_gap_after(b, at); i < b->gap_count && b->gaps[i].at < at + n; i++)
+        for (unsigned k = 0; k < b->gaps[i].width; k++) /* what the placeholders hold instead */
+            if (b->gaps[i].at + k >= at && b->gaps[i].at + k < at + n)
+                ((uint8_t *)out)[b->gaps[i].at + k - at] = gap_byte(&b->gaps[i], k);
+    return 1;
 }
 
 int rb_buf_materialize(rb_buf *b)
@@ -63,10 +98,11 @@ int rb_buf_materialize(rb_buf *b)
         return 0;
     }
     memcpy(data, b->expected, b->size); /* expect mode never lets size pass expected_size */
-    for (size_t i = 0; i < b->gap_count; i++) memset(data + b->gaps[i].at, 0, b->gaps[i].width);
+    for (size_t i = 0; i < b->gap_count; i++)
+        for (unsigned k = 0; k < b->gaps[i].width; k++) data[b->gaps[i].at + k] = gap_byte(&b->gaps[i], k);
     free(b->gaps);
     b->gaps = NULL;
-    b->gap_count = b->gap_cap = 0;
+    b->gap_count = b->gap_cap = b->gaps_settled = 0;
     b->data = data;
     b->cap = cap ? cap : 1;
     b->expected = NULL;
@@ -138,44 +174,74 @@ void rb_buf_put_be(rb_buf *b, uint64_t v, unsigned width)
     rb_buf_put(b, tmp, width);
 }
 
+/* Expect mode: a gap of `width` bytes holding `held` (zeros when NULL) until patched. 0 when the
+ * buffer cannot take it as a gap (not in expect mode, past the expected size, out of memory). */
+static int put_gap(rb_buf *b, const uint8_t *held, unsigned width)
+{
+    if (!b->expected || b->failed || width > b->expected_size - b->size) return 0;
+    if (b->gap_count == b->gap_cap) {
+        size_t cap = b->gap_cap ? b->gap_cap * 2 : 16;
+        struct rb_buf_gap *gaps = realloc(b->gaps, cap * sizeof(*gaps));
+        if (!gaps) {
+            b->failed = 1;
+            return 0;
+        }
+        b->gaps = gaps;
+        b->gap_cap = cap;
+    }
+    struct rb_buf_gap *g = &b->gaps[b->gap_count++];
+    *g = (struct rb_buf_gap){.at = b->size, .width = width};
+    if (held && width <= 8) memcpy(g->held, held, width);
+    b->size += width;
+    return 1;
+}
+
 void rb_buf_put_placeholder(rb_buf *b, unsigned width)
 {
-    if (b->expected && !b->failed && width <= b->expected_size - b->size) {
-        if (b->gap_count == b->gap_cap) {
-            size_t cap = b->gap_cap ? b->gap_cap * 2 : 16;
-            struct rb_buf_gap *gaps = realloc(b->gaps, cap * sizeof(*gaps));
-            if (!gaps) {
-                b->failed = 1;
-                return;
-            }
-            b->gaps = gaps;
-            b->gap_cap = cap;
-        }
-        b->gaps[b->gap_count++] = (struct rb_buf_gap){b->size, width};
-        b->size += width;
-        return;
-    }
+    if (put_gap(b, NULL, width) || b->failed) return;
     static const uint8_t zeros[8]; /* slots are at most 8 bytes wide */
     for (unsigned left = width; left; left -= left > 8 ? 8 : left) rb_buf_put(b, zeros, left > 8 ? 8 : left);
 }
 
-/* A placeholder at `at` is patched: it no longer needs zeroing. Placeholders are mostly patched
- * last-put-first, so the search starts at the end. */
-static void forget_gap(rb_buf *b, size_t at)
+void rb_buf_put_deferred(rb_buf *b, const void *bytes, unsigned width)
 {
-    for (size_t i = b->gap_count; i-- > 0;) {
-        if (b->gaps[i].at != at) continue;
-        b->gaps[i] = b->gaps[--b->gap_count];
-        return;
-    }
+    if (width > 8) { b->failed = 1; return; } /* no wire value is wider */
+    if (!put_gap(b, bytes, width) && !b->failed) rb_buf_put(b, bytes, width);
 }
 
+/* The open placeholder put at `at`, or NULL. */
+static struct rb_buf_gap *gap_at(rb_buf *b, size_t at)
+{
+    size_t i = first_gap_after(b, at);
+    return i < b->gap_count && b->gaps[i].at == at && b->gaps[i].width ? &b->gaps[i] : NULL;
+}
+
+/* A placeholder is settled: marked, and the settled ones dropped once they are a majority. */
+static void settle_gap(rb_buf *b, struct rb_buf_gap *g)
+{
+    g->width = 0;
+    if (++b->gaps_settled * 2 <= b->gap_count) return;
+    size_t kept = 0;
+    for (size_t i = 0; i < b->gap_count; i++)
+        if (b->gaps[i].width) b->gaps[kept++] = b->gaps[i];
+    b->gap_count = kept;
+    b->gaps_settled = 0;
+}
+
+/* A placeholder is patched: to the expected bytes, it is settled; to others, it holds them and
+ * stays open (a word patched in steps: a chain's end, then its name's index). */
 static void patch(rb_buf *b, size_t at, const uint8_t *bytes, unsigned width)
 {
     if (b->failed || at > b->size || width > b->size - at) return;
     if (b->expected) {
-        forget_gap(b, at);
-        if (memcmp(b->expected + at, bytes, width) == 0) return;
+        struct rb_buf_gap *g = gap_at(b, at);
+        int expected = memcmp(b->expected + at, bytes, width) == 0;
+        if (g && g->width == width && width <= 8 && !expected) {
+            memcpy(g->held, bytes, width);
+            return;
+        }
+        if (g) settle_gap(b, g);
+        if (expected) return;
         if (!rb_buf_materialize(b)) return;
     }
     memcpy(b->data + at, bytes, width);
@@ -201,8 +267,9 @@ int rb_buf_equals_at(const rb_buf *b, size_t at, const void *bytes, size_t n)
 {
     if (b->failed || at > b->size || n > b->size - at) return 0;
     if (!b->expected) return n == 0 || memcmp(b->data + at, bytes, n) == 0;
-    for (size_t i = 0; i < b->gap_count; i++) /* a placeholder not patched yet: not settled */
-        if (b->gaps[i].at < at + n && at < b->gaps[i].at + b->gaps[i].width) return 0;
+    size_t i = first_gap_after(b, at); /* a placeholder not settled yet: not equal yet */
+    for (; i < b->gap_count && b->gaps[i].at < at + n; i++)
+        if (b->gaps[i].width) return 0;
     return n == 0 || memcmp(b->expected + at, bytes, n) == 0;
 }
 

@@ -14,7 +14,7 @@ typedef struct rb_buf {
     const uint8_t *expected;
     size_t expected_size;
     struct rb_buf_gap *gaps; /* placeholders put and not yet patched (expect mode only) */
-    size_t gap_count, gap_cap;
+    size_t gap_count, gap_cap, gaps_settled;
 } rb_buf;
 
 void rb_buf_init(rb_buf *b);
@@ -30,17 +30,22 @@ void rb_buf_patch_le(rb_buf *b, size_t at, uint64_t v, unsigned width);
 void rb_buf_patch_be(rb_buf *b, size_t at, uint64_t v, unsigned width);
 /* `width` zero bytes that rb_buf_patch_* fills in later (a size known only afterwards). */
 void rb_buf_put_placeholder(rb_buf *b, unsigned width);
+/* `width` (at most 8) bytes a later rb_buf_patch_* is likely to replace: in expect mode they are
+ * compared only when patched, or at the end (bytecode words a writer derives after putting it). */
+void rb_buf_put_deferred(rb_buf *b, const void *bytes, unsigned width);
 
 /* Expect mode, for an empty buffer (room reserved in it is released): `expected` (not copied; it must outlive the buffer's expect
  * mode) is what the buffer is likely to end up holding. Content written unchanged then costs no
  * memory. */
 void rb_buf_expect(rb_buf *b, const uint8_t *expected, size_t expected_size);
 /* Does the buffer hold exactly its expected bytes (still in expect mode, all of them put, and
- * every placeholder patched or expected to be zero)? */
+ * every placeholder patched or holding the expected bytes)? */
 int rb_buf_holds_expected(const rb_buf *b);
 /* The bytes put from `from` on (size - from of them), in either mode; NULL when failed. In expect
- * mode a placeholder not yet patched in that range ends expect mode (its bytes are zeros). */
+ * mode a placeholder not yet patched that does not hold the expected bytes ends expect mode. */
 const uint8_t *rb_buf_view(rb_buf *b, size_t from);
+/* Copies the n bytes put at `at` (either mode, expect mode left as it is); 0 when not all are put. */
+int rb_buf_read(const rb_buf *b, size_t at, void *out, size_t n);
 /* Leaves expect mode: data then holds the bytes put so far. 0 when out of memory. */
 int rb_buf_materialize(rb_buf *b);
 /* Are bytes [at, at + n) of the buffer equal to `bytes`? */

@@ -471,6 +471,10 @@ static void check_expect_case(const char *what, void (*fill)(rb_buf *), int hold
     if (holds) CHECK(expecting.data == NULL, "%s: unchanged content was stored", what);
     CHECK(expecting.size == plain.size, "%s: size %zu, not %zu", what, expecting.size, plain.size);
     CHECK(rb_buf_equals_at(&expecting, 0, plain.data, plain.size) == settled, "%s: equals_at", what);
+    uint8_t read[sizeof EXPECTED + 8];
+    CHECK(plain.size <= sizeof read && rb_buf_read(&expecting, 0, read, plain.size) &&
+              memcmp(read, plain.data, plain.size) == 0 && (!holds || expecting.data == NULL),
+          "%s: rb_buf_read gives an ordinary buffer's bytes and leaves the mode", what);
     CHECK(rb_buf_materialize(&expecting) && expecting.size == plain.size &&
               memcmp(expecting.data, plain.data, plain.size) == 0,
           "%s: bytes differ from an ordinary buffer's", what);
@@ -513,6 +517,37 @@ static void fill_other_tail(rb_buf *b)
     rb_buf_put_u8(b, 0x21);
 }
 static void fill_shorter(rb_buf *b) { rb_buf_put(b, EXPECTED, 6); }
+/* a placeholder patched to other bytes first, then to the expected ones (a word patched in steps) */
+static void fill_patched_twice(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 4);
+    rb_buf_put_placeholder(b, 4);
+    rb_buf_put(b, EXPECTED + 8, 4);
+    rb_buf_patch_le(b, 4, 0x11, 4);
+    rb_buf_patch_le(b, 4, 0x10, 4);
+}
+/* deferred bytes: what a writer puts before it derives them (bytecode words) */
+static void fill_deferred_as_expected(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 8);
+    rb_buf_put_deferred(b, EXPECTED + 8, 2);
+    rb_buf_put(b, EXPECTED + 10, 2);
+}
+static void fill_deferred_then_patched(rb_buf *b)
+{
+    static const uint8_t masked[4] = {0, 0, 0, 0};
+    rb_buf_put(b, EXPECTED, 4);
+    rb_buf_put_deferred(b, masked, 4);
+    rb_buf_put(b, EXPECTED + 8, 4);
+    rb_buf_patch_le(b, 4, 0x10, 4);
+}
+static void fill_deferred_other(rb_buf *b)
+{
+    static const uint8_t other[2] = {5, 7};
+    rb_buf_put(b, EXPECTED, 8);
+    rb_buf_put_deferred(b, other, 2);
+    rb_buf_put(b, EXPECTED + 10, 2);
+}
 static void fill_longer(rb_buf *b)
 {
     rb_buf_put(b, EXPECTED, sizeof EXPECTED);
@@ -520,10 +555,48 @@ static void fill_longer(rb_buf *b)
     rb_buf_patch_le(b, sizeof EXPECTED, 7, 4);
 }
 
+/* Many placeholders patched out of order (the index of open placeholders, its compaction): the
+ * same bytes as an ordinary buffer; identical exactly when every patch put the expected value. */
+static void check_many_placeholders(int with_one_other)
+{
+    enum { WORDS = 1000 };
+    static uint8_t expected[4 * WORDS];
+    for (size_t i = 0; i < sizeof expected; i++) expected[i] = (uint8_t)(i * 7 + 1);
+    rb_buf plain, expecting;
+    rb_buf_init(&plain);
+    rb_buf_init(&expecting);
+    rb_buf_expect(&expecting, expected, sizeof expected);
+    rb_buf *both[2] = {&plain, &expecting};
+    for (int k = 0; k < 2; k++) {
+        for (size_t w = 0; w < WORDS; w++) rb_buf_put_placeholder(both[k], 4);
+        for (size_t step = 0; step < WORDS; step++) {
+            size_t w = (step * 379) % WORDS; /* 379 and 1000 are coprime: every word once */
+            uint32_t value = expected[4 * w] | expected[4 * w + 1] << 8 | expected[4 * w + 2] << 16 |
+                             (uint32_t)expected[4 * w + 3] << 24;
+            if (with_one_other && w == 613) value ^= 1;
+            rb_buf_patch_le(both[k], 4 * w, value, 4);
+        }
+    }
+    CHECK(rb_buf_holds_expected(&expecting) == !with_one_other && (with_one_other || expecting.data == NULL),
+          "1000 placeholders%s: holds_expected", with_one_other ? ", one patched to other bytes" : "");
+    CHECK(rb_buf_materialize(&expecting) && expecting.size == plain.size &&
+              memcmp(expecting.data, plain.data, plain.size) == 0,
+          "1000 placeholders%s: an ordinary buffer's bytes", with_one_other ? ", one other" : "");
+    rb_buf_free(&plain);
+    rb_buf_free(&expecting);
+}
+
 static void test_buf_expect(void)
 {
+    check_many_placeholders(0);
+    check_many_placeholders(1);
     check_expect_case("same bytes, placeholders patched to them", fill_same, 1, 1);
-    check_expect_case("placeholder patched to another value", fill_other_patch, 0, 1);
+    /* patched to other bytes, a placeholder stays open: it may be patched again (below) */
+    check_expect_case("placeholder patched to another value", fill_other_patch, 0, 0);
+    check_expect_case("placeholder patched to another value, then to the expected one", fill_patched_twice, 1, 1);
+    check_expect_case("deferred bytes as expected, never patched", fill_deferred_as_expected, 1, 0);
+    check_expect_case("deferred bytes patched to the expected ones", fill_deferred_then_patched, 1, 1);
+    check_expect_case("deferred bytes that differ, never patched", fill_deferred_other, 0, 0);
     check_expect_case("placeholder never patched", fill_unpatched, 0, 0);
     check_expect_case("last byte differs", fill_other_tail, 0, 1);
     check_expect_case("content shorter", fill_shorter, 0, 1);

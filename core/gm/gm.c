@@ -584,9 +584,8 @@ static int resolve_text_index(rb_ar *ar, const gm_state *st, const text_index *i
 {
     long index = string_with_text(ar, st, ix, f);
     if (index < 0) return 0;
-    uint64_t size = 0;
-    const uint8_t *written = rb_ar_written_since(ar, f->position, &size);
-    if (!written || size < 4 || ((uint64_t)index & f->kept_mask)) {
+    uint8_t written[4];
+    if (!rb_ar_read_written(ar, f->position, written, 4) || ((uint64_t)index & f->kept_mask)) {
         rb_ar_fail(ar, RB_E_MODEL, "%s: string index %ld does not fit in its operand", f->key ? f->key : "operand",
                    index);
         return 0;

@@ -770,6 +770,32 @@ static void link_name(rb_ar *ar, gm_state *st, size_t position, const rb_node *t
     st->fixups[st->fixup_count - 1].key = "CODE entry name";
 }
 
+static int compare_offsets(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* WRITE: where the entry's bytecode has words derived on write (its string operands and
+ * references, from the lists that follow it in the model), in increasing order; *offsets is
+ * malloc'd. 0 when there are none (or no memory: the words are then put as they are). */
+static size_t derived_word_offsets(const rb_node *entry, uint32_t **offsets)
+{
+    const rb_node *operands = rb_node_get(entry, "stringOperands");
+    const rb_node *lists[ENTITY_KINDS] = {rb_node_get(entry, REFERENCE_KEYS[0]), rb_node_get(entry, REFERENCE_KEYS[1])};
+    size_t total = rb_element_count(operands);
+    for (int kind = 0; kind < ENTITY_KINDS; kind++) total += rb_element_count(lists[kind]);
+    *offsets = total ? malloc(total * sizeof **offsets) : NULL;
+    if (!*offsets) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < rb_element_count(operands); i++) (*offsets)[n++] = (uint32_t)rb_element_uint(operands, i, "at");
+    for (int kind = 0; kind < ENTITY_KINDS; kind++)
+        for (size_t i = 0; i < rb_element_count(lists[kind]); i++)
+            (*offsets)[n++] = (uint32_t)rb_element_uint(lists[kind], i, "at");
+    qsort(*offsets, n, sizeof **offsets, compare_offsets);
+    return n;
+}
+
 /* The model part of one entry: name, locals, arguments, then its bytecode or its parent. */
 static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e, code_sites *sites)
 {
@@ -787,7 +813,10 @@ static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e
                        (unsigned long long)here);
             return;
         }
-        const rb_node *blob = rb_ar_bytes(ar, "bytecode", RB_K_BLOB, e->length);
+        uint32_t *derived = NULL;
+        size_t derived_count = reading ? 0 : derived_word_offsets(rb_ar_current(ar), &derived);
+        const rb_node *blob = rb_ar_bytes_deferring(ar, "bytecode", RB_K_BLOB, e->length, derived, derived_count, 4);
+        free(derived);
         if (!blob) return;
         e->length = (uint32_t)blob->v.bytes.size;
         st->code->spans[i] = (code_span){(uint32_t)here, e->length, 1};
