@@ -1619,7 +1619,14 @@ static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
 static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
 {
     rb_table *t = packed_table(ar, layout);
-    if (!t || !constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
+    if (!t) return NULL;
+    ar_range *r = top_range(ar);
+    if (t->stride > r->size - r->pos) { /* before the constants are looked at */
+        fail_at(ar, RB_E_FORMAT, key, "%s needs %" PRIu32 " bytes, only %zu left in %s", layout->name, t->stride,
+                r->size - r->pos, r->what);
+        return NULL;
+    }
+    if (!constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
     rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
     const uint8_t *p = n ? take(ar, key, t->stride) : NULL;
     if (!p) return NULL;

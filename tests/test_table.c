@@ -392,6 +392,14 @@ static void test_locations_and_errors(const uint8_t *in, size_t size)
     rb_doc *unmarked = parse(&packed_format, big, size, &err);
     CHECK(!unmarked && err.offset == MARKED_AT + 3 && strstr(err.message, "element 1: marker is 48878, the format fixes it at 48879"),
           "a constant that is not what the format fixes is refused where it is, its element named");
+    rb_doc *cut_origin = parse(&packed_format, in, ORIGIN_AT + 7, &err);
+    CHECK(!cut_origin && err.offset == ORIGIN_AT && strstr(err.message, "origin needs 17 bytes, only 7 left"),
+          "a cut packed record is refused where it starts: %s", err.message);
+    big[MARKED_AT + 3] = in[MARKED_AT + 3];
+    big[ORIGIN_AT] = 15; /* its size, which the layout fixes */
+    rb_doc *resized = parse(&packed_format, big, size, &err);
+    CHECK(!resized && err.offset == ORIGIN_AT && strstr(err.message, "size is 15, the format fixes it at 16"),
+          "a packed record's constant is checked where it is: %s", err.message);
     free(big);
 }
 
