@@ -60,7 +60,6 @@ int rb_buf_holds_expected(const rb_buf *b)
     return 1;
 }
 
-
 const uint8_t *rb_buf_view(rb_buf *b, size_t from)
 {
     if (b->failed || from > b->size) return NULL;
@@ -236,13 +235,14 @@ static void patch(rb_buf *b, size_t at, const uint8_t *bytes, unsigned width)
     if (b->expected) {
         struct rb_buf_gap *g = gap_at(b, at);
         int expected = memcmp(b->expected + at, bytes, width) == 0;
-        if (g && g->width == width && width <= 8 && !expected) {
-            memcpy(g->held, bytes, width);
+        if (g && g->width == width && !expected) {
+            memcpy(g->held, bytes, width); /* width <= 8: patches come from rb_buf_patch_* */
             return;
         }
-        if (g) settle_gap(b, g);
-        if (expected) return;
-        if (!rb_buf_materialize(b)) return;
+        int whole_gap = g && g->width == width;
+        if (whole_gap) settle_gap(b, g);
+        if (expected && (whole_gap || !g)) return;
+        if (!rb_buf_materialize(b)) return; /* other bytes, or part of a placeholder: as put */
     }
     memcpy(b->data + at, bytes, width);
 }
