@@ -1439,6 +1439,13 @@ void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout)
     rb_ar_record_end(ar);
 }
 
+void rb_ar_layout_fields(rb_ar *ar, const rb_layout *layout, size_t first)
+{
+    if (first > layout->field_count) first = layout->field_count;
+    rb_layout rest = {layout->name, layout->fields + first, (uint16_t)(layout->field_count - first)};
+    layout_fields(ar, &rest);
+}
+
 /* One element of a table spelled out (text, FROM_JSON, and WRITE of a table turned into nodes). */
 static void layout_element(rb_ar *ar, const rb_layout *layout)
 {

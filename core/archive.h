@@ -169,6 +169,9 @@ uint64_t rb_ar_table_detached(rb_ar *ar, const char *key, const rb_layout *layou
                               uint64_t read_count);
 /* One record laid out by `layout` (e.g. a single vector where a table holds many). */
 void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout);
+/* The fields of `layout` from its field `first` on, spelled out in the current record (a record
+ * whose first fields the description spells itself). */
+void rb_ar_layout_fields(rb_ar *ar, const rb_layout *layout, size_t first);
 /* The same, kept packed: binary READ keeps the record as its bytes (one RB_K_PACKED node instead
  * of a node per field, for formats made of many small records of a few layouts); WRITE copies a
  * packed record out whole, or spells out a record an edit turned into nodes; FROM_JSON and text

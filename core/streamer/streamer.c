@@ -113,13 +113,21 @@ static int one_of(uint64_t size, const unsigned *allowed, size_t n)
     return 0;
 }
 
-/* NULL when `size` (and the counts inside `data`) fit one of the readings of the id; else why not. */
+static int has_packed_layout(chunk_type t, uint64_t size);
+
+/* NULL when `size` (and the counts inside `data`) fit one of the readings of the id; else why not.
+ * The sizes of the ids with fixed layouts are those of their layouts (PACKED_CHUNKS). */
 static const char *size_problem(chunk_type t, const uint8_t *data, uint64_t size, char *why, size_t why_size)
 {
-    static const unsigned OBJ[] = {28, 32, 36}, PCKP[] = {20, 24}, CHK[] = {16, 20}, RCHK[] = {25, 29},
-                          CRCL[] = {12, 16}, CUBE[] = {24, 28}, MAPI[] = {18, 22};
+    static const unsigned CUBE[] = {24, 28};
 #define ALLOWED(list, text)                                                                  \
     if (!one_of(size, list, sizeof list / sizeof list[0])) {                                 \
+        snprintf(why, why_size, "data size %" PRIu64 " is not %s", size, text);              \
+        return why;                                                                          \
+    }                                                                                        \
+    return NULL
+#define LAID_OUT(text)                                                                       \
+    if (!has_packed_layout(t, size)) {                                                       \
         snprintf(why, why_size, "data size %" PRIu64 " is not %s", size, text);              \
         return why;                                                                          \
     }                                                                                        \
@@ -131,13 +139,13 @@ static const char *size_problem(chunk_type t, const uint8_t *data, uint64_t size
         if (size == 0) return NULL;
         snprintf(why, why_size, "data size %" PRIu64 " is not 0 (the spec: \"Size\" is always 0)", size);
         return why;
-    case T_OBJ: ALLOWED(OBJ, "28, 32 or 36 (model, position, rotation, optional stream and draw distance)");
-    case T_PCKP: ALLOWED(PCKP, "20 or 24 (model, type, position, optional stream distance)");
-    case T_CHK: ALLOWED(CHK, "16 or 20 (position, size, optional stream distance)");
-    case T_RCHK: ALLOWED(RCHK, "25 or 29 (type, position, next position, optional stream distance)");
-    case T_CRCL: ALLOWED(CRCL, "12 (x, y, size) or 16 (x, y, z, size)");
+    case T_OBJ: LAID_OUT("28, 32 or 36 (model, position, rotation, optional stream and draw distance)");
+    case T_PCKP: LAID_OUT("20 or 24 (model, type, position, optional stream distance)");
+    case T_CHK: LAID_OUT("16 or 20 (position, size, optional stream distance)");
+    case T_RCHK: LAID_OUT("25 or 29 (type, position, next position, optional stream distance)");
+    case T_CRCL: LAID_OUT("12 (x, y, size) or 16 (x, y, z, size)");
     case T_CUBE: ALLOWED(CUBE, "24 (six floats, as the plugin's cubes) or 28 (the spec's seven, Min X twice)");
-    case T_MAPI: ALLOWED(MAPI, "18 or 22 (position, type, color, style, optional stream distance)");
+    case T_MAPI: LAID_OUT("18 or 22 (position, type, color, style, optional stream distance)");
     case T_RECT:
     case T_SPHR:
         if (size == 16) return NULL;
@@ -180,6 +188,7 @@ static const char *size_problem(chunk_type t, const uint8_t *data, uint64_t size
     }
     return NULL;
 #undef ALLOWED
+#undef LAID_OUT
 }
 
 /* READ: the next chunk's header, size and order, before any of it is consumed (so errors point
@@ -287,19 +296,101 @@ static void chunk_checksum(rb_ar *ar, const chunk_ctx *c, const char *key, uint3
     }
 }
 
+/* ---------- chunks kept packed ---------- */
+
+/* The chunks a map is mostly made of have one layout per id and data size: the size (fixed by
+ * the layout), the id, then the payload. These layouts are the one description of those chunks.
+ * Read with a checksum that is the CRC-32 of their data, such a chunk stays in the model as its
+ * bytes (one node, not one per field: docs/performance.md); otherwise (a stale checksum, a model
+ * from JSON, an edit) payload_of_layout spells the same layout's payload field by field. Chunks
+ * with a layout marker or variable data (Cube, Plgn, TxtL, the id lists) have functions below. */
+enum { PACKED_PAYLOAD_FIRST = 2 }; /* the payload follows the size and the id */
+#define SIZE_IS(n) {"chunk size", RB_LAYOUT_CONSTANT, RB_U16, 0, NULL, n}
+#define ID {"id", RB_K_STRING, 0, 4, NULL, 0}
+#define F32(key) {key, RB_K_FLOAT, 4, 0, NULL, 0}
+#define INT(key, wire) {key, RB_K_INT, wire, 0, NULL, 0}
+#define OBJECT ID, INT("modelId", RB_I32), F32("x"), F32("y"), F32("z"), F32("rotX"), F32("rotY"), F32("rotZ")
+#define PICKUP ID, INT("modelId", RB_I32), INT("type", RB_I32), F32("x"), F32("y"), F32("z")
+#define CHECKPOINT ID, F32("x"), F32("y"), F32("z"), F32("size")
+#define RACE_CHECKPOINT ID, INT("type", RB_U8), F32("x"), F32("y"), F32("z"), F32("nextX"), F32("nextY"), F32("nextZ")
+#define MAP_ICON ID, F32("x"), F32("y"), F32("z"), INT("type", RB_U8), INT("color", RB_X32), INT("style", RB_U8)
+
+static const rb_layout_field OBJ28[] = {SIZE_IS(28), OBJECT};
+static const rb_layout_field OBJ32[] = {SIZE_IS(32), OBJECT, F32("streamDistance")};
+static const rb_layout_field OBJ36[] = {SIZE_IS(36), OBJECT, F32("streamDistance"), F32("drawDistance")};
+static const rb_layout_field PCKP20[] = {SIZE_IS(20), PICKUP};
+static const rb_layout_field PCKP24[] = {SIZE_IS(24), PICKUP, F32("streamDistance")};
+static const rb_layout_field CHK16[] = {SIZE_IS(16), CHECKPOINT};
+static const rb_layout_field CHK20[] = {SIZE_IS(20), CHECKPOINT, F32("streamDistance")};
+static const rb_layout_field RCHK25[] = {SIZE_IS(25), RACE_CHECKPOINT};
+static const rb_layout_field RCHK29[] = {SIZE_IS(29), RACE_CHECKPOINT, F32("streamDistance")};
+static const rb_layout_field CRCL12[] = {SIZE_IS(12), ID, F32("x"), F32("y"), F32("size")};
+static const rb_layout_field CRCL16[] = {SIZE_IS(16), ID, F32("x"), F32("y"), F32("z"), F32("size")};
+static const rb_layout_field RECT16[] = {SIZE_IS(16), ID, F32("minX"), F32("minY"), F32("maxX"), F32("maxY")};
+static const rb_layout_field SPHR16[] = {SIZE_IS(16), CHECKPOINT};
+static const rb_layout_field MAPI18[] = {SIZE_IS(18), MAP_ICON};
+static const rb_layout_field MAPI22[] = {SIZE_IS(22), MAP_ICON, F32("streamDistance")};
+
+typedef struct packed_chunk {
+    chunk_type type;
+    uint16_t size;
+    rb_layout layout;
+} packed_chunk;
+
+#define PACKED_CHUNK(type, size, name, fields) {type, size, {name, fields, sizeof fields / sizeof fields[0]}}
+static const packed_chunk PACKED_CHUNKS[] = {
+    PACKED_CHUNK(T_OBJ, 28, "_Obj chunk", OBJ28),       PACKED_CHUNK(T_OBJ, 32, "_Obj chunk", OBJ32),
+    PACKED_CHUNK(T_OBJ, 36, "_Obj chunk", OBJ36),       PACKED_CHUNK(T_PCKP, 20, "Pckp chunk", PCKP20),
+    PACKED_CHUNK(T_PCKP, 24, "Pckp chunk", PCKP24),     PACKED_CHUNK(T_CHK, 16, "_Chk chunk", CHK16),
+    PACKED_CHUNK(T_CHK, 20, "_Chk chunk", CHK20),       PACKED_CHUNK(T_RCHK, 25, "RChk chunk", RCHK25),
+    PACKED_CHUNK(T_RCHK, 29, "RChk chunk", RCHK29),     PACKED_CHUNK(T_CRCL, 12, "Crcl chunk", CRCL12),
+    PACKED_CHUNK(T_CRCL, 16, "Crcl chunk", CRCL16),     PACKED_CHUNK(T_RECT, 16, "Rect chunk", RECT16),
+    PACKED_CHUNK(T_SPHR, 16, "Sphr chunk", SPHR16),     PACKED_CHUNK(T_MAPI, 18, "MapI chunk", MAPI18),
+    PACKED_CHUNK(T_MAPI, 22, "MapI chunk", MAPI22),
+};
+enum { PACKED_CHUNK_COUNT = sizeof PACKED_CHUNKS / sizeof PACKED_CHUNKS[0] };
+
+static int has_packed_layout(chunk_type t, uint64_t size)
+{
+    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
+        if (PACKED_CHUNKS[i].type == t && PACKED_CHUNKS[i].size == size) return 1;
+    return 0;
+}
+
+/* READ: the layout the chunk stays packed in, or NULL when it is described field by field. */
+static const rb_layout *packed_layout(const chunk_ctx *c)
+{
+    if (c->stored_crc != c->data_crc) return NULL; /* the stale checksum is kept in the record */
+    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
+        if (PACKED_CHUNKS[i].type == c->type && PACKED_CHUNKS[i].size == c->size) return &PACKED_CHUNKS[i].layout;
+    return NULL;
+}
+
+/* A packed chunk (READ: one packed_layout gave; WRITE: one the model holds), then its checksum:
+ * the data's CRC-32, which READ checked the stored value to be. A packed chunk's bytes are the ones
+ * it was read from, unchanged (an edit turns it into nodes), so WRITE takes that checked value
+ * from where it was read, right after them, instead of computing the CRC-32 of the same bytes. */
+static void packed_chunk_and_checksum(rb_ar *ar, const rb_layout *layout)
+{
+    const rb_node *packed = rb_ar_packed_record(ar, NULL, layout); /* NULL: spelled out (text READ) */
+    rb_slot checksum = rb_ar_slot(ar, "checksum", RB_U32);
+    if (packed && rb_ar_direction(ar) == RB_AR_WRITE)
+        rb_ar_slot_set(ar, &checksum, le32(packed->v.bytes.data + packed->v.bytes.size));
+}
+
+/* WRITE: a packed chunk is one of PACKED_CHUNKS' layouts, by construction (only READ makes them). */
+static int is_packed_chunk_layout(const rb_layout *layout)
+{
+    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
+        if (&PACKED_CHUNKS[i].layout == layout) return 1;
+    return 0;
+}
+
 /* ---------- chunk payloads ---------- */
 
 static void f32s(rb_ar *ar, const char *const *keys)
 {
     for (; *keys; keys++) rb_ar_f32(ar, *keys);
-}
-
-/* An optional float that is present when the data reaches `size` bytes (READ). */
-static int optional_f32(rb_ar *ar, const chunk_ctx *c, const char *key, uint64_t size)
-{
-    if (!rb_ar_has(ar, key, c->size >= size)) return 0;
-    rb_ar_f32(ar, key);
-    return 1;
 }
 
 /* A marker for the second reading of an ambiguous layout: present only then, and only as true. */
@@ -311,23 +402,6 @@ static int layout_marker(rb_ar *ar, const chunk_ctx *c, const char *key, int rea
     return 1;
 }
 
-static void payload_object(rb_ar *ar, const chunk_ctx *c)
-{
-    static const char *const fields[] = {"x", "y", "z", "rotX", "rotY", "rotZ", NULL};
-    rb_ar_i32(ar, "modelId");
-    f32s(ar, fields);
-    if (optional_f32(ar, c, "streamDistance", 32)) optional_f32(ar, c, "drawDistance", 36);
-}
-
-static void payload_pickup(rb_ar *ar, const chunk_ctx *c)
-{
-    static const char *const fields[] = {"x", "y", "z", NULL};
-    rb_ar_i32(ar, "modelId");
-    rb_ar_i32(ar, "type");
-    f32s(ar, fields);
-    optional_f32(ar, c, "streamDistance", 24);
-}
-
 static void payload_text_label(rb_ar *ar)
 {
     static const char *const fields[] = {"x", "y", "z", NULL};
@@ -335,42 +409,6 @@ static void payload_text_label(rb_ar *ar)
     rb_ar_bool(ar, "testLineOfSight", 1);
     rb_ar_f32(ar, "streamDistance");
     rb_ar_bytes(ar, "text", RB_K_STRING, rb_ar_remaining(ar));
-}
-
-static void payload_checkpoint(rb_ar *ar, const chunk_ctx *c)
-{
-    static const char *const fields[] = {"x", "y", "z", "size", NULL};
-    f32s(ar, fields);
-    optional_f32(ar, c, "streamDistance", 20);
-}
-
-static void payload_race_checkpoint(rb_ar *ar, const chunk_ctx *c)
-{
-    static const char *const fields[] = {"x", "y", "z", "nextX", "nextY", "nextZ", NULL};
-    rb_ar_u8(ar, "type");
-    f32s(ar, fields);
-    optional_f32(ar, c, "streamDistance", 29);
-}
-
-/* 12 bytes: x, y, size (the plugin's circles); 16 bytes: x, y, z, size (the spec's field list). */
-static void payload_circle(rb_ar *ar, const chunk_ctx *c)
-{
-    rb_ar_f32(ar, "x");
-    rb_ar_f32(ar, "y");
-    optional_f32(ar, c, "z", 16);
-    rb_ar_f32(ar, "size");
-}
-
-static void payload_rectangle(rb_ar *ar)
-{
-    static const char *const fields[] = {"minX", "minY", "maxX", "maxY", NULL};
-    f32s(ar, fields);
-}
-
-static void payload_sphere(rb_ar *ar)
-{
-    static const char *const fields[] = {"x", "y", "z", "size", NULL};
-    f32s(ar, fields);
 }
 
 /* 28 bytes (default): the spec's seven floats, Min X twice; the second is written equal to the
@@ -417,16 +455,6 @@ static void payload_polygon(rb_ar *ar, const chunk_ctx *c)
     rb_ar_slot_set(ar, &count, floats ? 2 * n : n);
 }
 
-static void payload_map_icon(rb_ar *ar, const chunk_ctx *c)
-{
-    static const char *const fields[] = {"x", "y", "z", NULL};
-    f32s(ar, fields);
-    rb_ar_u8(ar, "type");
-    rb_ar_x32(ar, "color");
-    rb_ar_u8(ar, "style");
-    optional_f32(ar, c, "streamDistance", 22);
-}
-
 /* A count and the values (the spec's last line, "4 bytes: Virtual World", read as the element of
  * the array: default); or the values and one more ("trailing") when the size says so. */
 static void payload_id_list(rb_ar *ar, const chunk_ctx *c, const char *key)
@@ -443,110 +471,48 @@ static void payload_id_list(rb_ar *ar, const chunk_ctx *c, const char *key)
     rb_ar_slot_set(ar, &count, n);
 }
 
+/* The chunks of PACKED_CHUNKS' layouts, described field by field by those layouts (a stale
+ * checksum, a model from JSON, an edited chunk): READ takes the layout of the data size; WRITE and
+ * FROM_JSON the one with the most fields, all of which the model has (the optional ones decide). */
+static void payload_of_layout(rb_ar *ar, const chunk_ctx *c)
+{
+    const rb_layout *chosen = NULL, *smallest = NULL;
+    for (int i = PACKED_CHUNK_COUNT - 1; i >= 0 && !chosen; i--) { /* each type's largest first */
+        const packed_chunk *p = &PACKED_CHUNKS[i];
+        if (p->type != c->type) continue;
+        smallest = &p->layout;
+        if (rb_ar_direction(ar) == RB_AR_READ) {
+            if (p->size == c->size) chosen = &p->layout;
+            continue;
+        }
+        int all_there = 1;
+        for (size_t f = PACKED_PAYLOAD_FIRST; f < p->layout.field_count && all_there; f++)
+            all_there = rb_ar_has(ar, p->layout.fields[f].key, 0);
+        if (all_there) chosen = &p->layout;
+    }
+    /* a model without every field of even the smallest layout: spelling it names the one missing */
+    if (!chosen) chosen = smallest;
+    if (chosen) rb_ar_layout_fields(ar, chosen, PACKED_PAYLOAD_FIRST);
+}
+
 static void describe_payload(rb_ar *ar, const chunk_ctx *c)
 {
     switch (c->type) {
     case T_HEAD: case T_GNRT: case T_GRPH:
         rb_ar_bytes(ar, "data", RB_K_STRING, rb_ar_remaining(ar));
         break;
-    case T_OBJ: payload_object(ar, c); break;
-    case T_PCKP: payload_pickup(ar, c); break;
+    case T_OBJ: case T_PCKP: case T_CHK: case T_RCHK: case T_CRCL: case T_RECT: case T_SPHR: case T_MAPI:
+        payload_of_layout(ar, c);
+        break;
     case T_TXTL: payload_text_label(ar); break;
-    case T_CHK: payload_checkpoint(ar, c); break;
-    case T_RCHK: payload_race_checkpoint(ar, c); break;
-    case T_CRCL: payload_circle(ar, c); break;
-    case T_RECT: payload_rectangle(ar); break;
-    case T_SPHR: payload_sphere(ar); break;
     case T_CUBE: payload_cube(ar, c); break;
     case T_PLGN: payload_polygon(ar, c); break;
-    case T_MAPI: payload_map_icon(ar, c); break;
     case T_WRLD: payload_id_list(ar, c, "worlds"); break;
     case T_INT: payload_id_list(ar, c, "interiors"); break;
     case T_PLYR: payload_id_list(ar, c, "players"); break;
     case T_NGRP: case T_EOF: break;
     case T_UNKNOWN: rb_ar_rest(ar, "data"); break; /* kept as it is, in its place */
     }
-}
-
-/* ---------- chunks kept packed ---------- */
-
-/* The chunks a map is mostly made of have one layout per id and data size. Read with a checksum
- * that is the CRC-32 of their data, such a chunk stays in the model as its bytes (one node, not
- * one per field: docs/performance.md); to JSON and the C API it is the record the payload
- * functions above make, field for field (tests/streamer: "packed"). A chunk with a stale checksum,
- * a layout marker or variable data is described by them field by field. */
-#define SIZE_IS(n) {"chunk size", RB_LAYOUT_CONSTANT, RB_U16, 0, NULL, n}
-#define ID {"id", RB_K_STRING, 0, 4, NULL, 0}
-#define F32(key) {key, RB_K_FLOAT, 4, 0, NULL, 0}
-#define INT(key, wire) {key, RB_K_INT, wire, 0, NULL, 0}
-#define OBJECT ID, INT("modelId", RB_I32), F32("x"), F32("y"), F32("z"), F32("rotX"), F32("rotY"), F32("rotZ")
-#define PICKUP ID, INT("modelId", RB_I32), INT("type", RB_I32), F32("x"), F32("y"), F32("z")
-#define CHECKPOINT ID, F32("x"), F32("y"), F32("z"), F32("size")
-#define RACE_CHECKPOINT ID, INT("type", RB_U8), F32("x"), F32("y"), F32("z"), F32("nextX"), F32("nextY"), F32("nextZ")
-#define MAP_ICON ID, F32("x"), F32("y"), F32("z"), INT("type", RB_U8), INT("color", RB_X32), INT("style", RB_U8)
-
-static const rb_layout_field OBJ28[] = {SIZE_IS(28), OBJECT};
-static const rb_layout_field OBJ32[] = {SIZE_IS(32), OBJECT, F32("streamDistance")};
-static const rb_layout_field OBJ36[] = {SIZE_IS(36), OBJECT, F32("streamDistance"), F32("drawDistance")};
-static const rb_layout_field PCKP20[] = {SIZE_IS(20), PICKUP};
-static const rb_layout_field PCKP24[] = {SIZE_IS(24), PICKUP, F32("streamDistance")};
-static const rb_layout_field CHK16[] = {SIZE_IS(16), CHECKPOINT};
-static const rb_layout_field CHK20[] = {SIZE_IS(20), CHECKPOINT, F32("streamDistance")};
-static const rb_layout_field RCHK25[] = {SIZE_IS(25), RACE_CHECKPOINT};
-static const rb_layout_field RCHK29[] = {SIZE_IS(29), RACE_CHECKPOINT, F32("streamDistance")};
-static const rb_layout_field CRCL12[] = {SIZE_IS(12), ID, F32("x"), F32("y"), F32("size")};
-static const rb_layout_field CRCL16[] = {SIZE_IS(16), ID, F32("x"), F32("y"), F32("z"), F32("size")};
-static const rb_layout_field RECT16[] = {SIZE_IS(16), ID, F32("minX"), F32("minY"), F32("maxX"), F32("maxY")};
-static const rb_layout_field SPHR16[] = {SIZE_IS(16), CHECKPOINT};
-static const rb_layout_field MAPI18[] = {SIZE_IS(18), MAP_ICON};
-static const rb_layout_field MAPI22[] = {SIZE_IS(22), MAP_ICON, F32("streamDistance")};
-
-typedef struct packed_chunk {
-    chunk_type type;
-    uint16_t size;
-    rb_layout layout;
-} packed_chunk;
-
-#define PACKED_CHUNK(type, size, name, fields) {type, size, {name, fields, sizeof fields / sizeof fields[0]}}
-static const packed_chunk PACKED_CHUNKS[] = {
-    PACKED_CHUNK(T_OBJ, 28, "_Obj chunk", OBJ28),       PACKED_CHUNK(T_OBJ, 32, "_Obj chunk", OBJ32),
-    PACKED_CHUNK(T_OBJ, 36, "_Obj chunk", OBJ36),       PACKED_CHUNK(T_PCKP, 20, "Pckp chunk", PCKP20),
-    PACKED_CHUNK(T_PCKP, 24, "Pckp chunk", PCKP24),     PACKED_CHUNK(T_CHK, 16, "_Chk chunk", CHK16),
-    PACKED_CHUNK(T_CHK, 20, "_Chk chunk", CHK20),       PACKED_CHUNK(T_RCHK, 25, "RChk chunk", RCHK25),
-    PACKED_CHUNK(T_RCHK, 29, "RChk chunk", RCHK29),     PACKED_CHUNK(T_CRCL, 12, "Crcl chunk", CRCL12),
-    PACKED_CHUNK(T_CRCL, 16, "Crcl chunk", CRCL16),     PACKED_CHUNK(T_RECT, 16, "Rect chunk", RECT16),
-    PACKED_CHUNK(T_SPHR, 16, "Sphr chunk", SPHR16),     PACKED_CHUNK(T_MAPI, 18, "MapI chunk", MAPI18),
-    PACKED_CHUNK(T_MAPI, 22, "MapI chunk", MAPI22),
-};
-enum { PACKED_CHUNK_COUNT = sizeof PACKED_CHUNKS / sizeof PACKED_CHUNKS[0] };
-
-/* READ: the layout the chunk stays packed in, or NULL when it is described field by field. */
-static const rb_layout *packed_layout(const chunk_ctx *c)
-{
-    if (c->stored_crc != c->data_crc) return NULL; /* the stale checksum is kept in the record */
-    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
-        if (PACKED_CHUNKS[i].type == c->type && PACKED_CHUNKS[i].size == c->size) return &PACKED_CHUNKS[i].layout;
-    return NULL;
-}
-
-/* A packed chunk (READ: one packed_layout gave; WRITE: one the model holds), then its checksum:
- * the data's CRC-32, which READ checked the stored value to be. A packed chunk's bytes are the ones
- * it was read from, unchanged (an edit turns it into nodes), so WRITE takes that checked value
- * from where it was read, right after them, instead of computing the CRC-32 of the same bytes. */
-static void packed_chunk_and_checksum(rb_ar *ar, const rb_layout *layout)
-{
-    const rb_node *packed = rb_ar_packed_record(ar, NULL, layout); /* NULL: spelled out (text READ) */
-    rb_slot checksum = rb_ar_slot(ar, "checksum", RB_U32);
-    if (packed && rb_ar_direction(ar) == RB_AR_WRITE)
-        rb_ar_slot_set(ar, &checksum, le32(packed->v.bytes.data + packed->v.bytes.size));
-}
-
-/* WRITE: a packed chunk is one of PACKED_CHUNKS' layouts, by construction (only READ makes them). */
-static int is_packed_chunk_layout(const rb_layout *layout)
-{
-    for (int i = 0; i < PACKED_CHUNK_COUNT; i++)
-        if (&PACKED_CHUNKS[i].layout == layout) return 1;
-    return 0;
 }
 
 /* ---------- chunks ---------- */
