@@ -296,14 +296,19 @@ uint64_t rb_ar_tell(const rb_ar *ar)
     return 0;
 }
 
-static const uint8_t *take(rb_ar *ar, const char *leaf, uint64_t n)
+/* READ: are `n` more bytes in the current range? Else an error at the cursor. */
+static int bytes_left(rb_ar *ar, const char *leaf, uint64_t n)
 {
     ar_range *r = top_range(ar);
-    if (n > r->size - r->pos) {
-        fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, only %zu left in %s", n, r->size - r->pos,
-                r->what);
-        return NULL;
-    }
+    if (n <= r->size - r->pos) return 1;
+    fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, only %zu left in %s", n, r->size - r->pos, r->what);
+    return 0;
+}
+
+static const uint8_t *take(rb_ar *ar, const char *leaf, uint64_t n)
+{
+    if (!bytes_left(ar, leaf, n)) return NULL;
+    ar_range *r = top_range(ar);
     const uint8_t *p = r->base + r->pos;
     r->pos += (size_t)n;
     return p;
@@ -1626,14 +1631,8 @@ static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
 static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
 {
     rb_table *t = packed_table(ar, layout);
-    if (!t) return NULL;
-    ar_range *r = top_range(ar);
-    if (t->stride > r->size - r->pos) { /* before the constants are looked at */
-        fail_at(ar, RB_E_FORMAT, key, "%s needs %" PRIu32 " bytes, only %zu left in %s", layout->name, t->stride,
-                r->size - r->pos, r->what);
-        return NULL;
-    }
-    if (!constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
+    /* the bytes are there before the constants are looked at */
+    if (!t || !bytes_left(ar, key, t->stride) || !constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
     rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
     const uint8_t *p = n ? take(ar, key, t->stride) : NULL;
     if (!p) return NULL;

@@ -219,9 +219,9 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const u
     *out = rb_buf_take(rb_ar_output(ar), out_size);
     rb_ar_free(ar);
     if (!*out) return RB_E_NOMEM;
-    /* the buffer leaves the expect mode at the first byte put unlike the expected one, even if a
-     * later patch puts the expected value there (data.win bytecode is put with derived words zero
-     * and patched afterwards): the bytes decide */
+    /* the buffer's verdict is conservative: it leaves its compare mode at a byte put unlike the
+     * expected one (or a patch of part of a placeholder) even when later patches make the bytes
+     * equal; then the bytes decide */
     if (identical && *out_size == expected_size && memcmp(*out, expected, expected_size) == 0) {
         *identical = 1;
         free(*out);

@@ -770,12 +770,6 @@ static void link_name(rb_ar *ar, gm_state *st, size_t position, const rb_node *t
     st->fixups[st->fixup_count - 1].key = "CODE entry name";
 }
 
-static int compare_offsets(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* WRITE: where the entry's bytecode has words derived on write (its string operands and
  * references, from the lists that follow it in the model), in increasing order; *offsets is
  * malloc'd. 0 when there are none (or no memory: the words are then put as they are). */
@@ -792,7 +786,7 @@ static size_t derived_word_offsets(const rb_node *entry, uint32_t **offsets)
     for (int kind = 0; kind < ENTITY_KINDS; kind++)
         for (size_t i = 0; i < rb_element_count(lists[kind]); i++)
             (*offsets)[n++] = (uint32_t)rb_element_uint(lists[kind], i, "at");
-    qsort(*offsets, n, sizeof **offsets, compare_offsets);
+    qsort(*offsets, n, sizeof **offsets, gm_compare_u32);
     return n;
 }
 

@@ -85,6 +85,8 @@ static inline uint16_t gm_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1]
 uint64_t gm_abs(rb_ar *ar, const gm_state *st);
 const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id);
 void gm_sort_addr_map(gm_addr_map *map);
+/* qsort order of uint32_t values. */
+int gm_compare_u32(const void *a, const void *b);
 /* Index of the string whose first character is at `address`, or -1. */
 long gm_string_at(const gm_state *st, uint32_t address);
 /* A string reference field. The model holds the string's text (a link by identity: strings

@@ -327,7 +327,7 @@ static void scan(const gm_state *st, const gm_chunk_span *c, offsets *o)
     }
 }
 
-static int compare_u32(const void *a, const void *b)
+int gm_compare_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
@@ -344,7 +344,7 @@ int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **o
         scan(st, chunk, &o);
     }
     if (o.ok && o.count) {
-        qsort(o.items, o.count, sizeof *o.items, compare_u32);
+        qsort(o.items, o.count, sizeof *o.items, gm_compare_u32);
         size_t unique = 1; /* shared sub-structures can be claimed twice */
         for (size_t i = 1; i < o.count; i++)
             if (o.items[i] != o.items[unique - 1]) o.items[unique++] = o.items[i];
