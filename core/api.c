@@ -4,8 +4,6 @@
 #include <string.h>
 #include "doc.h"
 #include "json.h"
-#include "../patch/jsonpatch.h"
-#include "../patch/selector.h"
 
 /* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
  * for a child turns them into the nodes they stand for, once, so a child can be read and edited
@@ -149,42 +147,4 @@ char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
     if (b.failed) { rb_buf_free(&b); return NULL; }
     size_t size;
     return (char *)rb_buf_take(&b, &size);
-}
-
-rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err)
-{
-    json_error_t jerr;
-    json_t *patch = json_loads(patch_json, JSON_ALLOW_NUL, &jerr);
-    if (!patch) {
-        if (err) {
-            memset(err, 0, sizeof(*err));
-            err->status = RB_E_USAGE;
-            snprintf(err->message, sizeof err->message, "patch is not JSON: %s (line %d)", jerr.text, jerr.line);
-        }
-        return RB_E_USAGE;
-    }
-    json_t *model = rb_model_to_json(*doc, (*doc)->root, RB_BLOBS_REF);
-    char why[512];
-    rb_status status = RB_OK;
-    if (rb_json_patch_apply_selectors(&model, patch, NULL, why, sizeof why) != 0) {
-        if (err) {
-            memset(err, 0, sizeof(*err));
-            err->status = RB_E_MODEL;
-            snprintf(err->message, sizeof err->message, "%s", why);
-        }
-        status = RB_E_MODEL;
-    } else {
-        rb_doc *patched = rb_doc_from_json((*doc)->format, model, *doc, (*doc)->file_name, err);
-        if (!patched) {
-            status = RB_E_MODEL;
-        } else {
-            /* the patched model may refer to the original's bytes (zero-copy blobs): keep it alive */
-            patched->blob_source = NULL;
-            rb_doc_keep_alive(patched, *doc);
-            *doc = patched;
-        }
-    }
-    json_decref(model);
-    json_decref(patch);
-    return status;
 }

@@ -136,6 +136,10 @@ void rb_ar_free(rb_ar *ar)
 rb_buf *rb_ar_output(rb_ar *ar) { return ar->output_count ? &ar->outputs[0] : NULL; }
 rb_ar_dir rb_ar_direction(const rb_ar *ar) { return ar->dir; }
 int rb_ar_ok(const rb_ar *ar) { return !ar->failed; }
+int rb_ar_checks_edits(const rb_ar *ar)
+{
+    return ar->dir == RB_AR_FROM_JSON || (ar->dir == RB_AR_WRITE && ar->doc->edited);
+}
 const rb_error *rb_ar_error(const rb_ar *ar) { return &ar->err; }
 const rb_limits *rb_ar_limits(const rb_ar *ar) { return &ar->doc->limits; }
 rb_arena *rb_ar_arena(rb_ar *ar) { return &ar->doc->arena; }

@@ -48,6 +48,9 @@ rb_buf *rb_ar_output(rb_ar *ar);
 
 rb_ar_dir rb_ar_direction(const rb_ar *ar);
 int rb_ar_ok(const rb_ar *ar);
+/* Should the description check what an edit can break (lists kept in step, ...)? In FROM_JSON,
+ * and in WRITE of a model edited since it was read; a file as read keeps its deviations. */
+int rb_ar_checks_edits(const rb_ar *ar);
 const rb_error *rb_ar_error(const rb_ar *ar);
 const rb_limits *rb_ar_limits(const rb_ar *ar);
 rb_arena *rb_ar_arena(rb_ar *ar);

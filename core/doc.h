@@ -41,6 +41,9 @@ struct rb_doc {
     size_t derived_count, derived_cap;
     int record_derived_offsets; /* rb_read_options: only the tests that damage files want them */
     int last_write_reencode;
+    /* the model was edited since it was read: a write checks what edits may break
+     * (rb_ar_checks_edits) the way building it from JSON does */
+    int edited;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
@@ -70,5 +73,7 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
 void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size);
 /* `doc` borrows bytes from `original`: free the original together with doc. */
 void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
+/* The document frees `buffer` (malloc'd) with itself. 0 on success, -1 out of memory. */
+int rb_doc_own(rb_doc *doc, void *buffer);
 void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
 #endif

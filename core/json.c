@@ -505,6 +505,54 @@ int rb_json_to_bytes(rb_doc *doc, const json_t *v, int is_string, uint8_t **data
     return 0;
 }
 
+/* GBX lookback ids: the bit pattern a stored id number may not have (docs/formats/gbx.md, "ids"). */
+enum { ID_FLAG_MASK = 0xC0000000u };
+
+static int id_from_plain_json(rb_arena *arena, rb_node *n, const json_t *v, char *why, size_t why_size)
+{
+    if (json_is_null(v)) { n->wire = RB_ID_EMPTY; return 1; }
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        if (x < 0 || x > 0xFFFFFFFE || ((x & ID_FLAG_MASK) != 0 && (x & ID_FLAG_MASK) != ID_FLAG_MASK)) {
+            snprintf(why, why_size, "numeric id %lld is not a valid id number", (long long)x);
+            return 0;
+        }
+        n->wire = RB_ID_NUMBER;
+        n->v.bits = (uint64_t)x;
+        return 1;
+    }
+    if (json_is_string(v)) {
+        n->wire = RB_ID_STRING;
+        n->v.bytes.size = json_string_length(v);
+        n->v.bytes.data = rb_arena_dup(arena, json_string_value(v), n->v.bytes.size + 1);
+        if (!n->v.bytes.data) snprintf(why, why_size, "out of memory");
+        return n->v.bytes.data != NULL;
+    }
+    snprintf(why, why_size, "an id is a string, a number or null");
+    return 0;
+}
+
+int rb_json_to_id(rb_arena *arena, const json_t *v, rb_node *n, char *why, size_t why_size)
+{
+    const json_t *inner = json_is_object(v) ? json_object_get(v, "$id") : v;
+    if (!inner) { snprintf(why, why_size, "an id object needs \"$id\""); return 0; }
+    n->aux = 0;
+    n->aux2 = 0;
+    if (!id_from_plain_json(arena, n, inner, why, why_size)) return 0;
+    if (!json_is_object(v)) return 1;
+    if (json_is_true(json_object_get(v, "def31"))) n->aux |= RB_IDF_DEF31;
+    if (json_is_true(json_object_get(v, "redefined"))) n->aux |= RB_IDF_REDEFINED;
+    if (json_is_true(json_object_get(v, "ref31"))) n->aux |= RB_IDF_REF31;
+    const json_t *ref = json_object_get(v, "refIndex"), *version = json_object_get(v, "idVersion");
+    if (json_is_integer(ref) && json_integer_value(ref) > 0 && json_integer_value(ref) < 0x3FFFFFFF) {
+        n->aux |= RB_IDF_REF_INDEX;
+        n->aux2 = (uint32_t)json_integer_value(ref);
+    }
+    if (json_is_integer(version) && json_integer_value(version) >= 0 && json_integer_value(version) <= 0xFFFF)
+        n->aux |= RB_IDF_VERSION | (uint32_t)json_integer_value(version) << 16;
+    return 1;
+}
+
 int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, char *why, size_t why_size)
 {
     if (!v) return 1; /* no original: the stream will be encoded */

@@ -27,6 +27,8 @@ int rb_json_to_bool(const json_t *v, unsigned width, uint64_t *bits, char *why, 
  * {"$file": path}. The bytes are allocated in the document's arena. */
 int rb_json_to_bytes(rb_doc *doc, const json_t *v, int is_string, uint8_t **data, size_t *size, char *why,
                      size_t why_size);
+/* A GBX lookback id: "Name", a number, null, or {"$id": ..., storage flags} (json.c id_json). */
+int rb_json_to_id(rb_arena *arena, const json_t *v, rb_node *n, char *why, size_t why_size);
 int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, char *why, size_t why_size);
 
 /* Shortest decimal spelling of a float/double that reads back to the same bits. */

@@ -25,7 +25,8 @@ typedef enum rb_status {
     RB_E_LIMIT = -4,     /* a configured limit was hit (error text says which) */
     RB_E_MODEL = -5,     /* the model (or JSON) is inconsistent with the format */
     RB_E_NOMEM = -6,
-    RB_E_USAGE = -7
+    RB_E_USAGE = -7,
+    RB_E_VERIFY = -8     /* a written file does not read back as the model it was written from */
 } rb_status;
 
 /* An error names the file, the byte offset, the section the offset is in
@@ -152,9 +153,65 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_
 
 /* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
 char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
-/* Apply an RFC 6902 patch (JSON text) to the document's model; on success the document is
- * replaced by the patched, validated one. All or nothing. */
+/* Apply an RFC 6902 patch (JSON text, a plain array or a rebytePatch envelope) to the document's
+ * model; on success the document is replaced by the patched one, which was written and read back
+ * (as rb_apply does). All or nothing: on failure *doc is unchanged. */
 rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err);
+
+/* ---------- patches: apply, diff, resolve ---------- */
+
+/* A patch file: an RFC 6902 array of operations, or a fingerprinted one,
+ * {"rebytePatch": 1, "base": {"format", "size", "crc32"}, "operations": [...]}.
+ * Paths are RFC 6901 pointers into `rebyte dump`'s model, whose list tokens may be identity
+ * selectors ("[id=0x0304301F]", docs/usage.md). */
+typedef struct rb_patch rb_patch;
+/* Parses patch text; `name` is used in messages (may be NULL). NULL and `err` on failure. */
+rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_error *err);
+void rb_patch_free(rb_patch *patch);
+const char *rb_patch_name(const rb_patch *patch);
+
+/* Two patches of a stack that change the same place: refuse (default), or keep one. */
+typedef enum rb_conflicts { RB_CONFLICTS_STOP = 0, RB_CONFLICTS_FIRST_WINS, RB_CONFLICTS_LAST_WINS } rb_conflicts;
+
+typedef struct rb_apply_options {
+    rb_conflicts conflicts;
+    /* Lines worth showing, each without its newline; may be NULL. `warning` is 1 for what a
+     * user must see (a base that is not the patch's, a pinned value that differs), 0 for
+     * progress (each stacked patch's count of changes, pins that hold). */
+    void (*report)(void *context, int warning, const char *line);
+    void *report_context;
+    int want_changes;  /* fill rb_apply_result.changes (for a dry run) */
+    int whole_model;   /* take the whole-model path even where the model path would do (tests) */
+} rb_apply_options;
+
+typedef struct rb_apply_result {
+    uint8_t *bytes;      /* the patched, verified file (malloc'd) */
+    size_t size;
+    size_t operations;   /* operations that changed the model (tests and skipped conflicts excluded) */
+    int whole_model;     /* 1 when the whole-model path made it (docs/performance.md) */
+    char whole_model_reason[256]; /* why the model path did not finish, when it did not */
+    char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} (malloc'd) */
+} rb_apply_result;
+
+/* Parses `data`, checks each fingerprinted patch's base (a file that is not the base is patched
+ * only when every value the patch pins holds), applies the patches in order (all or nothing,
+ * conflicts by the policy), writes the result, reads it back and checks it is the patched model.
+ * Fails with RB_E_MODEL when a patch does not apply (err says which operation and why),
+ * RB_E_VERIFY when the written file does not read back as the patched model. */
+rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
+                   size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err);
+void rb_apply_result_free(rb_apply_result *result);
+
+enum {
+    RB_DIFF_BY_IDENTITY = 1, /* address list elements by their natural keys and pin what changes */
+    RB_DIFF_PLAIN = 2        /* a bare RFC 6902 array instead of the fingerprinted envelope */
+};
+/* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (malloc'd);
+ * *operation_count tells whether they differ. Both documents must be of one format. */
+rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                      char **patch_json, size_t *operation_count, rb_error *err);
+/* The patch with its selectors turned into plain pointers against `doc` (JSON text, malloc'd). */
+rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
 
 #ifdef __cplusplus
 }

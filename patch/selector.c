@@ -19,7 +19,7 @@
 #include <string.h>
 #include "jsonpatch.h"
 
-static void unescape(char *s)
+void rb_selector_unescape(char *s)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
@@ -33,37 +33,55 @@ static void unescape(char *s)
     *o = 0;
 }
 
-/* Does `element` satisfy "key=value"? */
-static int condition_holds(json_t *element, char *condition)
+/* Does the element satisfy "key=value"? 1 yes, 0 no, -1 not a condition. */
+static int condition_holds(rb_selector_member_fn member, void *element, char *condition)
 {
     char *eq = strchr(condition, '=');
     if (!eq) return -1;
     *eq = 0;
     char *key = condition, *value = eq + 1;
-    unescape(value);
-    /* the key is a relative pointer (reuse the RFC 6901 resolver with a leading '/');
+    rb_selector_unescape(value);
+    /* the key is a relative pointer (an RFC 6901 pointer with a leading '/');
      * an empty key means the element itself (lists of strings or numbers) */
     char pointer[512];
     snprintf(pointer, sizeof pointer, "/%s", key);
-    json_t *member = *key ? rb_json_pointer_get(element, pointer, NULL, 0) : element;
+    json_t *found = member(element, *key ? pointer : "");
     *eq = '=';
-    if (!member) return 0;
-    if (json_is_string(member)) return strcmp(json_string_value(member), value) == 0;
-    char *text = json_dumps(member, JSON_ENCODE_ANY | JSON_COMPACT);
-    int same = text && strcmp(text, value) == 0;
-    free(text);
+    if (!found) return 0;
+    int same;
+    if (json_is_string(found)) {
+        same = strcmp(json_string_value(found), value) == 0;
+    } else {
+        char *text = json_dumps(found, JSON_ENCODE_ANY | JSON_COMPACT);
+        same = text && strcmp(text, value) == 0;
+        free(text);
+    }
+    json_decref(found);
     return same;
 }
 
-static int element_matches(json_t *element, const char *selector)
+int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element)
 {
     char *copy = strdup(selector);
     if (!copy) return 0;
     int ok = 1;
     for (char *save = NULL, *c = strtok_r(copy, ",", &save); c && ok; c = strtok_r(NULL, ",", &save))
-        ok = condition_holds(element, c) == 1;
+        ok = condition_holds(member, element, c) == 1;
     free(copy);
     return ok;
+}
+
+/* The JSON form of an element's member: a pointer into the element itself. */
+static json_t *json_member(void *element, const char *pointer)
+{
+    json_t *e = element;
+    if (!*pointer) return json_incref(e);
+    return json_incref(rb_json_pointer_get(e, pointer, NULL, 0));
+}
+
+static int element_matches(json_t *element, const char *selector)
+{
+    return rb_selector_matches(selector, json_member, element);
 }
 
 static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
@@ -81,8 +99,7 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
     return 1;
 }
 
-/* Length of the next token: up to '/', but a selector's brackets may hold '/' in its keys. */
-static size_t token_length(const char *p)
+size_t rb_pointer_token_length(const char *p)
 {
     if (*p == '[') {
         const char *end = strchr(p, ']');
@@ -102,7 +119,7 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
     const char *p = path;
     while (*p == '/') {
         p++;
-        size_t n = token_length(p);
+        size_t n = rb_pointer_token_length(p);
         char token[1024];
         if (n >= sizeof token) { snprintf(err, err_size, "path token too long in %s", path); free(out); return -1; }
         memcpy(token, p, n);

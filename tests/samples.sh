@@ -25,7 +25,7 @@ done
 "$rebyte" info --json "$tmp/renamed.Gbx" > "$tmp/info.json"
 grep -q '"name":"rebyte sample (retimed)"' "$tmp/info.json" || fail "renamed map name not in info: $(cat "$tmp/info.json")"
 grep -q '"author":29500' "$tmp/info.json" || fail "author time not retimed"
-"$rebyte" diff "$sample" "$tmp/renamed.Gbx" > "$tmp/diff.json"
+"$rebyte" diff --plain "$sample" "$tmp/renamed.Gbx" > "$tmp/diff.json"
 [ "$(grep -c "\"op\"" "$tmp/diff.json")" -eq 6 ] || fail "the patch changed more than the name and two medals (body and header copies): $(cat "$tmp/diff.json")"
 # check: the rename-and-retime patch keeps the header copies in step; a body-only rename does not
 "$rebyte" check "$tmp/renamed.Gbx" >/dev/null || fail "check: the renamed sample is not consistent"

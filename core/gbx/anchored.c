@@ -41,7 +41,7 @@ static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
     if (version >= 7) gbx_i32_list(ar, "snapItemGroups");
     if (version != 6) gbx_i32_list(ar, "u01");
     uint64_t snapped = int_list_length(ar, "snappedOnIndexes");
-    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_FROM_JSON && snapped != objects)
+    if (rb_ar_ok(ar) && rb_ar_checks_edits(ar) && snapped != objects)
         rb_ar_fail(ar, RB_E_MODEL,
                    "snappedOnIndexes has %llu entries for %llu anchored objects: adding or removing items in a "
                    "version %u items chunk breaks its snapping data; run `rebyte downgrade-items` first, or keep "

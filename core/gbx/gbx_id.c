@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../archive_text.h"
+#include "../json.h"
 #include "gbx_internal.h"
 
 enum { ID_EMPTY_RAW = 0xFFFFFFFFu, ID_FLAG_MASK = 0xC0000000u, ID_BIT30 = 0x40000000u, ID_BIT31 = 0x80000000u };
@@ -267,44 +268,10 @@ static void write_id(rb_ar *ar, const rb_node *n)
     rb_ar_emit_uint(ar, ((n->aux & RB_IDF_REF31) ? ID_BIT31 : ID_BIT30) | index, RB_X32);
 }
 
-static int id_from_plain_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
-{
-    if (json_is_null(v)) { n->wire = RB_ID_EMPTY; return 1; }
-    if (json_is_integer(v)) {
-        json_int_t x = json_integer_value(v);
-        if (x < 0 || x > 0xFFFFFFFE || ((x & ID_FLAG_MASK) != 0 && (x & ID_FLAG_MASK) != ID_FLAG_MASK)) {
-            rb_ar_fail_field(ar, RB_E_MODEL, key, "numeric id %lld is not a valid id number", (long long)x);
-            return 0;
-        }
-        n->wire = RB_ID_NUMBER;
-        n->v.bits = (uint64_t)x;
-        return 1;
-    }
-    if (json_is_string(v)) {
-        n->wire = RB_ID_STRING;
-        n->v.bytes.size = json_string_length(v);
-        n->v.bytes.data = rb_arena_dup(rb_ar_arena(ar), json_string_value(v), n->v.bytes.size + 1);
-        return n->v.bytes.data != NULL;
-    }
-    rb_ar_fail_field(ar, RB_E_MODEL, key, "an id is a string, a number or null");
-    return 0;
-}
-
 static void id_from_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
 {
-    const json_t *inner = json_is_object(v) ? json_object_get(v, "$id") : v;
-    if (!inner) { rb_ar_fail_field(ar, RB_E_MODEL, key, "an id object needs \"$id\""); return; }
-    if (!id_from_plain_json(ar, n, inner, key) || !json_is_object(v)) return;
-    if (json_is_true(json_object_get(v, "def31"))) n->aux |= RB_IDF_DEF31;
-    if (json_is_true(json_object_get(v, "redefined"))) n->aux |= RB_IDF_REDEFINED;
-    if (json_is_true(json_object_get(v, "ref31"))) n->aux |= RB_IDF_REF31;
-    const json_t *ref = json_object_get(v, "refIndex"), *version = json_object_get(v, "idVersion");
-    if (json_is_integer(ref) && json_integer_value(ref) > 0 && json_integer_value(ref) < 0x3FFFFFFF) {
-        n->aux |= RB_IDF_REF_INDEX;
-        n->aux2 = (uint32_t)json_integer_value(ref);
-    }
-    if (json_is_integer(version) && json_integer_value(version) >= 0 && json_integer_value(version) <= 0xFFFF)
-        n->aux |= RB_IDF_VERSION | (uint32_t)json_integer_value(version) << 16;
+    char why[160];
+    if (!rb_json_to_id(rb_ar_arena(ar), v, n, why, sizeof why)) rb_ar_fail_field(ar, RB_E_MODEL, key, "%s", why);
 }
 
 void gbx_id(rb_ar *ar, const char *key)

@@ -142,7 +142,7 @@ PY
     "$rebyte" apply -q "$tmp/patch.json" "$win" -o "$tmp/out.win" || { fail "$name: apply"; continue; }
     "$rebyte" verify -q "$tmp/out.win" >/dev/null || fail "$name: the edited file does not verify"
     "$rebyte" dump "$tmp/out.win" -o "$tmp/out.json" || { fail "$name: dump of the output"; continue; }
-    "$rebyte" diff "$win" "$tmp/out.win" > "$tmp/diff.json" # exit status 1: the files differ
+    "$rebyte" diff --plain "$win" "$tmp/out.win" > "$tmp/diff.json" # exit status 1: the files differ
     [ -s "$tmp/diff.json" ] || { fail "$name: diff"; continue; }
     python3 "$tmp/compare.py" "$tmp/out.json" "$tmp/expect.json" "$tmp/diff.json" "$(cat "$tmp/touched.json")" ||
         { fail "$name: the output is not exactly the edit"; continue; }
@@ -203,7 +203,7 @@ PY
     fi
     "$rebyte" verify -q "$tmp/out2.win" >/dev/null || fail "$name: the file with a new emitter does not verify"
     "$rebyte" dump "$tmp/out2.win" -o "$tmp/out2.json" || { fail "$name: dump of the file with a new emitter"; continue; }
-    "$rebyte" diff "$win" "$tmp/out2.win" > "$tmp/diff2.json"
+    "$rebyte" diff --plain "$win" "$tmp/out2.win" > "$tmp/diff2.json"
     [ -s "$tmp/diff2.json" ] || { fail "$name: diff (emitter)"; continue; }
     python3 "$tmp/compare.py" "$tmp/out2.json" "$tmp/expect2.json" "$tmp/diff2.json" "$(cat "$tmp/touched2.json")" ||
         fail "$name: the file with a new emitter is not exactly the edit"

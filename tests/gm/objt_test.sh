@@ -20,7 +20,7 @@ check_edit() {
         fail "$name: $kind: apply: $(cat "$tmp/err")"; return 0
     }
     "$rebyte" verify -q "$tmp/out.win" >/dev/null || fail "$name: $kind: the edited file does not verify"
-    "$rebyte" diff "$win" "$tmp/out.win" > "$tmp/diff.json"
+    "$rebyte" diff --plain "$win" "$tmp/out.win" > "$tmp/diff.json"
     python3 - "$tmp/diff.json" "$tmp/$kind.expect.json" <<'PY' || fail "$name: $kind: diff is not exactly the edit: $(cat "$tmp/diff.json")"
 import json, sys
 key = lambda op: json.dumps(op, sort_keys=True)

@@ -36,7 +36,7 @@ json.dump(expect, open(sys.argv[3], "w"))
 PY
     "$rebyte" apply -q "$tmp/patch.json" "$win" -o "$tmp/out.win" || { fail "$name: apply"; continue; }
     "$rebyte" verify -q "$tmp/out.win" >/dev/null || fail "$name: the edited file does not verify"
-    "$rebyte" diff "$win" "$tmp/out.win" > "$tmp/diff.json"
+    "$rebyte" diff --plain "$win" "$tmp/out.win" > "$tmp/diff.json"
     python3 - "$tmp/diff.json" "$tmp/expect.json" <<'PY' || fail "$name: diff is not exactly the edit: $(cat "$tmp/diff.json")"
 import json, sys
 diff = json.load(open(sys.argv[1]))
@@ -74,7 +74,7 @@ PY
     "$rebyte" apply -q "$tmp/move.json" "$win" -o "$tmp/moved.win" || { fail "$name: moving a view"; continue; }
     "$rebyte" verify -q "$tmp/moved.win" >/dev/null || fail "$name: the file with a moved view does not verify"
     [ "$(wc -c < "$tmp/moved.win")" -eq "$(wc -c < "$win")" ] || fail "$name: moving a view changed the size"
-    "$rebyte" diff "$win" "$tmp/moved.win" > "$tmp/diff.json"
+    "$rebyte" diff --plain "$win" "$tmp/moved.win" > "$tmp/diff.json"
     python3 - "$tmp/diff.json" <<'PY' || fail "$name: diff of the moved view: $(cat "$tmp/diff.json")"
 import json, sys
 ops = json.load(open(sys.argv[1]))

@@ -28,7 +28,7 @@ expect_refused "a missing string" "$tmp/bad.json" "$src/samples/gm/sample.win" '
 printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted first"}]' > "$tmp/ins.json"
 "$rebyte" apply -q "$tmp/ins.json" "$src/samples/gm/sample.win" -o "$tmp/ins.win" || fail "insert a string first"
 "$rebyte" dump "$tmp/ins.win" -o "$tmp/ins.json.out" || fail "dump inserted"
-"$rebyte" diff "$src/samples/gm/sample.win" "$tmp/ins.win" > "$tmp/ins.diff"
+"$rebyte" diff --plain "$src/samples/gm/sample.win" "$tmp/ins.win" > "$tmp/ins.diff"
 [ "$(grep -c '"op"' "$tmp/ins.diff")" -eq 1 ] || fail "inserting a string changed more than the table: $(cat "$tmp/ins.diff")"
 python3 - "$tmp/ins.win" <<'PY' || fail "references after the insertion"
 import struct, sys

@@ -83,7 +83,7 @@ for a, b in zip(chunks(expect), chunks(got)):
 if len(chunks(expect)) != len(chunks(got)):
     sys.exit("chunk count differs")
 PY
-    "$rebyte" diff "$win" "$tmp/out.win" > "$tmp/diff.json"
+    "$rebyte" diff --plain "$win" "$tmp/out.win" > "$tmp/diff.json"
     grep -q '"op"' "$tmp/diff.json" || fail "$name: diff shows no change"
     if [ "$(cat "$tmp/bad.json")" != "[]" ]; then
         "$rebyte" apply -q "$tmp/bad.json" "$win" -o "$tmp/bad.win" 2>"$tmp/err" && fail "$name: mask size mismatch accepted"

@@ -31,7 +31,7 @@ def edits(uilr):
     panel["children"][1]["text"] = "edited UI text"
 check_fixture_edit("UILR", *sys.argv[1:4], edits)
 PY
-"$rebyte" diff "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || true
+"$rebyte" diff --plain "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || true
 python3 - "$tmp/uilr.json" "$tmp/diff.json" <<'PY' || fail "diff touches more than UILR and STRG: $(cat "$tmp/diff.json")"
 import json, sys
 ids = [c["id"] for c in json.load(open(sys.argv[1]))["chunks"]]

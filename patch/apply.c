@@ -1,0 +1,292 @@
+/*
+ * Applying patches: one pipeline for the library and the command line (include/rebyte.h).
+ *
+ * The model path applies each operation to the parsed model (patch/model_edit.c), writes it,
+ * reads the output back and compares the two models node by node (patch/model_compare.c): an
+ * edit costs a round trip plus what it touches. Whatever the model path does not finish — an
+ * operation beyond it, a patch that does not apply, a result that does not read back — goes to
+ * the whole-model path (apply_json.c), which renders the model as JSON, patches that, rebuilds
+ * the model through the format's description and verifies the same way. That path is as strict
+ * as the format's description and has the messages users know, so a refusal costs more than a
+ * success but says the same thing; only the lines of the path that decided are reported.
+ */
+#include "apply.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "model_compare.h"
+#include "model_edit.h"
+#include "portable.h"
+
+/* A line is kept with its kind first ('W' warning, 'I' information) and a newline last. */
+static void put_line(apply_outcome *out, char kind, const char *fmt, va_list ap)
+{
+    char line[1600];
+    vsnprintf(line, sizeof line, fmt, ap);
+    rb_buf_put_u8(&out->lines, (uint8_t)kind);
+    rb_buf_put(&out->lines, line, strlen(line));
+    rb_buf_put_u8(&out->lines, '\n');
+}
+
+void apply_line(apply_outcome *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_line(out, 'I', fmt, ap);
+    va_end(ap);
+}
+
+void apply_warning(apply_outcome *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_line(out, 'W', fmt, ap);
+    va_end(ap);
+}
+
+void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...)
+{
+    char message[sizeof out->error.message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    if (out->error.status) return; /* the first reason stands */
+    out->error.status = status;
+    snprintf(out->error.message, sizeof out->error.message, "%s", message);
+}
+
+int apply_base_matches(const apply_request *rq, const rb_patch *patch)
+{
+    const char *crc_text = json_string_value(json_object_get(patch->base, "crc32"));
+    json_int_t base_size = json_integer_value(json_object_get(patch->base, "size"));
+    uint32_t crc = (uint32_t)crc32(0, rq->data, (uInt)rq->size);
+    return crc_text && strtoul(crc_text, NULL, 16) == crc && base_size == (json_int_t)rq->size;
+}
+
+/* Reads the written bytes back; the caller compares. */
+int apply_re_read(const apply_request *rq, apply_outcome *out, rb_doc **again)
+{
+    rb_read_options ro = {.file_name = rq->name};
+    rb_error err;
+    *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
+    if (!*again) apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
+    return *again ? 0 : -1;
+}
+
+/* ---------- the model path ---------- */
+
+/* Places changed by earlier patches of a stack, by plain path. */
+typedef struct touched {
+    char **paths;
+    size_t *owner;
+    size_t count, cap;
+} touched;
+
+static int touch(touched *t, const char *path, size_t owner)
+{
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        char **paths = realloc(t->paths, cap * sizeof(char *));
+        if (paths) t->paths = paths;
+        size_t *owners = paths ? realloc(t->owner, cap * sizeof(size_t)) : NULL;
+        if (!owners) return -1;
+        t->owner = owners;
+        t->cap = cap;
+    }
+    if (!(t->paths[t->count] = strdup(path))) return -1;
+    t->owner[t->count++] = owner;
+    return 0;
+}
+
+static void touched_free(touched *t)
+{
+    for (size_t i = 0; i < t->count; i++) free(t->paths[i]);
+    free(t->paths);
+    free(t->owner);
+}
+
+/* Does one place hold the other (or are they one)? */
+static int paths_overlap(const char *x, const char *y)
+{
+    size_t nx = strlen(x), ny = strlen(y), n = nx < ny ? nx : ny;
+    return strncmp(x, y, n) == 0 && (nx == ny || (nx < ny ? y[nx] : x[ny]) == '/');
+}
+
+/* The patch (other than `owner`) that changed `path`, a place inside it or around it; -1: none. */
+static long conflict_with(const touched *t, const char *path, size_t owner)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->owner[i] != owner && paths_overlap(t->paths[i], path)) return (long)t->owner[i];
+    return -1;
+}
+
+/* A patch made against another file applies where every value it pins holds. */
+static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_patch *patch, apply_outcome *out)
+{
+    if (!patch->base || apply_base_matches(rq, patch)) return 0;
+    const char *crc_text = json_string_value(json_object_get(patch->base, "crc32"));
+    apply_warning(out, "%s: not the base %s was made from (%s); checking the values it relies on", rq->name, patch->name,
+               crc_text ? crc_text : "no digest");
+    size_t failing = 0;
+    for (size_t i = 0; i < json_array_size(patch->ops); i++) {
+        const json_t *op = json_array_get(patch->ops, i);
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        const char *path = json_string_value(json_object_get(op, "path"));
+        if (!kind || strcmp(kind, "test") != 0) continue;
+        json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
+        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
+            char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+            char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+            apply_warning(out, "  %s: the patch expects %.120s, this file has %.120s", path ? path : "?",
+                       want ? want : "?", got ? got : "nothing");
+            free(want);
+            free(got);
+            failing++;
+        }
+        json_decref(actual);
+    }
+    if (!failing) {
+        apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);
+        return 0;
+    }
+    apply_fail(out, RB_E_MODEL, "%zu value%s from what %s expects", failing, failing == 1 ? " differs" : "s differ",
+               patch->name);
+    return -1;
+}
+
+static void note_change(json_t *changes, const char *op, const char *path, json_t *was, json_t *value)
+{
+    json_t *c = json_pack("{s:s,s:s}", "op", op, "path", path);
+    if (was) json_object_set_new(c, "was", was);
+    if (value) json_object_set_new(c, "value", value);
+    json_array_append_new(changes, c);
+}
+
+typedef struct stack_state {
+    touched places;
+    size_t changed, skipped;
+} stack_state;
+
+static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const json_t *op, apply_outcome *out)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
+    int same = actual && rb_values_equal(actual, json_object_get(op, "value"));
+    json_decref(actual);
+    if (same) return 0;
+    char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+    apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is not %.200s", patch->name, i, path ? path : "?",
+               want ? want : "?");
+    free(want);
+    return -1;
+}
+
+/* One operation of patch `p` of the stack. */
+static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, size_t i, stack_state *st,
+                              apply_outcome *out)
+{
+    const rb_patch *patch = rq->patches[p];
+    const json_t *op = json_array_get(patch->ops, i);
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    if (kind && strcmp(kind, "test") == 0) return test_on_model(doc, patch, i, op, out);
+    char why[1200];
+    rb_model_place place;
+    rb_buf plain;
+    rb_buf_init(&plain);
+    int rc = path ? rb_model_locate(doc, path, &place, &plain, why, sizeof why) : -1;
+    if (!path) snprintf(why, sizeof why, "an operation needs \"op\" and \"path\"");
+    rb_model_place_free(&place);
+    long other = rc == 0 ? conflict_with(&st->places, (const char *)plain.data, p) : -1;
+    rb_conflicts policy = rq->options ? rq->options->conflicts : RB_CONFLICTS_STOP;
+    if (rc == 0 && other >= 0 && policy == RB_CONFLICTS_STOP) {
+        snprintf(why, sizeof why, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
+                 rq->patches[other]->name, patch->name, (const char *)plain.data);
+        apply_fail(out, RB_E_MODEL, "%s", why);
+        rb_buf_free(&plain);
+        return -1;
+    }
+    if (rc == 0 && other >= 0 && policy == RB_CONFLICTS_FIRST_WINS) {
+        st->skipped++;
+        apply_line(out, "  %s: %s %s skipped (%s changed it first)", patch->name, kind, (const char *)plain.data,
+                   rq->patches[other]->name);
+        rb_buf_free(&plain);
+        return 0;
+    }
+    json_t *was = rc == 0 && out->changes ? rb_model_json_at(doc, (const char *)plain.data) : NULL;
+    rb_buf_free(&plain);
+    char *resolved = NULL;
+    if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
+    if (rc == 0) rc = touch(&st->places, resolved, p);
+    if (rc != 0) {
+        json_decref(was);
+        free(resolved);
+        apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
+        return -1;
+    }
+    st->changed++;
+    if (out->changes) {
+        json_t *now = strcmp(kind, "remove") == 0 ? NULL : rb_model_json_at(doc, resolved);
+        note_change(out->changes, kind, resolved, was, now);
+    }
+    free(resolved);
+    return 0;
+}
+
+static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *out)
+{
+    stack_state st = {0};
+    int rc = 0;
+    for (size_t p = 0; p < rq->count && rc == 0; p++) {
+        const rb_patch *patch = rq->patches[p];
+        st.changed = st.skipped = 0;
+        for (size_t i = 0; i < json_array_size(patch->ops) && rc == 0; i++)
+            rc = operation_on_model(rq, doc, p, i, &st, out);
+        out->operations += st.changed;
+        if (rc == 0 && rq->count > 1)
+            apply_line(out, "  %s: %zu change%s%s", patch->name, st.changed, st.changed == 1 ? "" : "s",
+                       st.skipped ? " (some skipped as conflicts)" : "");
+    }
+    touched_free(&st.places);
+    return rc;
+}
+
+static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome *out)
+{
+    rb_error err;
+    doc->edited = 1; /* descriptions check what an edit may break (rb_ar_checks_edits) */
+    if (rb_doc_write(doc, NULL, &out->bytes, &out->size, &err) != RB_OK) {
+        apply_fail(out, err.status, "%s", err.message);
+        return -1;
+    }
+    rb_doc *again;
+    if (apply_re_read(rq, out, &again) != 0) return -1;
+    rb_buf where;
+    rb_buf_init(&where);
+    int same = rb_model_equal(doc->root, again->root, "", &where);
+    if (!same)
+        apply_fail(out, RB_E_VERIFY, "the re-read file differs from the patched model at %s",
+                   where.data ? (const char *)where.data : "?");
+    rb_buf_free(&where);
+    rb_doc_free(again);
+    return same ? 0 : -1;
+}
+
+int apply_on_model(const apply_request *rq, apply_outcome *out)
+{
+    rb_read_options ro = {.file_name = rq->name};
+    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
+    if (!doc) return APPLY_FAILED;
+    doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
+    int rc = 0;
+    for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
+    if (rc == 0) rc = stack_on_model(rq, doc, out);
+    if (rc == 0) rc = write_and_verify(rq, doc, out);
+    doc->blob_source = NULL;
+    doc->edited = 0;
+    if (rc == 0 && rq->want_doc) out->doc = doc;
+    else rb_doc_free(doc);
+    return rc == 0 ? APPLY_DONE : APPLY_ELSEWHERE;
+}

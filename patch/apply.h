@@ -1,0 +1,50 @@
+/* The apply pipeline's two paths (see apply.c); the public API is in include/rebyte.h. */
+#ifndef RB_APPLY_H
+#define RB_APPLY_H
+#include <jansson.h>
+#include "../core/buf.h"
+#include "../core/doc.h"
+
+struct rb_patch {
+    json_t *file;       /* what was parsed: an array, or the envelope */
+    const json_t *ops;  /* its operations */
+    const json_t *base; /* the envelope's base, or NULL */
+    char *name;
+};
+
+/* What one run of the pipeline was asked for. */
+typedef struct apply_request {
+    const uint8_t *data;
+    size_t size;
+    const char *name;
+    const rb_patch *const *patches;
+    size_t count;
+    const rb_apply_options *options;
+    int want_doc; /* keep the patched model in the outcome */
+} apply_request;
+
+/* What a run produced. */
+typedef struct apply_outcome {
+    uint8_t *bytes;
+    size_t size;
+    rb_doc *doc;      /* want_doc: the patched model */
+    json_t *changes;  /* want_changes: [{op, path, was?, value?}] */
+    size_t operations;
+    rb_error error;   /* on failure */
+    rb_buf lines;     /* report lines (apply.c put_line); passed on from the path that decides */
+} apply_outcome;
+
+/* Results of a path: done, failed in a way the other path would fail too (an input that does not
+ * parse), or not done here (the whole-model path decides). */
+enum { APPLY_DONE = 0, APPLY_FAILED = -1, APPLY_ELSEWHERE = -2 };
+
+int apply_on_model(const apply_request *request, apply_outcome *out);
+int apply_on_json(const apply_request *request, apply_outcome *out);
+
+void apply_line(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The checks and messages both paths share. */
+int apply_base_matches(const apply_request *request, const rb_patch *patch);
+int apply_re_read(const apply_request *request, apply_outcome *out, rb_doc **again);
+#endif

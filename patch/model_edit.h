@@ -1,0 +1,34 @@
+/* RFC 6902 operations applied to a document's model, without a JSON copy of the document
+ * (see model_edit.c). */
+#ifndef RB_MODEL_EDIT_H
+#define RB_MODEL_EDIT_H
+#include <jansson.h>
+#include "../core/buf.h"
+#include "../core/doc.h"
+
+/* Where a pointer leads in the model. */
+typedef struct rb_model_place {
+    rb_node *parent; /* the container holding the place (NULL: the root itself) */
+    size_t index;    /* position in parent: of the node, or where a new list element goes */
+    rb_node *node;   /* what is there, NULL for a place that does not exist yet */
+    char *key;       /* the last token, unescaped (malloc'd; free with rb_model_place_free) */
+} rb_model_place;
+void rb_model_place_free(rb_model_place *place);
+
+/* Follows `path` (RFC 6901 tokens and "[key=value]" selectors, patch/selector.c) through the
+ * model. The last token may name a place that does not exist yet (a new member, "-" or the end
+ * index of a list). `plain` receives the path with selectors replaced by indices. Tables and
+ * packed records on the way become nodes. 0 on success, else -1 and `why`. */
+int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf *plain, char *why, size_t why_size);
+
+/* The JSON value at `path` (a new reference; blobs as references), NULL when there is none. */
+json_t *rb_model_json_at(rb_doc *doc, const char *path);
+
+/* Applies one operation to the model. Scalars go through their wire types; a new or replaced
+ * structure is built from its JSON after the node it replaces or a sibling (same keys, same wire
+ * types), and the writer checks it against the description. 0 on success; -1 when the operation
+ * fails or is beyond this engine (why says which; the caller then takes the whole-model path,
+ * which is as strict and reports as before). *resolved gets the operation's plain path
+ * (malloc'd). */
+int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why, size_t why_size);
+#endif

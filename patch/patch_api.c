@@ -1,0 +1,256 @@
+/* The public patch API (include/rebyte.h): patch files, apply, diff and resolve. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "apply.h"
+#include "../core/json.h"
+#include "model_compare.h"
+#include "portable.h"
+#include "selector.h"
+#include "jsonpatch.h"
+
+static void set_error(rb_error *err, rb_status status, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_error(rb_error *err, rb_status status, const char *file, const char *fmt, ...)
+{
+    if (!err) return;
+    memset(err, 0, sizeof(*err));
+    err->status = status;
+    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+/* ---------- patch files ---------- */
+
+rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_error *err)
+{
+    json_error_t jerr;
+    json_t *file = json_loadb(text, size, JSON_ALLOW_NUL, &jerr);
+    if (!file) {
+        set_error(err, RB_E_USAGE, name, "not JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
+        return NULL;
+    }
+    rb_patch *patch = calloc(1, sizeof(*patch));
+    if (!patch || !(patch->name = strdup(name ? name : "the patch"))) {
+        free(patch);
+        json_decref(file);
+        set_error(err, RB_E_NOMEM, name, "out of memory");
+        return NULL;
+    }
+    patch->file = file;
+    if (rb_patch_parts(file, &patch->ops, &patch->base) != 0) {
+        set_error(err, RB_E_USAGE, name, "neither a JSON Patch array nor a rebyte patch object");
+        rb_patch_free(patch);
+        return NULL;
+    }
+    return patch;
+}
+
+void rb_patch_free(rb_patch *patch)
+{
+    if (!patch) return;
+    json_decref(patch->file);
+    free(patch->name);
+    free(patch);
+}
+
+const char *rb_patch_name(const rb_patch *patch) { return patch->name; }
+
+/* ---------- apply ---------- */
+
+static void outcome_reset(apply_outcome *out, int want_changes)
+{
+    free(out->bytes);
+    rb_buf_free(&out->lines);
+    json_decref(out->changes);
+    memset(out, 0, sizeof(*out));
+    rb_buf_init(&out->lines);
+    if (want_changes) out->changes = json_array();
+}
+
+static void pass_lines(const apply_outcome *out, const rb_apply_options *o)
+{
+    if (!o || !o->report || !out->lines.size) return;
+    const char *p = (const char *)out->lines.data, *end = p + out->lines.size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char *line = len ? strndup(p + 1, len - 1) : NULL; /* after the kind (apply.c put_line) */
+        if (line) o->report(o->report_context, *p == 'W', line);
+        free(line);
+        p += len + 1;
+    }
+}
+
+/* Both paths in order; the outcome of the one that decided. */
+static int run(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason, size_t reason_size)
+{
+    int want_changes = rq->options && rq->options->want_changes;
+    outcome_reset(out, want_changes);
+    int rc = APPLY_ELSEWHERE;
+    if (!rq->options || !rq->options->whole_model) rc = apply_on_model(rq, out);
+    *whole_model = rc == APPLY_ELSEWHERE;
+    if (rc != APPLY_ELSEWHERE) return rc;
+    if (reason) snprintf(reason, reason_size, "%.200s", out->error.message[0] ? out->error.message : "asked for");
+    outcome_reset(out, 0);
+    return apply_on_json(rq, out);
+}
+
+rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
+                   size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err)
+{
+    memset(result, 0, sizeof(*result));
+    apply_request rq = {data, size, file_name ? file_name : "", patches, count, options, 0};
+    apply_outcome out = {0};
+    int rc = run(&rq, &out, &result->whole_model, result->whole_model_reason, sizeof result->whole_model_reason);
+    pass_lines(&out, options);
+    rb_buf_free(&out.lines);
+    if (rc != APPLY_DONE) {
+        if (err) {
+            *err = out.error;
+            if (!err->status) err->status = RB_E_MODEL;
+            if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", rq.name);
+        }
+        free(out.bytes);
+        json_decref(out.changes);
+        return out.error.status ? out.error.status : RB_E_MODEL;
+    }
+    result->bytes = out.bytes;
+    result->size = out.size;
+    result->operations = out.operations;
+    if (out.changes) result->changes = json_dumps(out.changes, JSON_ENCODE_ANY | JSON_COMPACT);
+    json_decref(out.changes);
+    return RB_OK;
+}
+
+void rb_apply_result_free(rb_apply_result *result)
+{
+    if (!result) return;
+    free(result->bytes);
+    free(result->changes);
+    memset(result, 0, sizeof(*result));
+}
+
+rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err)
+{
+    rb_patch *patch = rb_patch_parse(patch_json, strlen(patch_json), "the patch", err);
+    if (!patch) return RB_E_USAGE;
+    uint8_t *bytes;
+    size_t size;
+    rb_status st = rb_doc_write(*doc, NULL, &bytes, &size, err);
+    if (st != RB_OK) { rb_patch_free(patch); return st; }
+    const rb_patch *const patches[1] = {patch};
+    apply_request rq = {bytes, size, (*doc)->file_name, patches, 1, NULL, 1};
+    apply_outcome out = {0};
+    int whole_model;
+    int rc = run(&rq, &out, &whole_model, NULL, 0);
+    rb_buf_free(&out.lines);
+    free(out.bytes);
+    json_decref(out.changes);
+    rb_patch_free(patch);
+    if (rc != APPLY_DONE || rb_doc_own(out.doc, bytes) != 0) {
+        if (err) *err = out.error;
+        rb_doc_free(out.doc);
+        free(bytes);
+        return out.error.status ? out.error.status : RB_E_NOMEM;
+    }
+    rb_doc_free(*doc);
+    *doc = out.doc;
+    return RB_OK;
+}
+
+/* ---------- diff ---------- */
+
+/* A model as content: blobs spelled out, storage annotations left out. */
+static json_t *content_json(const rb_doc *doc)
+{
+    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
+    rb_json_strip_storage(j);
+    return j;
+}
+
+/* The identity patch from A to B, proven on A before it is given out. */
+static json_t *identity_ops(const rb_doc *a, const rb_doc *b, rb_error *err)
+{
+    json_t *ja = content_json(a), *jb = content_json(b);
+    json_t *ops = rb_identity_diff(ja, jb);
+    const char *name = "the identity patch";
+    char why[1400];
+    if (rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, why, sizeof why) != 0 ||
+        !rb_values_equal(ja, jb)) {
+        set_error(err, RB_E_MODEL, a->file_name, "internal: the identity patch does not turn A into B (%.400s)", why);
+        json_decref(ops);
+        ops = NULL;
+    }
+    json_decref(ja);
+    json_decref(jb);
+    return ops;
+}
+
+static char *print_json(const json_t *j)
+{
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_json_print(j, &b);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) { rb_buf_free(&b); return NULL; }
+    size_t size;
+    return (char *)rb_buf_take(&b, &size);
+}
+
+rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                      char **patch_json, size_t *operation_count, rb_error *err)
+{
+    *patch_json = NULL;
+    *operation_count = 0;
+    if (a->format != b->format) {
+        set_error(err, RB_E_USAGE, a->file_name, "%s is %s, %s is %s: diff needs two files of one format",
+                  a->file_name, a->format->name, b->file_name, b->format->name);
+        return RB_E_USAGE;
+    }
+    json_t *ops;
+    if (rb_model_equal(a->root, b->root, "", NULL)) {
+        ops = json_array();
+    } else if (flags & RB_DIFF_BY_IDENTITY) {
+        if (!(ops = identity_ops(a, b, err))) return RB_E_MODEL;
+    } else {
+        ops = json_array();
+        rb_model_diff(a, a->root, b, b->root, ops, "");
+    }
+    *operation_count = json_array_size(ops);
+    json_t *out = ops;
+    if (!(flags & RB_DIFF_PLAIN)) {
+        char crc[16];
+        snprintf(crc, sizeof crc, "0x%08x", (unsigned)crc32(0, a_bytes, (uInt)a_size));
+        out = json_pack("{s:i,s:{s:s,s:I,s:s},s:o}", "rebytePatch", 1, "base", "format", a->format->name, "size",
+                        (json_int_t)a_size, "crc32", crc, "operations", ops);
+    }
+    *patch_json = print_json(out);
+    json_decref(out);
+    if (!*patch_json) { set_error(err, RB_E_NOMEM, a->file_name, "out of memory"); return RB_E_NOMEM; }
+    return RB_OK;
+}
+
+/* ---------- resolve ---------- */
+
+rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
+{
+    *plain_json = NULL;
+    json_t *model = rb_model_to_json(doc, doc->root, RB_BLOBS_REF);
+    json_t *resolved = NULL;
+    char why[1024];
+    rb_status st = RB_OK;
+    if (rb_json_patch_apply_selectors(&model, patch->ops, &resolved, why, sizeof why) != 0) {
+        set_error(err, RB_E_MODEL, doc->file_name, "%s: %s", patch->name, why);
+        st = RB_E_MODEL;
+    } else if (!(*plain_json = print_json(resolved))) {
+        st = RB_E_NOMEM;
+    }
+    json_decref(resolved);
+    json_decref(model);
+    return st;
+}
