@@ -10,9 +10,11 @@
  * comparisons, core/json.c rb_json_strip_storage).
  */
 #include "model_compare.h"
+#include <stdlib.h>
 #include <string.h>
 #include "../core/json.h"
 #include "jsondiff.h"
+#include "portable.h"
 
 typedef struct element_scratch {
     rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
@@ -152,6 +154,179 @@ static json_t *content_json(const rb_doc *doc, const rb_node *n)
     return inner;
 }
 
+/* ---------- lists: what the JSON differ would do, without rendering the list ---------- */
+
+/* The node a relative pointer leads to below `n`, viewing packed records and table elements
+ * through `scratch` (one per step); NULL when it leads nowhere. */
+enum { KEY_DEPTH = 8 };
+static const rb_node *walk_view(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
+{
+    const char *p = pointer;
+    for (int depth = 0; n && *p == '/'; depth++) {
+        if (depth == KEY_DEPTH) return NULL;
+        p++;
+        size_t len = strcspn(p, "/");
+        char token[128];
+        if (len >= sizeof token) return NULL;
+        memcpy(token, p, len);
+        token[len] = 0;
+        p += len;
+        if (list_like(n)) {
+            char *end;
+            unsigned long i = strtoul(token, &end, 10);
+            if (!*token || *end || i >= rb_element_count(n)) return NULL;
+            n = n->kind == RB_K_TABLE ? rb_table_element(n, i, scratch[depth].nodes, scratch[depth].kids)
+                                      : n->v.kids.items[i];
+        } else if (record_like(n) || n->kind == RB_K_STREAM) {
+            const rb_node *r = record(n, &scratch[depth]), *found = NULL;
+            for (size_t k = 0; k < r->v.kids.count && !found; k++)
+                if (r->v.kids.items[k]->key && strcmp(r->v.kids.items[k]->key, token) == 0) found = r->v.kids.items[k];
+            n = found;
+        } else {
+            return NULL;
+        }
+    }
+    return *p ? NULL : n;
+}
+
+/* Sets `value` at `pointer` in `root`, making the objects and arrays on the way. */
+static void put_at(json_t *root, const char *pointer, json_t *value)
+{
+    json_t *cur = root;
+    const char *p = pointer;
+    while (*p == '/') {
+        p++;
+        size_t len = strcspn(p, "/");
+        char token[128];
+        snprintf(token, sizeof token, "%.*s", (int)len, p);
+        p += len;
+        int numeric = token[0] >= '0' && token[0] <= '9';
+        int next_numeric = *p == '/' && p[1] >= '0' && p[1] <= '9';
+        if (numeric && json_is_array(cur)) {
+            size_t i = strtoul(token, NULL, 10);
+            while (json_array_size(cur) <= i) json_array_append_new(cur, json_null());
+            json_t *have = json_array_get(cur, i);
+            if (!*p) { json_array_set_new(cur, i, value); return; }
+            if (json_is_null(have)) json_array_set_new(cur, i, next_numeric ? json_array() : json_object());
+            cur = json_array_get(cur, i);
+        } else if (json_is_object(cur)) {
+            if (!*p) { json_object_set_new(cur, token, value); return; }
+            if (!json_object_get(cur, token)) json_object_set_new(cur, token, next_numeric ? json_array() : json_object());
+            cur = json_object_get(cur, token);
+        } else {
+            json_decref(value);
+            return;
+        }
+    }
+    json_decref(value);
+}
+
+/* An element as its identity keys see it (patch/portable.c): the members the key sets name,
+ * each rendered alone; a scalar element whole. */
+static json_t *key_view(const rb_doc *doc, const rb_node *element)
+{
+    if (list_like(element)) return json_array();
+    if (!record_like(element) && element->kind != RB_K_STREAM) return content_json(doc, element);
+    json_t *view = json_object();
+    rb_record_scratch scratch[KEY_DEPTH];
+    for (size_t s = 0; rb_identity_key_set(s); s++) {
+        for (const char *const *key = rb_identity_key_set(s); *key; key++) {
+            char pointer[256];
+            snprintf(pointer, sizeof pointer, "/%s", *key);
+            const rb_node *member = **key ? walk_view(element, pointer, scratch) : NULL;
+            if (member) put_at(view, pointer, content_json(doc, member));
+        }
+    }
+    return view;
+}
+
+/* Identity tokens of every element, or NULL when the list has none (rb_identity_keys). */
+static char **list_identities(const rb_doc *doc, const rb_node *list)
+{
+    json_t *views = json_array();
+    element_scratch s;
+    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, element(list, i, &s)));
+    char **keys = rb_identity_keys(views);
+    json_decref(views);
+    return keys;
+}
+
+static void free_identities(char **keys, size_t n)
+{
+    for (size_t i = 0; keys && i < n; i++) free(keys[i]);
+    free(keys);
+}
+
+/* Would the JSON differ match this list's elements by identity? (its first element an object or
+ * a string, jsondiff.c diff_arrays) */
+static int list_of_things(const rb_doc *doc, const rb_node *list)
+{
+    if (!rb_element_count(list)) return 0;
+    element_scratch s;
+    const rb_node *first = element(list, 0, &s);
+    if (record_like(first) || first->kind == RB_K_STREAM) return 1;
+    if (list_like(first)) return 0;
+    json_t *j = content_json(doc, first);
+    int thing = json_is_object(j) || json_is_string(j);
+    json_decref(j);
+    return thing;
+}
+
+static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, rb_buf *path);
+
+static void add_op(json_t *ops, const char *op, rb_buf *path, const char *tail, json_t *value)
+{
+    size_t mark = path->size;
+    rb_buf_put(path, tail, strlen(tail));
+    rb_buf_put_u8(path, 0);
+    json_t *o = json_pack("{s:s,s:s}", "op", op, "path", (const char *)path->data);
+    if (value) json_object_set_new(o, "value", value);
+    json_array_append_new(ops, o);
+    path->size = mark;
+}
+
+/* Element by element, then removals from the end and additions (jsondiff.c diff_arrays). */
+static void diff_by_position(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                             rb_buf *path)
+{
+    size_t na = rb_element_count(a), nb = rb_element_count(b), common = na < nb ? na : nb;
+    element_scratch sa, sb;
+    for (size_t i = 0; i < common; i++) {
+        size_t mark = path->size;
+        push_index(path, i);
+        diff_at(da, element(a, i, &sa), db, element(b, i, &sb), ops, path);
+        path->size = mark;
+    }
+    char index[32];
+    for (size_t i = na; i > common; i--) {
+        snprintf(index, sizeof index, "/%zu", i - 1);
+        add_op(ops, "remove", path, index, NULL);
+    }
+    for (size_t i = common; i < nb; i++) add_op(ops, "add", path, "/-", content_json(db, element(b, i, &sb)));
+}
+
+/* Lists: when every element keeps its place and its identity, the JSON differ compares them
+ * element by element, and so can the walk; otherwise the two lists are rendered for it. */
+static int diff_lists(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                      rb_buf *path)
+{
+    size_t na = rb_element_count(a), nb = rb_element_count(b);
+    if (!(na && nb && list_of_things(da, a))) {
+        diff_by_position(da, a, db, b, ops, path);
+        return 1;
+    }
+    char **ka = list_identities(da, a), **kb = list_identities(db, b);
+    int by_position = !ka || !kb;
+    if (!by_position && na == nb) {
+        by_position = 1;
+        for (size_t i = 0; i < na && by_position; i++) by_position = strcmp(ka[i], kb[i]) == 0;
+    }
+    free_identities(ka, na);
+    free_identities(kb, nb);
+    if (by_position) diff_by_position(da, a, db, b, ops, path);
+    return by_position;
+}
+
 /* Records with the same members in the same order are compared member by member, as the JSON
  * differ does; everything else that differs is rendered and handed to it. */
 static int same_members(const rb_node *a, const rb_node *b)
@@ -179,6 +354,7 @@ static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const 
         }
         return;
     }
+    if (list_like(a) && list_like(b) && diff_lists(da, a, db, b, ops, path)) return;
     json_t *ja = content_json(da, a), *jb = content_json(db, b);
     rb_buf_put_u8(path, 0);
     rb_json_diff(ja, jb, ops, path->data ? (const char *)path->data : "");

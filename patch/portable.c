@@ -42,6 +42,54 @@ static int blob_digest(const json_t *v, uint64_t *size, uint32_t *crc)
     return 0;
 }
 
+/* rb_json_equal of x and y as rb_json_strip_storage would leave them, without copying: `sx`
+ * (`sy`) says whether x (y) is stripped. A stripped object loses "$stream", and a member or
+ * element {"$id": v, ...} of a stripped container stands for v, which is not stripped further. */
+static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy);
+
+static const json_t *stripped_child(const json_t *v, int strip, int *strip_child)
+{
+    const json_t *plain = strip && json_is_object(v) ? json_object_get(v, "$id") : NULL;
+    *strip_child = strip && !plain;
+    return plain ? plain : v;
+}
+
+static int children_equal(const json_t *x, int sx, const json_t *y, int sy)
+{
+    int cx, cy;
+    const json_t *vx = stripped_child(x, sx, &cx), *vy = stripped_child(y, sy, &cy);
+    return equal_as_stripped(vx, cx, vy, cy);
+}
+
+static int is_stream_key(const char *key, size_t len) { return len == 7 && memcmp(key, "$stream", 7) == 0; }
+
+static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy)
+{
+    if (!x || !y) return 0;
+    if ((!sx && !sy) || !(json_is_object(x) || json_is_array(x)) || json_typeof(x) != json_typeof(y))
+        return rb_json_equal(x, y);
+    if (json_is_array(x)) {
+        size_t n = json_array_size(x);
+        if (n != json_array_size(y)) return 0;
+        for (size_t i = 0; i < n; i++)
+            if (!children_equal(json_array_get(x, i), sx, json_array_get(y, i), sy)) return 0;
+        return 1;
+    }
+    size_t nx = json_object_size(x) - (sx && json_object_get(x, "$stream") ? 1 : 0);
+    size_t ny = json_object_size(y) - (sy && json_object_get(y, "$stream") ? 1 : 0);
+    if (nx != ny) return 0;
+    /* equal sizes and every member of x found equal in y: the key sets coincide */
+    for (void *it = json_object_iter((json_t *)x); it; it = json_object_iter_next((json_t *)x, it)) {
+        const char *key = json_object_iter_key(it);
+        size_t len = json_object_iter_key_len(it);
+        if (is_stream_key(key, len) && sx) continue;
+        const json_t *vy = json_object_getn(y, key, len);
+        if (!vy || (is_stream_key(key, len) && sy)) return 0;
+        if (!children_equal(json_object_iter_value(it), sx, vy, sy)) return 0;
+    }
+    return 1;
+}
+
 /* Equal as content: how values were stored ($id flags, $stream, blob spelling) does not count. */
 int rb_values_equal(const json_t *a, const json_t *b)
 {
@@ -49,14 +97,8 @@ int rb_values_equal(const json_t *a, const json_t *b)
     uint32_t ca, cb;
     if (json_is_object(a) && json_is_object(b) && blob_digest(a, &sa, &ca) && blob_digest(b, &sb, &cb))
         return sa == sb && ca == cb;
-    json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
-    json_t *wx = json_pack("[o]", x), *wy = json_pack("[o]", y); /* wrapped: a top-level $id collapses too */
-    rb_json_strip_storage(wx);
-    rb_json_strip_storage(wy);
-    int same = rb_json_equal(wx, wy);
-    json_decref(wx);
-    json_decref(wy);
-    return same;
+    /* as if both were stripped inside a list (so a top-level $id collapses too) */
+    return children_equal(a, 1, b, 1);
 }
 
 /* ---------- natural keys ---------- */
@@ -74,6 +116,11 @@ static const char *const KEY_SETS[][5] = {
     {"instanceId", NULL},                           /* data.win room instances */
     {"", NULL},                                     /* strings and numbers in lists */
 };
+
+const char *const *rb_identity_key_set(size_t index)
+{
+    return index < sizeof KEY_SETS / sizeof KEY_SETS[0] ? KEY_SETS[index] : NULL;
+}
 
 static json_t *member_at(json_t *element, const char *key)
 {
@@ -106,6 +153,20 @@ static int same_keys(json_t *a, json_t *b, const char *const *keys)
     return 1;
 }
 
+/* The selector token of `element` under `keys` ("[name=Road,coord/0=3,...]"); 0 when it does not
+ * fit in `size`. */
+static int spell_token(json_t *element, const char *const *keys, char *out, size_t size)
+{
+    size_t o = (size_t)snprintf(out, size, "[");
+    for (int k = 0; keys[k] && o < size; k++) {
+        char value[256];
+        spell_value(member_at(element, keys[k]), value, sizeof value);
+        o += (size_t)snprintf(out + o, size - o, "%s%s=%s", k ? "," : "", keys[k], value);
+    }
+    if (o + 2 < size) { out[o++] = ']'; out[o] = 0; return 1; }
+    return 0;
+}
+
 int rb_identity_selector(json_t *array, size_t index, char *out, size_t size)
 {
     json_t *element = json_array_get(array, index);
@@ -118,16 +179,190 @@ int rb_identity_selector(json_t *array, size_t index, char *out, size_t size)
         for (size_t i = 0; i < json_array_size(array) && matches < 2; i++)
             matches += same_keys(element, json_array_get(array, i), keys);
         if (matches != 1) continue;
-        size_t o = (size_t)snprintf(out, size, "[");
-        for (int k = 0; keys[k] && o < size; k++) {
-            char value[256];
-            spell_value(member_at(element, keys[k]), value, sizeof value);
-            o += (size_t)snprintf(out + o, size - o, "%s%s=%s", k ? "," : "", keys[k], value);
-        }
-        if (o + 2 < size) { out[o++] = ']'; out[o] = 0; return 1; }
-        return 0;
+        return spell_token(element, keys, out, size);
     }
     return 0;
+}
+
+/* A hash of a value that agrees with rb_json_equal: numbers by their value (integer 1 and real
+ * 1.0 alike), objects whatever their member order. */
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+    return mix64(h ^ n);
+}
+
+static uint64_t hash_value(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_INTEGER:
+    case JSON_REAL: {
+        /* an integer equals a real only when the real is that integer, which converts exactly */
+        double d = json_is_integer(v) ? (double)json_integer_value(v) : json_real_value(v);
+        if (d == 0) d = 0; /* -0.0 equals 0 */
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return mix64(bits ^ 0x6e756d626572ULL);
+    }
+    case JSON_STRING: return hash_bytes(json_string_value(v), json_string_length(v));
+    case JSON_ARRAY: {
+        uint64_t h = 0x6172726179ULL;
+        for (size_t i = 0; i < json_array_size(v); i++) h = mix64(h * 31 + hash_value(json_array_get(v, i)));
+        return h;
+    }
+    case JSON_OBJECT: {
+        uint64_t h = 0x6f626a656374ULL;
+        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it))
+            h += mix64(hash_bytes(json_object_iter_key(it), json_object_iter_key_len(it)) * 3 +
+                       hash_value(json_object_iter_value(it)));
+        return mix64(h);
+    }
+    case JSON_TRUE: return 0x74727565ULL;
+    case JSON_FALSE: return 0x66616c7365ULL;
+    default: return 0x6e756c6cULL;
+    }
+}
+
+typedef struct keyed {
+    uint64_t hash;
+    size_t index;
+} keyed;
+
+static int compare_keyed(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+char **rb_identity_selectors(json_t *array, size_t first, size_t count)
+{
+    size_t n = json_array_size(array);
+    if (first > n) first = n;
+    if (count > n - first) count = n - first;
+    char **out = calloc(count + 1, sizeof(char *));
+    char *decided = calloc(count + 1, 1); /* a key set was found (a token, or index addressing) */
+    keyed *present = malloc((n + 1) * sizeof(keyed));
+    unsigned char *unique = malloc(n + 1);
+    size_t *reps = malloc((n + 1) * sizeof(size_t));
+    if (!out || !decided || !present || !unique || !reps) {
+        free(out);
+        out = NULL;
+        goto done;
+    }
+    size_t undecided = count;
+    for (size_t s = 0; s < sizeof KEY_SETS / sizeof KEY_SETS[0] && undecided; s++) {
+        const char *const *keys = KEY_SETS[s];
+        /* the elements that have every key, with a hash of their key values */
+        size_t m = 0;
+        int wanted = 0;
+        for (size_t i = 0; i < n; i++) {
+            json_t *element = json_array_get(array, i);
+            uint64_t h = 0x6b657973ULL;
+            int ok = 1;
+            for (int k = 0; keys[k] && ok; k++) {
+                json_t *v = member_at(element, keys[k]);
+                if (!v) ok = 0;
+                else h = mix64(h * 31 + hash_value(v));
+            }
+            unique[i] = 0;
+            if (!ok) continue;
+            present[m++] = (keyed){h, i};
+            if (i >= first && i - first < count && !decided[i - first]) wanted = 1;
+        }
+        if (!wanted) continue;
+        /* equal keys have equal hashes: within a run of one hash, split into classes of equal keys
+         * (each compared with one member of each class so far); a class of one is unique */
+        qsort(present, m, sizeof *present, compare_keyed);
+        for (size_t r = 0; r < m;) {
+            size_t end = r + 1;
+            while (end < m && present[end].hash == present[r].hash) end++;
+            if (end == r + 1) {
+                unique[present[r].index] = 1;
+            } else {
+                size_t classes = 0;
+                for (size_t q = r; q < end; q++) {
+                    json_t *element = json_array_get(array, present[q].index);
+                    size_t c = 0;
+                    while (c < classes && !same_keys(element, json_array_get(array, reps[c]), keys)) c++;
+                    if (c == classes) { reps[classes++] = present[q].index; unique[present[q].index] = 1; }
+                    else { unique[reps[c]] = 0; unique[present[q].index] = 0; }
+                }
+            }
+            r = end;
+        }
+        for (size_t q = 0; q < m; q++) {
+            size_t i = present[q].index;
+            if (i < first || i - first >= count || decided[i - first] || !unique[i]) continue;
+            char token[1024];
+            decided[i - first] = 1;
+            undecided--;
+            if (spell_token(json_array_get(array, i), keys, token, sizeof token) && !(out[i - first] = strdup(token))) {
+                for (size_t j = 0; j < count; j++) free(out[j]);
+                free(out);
+                out = NULL;
+                goto done;
+            }
+        }
+    }
+done:
+    free(decided);
+    free(present);
+    free(unique);
+    free(reps);
+    return out;
+}
+
+/* ---------- a string index ---------- */
+
+struct rb_key_index {
+    size_t mask;
+    long *slots; /* position + 1, 0 when empty */
+    char *const *keys;
+};
+
+static uint64_t hash_string(const char *s) { return hash_bytes(s, strlen(s)); }
+
+rb_key_index *rb_key_index_new(char *const *keys, size_t n)
+{
+    rb_key_index *ix = malloc(sizeof *ix);
+    size_t cap = 16;
+    while (cap < 2 * n + 2) cap *= 2;
+    if (!ix || !(ix->slots = calloc(cap, sizeof(long)))) { free(ix); return NULL; }
+    ix->mask = cap - 1;
+    ix->keys = keys;
+    for (size_t i = 0; i < n; i++) {
+        if (!keys[i]) continue;
+        size_t h = (size_t)hash_string(keys[i]) & ix->mask;
+        while (ix->slots[h] && strcmp(keys[ix->slots[h] - 1], keys[i]) != 0) h = (h + 1) & ix->mask;
+        if (!ix->slots[h]) ix->slots[h] = (long)i + 1;
+    }
+    return ix;
+}
+
+long rb_key_index_find(const rb_key_index *ix, const char *key)
+{
+    if (!ix || !key) return -1;
+    for (size_t h = (size_t)hash_string(key) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
+        if (strcmp(ix->keys[ix->slots[h] - 1], key) == 0) return ix->slots[h] - 1;
+    return -1;
+}
+
+void rb_key_index_free(rb_key_index *ix)
+{
+    if (ix) free(ix->slots);
+    free(ix);
 }
 
 static int compare_strings(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
@@ -209,12 +444,37 @@ static void emit(diff_ctx *d, const char *op, const char *path, json_t *value)
 
 static void diff_value(diff_ctx *d, json_t *a, json_t *b, const char *path);
 
-/* The path of element i of `array` (at `path`): a selector when its identity is unique. */
-static char *element_path(json_t *array, size_t i, const char *path)
+/* The selectors of a run of elements of one list, computed together the first time one is asked
+ * for (rb_identity_selectors: n log n for the list, where one rb_identity_selector is n). */
+typedef struct selector_run {
+    json_t *array;
+    size_t first, count;
+    char **tokens;
+    int computed;
+} selector_run;
+
+static const char *run_selector(selector_run *r, size_t i)
 {
-    char token[1024];
-    if (!rb_identity_selector(array, i, token, sizeof token)) snprintf(token, sizeof token, "%zu", i);
-    return join(path, token, 0);
+    if (!r->computed) {
+        r->tokens = rb_identity_selectors(r->array, r->first, r->count);
+        r->computed = 1;
+    }
+    return r->tokens && i >= r->first && i - r->first < r->count ? r->tokens[i - r->first] : NULL;
+}
+
+static void run_free(selector_run *r)
+{
+    for (size_t i = 0; r->tokens && i < r->count; i++) free(r->tokens[i]);
+    free(r->tokens);
+}
+
+/* The path of element i of the list (at `path`): a selector when its identity is unique. */
+static char *element_path(selector_run *r, size_t i, const char *path)
+{
+    const char *token = run_selector(r, i);
+    char index[32];
+    if (!token) snprintf(index, sizeof index, "%zu", i);
+    return join(path, token ? token : index, 0);
 }
 
 static void diff_array(diff_ctx *d, json_t *a, json_t *b, const char *path)
@@ -225,30 +485,33 @@ static void diff_array(diff_ctx *d, json_t *a, json_t *b, const char *path)
            rb_json_equal(json_array_get(a, na - 1 - suffix), json_array_get(b, nb - 1 - suffix)))
         suffix++;
     size_t ma = na - prefix - suffix, mb = nb - prefix - suffix;
+    /* the elements that may be named: the changed run, and the one after it */
+    selector_run run = {a, prefix, ma + 1, NULL, 0};
     if (ma == mb) { /* same length: element by element, each addressed by identity */
         for (size_t i = prefix; i < prefix + ma; i++) {
-            char *p = element_path(a, i, path);
+            char *p = element_path(&run, i, path);
             diff_value(d, json_array_get(a, i), json_array_get(b, i), p);
             free(p);
         }
+        run_free(&run);
         return;
     }
     for (size_t i = prefix + ma; i > prefix; i--) { /* removed (by identity, from the end) */
-        char *p = element_path(a, i - 1, path);
+        char *p = element_path(&run, i - 1, path);
         emit(d, "remove", p, NULL);
         free(p);
     }
     /* added where they are in B: appended ("-") when nothing follows them, else before the element
      * that follows them, named by its identity when it has one (an index would shift) */
-    char token[1024];
-    int named = suffix && rb_identity_selector(a, prefix + ma, token, sizeof token);
+    const char *token = suffix ? run_selector(&run, prefix + ma) : NULL;
     for (size_t i = prefix; i < prefix + mb; i++) {
         char index[32];
         snprintf(index, sizeof index, "%zu", i); /* by index, each lands after the previous one */
-        char *p = join(path, !suffix ? "-" : named ? token : index, 0);
+        char *p = join(path, !suffix ? "-" : token ? token : index, 0);
         emit(d, "add", p, json_array_get(b, i));
         free(p);
     }
+    run_free(&run);
 }
 
 static void diff_object(diff_ctx *d, json_t *a, json_t *b, const char *path)
@@ -307,17 +570,17 @@ int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base)
 
 /* ---------- stacking ---------- */
 
-static int paths_overlap(const char *x, const char *y)
-{
-    size_t nx = strlen(x), ny = strlen(y), n = nx < ny ? nx : ny;
-    return strncmp(x, y, n) == 0 && (nx == ny || (nx < ny ? y[nx] : x[ny]) == '/');
-}
-
 /* Paths (resolved) changed by earlier patches of the stack. */
 typedef struct touched {
     char **paths;
     int *owner;
     size_t count, cap;
+    /* the paths of the earlier patches (the first `indexed` entries), sorted, each with the first
+     * entry that has it, and a range-minimum table over those entries: a conflict is found in
+     * log time where a scan would make a stack of n changes cost n² */
+    size_t indexed, distinct, levels;
+    size_t *sorted;    /* distinct paths: the entry that has it first */
+    size_t **minimum;  /* minimum[k][i]: the first entry among sorted[i .. i + 2^k - 1] */
 } touched;
 
 static void touch(touched *t, const char *path, int owner)
@@ -331,11 +594,245 @@ static void touch(touched *t, const char *path, int owner)
     t->owner[t->count++] = owner;
 }
 
+static void forget_index(touched *t)
+{
+    for (size_t k = 0; k < t->levels; k++) free(t->minimum[k]);
+    free(t->minimum);
+    free(t->sorted);
+    t->minimum = NULL;
+    t->sorted = NULL;
+    t->indexed = t->distinct = t->levels = 0;
+}
+
+static char *const *sort_paths; /* qsort has no context argument */
+static int compare_entries(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    int c = strcmp(sort_paths[a], sort_paths[b]);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Index every entry so far: called when a patch starts, the entries then being the earlier ones. */
+static int index_touched(touched *t)
+{
+    forget_index(t);
+    size_t n = t->count;
+    if (!n) return 0;
+    size_t *order = malloc(n * sizeof(size_t));
+    if (!order) return -1;
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    sort_paths = t->paths;
+    qsort(order, n, sizeof(size_t), compare_entries);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) /* equal paths are adjacent, the first entry first */
+        if (!d || strcmp(t->paths[order[d - 1]], t->paths[order[i]]) != 0) order[d++] = order[i];
+    size_t levels = 1;
+    while (((size_t)1 << levels) <= d) levels++;
+    t->minimum = calloc(levels, sizeof(size_t *));
+    if (!t->minimum) { free(order); return -1; }
+    t->sorted = order;
+    t->distinct = d;
+    t->levels = levels;
+    for (size_t k = 0; k < levels; k++) {
+        size_t span = (size_t)1 << k;
+        if (!(t->minimum[k] = malloc(d * sizeof(size_t)))) { forget_index(t); return -1; }
+        for (size_t i = 0; i + span <= d; i++) {
+            if (!k) { t->minimum[k][i] = order[i]; continue; }
+            size_t x = t->minimum[k - 1][i], y = t->minimum[k - 1][i + span / 2];
+            t->minimum[k][i] = x < y ? x : y;
+        }
+    }
+    t->indexed = n;
+    return 0;
+}
+
+/* strcmp of an indexed path with the first `len` bytes of `key` (then, when `slash`, a '/') */
+static int compare_prefix(const char *path, const char *key, size_t len, int slash)
+{
+    int c = strncmp(path, key, len);
+    if (c || !slash) return c ? c : path[len] != 0;
+    return (unsigned char)path[len] - '/' ? ((unsigned char)path[len] < '/' ? -1 : 1) : path[len + 1] != 0;
+}
+
+/* The first sorted position whose path is not below key[0..len) (+ '/') */
+static size_t lower_bound(const touched *t, const char *key, size_t len, int slash)
+{
+    size_t lo = 0, hi = t->distinct;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (compare_prefix(t->paths[t->sorted[mid]], key, len, slash) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static size_t range_minimum(const touched *t, size_t from, size_t to) /* over sorted[from .. to-1] */
+{
+    size_t k = 0;
+    while (((size_t)2 << k) <= to - from) k++;
+    size_t x = t->minimum[k][from], y = t->minimum[k][to - ((size_t)1 << k)];
+    return x < y ? x : y;
+}
+
+/* The owner of the first entry of an earlier patch whose path overlaps `path` (is it, is above
+ * it or below it), as a scan of the entries in order would find it; -1 when there is none. */
 static int conflict_with(const touched *t, const char *path, int owner)
 {
-    for (size_t i = 0; i < t->count; i++)
-        if (t->owner[i] != owner && paths_overlap(t->paths[i], path)) return t->owner[i];
-    return -1;
+    size_t best = (size_t)-1, n = strlen(path);
+    for (size_t len = 0; len <= n; len++) { /* the path and the paths above it */
+        if (len < n && path[len] != '/') continue;
+        size_t at = lower_bound(t, path, len, 0);
+        if (at < t->distinct && compare_prefix(t->paths[t->sorted[at]], path, len, 0) == 0 && t->sorted[at] < best)
+            best = t->sorted[at];
+    }
+    /* the paths below it: those that start with path + '/', a run of the sorted list */
+    size_t from = lower_bound(t, path, n, 1), to = from;
+    size_t lo = from, hi = t->distinct;
+    while (lo < hi) { /* the end of the run: the first path that does not start with path + '/' */
+        size_t mid = lo + (hi - lo) / 2;
+        const char *p = t->paths[t->sorted[mid]];
+        if (strncmp(p, path, n) == 0 && p[n] == '/') lo = mid + 1;
+        else hi = mid;
+    }
+    to = lo;
+    if (from < to) {
+        size_t m = range_minimum(t, from, to);
+        if (m < best) best = m;
+    }
+    (void)owner; /* the indexed entries are the earlier patches', never the current one's */
+    return best == (size_t)-1 ? -1 : t->owner[best];
+}
+
+/* ---------- applying an operation in place ---------- */
+
+/* An "add", "remove" or "replace" that rb_json_patch_apply would carry out: where it acts, so it
+ * can be done on the document itself instead of on a copy of it (a copy per operation made a
+ * patch of n operations on a large model cost n copies of the model). Anything else, and any
+ * operation that would fail, takes the general path, which says why. */
+typedef struct in_place {
+    char *plain;    /* the path with its selectors resolved */
+    int kind;       /* 'a'dd, 'r'emove, re'p'lace */
+    json_t *parent; /* NULL: the whole document */
+    char *key;      /* the last token, decoded */
+    size_t key_len, index;
+    json_t *value;
+} in_place;
+
+/* An RFC 6901 token, decoded; NULL when it has an escape other than ~0 or ~1. */
+static char *decode_token(const char *p, size_t n, size_t *len)
+{
+    char *out = malloc(n + 1), *o = out;
+    if (!out) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != '~') { *o++ = p[i]; continue; }
+        if (i + 1 >= n || (p[i + 1] != '0' && p[i + 1] != '1')) { free(out); return NULL; }
+        *o++ = p[++i] == '0' ? '~' : '/';
+    }
+    *o = 0;
+    *len = (size_t)(o - out);
+    return out;
+}
+
+/* RFC 6901 array index: "0" or digits without a leading zero, below `limit` */
+static int array_index(const char *token, size_t len, size_t limit, size_t *index)
+{
+    size_t v = 0;
+    if (!len || (len > 1 && token[0] == '0')) return 0;
+    for (size_t i = 0; i < len; i++) {
+        if (token[i] < '0' || token[i] > '9') return 0;
+        if (v > (limit + 10) / 10) return 0; /* far out of range */
+        v = v * 10 + (size_t)(token[i] - '0');
+    }
+    if (v >= limit) return 0;
+    *index = v;
+    return 1;
+}
+
+static int plain_key(const char *key, size_t len) /* ASCII without NUL: a valid member name as is */
+{
+    for (size_t i = 0; i < len; i++)
+        if (!key[i] || (unsigned char)key[i] >= 0x80) return 0;
+    return 1;
+}
+
+static void in_place_free(in_place *ip)
+{
+    free(ip->plain);
+    free(ip->key);
+}
+
+/* 1 when `op` is an add, remove or replace that will succeed on `work`, described in `ip`. */
+static int in_place_prepare(json_t *work, const json_t *op, in_place *ip)
+{
+    memset(ip, 0, sizeof *ip);
+    json_t *name = json_object_get(op, "op"), *path = json_object_get(op, "path");
+    if (!json_is_string(name) || !json_is_string(path) || json_object_get(op, "from")) return 0;
+    const char *kind = json_string_value(name);
+    if (strlen(kind) != json_string_length(name)) return 0;
+    if (strcmp(kind, "add") == 0) ip->kind = 'a';
+    else if (strcmp(kind, "remove") == 0) ip->kind = 'r';
+    else if (strcmp(kind, "replace") == 0) ip->kind = 'p';
+    else return 0;
+    ip->value = json_object_get(op, "value");
+    if (ip->kind != 'r' && !ip->value) return 0;
+    char why[600];
+    if (rb_pointer_resolve(work, json_string_value(path), &ip->plain, why, sizeof why) != 0) {
+        ip->plain = NULL;
+        return 0;
+    }
+    const char *p = ip->plain;
+    if (!*p) return ip->kind != 'r'; /* the whole document: replaced */
+    if (*p != '/') goto no;
+    /* down to the parent, as RFC 6901 walks: members that exist, indexes in range */
+    json_t *cur = work;
+    const char *last = strrchr(p, '/');
+    while (p < last) {
+        const char *end = strchr(p + 1, '/');
+        size_t len;
+        char *token = decode_token(p + 1, (size_t)(end - p - 1), &len);
+        if (!token) goto no;
+        size_t index;
+        json_t *next = NULL;
+        if (json_is_object(cur)) next = json_object_getn(cur, token, len);
+        else if (json_is_array(cur) && array_index(token, len, json_array_size(cur), &index)) next = json_array_get(cur, index);
+        free(token);
+        if (!next) goto no;
+        cur = next;
+        p = end;
+    }
+    if (!json_is_object(cur) && !json_is_array(cur)) goto no;
+    ip->parent = cur;
+    if (!(ip->key = decode_token(last + 1, strlen(last + 1), &ip->key_len))) goto no;
+    if (json_is_object(cur)) {
+        if (!plain_key(ip->key, ip->key_len)) goto no;
+        if (ip->kind != 'a' && !json_object_getn(cur, ip->key, ip->key_len)) goto no;
+        return 1;
+    }
+    size_t size = json_array_size(cur);
+    if (ip->kind == 'a' && ip->key_len == 1 && ip->key[0] == '-') { ip->index = size; return 1; }
+    if (array_index(ip->key, ip->key_len, ip->kind == 'a' ? size + 1 : size, &ip->index)) return 1;
+no:
+    in_place_free(ip);
+    memset(ip, 0, sizeof *ip);
+    return 0;
+}
+
+/* Carries out a prepared operation; -1 (nothing changed) when out of memory. */
+static int in_place_commit(json_t **work, const in_place *ip)
+{
+    json_t *v = NULL;
+    if (ip->kind != 'r' && !(v = json_deep_copy(ip->value))) return -1;
+    if (!ip->parent) {
+        json_decref(*work);
+        *work = v;
+        return 0;
+    }
+    if (json_is_object(ip->parent))
+        return ip->kind == 'r' ? json_object_deln(ip->parent, ip->key, ip->key_len)
+                               : json_object_setn_new(ip->parent, ip->key, ip->key_len, v);
+    if (ip->kind == 'r') return json_array_remove(ip->parent, ip->index);
+    if (ip->kind == 'a') return json_array_insert_new(ip->parent, ip->index, v);
+    return json_array_set_new(ip->parent, ip->index, v);
 }
 
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
@@ -348,6 +845,11 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
         const json_t *ops, *base;
         if (rb_patch_parts(patches[p], &ops, &base) != 0) {
             snprintf(err, err_size, "%s is neither a JSON Patch array nor a rebyte patch object", names[p]);
+            rc = -1;
+            break;
+        }
+        if (index_touched(&t) != 0) {
+            snprintf(err, err_size, "out of memory");
             rc = -1;
             break;
         }
@@ -366,6 +868,26 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
                     free(want);
                     rc = -1;
                 }
+                continue;
+            }
+            in_place ip;
+            if (in_place_prepare(work, op, &ip)) {
+                int other = conflict_with(&t, ip.plain, p);
+                if (other >= 0 && policy == RB_CONFLICT_STOP) {
+                    snprintf(err, err_size, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
+                             names[other], names[p], ip.plain);
+                    rc = -1;
+                } else if (other >= 0 && policy == RB_CONFLICT_FIRST_WINS) {
+                    skipped++;
+                    if (report) fprintf(report, "  %s: %s %s skipped (%s changed it first)\n", names[p], op_name, ip.plain, names[other]);
+                } else if (in_place_commit(&work, &ip) != 0) {
+                    snprintf(err, err_size, "%s: operation %zu: out of memory", names[p], i);
+                    rc = -1;
+                } else {
+                    touch(&t, ip.plain, p);
+                    changed++;
+                }
+                in_place_free(&ip);
                 continue;
             }
             json_t *one = json_pack("[O]", op), *resolved = NULL;
@@ -404,6 +926,7 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
     for (size_t i = 0; i < t.count; i++) free(t.paths[i]);
     free(t.paths);
     free(t.owner);
+    forget_index(&t);
     if (rc != 0) { json_decref(work); return -1; }
     json_decref(*doc);
     *doc = work;

@@ -16,10 +16,50 @@
 #include <jansson.h>
 #include "test_util.h"
 #include "rebyte.h"
+#include "core/doc.h"
+#include "core/json.h"
+#include "patch/jsondiff.h"
+#include "patch/model_compare.h"
 
 typedef struct totals {
-    size_t cases, accepted, on_model;
+    size_t cases, accepted, on_model, diffs;
 } totals;
+
+/* Files up to this size also have their diff checked against the whole-JSON differ (which
+ * renders both files: slow on big maps). */
+enum { DIFF_CHECK_MAX = 256 * 1024 };
+
+static json_t *content(const rb_doc *doc)
+{
+    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
+    rb_json_strip_storage(j);
+    return j;
+}
+
+/* The model differ gives the operations the JSON differ gives on the whole renderings. */
+static void check_diff(const char *file, const char *patch_file, const uint8_t *a, size_t na, const uint8_t *b,
+                       size_t nb, totals *t)
+{
+    rb_error err;
+    rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
+    if (!da || !db) {
+        CHECK(0, "%s / %s: cannot parse for the diff check", file, patch_file);
+    } else {
+        json_t *by_model = json_array(), *by_json = json_array(), *ja = content(da), *jb = content(db);
+        rb_model_diff(da, da->root, db, db->root, by_model, "");
+        rb_json_diff(ja, jb, by_json, "");
+        CHECK(json_equal(by_model, by_json), "%s / %s: the model differ and the JSON differ disagree (%zu | %zu ops)",
+              file, patch_file, json_array_size(by_model), json_array_size(by_json));
+        CHECK(json_array_size(by_model) > 0, "%s / %s: the diff sees no change", file, patch_file);
+        t->diffs++;
+        json_decref(by_model);
+        json_decref(by_json);
+        json_decref(ja);
+        json_decref(jb);
+    }
+    rb_doc_free(da);
+    rb_doc_free(db);
+}
 
 /* Only tests and replaces of values (no structure): the model path must take it. */
 static int scalar_only(const char *patch_text)
@@ -69,6 +109,8 @@ static void check_case(const char *file, const char *patch_file, totals *t)
               file, patch_file);
         CHECK(!a.whole_model || !scalar_only((const char *)text),
               "%s / %s: a patch of scalar replaces needed the whole model", file, patch_file);
+        if (size <= DIFF_CHECK_MAX && !(a.size == size && memcmp(a.bytes, data, size) == 0))
+            check_diff(file, patch_file, data, size, a.bytes, a.size, t);
     }
     if (sa == RB_OK) rb_apply_result_free(&a);
     if (sb == RB_OK) rb_apply_result_free(&b);
@@ -140,7 +182,8 @@ int main(int argc, char **argv)
     snprintf(a, sizeof a, "%s/samples/gbx/cookbook", argv[1]);
     snprintf(b, sizeof b, "%s/samples/gbx", argv[1]);
     cross(a, b, &t);
-    printf("samples: %zu cases, %zu applied, %zu of them on the model\n", t.cases, t.accepted, t.on_model);
+    printf("samples: %zu cases, %zu applied, %zu of them on the model, %zu diffs checked\n", t.cases, t.accepted,
+           t.on_model, t.diffs);
     CHECK(t.on_model > 0, "no sample patch was applied on the model");
     if (argc > 2) {
         totals c = {0};
@@ -152,7 +195,8 @@ int main(int argc, char **argv)
             snprintf(b, sizeof b, "%s/corpus/%s", argv[2], pairs[i][1]);
             cross(a, b, &c);
         }
-        printf("corpus: %zu cases, %zu applied, %zu of them on the model\n", c.cases, c.accepted, c.on_model);
+        printf("corpus: %zu cases, %zu applied, %zu of them on the model, %zu diffs checked\n", c.cases, c.accepted,
+               c.on_model, c.diffs);
         CHECK(c.on_model > 0, "no corpus patch was applied on the model");
     }
     printf("%s\n", test_failures ? "FAILED" : "ok");
