@@ -44,17 +44,23 @@ static const command COMMANDS[] = {
      "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\"."},
     {"apply", cmd_apply,
-     "rebyte apply PATCH.json [MORE.json...] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--conflicts=stop|first-wins|last-wins]",
-     "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, validate,\n"
-     "write, re-read what was written and check it equals the patched model. Paths are those\n"
-     "of `rebyte dump`. On any error nothing is written and the input is untouched.\n"
-     "  -o OUT      output file (one input)\n"
-     "  --in-place  replace each input (after verification); --backup keeps FILE.bak\n"
-     "  --dry-run   print what would change, write nothing\n"
-     "  --conflicts when stacked patches change the same value: stop (default), first-wins, last-wins\n"
+     "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [-j N] [--conflicts=stop|first-wins|last-wins]",
+     "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
+     "what was written and check it is the patched model. Paths are those of `rebyte dump`. On any\n"
+     "error nothing is written and the input is untouched.\n"
+     "  --patch FILE  a patch (repeatable); without it the leading arguments are the patches\n"
+     "                (the first, then every further .json): use it when an input ends in .json\n"
+     "  -o OUT        output file (one input)\n"
+     "  --in-place    replace each input (after verification); --backup keeps FILE.bak\n"
+     "  --dry-run     print what would change, write nothing\n"
+     "  -j N          patch N files at a time (folders and several files)\n"
+     "  -q            only problems and the summary\n"
+     "  --conflicts   when stacked patches change the same value: stop (default), first-wins, last-wins\n"
+     "  --whole-model apply on the model's JSON rendering instead of the model (slower; for comparing)\n"
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
-     "`rebyte diff --by-identity` carries its base's digest: on another base, every value it\n"
-     "relies on is checked and reported field by field; it applies when all of them hold.\n"
+     "`rebyte diff` carries its base's digest: on another base, every value it relies on is\n"
+     "checked and reported field by field; it applies when all of them hold. A batch ends with a\n"
+     "line for each file that was not patched, saying why.\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
     {"check", cmd_check, "rebyte check FILE...",
      "Game-level invariants the byte format does not enforce, before the game finds them. For maps:\n"
@@ -66,13 +72,15 @@ static const command COMMANDS[] = {
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"
      "(a relative pointer) equals value, e.g. /body/chunks/[id=0x0304301F]/mapName; several\n"
      "conditions are separated by commas. See docs/usage.md."},
-    {"diff", cmd_diff, "rebyte diff [--by-identity] A B",
+    {"diff", cmd_diff, "rebyte diff [--by-identity] [--plain] A B",
      "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
-     "A's model into B's. Exit 0 when equal, 1 when they differ.\n"
+     "A's model into B's, in the envelope that carries A's digest (`rebyte apply` then says when\n"
+     "it is applied to another file). Exit 0 when equal, 1 when they differ.\n"
+     "  --plain        the bare RFC 6902 array, without the envelope\n"
      "  --by-identity  address list elements by their natural keys (a chunk by id, a block by name\n"
      "                 and coordinates, an item by model and position, a name, a string) and pin\n"
      "                 every replaced value with a test: the patch keeps applying to a base that\n"
-     "                 changed elsewhere. It carries A's digest and is proven on A before printing."},
+     "                 changed elsewhere. It is proven on A before printing."},
     {"downgrade-items", cmd_downgrade_items,
      "rebyte downgrade-items MAP... (-o OUT | --in-place) [--to 4] [--items-version N] [--dry-run] [--print-patch]",
      "Rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at version 4 (or --to 0..4),\n"
