@@ -169,18 +169,26 @@ typedef struct stack_state {
     size_t changed, skipped;
 } stack_state;
 
+/* A failed test whose place exists is final: the whole-model path would say the same. */
 static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const json_t *op, apply_outcome *out)
 {
     const char *path = json_string_value(json_object_get(op, "path"));
     json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
     int same = actual && rb_values_equal(actual, json_object_get(op, "value"));
+    if (!same && actual) {
+        char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+        char *got = json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT);
+        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch->name, i, path,
+                   got ? got : "?", want ? want : "?");
+        out->final = 1;
+        free(want);
+        free(got);
+    } else if (!same) {
+        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist", patch->name, i,
+                   path ? path : "?");
+    }
     json_decref(actual);
-    if (same) return 0;
-    char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-    apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is not %.200s", patch->name, i, path ? path : "?",
-               want ? want : "?");
-    free(want);
-    return -1;
+    return same ? 0 : -1;
 }
 
 /* One operation of patch `p` of the stack. */
@@ -288,5 +296,5 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;
     else rb_doc_free(doc);
-    return rc == 0 ? APPLY_DONE : APPLY_ELSEWHERE;
+    return rc == 0 ? APPLY_DONE : out->final ? APPLY_FAILED : APPLY_ELSEWHERE;
 }

@@ -31,6 +31,7 @@ typedef struct apply_outcome {
     json_t *changes;  /* want_changes: [{op, path, was?, value?}] */
     size_t operations;
     rb_error error;   /* on failure */
+    int final;        /* the failure is the whole-model path's too: it need not run */
     rb_buf lines;     /* report lines (apply.c put_line); passed on from the path that decides */
 } apply_outcome;
 

@@ -835,6 +835,27 @@ static int in_place_commit(json_t **work, const in_place *ip)
     return json_array_set_new(ip->parent, ip->index, v);
 }
 
+/* Why a "test" failed: the value the document has there, or why there is none. */
+static void test_failure(json_t *doc, const json_t *op, const char *patch, size_t index, char *err, size_t err_size)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+    char *plain = NULL, why[600] = "";
+    json_t *actual = NULL;
+    if (path && rb_pointer_resolve(doc, path, &plain, why, sizeof why) == 0)
+        actual = rb_json_pointer_get(doc, plain, why, sizeof why);
+    char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (got)
+        snprintf(err, err_size, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch, index,
+                 path ? path : "?", got, want ? want : "?");
+    else
+        snprintf(err, err_size, "%s: operation %zu: test failed: %s does not exist (%s)", patch, index,
+                 path ? path : "?", why[0] ? why : "no such place");
+    free(want);
+    free(got);
+    free(plain);
+}
+
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
                    rb_conflict_policy policy, FILE *report, char *err, size_t err_size)
 {
@@ -862,10 +883,7 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
                 size_t failed = rb_check_pins(work, pin, NULL);
                 json_decref(pin);
                 if (failed != 0) {
-                    char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-                    snprintf(err, err_size, "%s: operation %zu: test failed: %s is not %.200s", names[p], i,
-                             json_string_value(json_object_get(op, "path")), want ? want : "?");
-                    free(want);
+                    test_failure(work, op, names[p], i, err, err_size);
                     rc = -1;
                 }
                 continue;

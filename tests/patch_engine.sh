@@ -1,0 +1,74 @@
+#!/bin/sh
+# The apply and diff commands as a user meets them (issue 18): --patch for inputs that end in
+# .json, a missing -o said so, a failed test shows the file's value, a missing chunk said so, a
+# batch summary that names each file not patched and why, -j N giving the same files as one job,
+# and diff's fingerprinted envelope applying back (and saying so on another base).
+set -u
+rebyte=${REBYTE:?}
+src=${REBYTE_SOURCE:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+sample=$src/samples/gbx/sample.Map.Gbx
+rename=$src/samples/gbx/cookbook/rename.patch.json
+
+# --patch: an input whose name ends in .json is an input, not a patch
+cp "$sample" "$tmp/map.json"
+"$rebyte" apply -q --patch "$rename" "$tmp/map.json" -o "$tmp/out.Gbx" || fail "--patch with a .json input"
+"$rebyte" verify -q "$tmp/out.Gbx" >/dev/null || fail "--patch output does not verify"
+cmp -s "$sample" "$tmp/out.Gbx" && fail "--patch output is unchanged"
+
+# a missing -o is said, exit 64, nothing written
+"$rebyte" apply "$rename" "$sample" 2>"$tmp/err"; rc=$?
+[ $rc -eq 64 ] || fail "missing -o: exit $rc"
+grep -q "say where the result goes" "$tmp/err" || fail "missing -o not said: $(cat "$tmp/err")"
+
+# a failed test shows what the file has; a missing chunk is said to be missing
+cat >"$tmp/test-name.json" <<'EOF'
+[{"op": "test", "path": "/body/chunks/[id=0x0304301F]/mapName", "value": "not the name"}]
+EOF
+"$rebyte" apply "$tmp/test-name.json" "$sample" -o "$tmp/x.Gbx" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "failed test: exit $rc"
+grep -q 'mapName is "rebyte sample", not "not the name"' "$tmp/err" || fail "failed test without the file's value: $(cat "$tmp/err")"
+[ -e "$tmp/x.Gbx" ] && fail "a failed test wrote its output"
+cat >"$tmp/test-missing.json" <<'EOF'
+[{"op": "test", "path": "/body/chunks/[id=0x03043099]/mapName", "value": "x"}]
+EOF
+"$rebyte" apply "$tmp/test-missing.json" "$sample" -o "$tmp/x.Gbx" 2>"$tmp/err"
+grep -q "does not exist (selector \[id=0x03043099\].*matches 0 elements" "$tmp/err" ||
+    fail "a missing chunk is not said to be missing: $(cat "$tmp/err")"
+
+# a batch: the summary names each file that was not patched, after the progress, with why
+mkdir "$tmp/batch"
+for i in 1 2 3 4 5; do cp "$sample" "$tmp/batch/m$i.Map.Gbx"; done
+printf 'not a map' >"$tmp/batch/broken.Map.Gbx"
+cp "$src/samples/gm/sample.win" "$tmp/batch/game.win"
+"$rebyte" apply -q "$rename" "$tmp/batch" --in-place -j 2 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "batch with failures: exit $rc"
+grep -q "^  $tmp/batch/broken.Map.Gbx: " "$tmp/err" || fail "summary does not name the broken file: $(cat "$tmp/err")"
+grep -q "^  $tmp/batch/game.win: .*0x0304301F" "$tmp/err" || fail "summary does not say why game.win was not patched: $(cat "$tmp/err")"
+grep -q "5/7 files patched" "$tmp/err" || fail "summary count: $(cat "$tmp/err")"
+# -j 2 and one job give the same files
+"$rebyte" apply -q "$rename" "$sample" -o "$tmp/one.Gbx"
+for i in 1 2 3 4 5; do cmp -s "$tmp/one.Gbx" "$tmp/batch/m$i.Map.Gbx" || fail "-j 2 gave another m$i"; done
+
+# diff: the envelope carries A's digest and applies back; on another base it says so
+"$rebyte" diff "$sample" "$tmp/one.Gbx" >"$tmp/d.json"; rc=$?
+[ $rc -eq 1 ] || fail "diff of different files: exit $rc"
+grep -q '"rebytePatch": 1' "$tmp/d.json" || fail "diff without its envelope"
+"$rebyte" apply -q "$tmp/d.json" "$sample" -o "$tmp/back.Gbx" 2>"$tmp/err" || fail "the diff does not apply: $(cat "$tmp/err")"
+cmp -s "$tmp/back.Gbx" "$tmp/one.Gbx" || fail "the diff applied does not give B"
+"$rebyte" apply "$tmp/d.json" "$tmp/one.Gbx" -o "$tmp/again.Gbx" 2>"$tmp/err"
+grep -q "not the base" "$tmp/err" || fail "another base not said: $(cat "$tmp/err")"
+"$rebyte" diff --plain "$sample" "$sample" >"$tmp/same.json"; rc=$?
+[ $rc -eq 0 ] || fail "diff of a file with itself: exit $rc"
+[ "$(tr -d ' \n' <"$tmp/same.json")" = "[]" ] || fail "diff --plain of a file with itself: $(cat "$tmp/same.json")"
+
+# the dry run lists the change with the value it replaces, and writes nothing
+"$rebyte" apply "$rename" "$sample" --dry-run >"$tmp/dry" 2>&1 || fail "dry run failed"
+grep -q 'replace .*mapName: "rebyte sample" -> ' "$tmp/dry" || fail "dry run does not show the change: $(cat "$tmp/dry")"
+
+[ $fails -eq 0 ] && echo "patch engine: ok"
+[ $fails -eq 0 ]
