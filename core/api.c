@@ -1,5 +1,8 @@
 /* The public model and JSON API (include/rebyte.h) over the internal model. */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 #include "doc.h"
@@ -135,16 +138,66 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t s
     return RB_OK;
 }
 
-char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
+static char *print_json(const json_t *j)
 {
-    json_t *j = rb_model_to_json(doc, doc->root, blobs_base64 ? RB_BLOBS_BASE64 : RB_BLOBS_REF);
-    json_object_set_new(j, "$format", json_string(doc->format->name));
     rb_buf b;
     rb_buf_init(&b);
     rb_json_print(j, &b);
-    json_decref(j);
     rb_buf_put_u8(&b, 0);
     if (b.failed) { rb_buf_free(&b); return NULL; }
     size_t size;
     return (char *)rb_buf_take(&b, &size);
+}
+
+char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
+{
+    json_t *body = rb_model_to_json(doc, doc->root, blobs);
+    json_t *out = json_object();
+    json_object_set_new(out, "$format", json_string(doc->format->name));
+    const rb_section *file = doc->section_count ? &doc->sections[0] : NULL;
+    if (source_name && blobs == RB_BLOBS_REF && file && file->data) {
+        char crc[16];
+        snprintf(crc, sizeof crc, "0x%08" PRIx32, (uint32_t)crc32(0, file->data, (uInt)file->size));
+        json_object_set_new(out, "$source", json_pack("{s:s,s:I,s:s}", "file", source_name, "size",
+                                                      (json_int_t)file->size, "crc32", crc));
+    }
+    json_object_update(out, body);
+    json_decref(body);
+    char *text = print_json(out);
+    json_decref(out);
+    return text;
+}
+
+char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
+{
+    return rb_doc_dump(doc, blobs_base64 ? RB_BLOBS_BASE64 : RB_BLOBS_REF, NULL);
+}
+
+rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
+{
+    json_error_t jerr;
+    json_t *j = json_loadb(json_text, size, JSON_ALLOW_NUL, &jerr);
+    if (err) memset(err, 0, sizeof(*err));
+    if (!j) {
+        if (err) {
+            err->status = RB_E_USAGE;
+            snprintf(err->file, sizeof err->file, "%s", name ? name : "");
+            snprintf(err->message, sizeof err->message, "not JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
+        }
+        return NULL;
+    }
+    const char *format_name = json_string_value(json_object_get(j, "$format"));
+    const rb_format *format = format_name ? rb_format_by_name(format_name) : blob_source ? blob_source->format : NULL;
+    rb_doc *doc = NULL;
+    if (!format) {
+        if (err) {
+            err->status = RB_E_USAGE;
+            snprintf(err->file, sizeof err->file, "%s", name ? name : "");
+            snprintf(err->message, sizeof err->message, "\"$format\" is missing or names no known format");
+        }
+    } else {
+        doc = rb_doc_from_json(format, j, blob_source, name, err);
+    }
+    json_decref(j);
+    return doc;
 }

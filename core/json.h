@@ -7,7 +7,7 @@
 
 typedef struct rb_doc rb_doc;
 
-typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
+/* rb_blob_mode: include/rebyte.h */
 
 /* model -> JSON. Needs no description: nodes carry their wire types. */
 json_t *rb_model_to_json(const rb_doc *doc, const rb_node *node, rb_blob_mode blobs);

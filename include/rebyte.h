@@ -153,6 +153,17 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_
 
 /* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
 char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
+
+/* How a dump spells blobs: as references into the file ({"$blob": {section, offset, size,
+ * crc32}}), inline ({"$base64": ...}: the dump stands alone), or by size only (not buildable). */
+typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
+/* `rebyte dump`: the model as JSON text (malloc'd) with "$format", and, when `source_name` is
+ * given and blobs are references, "$source" {file, size, crc32} naming the file they refer to. */
+char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name);
+/* `rebyte build`: a model from JSON text (a dump, edited or not), validated through the format's
+ * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
+ * against blob_source (the parsed original; may be NULL), which must outlive the result. */
+rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err);
 /* Apply an RFC 6902 patch (JSON text, a plain array or a rebytePatch envelope) to the document's
  * model; on success the document is replaced by the patched one, which was written and read back
  * (as rb_apply does). All or nothing: on failure *doc is unchanged. */

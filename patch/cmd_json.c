@@ -1,15 +1,11 @@
-/* rebyte dump / build / apply / diff / json-patch */
+/* rebyte dump / build / diff / resolve / json-patch: clients of the library (include/rebyte.h) */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cli_util.h"
-#include "jsondiff.h"
 #include "jsonpatch.h"
-#include "selector.h"
-#include "portable.h"
-#include <zlib.h>
 
 static int parse_blob_mode(const char *v, rb_blob_mode *mode)
 {
@@ -84,43 +80,30 @@ int cmd_dump(int argc, char **argv)
     loaded l;
     int rc = load(in, &l);
     if (rc) return rc;
-    json_t *j = cli_doc_json(l.doc, in, l.data, l.size, blobs);
-    rc = cli_print_json(j, out) == 0 ? EXIT_OK : EXIT_IO;
-    json_decref(j);
+    char *text = rb_doc_dump(l.doc, blobs, in);
+    rc = text && cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
+    free(text);
     unload(&l);
     return rc;
 }
 
 /* ---------- build ---------- */
 
-/* A model from JSON: the format named by $format; blob references resolve against `source`. */
-static rb_doc *doc_from_json(json_t *j, const rb_doc *source, const char *name)
-{
-    const char *format_name = json_string_value(json_object_get(j, "$format"));
-    const rb_format *format = format_name ? rb_format_by_name(format_name) : source ? source->format : NULL;
-    if (!format) {
-        fprintf(stderr, "rebyte: %s: \"$format\" is missing or names no known format\n", name);
-        return NULL;
-    }
-    rb_error err;
-    rb_doc *doc = rb_doc_from_json(format, j, source, name, &err);
-    if (!doc) cli_print_error(&err);
-    return doc;
-}
-
-/* The source file named by --source or the dump's "$source" (needed when blobs are references). */
-static int load_source(json_t *j, const char *explicit_source, loaded *src)
+/* The file named by --source or the dump's "$source" (needed when blobs are references). */
+static int load_source(const uint8_t *text, size_t size, const char *explicit_source, loaded *src)
 {
     memset(src, 0, sizeof(*src));
+    json_t *j = explicit_source ? NULL : json_loadb((const char *)text, size, JSON_ALLOW_NUL, NULL);
     const char *path = explicit_source ? explicit_source
                                        : json_string_value(json_object_get(json_object_get(j, "$source"), "file"));
-    if (!path) return EXIT_OK;
-    if (!explicit_source && access(path, R_OK) != 0) {
+    int rc = EXIT_OK;
+    if (path && !explicit_source && access(path, R_OK) != 0)
         fprintf(stderr, "rebyte: note: the dump's source %s is not readable (%s); blob references will fail\n", path,
                 strerror(errno));
-        return EXIT_OK;
-    }
-    return load(path, src);
+    else if (path)
+        rc = load(path, src);
+    json_decref(j);
+    return rc;
 }
 
 int cmd_build(int argc, char **argv)
@@ -141,27 +124,30 @@ int cmd_build(int argc, char **argv)
         }
     }
     if (!in || !out) return cli_usage_error("build", NULL);
-    json_t *j = load_json_file(in);
-    if (!j) return EXIT_BAD_INPUT;
+    uint8_t *text;
+    size_t size;
+    if (cli_read_file(in, &text, &size) != 0) return EXIT_IO;
     loaded src;
-    int rc = load_source(j, source, &src);
-    if (rc) { json_decref(j); return rc; }
-    rb_doc *doc = doc_from_json(j, src.doc, in);
+    int rc = load_source(text, size, source, &src);
+    if (rc) { free(text); return rc; }
+    rb_error err;
+    rb_doc *doc = rb_doc_build((const char *)text, size, in, src.doc, &err);
     rc = EXIT_BAD_INPUT;
-    if (doc) {
+    if (!doc) {
+        cli_print_error(&err);
+    } else {
         uint8_t *bytes;
-        size_t size;
-        rb_error err;
-        if (rb_doc_write(doc, NULL, &bytes, &size, &err) != RB_OK) {
+        size_t out_size;
+        if (rb_doc_write(doc, NULL, &bytes, &out_size, &err) != RB_OK) {
             cli_print_error(&err);
         } else {
-            rc = cli_write_atomic(out, bytes, size) == 0 ? EXIT_OK : EXIT_IO;
+            rc = cli_write_atomic(out, bytes, out_size) == 0 ? EXIT_OK : EXIT_IO;
             free(bytes);
         }
         rb_doc_free(doc);
     }
     unload(&src);
-    json_decref(j);
+    free(text);
     return rc;
 }
 
