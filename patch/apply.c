@@ -201,7 +201,7 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     const char *path = json_string_value(json_object_get(op, "path"));
     if (kind && strcmp(kind, "test") == 0) return test_on_model(doc, patch, i, op, out);
     char why[1200];
-    rb_model_place place;
+    rb_model_place place = {0};
     rb_buf plain;
     rb_buf_init(&plain);
     int rc = path ? rb_model_locate(doc, path, &place, &plain, why, sizeof why) : -1;
