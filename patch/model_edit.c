@@ -190,6 +190,10 @@ int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf
         p += len;
         if (step(doc, cur, place->key, *p == 0, path, place, plain, why, why_size) != 0) return -1;
     }
+    if (*p) { /* a token that runs on after its selector: "[id=1]x" */
+        snprintf(why, why_size, "path %s must start with '/'", path);
+        return -1;
+    }
     rb_buf_put_u8(plain, 0);
     if (plain->failed) { snprintf(why, why_size, "out of memory"); return -1; }
     return 0;
