@@ -327,16 +327,47 @@ static int diff_lists(const rb_doc *da, const rb_node *a, const rb_doc *db, cons
     return by_position;
 }
 
-/* Records with the same members in the same order are compared member by member, as the JSON
- * differ does; everything else that differs is rendered and handed to it. */
-static int same_members(const rb_node *a, const rb_node *b)
+/* A record's member by key (records have a few dozen members at most). */
+static const rb_node *member_of(const rb_node *record, const char *key)
 {
-    if (a->v.kids.count != b->v.kids.count) return 0;
-    for (size_t i = 0; i < a->v.kids.count; i++) {
-        const char *x = a->v.kids.items[i]->key, *y = b->v.kids.items[i]->key;
-        if (!x || !y || strcmp(x, y) != 0) return 0;
+    for (size_t i = 0; i < record->v.kids.count; i++)
+        if (record->v.kids.items[i]->key && strcmp(record->v.kids.items[i]->key, key) == 0) return record->v.kids.items[i];
+    return NULL;
+}
+
+/* Keys present and unique: then the record is the JSON object it renders as. */
+static int plain_members(const rb_node *record)
+{
+    for (size_t i = 0; i < record->v.kids.count; i++) {
+        const char *key = record->v.kids.items[i]->key;
+        if (!key) return 0;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(record->v.kids.items[j]->key, key) == 0) return 0;
     }
     return 1;
+}
+
+/* Records member by member, as the JSON differ compares objects: a's members in order (removed
+ * or compared), then b's new ones (added). */
+static void diff_records(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                         rb_buf *path)
+{
+    for (size_t i = 0; i < a->v.kids.count; i++) {
+        const rb_node *x = a->v.kids.items[i], *y = member_of(b, x->key);
+        size_t mark = path->size;
+        push_token(path, x->key);
+        if (y) diff_at(da, x, db, y, ops, path);
+        else add_op(ops, "remove", path, "", NULL);
+        path->size = mark;
+    }
+    for (size_t i = 0; i < b->v.kids.count; i++) {
+        const rb_node *y = b->v.kids.items[i];
+        if (member_of(a, y->key)) continue;
+        size_t mark = path->size;
+        push_token(path, y->key);
+        add_op(ops, "add", path, "", content_json(db, y));
+        path->size = mark;
+    }
 }
 
 static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, rb_buf *path)
@@ -345,13 +376,8 @@ static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const 
     int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
     const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
-    if (ra && rb && same_members(ra, rb)) {
-        for (size_t i = 0; i < ra->v.kids.count; i++) {
-            size_t mark = path->size;
-            push_token(path, ra->v.kids.items[i]->key);
-            diff_at(da, ra->v.kids.items[i], db, rb->v.kids.items[i], ops, path);
-            path->size = mark;
-        }
+    if (ra && rb && plain_members(ra) && plain_members(rb)) {
+        diff_records(da, ra, db, rb, ops, path);
         return;
     }
     if (list_like(a) && list_like(b) && diff_lists(da, a, db, b, ops, path)) return;

@@ -27,7 +27,7 @@ typedef struct totals {
 
 /* Files up to this size also have their diff checked against the whole-JSON differ (which
  * renders both files: slow on big maps). */
-enum { DIFF_CHECK_MAX = 256 * 1024 };
+enum { DIFF_CHECK_MAX = 64 * 1024 * 1024 };
 
 static json_t *content(const rb_doc *doc)
 {
