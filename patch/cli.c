@@ -51,7 +51,9 @@ static const command COMMANDS[] = {
      "  --patch FILE  a patch (repeatable); without it the leading arguments are the patches\n"
      "                (the first, then every further .json): use it when an input ends in .json\n"
      "  -o OUT        output file (one input)\n"
-     "  --in-place    replace each input (after verification); --backup keeps FILE.bak\n"
+     "  --in-place    replace each input (after verification)\n"
+     "  --backup      keep the original as FILE.bak; an existing FILE.bak is left as it is (it\n"
+     "                holds an older original): the first original is never overwritten\n"
      "  --dry-run     print what would change, write nothing\n"
      "  -j N          patch N files at a time (folders and several files)\n"
      "  -q            only problems and the summary\n"
@@ -60,7 +62,8 @@ static const command COMMANDS[] = {
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
      "`rebyte diff` carries its base's digest: on another base, every value it relies on is\n"
      "checked and reported field by field; it applies when all of them hold. A batch ends with a\n"
-     "line for each file that was not patched, saying why.\n"
+     "line for each file that was not patched, saying why. Folders are scanned for regular files,\n"
+     "skipping backups (*.bak) and temporary files (*.rebyte-XXXXXX).\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
     {"check", cmd_check, "rebyte check FILE...",
      "Game-level invariants the byte format does not enforce, before the game finds them. For maps:\n"

@@ -3,8 +3,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +51,137 @@ static int write_all(int fd, const uint8_t *data, size_t size)
     return 0;
 }
 
+cli_write_strategy cli_write_strategy_for(int exists, mode_t mode)
+{
+    if (!exists || S_ISREG(mode)) return CLI_WRITE_REPLACE_ATOMIC;
+    if (S_ISFIFO(mode) || S_ISCHR(mode)) return CLI_WRITE_DIRECT;
+    return CLI_WRITE_REFUSE;
+}
+
+const char *cli_write_refusal(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "is a directory";
+    if (S_ISSOCK(mode)) return "is a socket (rebyte writes files, FIFOs and devices; use -o - for stdout)";
+    if (S_ISBLK(mode)) return "is a block device (not written: write to a file and copy it)";
+    return "is not a file rebyte can write";
+}
+
+/* The file a path names: symbolic links (of the last component) followed until a name that is not
+ * a link or does not exist (a dangling link's target is created). malloc'd; NULL on error. */
+static char *resolve_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char link[PATH_MAX];
+        ssize_t n = hops < 40 ? readlink(cur, link, sizeof link) : -1;
+        if (hops >= 40) errno = ELOOP;
+        else if (n >= (ssize_t)sizeof link) { n = -1; errno = ENAMETOOLONG; }
+        if (n < 0) {
+            fprintf(stderr, "rebyte: %s: cannot follow the link: %s\n", path, strerror(errno));
+            free(cur);
+            return NULL;
+        }
+        link[n] = 0;
+        const char *slash = strrchr(cur, '/');
+        char *next = NULL;
+        if (link[0] == '/' || !slash) next = strdup(link);
+        else if (asprintf(&next, "%.*s/%s", (int)(slash - cur), cur, link) < 0) next = NULL;
+        free(cur);
+        cur = next;
+    }
+    return NULL;
+}
+
+/* A FIFO or a device (or, with `truncate`, a regular file that has no name to replace: a deleted
+ * file behind /proc/self/fd): opened through `path` (the kernel follows every link, /dev/stdout's
+ * too) without create, and written. 1 when the target turned out to be a regular file after all
+ * (it changed since it was looked at): the caller replaces it. */
+static int write_direct(const char *path, const uint8_t *data, size_t size, int truncate)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC : 0));
+    if (fd < 0) {
+        fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (!truncate && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        close(fd);
+        return 1;
+    }
+    int failed = write_all(fd, data, size) != 0;
+    int saved = errno;
+    if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
+    if (failed) fprintf(stderr, "rebyte: %s: write failed: %s\n", path, strerror(saved));
+    return failed ? -1 : 0;
+}
+
+/* The mode a new file gets from a plain create. umask() can only be read by setting it: read once
+ * (batch workers write files at the same time). */
+static mode_t process_umask;
+static void read_umask(void)
+{
+    process_umask = umask(0);
+    umask(process_umask);
+}
+
+static mode_t create_mode(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_umask);
+    return 0666 & ~process_umask;
+}
+
+/* A temporary file beside `target` ("TARGET.rebyte-XXXXXX", which directory scans skip) holding
+ * `data`, with `mode`, synced. Returns its name (malloc'd) or NULL (printed, nothing left). */
+static char *write_temporary(const char *path, const char *target, const uint8_t *data, size_t size, mode_t mode,
+                             const struct stat *owner)
+{
+    char *tmp = NULL;
+    if (asprintf(&tmp, "%s.rebyte-XXXXXX", target) < 0) return NULL;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "rebyte: %s: cannot create a temporary file: %s\n", path, strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    /* the owner of the file it replaces, where permitted (root editing a user's file); then the mode
+     * (mkstemp creates 0600), after the owner since a change of owner may clear set-id bits */
+    if (owner && (owner->st_uid != geteuid() || owner->st_gid != getegid()) &&
+        fchown(fd, owner->st_uid, owner->st_gid) != 0) {
+        /* not permitted: the file belongs to whoever writes it, as a plain create would */
+    }
+    int failed = fchmod(fd, mode) != 0 || write_all(fd, data, size) != 0 || fsync(fd) != 0;
+    int saved = errno;
+    if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
+    if (failed) {
+        unlink(tmp);
+        free(tmp);
+        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
+        return NULL;
+    }
+    return tmp;
+}
+
+static int write_replace(const char *path, const char *target, const uint8_t *data, size_t size)
+{
+    struct stat old;
+    int exists = stat(target, &old) == 0;
+    char *tmp = write_temporary(path, target, data, size, exists ? old.st_mode & 07777 : create_mode(),
+                                exists ? &old : NULL);
+    if (!tmp) return -1;
+    int rc = 0;
+    if (rename(tmp, target) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
+        rc = -1;
+    }
+    free(tmp);
+    return rc;
+}
+
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
 {
     if (strcmp(path, "-") == 0) {
@@ -57,36 +191,81 @@ int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
         }
         return 0;
     }
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 32);
-    if (!tmp) return -1;
-    snprintf(tmp, len + 32, "%s.rebyte-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "rebyte: %s: cannot create a temporary file: %s\n", path, strerror(errno));
-        free(tmp);
+    /* what the path names, every link followed (stat), decides how it is written */
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    switch (cli_write_strategy_for(exists, exists ? st.st_mode : 0)) {
+    case CLI_WRITE_REFUSE:
+        fprintf(stderr, "rebyte: %s: %s; nothing was written\n", path, cli_write_refusal(st.st_mode));
         return -1;
+    case CLI_WRITE_DIRECT: {
+        int rc = write_direct(path, data, size, 0);
+        if (rc != 1) return rc;
+        if (stat(path, &st) != 0) return -1;
+        break; /* a regular file now: replaced below */
     }
-    /* mkstemp creates 0600; give the file the mode a plain create (or the file it replaces) has */
-    struct stat old;
-    mode_t mode;
-    if (stat(path, &old) == 0) {
-        mode = old.st_mode & 07777;
+    case CLI_WRITE_REPLACE_ATOMIC:
+        break;
+    }
+    /* a new or regular file: replaced under the name the links lead to, the links kept */
+    char *target = resolve_target(path);
+    if (!target) return -1;
+    struct stat at;
+    int rc;
+    if (exists && (lstat(target, &at) != 0 || at.st_dev != st.st_dev || at.st_ino != st.st_ino))
+        rc = write_direct(path, data, size, 1); /* no name leads to it (/proc/self/fd/N of a deleted file) */
+    else
+        rc = write_replace(path, target, data, size);
+    free(target);
+    return rc;
+}
+
+int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int quiet)
+{
+    char *bak = NULL;
+    if (asprintf(&bak, "%s.bak", input) < 0) return -1;
+    struct stat st;
+    int rc = -1, kept = 0;
+    if (lstat(bak, &st) == 0) {
+        kept = 1;
+        rc = 0;
+    } else if (errno != ENOENT) {
+        fprintf(stderr, "rebyte: %s: %s (no backup written, the input was not replaced)\n", bak, strerror(errno));
     } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
+        mode_t mode = stat(input, &st) == 0 ? st.st_mode & 07777 : create_mode();
+        char *tmp = write_temporary(bak, bak, orig, size, mode, NULL);
+        if (tmp) {
+            /* link() never replaces: a backup that appeared meanwhile is kept */
+            int r = link(tmp, bak), saved = errno;
+#ifdef RENAME_NOREPLACE
+            if (r != 0 && saved != EEXIST) { /* a filesystem without hard links */
+                r = renameat2(AT_FDCWD, tmp, AT_FDCWD, bak, RENAME_NOREPLACE);
+                saved = errno;
+            }
+#endif
+            if (r == 0) rc = 0;
+            else if (saved == EEXIST) kept = 1, rc = 0;
+            else fprintf(stderr, "rebyte: %s: %s (no backup written, the input was not replaced)\n", bak, strerror(saved));
+            unlink(tmp);
+            free(tmp);
+        }
     }
-    int failed = fchmod(fd, mode) != 0 || write_all(fd, data, size) != 0 || fsync(fd) != 0;
-    int saved = errno;
-    if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
-    if (!failed && rename(tmp, path) != 0) { failed = 1; saved = errno; }
-    if (failed) {
-        unlink(tmp);
-        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
-    }
-    free(tmp);
-    return failed ? -1 : 0;
+    if (kept && !quiet)
+        fprintf(stderr, "rebyte: %s already exists: kept (it holds the older original); no new backup written\n", bak);
+    free(bak);
+    return rc;
+}
+
+int cli_scan_skips(const char *name)
+{
+    size_t n = strlen(name);
+    if (n >= 4 && strcmp(name + n - 4, ".bak") == 0) return 1;
+    static const char temp[] = ".rebyte-";
+    size_t t = sizeof temp - 1;
+    if (n < t + 6 || memcmp(name + n - t - 6, temp, t) != 0) return 0;
+    for (size_t i = n - 6; i < n; i++)
+        if (!isalnum((unsigned char)name[i])) return 0;
+    return 1;
 }
 
 static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -116,7 +295,8 @@ static int walk(const char *path, file_list *l, int depth)
         fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    if (!S_ISDIR(st.st_mode)) return list_add(l, path);
+    if (!S_ISDIR(st.st_mode)) /* found in a folder: regular files only (a FIFO would block) */
+        return depth == 0 || S_ISREG(st.st_mode) ? list_add(l, path) : 0;
     if (depth > 32) return 0;
     DIR *d = opendir(path);
     if (!d) {
@@ -126,7 +306,7 @@ static int walk(const char *path, file_list *l, int depth)
     file_list here = {0};
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
+        if (e->d_name[0] == '.' || cli_scan_skips(e->d_name)) continue;
         char *child;
         size_t len = strlen(path);
         int slash = len && path[len - 1] == '/';

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "../core/doc.h"
 #include "../core/json.h"
 
@@ -19,11 +20,37 @@ enum {
 
 /* Whole file into memory ("-" = stdin). Returns 0 on success, else prints why. */
 int cli_read_file(const char *path, uint8_t **data, size_t *size);
-/* Write to a temporary file beside `path`, fsync, rename into place ("-" = stdout).
- * Nothing is left behind on failure. */
+
+/* How an output is written, by what its target is (after following symlinks). */
+typedef enum {
+    CLI_WRITE_REPLACE_ATOMIC, /* a new path or a regular file: temporary file beside it, fsync, rename */
+    CLI_WRITE_DIRECT,         /* a FIFO or a character device: opened (no create, no truncate) and written */
+    CLI_WRITE_REFUSE          /* a directory, a socket, a block device: not written */
+} cli_write_strategy;
+/* exists: the target exists; mode: its st_mode (from stat, i.e. not a symlink). Pure. */
+cli_write_strategy cli_write_strategy_for(int exists, mode_t mode);
+/* Why a target of this mode is refused ("is a directory", ...). */
+const char *cli_write_refusal(mode_t mode);
+
+/* Write `data` to `path` ("-" = stdout). Symlinks are followed: the file the link names is written
+ * and the link stays. A new path or a regular file is replaced atomically (temporary file beside
+ * the target, fsync, rename; an existing file's mode is kept, and its owner where permitted);
+ * a FIFO or a character device is written in place; anything else is refused. Nothing is left
+ * behind on failure. Prints why on failure. */
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size);
 
-/* Calls fn for every regular file under each path (directories recursively, sorted). */
+/* --backup: keep the first original. When INPUT.bak does not exist, it is created with `orig`
+ * (temporary file, fsync, then link(): never overwrites a backup that appeared meanwhile); when it
+ * exists it is left untouched (it holds an older original) and a note is printed unless quiet.
+ * 0 when the original is safe in INPUT.bak, -1 (printed) when it could not be written. */
+int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int quiet);
+
+/* Whether a directory scan skips this file name: backups (*.bak) and the writer's temporary files
+ * (*.rebyte-XXXXXX). Names given on the command line are always taken. */
+int cli_scan_skips(const char *name);
+
+/* Every file under each path: a path named is taken as it is; directories are walked
+ * recursively (sorted), taking their regular files except hidden ones and cli_scan_skips(). */
 typedef int (*cli_file_fn)(const char *path, void *ctx);
 int cli_collect_files(char **paths, int count, char ***files, size_t *file_count);
 void cli_free_files(char **files, size_t count);

@@ -50,14 +50,8 @@ static void print_changes(const char *changes_json, const char *name)
 static int write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
                         const uint8_t *bytes, size_t size, int backup)
 {
-    if (backup) {
-        char *bak = malloc(strlen(input) + 8);
-        if (!bak) return EXIT_IO;
-        sprintf(bak, "%s.bak", input);
-        int rc = cli_write_atomic(bak, orig, orig_size);
-        free(bak);
-        if (rc) return EXIT_IO;
-    }
+    /* keep the first original: an existing FILE.bak is left as it is (cli_util.h) */
+    if (backup && cli_backup_original(input, orig, orig_size, 0) != 0) return EXIT_IO;
     return cli_write_atomic(target, bytes, size) == 0 ? EXIT_OK : EXIT_IO;
 }
 
