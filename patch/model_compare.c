@@ -14,6 +14,7 @@
 #include <string.h>
 #include "../core/json.h"
 #include "jsondiff.h"
+#include "jsonpatch.h"
 #include "portable.h"
 
 typedef struct element_scratch {
@@ -94,7 +95,7 @@ static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf 
     element_scratch sa, sb;
     for (size_t i = 0; i < count; i++) {
         size_t mark = path->size;
-        push_index(path, i);
+        if (where) push_index(path, i); /* the path is only made for a caller that asks where */
         int same = equal_at(element(a, i, &sa), element(b, i, &sb), path, where);
         path->size = mark;
         if (!same) return 0;
@@ -112,9 +113,9 @@ static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_bu
     if (ra->v.kids.count != rb->v.kids.count) return differs_at(path, where);
     for (size_t i = 0; i < ra->v.kids.count; i++) {
         const rb_node *x = ra->v.kids.items[i], *y = rb->v.kids.items[i];
-        if (!x->key || !y->key || strcmp(x->key, y->key) != 0) return differs_at(path, where);
+        if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
         size_t mark = path->size;
-        push_token(path, x->key);
+        if (where) push_token(path, x->key);
         int same = equal_at(x, y, path, where);
         path->size = mark;
         if (!same) return 0;
@@ -272,7 +273,15 @@ static int list_of_things(const rb_doc *doc, const rb_node *list)
     return thing;
 }
 
-static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, rb_buf *path);
+/* One diff: the two documents, the operations so far, plain or by identity. */
+typedef struct differ {
+    const rb_doc *da, *db;
+    json_t *ops;
+    int by_identity;
+} differ;
+
+static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path);
+
 
 static void add_op(json_t *ops, const char *op, rb_buf *path, const char *tail, json_t *value)
 {
@@ -286,36 +295,34 @@ static void add_op(json_t *ops, const char *op, rb_buf *path, const char *tail, 
 }
 
 /* Element by element, then removals from the end and additions (jsondiff.c diff_arrays). */
-static void diff_by_position(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
-                             rb_buf *path)
+static void diff_by_position(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     size_t na = rb_element_count(a), nb = rb_element_count(b), common = na < nb ? na : nb;
     element_scratch sa, sb;
     for (size_t i = 0; i < common; i++) {
         size_t mark = path->size;
         push_index(path, i);
-        diff_at(da, element(a, i, &sa), db, element(b, i, &sb), ops, path);
+        diff_at(d, element(a, i, &sa), element(b, i, &sb), path);
         path->size = mark;
     }
     char index[32];
     for (size_t i = na; i > common; i--) {
         snprintf(index, sizeof index, "/%zu", i - 1);
-        add_op(ops, "remove", path, index, NULL);
+        add_op(d->ops, "remove", path, index, NULL);
     }
-    for (size_t i = common; i < nb; i++) add_op(ops, "add", path, "/-", content_json(db, element(b, i, &sb)));
+    for (size_t i = common; i < nb; i++) add_op(d->ops, "add", path, "/-", content_json(d->db, element(b, i, &sb)));
 }
 
 /* Lists: when every element keeps its place and its identity, the JSON differ compares them
  * element by element, and so can the walk; otherwise the two lists are rendered for it. */
-static int diff_lists(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
-                      rb_buf *path)
+static int diff_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     size_t na = rb_element_count(a), nb = rb_element_count(b);
-    if (!(na && nb && list_of_things(da, a))) {
-        diff_by_position(da, a, db, b, ops, path);
+    if (!(na && nb && list_of_things(d->da, a))) {
+        diff_by_position(d, a, b, path);
         return 1;
     }
-    char **ka = list_identities(da, a), **kb = list_identities(db, b);
+    char **ka = list_identities(d->da, a), **kb = list_identities(d->db, b);
     int by_position = !ka || !kb;
     if (!by_position && na == nb) {
         by_position = 1;
@@ -323,7 +330,7 @@ static int diff_lists(const rb_doc *da, const rb_node *a, const rb_doc *db, cons
     }
     free_identities(ka, na);
     free_identities(kb, nb);
-    if (by_position) diff_by_position(da, a, db, b, ops, path);
+    if (by_position) diff_by_position(d, a, b, path);
     return by_position;
 }
 
@@ -349,15 +356,14 @@ static int plain_members(const rb_node *record)
 
 /* Records member by member, as the JSON differ compares objects: a's members in order (removed
  * or compared), then b's new ones (added). */
-static void diff_records(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
-                         rb_buf *path)
+static void diff_records(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     for (size_t i = 0; i < a->v.kids.count; i++) {
         const rb_node *x = a->v.kids.items[i], *y = member_of(b, x->key);
         size_t mark = path->size;
         push_token(path, x->key);
-        if (y) diff_at(da, x, db, y, ops, path);
-        else add_op(ops, "remove", path, "", NULL);
+        if (y) diff_at(d, x, y, path);
+        else add_op(d->ops, "remove", path, "", NULL);
         path->size = mark;
     }
     for (size_t i = 0; i < b->v.kids.count; i++) {
@@ -365,36 +371,146 @@ static void diff_records(const rb_doc *da, const rb_node *a, const rb_doc *db, c
         if (member_of(a, y->key)) continue;
         size_t mark = path->size;
         push_token(path, y->key);
-        add_op(ops, "add", path, "", content_json(db, y));
+        add_op(d->ops, "add", path, "", content_json(d->db, y));
         path->size = mark;
     }
 }
 
-static void diff_at(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, rb_buf *path)
+/* ---------- diff by identity (portable.c rb_identity_diff, on the models) ---------- */
+
+/* Equal as the JSON differ sees it (rb_json_equal of the renderings): the same model, or
+ * containers whose members are, or values that render the same (a value stored another way).
+ * Only values are rendered. */
+static int same_content(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
+{
+    if (equal_at(a, b, path, NULL)) return 1;
+    int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
+    rb_record_scratch sa, sb;
+    const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
+    if (ra && rb && plain_members(ra) && plain_members(rb)) {
+        if (ra->v.kids.count != rb->v.kids.count) return 0;
+        for (size_t i = 0; i < ra->v.kids.count; i++) {
+            const rb_node *y = member_of(rb, ra->v.kids.items[i]->key);
+            if (!y || !same_content(d, ra->v.kids.items[i], y, path)) return 0;
+        }
+        return 1;
+    }
+    if (list_like(a) && list_like(b)) {
+        size_t n = rb_element_count(a);
+        if (n != rb_element_count(b)) return 0;
+        element_scratch ea, eb;
+        for (size_t i = 0; i < n; i++)
+            if (!same_content(d, element(a, i, &ea), element(b, i, &eb), path)) return 0;
+        return 1;
+    }
+    if (ra || rb || list_like(a) || list_like(b)) return 0; /* an object or array against a value */
+    json_t *ja = content_json(d->da, a), *jb = content_json(d->db, b);
+    int same = rb_json_equal(ja, jb);
+    json_decref(ja);
+    json_decref(jb);
+    return same;
+}
+
+/* The selectors of list a's elements [first, first + count), from their key members. */
+static char **run_selectors(const rb_doc *doc, const rb_node *list, size_t first, size_t count)
+{
+    json_t *views = json_array();
+    element_scratch s;
+    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, element(list, i, &s)));
+    char **tokens = rb_identity_selectors(views, first, count);
+    json_decref(views);
+    return tokens;
+}
+
+/* path + "/" + the element's selector, or its index when it has none. */
+static void push_element(rb_buf *path, char **tokens, size_t first, size_t i)
+{
+    const char *token = tokens ? tokens[i - first] : NULL;
+    if (!token) { push_index(path, i); return; }
+    rb_buf_put_u8(path, '/');
+    rb_buf_put(path, token, strlen(token));
+}
+
+/* The changed run of two lists: element by element when it kept its length, else removed and
+ * added, every element named by its identity (portable.c diff_array). */
+static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
+{
+    size_t na = rb_element_count(a), nb = rb_element_count(b), prefix = 0, suffix = 0;
+    element_scratch sa, sb;
+    while (prefix < na && prefix < nb && same_content(d, element(a, prefix, &sa), element(b, prefix, &sb), path)) prefix++;
+    while (suffix < na - prefix && suffix < nb - prefix &&
+           same_content(d, element(a, na - 1 - suffix, &sa), element(b, nb - 1 - suffix, &sb), path))
+        suffix++;
+    size_t ma = na - prefix - suffix, mb = nb - prefix - suffix, count = ma + 1;
+    if (count > na - prefix) count = na - prefix;
+    char **tokens = (ma || suffix) ? run_selectors(d->da, a, prefix, count) : NULL;
+    for (size_t i = prefix; ma == mb && i < prefix + ma; i++) {
+        size_t mark = path->size;
+        push_element(path, tokens, prefix, i);
+        diff_at(d, element(a, i, &sa), element(b, i, &sb), path);
+        path->size = mark;
+    }
+    for (size_t i = prefix + ma; ma != mb && i > prefix; i--) {
+        size_t mark = path->size;
+        push_element(path, tokens, prefix, i - 1);
+        add_op(d->ops, "remove", path, "", NULL);
+        path->size = mark;
+    }
+    const char *next = suffix && tokens ? tokens[ma] : NULL;
+    for (size_t i = prefix; ma != mb && i < prefix + mb; i++) {
+        size_t mark = path->size;
+        if (!suffix) rb_buf_put(path, "/-", 2);
+        else if (next) { rb_buf_put_u8(path, '/'); rb_buf_put(path, next, strlen(next)); }
+        else push_index(path, i);
+        add_op(d->ops, "add", path, "", content_json(d->db, element(b, i, &sb)));
+        path->size = mark;
+    }
+    for (size_t i = 0; tokens && i < count; i++) free(tokens[i]);
+    free(tokens);
+}
+
+/* ---------- the walk ---------- */
+
+/* Values the walk does not descend into: rendered and handed to the JSON differ. */
+static void diff_rendered(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
+{
+    json_t *ja = content_json(d->da, a), *jb = content_json(d->db, b);
+    rb_buf_put_u8(path, 0);
+    const char *at = path->data ? (const char *)path->data : "";
+    if (d->by_identity) rb_identity_diff_at(ja, jb, at, d->ops);
+    else rb_json_diff(ja, jb, d->ops, at);
+    path->size--;
+    json_decref(ja);
+    json_decref(jb);
+}
+
+static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     if (equal_at(a, b, path, NULL)) return;
     int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
     const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
     if (ra && rb && plain_members(ra) && plain_members(rb)) {
-        diff_records(da, ra, db, rb, ops, path);
+        diff_records(d, ra, rb, path);
         return;
     }
-    if (list_like(a) && list_like(b) && diff_lists(da, a, db, b, ops, path)) return;
-    json_t *ja = content_json(da, a), *jb = content_json(db, b);
-    rb_buf_put_u8(path, 0);
-    rb_json_diff(ja, jb, ops, path->data ? (const char *)path->data : "");
-    path->size--;
-    json_decref(ja);
-    json_decref(jb);
+    if (list_like(a) && list_like(b)) {
+        if (d->by_identity) {
+            identity_lists(d, a, b, path);
+            return;
+        }
+        if (diff_lists(d, a, b, path)) return;
+    }
+    diff_rendered(d, a, b, path);
 }
 
 void rb_model_diff(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
-                   const char *path)
+                   const char *path, int by_identity)
 {
+    differ d = {da, db, ops, by_identity};
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    diff_at(da, a, db, b, ops, &at);
+    diff_at(&d, a, b, &at);
     rb_buf_free(&at);
 }

@@ -6,6 +6,7 @@
 #include "apply.h"
 #include "../core/json.h"
 #include "model_compare.h"
+#include "model_edit.h"
 #include "portable.h"
 #include "selector.h"
 #include "jsonpatch.h"
@@ -173,22 +174,46 @@ static json_t *content_json(const rb_doc *doc)
     return j;
 }
 
-/* The identity patch from A to B, proven on A before it is given out. */
-static json_t *identity_ops(const rb_doc *a, const rb_doc *b, rb_error *err)
+/* The identity patch proven on the whole renderings: applied to A's, it gives B's. */
+static int proven_on_json(const rb_doc *a, const rb_doc *b, json_t *ops, rb_error *err)
 {
     json_t *ja = content_json(a), *jb = content_json(b);
-    json_t *ops = rb_identity_diff(ja, jb);
     const char *name = "the identity patch";
     char why[1400];
-    if (rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, why, sizeof why) != 0 ||
-        !rb_values_equal(ja, jb)) {
-        set_error(err, RB_E_MODEL, a->file_name, "internal: the identity patch does not turn A into B (%.400s)", why);
-        json_decref(ops);
-        ops = NULL;
-    }
+    int ok = rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, why, sizeof why) == 0 &&
+             rb_values_equal(ja, jb);
+    if (!ok) set_error(err, RB_E_MODEL, a->file_name, "internal: the identity patch does not turn A into B (%.400s)", why);
     json_decref(ja);
     json_decref(jb);
-    return ops;
+    return ok;
+}
+
+/* The identity patch proven on the model: applied to a fresh read of A, it gives B's model.
+ * 0: proven; -1: this way could not say (the whole renderings decide). */
+static int proven_on_model(const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = b->file_name};
+    rb_doc *work = rb_doc_parse(a_bytes, a_size, &ro, &err);
+    int rc = work ? 0 : -1;
+    char why[1200];
+    for (size_t i = 0; rc == 0 && i < json_array_size(ops); i++) {
+        char *resolved = NULL;
+        rc = rb_model_apply_op(work, json_array_get(ops, i), &resolved, why, sizeof why);
+        free(resolved);
+    }
+    if (rc == 0 && !rb_model_equal(work->root, b->root, "", NULL)) rc = -1;
+    rb_doc_free(work);
+    return rc;
+}
+
+static json_t *identity_ops(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, rb_error *err)
+{
+    json_t *ops = json_array();
+    rb_model_diff(a, a->root, b, b->root, ops, "", 1);
+    if (proven_on_model(a_bytes, a_size, b, ops) == 0 || proven_on_json(a, b, ops, err)) return ops;
+    json_decref(ops);
+    return NULL;
 }
 
 static char *print_json(const json_t *j)
@@ -216,10 +241,10 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
     if (rb_model_equal(a->root, b->root, "", NULL)) {
         ops = json_array();
     } else if (flags & RB_DIFF_BY_IDENTITY) {
-        if (!(ops = identity_ops(a, b, err))) return RB_E_MODEL;
+        if (!(ops = identity_ops(a, a_bytes, a_size, b, err))) return RB_E_MODEL;
     } else {
         ops = json_array();
-        rb_model_diff(a, a->root, b, b->root, ops, "");
+        rb_model_diff(a, a->root, b, b->root, ops, "", 0);
     }
     *operation_count = json_array_size(ops);
     json_t *out = ops;

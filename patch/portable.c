@@ -549,9 +549,15 @@ static void diff_value(diff_ctx *d, json_t *a, json_t *b, const char *path)
 
 json_t *rb_identity_diff(json_t *a, json_t *b)
 {
-    diff_ctx d = {json_array()};
-    diff_value(&d, a, b, "");
-    return d.ops;
+    json_t *ops = json_array();
+    rb_identity_diff_at(a, b, "", ops);
+    return ops;
+}
+
+void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops)
+{
+    diff_ctx d = {ops};
+    diff_value(&d, a, b, path);
 }
 
 /* ---------- patch files: plain arrays or fingerprinted objects ---------- */

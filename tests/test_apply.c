@@ -20,6 +20,7 @@
 #include "core/json.h"
 #include "patch/jsondiff.h"
 #include "patch/model_compare.h"
+#include "patch/portable.h"
 
 typedef struct totals {
     size_t cases, accepted, on_model, diffs;
@@ -46,10 +47,16 @@ static void check_diff(const char *file, const char *patch_file, const uint8_t *
         CHECK(0, "%s / %s: cannot parse for the diff check", file, patch_file);
     } else {
         json_t *by_model = json_array(), *by_json = json_array(), *ja = content(da), *jb = content(db);
-        rb_model_diff(da, da->root, db, db->root, by_model, "");
+        rb_model_diff(da, da->root, db, db->root, by_model, "", 0);
         rb_json_diff(ja, jb, by_json, "");
         CHECK(json_equal(by_model, by_json), "%s / %s: the model differ and the JSON differ disagree (%zu | %zu ops)",
               file, patch_file, json_array_size(by_model), json_array_size(by_json));
+        json_t *identity_model = json_array(), *identity_json = rb_identity_diff(ja, jb);
+        rb_model_diff(da, da->root, db, db->root, identity_model, "", 1);
+        CHECK(json_equal(identity_model, identity_json), "%s / %s: the identity diffs disagree (%zu | %zu ops)", file,
+              patch_file, json_array_size(identity_model), json_array_size(identity_json));
+        json_decref(identity_model);
+        json_decref(identity_json);
         CHECK(json_array_size(by_model) > 0, "%s / %s: the diff sees no change", file, patch_file);
         t->diffs++;
         json_decref(by_model);
