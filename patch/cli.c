@@ -129,6 +129,13 @@ static void print_main_help(FILE *f)
                "Exit codes: 0 ok, 1 differs/did not verify, 2 bad input, 3 I/O error, 64 usage.\n");
 }
 
+int cli_usage_line(const char *name)
+{
+    const command *c = find_command(name);
+    if (c) fprintf(stderr, "usage: %s\n", c->usage);
+    return EXIT_USAGE;
+}
+
 int cli_usage_error(const char *name, const char *bad)
 {
     const command *c = find_command(name);
