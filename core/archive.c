@@ -1667,6 +1667,11 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
 
 const rb_node *rb_ar_current(rb_ar *ar) { return top_frame(ar)->node; }
 
+const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
+{
+    return up < ar->frame_count ? ar->frames[ar->frame_count - 1 - up].node : NULL;
+}
+
 /* ---------- ranges ---------- */
 
 static ar_range *push_range(rb_ar *ar, const char *what)

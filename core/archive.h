@@ -254,4 +254,7 @@ void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size)
 /* --- path access for descriptions that must look ahead in WRITE/FROM_JSON --- */
 /* The model node of the current container with this key (WRITE and after creation in others). */
 const rb_node *rb_ar_current(rb_ar *ar);
+/* The container `up` levels above the current one (0: rb_ar_current), in every direction; NULL
+ * above the root. */
+const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up);
 #endif

@@ -16,6 +16,9 @@ cmake --build "$out" -j2 >/dev/null
 "$out/tests/streamer/test_streamer" "$src/tests/streamer/fixtures"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the project's own samples, every format
+# the patch engine: both apply paths on every sample, and the command line around it
+"$out/tests/test_apply" "$src"
+REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
 for folder in "$src"/samples/*/; do
     "$out/tests/test_mutation" "$folder" 10
 done

@@ -793,22 +793,12 @@ static void chunk_048(rb_ar *ar)
 
 /* These hold one entry per block (01F), per baked block (048) and per item (040), with no
  * counts of their own. Writing and JSON take the lengths from the model's lists; reading
- * takes them from the lists already read in the same node (the chunk list is the parent of the
- * chunk being read: the last-child chain from the root reaches it). */
-static const rb_node *chunk_list_being_read(rb_ar *ar)
-{
-    const rb_node *current = rb_ar_current(ar);
-    const rb_node *n = rb_ar_doc(ar)->root;
-    for (int depth = 0; n && depth < 1024; depth++) {
-        if (!rb_node_is_container(n) || n->v.kids.count == 0) return NULL;
-        const rb_node *last = n->v.kids.items[n->v.kids.count - 1];
-        if (last == current) return n;
-        n = last;
-    }
-    return NULL;
-}
+ * takes them from the lists already read in the same node. The chunk list is the container
+ * around the chunk being described, in every direction. */
+static const rb_node *chunk_list_being_read(rb_ar *ar) { return rb_ar_enclosing(ar, 1); }
 
-/* The length of list `key` of sibling chunk `id` (READ: read already; FROM_JSON: built already).
+/* The length of list `key` of sibling chunk `id` (READ: read already; FROM_JSON: built already;
+ * WRITE: the model's).
  * *known is 0 when the node has no such chunk, or kept it opaque (its length is then unknown). */
 static uint64_t sibling_length(rb_ar *ar, uint32_t id, const char *key, int *known)
 {
@@ -818,9 +808,9 @@ static uint64_t sibling_length(rb_ar *ar, uint32_t id, const char *key, int *kno
         const rb_node *chunk = chunks->v.kids.items[i];
         if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))) != id) continue;
         const rb_node *list = rb_node_get(chunk, key);
-        if (!list || list->kind != RB_K_LIST) return 0;
+        if (!list || (list->kind != RB_K_LIST && list->kind != RB_K_TABLE)) return 0;
         *known = 1;
-        return list->v.kids.count;
+        return rb_element_count(list);
     }
     return 0;
 }
@@ -843,19 +833,20 @@ static uint64_t sibling_count(rb_ar *ar, uint32_t id, const char *key)
     return n;
 }
 
-/* FROM_JSON: a per-element list must stay in step with the list it annotates; an edit that adds
- * or removes blocks or items without it would shift every later entry onto the wrong element. */
+/* A per-element list must stay in step with the list it annotates; an edit that adds or removes
+ * blocks or items without it would shift every later entry onto the wrong element. Checked on a
+ * model from JSON and on the write of an edited model (rb_ar_checks_edits). */
 static void check_in_step(rb_ar *ar, const char *key, uint32_t id, const char *sibling_key)
 {
-    if (rb_ar_direction(ar) != RB_AR_FROM_JSON || !rb_ar_ok(ar)) return;
+    if (!rb_ar_checks_edits(ar) || !rb_ar_ok(ar)) return;
     const rb_node *list = rb_node_get(rb_ar_current(ar), key);
     int known;
     uint64_t expected = sibling_length(ar, id, sibling_key, &known);
-    if (!known || !list || list->v.kids.count == expected) return;
+    if (!known || !list || rb_element_count(list) == expected) return;
     rb_ar_fail(ar, RB_E_MODEL,
                "%s has %zu entries but chunk 0x%08X has %llu %s: remove or add the matching entries here too "
                "(one per element, in the same order)",
-               key, (size_t)list->v.kids.count, id, (unsigned long long)expected, sibling_key);
+               key, rb_element_count(list), id, (unsigned long long)expected, sibling_key);
 }
 
 static void byte_list(rb_ar *ar, const char *key, uint64_t count)
