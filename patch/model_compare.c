@@ -431,6 +431,20 @@ static void push_element(rb_buf *path, char **tokens, size_t first, size_t i)
     rb_buf_put(path, token, strlen(token));
 }
 
+/* Does an element of the run have another identity in b (portable.c identities_change)? */
+static int identities_change(differ *d, char **tokens, const rb_node *b, size_t prefix, size_t count, size_t ma)
+{
+    char **theirs = run_selectors(d->db, b, prefix, count);
+    int change = 0;
+    for (size_t i = 0; i < ma && !change; i++) {
+        const char *mine = tokens ? tokens[i] : NULL, *other = theirs ? theirs[i] : NULL;
+        change = (mine == NULL) != (other == NULL) || (mine && strcmp(mine, other) != 0);
+    }
+    for (size_t i = 0; theirs && i < count; i++) free(theirs[i]);
+    free(theirs);
+    return change;
+}
+
 /* The changed run of two lists: element by element when it kept its length, else removed and
  * added, every element named by its identity (portable.c diff_array). */
 static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
@@ -444,20 +458,22 @@ static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf
     size_t ma = na - prefix - suffix, mb = nb - prefix - suffix, count = ma + 1;
     if (count > na - prefix) count = na - prefix;
     char **tokens = (ma || suffix) ? run_selectors(d->da, a, prefix, count) : NULL;
-    for (size_t i = prefix; ma == mb && i < prefix + ma; i++) {
+    int in_place = ma == mb && !(d->by_identity == RB_MODEL_DIFF_WHOLE_RUNS &&
+                                 identities_change(d, tokens, b, prefix, count, ma));
+    for (size_t i = prefix; in_place && i < prefix + ma; i++) {
         size_t mark = path->size;
         push_element(path, tokens, prefix, i);
         diff_at(d, element(a, i, &sa), element(b, i, &sb), path);
         path->size = mark;
     }
-    for (size_t i = prefix + ma; ma != mb && i > prefix; i--) {
+    for (size_t i = prefix + ma; !in_place && i > prefix; i--) {
         size_t mark = path->size;
         push_element(path, tokens, prefix, i - 1);
         add_op(d->ops, "remove", path, "", NULL);
         path->size = mark;
     }
     const char *next = suffix && tokens ? tokens[ma] : NULL;
-    for (size_t i = prefix; ma != mb && i < prefix + mb; i++) {
+    for (size_t i = prefix; !in_place && i < prefix + mb; i++) {
         size_t mark = path->size;
         if (!suffix) rb_buf_put(path, "/-", 2);
         else if (next) { rb_buf_put_u8(path, '/'); rb_buf_put(path, next, strlen(next)); }
@@ -477,7 +493,7 @@ static void diff_rendered(differ *d, const rb_node *a, const rb_node *b, rb_buf 
     json_t *ja = content_json(d->da, a), *jb = content_json(d->db, b);
     rb_buf_put_u8(path, 0);
     const char *at = path->data ? (const char *)path->data : "";
-    if (d->by_identity) rb_identity_diff_at(ja, jb, at, d->ops);
+    if (d->by_identity) rb_identity_diff_at(ja, jb, at, d->ops, d->by_identity == RB_MODEL_DIFF_WHOLE_RUNS);
     else rb_json_diff(ja, jb, d->ops, at);
     path->size--;
     json_decref(ja);

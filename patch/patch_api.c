@@ -209,10 +209,14 @@ static int proven_on_model(const uint8_t *a_bytes, size_t a_size, const rb_doc *
 
 static json_t *identity_ops(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, rb_error *err)
 {
-    json_t *ops = json_array();
-    rb_model_diff(a, a->root, b, b->root, ops, "", 1);
-    if (proven_on_model(a_bytes, a_size, b, ops) == 0 || proven_on_json(a, b, ops, err)) return ops;
-    json_decref(ops);
+    /* element by element first; a run whose elements swapped identities (a re-sort) cannot be
+     * edited in place by identity, and is then removed and added whole */
+    for (int mode = RB_MODEL_DIFF_IDENTITY; mode <= RB_MODEL_DIFF_WHOLE_RUNS; mode++) {
+        json_t *ops = json_array();
+        rb_model_diff(a, a->root, b, b->root, ops, "", mode);
+        if (proven_on_model(a_bytes, a_size, b, ops) == 0 || proven_on_json(a, b, ops, err)) return ops;
+        json_decref(ops);
+    }
     return NULL;
 }
 

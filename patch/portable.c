@@ -416,6 +416,8 @@ char **rb_identity_keys(json_t *array)
 
 typedef struct diff_ctx {
     json_t *ops;
+    int whole_runs; /* a changed run of the same length whose identities changed is removed and
+                     * added, not edited in place */
 } diff_ctx;
 
 static char *join(const char *base, const char *token, int escape)
@@ -477,6 +479,21 @@ static char *element_path(selector_run *r, size_t i, const char *path)
     return join(path, token ? token : index, 0);
 }
 
+/* Does an element of the run [first, first + count) have another identity in b? */
+static int identities_change(selector_run *run, json_t *b, size_t count)
+{
+    char **theirs = rb_identity_selectors(b, run->first, count);
+    int change = 0;
+    for (size_t i = 0; i < count && !change; i++) {
+        const char *mine = run_selector(run, run->first + i);
+        const char *other = theirs ? theirs[i] : NULL;
+        change = (mine == NULL) != (other == NULL) || (mine && strcmp(mine, other) != 0);
+    }
+    for (size_t i = 0; theirs && i < count; i++) free(theirs[i]);
+    free(theirs);
+    return change;
+}
+
 static void diff_array(diff_ctx *d, json_t *a, json_t *b, const char *path)
 {
     size_t na = json_array_size(a), nb = json_array_size(b), prefix = 0, suffix = 0;
@@ -487,7 +504,8 @@ static void diff_array(diff_ctx *d, json_t *a, json_t *b, const char *path)
     size_t ma = na - prefix - suffix, mb = nb - prefix - suffix;
     /* the elements that may be named: the changed run, and the one after it */
     selector_run run = {a, prefix, ma + 1, NULL, 0};
-    if (ma == mb) { /* same length: element by element, each addressed by identity */
+    if (ma == mb && !(d->whole_runs && identities_change(&run, b, ma))) {
+        /* same length: element by element, each addressed by identity */
         for (size_t i = prefix; i < prefix + ma; i++) {
             char *p = element_path(&run, i, path);
             diff_value(d, json_array_get(a, i), json_array_get(b, i), p);
@@ -550,13 +568,13 @@ static void diff_value(diff_ctx *d, json_t *a, json_t *b, const char *path)
 json_t *rb_identity_diff(json_t *a, json_t *b)
 {
     json_t *ops = json_array();
-    rb_identity_diff_at(a, b, "", ops);
+    rb_identity_diff_at(a, b, "", ops, 0);
     return ops;
 }
 
-void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops)
+void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops, int whole_runs)
 {
-    diff_ctx d = {ops};
+    diff_ctx d = {ops, whole_runs};
     diff_value(&d, a, b, path);
 }
 

@@ -30,8 +30,11 @@ long rb_key_index_find(const rb_key_index *index, const char *key);
 void rb_key_index_free(rb_key_index *index);
 /* The RFC 6902 patch (with selectors and "test" pins) that turns a into b. */
 json_t *rb_identity_diff(json_t *a, json_t *b);
-/* The same for values at `path` (selectors and all) of their documents, appended to `ops`. */
-void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops);
+/* The same for values at `path` (selectors and all) of their documents, appended to `ops`.
+ * whole_runs: a changed run of list elements of unchanged length whose identities changed is
+ * removed and added whole instead of edited element by element (a re-sort: an edit by identity
+ * would address an element renamed by an earlier edit). */
+void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops, int whole_runs);
 /* A patch file is a JSON Patch array, or {"rebytePatch": 1, "base": {...}, "operations": [...]}. */
 int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base);
 /* Apply patches in order, all or nothing; overlapping changes by different patches follow the

@@ -66,6 +66,18 @@ grep -q "not the base" "$tmp/err" || fail "another base not said: $(cat "$tmp/er
 [ $rc -eq 0 ] || fail "diff of a file with itself: exit $rc"
 [ "$(tr -d ' \n' <"$tmp/same.json")" = "[]" ] || fail "diff --plain of a file with itself: $(cat "$tmp/same.json")"
 
+# an identity diff of a re-sorted list: its elements swapped identities, so they are removed
+# and added by identity (editing them in place by identity would address the wrong element)
+box=$src/samples/tres/box.grf
+cat >"$tmp/swap.json" <<'EOF'
+[{"op": "move", "from": "/sections/1/region/instances/1", "path": "/sections/1/region/instances/0"}]
+EOF
+"$rebyte" apply -q "$tmp/swap.json" "$box" -o "$tmp/swapped.grf" || fail "swapping two instances"
+"$rebyte" diff --by-identity "$box" "$tmp/swapped.grf" >"$tmp/swap-id.json" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "identity diff of a re-sorted list: exit $rc: $(cat "$tmp/err")"
+"$rebyte" apply -q "$tmp/swap-id.json" "$box" -o "$tmp/swapped2.grf" || fail "the re-sort identity diff does not apply"
+cmp -s "$tmp/swapped.grf" "$tmp/swapped2.grf" || fail "the re-sort identity diff does not give B"
+
 # the dry run lists the change with the value it replaces, and writes nothing
 "$rebyte" apply "$rename" "$sample" --dry-run >"$tmp/dry" 2>&1 || fail "dry run failed"
 grep -q 'replace .*mapName: "rebyte sample" -> ' "$tmp/dry" || fail "dry run does not show the change: $(cat "$tmp/dry")"
