@@ -164,7 +164,10 @@ int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **re
     for (size_t i = 0; i < json_array_size(patch); i++) {
         json_t *op = json_deep_copy(json_array_get(patch, i));
         static const char *const members[] = {"path", "from"};
-        for (int m = 0; m < 2 && json_is_object(op); m++) {
+        /* "from" belongs to move and copy; other operations ignore it (RFC 6902 section 4) */
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        int members_used = kind && (strcmp(kind, "move") == 0 || strcmp(kind, "copy") == 0) ? 2 : 1;
+        for (int m = 0; m < members_used && json_is_object(op); m++) {
             const char *path = json_string_value(json_object_get(op, members[m]));
             if (!path) continue;
             char *plain, why[600];
