@@ -51,8 +51,9 @@
 #include "doc.h"
 #include "rebyte.h"
 
-enum metric { M_COPY, M_LZO, M_LZO_ENC, M_READ, M_WRITE, M_RT, M_REENC, M_COUNT };
-static const char *const METRIC_NAMES[M_COUNT] = {"copy", "lzo", "lzo+enc", "read", "write", "rt", "reenc"};
+enum metric { M_COPY, M_LZO, M_LZO_ENC, M_READ, M_WRITE, M_RT, M_REENC, M_APPLY, M_DIFF, M_DIFF_EDIT, M_COUNT };
+static const char *const METRIC_NAMES[M_COUNT] = {"copy", "lzo", "lzo+enc", "read", "write", "rt", "reenc",
+                                                  "apply", "diff", "diff-ed"};
 enum { MAX_RUNS = 99, MAX_LZO = 64 };
 
 typedef struct bench_file {
@@ -70,9 +71,26 @@ typedef struct bench_file {
     unsigned iters[M_COUNT];      /* repetitions per sample, so a sample lasts at least --min-ms */
     double t[M_COUNT][MAX_RUNS];  /* seconds per operation, per run */
     long peak_kb, peak_reenc_kb;  /* -1 when not measured */
+    /* the edit measurements: the format's one-field patch, and the file it makes */
+    const char *patch_path;
+    rb_patch *patch;              /* NULL: no patch for the format, or it does not apply (why) */
+    char patch_note[300];
+    uint8_t *edited;
+    size_t edited_size;
+    int whole_model;              /* the one-field apply needed the whole-model path */
+    long peak_apply_kb;
 } bench_file;
 
+/* A one-field patch per format (FORMAT=FILE, relative to the samples folder unless absolute). */
+typedef struct patch_choice {
+    const char *format, *file;
+} patch_choice;
+enum { MAX_PATCH_CHOICES = 16 };
+
 typedef struct options {
+    patch_choice patches[MAX_PATCH_CHOICES];
+    int patch_count;
+    const char *samples;
     int runs;
     const char *format;
     double min_seconds;
@@ -229,13 +247,50 @@ static void round_trip(bench_file *f, int reencode)
 static void op_rt(bench_file *f) { round_trip(f, 0); }
 static void op_reenc(bench_file *f) { round_trip(f, 1); }
 
+/* `rebyte apply` without the files: read, the one-field patch applied, written, read back and
+ * compared (rb_apply). */
+static void apply_once(bench_file *f)
+{
+    size_t size;
+    uint8_t *data = load(f->path, &size);
+    const rb_patch *const patches[1] = {f->patch};
+    rb_apply_result r;
+    rb_error err;
+    die_on(rb_apply(data, size, f->path, patches, 1, NULL, &r, &err), &err);
+    rb_apply_result_free(&r);
+    free(data);
+}
+
+static void op_apply(bench_file *f) { apply_once(f); }
+
+/* `rebyte diff A B` without the files: both read, the patch between them made. */
+static void diff_with(bench_file *f, const uint8_t *other, size_t other_size)
+{
+    size_t size;
+    uint8_t *data = load(f->path, &size);
+    rb_doc *a = parse(f->path, data, size), *b = parse(f->path, other, other_size);
+    char *json;
+    size_t ops;
+    rb_error err;
+    die_on(rb_doc_diff(a, data, size, b, 0, &json, &ops, &err), &err);
+    free(json);
+    rb_doc_free(a);
+    rb_doc_free(b);
+    free(data);
+}
+
+static void op_diff(bench_file *f) { diff_with(f, f->data, f->size); }
+static void op_diff_edit(bench_file *f) { diff_with(f, f->edited, f->edited_size); }
+
 typedef void (*op_fn)(bench_file *f);
-static const op_fn OPS[M_COUNT] = {op_copy, op_lzo, op_lzo_enc, op_read, op_write, op_rt, op_reenc};
+static const op_fn OPS[M_COUNT] = {op_copy, op_lzo, op_lzo_enc, op_read, op_write, op_rt, op_reenc,
+                                   op_apply, op_diff, op_diff_edit};
 
 static int metric_applies(const bench_file *f, int m)
 {
     if (m == M_LZO || m == M_LZO_ENC) return f->lzo_count > 0;
     if (m == M_REENC) return f->stream_count > 0;
+    if (m == M_APPLY || m == M_DIFF_EDIT) return f->patch != NULL;
     return 1;
 }
 
@@ -277,6 +332,50 @@ static void find_streams(bench_file *f)
     }
 }
 
+static char *read_text(const char *path, size_t *size)
+{
+    uint8_t *text = load(path, size);
+    return (char *)text;
+}
+
+/* The format's one-field patch, applied once: the edited file diff-ed measures against, and
+ * whether the model path took it. A patch that does not apply is reported, not fatal. */
+static void prepare_patch(bench_file *f, const options *o)
+{
+    for (int i = 0; i < o->patch_count && !f->patch_path; i++)
+        if (strcmp(o->patches[i].format, f->format) == 0) f->patch_path = o->patches[i].file;
+    if (!f->patch_path) {
+        snprintf(f->patch_note, sizeof f->patch_note, "no one-field patch for %s (--patch %s=FILE)", f->format, f->format);
+        return;
+    }
+    char path[2048];
+    snprintf(path, sizeof path, "%s%s%s", f->patch_path[0] == '/' ? "" : o->samples, f->patch_path[0] == '/' ? "" : "/",
+             f->patch_path);
+    size_t size = 0;
+    char *text = read_text(path, &size);
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    rb_error err = {.message = "cannot be read"};
+    rb_patch *patch = text ? rb_patch_parse(text, size, path, &err) : NULL;
+    free(text);
+    if (!patch) {
+        snprintf(f->patch_note, sizeof f->patch_note, "%.60s: %.200s", name, err.message);
+        return;
+    }
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result r;
+    if (rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) != RB_OK) {
+        snprintf(f->patch_note, sizeof f->patch_note, "%.60s does not apply: %.200s", name, err.message);
+        rb_patch_free(patch);
+        return;
+    }
+    f->patch = patch;
+    f->edited = r.bytes;
+    f->edited_size = r.size;
+    f->whole_model = r.whole_model;
+    if (r.whole_model) snprintf(f->patch_note, sizeof f->patch_note, "whole-model path: %s", r.whole_model_reason);
+    free(r.changes);
+}
+
 /* Loads and parses the file once; 0 when it is not a format rebyte knows (or not --format F). */
 static int prepare(bench_file *f, const options *o)
 {
@@ -290,7 +389,8 @@ static int prepare(bench_file *f, const options *o)
     f->format = format;
     f->doc = parse(f->path, f->data, f->size);
     find_streams(f);
-    f->peak_kb = f->peak_reenc_kb = -1;
+    f->peak_kb = f->peak_reenc_kb = f->peak_apply_kb = -1;
+    prepare_patch(f, o);
     return 1;
 }
 
@@ -298,6 +398,8 @@ static void release(bench_file *f)
 {
     for (int i = 0; i < f->lzo_count; i++) free(f->lzo_content[i]);
     rb_doc_free(f->doc);
+    rb_patch_free(f->patch);
+    free(f->edited);
     free(f->data);
     free(f->path);
 }
@@ -317,19 +419,31 @@ static long peak_rss_kb(void)
     return kb;
 }
 
-/* The child: baseline, round trip, peak; prints the difference in KiB. */
-static int peak_child(const char *path, int reencode)
+/* The child: baseline, the operation (0 round trip, 1 re-encoding round trip, 2 apply of the
+ * patch file `patch`), peak; prints the difference in KiB. */
+enum { PEAK_RT = 0, PEAK_REENC = 1, PEAK_APPLY = 2 };
+static int peak_child(const char *path, int what, const char *patch_path)
 {
     bench_file f = {.path = (char *)path};
+    if (what == PEAK_APPLY) {
+        size_t size = 0;
+        char *text = read_text(patch_path, &size);
+        rb_error err;
+        f.patch = text ? rb_patch_parse(text, size, patch_path, &err) : NULL;
+        free(text);
+        if (!f.patch) return 1;
+    }
     long before = peak_rss_kb();
-    round_trip(&f, reencode);
+    if (what == PEAK_APPLY) apply_once(&f);
+    else round_trip(&f, what == PEAK_REENC);
     long after = peak_rss_kb();
+    rb_patch_free(f.patch);
     if (before < 0 || after < 0) return 1;
     printf("%ld\n", after - before);
     return 0;
 }
 
-static long measure_peak(const char *self, const char *path, int reencode)
+static long measure_peak(const char *self, const char *path, int what, const char *patch_path)
 {
     int fds[2];
     if (pipe(fds) != 0) return -1;
@@ -339,7 +453,9 @@ static long measure_peak(const char *self, const char *path, int reencode)
         dup2(fds[1], STDOUT_FILENO);
         close(fds[0]);
         close(fds[1]);
-        execl(self, self, "--peak-child", path, reencode ? "1" : "0", (char *)NULL);
+        char mode[8];
+        snprintf(mode, sizeof mode, "%d", what);
+        execl(self, self, "--peak-child", path, mode, patch_path ? patch_path : "-", (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
@@ -465,6 +581,41 @@ static void print_file(const bench_file *f, int runs)
     printf("\n");
 }
 
+/* Median over runs of an operation's time against the round trip's in the same run. */
+static double ratio_to_rt(const bench_file *f, int m, int runs)
+{
+    double r[MAX_RUNS];
+    for (int i = 0; i < runs; i++) r[i] = f->t[m][i] / f->t[M_RT][i];
+    return median(r, runs);
+}
+
+/* The edits: apply of the one-field patch, diff against itself and against the edited copy. */
+static void print_edits(const bench_file *files, size_t count, const char *format, int runs)
+{
+    printf("%-44s %8s | %8s %6s | %8s %6s | %8s %6s | %8s %6s\n", "edits", "rt ms", "apply ms", "x rt", "diff ms",
+           "x rt", "diff-ed", "x rt", "applyMiB", "f+dec");
+    for (size_t i = 0; i < count; i++) {
+        const bench_file *f = &files[i];
+        if (strcmp(f->format, format) != 0) continue;
+        printf("%-44.44s %8.2f | ", base_name(f->path), median(f->t[M_RT], runs) * 1e3);
+        if (f->patch)
+            printf("%8.2f %6.2f | ", median(f->t[M_APPLY], runs) * 1e3, ratio_to_rt(f, M_APPLY, runs));
+        else
+            printf("%8s %6s | ", "-", "-");
+        printf("%8.2f %6.2f | ", median(f->t[M_DIFF], runs) * 1e3, ratio_to_rt(f, M_DIFF, runs));
+        if (f->patch)
+            printf("%8.2f %6.2f | ", median(f->t[M_DIFF_EDIT], runs) * 1e3, ratio_to_rt(f, M_DIFF_EDIT, runs));
+        else
+            printf("%8s %6s | ", "-", "-");
+        if (f->peak_apply_kb >= 0)
+            printf("%8.2f %6.2f", f->peak_apply_kb / 1024.0,
+                   f->peak_apply_kb * 1024.0 / ((double)f->size + (double)f->decoded_size));
+        else
+            printf("%8s %6s", "-", "-");
+        printf("%s%s\n", f->patch_note[0] ? "  " : "", f->patch_note);
+    }
+}
+
 /* Totals of one format: sums of the per-file medians; the ratio of the sums. */
 static void print_total(bench_file *files, size_t count, const char *format, int runs)
 {
@@ -509,19 +660,35 @@ static void print_total(bench_file *files, size_t count, const char *format, int
 static int usage(void)
 {
     fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] "
-                    "DIR|FILE...\n");
+                    "[--samples DIR] [--patch FORMAT=FILE]... DIR|FILE...\n");
     return 2;
 }
 
 static int parse_options(int argc, char **argv, options *o, file_list *files)
 {
-    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh"};
+    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh", .samples = REBYTE_SAMPLES_DIR};
+    static const patch_choice defaults[] = {
+        {"gbx", "gbx/cookbook/rename.patch.json"},        {"datawin", "gm/one-field-datawin.patch.json"},
+        {"groff", "tres/one-field-groff.patch.json"},     {"tpa", "tres/one-field-tpa.patch.json"},
+        {"pid", "tres/one-field-pid.patch.json"},         {"wtd", "tres/one-field-wtd.patch.json"},
+        {"streamer", "streamer/one-field-streamer.patch.json"}};
+    for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) o->patches[o->patch_count++] = defaults[i];
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) o->runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) o->format = argv[++i];
         else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc) o->min_seconds = atof(argv[++i]) / 1000;
         else if (strcmp(argv[i], "--no-peak") == 0) o->peak = 0;
         else if (strcmp(argv[i], "--heap") == 0 && i + 1 < argc) o->heap = argv[++i];
+        else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) o->samples = argv[++i];
+        else if (strcmp(argv[i], "--patch") == 0 && i + 1 < argc && strchr(argv[i + 1], '=')) {
+            /* FORMAT=FILE: taken before the defaults (the first match wins) */
+            char *choice = argv[++i], *eq = strchr(choice, '=');
+            *eq = 0;
+            if (o->patch_count == MAX_PATCH_CHOICES) return 0;
+            memmove(&o->patches[1], &o->patches[0], (size_t)o->patch_count * sizeof o->patches[0]);
+            o->patches[0] = (patch_choice){choice, eq + 1};
+            o->patch_count++;
+        }
         else if (argv[i][0] == '-') return 0;
         else walk(files, argv[i]);
     }
@@ -573,8 +740,9 @@ static void measure_peaks(file_list *l)
 {
     for (size_t i = 0; i < l->count; i++) {
         bench_file *f = &l->items[i];
-        f->peak_kb = measure_peak("/proc/self/exe", f->path, 0);
-        if (f->stream_count) f->peak_reenc_kb = measure_peak("/proc/self/exe", f->path, 1);
+        f->peak_kb = measure_peak("/proc/self/exe", f->path, PEAK_RT, NULL);
+        if (f->stream_count) f->peak_reenc_kb = measure_peak("/proc/self/exe", f->path, PEAK_REENC, NULL);
+        if (f->patch) f->peak_apply_kb = measure_peak("/proc/self/exe", f->path, PEAK_APPLY, rb_patch_name(f->patch));
     }
 }
 
@@ -594,14 +762,15 @@ static void report(file_list *l, const options *o)
         for (size_t i = 0; i < l->count; i++)
             if (strcmp(l->items[i].format, formats[k]) == 0) print_file(&l->items[i], o->runs);
         print_total(l->items, l->count, formats[k], o->runs);
+        print_edits(l->items, l->count, formats[k], o->runs);
     }
 }
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--peak-child") == 0) {
+    if (argc == 5 && strcmp(argv[1], "--peak-child") == 0) {
         pin_heap("fresh"); /* peaks are a one-file command's */
-        return peak_child(argv[2], atoi(argv[3]));
+        return peak_child(argv[2], atoi(argv[3]), argv[4]);
     }
     if (lzo_init() != LZO_E_OK) return 2;
     options o;
