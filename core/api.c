@@ -138,17 +138,6 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t s
     return RB_OK;
 }
 
-static char *print_json(const json_t *j)
-{
-    rb_buf b;
-    rb_buf_init(&b);
-    rb_json_print(j, &b);
-    rb_buf_put_u8(&b, 0);
-    if (b.failed) { rb_buf_free(&b); return NULL; }
-    size_t size;
-    return (char *)rb_buf_take(&b, &size);
-}
-
 char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
 {
     json_t *body = rb_model_to_json(doc, doc->root, blobs);
@@ -163,7 +152,7 @@ char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name
     }
     json_object_update(out, body);
     json_decref(body);
-    char *text = print_json(out);
+    char *text = rb_json_print_text(out);
     json_decref(out);
     return text;
 }

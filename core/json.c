@@ -576,6 +576,20 @@ int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, c
 
 /* ---------- stable printer ---------- */
 
+char *rb_json_print_text(const json_t *json)
+{
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_json_print(json, &b);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) {
+        rb_buf_free(&b);
+        return NULL;
+    }
+    size_t size;
+    return (char *)rb_buf_take(&b, &size);
+}
+
 static void put_str(rb_buf *out, const char *s) { rb_buf_put(out, s, strlen(s)); }
 
 static void put_json_string(rb_buf *out, const char *s, size_t n)

@@ -18,6 +18,8 @@ void rb_json_strip_storage(json_t *json);
 
 /* Stable text: keys in model order, two-space indent, reals in their shortest exact spelling. */
 void rb_json_print(const json_t *json, rb_buf *out);
+/* The same as a NUL-terminated text (malloc'd), NULL when out of memory. */
+char *rb_json_print_text(const json_t *json);
 
 /* JSON -> wire values, with the reason on failure. */
 int rb_json_to_int(const json_t *v, unsigned wire, uint64_t *bits, char *why, size_t why_size);

@@ -65,14 +65,25 @@ int apply_base_matches(const apply_request *rq, const rb_patch *patch)
     return crc_text && strtoul(crc_text, NULL, 16) == crc && base_size == (json_int_t)rq->size;
 }
 
-/* Reads the written bytes back; the caller compares. */
-int apply_re_read(const apply_request *rq, apply_outcome *out, rb_doc **again)
+/* Reads the written bytes back and compares the model read with the one they were written from. */
+int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
 {
     rb_read_options ro = {.file_name = rq->name};
     rb_error err;
-    *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
-    if (!*again) apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
-    return *again ? 0 : -1;
+    rb_doc *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
+    if (!again) {
+        apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
+        return -1;
+    }
+    rb_buf where;
+    rb_buf_init(&where);
+    int same = rb_model_equal(written->root, again->root, "", &where);
+    if (!same)
+        apply_fail(out, RB_E_VERIFY, "the re-read file differs from the patched model at %s",
+                   where.data ? (const char *)where.data : "?");
+    rb_buf_free(&where);
+    rb_doc_free(again);
+    return same ? 0 : -1;
 }
 
 /* ---------- the model path ---------- */
@@ -269,17 +280,7 @@ static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome 
         apply_fail(out, err.status, "%s", err.message);
         return -1;
     }
-    rb_doc *again;
-    if (apply_re_read(rq, out, &again) != 0) return -1;
-    rb_buf where;
-    rb_buf_init(&where);
-    int same = rb_model_equal(doc->root, again->root, "", &where);
-    if (!same)
-        apply_fail(out, RB_E_VERIFY, "the re-read file differs from the patched model at %s",
-                   where.data ? (const char *)where.data : "?");
-    rb_buf_free(&where);
-    rb_doc_free(again);
-    return same ? 0 : -1;
+    return apply_verify(rq, doc, out);
 }
 
 int apply_on_model(const apply_request *rq, apply_outcome *out)

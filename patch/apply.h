@@ -47,5 +47,5 @@ void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((form
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The checks and messages both paths share. */
 int apply_base_matches(const apply_request *request, const rb_patch *patch);
-int apply_re_read(const apply_request *request, apply_outcome *out, rb_doc **again);
+int apply_verify(const apply_request *request, const rb_doc *written, apply_outcome *out);
 #endif

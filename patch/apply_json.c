@@ -13,7 +13,6 @@
 #include "../core/json.h"
 #include "jsondiff.h"
 #include "jsonpatch.h"
-#include "model_compare.h"
 #include "portable.h"
 
 /* Runs `report_into` with a FILE whose text goes to the outcome's lines. */
@@ -112,17 +111,7 @@ static int rebuild_write_verify(const apply_request *rq, rb_doc *original, json_
         out->error = err;
         return -1;
     }
-    rb_doc *again;
-    if (apply_re_read(rq, out, &again) != 0) return -1;
-    rb_buf where;
-    rb_buf_init(&where);
-    int same = rb_model_equal((*patched)->root, again->root, "", &where);
-    if (!same)
-        apply_fail(out, RB_E_VERIFY, "the re-read file differs from the patched model at %s",
-                   where.data ? (const char *)where.data : "?");
-    rb_buf_free(&where);
-    rb_doc_free(again);
-    return same ? 0 : -1;
+    return apply_verify(rq, *patched, out);
 }
 
 int apply_on_json(const apply_request *rq, apply_outcome *out)

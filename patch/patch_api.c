@@ -220,17 +220,6 @@ static json_t *identity_ops(const rb_doc *a, const uint8_t *a_bytes, size_t a_si
     return NULL;
 }
 
-static char *print_json(const json_t *j)
-{
-    rb_buf b;
-    rb_buf_init(&b);
-    rb_json_print(j, &b);
-    rb_buf_put_u8(&b, 0);
-    if (b.failed) { rb_buf_free(&b); return NULL; }
-    size_t size;
-    return (char *)rb_buf_take(&b, &size);
-}
-
 rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
@@ -258,7 +247,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
         out = json_pack("{s:i,s:{s:s,s:I,s:s},s:o}", "rebytePatch", 1, "base", "format", a->format->name, "size",
                         (json_int_t)a_size, "crc32", crc, "operations", ops);
     }
-    *patch_json = print_json(out);
+    *patch_json = rb_json_print_text(out);
     json_decref(out);
     if (!*patch_json) { set_error(err, RB_E_NOMEM, a->file_name, "out of memory"); return RB_E_NOMEM; }
     return RB_OK;
@@ -276,7 +265,7 @@ rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plai
     if (rb_json_patch_apply_selectors(&model, patch->ops, &resolved, why, sizeof why) != 0) {
         set_error(err, RB_E_MODEL, doc->file_name, "%s: %s", patch->name, why);
         st = RB_E_MODEL;
-    } else if (!(*plain_json = print_json(resolved))) {
+    } else if (!(*plain_json = rb_json_print_text(resolved))) {
         st = RB_E_NOMEM;
     }
     json_decref(resolved);
