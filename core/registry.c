@@ -39,3 +39,24 @@ const rb_format *rb_format_detect(const uint8_t *data, size_t size)
     }
     return best;
 }
+
+size_t rb_format_count(void)
+{
+    size_t n;
+    rb_formats(&n);
+    return n;
+}
+
+const char *rb_format_name(size_t index)
+{
+    size_t n;
+    const rb_format *const *formats = rb_formats(&n);
+    return index < n ? formats[index]->name : NULL;
+}
+
+const char *rb_format_description(size_t index)
+{
+    size_t n;
+    const rb_format *const *formats = rb_formats(&n);
+    return index < n ? formats[index]->description : NULL;
+}

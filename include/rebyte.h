@@ -104,6 +104,16 @@ typedef struct rb_coverage {
 } rb_coverage;
 void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
 
+/* `rebyte info`: what the document is, as compact JSON text (malloc'd): file, format,
+ * description, size, the header's fields, each compressed stream's sizes, what the format
+ * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
+char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
+
+/* The formats rebyte knows: name and description of format `index` (0 to count - 1). */
+size_t rb_format_count(void);
+const char *rb_format_name(size_t index);
+const char *rb_format_description(size_t index);
+
 /* How each compressed stream was (or would be) written. */
 typedef struct rb_stream_report {
     char name[64];        /* e.g. "body" */

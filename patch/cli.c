@@ -1,7 +1,6 @@
 /* rebyte: the command-line tool. */
 #include <stdio.h>
 #include <string.h>
-#include "../core/doc.h"
 #include "cli.h"
 #include "cli_util.h"
 
@@ -149,9 +148,7 @@ static int cmd_formats(int argc, char **argv)
 {
     (void)argv;
     if (argc > 1) return cli_usage_error("formats", argv[1]);
-    size_t n;
-    const rb_format *const *formats = rb_formats(&n);
-    for (size_t i = 0; i < n; i++) printf("%-10s %s\n", formats[i]->name, formats[i]->description);
+    for (size_t i = 0; i < rb_format_count(); i++) printf("%-10s %s\n", rb_format_name(i), rb_format_description(i));
     return EXIT_OK;
 }
 

@@ -21,19 +21,29 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
         fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    rb_buf b;
-    rb_buf_init(&b);
-    uint8_t chunk[1 << 16];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
-    int failed = ferror(f) || b.failed;
+    size_t used = 0, cap = 1 << 16;
+    uint8_t *buf = malloc(cap);
+    int failed = buf == NULL;
+    while (!failed) {
+        if (used == cap) {
+            uint8_t *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) { failed = 1; break; }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t n = fread(buf + used, 1, cap - used, f);
+        used += n;
+        if (n == 0) break;
+    }
+    failed = failed || ferror(f);
     if (f != stdin) fclose(f);
     if (failed) {
         fprintf(stderr, "rebyte: %s: read error\n", path);
-        rb_buf_free(&b);
+        free(buf);
         return -1;
     }
-    *data = rb_buf_take(&b, size);
+    *data = buf;
+    *size = used;
     return 0;
 }
 
@@ -378,30 +388,20 @@ rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *
     return rb_doc_parse(data, size, &opt, err);
 }
 
-json_t *cli_doc_json(const rb_doc *doc, const char *source_path, const uint8_t *source, size_t source_size,
-                     rb_blob_mode blobs)
+json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs)
 {
-    json_t *body = rb_model_to_json(doc, doc->root, blobs);
-    json_t *out = json_object();
-    json_object_set_new(out, "$format", json_string(doc->format->name));
-    if (source_path && blobs == RB_BLOBS_REF) {
-        char crc[16];
-        snprintf(crc, sizeof crc, "0x%08" PRIx32, (uint32_t)crc32(0, source, (uInt)source_size));
-        json_object_set_new(out, "$source",
-                            json_pack("{s:s,s:I,s:s}", "file", source_path, "size", (json_int_t)source_size, "crc32", crc));
-    }
-    json_object_update(out, body);
-    json_decref(body);
-    return out;
+    char *text = rb_doc_dump(doc, blobs, source_path);
+    json_t *j = text ? json_loads(text, JSON_ALLOW_NUL, NULL) : NULL;
+    free(text);
+    return j;
 }
 
 int cli_print_json(const json_t *json, const char *out_path)
 {
-    rb_buf b;
-    rb_buf_init(&b);
-    rb_json_print(json, &b);
-    int rc = b.failed ? -1 : cli_write_atomic(out_path ? out_path : "-", b.data, b.size);
-    rb_buf_free(&b);
+    char *text = json_dumps(json, JSON_ENCODE_ANY | JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int rc = text ? cli_write_atomic(out_path ? out_path : "-", (const uint8_t *)text, strlen(text)) : -1;
+    if (rc == 0 && (!out_path || strcmp(out_path, "-") == 0)) putchar('\n');
+    free(text);
     return rc;
 }
 

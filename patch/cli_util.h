@@ -6,8 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "../core/doc.h"
-#include "../core/json.h"
+#include "rebyte.h"
 
 /* Exit codes (documented in docs/rebyte.1 and the README). */
 enum {
@@ -60,8 +59,7 @@ void cli_print_error(const rb_error *err);
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);
 
 /* The model as JSON with the $format/$source annotations `build` needs. */
-json_t *cli_doc_json(const rb_doc *doc, const char *source_path, const uint8_t *source, size_t source_size,
-                     rb_blob_mode blobs);
+json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs);
 int cli_print_json(const json_t *json, const char *out_path);
 
 /* Progress on a terminal for batches. */

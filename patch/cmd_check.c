@@ -11,6 +11,8 @@
 #include "jsonpatch.h"
 #include "portable.h"
 #include "selector.h"
+#include "../core/doc.h" /* until the checks are a format hook of the library */
+#include "../core/json.h"
 
 /* The value at a selector path, or NULL. */
 static json_t *at(json_t *model, const char *path)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "../core/doc.h"
 #include "../core/model.h"
+#include "../core/json.h" /* until convert is a write option of the library */
 #include "cli.h"
 #include "cli_util.h"
 

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "jsonpatch.h"
+#include "../core/doc.h" /* until the downgrade is a format transform of the library */
 
 enum { ITEMS_CHUNK = 0x03043040, ANCHORED_OBJECT_CHUNK = 0x03101002 };
 
@@ -186,7 +187,7 @@ static int downgrade_file(const char *path, const downgrade_options *o)
     loss_report loss = {0};
     if (!doc) { cli_print_error(&err); goto done; }
     if (strcmp(doc->format->name, "gbx") != 0) { fprintf(stderr, "rebyte: %s: not a GBX map\n", path); goto done; }
-    model = cli_doc_json(doc, path, data, size, RB_BLOBS_REF);
+    model = cli_doc_json(doc, path, RB_BLOBS_REF);
     ops = build_downgrade_patch(model, o, &loss, path, &already);
     if (!ops) goto done;
     if (o->print_patch) cli_print_json(ops, NULL);

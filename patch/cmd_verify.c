@@ -13,79 +13,6 @@
 
 /* ---------- info ---------- */
 
-/* Bytes a header chunk's payload spans in the file (its fields after "id" and "heavy"). */
-static uint64_t header_chunk_size(const rb_node *chunk)
-{
-    uint64_t start = UINT64_MAX, end = 0;
-    for (size_t i = 0; i < chunk->v.kids.count; i++) {
-        const rb_node *c = chunk->v.kids.items[i];
-        if (!c->key || strcmp(c->key, "id") == 0 || strcmp(c->key, "heavy") == 0) continue;
-        if (c->src_offset < start) start = c->src_offset;
-        if ((uint64_t)c->src_offset + c->src_size > end) end = (uint64_t)c->src_offset + c->src_size;
-    }
-    return start == UINT64_MAX ? 0 : end - start;
-}
-
-static void list_chunks_json(const rb_node *root, json_t *out)
-{
-    const rb_node *body = rb_node_get(root, "body");
-    const rb_node *chunks = rb_node_get(body, "chunks");
-    json_t *ids = json_array();
-    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id")));
-        json_array_append_new(ids, json_string(id));
-    }
-    json_object_set_new(out, "body_chunks", ids);
-    json_t *headers = json_array();
-    const rb_node *hc = rb_node_get(root, "headerChunks");
-    for (size_t i = 0; hc && i < hc->v.kids.count; i++) {
-        const rb_node *c = hc->v.kids.items[i];
-        char id[16];
-        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(c, "id")));
-        json_array_append_new(headers, json_pack("{s:s,s:I,s:b}", "id", id, "size",
-                                                 (json_int_t)header_chunk_size(c), "heavy",
-                                                 (int)rb_node_uint(rb_node_get(c, "heavy"))));
-    }
-    json_object_set_new(out, "header_chunks", headers);
-}
-
-/* A summary of the file: the format's header fields plus sizes and coverage. */
-static json_t *info_json(const rb_doc *doc, const char *path, size_t size)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "file", json_string(path));
-    json_object_set_new(o, "format", json_string(doc->format->name));
-    json_object_set_new(o, "description", json_string(doc->format->description));
-    json_object_set_new(o, "size", json_integer((json_int_t)size));
-    /* the root's scalar fields (version, class id, compression, ...) as the model spells them */
-    json_t *header = json_object();
-    for (size_t i = 0; i < doc->root->v.kids.count; i++) {
-        const rb_node *c = doc->root->v.kids.items[i];
-        if (c->kind == RB_K_INT || c->kind == RB_K_BOOL || c->kind == RB_K_FLOAT)
-            json_object_set_new(header, c->key, rb_model_to_json(doc, c, RB_BLOBS_OMIT));
-    }
-    json_object_set_new(o, "header", header);
-    for (size_t i = 0; i < doc->stream_count; i++) {
-        const rb_stream_info *s = doc->streams[i]->stream;
-        json_object_set_new(o, doc->streams[i]->key,
-                            json_pack("{s:s,s:I,s:I}", "codec", s->codec, "compressed_size",
-                                      (json_int_t)s->original_size, "decompressed_size", (json_int_t)s->content_size));
-    }
-    if (strcmp(doc->format->name, "gbx") == 0) list_chunks_json(doc->root, o);
-    if (doc->format->summary) {
-        json_t *summary = doc->format->summary(doc);
-        if (summary) json_object_update(o, summary);
-        json_decref(summary);
-    }
-    rb_coverage cov;
-    rb_doc_coverage(doc, &cov);
-    json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
-                                                 "opaque_bytes", (json_int_t)cov.opaque_bytes, "opaque_tail",
-                                                 cov.opaque_tail));
-    return o;
-}
-
 static void print_info_text(const json_t *o)
 {
     const char *k;
@@ -129,15 +56,15 @@ int cmd_info(int argc, char **argv)
         free(data);
         return EXIT_BAD_INPUT;
     }
-    json_t *o = info_json(doc, path, size);
+    char *info = rb_doc_info(doc, path, size);
     if (as_json) {
-        char *text = json_dumps(o, JSON_COMPACT);
-        printf("%s\n", text);
-        free(text);
+        printf("%s\n", info ? info : "{}");
     } else {
+        json_t *o = info ? json_loads(info, 0, NULL) : NULL;
         print_info_text(o);
+        json_decref(o);
     }
-    json_decref(o);
+    free(info);
     rb_doc_free(doc);
     free(data);
     return EXIT_OK;
@@ -301,7 +228,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         free(data);
         return;
     }
-    r->format = doc->format->name;
+    r->format = rb_doc_format(doc);
     rb_doc_coverage(doc, &r->coverage);
     keep_notes(r, doc);
     rb_write_options wo = {.reencode = reencode != NULL, .reencode_codec = reencode && *reencode ? reencode : NULL};

@@ -2,6 +2,7 @@
  * What `rebyte info` says about a GBX file beyond its header: for maps the name, uid, author,
  * environment, mood, medals, block and item counts, read from the typed model.
  */
+#include <inttypes.h>
 #include <string.h>
 #include "../json.h"
 #include "gbx.h"
@@ -82,9 +83,46 @@ static void map_items(json_t *map, const rb_node *body)
                                                 "count", (json_int_t)(objects ? objects->v.kids.count : 0)));
 }
 
+/* Bytes a header chunk's payload spans in the file (its fields after "id" and "heavy"). */
+static uint64_t header_chunk_size(const rb_node *chunk)
+{
+    uint64_t start = UINT64_MAX, end = 0;
+    for (size_t i = 0; i < chunk->v.kids.count; i++) {
+        const rb_node *c = chunk->v.kids.items[i];
+        if (!c->key || strcmp(c->key, "id") == 0 || strcmp(c->key, "heavy") == 0) continue;
+        if (c->src_offset < start) start = c->src_offset;
+        if ((uint64_t)c->src_offset + c->src_size > end) end = (uint64_t)c->src_offset + c->src_size;
+    }
+    return start == UINT64_MAX ? 0 : end - start;
+}
+
+/* The body's chunk ids, and the header chunks with their sizes. */
+static void list_chunks(const rb_node *root, json_t *out)
+{
+    const rb_node *chunks = rb_node_get(rb_node_get(root, "body"), "chunks");
+    json_t *ids = json_array();
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id")));
+        json_array_append_new(ids, json_string(id));
+    }
+    json_object_set_new(out, "body_chunks", ids);
+    json_t *headers = json_array();
+    const rb_node *hc = rb_node_get(root, "headerChunks");
+    for (size_t i = 0; hc && i < hc->v.kids.count; i++) {
+        const rb_node *c = hc->v.kids.items[i];
+        char id[16];
+        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(c, "id")));
+        json_array_append_new(headers, json_pack("{s:s,s:I,s:b}", "id", id, "size", (json_int_t)header_chunk_size(c),
+                                                 "heavy", (int)rb_node_uint(rb_node_get(c, "heavy"))));
+    }
+    json_object_set_new(out, "header_chunks", headers);
+}
+
 json_t *gbx_summary(const rb_doc *doc)
 {
     json_t *out = json_object();
+    list_chunks(doc->root, out);
     uint32_t class_id = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
     const char *name = class_name(class_id);
     if (name) json_object_set_new(out, "class", json_string(name));

@@ -1,0 +1,44 @@
+/* `rebyte info`: what a document is, in one JSON object (include/rebyte.h rb_doc_info). */
+#include <stdlib.h>
+#include "doc.h"
+#include "json.h"
+
+/* The root's scalar fields (version, class id, compression, ...) as the model spells them. */
+static json_t *header_fields(const rb_doc *doc)
+{
+    json_t *header = json_object();
+    for (size_t i = 0; i < doc->root->v.kids.count; i++) {
+        const rb_node *c = doc->root->v.kids.items[i];
+        if (c->kind == RB_K_INT || c->kind == RB_K_BOOL || c->kind == RB_K_FLOAT)
+            json_object_set_new(header, c->key, rb_model_to_json(doc, c, RB_BLOBS_OMIT));
+    }
+    return header;
+}
+
+char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(file_name ? file_name : doc->file_name));
+    json_object_set_new(o, "format", json_string(doc->format->name));
+    json_object_set_new(o, "description", json_string(doc->format->description));
+    json_object_set_new(o, "size", json_integer((json_int_t)file_size));
+    json_object_set_new(o, "header", header_fields(doc));
+    for (size_t i = 0; i < doc->stream_count; i++) {
+        const rb_stream_info *s = doc->streams[i]->stream;
+        json_object_set_new(o, doc->streams[i]->key,
+                            json_pack("{s:s,s:I,s:I}", "codec", s->codec, "compressed_size",
+                                      (json_int_t)s->original_size, "decompressed_size", (json_int_t)s->content_size));
+    }
+    /* what the format says beyond its header (its registry entry's summary hook) */
+    json_t *summary = doc->format->summary ? doc->format->summary(doc) : NULL;
+    if (summary) json_object_update(o, summary);
+    json_decref(summary);
+    rb_coverage cov;
+    rb_doc_coverage(doc, &cov);
+    json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
+                                                 "opaque_bytes", (json_int_t)cov.opaque_bytes, "opaque_tail",
+                                                 cov.opaque_tail));
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return text;
+}
