@@ -26,7 +26,7 @@ static const command COMMANDS[] = {
      "              then 'exact' means identical decoded content and identical bytes around it;\n"
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"
-     "  -q          print only files that are not exact, and the summary\n"
+     "  -q          print only files that are not exact or have notes (deviations kept), and the summary\n"
      "  -j N        check N files at once (default: the number of CPUs); output stays in order\n"
      "Exit: 0 every file exact, 1 some differ, 2 some could not be read or parsed"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",

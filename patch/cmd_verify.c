@@ -385,7 +385,9 @@ static void report_result(const char *file, verify_result *r, int as_json, int q
     else t->errors++;
     if (r->note_count) t->with_notes++;
     if (as_json) print_result_json(file, r);
-    else if (!quiet || strcmp(r->status, "exact") != 0) print_result_text(file, r);
+    /* -q leaves out the exact files without notes: a file whose deviations were kept is listed
+     * with them, so the summary's "listed above" holds */
+    else if (!quiet || strcmp(r->status, "exact") != 0 || r->note_count) print_result_text(file, r);
     free_notes(r);
     fflush(stdout);
 }

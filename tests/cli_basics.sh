@@ -47,5 +47,12 @@ REBYTE_LIMITS=max_depth=3 "$rebyte" verify "$sample" >"$tmp/stdout" 2>&1
 [ $? -eq 0 ] && grep -q "limit max_depth" "$tmp/stdout" || { echo "FAIL depth limit: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
 REBYTE_LIMITS=max_count=2 "$rebyte" verify "$sample" >"$tmp/stdout" 2>&1
 [ $? -eq 0 ] && grep -q "max_count" "$tmp/stdout" || { echo "FAIL count limit: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
+# verify -q leaves out the exact files without notes, and lists the ones whose deviations were
+# kept (the summary says "listed above"): the streamer fixtures keep stale checksums
+"$rebyte" verify -q "$src/tests/streamer/fixtures" >"$tmp/stdout" 2>&1
+grep -q "with notes (deviations kept, listed above)" "$tmp/stdout" && grep -q "note: .*checksum" "$tmp/stdout" ||
+    { echo "FAIL verify -q lists no notes: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
+[ "$(grep -c '^exact' "$tmp/stdout")" -eq "$(grep -c 'with notes' "$tmp/stdout")" ] ||
+    { echo "FAIL verify -q shows an exact file without notes: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ] && echo "cli basics: all passed"
 [ "$fails" -eq 0 ]
