@@ -54,5 +54,9 @@ grep -q "with notes (deviations kept, listed above)" "$tmp/stdout" && grep -q "n
     { echo "FAIL verify -q lists no notes: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
 [ "$(grep -c '^exact' "$tmp/stdout")" -eq "$(grep -c 'with notes' "$tmp/stdout")" ] ||
     { echo "FAIL verify -q shows an exact file without notes: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
+# info names the environment a map stores as a collection number (26: TM2020's Stadium)
+"$rebyte" info --json "$sample" >"$tmp/stdout" 2>&1
+grep -q '"environment":"Stadium","environmentId":26' "$tmp/stdout" ||
+    { echo "FAIL info environment name: $(cat "$tmp/stdout")"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ] && echo "cli basics: all passed"
 [ "$fails" -eq 0 ]

@@ -41,7 +41,36 @@ static const rb_node *find_chunk(const rb_node *node, uint32_t id)
 
 static void set_from(json_t *out, const char *key, const rb_doc *doc, const rb_node *n)
 {
-    if (n) json_object_set_new(out, key, rb_model_to_json(doc, n, RB_BLOBS_OMIT));
+    if (!n) return;
+    json_t *v = rb_model_to_json(doc, n, RB_BLOBS_OMIT);
+    json_t *plain = json_is_object(v) ? json_object_get(v, "$id") : NULL;
+    /* an id as the name people know; how it was stored is `rebyte dump`'s business */
+    json_object_set(out, key, plain ? plain : v);
+    json_decref(v);
+}
+
+/* The engine's numeric collection ids: a map's environment stored as a number instead of its
+ * name (TM2020 stores 26). docs/formats/gbx.md, "Collections". */
+static const struct {
+    uint32_t id;
+    const char *name;
+} COLLECTIONS[] = {
+    {0, "Desert"},     {1, "Snow"},       {2, "Rally"},      {3, "Island"},     {4, "Bay"},
+    {5, "Coast"},      {6, "Stadium"},    {11, "Valley"},    {12, "Canyon"},    {13, "Lagoon"},
+    {17, "TMCommon"},  {18, "Canyon4"},   {19, "Canyon256"}, {20, "Valley4"},   {21, "Valley256"},
+    {22, "Lagoon4"},   {23, "Lagoon256"}, {24, "Stadium4"},  {25, "Stadium256"}, {26, "Stadium"},
+};
+
+/* The environment by name; a number stored for it is shown beside (environmentId). */
+static void set_environment(json_t *map, const rb_doc *doc, const rb_node *collection)
+{
+    set_from(map, "environment", doc, collection);
+    if (!collection || collection->kind != RB_K_ID || collection->wire != RB_ID_NUMBER) return;
+    for (size_t i = 0; i < sizeof COLLECTIONS / sizeof COLLECTIONS[0]; i++) {
+        if (COLLECTIONS[i].id != collection->v.bits) continue;
+        json_object_set_new(map, "environment", json_string(COLLECTIONS[i].name));
+        json_object_set_new(map, "environmentId", json_integer((json_int_t)collection->v.bits));
+    }
 }
 
 static void map_block_data(json_t *map, const rb_doc *doc, const rb_node *body)
@@ -52,7 +81,7 @@ static void map_block_data(json_t *map, const rb_doc *doc, const rb_node *body)
     if (!blocks) return;
     const rb_node *info = rb_node_get(blocks, "mapInfo");
     set_from(map, "uid", doc, rb_node_get(info, "id"));
-    set_from(map, "environment", doc, rb_node_get(info, "collection"));
+    set_environment(map, doc, rb_node_get(info, "collection"));
     set_from(map, "author", doc, rb_node_get(info, "author"));
     set_from(map, "name", doc, rb_node_get(blocks, "mapName"));
     set_from(map, "decoration", doc, rb_node_get(rb_node_get(blocks, "decoration"), "id"));
