@@ -86,6 +86,17 @@ int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *
     return same ? 0 : -1;
 }
 
+int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t failing, apply_outcome *out)
+{
+    if (!failing) {
+        apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);
+        return 0;
+    }
+    apply_fail(out, RB_E_MODEL, "%zu value%s from what %s expects", failing, failing == 1 ? " differs" : "s differ",
+               patch->name);
+    return -1;
+}
+
 /* ---------- the model path ---------- */
 
 /* Places changed by earlier patches of a stack, by plain path. */
@@ -158,13 +169,7 @@ static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_pa
         }
         json_decref(actual);
     }
-    if (!failing) {
-        apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);
-        return 0;
-    }
-    apply_fail(out, RB_E_MODEL, "%zu value%s from what %s expects", failing, failing == 1 ? " differs" : "s differ",
-               patch->name);
-    return -1;
+    return apply_pins_verdict(rq, patch, failing, out);
 }
 
 static void note_change(json_t *changes, const char *op, const char *path, json_t *was, json_t *value)

@@ -47,5 +47,7 @@ void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((form
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The checks and messages both paths share. */
 int apply_base_matches(const apply_request *request, const rb_patch *patch);
+/* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
+int apply_pins_verdict(const apply_request *request, const rb_patch *patch, size_t failing, apply_outcome *out);
 int apply_verify(const apply_request *request, const rb_doc *written, apply_outcome *out);
 #endif

@@ -49,13 +49,7 @@ static int check_base_on_json(const apply_request *rq, json_t *model, const rb_p
     captured c;
     size_t failing = rb_check_pins(model, patch->ops, capture_begin(&c));
     capture_end(&c, out, 1);
-    if (!failing) {
-        apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);
-        return 0;
-    }
-    apply_fail(out, RB_E_MODEL, "%zu value%s from what %s expects", failing, failing == 1 ? " differs" : "s differ",
-               patch->name);
-    return -1;
+    return apply_pins_verdict(rq, patch, failing, out);
 }
 
 static int stack_on_json(const apply_request *rq, json_t **model, apply_outcome *out)
