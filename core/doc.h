@@ -23,6 +23,8 @@ typedef struct rb_format {
     void (*describe)(rb_ar *ar);
     /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
     json_t *(*summary)(const struct rb_doc *doc);
+    /* Optional: game-level invariants (`rebyte check`): each problem reported, their count returned. */
+    size_t (*check)(const struct rb_doc *doc, rb_check_report report, void *context);
 } rb_format;
 
 struct rb_doc {

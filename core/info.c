@@ -42,3 +42,8 @@ char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
     json_decref(o);
     return text;
 }
+
+size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
+{
+    return doc->format->check ? doc->format->check(doc, report, context) : 0;
+}

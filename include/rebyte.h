@@ -109,6 +109,12 @@ void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
  * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
 char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
 
+/* `rebyte check`: game-level invariants the byte format does not enforce (a map's header copies
+ * agree with its body, ...), declared by each format. Each problem goes to `report` as one line;
+ * returns how many were found (0 for a format without checks). */
+typedef void (*rb_check_report)(void *context, const char *problem);
+size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
+
 /* The formats rebyte knows: name and description of format `index` (0 to count - 1). */
 size_t rb_format_count(void);
 const char *rb_format_name(size_t index);

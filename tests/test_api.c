@@ -7,6 +7,37 @@
 #include "rebyte.h"
 
 
+static void count_problem(void *count, const char *problem)
+{
+    (void)problem;
+    (*(size_t *)count)++;
+}
+
+/* rb_doc_check: the sample is consistent; renaming the body alone leaves the header's copy
+ * behind, which the gbx format's check reports once. */
+static void check_game_rules(const uint8_t *data, size_t size)
+{
+    rb_error err;
+    rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
+    size_t reported = 0;
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 0 && reported == 0, "the sample map checks clean");
+    rb_doc_free(doc);
+    static const char patch_text[] =
+        "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"Body only\"}]";
+    rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), "body-only", &err);
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result r;
+    CHECK(patch && rb_apply(data, size, "sample", patches, 1, NULL, &r, &err) == RB_OK, "body rename applies");
+    rb_patch_free(patch);
+    if (!r.bytes) return;
+    doc = rb_doc_parse(r.bytes, r.size, NULL, &err);
+    reported = 0;
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 1 && reported == 1,
+          "the header's stale name is one problem (got %zu)", reported);
+    rb_doc_free(doc);
+    rb_apply_result_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
@@ -67,6 +98,7 @@ int main(int argc, char **argv)
     }
     free(out);
     rb_doc_free(doc);
+    check_game_rules(data, size);
     free(data);
     if (test_failures) return 1;
     printf("test_api: all passed\n");

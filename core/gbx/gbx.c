@@ -247,4 +247,5 @@ const rb_format rb_format_gbx = {
     gbx_detect,
     gbx_describe,
     gbx_summary,
+    gbx_check,
 };
