@@ -25,6 +25,10 @@ typedef struct rb_format {
     json_t *(*summary)(const struct rb_doc *doc);
     /* Optional: game-level invariants (`rebyte check`): each problem reported, their count returned. */
     size_t (*check)(const struct rb_doc *doc, rb_check_report report, void *context);
+    /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
+     * a report of what it changes; 0, or -1 with `why`. */
+    int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,
+                     json_t **report, char *why, size_t why_size);
 } rb_format;
 
 struct rb_doc {

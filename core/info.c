@@ -1,5 +1,6 @@
 /* `rebyte info`: what a document is, in one JSON object (include/rebyte.h rb_doc_info). */
 #include <stdlib.h>
+#include <string.h>
 #include "doc.h"
 #include "json.h"
 
@@ -46,4 +47,32 @@ char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
 size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
 {
     return doc->format->check ? doc->format->check(doc, report, context) : 0;
+}
+
+rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+                           char **report_json, rb_error *err)
+{
+    *patch_json = NULL;
+    if (report_json) *report_json = NULL;
+    if (err) memset(err, 0, sizeof(*err));
+    json_t *options = json_loads(options_json ? options_json : "{}", 0, NULL), *patch = NULL, *report = NULL;
+    char why[512] = "";
+    int rc = -1;
+    if (!options) snprintf(why, sizeof why, "the options are not JSON");
+    else if (!doc->format->transform) snprintf(why, sizeof why, "%s has no transform \"%s\"", doc->format->name, name);
+    else rc = doc->format->transform(doc, name, options, &patch, &report, why, sizeof why);
+    json_decref(options);
+    if (rc == 0) {
+        *patch_json = json_dumps(patch, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        if (report_json && report) *report_json = json_dumps(report, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    }
+    json_decref(patch);
+    json_decref(report);
+    if (rc == 0 && *patch_json) return RB_OK;
+    if (err) {
+        err->status = rc == 0 ? RB_E_NOMEM : RB_E_UNSUPPORTED;
+        snprintf(err->file, sizeof err->file, "%s", doc->file_name);
+        snprintf(err->message, sizeof err->message, "%s", rc == 0 ? "out of memory" : why);
+    }
+    return rc == 0 ? RB_E_NOMEM : RB_E_UNSUPPORTED;
 }

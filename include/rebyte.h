@@ -115,6 +115,13 @@ char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
 typedef void (*rb_check_report)(void *context, const char *problem);
 size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
 
+/* A format's named transform (GBX: "downgrade-items", options {"to": 0..4, "itemsVersion": 4..8})
+ * as an RFC 6902 patch over the document's model (JSON text, malloc'd; "[]" when there is nothing
+ * to do), to apply with rb_apply like any patch, and a JSON object saying what it changes
+ * (*report_json, malloc'd; may be NULL). */
+rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+                           char **report_json, rb_error *err);
+
 /* The formats rebyte knows: name and description of format `index` (0 to count - 1). */
 size_t rb_format_count(void);
 const char *rb_format_name(size_t index);

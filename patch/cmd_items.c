@@ -2,19 +2,15 @@
  * rebyte downgrade-items: rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at
  * version 4, so item lists can be edited without breaking snapping data.
  *
- * The downgrade is built as an RFC 6902 patch over the map's model and applied like any other
- * patch: the JSON->model direction validates that the result has exactly version 4's fields,
- * then the map is written, re-read and compared. `--print-patch` shows that patch, so the same
- * change can be reviewed, kept and applied with `rebyte apply`.
+ * The downgrade is the gbx format's "downgrade-items" transform (core/gbx/items_downgrade.c): an
+ * RFC 6902 patch over the map's model, applied like any other patch (rb_apply: validated against
+ * version 4's fields, written, re-read and compared). `--print-patch` shows that patch, so the
+ * same change can be reviewed, kept and applied with `rebyte apply`.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "cli_util.h"
-#include "jsonpatch.h"
-#include "../core/doc.h" /* until the downgrade is a format transform of the library */
-
-enum { ITEMS_CHUNK = 0x03043040, ANCHORED_OBJECT_CHUNK = 0x03101002 };
 
 typedef struct downgrade_options {
     int target;        /* items chunk version to write (0..4) */
@@ -23,201 +19,69 @@ typedef struct downgrade_options {
     const char *out;
 } downgrade_options;
 
-/* What a downgrade drops, for the report. */
-typedef struct loss_report {
-    int from_version;
-    size_t objects, block_links, item_links, groups, snapped;
-    size_t objects_rewritten;
-} loss_report;
-
-static uint32_t chunk_id(const json_t *chunk)
+static void print_loss(const char *name, const char *report_json, const downgrade_options *o)
 {
-    const char *id = json_string_value(json_object_get(chunk, "id"));
-    return id ? (uint32_t)strtoul(id, NULL, 16) : 0;
+    json_t *r = json_loads(report_json ? report_json : "{}", 0, NULL);
+#define FIELD(key) json_integer_value(json_object_get(r, key))
+    printf("%s: items chunk version %d -> %d, %" JSON_INTEGER_FORMAT " anchored objects kept in order", name,
+           (int)FIELD("fromVersion"), (int)FIELD("toVersion"), FIELD("objects"));
+    if (o->items_version)
+        printf(", %" JSON_INTEGER_FORMAT " rewritten at object version %d", FIELD("objectsRewritten"), o->items_version);
+    printf("\n  dropped: %" JSON_INTEGER_FORMAT " block snap links, %" JSON_INTEGER_FORMAT " item snap links, %" JSON_INTEGER_FORMAT
+           " snap groups, %" JSON_INTEGER_FORMAT " snapped-on entries\n",
+           FIELD("blockLinks"), FIELD("itemLinks"), FIELD("groups"), FIELD("snapped"));
+#undef FIELD
+    json_decref(r);
 }
 
-/* Index of the typed chunk `id` in a chunks array, -1 if absent. */
-static long find_chunk(const json_t *chunks, uint32_t id)
-{
-    for (size_t i = 0; i < json_array_size(chunks); i++)
-        if (chunk_id(json_array_get(chunks, i)) == id) return (long)i;
-    return -1;
-}
-
-static void add_op(json_t *ops, const char *op, const char *path, json_t *value)
-{
-    json_t *o = json_pack("{s:s,s:s}", "op", op, "path", path);
-    if (value) json_object_set_new(o, "value", value);
-    json_array_append_new(ops, o);
-}
-
-static size_t count_not_minus_one(const json_t *list)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < json_array_size(list); i++)
-        if (json_integer_value(json_array_get(list, i)) != -1) n++;
-    return n;
-}
-
-/* Fields of the items chunk that the target version does not have. */
-static void drop_items_fields(json_t *ops, const char *base, const json_t *items, int target, loss_report *loss)
-{
-    static const char *const SNAP_FIELDS[] = {"blockIndexes", "snapItemGroups", "itemIndexes", "u01", "snappedOnIndexes"};
-    char path[256];
-    loss->block_links = count_not_minus_one(json_object_get(items, "blockIndexes"));
-    loss->item_links = count_not_minus_one(json_object_get(items, "itemIndexes"));
-    loss->groups = count_not_minus_one(json_object_get(items, "snapItemGroups"));
-    loss->snapped = count_not_minus_one(json_object_get(items, "snappedOnIndexes"));
-    for (size_t i = 0; i < sizeof SNAP_FIELDS / sizeof SNAP_FIELDS[0]; i++) {
-        if (!json_object_get(items, SNAP_FIELDS[i])) continue;
-        snprintf(path, sizeof path, "%s/%s", base, SNAP_FIELDS[i]);
-        add_op(ops, "remove", path, NULL);
-    }
-    int has_pairs = json_object_get(items, "itemsOnItem") != NULL;
-    snprintf(path, sizeof path, "%s/itemsOnItem", base);
-    /* version 5 has no items-on-item list: version 4's is written empty (see docs: the v5 snap
-     * arrays link items to blocks and groups, not the "placed on item" pairs it holds) */
-    if (target >= 1 && !has_pairs) add_op(ops, "add", path, json_array());
-    if (target == 0 && has_pairs) add_op(ops, "remove", path, NULL);
-    snprintf(path, sizeof path, "%s/version", base);
-    add_op(ops, "replace", path, json_integer(target));
-}
-
-/* One anchored object's chunk 002 from its version down to `target` (facts §7.3 step 5). */
-static void downgrade_object(json_t *ops, const char *base, const json_t *chunk, int target)
-{
-    char path[320];
-    int version = (int)json_integer_value(json_object_get(chunk, "version"));
-    const char *flags_text = json_string_value(json_object_get(chunk, "flags"));
-    unsigned long flags = flags_text ? strtoul(flags_text, NULL, 16) : 0;
-#define DROP(field)                                                               \
-    do {                                                                          \
-        if (json_object_get(chunk, field)) {                                      \
-            snprintf(path, sizeof path, "%s/%s", base, field);                    \
-            add_op(ops, "remove", path, NULL);                                    \
-        }                                                                         \
-    } while (0)
-    if (version >= 8 && target < 8) { DROP("u02"); DROP("u03"); }
-    if (version >= 7 && target < 7) {
-        DROP("packDesc");
-        if (flags & 4) { /* the skin flag announces the packdesc that version 6 cannot hold */
-            char hex[24];
-            flags &= ~4ul;
-            snprintf(hex, sizeof hex, "0x%04lX", flags);
-            snprintf(path, sizeof path, "%s/flags", base);
-            add_op(ops, "replace", path, json_string(hex));
-        }
-    }
-    if (version >= 6 && target < 6) DROP("scale");
-    if (version >= 5 && target < 5) {
-        DROP("pivotPosition");
-        snprintf(path, sizeof path, "%s/u01", base); /* version 4 carries a u32 before the flags */
-        add_op(ops, "add", path, json_integer(0));
-    }
-#undef DROP
-    snprintf(path, sizeof path, "%s/version", base);
-    add_op(ops, "replace", path, json_integer(target));
-}
-
-static void downgrade_objects(json_t *ops, const char *base, const json_t *items, int target, loss_report *loss)
-{
-    const json_t *objects = json_object_get(items, "anchoredObjects");
-    loss->objects = json_array_size(objects);
-    for (size_t i = 0; i < json_array_size(objects); i++) {
-        const json_t *chunks = json_object_get(json_array_get(objects, i), "chunks");
-        long k = find_chunk(chunks, ANCHORED_OBJECT_CHUNK);
-        if (k < 0) continue;
-        const json_t *chunk = json_array_get(chunks, (size_t)k);
-        if (json_integer_value(json_object_get(chunk, "version")) <= target) continue;
-        char path[256];
-        snprintf(path, sizeof path, "%s/anchoredObjects/%zu/chunks/%ld", base, i, k);
-        downgrade_object(ops, path, chunk, target);
-        loss->objects_rewritten++;
-    }
-}
-
-/* The patch that downgrades `model`; NULL with a message when the map has no typed items chunk. */
-static json_t *build_downgrade_patch(const json_t *model, const downgrade_options *o, loss_report *loss,
-                                     const char *name, int *already)
-{
-    const json_t *chunks = json_object_get(json_object_get(model, "body"), "chunks");
-    long i = find_chunk(chunks, ITEMS_CHUNK);
-    *already = 0;
-    if (i < 0) {
-        int tail = json_object_get(json_object_get(model, "body"), "opaqueTail") != NULL;
-        fprintf(stderr, "rebyte: %s: %s\n", name,
-                tail ? "the items chunk 0x03043040 is not reached by the typed parse (see `rebyte verify` notes)"
-                     : "the map has no items chunk 0x03043040");
-        return NULL;
-    }
-    const json_t *items = json_array_get(chunks, (size_t)i);
-    if (!json_object_get(items, "version")) {
-        fprintf(stderr, "rebyte: %s: the items chunk could not be typed; it is kept as raw bytes\n", name);
-        return NULL;
-    }
-    char base[64];
-    snprintf(base, sizeof base, "/body/chunks/%ld", i);
-    json_t *ops = json_array();
-    loss->from_version = (int)json_integer_value(json_object_get(items, "version"));
-    if (loss->from_version > o->target) drop_items_fields(ops, base, items, o->target, loss);
-    if (o->items_version) downgrade_objects(ops, base, items, o->items_version, loss);
-    else loss->objects = json_array_size(json_object_get(items, "anchoredObjects"));
-    *already = json_array_size(ops) == 0;
-    return ops;
-}
-
-static void print_loss(const char *name, const loss_report *l, const downgrade_options *o)
-{
-    printf("%s: items chunk version %d -> %d, %zu anchored objects kept in order", name, l->from_version,
-           l->from_version > o->target ? o->target : l->from_version, l->objects);
-    if (o->items_version) printf(", %zu rewritten at object version %d", l->objects_rewritten, o->items_version);
-    printf("\n  dropped: %zu block snap links, %zu item snap links, %zu snap groups, %zu snapped-on entries\n",
-           l->block_links, l->item_links, l->groups, l->snapped);
-}
-
+/* The library makes the patch (the gbx format's "downgrade-items" transform) and applies it
+ * (rb_apply: validated, written, re-read, compared); this writes the result. */
 static int downgrade_file(const char *path, const downgrade_options *o)
 {
-    uint8_t *data = NULL, *bytes = NULL;
-    size_t size, out_size;
+    uint8_t *data = NULL;
+    size_t size;
     if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
     rb_error err;
-    int rc = EXIT_BAD_INPUT, already = 0;
-    rb_doc *doc = cli_parse(path, data, size, &err), *patched = NULL;
-    json_t *model = NULL, *ops = NULL;
-    loss_report loss = {0};
+    int rc = EXIT_BAD_INPUT;
+    char *patch_json = NULL, *report_json = NULL;
+    rb_patch *patch = NULL;
+    rb_apply_result r = {0};
+    rb_doc *doc = cli_parse(path, data, size, &err);
     if (!doc) { cli_print_error(&err); goto done; }
-    if (strcmp(doc->format->name, "gbx") != 0) { fprintf(stderr, "rebyte: %s: not a GBX map\n", path); goto done; }
-    model = cli_doc_json(doc, path, RB_BLOBS_REF);
-    ops = build_downgrade_patch(model, o, &loss, path, &already);
-    if (!ops) goto done;
-    if (o->print_patch) cli_print_json(ops, NULL);
+    char options[96];
+    snprintf(options, sizeof options, "{\"to\": %d, \"itemsVersion\": %d}", o->target, o->items_version);
+    if (rb_doc_transform(doc, "downgrade-items", options, &patch_json, &report_json, &err) != RB_OK) {
+        fprintf(stderr, "rebyte: %s: %s\n", path, err.message);
+        goto done;
+    }
+    if (o->print_patch) printf("%s\n", patch_json);
+    json_t *ops = json_loads(patch_json, 0, NULL);
+    int already = json_array_size(ops) == 0;
+    json_decref(ops);
     if (already) {
-        if (!o->quiet) fprintf(stderr, "rebyte: %s: items chunk is already at version %d; unchanged\n", path, loss.from_version);
+        json_t *rep = json_loads(report_json ? report_json : "{}", 0, NULL);
+        if (!o->quiet)
+            fprintf(stderr, "rebyte: %s: items chunk is already at version %d; unchanged\n", path,
+                    (int)json_integer_value(json_object_get(rep, "fromVersion")));
+        json_decref(rep);
         rc = (o->dry_run || o->in_place) ? EXIT_OK : (cli_write_atomic(o->out, data, size) == 0 ? EXIT_OK : EXIT_IO);
         goto done;
     }
-    char why[1024];
-    if (rb_json_patch_apply(&model, ops, why, sizeof why) != 0) {
-        fprintf(stderr, "rebyte: %s: %s\n", path, why);
+    patch = rb_patch_parse(patch_json, strlen(patch_json), "the downgrade", &err);
+    const rb_patch *const patches[1] = {patch};
+    rb_status st = patch ? rb_apply(data, size, path, patches, 1, NULL, &r, &err) : RB_E_NOMEM;
+    if (st != RB_OK) {
+        fprintf(stderr, "rebyte: %s: %s\n", path, err.message);
+        rc = st == RB_E_VERIFY ? EXIT_DIFFERS : EXIT_BAD_INPUT;
         goto done;
     }
-    patched = rb_doc_from_json(doc->format, model, doc, path, &err);
-    if (!patched) { cli_print_error(&err); goto done; }
-    if (rb_doc_write(patched, NULL, &bytes, &out_size, &err) != RB_OK) { cli_print_error(&err); goto done; }
-    rb_doc *again = cli_parse(path, bytes, out_size, &err);
-    if (!again) {
-        fprintf(stderr, "rebyte: %s: the downgraded map does not re-read: %s\n", path, err.message);
-        rc = EXIT_DIFFERS;
-        goto done;
-    }
-    rb_doc_free(again);
-    if (!o->quiet || o->dry_run) print_loss(path, &loss, o);
-    rc = o->dry_run ? EXIT_OK : (cli_write_atomic(o->in_place ? path : o->out, bytes, out_size) == 0 ? EXIT_OK : EXIT_IO);
+    if (!o->quiet || o->dry_run) print_loss(path, report_json, o);
+    rc = o->dry_run ? EXIT_OK : (cli_write_atomic(o->in_place ? path : o->out, r.bytes, r.size) == 0 ? EXIT_OK : EXIT_IO);
 done:
-    free(bytes);
-    json_decref(ops);
-    json_decref(model);
-    rb_doc_free(patched);
+    rb_apply_result_free(&r);
+    rb_patch_free(patch);
+    free(patch_json);
+    free(report_json);
     rb_doc_free(doc);
     free(data);
     return rc;

@@ -248,4 +248,5 @@ const rb_format rb_format_gbx = {
     gbx_describe,
     gbx_summary,
     gbx_check,
+    gbx_transform,
 };
