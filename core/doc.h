@@ -29,6 +29,10 @@ typedef struct rb_format {
      * a report of what it changes; 0, or -1 with `why`. */
     int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,
                      json_t **report, char *why, size_t why_size);
+    /* Optional, for formats with more than one encoding of the same model (GBX: binary, text):
+     * the document's, and setting the one the next write uses (0, or -1 when unknown). */
+    const char *(*encoding)(const struct rb_doc *doc);
+    int (*set_encoding)(struct rb_doc *doc, const char *encoding);
 } rb_format;
 
 struct rb_doc {

@@ -76,3 +76,14 @@ rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *opti
     }
     return rc == 0 ? RB_E_NOMEM : RB_E_UNSUPPORTED;
 }
+
+const char *rb_doc_encoding(const rb_doc *doc)
+{
+    return doc->format->encoding ? doc->format->encoding(doc) : NULL;
+}
+
+rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding)
+{
+    if (!doc->format->set_encoding || doc->format->set_encoding(doc, encoding) != 0) return RB_E_UNSUPPORTED;
+    return RB_OK;
+}

@@ -122,6 +122,12 @@ size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
 rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err);
 
+/* Encodings of one model: GBX files are "binary" or "text" (one value per line). The document's
+ * encoding (NULL for a format with one), and the one its next write uses: RB_E_UNSUPPORTED
+ * when the format has no such encoding. */
+const char *rb_doc_encoding(const rb_doc *doc);
+rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding);
+
 /* The formats rebyte knows: name and description of format `index` (0 to count - 1). */
 size_t rb_format_count(void);
 const char *rb_format_name(size_t index);

@@ -249,4 +249,6 @@ const rb_format rb_format_gbx = {
     gbx_summary,
     gbx_check,
     gbx_transform,
+    gbx_encoding,
+    gbx_set_encoding,
 };

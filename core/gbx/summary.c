@@ -168,3 +168,39 @@ json_t *gbx_summary(const rb_doc *doc)
     json_object_set_new(out, "typed_to_end", json_boolean(body && !rb_node_get(body, "opaqueTail")));
     return out;
 }
+
+/* ---------- encodings: binary and text GBX (docs/formats/gbx-text.md) ---------- */
+
+/* A GBX file header in the model: a record with the format byte and the compression bytes. */
+static int is_gbx_header(const rb_node *record)
+{
+    const rb_node *format = rb_node_get(record, "format");
+    return format && format->kind == RB_K_INT && rb_node_get(record, "refTableCompression") &&
+           rb_node_get(record, "bodyCompression");
+}
+
+/* Sets the format byte of every GBX file in the model (embedded ones too); how many there were. */
+static size_t set_formats(rb_node *n, uint8_t format, unsigned depth)
+{
+    if (!n || !rb_node_is_container(n) || depth > 1000) return 0;
+    size_t count = 0;
+    if (n->kind == RB_K_RECORD && is_gbx_header(n)) {
+        rb_node_get(n, "format")->v.bits = format;
+        count++;
+    }
+    for (size_t i = 0; i < n->v.kids.count; i++) count += set_formats(n->v.kids.items[i], format, depth + 1);
+    return count;
+}
+
+const char *gbx_encoding(const rb_doc *doc)
+{
+    const rb_node *format = rb_node_get(doc->root, "format");
+    return format && format->v.bits == 'T' ? "text" : "binary";
+}
+
+int gbx_set_encoding(rb_doc *doc, const char *encoding)
+{
+    int text = strcmp(encoding, "text") == 0;
+    if (!text && strcmp(encoding, "binary") != 0) return -1;
+    return set_formats(doc->root, text ? 'T' : 'B', 0) ? 0 : -1;
+}
