@@ -6,6 +6,7 @@
  * the chunk's bytes fit that description exactly; so every file round-trips whatever it holds.
  * Opaque chunks still carry the positions of their string references, so strings can move.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gm.h"
@@ -510,94 +511,73 @@ static void chunk_list(rb_ar *ar, gm_state *st)
 
 /* ---------- resolving links once every target is laid out ---------- */
 
-/* Text -> first string index, open addressing over the written strings (refs are many). */
-typedef struct text_index { size_t *slots; size_t mask; } text_index;
-
-static uint64_t hash_text(const uint8_t *p, size_t n)
+/* What holds a text link, for messages: the code entry and instruction of a bytecode operand,
+ * else the field and where it was written. */
+static void link_holder(const gm_state *st, const gm_fixup *f, char *out, size_t size)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    char code[300];
+    gm_code_where(st, f->position, code, sizeof code);
+    const char *key = f->key ? f->key : "string reference";
+    if (code[0]) snprintf(out, size, "%s: %s", code, key);
+    else snprintf(out, size, "%s (written at 0x%zx)", key, f->position);
 }
 
-static int same_text(const rb_node *a, const rb_node *b)
+/* The index of the string a text link names: the occurrence-th string with that text (-1: failed).
+ * STRG has every text named before it (gm_chunk_strg appends them), so what fails here is a link
+ * to a repeated copy that is not there, or a text named after STRG was written. */
+static long string_with_text(rb_ar *ar, const gm_state *st, const gm_fixup *f)
 {
-    return a->v.bytes.size == b->v.bytes.size &&
-           (a->v.bytes.size == 0 || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
-}
-
-static int build_text_index(const gm_state *st, text_index *ix)
-{
-    size_t cap = 16;
-    while (cap < 2 * st->string_count + 2) cap *= 2;
-    ix->slots = malloc(cap * sizeof *ix->slots);
-    if (!ix->slots) return 0;
-    ix->mask = cap - 1;
-    for (size_t i = 0; i <= ix->mask; i++) ix->slots[i] = SIZE_MAX;
-    for (size_t i = 0; i < st->string_count; i++) {
-        const rb_node *s = st->string_node[i];
-        if (!s) continue;
-        size_t at = (size_t)hash_text(s->v.bytes.data, s->v.bytes.size) & ix->mask;
-        while (ix->slots[at] != SIZE_MAX && !same_text(st->string_node[ix->slots[at]], s)) at = (at + 1) & ix->mask;
-        if (ix->slots[at] == SIZE_MAX) ix->slots[at] = i; /* the first string with this text */
-    }
-    return 1;
-}
-
-static long first_with_text(const gm_state *st, const text_index *ix, const rb_node *text)
-{
-    size_t at = (size_t)hash_text(text->v.bytes.data, text->v.bytes.size) & ix->mask;
-    while (ix->slots[at] != SIZE_MAX) {
-        if (same_text(st->string_node[ix->slots[at]], text)) return (long)ix->slots[at];
-        at = (at + 1) & ix->mask;
-    }
-    return -1;
-}
-
-/* The index of the string a text link names: the occurrence-th string with that text (-1: failed). */
-static long string_with_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f)
-{
-    long first = first_with_text(st, ix, f->text);
-    uint64_t seen = 0;
-    for (size_t i = first < 0 ? st->string_count : (size_t)first; i < st->string_count; i++) {
-        if (!st->string_node[i] || !same_text(st->string_node[i], f->text)) continue;
-        if (seen++ == f->index) return (long)i;
-    }
+    long index = gm_string_with_text(st, f->text, f->index);
+    if (index >= 0) return index;
+    char holder[400];
+    link_holder(st, f, holder, sizeof holder);
     int shown = f->text->v.bytes.size > 80 ? 80 : (int)f->text->v.bytes.size;
-    rb_ar_fail(ar, RB_E_MODEL,
-               "%s: the string \"%.*s\"%s is not in STRG; add it, e.g. "
-               "{\"op\":\"add\",\"path\":\"/chunks/[id=STRG]/strings/-\",\"value\":\"...\"}",
-               f->key ? f->key : "string reference", shown, (const char *)f->text->v.bytes.data,
-               f->index ? " (a repeated occurrence)" : "");
+    const char *text = (const char *)f->text->v.bytes.data;
+    if (f->index) {
+        uint64_t copies = gm_strings_with_text(st, f->text);
+        rb_ar_fail(ar, RB_E_MODEL,
+                   "%s: occurrence %llu of the string \"%.*s\" is named, but STRG has %llu string%s with that text "
+                   "(occurrence counts from 0)",
+                   holder, (unsigned long long)f->index, shown, text, (unsigned long long)copies, copies == 1 ? "" : "s");
+    } else if (!st->strg_at) {
+        rb_ar_fail(ar, RB_E_MODEL, "%s: the string \"%.*s\" is named, but the model has no typed STRG chunk to hold it",
+                   holder, shown, text);
+    } else {
+        rb_ar_fail(ar, RB_E_MODEL,
+                   "%s: the string \"%.*s\" is not in STRG, and this reference is written after STRG (which takes "
+                   "the texts named before it); add it, e.g. {\"op\":\"add\",\"path\":\"/chunks/[id=STRG]/strings/-\",\"value\":\"...\"}",
+                   holder, shown, text);
+    }
     return -1;
 }
 
-static int resolve_text(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+static int resolve_text(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64_t *address)
 {
-    long index = string_with_text(ar, st, ix, f);
+    long index = string_with_text(ar, st, f);
     if (index >= 0) *address = st->string_address[index];
     return index >= 0;
 }
 
 /* GM_LINK_STRING_INDEX: the string's index in the bits of the written word not in `kept_mask`. */
-static int resolve_text_index(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *word)
+static int resolve_text_index(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64_t *word)
 {
-    long index = string_with_text(ar, st, ix, f);
+    long index = string_with_text(ar, st, f);
     if (index < 0) return 0;
     uint8_t written[4];
     if (!rb_ar_read_written(ar, f->position, written, 4) || ((uint64_t)index & f->kept_mask)) {
-        rb_ar_fail(ar, RB_E_MODEL, "%s: string index %ld does not fit in its operand", f->key ? f->key : "operand",
-                   index);
+        char holder[400];
+        link_holder(st, f, holder, sizeof holder);
+        rb_ar_fail(ar, RB_E_MODEL, "%s: string index %ld does not fit in its operand", holder, index);
         return 0;
     }
     *word = (gm_le32(written) & f->kept_mask) | (uint64_t)index;
     return 1;
 }
 
-static int link_address(rb_ar *ar, const gm_state *st, const text_index *ix, const gm_fixup *f, uint64_t *address)
+static int link_address(rb_ar *ar, const gm_state *st, const gm_fixup *f, uint64_t *address)
 {
-    if (f->kind == GM_LINK_STRING_TEXT) return resolve_text(ar, st, ix, f, address);
-    if (f->kind == GM_LINK_STRING_INDEX) return resolve_text_index(ar, st, ix, f, address);
+    if (f->kind == GM_LINK_STRING_TEXT) return resolve_text(ar, st, f, address);
+    if (f->kind == GM_LINK_STRING_INDEX) return resolve_text_index(ar, st, f, address);
     if (f->kind == GM_LINK_STRING) {
         if (f->index < st->string_count) { *address = st->string_address[f->index]; return 1; }
         rb_ar_fail(ar, RB_E_MODEL, "string reference to string %llu, but STRG has %zu strings",
@@ -620,15 +600,12 @@ static int link_address(rb_ar *ar, const gm_state *st, const text_index *ix, con
 
 static void patch_fixups(rb_ar *ar, gm_state *st)
 {
-    text_index ix = {NULL, 0};
-    if (st->fixup_count && !build_text_index(st, &ix)) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     for (size_t i = 0; i < st->fixup_count && rb_ar_ok(ar); i++) {
         uint64_t address = 0;
-        if (!link_address(ar, st, &ix, &st->fixups[i], &address)) break;
+        if (!link_address(ar, st, &st->fixups[i], &address)) break;
         rb_slot slot = {.position = st->fixups[i].position, .wire = RB_U32, .valid = 1};
         rb_ar_slot_set(ar, &slot, address);
     }
-    free(ix.slots);
 }
 
 static void version_report(rb_ar *ar, const gm_state *st)
@@ -681,10 +658,9 @@ static void datawin_describe(rb_ar *ar)
     if (rb_ar_direction(ar) == RB_AR_WRITE) patch_fixups(ar, &st);
     rb_ar_set_user(ar, NULL);
     free(st.string_occurrence);
-    free(st.string_node);
+    gm_strg_free(&st);
     free(st.chunks);
     free(st.strings.items);
-    free(st.string_address);
     free(st.fixups);
     gm_code_free(&st);
 }

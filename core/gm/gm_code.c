@@ -31,12 +31,14 @@
  * (or ends on a text STRG repeats), an operand on two chains, first addresses that mix the operand
  * and instruction rules, an unused entry with a count or first address, bytecode <= 14 (not walked).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gm_internal.h"
 
-/* Where each code entry's bytecode is: READ in the input, WRITE in the output. */
-typedef struct code_span { uint32_t at, size; int is_root; } code_span;
+/* Where each code entry's bytecode is: READ in the input, WRITE in the output (and, for
+ * messages, the entry's name). */
+typedef struct code_span { uint32_t at, size; int is_root; const rb_node *name; } code_span;
 
 /* What bytecode names (facts §9): a VARI variable or a FUNC function, by index in its list. */
 enum { ENTITY_VARIABLE, ENTITY_FUNCTION, ENTITY_KINDS };
@@ -452,6 +454,24 @@ static void find_sites(rb_ar *ar, gm_state *st, const code_entry *e, uint64_t co
     if (rb_ar_ok(ar)) sort_references(ar, &c->references);
 }
 
+void gm_code_where(const gm_state *st, uint64_t position, char *out, size_t size)
+{
+    out[0] = 0;
+    for (size_t i = 0; st->code && i < st->code->count; i++) {
+        const code_span *s = &st->code->spans[i];
+        if (!s->is_root || position < s->at || position - s->at >= s->size) continue;
+        /* an operand is the word after its instruction's first (facts §8) */
+        uint64_t operand = position - s->at, instruction = operand >= 4 ? operand - 4 : 0;
+        char name[160] = "";
+        if (s->name)
+            snprintf(name, sizeof name, "\"%.*s\" ", (int)(s->name->v.bytes.size > 120 ? 120 : s->name->v.bytes.size),
+                     (const char *)s->name->v.bytes.data);
+        snprintf(out, size, "CODE entry %s(entries/%zu), the instruction at byte %llu of its bytecode (operand at %llu)",
+                 name, i, (unsigned long long)instruction, (unsigned long long)operand);
+        return;
+    }
+}
+
 /* WRITE: the word at `at` in the blob just written at `here` gets the index of the string with this text. */
 static void link_operand(rb_ar *ar, gm_state *st, const char *key, uint64_t here, uint64_t size, uint64_t at,
                          const rb_node *text, uint64_t occurrence)
@@ -813,7 +833,7 @@ static void code_entry_fields(rb_ar *ar, gm_state *st, uint64_t i, code_entry *e
         free(derived);
         if (!blob) return;
         e->length = (uint32_t)blob->v.bytes.size;
-        st->code->spans[i] = (code_span){(uint32_t)here, e->length, 1};
+        st->code->spans[i] = (code_span){(uint32_t)here, e->length, 1, e->name};
         derived_operands(ar, st, sites, blob, here);
         return;
     }

@@ -42,6 +42,10 @@ typedef struct gm_fixup {
 
 typedef struct gm_chunk_span { char id[5]; uint32_t data, size; } gm_chunk_span;
 
+/* WRITE: STRG's texts by content (text -> first string index with it), open addressing over
+ * gm_state.string_node; built when STRG is written, used to resolve every text link. */
+typedef struct gm_text_index { size_t *slots; size_t mask, used; } gm_text_index;
+
 typedef struct gm_state {
     /* READ: the whole input (the chunk descriptions follow pointers anywhere); the document
      * keeps it alive, so model strings may point into it */
@@ -64,7 +68,9 @@ typedef struct gm_state {
     /* WRITE */
     uint32_t *string_address; /* new first-character address per string index */
     const rb_node **string_node; /* per string index: its text in the model */
-    size_t string_count;
+    size_t string_count, string_cap;
+    gm_text_index texts;      /* the texts of string_node */
+    uint64_t strg_at;         /* where STRG was written (0: not yet): links written later cannot add to it */
     gm_fixup *fixups;
     size_t fixup_count, fixup_cap;
     unsigned alignment;      /* chunk alignment: 16, 4 or 1 */
@@ -91,7 +97,8 @@ int gm_compare_u32(const void *a, const void *b);
 long gm_string_at(const gm_state *st, uint32_t address);
 /* A string reference field. The model holds the string's text (a link by identity: strings
  * may be inserted anywhere in STRG), absent for a null pointer; writing finds the STRG string
- * with that text. Returns 1 when the reference is not null. */
+ * with that text (STRG gets it when it lacks it: gm_chunk_strg). Returns 1 when the reference is
+ * not null. */
 int gm_strref(rb_ar *ar, gm_state *st, const char *key);
 /* The text of string `index` and how many earlier strings share it (READ). */
 const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size);
@@ -145,7 +152,15 @@ void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 /* STRG (gm_strg.c) */
 int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment);
 int gm_build_string_map(gm_state *st, const gm_chunk_span *strg);
+/* WRITE, before its strings: STRG is a copy the writer derives from the references (links by
+ * text): a text that a link written so far names and STRG lacks is appended to the model's
+ * list, so the table written and the model agree (a re-read equals the model). */
 void gm_chunk_strg(rb_ar *ar, gm_state *st);
+/* WRITE: the index of the `occurrence`-th STRG string with this text, or -1. */
+long gm_string_with_text(const gm_state *st, const rb_node *text, uint64_t occurrence);
+/* WRITE: how many STRG strings have this text. */
+uint64_t gm_strings_with_text(const gm_state *st, const rb_node *text);
+void gm_strg_free(gm_state *st);
 /* Strref positions of an opaque chunk (offsets in its data); 1 = found by a structure walk, 0 = by scan. */
 int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **offsets, size_t *count);
 
@@ -182,6 +197,10 @@ void gm_chunk_vari(rb_ar *ar, gm_state *st);
 void gm_chunk_func(rb_ar *ar, gm_state *st);
 /* GM_LINK_CODE: the address of byte `offset` of entry `entry`'s bytecode, once CODE is written. */
 int gm_code_link_address(rb_ar *ar, const gm_state *st, uint64_t link, uint64_t *address);
+/* WRITE, for messages: when output `position` is an operand in a code entry's bytecode, says
+ * which entry and instruction (`CODE entry "name" (entries/3), the instruction at byte 8`); else
+ * leaves `out` empty. */
+void gm_code_where(const gm_state *st, uint64_t position, char *out, size_t size);
 void gm_code_free(gm_state *st);
 /* READ: chunk `id` is kept opaque; when VARI or FUNC, CODE's chain ends keep their raw indices. */
 void gm_code_chunk_opaque(gm_state *st, const char *id);

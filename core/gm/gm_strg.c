@@ -2,8 +2,10 @@
  * STRG, the string table, and the positions of string references inside opaque chunks.
  * Facts: datawin-facts.md §3 (records, +4 bias of references, per-record alignment, 128 tail).
  *
- * Model: "strings" is the list of texts in file order; every reference elsewhere is the index in
- * that list. The pointer table, record lengths, terminators and alignment are computed on write.
+ * Model: "strings" is the list of texts in file order; every reference elsewhere is a link by
+ * text (gm.c, gm_strref), and the table is a copy the writer derives: a text a reference names
+ * and the list lacks is appended on write (derive_strings). The pointer table, record lengths,
+ * terminators and alignment are computed on write.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,11 +83,146 @@ int gm_build_string_map(gm_state *st, const gm_chunk_span *strg)
     return count_occurrences(st, strg, count);
 }
 
+/* ---------- WRITE: the texts of STRG, derived from the references ---------- */
+
+static uint64_t hash_text(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static int same_text(const rb_node *a, const rb_node *b)
+{
+    return a->v.bytes.size == b->v.bytes.size &&
+           (a->v.bytes.size == 0 || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
+}
+
+/* Where `text` is in the index, or the empty slot where it would go. */
+static size_t text_slot(const gm_state *st, const rb_node *text)
+{
+    const gm_text_index *ix = &st->texts;
+    size_t at = (size_t)hash_text(text->v.bytes.data, text->v.bytes.size) & ix->mask;
+    while (ix->slots[at] != SIZE_MAX && !same_text(st->string_node[ix->slots[at]], text)) at = (at + 1) & ix->mask;
+    return at;
+}
+
+static void index_string(gm_state *st, size_t i)
+{
+    if (!st->string_node[i]) return;
+    size_t at = text_slot(st, st->string_node[i]);
+    if (st->texts.slots[at] == SIZE_MAX) { /* the first string with this text */
+        st->texts.slots[at] = i;
+        st->texts.used++;
+    }
+}
+
+/* The index of strings 0 .. string_count - 1, at least half empty so that probes stay short. */
+static int index_strings(gm_state *st)
+{
+    size_t cap = 16;
+    while (cap < 2 * st->string_count + 2) cap *= 2;
+    if (st->texts.slots && st->texts.mask + 1 >= cap) return 1;
+    free(st->texts.slots);
+    st->texts = (gm_text_index){malloc(cap * sizeof(size_t)), cap - 1, 0};
+    if (!st->texts.slots) return 0;
+    for (size_t i = 0; i < cap; i++) st->texts.slots[i] = SIZE_MAX;
+    for (size_t i = 0; i < st->string_count; i++) index_string(st, i);
+    return 1;
+}
+
+long gm_string_with_text(const gm_state *st, const rb_node *text, uint64_t occurrence)
+{
+    if (!st->texts.slots) return -1;
+    size_t first = st->texts.slots[text_slot(st, text)];
+    if (first == SIZE_MAX) return -1;
+    uint64_t seen = 0;
+    for (size_t i = first; i < st->string_count; i++)
+        if (st->string_node[i] && same_text(st->string_node[i], text) && seen++ == occurrence) return (long)i;
+    return -1;
+}
+
+uint64_t gm_strings_with_text(const gm_state *st, const rb_node *text)
+{
+    uint64_t n = 0;
+    while (gm_string_with_text(st, text, n) >= 0) n++;
+    return n;
+}
+
+void gm_strg_free(gm_state *st)
+{
+    free(st->string_node);
+    free(st->string_address);
+    free(st->texts.slots);
+    st->string_node = NULL;
+    st->string_address = NULL;
+    st->texts = (gm_text_index){NULL, 0, 0};
+    st->string_count = st->string_cap = 0;
+}
+
+/* One more string: `text` (NULL: an element that is not a text; writing it fails). */
+static int push_string(gm_state *st, const rb_node *text)
+{
+    if (st->string_count == st->string_cap) {
+        const rb_node **grown = gm_grown(st->string_node, &st->string_cap, sizeof *grown, 256);
+        if (!grown) return 0;
+        st->string_node = grown;
+    }
+    st->string_node[st->string_count++] = text;
+    if (!index_strings(st)) return 0;
+    index_string(st, st->string_count - 1);
+    return 1;
+}
+
+/* A text a link names and STRG lacks becomes the model's last string (a copy in the document's
+ * arena: the link's node may be replaced by a later edit). */
+static const rb_node *append_string(rb_ar *ar, rb_node *list, const rb_node *text)
+{
+    rb_arena *arena = rb_ar_arena(ar);
+    rb_node *s = rb_node_new(arena, RB_K_STRING, NULL);
+    size_t size = text->v.bytes.size;
+    const uint8_t *copy = size ? rb_arena_dup(arena, text->v.bytes.data, size) : (const uint8_t *)"";
+    if (!s || !copy || !rb_node_append(arena, list, s)) return NULL;
+    s->wire = RB_U32;
+    s->v.bytes.data = copy;
+    s->v.bytes.size = size;
+    return s;
+}
+
+/* WRITE: the model's strings, then every text named by a link written so far (every chunk before
+ * STRG: all that hold strings, in every GameMaker version) that none of them has, appended in the
+ * order the links were written. The strings already there keep their place, so the references to
+ * them and an unedited file do not change. A link to a later copy of a text (`occurrence` > 0)
+ * adds nothing: it names a copy that is not there (refused when links are resolved). The model
+ * gets the appended strings: it then describes what is written, as a deviation the writer drops
+ * (rb_ar_drop) does, and a re-read of the output equals it. */
+static void derive_strings(rb_ar *ar, gm_state *st)
+{
+    gm_strg_free(st);
+    st->strg_at = gm_abs(ar, st);
+    rb_node *list = rb_node_get(rb_ar_current(ar), "strings");
+    if (!list || list->kind != RB_K_LIST) return; /* the description says what is wrong */
+    int ok = 1;
+    for (uint32_t i = 0; i < list->v.kids.count && ok; i++) {
+        const rb_node *s = list->v.kids.items[i];
+        ok = push_string(st, s->kind == RB_K_STRING ? s : NULL);
+    }
+    for (size_t k = 0; k < st->fixup_count && ok; k++) {
+        const gm_fixup *f = &st->fixups[k];
+        int by_text = f->kind == GM_LINK_STRING_TEXT || f->kind == GM_LINK_STRING_INDEX;
+        if (!by_text || !f->text || f->index != 0 || gm_string_with_text(st, f->text, 0) >= 0) continue;
+        const rb_node *added = append_string(ar, list, f->text);
+        ok = added && push_string(st, added);
+    }
+    if (!ok) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for the strings");
+}
+
 void gm_chunk_strg(rb_ar *ar, gm_state *st)
 {
     rb_ar_dir dir = rb_ar_direction(ar);
     unsigned alignment = 4;
     if (dir == RB_AR_READ) gm_strg_fits(st->file + st->chunk_base, (uint32_t)rb_ar_remaining(ar), (uint32_t)st->chunk_base, &alignment);
+    if (dir == RB_AR_WRITE) derive_strings(ar, st);
     alignment = (unsigned)rb_ar_uint_detached(ar, "recordAlignment", RB_U8, alignment);
     if (rb_ar_ok(ar) && alignment != 1 && alignment != 4) {
         rb_ar_fail(ar, RB_E_MODEL, "recordAlignment must be 1 or 4, not %u", alignment);
@@ -101,16 +238,16 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
                    (unsigned long long)rb_ar_limits(ar)->max_count);
         return;
     }
+    if (dir == RB_AR_WRITE && rb_ar_ok(ar) && count != st->string_count) {
+        rb_ar_fail(ar, RB_E_MODEL, "strings must be a list of texts");
+        return;
+    }
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu strings", (unsigned long long)count); return; }
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "stringPointer", RB_U32);
     if (dir == RB_AR_WRITE) {
-        free(st->string_address);
         st->string_address = calloc(count ? (size_t)count : 1, sizeof *st->string_address);
-        free(st->string_node);
-        st->string_node = calloc(count ? (size_t)count : 1, sizeof *st->string_node);
-        st->string_count = st->string_address && st->string_node ? (size_t)count : 0;
-        if (!st->string_address || !st->string_node) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        if (!st->string_address) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     }
     static const uint8_t zeros[4];
     count = rb_ar_list_begin_n(ar, "strings", count, 5);
@@ -131,8 +268,7 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
             if (here + 4 > UINT32_MAX) { rb_ar_fail(ar, RB_E_MODEL, "file larger than 4 GiB"); break; }
             st->string_address[i] = (uint32_t)here + 4;
         }
-        const rb_node *text = rb_ar_string(ar, NULL, RB_U32);
-        if (dir == RB_AR_WRITE) st->string_node[i] = text;
+        rb_ar_string(ar, NULL, RB_U32); /* WRITE: string_node[i], indexed by derive_strings */
         rb_ar_expect(ar, "string terminator", zeros, 1);
     }
     rb_ar_list_end(ar);

@@ -6,7 +6,10 @@
 #     operand and every chain end (walked independently here) names the same text as in the input;
 #     the output verifies, and its model is the input's with only that string added;
 #  2. the file with an empty patch is byte-exact;
-#  3. a string operand naming a text that STRG lacks is refused (nothing written).
+#  3. a string operand renamed to a text that STRG lacks: the text is appended to STRG (STRG is
+#     derived from the references), the output verifies and its operand names the new text;
+#  4. a string operand naming a copy of a text that STRG does not have (an "occurrence" past its
+#     copies) is refused, with a message that names the code entry and the instruction holding it.
 . "$(dirname "$0")/common.sh"
 require_corpus
 
@@ -78,17 +81,40 @@ for x, y in zip(before["chunks"], after["chunks"]):
     assert x == y, x["id"] + " differs"
 assert before == after
 PY
-    # 3. a string operand naming a text missing from STRG is refused, and nothing is written
-    python3 - "$tmp/in.json" "$tmp/missing.json" <<'PY' || continue
+    # 3. a string operand renamed to a new text: STRG gets the text, the operand names it
+    python3 - "$tmp/in.json" "$tmp/new.json" "$tmp/missing.json" "$tmp/message" <<'PY' || continue
 import json, sys
 code = next(c for c in json.load(open(sys.argv[1]))["chunks"] if c["id"] == "CODE")
 k = next((i for i, e in enumerate(code["entries"]) if e.get("stringOperands")), None)
 if k is None:
     sys.exit(1)
+entry = code["entries"][k]
+operand = entry["stringOperands"][0]
 json.dump([{"op": "replace", "path": "/chunks/[id=CODE]/entries/%d/stringOperands/0/string" % k,
-            "value": "rebyte: no such string"}], open(sys.argv[2], "w"))
+            "value": "rebyte: a new string"}], open(sys.argv[2], "w"))
+json.dump([{"op": "add", "path": "/chunks/[id=CODE]/entries/%d/stringOperands/0/occurrence" % k, "value": 1}],
+          open(sys.argv[3], "w"))
+# the push.s instruction is the word before its operand (facts §8)
+open(sys.argv[4], "w").write('CODE entry "%s" (entries/%d), the instruction at byte %d of its bytecode'
+                             % (entry["name"], k, operand["at"] - 4))
 PY
-    expect_refused "$name: a string operand naming a missing text" "$tmp/missing.json" "$win" "is not in STRG"
+    if "$rebyte" apply -q "$tmp/new.json" "$win" -o "$tmp/new.win" 2>"$tmp/err"; then
+        "$rebyte" verify -q "$tmp/new.win" >/dev/null || fail "$name: the output with a new operand text does not verify"
+        "$rebyte" dump "$tmp/new.win" -o "$tmp/new.out.json" || fail "$name: dump of the new operand text"
+        python3 - "$tmp/new.json" "$tmp/new.out.json" <<'PY' || fail "$name: the operand does not name the appended text"
+import json, sys
+op = json.load(open(sys.argv[1]))[0]
+doc = json.load(open(sys.argv[2]))
+chunks = {c["id"]: c for c in doc["chunks"]}
+k = int(op["path"].split("/")[4])
+assert chunks["STRG"]["strings"][-1] == op["value"], chunks["STRG"]["strings"][-3:]
+assert chunks["CODE"]["entries"][k]["stringOperands"][0]["string"] == op["value"]
+PY
+    else
+        fail "$name: a string operand renamed to a new text: $(cat "$tmp/err")"
+    fi
+    # 4. a copy of a text that STRG does not have is refused, naming the entry and instruction
+    expect_refused "$name: an operand naming a missing copy" "$tmp/missing.json" "$win" "$(cat "$tmp/message")"
 done
 [ "$fails" -eq 0 ] && echo "datawin bytecode string operands: ok"
 [ "$fails" -eq 0 ]

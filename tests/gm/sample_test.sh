@@ -1,8 +1,9 @@
 #!/bin/sh
 # The data.win sample: built by the project's writer from samples/gm/sample.json, it must equal
-# the committed sample, round-trip exactly, and take the example patches (a string rename that
-# moves every later string, a TPAG field edit) into files that verify; string references are
-# links by text, so a string inserted before the others moves nothing they name.
+# the committed sample, round-trip exactly, and take the example patches (the game renamed with
+# one operation: the new text is appended to STRG; a TPAG field edit) into files that verify;
+# string references are links by text, so a string inserted before the others moves nothing they
+# name.
 . "$(dirname "$0")/common.sh"
 "$rebyte" build "$src/samples/gm/sample.json" -o "$tmp/built.win" || fail "build sample.json"
 cmp -s "$tmp/built.win" "$src/samples/gm/sample.win" || fail "built sample differs from samples/gm/sample.win"
@@ -12,18 +13,21 @@ cmp -s "$tmp/built.win" "$src/samples/gm/sample.win" || fail "built sample diffe
     fail "rename patch"
 "$rebyte" verify "$tmp/renamed.win" >/dev/null || fail "renamed file does not verify"
 "$rebyte" dump "$tmp/renamed.win" -o "$tmp/renamed.json" || fail "dump renamed"
-grep -q '"renamed by a patch"' "$tmp/renamed.json" || fail "new text present"
 grep -q '"name": "renamed by a patch",' "$tmp/renamed.json" || fail "GEN8 name names the new text"
-# the string moved the later strings by 12 bytes: the GEN8 display name must still point at its text
-python3 - "$tmp/renamed.win" <<'PY' || fail "strrefs point at the moved strings"
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-display = struct.unpack_from("<I", d, 16 + 100)[0]
-assert d[display:display + 18] == b"rebyte sample game", d[display:display + 18]
+# STRG is derived from the references: the new text is appended, the old one stays (fileName names
+# it) and every reference still points at its text
+python3 - "$tmp/renamed.json" "$tmp/renamed.win" <<'PY' || fail "the renamed file's strings and references"
+import json, struct, sys
+doc = json.load(open(sys.argv[1]))
+strg = next(c for c in doc["chunks"] if c["id"] == "STRG")
+assert strg["strings"] == ["sample", "Default", "rebyte sample game", "renamed by a patch"], strg["strings"]
+d = open(sys.argv[2], "rb").read()
+for offset, text in ((16 + 4, b"sample"), (16 + 40, b"renamed by a patch"), (16 + 100, b"rebyte sample game")):
+    at = struct.unpack_from("<I", d, offset)[0]
+    assert d[at:at + len(text)] == text and struct.unpack_from("<I", d, at - 4)[0] == len(text), (offset, d[at:at + 20])
 PY
-# a reference to a text that is not in STRG is refused, saying what to add, and nothing is written
-printf '%s' '[{"op":"replace","path":"/chunks/[id=GEN8]/name","value":"not a string of the table"}]' > "$tmp/bad.json"
-expect_refused "a missing string" "$tmp/bad.json" "$src/samples/gm/sample.win" 'name: the string "not a string of the table" is not in STRG; add it'
+"$rebyte" apply -q --whole-model "$src/samples/gm/rename-game.patch.json" "$src/samples/gm/sample.win" -o "$tmp/renamed2.win" &&
+    cmp -s "$tmp/renamed.win" "$tmp/renamed2.win" || fail "the whole-model path renames the game to other bytes"
 # a string inserted before all the others: every reference still lands on its text
 printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted first"}]' > "$tmp/ins.json"
 "$rebyte" apply -q "$tmp/ins.json" "$src/samples/gm/sample.win" -o "$tmp/ins.win" || fail "insert a string first"
