@@ -352,6 +352,28 @@ void cli_free_files(char **files, size_t count)
     free(files);
 }
 
+int cli_load(const char *path, cli_loaded *l)
+{
+    memset(l, 0, sizeof(*l));
+    if (cli_read_file(path, &l->data, &l->size) != 0) return EXIT_IO;
+    rb_error err;
+    l->doc = cli_parse(path, l->data, l->size, &err);
+    if (!l->doc) {
+        cli_print_error(&err);
+        free(l->data);
+        l->data = NULL;
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+void cli_unload(cli_loaded *l)
+{
+    rb_doc_free(l->doc);
+    free(l->data);
+    memset(l, 0, sizeof(*l));
+}
+
 void cli_print_error(const rb_error *err)
 {
     char text[1600];

@@ -55,6 +55,16 @@ int cli_collect_files(char **paths, int count, char ***files, size_t *file_count
 void cli_free_files(char **files, size_t count);
 
 void cli_print_error(const rb_error *err);
+
+/* A game file loaded: its bytes and its model (the model borrows the bytes). */
+typedef struct cli_loaded {
+    uint8_t *data;
+    size_t size;
+    rb_doc *doc;
+} cli_loaded;
+/* Reads and parses `path`; prints why not. EXIT_OK, EXIT_IO or EXIT_BAD_INPUT. */
+int cli_load(const char *path, cli_loaded *loaded);
+void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);
 

@@ -12,20 +12,12 @@ static void print_problem(void *file, const char *problem) { printf("%s: %s\n", 
 
 static int check_file(const char *path)
 {
-    uint8_t *data;
-    size_t size;
-    if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
-    rb_error err;
-    rb_doc *doc = cli_parse(path, data, size, &err);
-    if (!doc) {
-        cli_print_error(&err);
-        free(data);
-        return EXIT_BAD_INPUT;
-    }
-    size_t problems = rb_doc_check(doc, print_problem, (void *)path);
+    cli_loaded l;
+    int rc = cli_load(path, &l);
+    if (rc) return rc;
+    size_t problems = rb_doc_check(l.doc, print_problem, (void *)path);
     if (!problems) printf("%s: ok\n", path);
-    rb_doc_free(doc);
-    free(data);
+    cli_unload(&l);
     return problems ? EXIT_DIFFERS : EXIT_OK;
 }
 

@@ -19,35 +19,6 @@ static int parse_blob_mode(const char *v, rb_blob_mode *mode)
     return 0;
 }
 
-/* A loaded game file: its bytes and its model. */
-typedef struct loaded {
-    uint8_t *data;
-    size_t size;
-    rb_doc *doc;
-} loaded;
-
-static int load(const char *path, loaded *l)
-{
-    memset(l, 0, sizeof(*l));
-    if (cli_read_file(path, &l->data, &l->size) != 0) return EXIT_IO;
-    rb_error err;
-    l->doc = cli_parse(path, l->data, l->size, &err);
-    if (!l->doc) {
-        cli_print_error(&err);
-        free(l->data);
-        l->data = NULL;
-        return EXIT_BAD_INPUT;
-    }
-    return EXIT_OK;
-}
-
-static void unload(loaded *l)
-{
-    rb_doc_free(l->doc);
-    free(l->data);
-    memset(l, 0, sizeof(*l));
-}
-
 static json_t *load_json_file(const char *path)
 {
     json_error_t jerr;
@@ -77,20 +48,20 @@ int cmd_dump(int argc, char **argv)
         }
     }
     if (!in) return cli_usage_error("dump", NULL);
-    loaded l;
-    int rc = load(in, &l);
+    cli_loaded l;
+    int rc = cli_load(in, &l);
     if (rc) return rc;
     char *text = rb_doc_dump(l.doc, blobs, in);
     rc = text && cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
     free(text);
-    unload(&l);
+    cli_unload(&l);
     return rc;
 }
 
 /* ---------- build ---------- */
 
 /* The file named by --source or the dump's "$source" (needed when blobs are references). */
-static int load_source(const uint8_t *text, size_t size, const char *explicit_source, loaded *src)
+static int load_source(const uint8_t *text, size_t size, const char *explicit_source, cli_loaded *src)
 {
     memset(src, 0, sizeof(*src));
     json_t *j = explicit_source ? NULL : json_loadb((const char *)text, size, JSON_ALLOW_NUL, NULL);
@@ -101,7 +72,7 @@ static int load_source(const uint8_t *text, size_t size, const char *explicit_so
         fprintf(stderr, "rebyte: note: the dump's source %s is not readable (%s); blob references will fail\n", path,
                 strerror(errno));
     else if (path)
-        rc = load(path, src);
+        rc = cli_load(path, src);
     json_decref(j);
     return rc;
 }
@@ -127,7 +98,7 @@ int cmd_build(int argc, char **argv)
     uint8_t *text;
     size_t size;
     if (cli_read_file(in, &text, &size) != 0) return EXIT_IO;
-    loaded src;
+    cli_loaded src;
     int rc = load_source(text, size, source, &src);
     if (rc) { free(text); return rc; }
     rb_error err;
@@ -146,7 +117,7 @@ int cmd_build(int argc, char **argv)
         }
         rb_doc_free(doc);
     }
-    unload(&src);
+    cli_unload(&src);
     free(text);
     return rc;
 }
@@ -166,11 +137,11 @@ int cmd_diff(int argc, char **argv)
         else return cli_usage_error("diff", argv[i]);
     }
     if (!a || !b) return cli_usage_error("diff", NULL);
-    loaded la, lb;
-    int rc = load(a, &la);
+    cli_loaded la, lb;
+    int rc = cli_load(a, &la);
     if (rc) return rc;
-    rc = load(b, &lb);
-    if (rc) { unload(&la); return rc; }
+    rc = cli_load(b, &lb);
+    if (rc) { cli_unload(&la); return rc; }
     char *patch;
     size_t operations;
     rb_error err;
@@ -183,8 +154,8 @@ int cmd_diff(int argc, char **argv)
                                                                             : EXIT_OK;
         free(patch);
     }
-    unload(&la);
-    unload(&lb);
+    cli_unload(&la);
+    cli_unload(&lb);
     return rc;
 }
 
@@ -224,8 +195,8 @@ int cmd_resolve(int argc, char **argv)
     rb_patch *patch = rb_patch_parse((const char *)text, size, argv[1], &err);
     free(text);
     if (!patch) { cli_print_error(&err); return EXIT_BAD_INPUT; }
-    loaded l;
-    int rc = load(argv[2], &l);
+    cli_loaded l;
+    int rc = cli_load(argv[2], &l);
     if (rc) { rb_patch_free(patch); return rc; }
     char *plain;
     if (rb_patch_resolve(l.doc, patch, &plain, &err) != RB_OK) {
@@ -236,6 +207,6 @@ int cmd_resolve(int argc, char **argv)
         free(plain);
     }
     rb_patch_free(patch);
-    unload(&l);
+    cli_unload(&l);
     return rc;
 }

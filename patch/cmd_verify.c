@@ -46,17 +46,10 @@ int cmd_info(int argc, char **argv)
         else path = argv[i];
     }
     if (!path) return cli_usage_error("info", NULL);
-    uint8_t *data;
-    size_t size;
-    if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
-    rb_error err;
-    rb_doc *doc = cli_parse(path, data, size, &err);
-    if (!doc) {
-        cli_print_error(&err);
-        free(data);
-        return EXIT_BAD_INPUT;
-    }
-    char *info = rb_doc_info(doc, path, size);
+    cli_loaded l;
+    int rc = cli_load(path, &l);
+    if (rc) return rc;
+    char *info = rb_doc_info(l.doc, path, l.size);
     if (as_json) {
         printf("%s\n", info ? info : "{}");
     } else {
@@ -65,8 +58,7 @@ int cmd_info(int argc, char **argv)
         json_decref(o);
     }
     free(info);
-    rb_doc_free(doc);
-    free(data);
+    cli_unload(&l);
     return EXIT_OK;
 }
 
