@@ -73,6 +73,9 @@ struct rb_ar {
     rb_node *kids_owner[AR_MAX_FRAMES];
     ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
     size_t packed_table_count;
+    /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
+    const char *derived_key;
+    const rb_node *derived_value;
 };
 
 /* ---------- lifetime ---------- */
@@ -678,12 +681,34 @@ static void settle_children(rb_ar *ar, rb_node *n)
 /* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
 static uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
+/* WRITE: the derived value of field `key` when the model does not hold the field itself. */
+static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind kind)
+{
+    const char *derived_key = ar->derived_key;
+    if (!derived_key) return NULL;
+    ar->derived_key = NULL;
+    const rb_node *next = f->next < f->node->v.kids.count ? f->node->v.kids.items[f->next] : NULL;
+    if (!key || strcmp(key, derived_key) != 0 || (next && next->key && strcmp(next->key, key) == 0)) return NULL;
+    if (ar->derived_value->kind != kind) return NULL;
+    /* written, never changed: the descriptions only read the nodes they write */
+    return (rb_node *)ar->derived_value;
+}
+
+void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
+{
+    if (ar->dir != RB_AR_WRITE || !value) return;
+    ar->derived_key = key;
+    ar->derived_value = value;
+}
+
 static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
 {
     if (ar->failed) return NULL;
     ar_frame *f = top_frame(ar);
     f->current = ar->dir == RB_AR_WRITE ? f->next : f->node->v.kids.count;
     if (ar->dir == RB_AR_WRITE) {
+        rb_node *derived = derived_field(ar, f, key, kind);
+        if (derived) return derived;
         if (f->next >= f->node->v.kids.count) {
             fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
             return NULL;

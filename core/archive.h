@@ -100,6 +100,11 @@ void rb_ar_note(rb_ar *ar, const char *fmt, ...) __attribute__((format(printf, 2
  * written (so a re-read of the output equals the model). Returns 1 when it was dropped. */
 int rb_ar_drop(rb_ar *ar, const char *key);
 
+/* WRITE: when the current record does not hold the next field `key`, write `value` in its place
+ * (a copy the format derives from elsewhere in the model, e.g. a GBX header's copy of a body
+ * field). Applies to the next field described only; READ and FROM_JSON ignore it. */
+void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value);
+
 /* A field whose bytes live elsewhere (e.g. in a table before the payloads it describes):
  * READ stores `read_value`; WRITE returns the model's value without emitting; FROM_JSON parses. */
 uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t read_value);

@@ -158,6 +158,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
+    if (ok && format->after_read) format->after_read(doc);
     if (!ok && err) *err = *rb_ar_error(ar);
     rb_ar_free(ar);
     if (!ok) { rb_doc_free(doc); return NULL; }
@@ -189,6 +190,7 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
     if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
+    if (ok && format->after_read) format->after_read(doc);
     if (!ok && err) *err = *rb_ar_error(ar);
     rb_ar_free(ar);
     if (!ok) { rb_doc_free(doc); return NULL; }

@@ -23,8 +23,11 @@ typedef struct rb_format {
     void (*describe)(rb_ar *ar);
     /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
     json_t *(*summary)(const struct rb_doc *doc);
-    /* Optional: game-level invariants (`rebyte check`): each problem reported, their count returned. */
-    size_t (*check)(const struct rb_doc *doc, rb_check_report report, void *context);
+    /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
+     * writer derives from the body leave the model). */
+    void (*after_read)(struct rb_doc *doc);
+    /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
+    const struct rb_rule *(*rules)(size_t *count);
     /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
      * a report of what it changes; 0, or -1 with `why`. */
     int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "doc.h"
 #include "json.h"
+#include "rules.h"
 
 /* The root's scalar fields (version, class id, compression, ...) as the model spells them. */
 static json_t *header_fields(const rb_doc *doc)
@@ -46,7 +47,7 @@ char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
 
 size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
 {
-    return doc->format->check ? doc->format->check(doc, report, context) : 0;
+    return rb_rules_run(doc, report, context);
 }
 
 rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,

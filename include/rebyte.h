@@ -26,7 +26,8 @@ typedef enum rb_status {
     RB_E_MODEL = -5,     /* the model (or JSON) is inconsistent with the format */
     RB_E_NOMEM = -6,
     RB_E_USAGE = -7,
-    RB_E_VERIFY = -8     /* a written file does not read back as the model it was written from */
+    RB_E_VERIFY = -8,    /* a written file does not read back as the model it was written from */
+    RB_E_RULE = -9       /* an edit breaks a game rule (rb_doc_check; err names the rule and path) */
 } rb_status;
 
 /* An error names the file, the byte offset, the section the offset is in
@@ -109,10 +110,16 @@ void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
  * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
 char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
 
-/* `rebyte check`: game-level invariants the byte format does not enforce (a map's header copies
- * agree with its body, ...), declared by each format. Each problem goes to `report` as one line;
- * returns how many were found (0 for a format without checks). */
-typedef void (*rb_check_report)(void *context, const char *problem);
+/* `rebyte check`: the game rules each format declares (a map's block directions 0-3, its medals
+ * in order, its header copies agreeing with the body, ...): invariants the game relies on that
+ * the byte format does not enforce. Each violation goes to `report`: the rule's name, the model
+ * path it concerns ("" for the whole document) and a sentence; returns how many were found. */
+typedef struct rb_rule_violation {
+    const char *rule;
+    const char *path;
+    const char *message;
+} rb_rule_violation;
+typedef void (*rb_check_report)(void *context, const rb_rule_violation *violation);
 size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
 
 /* A format's named transform (GBX: "downgrade-items", options {"to": 0..4, "itemsVersion": 4..8})
@@ -132,6 +139,10 @@ rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding);
 size_t rb_format_count(void);
 const char *rb_format_name(size_t index);
 const char *rb_format_description(size_t index);
+/* The game rules of format `index`: how many, and rule `rule`'s name and description (NULL when
+ * out of range). */
+size_t rb_format_rule_count(size_t index);
+const char *rb_format_rule(size_t index, size_t rule, const char **description);
 
 /* How each compressed stream was (or would be) written. */
 typedef struct rb_stream_report {
@@ -222,6 +233,8 @@ typedef struct rb_apply_options {
     void *report_context;
     int want_changes;  /* fill rb_apply_result.changes (for a dry run) */
     int whole_model;   /* take the whole-model path even where the model path would do (tests) */
+    int force;         /* write even when the result breaks a game rule the original kept (each
+                          broken rule is reported as a warning) */
 } rb_apply_options;
 
 typedef struct rb_apply_result {
@@ -237,6 +250,7 @@ typedef struct rb_apply_result {
  * only when every value the patch pins holds), applies the patches in order (all or nothing,
  * conflicts by the policy), writes the result, reads it back and checks it is the patched model.
  * Fails with RB_E_MODEL when a patch does not apply (err says which operation and why),
+ * RB_E_RULE when the result breaks a game rule the original kept (unless options->force),
  * RB_E_VERIFY when the written file does not read back as the patched model. */
 rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
                    size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err);

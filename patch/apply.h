@@ -33,6 +33,7 @@ typedef struct apply_outcome {
     rb_error error;   /* on failure */
     int final;        /* the failure is the whole-model path's too: it need not run */
     rb_buf lines;     /* report lines (apply.c put_line); passed on from the path that decides */
+    json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
 } apply_outcome;
 
 /* Results of a path: done, failed in a way the other path would fail too (an input that does not
@@ -50,4 +51,8 @@ int apply_base_matches(const apply_request *request, const rb_patch *patch);
 /* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
 int apply_pins_verdict(const apply_request *request, const rb_patch *patch, size_t failing, apply_outcome *out);
 int apply_verify(const apply_request *request, const rb_doc *written, apply_outcome *out);
+/* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
+ * the ones the patched model adds. */
+void apply_rules_before(const rb_doc *original, apply_outcome *out);
+int apply_rules_after(const apply_request *request, const rb_doc *patched, apply_outcome *out);
 #endif

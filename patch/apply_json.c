@@ -100,6 +100,7 @@ static int rebuild_write_verify(const apply_request *rq, rb_doc *original, json_
 {
     *patched = rb_doc_from_json(original->format, model, original, rq->name, &out->error);
     if (!*patched) return -1;
+    if (apply_rules_after(rq, *patched, out)) return -1;
     rb_error err;
     if (rb_doc_write(*patched, NULL, &out->bytes, &out->size, &err) != RB_OK) {
         out->error = err;
@@ -119,6 +120,7 @@ int apply_on_json(const apply_request *rq, apply_outcome *out)
     rb_doc *patched = NULL;
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_json(rq, model, rq->patches[p], out);
+    if (rc == 0) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_json(rq, &model, out);
     if (rc == 0) rc = rebuild_write_verify(rq, doc, model, &patched, out);
     if (rc == 0 && before) out->changes = changes_between(before, model);

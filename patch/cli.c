@@ -43,7 +43,7 @@ static const command COMMANDS[] = {
      "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\"."},
     {"apply", cmd_apply,
-     "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [-j N] [--conflicts=stop|first-wins|last-wins]",
+     "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
      "what was written and check it is the patched model. Paths are those of `rebyte dump`. On any\n"
      "error nothing is written and the input is untouched.\n"
@@ -58,17 +58,22 @@ static const command COMMANDS[] = {
      "  -q            only problems and the summary\n"
      "  --conflicts   when stacked patches change the same value: stop (default), first-wins, last-wins\n"
      "  --whole-model apply on the model's JSON rendering instead of the model (slower; for comparing)\n"
+     "  --force       write even when the result breaks a game rule (`rebyte check --rules`) the\n"
+     "                original kept; each broken rule is still reported\n"
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
      "`rebyte diff` carries its base's digest: on another base, every value it relies on is\n"
      "checked and reported field by field; it applies when all of them hold. A batch ends with a\n"
      "line for each file that was not patched, saying why. Folders are scanned for regular files,\n"
      "skipping backups (*.bak) and temporary files (*.rebyte-XXXXXX).\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
-    {"check", cmd_check, "rebyte check FILE...",
-     "Game-level invariants the byte format does not enforce, before the game finds them. For maps:\n"
-     "the header's copies of the name, identity and medal times agree with the body;\n"
-     "the TM2020 items chunk has one snapped-on entry per item. Exit 0 when every file is ok,\n"
-     "1 when a problem was found (each is printed with the paths involved)."},
+    {"check", cmd_check, "rebyte check FILE... | rebyte check --rules",
+     "Game rules: what the game relies on that the byte format does not enforce, found before the\n"
+     "game finds them (\"Couldn't load map!\"). Each format declares its own: for maps a block's\n"
+     "direction is 0-3 and it lies inside the map, race medals are in order, the decoration is one\n"
+     "of the environment's, the header's copies agree with the body. Each violation is a line\n"
+     "FILE: RULE: PATH: why. `rebyte apply` refuses a result that breaks a rule the original kept.\n"
+     "  --rules   list every format's rules\n"
+     "Exit 0 when every file is ok, 1 when a rule is broken, 2 when a file cannot be read or parsed"},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
      "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"

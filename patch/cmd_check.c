@@ -8,7 +8,21 @@
 #include "cli.h"
 #include "cli_util.h"
 
-static void print_problem(void *file, const char *problem) { printf("%s: %s\n", (const char *)file, problem); }
+static void print_problem(void *file, const rb_rule_violation *v)
+{
+    printf("%s: %s: %s%s%s\n", (const char *)file, v->rule, v->path, *v->path ? ": " : "", v->message);
+}
+
+/* --rules: every format's rules, one per line. */
+static int list_rules(void)
+{
+    for (size_t f = 0; f < rb_format_count(); f++)
+        for (size_t i = 0; i < rb_format_rule_count(f); i++) {
+            const char *description = NULL, *name = rb_format_rule(f, i, &description);
+            printf("%-10s %-22s %s\n", rb_format_name(f), name, description);
+        }
+    return EXIT_OK;
+}
 
 static int check_file(const char *path)
 {
@@ -23,6 +37,7 @@ static int check_file(const char *path)
 
 int cmd_check(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--rules")) return list_rules();
     if (argc < 2) return cli_usage_error("check", NULL);
     int rc = EXIT_OK;
     for (int i = 1; i < argc; i++) {

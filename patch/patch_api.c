@@ -68,6 +68,7 @@ static void outcome_reset(apply_outcome *out, int want_changes)
     free(out->bytes);
     rb_buf_free(&out->lines);
     json_decref(out->changes);
+    json_decref(out->rules_before);
     memset(out, 0, sizeof(*out));
     rb_buf_init(&out->lines);
     if (want_changes) out->changes = json_array();
@@ -118,6 +119,7 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
         }
         free(out.bytes);
         json_decref(out.changes);
+        json_decref(out.rules_before);
         return out.error.status ? out.error.status : RB_E_MODEL;
     }
     result->bytes = out.bytes;
@@ -125,6 +127,7 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
     result->operations = out.operations;
     if (out.changes) result->changes = json_dumps(out.changes, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(out.changes);
+    json_decref(out.rules_before);
     return RB_OK;
 }
 
@@ -152,6 +155,7 @@ rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err
     rb_buf_free(&out.lines);
     free(out.bytes);
     json_decref(out.changes);
+    json_decref(out.rules_before);
     rb_patch_free(patch);
     if (rc != APPLY_DONE || rb_doc_own(out.doc, bytes) != 0) {
         if (err) *err = out.error;

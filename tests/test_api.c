@@ -7,14 +7,34 @@
 #include "rebyte.h"
 
 
-static void count_problem(void *count, const char *problem)
+static void count_problem(void *count, const rb_rule_violation *violation)
 {
-    (void)problem;
+    (void)violation;
     (*(size_t *)count)++;
 }
 
-/* rb_doc_check: the sample is consistent; renaming the body alone leaves the header's copy
- * behind, which the gbx format's check reports once. */
+/* Applies one patch (JSON text) to data; the result in *r. */
+static rb_status apply_text(const uint8_t *data, size_t size, const char *text, int force, rb_apply_result *r)
+{
+    rb_error err;
+    rb_patch *patch = rb_patch_parse(text, strlen(text), "test", &err);
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_options options = {.force = force};
+    rb_status st = patch ? rb_apply(data, size, "sample", patches, 1, &options, r, &err) : RB_E_USAGE;
+    rb_patch_free(patch);
+    return st;
+}
+
+static size_t bytes_count(const uint8_t *data, size_t size, const char *text)
+{
+    size_t n = 0, len = strlen(text);
+    for (size_t i = 0; i + len <= size; i++) n += memcmp(data + i, text, len) == 0;
+    return n;
+}
+
+/* rb_doc_check and the header copies: renaming the body reaches the header chunk 003 (which the
+ * writer derives) and the map checks clean; a header copy that disagrees is a rule violation,
+ * refused by rb_apply unless forced. */
 static void check_game_rules(const uint8_t *data, size_t size)
 {
     rb_error err;
@@ -22,18 +42,27 @@ static void check_game_rules(const uint8_t *data, size_t size)
     size_t reported = 0;
     CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 0 && reported == 0, "the sample map checks clean");
     rb_doc_free(doc);
-    static const char patch_text[] =
-        "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"Body only\"}]";
-    rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), "body-only", &err);
-    const rb_patch *const patches[1] = {patch};
     rb_apply_result r;
-    CHECK(patch && rb_apply(data, size, "sample", patches, 1, NULL, &r, &err) == RB_OK, "body rename applies");
-    rb_patch_free(patch);
-    if (!r.bytes) return;
-    doc = rb_doc_parse(r.bytes, r.size, NULL, &err);
+    CHECK(apply_text(data, size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"Body only\"}]",
+                     0, &r) == RB_OK,
+          "body rename applies");
+    /* the user data (header chunks) of a version 6 file: its size at byte 13, the chunks after it */
+    size_t user_data = r.bytes && r.size > 17 ? (size_t)r.bytes[13] | (size_t)r.bytes[14] << 8 : 0;
+    CHECK(user_data && 17 + user_data <= r.size && bytes_count(r.bytes, 17 + user_data, "Body only") == 1,
+          "the header copy carries the body's new name");
+    doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
+    reported = 0;
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 0, "the renamed map checks clean (got %zu)", reported);
+    rb_doc_free(doc);
+    rb_apply_result_free(&r);
+    static const char header_only[] =
+        "[{\"op\":\"add\",\"path\":\"/headerChunks/[id=0x03043003]/mapName\",\"value\":\"Header only\"}]";
+    CHECK(apply_text(data, size, header_only, 0, &r) == RB_E_RULE && !r.bytes, "a disagreeing copy is refused");
+    CHECK(apply_text(data, size, header_only, 1, &r) == RB_OK, "a disagreeing copy is written when forced");
+    doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
     reported = 0;
     CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 1 && reported == 1,
-          "the header's stale name is one problem (got %zu)", reported);
+          "the header's own name is one problem (got %zu)", reported);
     rb_doc_free(doc);
     rb_apply_result_free(&r);
 }

@@ -147,8 +147,7 @@ cmp -s "$tmp/real/other-name.Gbx" "$sample" || fail "a hard link to an edited fi
 # 5. --backup twice: the first original is kept, no FILE.bak.bak, backups are not inputs.
 cat > "$tmp/second.patch.json" <<'EOF'
 [
-  {"op": "replace", "path": "/body/chunks/[id=0x0304301F]/mapName", "value": "second edit"},
-  {"op": "replace", "path": "/headerChunks/[id=0x03043003]/mapName", "value": "second edit"}
+  {"op": "replace", "path": "/body/chunks/[id=0x0304301F]/mapName", "value": "second edit"}
 ]
 EOF
 mkdir "$tmp/maps"

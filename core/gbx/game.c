@@ -3,6 +3,7 @@
  * CGameCtnBlockSkin, CGameWaypointSpecialProperty. Facts: gbx-facts.md §6.2–6.5.
  */
 #include "gbx_internal.h"
+#include "map_header.h"
 
 /* CGameCtnCollectorList 000: the block stock */
 static void collector_list_000(rb_ar *ar)
@@ -40,6 +41,30 @@ static void params_004(rb_ar *ar)
     rb_ar_i32(ar, "goldTime");
     rb_ar_i32(ar, "authorTime");
     rb_ar_u32(ar, "u01");
+}
+
+/* 00A (skippable, ManiaPlanet and TM2020): the tip and the medals the game shows */
+static void i32(rb_ar *ar, const char *key) { rb_ar_i32(ar, key); }
+
+/* 00A (skippable, ManiaPlanet and TM2020): the tip and the medals again, copies of 001, 004
+ * and 008 (map_header.c; written from them unless the file's copy differs) */
+static void params_00a(rb_ar *ar)
+{
+    gbx_copy(ar, "tip", GBX_FACT_TIPS, NULL, gbx_string);
+    gbx_copy(ar, "bronzeTime", GBX_FACT_MEDALS, NULL, i32);
+    gbx_copy(ar, "silverTime", GBX_FACT_MEDALS, NULL, i32);
+    gbx_copy(ar, "goldTime", GBX_FACT_MEDALS, NULL, i32);
+    gbx_copy(ar, "authorTime", GBX_FACT_MEDALS, NULL, i32);
+    gbx_copy(ar, "timeLimit", GBX_FACT_STUNTS, NULL, i32);
+    gbx_copy(ar, "authorScore", GBX_FACT_STUNTS, NULL, i32);
+}
+
+/* 00E (skippable): the map type and style the title's scripts read */
+static void params_00e(rb_ar *ar)
+{
+    gbx_string(ar, "mapType");
+    gbx_string(ar, "mapStyle");
+    gbx_bool(ar, "isValidatedForScriptModes");
 }
 
 static void params_005(rb_ar *ar)
@@ -128,9 +153,9 @@ static const gbx_chunk_def GAME_CHUNKS[] = {
     {0x0305B006, 0, "parameters 006", params_006},
     {0x0305B007, 0, "parameters 007", params_007},
     {0x0305B008, 0, "stunts", params_008},
-    {0x0305B00A, 1, "tip and medals", NULL},
+    {0x0305B00A, 1, "tip and medals", params_00a},
     {0x0305B00D, 0, "race validation ghost", params_00d},
-    {0x0305B00E, 1, "map type", NULL},
+    {0x0305B00E, 1, "map type", params_00e},
     {0x03059000, 0, "skin 000", skin_000},
     {0x03059001, 0, "skin 001", skin_001},
     {0x03059002, 0, "skin", skin_002},

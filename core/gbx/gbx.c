@@ -12,6 +12,7 @@
 #include "../doc.h"
 #include "gbx.h"
 #include "gbx_internal.h"
+#include "map_header.h"
 
 static int gbx_detect(const uint8_t *data, size_t size)
 {
@@ -169,6 +170,7 @@ static void gbx_body(rb_ar *ar, unsigned body_compression)
 
 static void gbx_describe_file(rb_ar *ar)
 {
+    gbx_ctx_of(ar)->file = rb_ar_current(ar);
     rb_ar_expect(ar, "GBX magic", "GBX", 3);
     unsigned version = rb_ar_u16(ar, "version");
     if (rb_ar_ok(ar) && (version < 3 || version > 6)) {
@@ -242,13 +244,14 @@ static void gbx_describe(rb_ar *ar)
 }
 
 const rb_format rb_format_gbx = {
-    "gbx",
-    "GameBox (TrackMania / ManiaPlanet .Gbx)",
-    gbx_detect,
-    gbx_describe,
-    gbx_summary,
-    gbx_check,
-    gbx_transform,
-    gbx_encoding,
-    gbx_set_encoding,
+    .name = "gbx",
+    .description = "GameBox (TrackMania / ManiaPlanet .Gbx)",
+    .detect = gbx_detect,
+    .describe = gbx_describe,
+    .summary = gbx_summary,
+    .after_read = gbx_settle_copies,
+    .rules = gbx_rules,
+    .transform = gbx_transform,
+    .encoding = gbx_encoding,
+    .set_encoding = gbx_set_encoding,
 };

@@ -3,7 +3,8 @@
 #include "../doc.h"
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
-size_t gbx_check(const rb_doc *doc, rb_check_report report, void *context);
+struct rb_rule;
+const struct rb_rule *gbx_rules(size_t *count);
 const char *gbx_encoding(const rb_doc *doc);
 int gbx_set_encoding(rb_doc *doc, const char *encoding);
 int gbx_transform(const rb_doc *doc, const char *name, const json_t *options, json_t **patch, json_t **report,

@@ -39,6 +39,7 @@ typedef struct gbx_ctx {
     const uint32_t *external_nodes; /* node indices of the reference table */
     size_t external_count;
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
+    const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);

@@ -1,6 +1,6 @@
 /*
- * CGameCtnChallenge (0x03043000) beyond the block data: the header chunks (user data) of maps
- * and the skippable body chunks. Facts: gbx-facts.md §1.2, §3.4, §3.5, §5, §7; the wiki text
+ * CGameCtnChallenge (0x03043000) beyond the block data: the skippable body chunks (the header
+ * chunks are in map_header.c). Facts: gbx-facts.md §1.2, §3.4, §3.5, §5, §7; the wiki text
  * (gbx-wiki-2022.txt "CGameCtnChallenge") and GBX.NET's CGameCtnChallenge.chunkl/.cs for
  * layouts the sheet lacks. Key names are GBX.NET's property names in camelCase; fields whose
  * meaning nobody knows are u01, u02, ...
@@ -29,13 +29,6 @@ static uint64_t sized_blob(rb_ar *ar, const char *key, const char *size_what)
 /* A 128-bit hash or mask: kept as 16 bytes. */
 static void uint128(rb_ar *ar, const char *key) { rb_ar_bytes(ar, key, RB_K_BLOB, 16); }
 
-static void expect_text(rb_ar *ar, const char *text)
-{
-    size_t n = 0;
-    while (text[n]) n++;
-    rb_ar_expect(ar, text, text, n);
-}
-
 /* A version the description knows no layout for: READ fails (the chunk stays opaque). */
 static int version_known(rb_ar *ar, uint32_t version, uint32_t max_known)
 {
@@ -45,93 +38,9 @@ static int version_known(rb_ar *ar, uint32_t version, uint32_t max_known)
     return 0;
 }
 
-/* ---------- header chunks ---------- */
+/* ---------- body chunks: small ones ---------- */
 
-/* 002 "TmDesc": medals and race settings (a copy of body data for quick listing). */
-static void header_002_tmdesc(rb_ar *ar)
-{
-    uint8_t version = rb_ar_u8(ar, "version");
-    if (version <= 2) {
-        gbx_meta(ar, "mapInfo");
-        gbx_string(ar, "mapName");
-    }
-    gbx_bool(ar, "needUnlock");
-    if (version < 1) return;
-    rb_ar_i32(ar, "bronzeTime");
-    rb_ar_i32(ar, "silverTime");
-    rb_ar_i32(ar, "goldTime");
-    rb_ar_i32(ar, "authorTime");
-    if (version == 2) rb_ar_u8(ar, "u01");
-    if (version < 4) return;
-    rb_ar_u32(ar, "cost");
-    if (version < 5) return;
-    gbx_bool(ar, "isLapRace");
-    if (version == 6) gbx_bool(ar, "isMultilap");
-    if (version < 7) return;
-    rb_ar_u32(ar, "mode");
-    if (version < 9) return;
-    rb_ar_u32(ar, "hasClones");
-    if (version < 10) return;
-    rb_ar_i32(ar, "authorScore");
-    if (version < 11) return;
-    rb_ar_u32(ar, "editor");
-    if (version < 12) return;
-    rb_ar_u32(ar, "u02");
-    if (version < 13) return;
-    rb_ar_u32(ar, "nbCheckpoints");
-    rb_ar_u32(ar, "nbLaps");
-}
-
-/* 003 "Common": uid, environment, author, name, kind, decoration, map type/style, title. */
-static void header_003_common(rb_ar *ar)
-{
-    uint8_t version = rb_ar_u8(ar, "version");
-    gbx_meta(ar, "mapInfo");
-    gbx_string(ar, "mapName");
-    rb_ar_u8(ar, "kindInHeader");
-    if (version < 1) return;
-    gbx_bool(ar, "locked");
-    gbx_string(ar, "password");
-    if (version < 2) return;
-    gbx_meta(ar, "decoration");
-    if (version < 3) return;
-    gbx_vec2(ar, "mapCoordOrigin");
-    if (version < 4) return;
-    gbx_vec2(ar, "mapCoordTarget");
-    if (version < 5) return;
-    uint128(ar, "packMask");
-    if (version < 6) return;
-    gbx_string(ar, "mapType");
-    gbx_string(ar, "mapStyle");
-    if (version <= 8) rb_ar_u32(ar, "u01");
-    if (version < 8) return;
-    rb_ar_u64(ar, "lightmapCacheUid");
-    if (version < 9) return;
-    rb_ar_u8(ar, "lightmapVersion");
-    if (version < 11) return;
-    gbx_id(ar, "titleId");
-}
-
-static void header_004_version(rb_ar *ar) { rb_ar_u32(ar, "version"); }
-
-static void header_005_xml(rb_ar *ar) { gbx_string(ar, "xml"); }
-
-/* 007: the thumbnail JPEG between literal tags, then the comments. */
-static void header_007_thumbnail(rb_ar *ar)
-{
-    uint32_t version = rb_ar_u32(ar, "version");
-    if (version == 0) return;
-    rb_slot size = rb_ar_slot(ar, "thumbnail size", RB_U32);
-    expect_text(ar, "<Thumbnail.jpg>");
-    const rb_node *jpeg = rb_ar_bytes(ar, "thumbnail", RB_K_BLOB, size.value);
-    rb_ar_slot_set(ar, &size, jpeg ? jpeg->v.bytes.size : 0);
-    expect_text(ar, "</Thumbnail.jpg>");
-    expect_text(ar, "<Comments>");
-    gbx_string(ar, "comments");
-    expect_text(ar, "</Comments>");
-}
-
-/* 008 (header) and 042 (body): the author. */
+/* 042: the author (the header's 008 copies it, map_header.c) */
 static void author_info(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
@@ -141,20 +50,6 @@ static void author_info(rb_ar *ar)
     gbx_string(ar, "authorZone");
     gbx_string(ar, "authorExtraInfo");
 }
-
-static const gbx_chunk_def MAP_HEADER_CHUNKS[] = {
-    {0x03043002, 0, "TmDesc", header_002_tmdesc},
-    {0x03043003, 0, "Common", header_003_common},
-    {0x03043004, 0, "Version", header_004_version},
-    {0x03043005, 0, "Community (XML)", header_005_xml},
-    {0x03043007, 0, "Thumbnail", header_007_thumbnail},
-    {0x03043008, 0, "Author", author_info},
-};
-
-const gbx_chunk_table gbx_map_header_chunks = {MAP_HEADER_CHUNKS, sizeof MAP_HEADER_CHUNKS / sizeof MAP_HEADER_CHUNKS[0]};
-
-
-/* ---------- body chunks: small ones ---------- */
 
 /* 014 (TMPU..TMU): the old password (weak xor) */
 static void chunk_014(rb_ar *ar)

@@ -1,0 +1,41 @@
+/* Map header chunks and the body facts they copy (map_header.c, map_header_xml.c). */
+#ifndef RB_GBX_MAP_HEADER_H
+#define RB_GBX_MAP_HEADER_H
+#include "gbx_internal.h"
+
+/* Where the body keeps a fact the header (or the parameters' 00A) repeats. */
+typedef enum gbx_fact {
+    GBX_FACT_BLOCK_DATA, /* 01F (013, 00F): mapInfo, mapName, decoration */
+    GBX_FACT_MEDALS,     /* ChallengeParameters 004: bronzeTime .. authorTime */
+    GBX_FACT_STUNTS,     /* ChallengeParameters 008: timeLimit, authorScore */
+    GBX_FACT_TIPS,       /* ChallengeParameters 001: tip */
+    GBX_FACT_MAP_TYPE,   /* ChallengeParameters 00E: mapType, mapStyle */
+    GBX_FACT_AUTHOR,     /* 042: authorLogin, authorNickname, authorZone, ... */
+    GBX_FACT_LAPS        /* 018: isLapRace, nbLaps */
+} gbx_fact;
+
+/* The body's node for `fact`'s field `key` in the map whose file record is `file`; NULL when the
+ * map does not have it. */
+const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key);
+
+/* A field that copies a body fact (`fact_key`, NULL: the same key): READ reads it; WRITE writes
+ * the model's copy when it keeps one (a file whose copy differs), else the body's value;
+ * FROM_JSON takes it only when the JSON has it. */
+void gbx_copy(rb_ar *ar, const char *key, gbx_fact fact, const char *fact_key, void (*describe)(rb_ar *, const char *));
+
+/* 005: the XML, whole or as a template whose copies of body facts are derived. */
+void gbx_map_header_xml(rb_ar *ar);
+
+/* READ side: the template of a read XML string whose attributes derive from the body of `file`
+ * (NULL when none does, or out of memory: the XML then stays a string). */
+rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml);
+
+/* Every copy the model keeps (a file whose copy differs, or one a patch added) with the body
+ * value it copies: header chunks (stored id `chunk_id`) and the parameters' 00A (`in_body`). */
+typedef void (*gbx_copy_visit)(void *context, uint32_t chunk_id, int in_body, const rb_node *copy,
+                               const rb_node *source);
+void gbx_visit_copies(const rb_node *file, gbx_copy_visit visit, void *context);
+
+/* After a read: copies equal to what the writer derives leave the model; the others are noted. */
+void gbx_settle_copies(rb_doc *doc);
+#endif

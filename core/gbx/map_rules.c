@@ -1,0 +1,287 @@
+/*
+ * The game rules of GBX maps (the gbx format's rules, core/rules.h): invariants the game relies
+ * on that the byte format does not enforce, found before the game finds them ("Couldn't load
+ * map!"). `rebyte check` runs them; apply refuses an edit that breaks one. Chunk ids are matched
+ * as stored: TM 2003-2006 maps use the engine-0x24 ids (docs/formats/gbx.md "Game rules").
+ */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../json.h"
+#include "../rules.h"
+#include "gbx.h"
+#include "map_header.h"
+
+/* The map chunk `low` (0x01F, ...) of chunk list `chunks` under either id family: 0x03043xxx
+ * or the legacy 0x24003xxx. NULL for none or several. */
+static const rb_node *map_chunk(const rb_node *chunks, uint32_t low, uint32_t *id_out)
+{
+    const rb_node *found = NULL;
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        uint32_t id = (uint32_t)rb_node_uint(rb_node_get(c, "id"));
+        if ((id & 0xFFF) != low || ((id >> 12) != 0x03043 && (id >> 12) != 0x24003)) continue;
+        if (found) return NULL;
+        found = c;
+        if (id_out) *id_out = id;
+    }
+    return found;
+}
+
+static const rb_node *body_chunks(const rb_doc *doc) { return rb_node_get(rb_node_get(doc->root, "body"), "chunks"); }
+
+/* The block data chunk (01F, or TMPU's 013), its id in *id. */
+static const rb_node *block_data(const rb_doc *doc, uint32_t *id)
+{
+    const rb_node *chunk = map_chunk(body_chunks(doc), 0x01F, id);
+    return chunk ? chunk : map_chunk(body_chunks(doc), 0x013, id);
+}
+
+/* A value as content: how it was stored (id flags, stream encodings) left out. */
+static json_t *content(const rb_doc *doc, const rb_node *n)
+{
+    json_t *wrapped = json_pack("[o]", rb_model_to_json(doc, n, RB_BLOBS_BASE64));
+    rb_json_strip_storage(wrapped);
+    json_t *v = json_incref(json_array_get(wrapped, 0));
+    json_decref(wrapped);
+    return v;
+}
+
+/* ---------- header-copies ---------- */
+
+/* A copy the model keeps agrees with the body value it copies (content, not storage). */
+static void copy_agrees(void *context, uint32_t chunk_id, int in_body, const rb_node *copy, const rb_node *source)
+{
+    rb_rule_run *r = context;
+    /* maps saved before validation store the decoration without its name (the game's own way) */
+    const rb_node *id = copy->key && !strcmp(copy->key, "decoration") ? rb_node_get(copy, "id") : NULL;
+    if (id && id->kind == RB_K_ID && id->wire == RB_ID_EMPTY) return;
+    json_t *cj = content(r->doc, copy), *sj = content(r->doc, source);
+    if (!json_equal(cj, sj)) {
+        char *cs = json_dumps(cj, JSON_ENCODE_ANY | JSON_COMPACT), *ss = json_dumps(sj, JSON_ENCODE_ANY | JSON_COMPACT);
+        char path[160];
+        if (in_body)
+            snprintf(path, sizeof path, "/body/chunks/[id=0x03043011]/challengeParameters/chunks/[id=0x%08X]/%s",
+                     chunk_id, copy->key);
+        else snprintf(path, sizeof path, "/headerChunks/[id=0x%08X]/%s", chunk_id, copy->key);
+        rb_rule_violated(r, path, "this copy of %s holds %.120s, the body %.120s (remove the copy: the writer derives it)",
+                         copy->key, cs ? cs : "?", ss ? ss : "?");
+        free(cs);
+        free(ss);
+    }
+    json_decref(cj);
+    json_decref(sj);
+}
+
+static void header_copies(rb_rule_run *r) { gbx_visit_copies(r->doc->root, copy_agrees, r); }
+
+/* ---------- items-snapping ---------- */
+
+static void items_snapping(rb_rule_run *r)
+{
+    const rb_node *items = map_chunk(body_chunks(r->doc), 0x040, NULL);
+    const rb_node *snapped = rb_node_get(items, "snappedOnIndexes"), *objects = rb_node_get(items, "anchoredObjects");
+    if (!snapped || !objects || rb_element_count(snapped) == rb_element_count(objects)) return;
+    rb_rule_violated(r, "/body/chunks/[id=0x03043040]/snappedOnIndexes", "%zu snapped-on entries for %zu items",
+                     rb_element_count(snapped), rb_element_count(objects));
+}
+
+/* ---------- blocks ---------- */
+
+typedef void (*block_visit)(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path);
+
+static void each_block(rb_rule_run *r, block_visit visit)
+{
+    uint32_t id = 0;
+    const rb_node *data = block_data(r->doc, &id), *blocks = rb_node_get(data, "blocks");
+    for (size_t i = 0; blocks && i < blocks->v.kids.count; i++) {
+        rb_record_scratch scratch;
+        const rb_node *block = rb_record_view(blocks->v.kids.items[i], &scratch);
+        char path[96];
+        snprintf(path, sizeof path, "/body/chunks/[id=0x%08X]/blocks/%zu", id, i);
+        visit(r, data, block, path);
+    }
+}
+
+/* Free and ghost blocks (TM2020) are not on the grid; their coordinates do not count. */
+enum { BLOCK_FLAG_FREE = 0x20000000, BLOCK_FLAG_GHOST = 0x10000000, BLOCK_FLAGS_MARKER = 0xFFFFFFFFu };
+
+static void direction_in_range(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path)
+{
+    (void)data;
+    const rb_node *direction = rb_node_get(block, "direction");
+    if (!direction || rb_node_uint(direction) <= 3) return;
+    if (rb_node_uint(rb_node_get(block, "flags")) == BLOCK_FLAGS_MARKER) return; /* TMUnlimiter's marker: 255 */
+    char at[128];
+    snprintf(at, sizeof at, "%s/direction", path);
+    rb_rule_violated(r, at, "direction %llu: the game knows 0 (north) to 3 (west)",
+                     (unsigned long long)rb_node_uint(direction));
+}
+
+static void block_direction(rb_rule_run *r) { each_block(r, direction_in_range); }
+
+/* Block versions 6 and later store grid coordinates shifted by (1, 0, 1): x and z run 1 to the
+ * size, earlier versions 0 to size - 1 (every corpus map agrees). */
+static void coord_in_map(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path)
+{
+    const rb_node *coord = rb_node_get(block, "coord"), *size = rb_node_get(data, "size");
+    uint64_t flags = rb_node_uint(rb_node_get(block, "flags"));
+    if (!coord || !size || rb_element_count(coord) != 3 || rb_element_count(size) != 3) return;
+    if (flags == BLOCK_FLAGS_MARKER || (flags & (BLOCK_FLAG_FREE | BLOCK_FLAG_GHOST))) return;
+    uint64_t shift = rb_node_uint(rb_node_get(data, "blockVersion")) >= 6 ? 1 : 0;
+    for (int a = 0; a < 3; a += 2) { /* heights are not bounded by the size's y (bases sit below) */
+        uint64_t c = rb_element_uint(coord, a, NULL), s = rb_element_uint(size, a, NULL);
+        if (c >= shift && c - shift < s) continue;
+        char at[128];
+        snprintf(at, sizeof at, "%s/coord/%d", path, a);
+        rb_rule_violated(r, at, "%c = %llu is outside the map (%llu to %llu for this block version)", a ? 'z' : 'x',
+                         (unsigned long long)c, (unsigned long long)shift, (unsigned long long)(s + shift - 1));
+    }
+}
+
+static void block_inside_map(rb_rule_run *r) { each_block(r, coord_in_map); }
+
+/* ---------- medals ---------- */
+
+/* ChallengeParameters' chunk `low` (004 medals, 00A, 00E map type) and its path. */
+static const rb_node *medals_chunk(const rb_doc *doc, uint32_t low, char *path, size_t path_size)
+{
+    uint32_t params_id = 0;
+    const rb_node *params = map_chunk(body_chunks(doc), 0x011, &params_id);
+    const rb_node *chunks = rb_node_get(rb_node_get(params, "challengeParameters"), "chunks");
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        uint32_t id = (uint32_t)rb_node_uint(rb_node_get(c, "id"));
+        if ((id & 0xFFF) != low || ((id >> 12) != 0x0305B && (id >> 12) != 0x2400C)) continue;
+        snprintf(path, path_size, "/body/chunks/[id=0x%08X]/challengeParameters/chunks/[id=0x%08X]", params_id, id);
+        return c;
+    }
+    return NULL;
+}
+
+/* Times are milliseconds; -1 means "not set" (an unvalidated map). */
+static void medals_in(rb_rule_run *r, const rb_node *medals, const char *path)
+{
+    static const char *const KEYS[] = {"bronzeTime", "silverTime", "goldTime", "authorTime"};
+    int64_t t[4];
+    for (int i = 0; i < 4; i++) {
+        const rb_node *n = rb_node_get(medals, KEYS[i]);
+        if (!n) return;
+        t[i] = (int32_t)rb_node_int(n);
+        if (t[i] == -1) return;
+    }
+    char at[224];
+    for (int i = 0; i < 4; i++) {
+        if (t[i] > 0) continue;
+        snprintf(at, sizeof at, "%s/%s", path, KEYS[i]);
+        rb_rule_violated(r, at, "%s is %lld: a time is more than 0 ms", KEYS[i], (long long)t[i]);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (t[i] >= t[i + 1]) continue;
+        snprintf(at, sizeof at, "%s/%s", path, KEYS[i + 1]);
+        rb_rule_violated(r, at, "%s %lld ms is slower than %s %lld ms (bronze >= silver >= gold >= author)",
+                         KEYS[i + 1], (long long)t[i + 1], KEYS[i], (long long)t[i]);
+    }
+}
+
+/* Stunt and platform maps keep scores and respawn counts in the medal fields: race maps only. */
+static int is_race_map(const rb_doc *doc)
+{
+    char path[160];
+    const rb_node *type = rb_node_get(medals_chunk(doc, 0x00E, path, sizeof path), "mapType");
+    if (type && type->kind == RB_K_STRING) {
+        const char *t = (const char *)type->v.bytes.data;
+        size_t n = type->v.bytes.size;
+        for (size_t i = 0; i + 5 <= n; i++)
+            if (!memcmp(t + i, "Stunt", 5) || !memcmp(t + i, "Platf", 5) || !memcmp(t + i, "Royal", 5)) return 0;
+    }
+    /* TmDesc's mode (v7+): 1 platform, 5 stunts */
+    uint64_t mode = rb_node_uint(rb_node_get(map_chunk(rb_node_get(doc->root, "headerChunks"), 0x002, NULL), "mode"));
+    return mode != 1 && mode != 5;
+}
+
+static void medals_ordered(rb_rule_run *r)
+{
+    if (!is_race_map(r->doc)) return;
+    static const uint32_t LOWS[] = {0x004, 0x00A};
+    for (int i = 0; i < 2; i++) {
+        char path[160];
+        const rb_node *medals = medals_chunk(r->doc, LOWS[i], path, sizeof path);
+        if (medals) medals_in(r, medals, path);
+    }
+}
+
+/* ---------- decoration ---------- */
+
+/* The decorations each environment's game ships (docs/formats/gbx.md "Game rules"), as
+ * case-insensitive patterns: the older games spell one "30x30sunset", TM2020 composes its
+ * names around the 48x48 base ("NoStadium48x48Night", "48x48Screen155Day"). */
+#define MOODS(prefix, suffix) prefix "Day" suffix, prefix "Night" suffix, prefix "Sunrise" suffix, prefix "Sunset" suffix
+static const char *const DECORATIONS_TM1[] = {"Simple", MOODS("", ""), MOODS("30x30", ""), NULL};
+static const char *const DECORATIONS_STADIUM[] = {MOODS("", ""), NULL};
+static const char *const DECORATIONS_MP[] = {MOODS("", ""), MOODS("", "48"), NULL};
+static const char *const DECORATIONS_TM2020[] = {"*48x48*", NULL};
+static const struct {
+    const char *environment; /* as stored (older maps), or a collection number (below) */
+    uint32_t number;         /* the collection number stored for it, or UINT32_MAX */
+    const char *const *decorations;
+} ENVIRONMENTS[] = {
+    {"Alpine", UINT32_MAX, DECORATIONS_TM1}, {"Snow", 1, DECORATIONS_TM1},    {"Speed", UINT32_MAX, DECORATIONS_TM1},
+    {"Desert", 0, DECORATIONS_TM1},          {"Rally", 2, DECORATIONS_TM1},   {"Island", 3, DECORATIONS_TM1},
+    {"Bay", 4, DECORATIONS_TM1},             {"Coast", 5, DECORATIONS_TM1},   {"Stadium", 6, DECORATIONS_STADIUM},
+    {"Valley", 11, DECORATIONS_MP},          {"Canyon", 12, DECORATIONS_MP},  {"Lagoon", 13, DECORATIONS_MP},
+    {NULL, 26, DECORATIONS_TM2020},
+};
+
+/* The known decorations of the environment `collection` names (an id node), or NULL. */
+static const char *const *decorations_of(const rb_node *collection)
+{
+    if (!collection || collection->kind != RB_K_ID) return NULL;
+    for (size_t i = 0; i < sizeof ENVIRONMENTS / sizeof ENVIRONMENTS[0]; i++) {
+        const char *name = ENVIRONMENTS[i].environment;
+        if (collection->wire == RB_ID_NUMBER ? collection->v.bits == ENVIRONMENTS[i].number
+                                             : collection->wire == RB_ID_STRING && name &&
+                                                   collection->v.bytes.size == strlen(name) &&
+                                                   !memcmp(collection->v.bytes.data, name, strlen(name)))
+            return ENVIRONMENTS[i].decorations;
+    }
+    return NULL;
+}
+
+static void decoration_known(rb_rule_run *r)
+{
+    uint32_t id = 0;
+    const rb_node *data = block_data(r->doc, &id);
+    const char *const *known = decorations_of(rb_node_get(rb_node_get(data, "mapInfo"), "collection"));
+    const rb_node *decoration = rb_node_get(rb_node_get(data, "decoration"), "id");
+    if (!known || !decoration || decoration->kind != RB_K_ID || decoration->wire != RB_ID_STRING) return;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)decoration->v.bytes.size, (const char *)decoration->v.bytes.data);
+    /* TMNF's Coast stores "Sunrise " (and its game loads it): trailing spaces do not count */
+    for (size_t n = strlen(name); n > 0 && name[n - 1] == ' '; n--) name[n - 1] = 0;
+    for (size_t i = 0; known[i]; i++)
+        if (!fnmatch(known[i], name, FNM_CASEFOLD)) return;
+    char path[96];
+    snprintf(path, sizeof path, "/body/chunks/[id=0x%08X]/decoration/id", id);
+    rb_rule_violated(r, path, "\"%s\" is not a decoration of this map's environment (one of \"%s\", ...)", name,
+                     known[0]);
+}
+
+static const rb_rule GBX_RULES[] = {
+    {"header-copies", "a copy the file keeps of a body fact (header name, medals, author, ...) agrees with it", header_copies},
+    {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping},
+    {"block-direction", "a block's direction is 0 to 3", block_direction},
+    {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map},
+    {"medals-ordered", "race medals: bronze >= silver >= gold >= author > 0 ms", medals_ordered},
+    {"decoration-known", "the decoration is one the map's environment has", decoration_known},
+};
+
+const rb_rule *gbx_rules(size_t *count)
+{
+    *count = sizeof GBX_RULES / sizeof GBX_RULES[0];
+    return GBX_RULES;
+}

@@ -1,0 +1,61 @@
+/*
+ * Game rules in the apply pipeline (docs/usage.md "Game rules"): the original's violations are
+ * noted before the patches run; the result may keep those (a file the game already loads as it
+ * is) but breaks no other rule, unless the caller forces the write.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "apply.h"
+
+static json_t *violation_key(const rb_rule_violation *v)
+{
+    return json_sprintf("%s %s", v->rule, v->path);
+}
+
+static void note_before(void *context, const rb_rule_violation *v)
+{
+    json_t *key = violation_key(v);
+    if (key) json_object_set_new((json_t *)context, json_string_value(key), json_true());
+    json_decref(key);
+}
+
+void apply_rules_before(const rb_doc *original, apply_outcome *out)
+{
+    json_decref(out->rules_before);
+    out->rules_before = json_object();
+    rb_doc_check(original, note_before, out->rules_before);
+}
+
+typedef struct rules_after {
+    apply_outcome *out;
+    int force;
+    size_t broken;
+    char first[900];
+} rules_after;
+
+static void note_after(void *context, const rb_rule_violation *v)
+{
+    rules_after *ra = context;
+    json_t *key = violation_key(v);
+    int known = key && ra->out->rules_before && json_object_get(ra->out->rules_before, json_string_value(key));
+    json_decref(key);
+    if (known) return;
+    if (ra->force || ra->broken > 0)
+        apply_warning(ra->out, "game rule %s broken at %s: %s%s", v->rule, v->path, v->message,
+                      ra->force ? " (written anyway: forced)" : "");
+    else
+        snprintf(ra->first, sizeof ra->first, "the result breaks the game rule %s at %s: %s", v->rule, v->path,
+                 v->message);
+    ra->broken++;
+}
+
+int apply_rules_after(const apply_request *rq, const rb_doc *patched, apply_outcome *out)
+{
+    rules_after ra = {out, rq->options && rq->options->force, 0, ""};
+    rb_doc_check(patched, note_after, &ra);
+    if (ra.force || !ra.broken) return 0;
+    apply_fail(out, RB_E_RULE, "%s%s; force the write to keep it (rebyte apply --force)", ra.first,
+               ra.broken > 1 ? " (and the rules listed above)" : "");
+    out->final = 1; /* the other path would build the same model */
+    return -1;
+}
