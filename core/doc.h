@@ -26,6 +26,9 @@ typedef struct rb_format {
     /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
      * writer derives from the body leave the model). */
     void (*after_read)(struct rb_doc *doc);
+    /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
+     * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
+    int (*is_record)(const rb_node *node);
     /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
     const struct rb_rule *(*rules)(size_t *count);
     /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus

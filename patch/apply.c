@@ -298,6 +298,7 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
     if (rc == 0) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
+    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
     if (rc == 0) rc = apply_rules_after(rq, doc, out);
     if (rc == 0) rc = write_and_verify(rq, doc, out);
     doc->blob_source = NULL;

@@ -55,4 +55,6 @@ int apply_verify(const apply_request *request, const rb_doc *written, apply_outc
  * the ones the patched model adds. */
 void apply_rules_before(const rb_doc *original, apply_outcome *out);
 int apply_rules_after(const apply_request *request, const rb_doc *patched, apply_outcome *out);
+/* Race records (apply_records.c): 0 when every record of the patched model is the original's. */
+int apply_records_unchanged(const apply_request *request, const rb_doc *patched, apply_outcome *out);
 #endif

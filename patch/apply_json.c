@@ -100,7 +100,7 @@ static int rebuild_write_verify(const apply_request *rq, rb_doc *original, json_
 {
     *patched = rb_doc_from_json(original->format, model, original, rq->name, &out->error);
     if (!*patched) return -1;
-    if (apply_rules_after(rq, *patched, out)) return -1;
+    if (apply_records_unchanged(rq, *patched, out) || apply_rules_after(rq, *patched, out)) return -1;
     rb_error err;
     if (rb_doc_write(*patched, NULL, &out->bytes, &out->size, &err) != RB_OK) {
         out->error = err;

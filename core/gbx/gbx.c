@@ -250,6 +250,7 @@ const rb_format rb_format_gbx = {
     .describe = gbx_describe,
     .summary = gbx_summary,
     .after_read = gbx_settle_copies,
+    .is_record = gbx_is_record,
     .rules = gbx_rules,
     .transform = gbx_transform,
     .encoding = gbx_encoding,

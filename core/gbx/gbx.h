@@ -3,6 +3,7 @@
 #include "../doc.h"
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
+int gbx_is_record(const rb_node *node);
 struct rb_rule;
 const struct rb_rule *gbx_rules(size_t *count);
 const char *gbx_encoding(const rb_doc *doc);

@@ -59,22 +59,62 @@ for f in "$corpus"/*.Replay.Gbx; do
     grep -q '"map": {' "$tmp/r.json" || fail "$(basename "$f"): the embedded map is not in the model"
 done
 
-# an edit inside the zlib samples of a real ghost (MP4: 100 ms period)
-g="$corpus/7458497c_GBX-NET_2_CGameCtnGhost_MP4_001.Ghost.Gbx"
-if [ -f "$g" ]; then
-    "$rebyte" dump "$g" -o "$tmp/g.json"
-    grep -q '"samplePeriod": 100' "$tmp/g.json" || fail "MP4 ghost: sample period is not 100"
-    echo '[{"op":"replace","path":"/body/chunks/0/sampleData/samplePeriod","value":50}]' > "$tmp/p.json"
-    "$rebyte" apply "$tmp/p.json" "$g" -o "$tmp/e.Ghost.Gbx" >/dev/null 2>"$tmp/err" || fail "apply: $(cat "$tmp/err")"
-    "$rebyte" verify "$tmp/e.Ghost.Gbx" >/dev/null || fail "edited MP4 ghost does not verify"
-    "$rebyte" dump "$tmp/e.Ghost.Gbx" -o "$tmp/e.json"
-    grep -q '"samplePeriod": 50' "$tmp/e.json" || fail "the edited period did not persist"
-    if command -v python3 >/dev/null 2>&1; then
-        # the samples stream lies in the LZO body: the checker takes its bytes from the dump
-        "$rebyte" dump "$tmp/e.Ghost.Gbx" --blobs=base64 -o "$tmp/e64.json"
-        python3 "$here/zlib_check.py" "$tmp/e64.json" "$tmp/e.Ghost.Gbx" /body/chunks/0/sampleData 12=50 ||
-            fail "the re-encoded samples do not hold the edit"
-    fi
-fi
-echo "ghosts/replays: $ghosts ghost files, $with_ghost of $with_chunk maps with a validation ghost, $replays replays; $failed failure(s)"
+# race records are never written changed (docs/usage.md "Race records"): on every corpus ghost
+# and replay a patch of the nickname or the race time is refused, nothing is written, and the
+# file still verifies exactly
+refused=0
+for f in "$corpus"/*.Ghost.Gbx "$corpus"/*.Replay.Gbx; do
+    [ -f "$f" ] || continue
+    "$rebyte" dump "$f" -o "$tmp/m.json" 2>/dev/null || continue
+    path=$(python3 - "$tmp/m.json" <<'PY'
+import json, sys
+def find(n, p):
+    if isinstance(n, dict):
+        for k in ("ghostNickname", "raceTime", "playerNickname", "nickname"):
+            if k in n and not isinstance(n[k], (dict, list)):
+                return p + "/" + k
+        for k, v in n.items():
+            r = find(v, p + "/" + k)
+            if r: return r
+    if isinstance(n, list):
+        for i, v in enumerate(n):
+            r = find(v, p + "/" + str(i))
+            if r: return r
+print(find(json.load(open(sys.argv[1])), "") or "")
+PY
+)
+    [ -n "$path" ] || continue
+    printf '[{"op":"replace","path":"%s","value":1234}]' "$path" | sed 's/"value":1234/"value":"someone else"/' > "$tmp/p.json"
+    case $path in */raceTime) printf '[{"op":"replace","path":"%s","value":1234}]' "$path" > "$tmp/p.json" ;; esac
+    rm -f "$tmp/e.Gbx"
+    if "$rebyte" apply "$tmp/p.json" "$f" -o "$tmp/e.Gbx" 2>"$tmp/err"; then fail "$(basename "$f"): $path was changed"
+    elif ! grep -q "race record" "$tmp/err"; then fail "$(basename "$f"): refused without saying why: $(cat "$tmp/err")"
+    elif [ -e "$tmp/e.Gbx" ]; then fail "$(basename "$f"): a refused record was written"
+    else refused=$((refused + 1)); fi
+    "$rebyte" verify -q "$f" >/dev/null || fail "$(basename "$f") does not verify"
+done
+[ $refused -ge 10 ] || fail "only $refused record edits were tried and refused"
+
+# a map with a validation ghost: the map may be edited (the ghost unchanged), its ghost not
+for f in "$corpus"/*.Gbx; do
+    "$rebyte" dump "$f" -o "$tmp/m.json" 2>/dev/null || continue
+    grep -q '"raceValidateGhost": {' "$tmp/m.json" && grep -q '"ghostNickname"' "$tmp/m.json" || continue
+    grep -q '"classId": "0x03043000"' "$tmp/m.json" || continue
+    ghost=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i, c in enumerate(d["body"]["chunks"]):
+    for j, p in enumerate(c.get("challengeParameters", {}).get("chunks", [])):
+        for k, g in enumerate(p.get("raceValidateGhost", {}).get("chunks", [])):
+            if "ghostNickname" in g: print(f"/body/chunks/{i}/challengeParameters/chunks/{j}/raceValidateGhost/chunks/{k}/ghostNickname")
+' "$tmp/m.json" | head -1)
+    [ -n "$ghost" ] || continue
+    printf '[{"op":"replace","path":"%s","value":"someone else"}]' "$ghost" > "$tmp/p.json"
+    "$rebyte" apply "$tmp/p.json" "$f" -o "$tmp/e.Gbx" 2>/dev/null && fail "$(basename "$f"): its validation ghost was renamed"
+    printf '[{"op":"replace","path":"/body/chunks/[id=0x0304301F]/mapName","value":"renamed map"}]' > "$tmp/p.json"
+    "$rebyte" apply -q "$tmp/p.json" "$f" -o "$tmp/e.Gbx" || fail "$(basename "$f"): a map with a validation ghost cannot be renamed"
+    echo "validation ghost guarded, map renamed: $(basename "$f")"
+    break
+done
+echo "ghosts/replays: $ghosts ghost files, $with_ghost of $with_chunk maps with a validation ghost, $replays replays, $refused record edits refused; $failed failure(s)"
 [ $failed -eq 0 ]

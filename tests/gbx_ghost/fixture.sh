@@ -1,7 +1,8 @@
 #!/bin/sh
 # Ghost sample authored as JSON (samples/gbx-ghost/minimal.Ghost.json), built by rebyte:
 # it must verify, read back the values written, hold a real zlib stream for its samples (checked
-# with Python's zlib, outside the tool), re-encode that stream when the samples are edited,
+# with Python's zlib, outside the tool), re-encode that stream when the samples are authored anew, refuse a patch
+# that changes the ghost (a race record),
 # refuse inconsistent or wrongly versioned models, and fail cleanly on every truncation.
 set -u
 rebyte=${REBYTE:-rebyte}
@@ -32,7 +33,7 @@ if [ $has_python = 1 ]; then
         0=0x0A02B000 12=100 16=16 || fail "the sample stream is not the zlib data described"
 fi
 
-# edit inside the compressed samples: a new period and one more sample
+# a patch never changes a race record (docs/usage.md "Race records"): refused, nothing written
 cat > "$tmp/patch.json" <<'P'
 [
   {"op": "replace", "path": "/body/chunks/0/sampleData/samplePeriod", "value": 50},
@@ -40,7 +41,19 @@ cat > "$tmp/patch.json" <<'P'
   {"op": "replace", "path": "/body/chunks/0/sampleData/numSamples", "value": 4}
 ]
 P
-"$rebyte" apply "$tmp/patch.json" "$tmp/g.Ghost.Gbx" -o "$tmp/e.Ghost.Gbx" >/dev/null 2>&1 || fail "apply"
+"$rebyte" apply "$tmp/patch.json" "$tmp/g.Ghost.Gbx" -o "$tmp/refused.Gbx" 2>"$tmp/err" && fail "a patch changed a ghost"
+grep -q "race record" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
+[ -e "$tmp/refused.Gbx" ] && fail "a refused ghost edit was written"
+printf '[{"op":"replace","path":"/body/chunks/1/ghostNickname","value":"someone else"}]' > "$tmp/nick.json"
+"$rebyte" apply "$tmp/nick.json" "$tmp/g.Ghost.Gbx" -o "$tmp/refused.Gbx" 2>/dev/null && fail "a ghost's nickname was changed"
+"$rebyte" verify "$tmp/g.Ghost.Gbx" >/dev/null || fail "the ghost no longer verifies"
+
+# the writer re-encodes an edited samples stream: a new ghost authored as JSON (a fixture made
+# by the project, not a changed record) with a new period and one more sample
+sed -e 's/"samplePeriod": 100/"samplePeriod": 50/' -e 's/"numSamples": 3/"numSamples": 4/' \
+    -e 's/"stateBuffer": {"$hex": "0102030405060708090a0b0c"}/"stateBuffer": {"$hex": "0102030405060708090a0b0c0d0e0f10"}/' \
+    "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/e.json.in"
+"$rebyte" build "$tmp/e.json.in" -o "$tmp/e.Ghost.Gbx" 2>"$tmp/err" || fail "build of the edited ghost: $(cat "$tmp/err")"
 "$rebyte" verify "$tmp/e.Ghost.Gbx" >/dev/null || fail "the edited ghost does not verify"
 "$rebyte" dump "$tmp/e.Ghost.Gbx" -o "$tmp/e.json" || fail "dump of the edited ghost"
 grep -q '"samplePeriod": 50' "$tmp/e.json" || fail "the edit did not persist"
@@ -51,11 +64,16 @@ if [ $has_python = 1 ]; then
 fi
 
 # the replay sample: header chunks, an embedded map (a GBX file inside chunk 002), the ghost as
-# a node of chunk 014. Renaming the embedded map must rebuild the embedded file and its size.
+# a node of chunk 014. A patch of the replay (its map included) is refused; a replay authored
+# with a longer map name gets the embedded file's size right.
 "$rebyte" build "$src/samples/gbx-ghost/minimal.Replay.json" -o "$tmp/r.Replay.Gbx" || fail "build of the replay sample"
 "$rebyte" verify "$tmp/r.Replay.Gbx" >/dev/null || fail "the replay sample does not verify"
-"$rebyte" apply "$src/samples/gbx-ghost/rename-embedded-map.patch.json" "$tmp/r.Replay.Gbx" -o "$tmp/r2.Replay.Gbx" \
-    >/dev/null 2>&1 || fail "apply rename-embedded-map.patch.json"
+printf '[{"op":"replace","path":"/body/chunks/0/map/body/chunks/0/mapName","value":"another"}]' > "$tmp/map.json"
+"$rebyte" apply "$tmp/map.json" "$tmp/r.Replay.Gbx" -o "$tmp/refused.Gbx" 2>/dev/null && fail "a patch changed a replay's map"
+[ -e "$tmp/refused.Gbx" ] && fail "a refused replay edit was written"
+sed 's/"mapName": "Map made by rebyte"/"mapName": "A longer map name, edited inside the replay"/' \
+    "$src/samples/gbx-ghost/minimal.Replay.json" > "$tmp/r2.json.in"
+"$rebyte" build "$tmp/r2.json.in" -o "$tmp/r2.Replay.Gbx" || fail "build of the replay with a longer map name"
 "$rebyte" dump "$tmp/r2.Replay.Gbx" -o "$tmp/r2.json" || fail "dump of the edited replay"
 grep -q '"mapName": "A longer map name, edited inside the replay"' "$tmp/r2.json" || fail "the map name edit did not persist"
 grep -q '"ghostNickname": "rebyte"' "$tmp/r2.json" || fail "the replay's ghost did not survive the map edit"
