@@ -14,6 +14,17 @@ typedef struct rb_section {
     size_t size;
 } rb_section;
 
+/* A read-only view of a model by JSON pointers (plain indexes), over the model itself or over
+ * its JSON rendering, so a hook reads both apply paths alike (patch/companions.c). */
+typedef struct rb_model_view {
+    const void *context;
+    /* elements of the list at `pointer`; *present = 0 when there is none */
+    size_t (*count)(const void *context, const char *pointer, int *present);
+    /* the integer at `pointer` (a hex string as the model spells flags and ids counts); *present
+     * = 0 when there is none */
+    int64_t (*integer)(const void *context, const char *pointer, int *present);
+} rb_model_view;
+
 typedef struct rb_format {
     const char *name;
     const char *description;
@@ -29,6 +40,12 @@ typedef struct rb_format {
     /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
      * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
     int (*is_record)(const rb_node *node);
+    /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
+     * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
+     * `path` (from `from`; the new value `value`) of that list, read through `view` before the
+     * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map_parallel.c). */
+    json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
+                          const json_t *value);
     /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
     const struct rb_rule *(*rules)(size_t *count);
     /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus

@@ -11,6 +11,7 @@
  * success but says the same thing; only the lines of the path that decided are reported.
  */
 #include "apply.h"
+#include "companions.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,49 @@ static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const jso
     return same ? 0 : -1;
 }
 
+/* What the format keeps beside a list, in step with an operation on one of its elements. */
+static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_path)
+{
+    if (!doc->format->companions) return NULL;
+    const char *from = json_string_value(json_object_get(op, "from"));
+    char *plain_from = NULL;
+    if (from) {
+        rb_model_place place = {0};
+        rb_buf plain;
+        rb_buf_init(&plain);
+        char why[256];
+        if (rb_model_locate(doc, from, &place, &plain, why, sizeof why) == 0) plain_from = strdup((const char *)plain.data);
+        rb_model_place_free(&place);
+        rb_buf_free(&plain);
+        if (!plain_from) return NULL;
+    }
+    rb_model_view view = companions_model_view(doc);
+    json_t *ops = companions_for(doc->format, &view, op, plain_path, plain_from);
+    free(plain_from);
+    return ops;
+}
+
+/* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
+static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i)
+{
+    for (size_t k = 0; k < json_array_size(ops); k++) {
+        const json_t *op = json_array_get(ops, k);
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        json_t *was = out->changes ? rb_model_json_at(doc, json_string_value(json_object_get(op, "path"))) : NULL;
+        char *resolved = NULL, why[512];
+        if (rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0) {
+            apply_fail(out, RB_E_MODEL, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, why);
+            json_decref(was);
+            return -1;
+        }
+        if (out->changes)
+            note_change(out->changes, kind, resolved, was, strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL);
+        else json_decref(was);
+        free(resolved);
+    }
+    return 0;
+}
+
 /* One operation of patch `p` of the stack. */
 static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, size_t i, stack_state *st,
                               apply_outcome *out)
@@ -240,12 +284,14 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
         return 0;
     }
     json_t *was = rc == 0 && out->changes ? rb_model_json_at(doc, (const char *)plain.data) : NULL;
+    json_t *companions = rc == 0 ? companion_ops(doc, op, (const char *)plain.data) : NULL;
     rb_buf_free(&plain);
     char *resolved = NULL;
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = touch(&st->places, resolved, p);
     if (rc != 0) {
         json_decref(was);
+        json_decref(companions);
         free(resolved);
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
         return -1;
@@ -256,7 +302,9 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
         note_change(out->changes, kind, resolved, was, now);
     }
     free(resolved);
-    return 0;
+    rc = apply_companions(doc, companions, out, patch->name, i);
+    json_decref(companions);
+    return rc;
 }
 
 static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *out)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "apply.h"
+#include "companions.h"
 #include "../core/json.h"
 #include "jsondiff.h"
 #include "jsonpatch.h"
@@ -52,7 +53,13 @@ static int check_base_on_json(const apply_request *rq, json_t *model, const rb_p
     return apply_pins_verdict(rq, patch, failing, out);
 }
 
-static int stack_on_json(const apply_request *rq, json_t **model, apply_outcome *out)
+static json_t *companions_on_json(void *format, const json_t *doc, const json_t *op, const char *path, const char *from)
+{
+    rb_model_view view = companions_json_view(doc);
+    return companions_for(format, &view, op, path, from);
+}
+
+static int stack_on_json(const apply_request *rq, const rb_format *format, json_t **model, apply_outcome *out)
 {
     const json_t **files = calloc(rq->count ? rq->count : 1, sizeof(json_t *));
     const char **names = calloc(rq->count ? rq->count : 1, sizeof(char *));
@@ -74,7 +81,9 @@ static int stack_on_json(const apply_request *rq, json_t **model, apply_outcome 
     char why[1400];
     captured c;
     FILE *report = rq->count > 1 ? capture_begin(&c) : NULL;
-    int rc = rb_apply_stack(model, (const json_t *const *)files, names, (int)rq->count, policy, report, why, sizeof why);
+    rb_stack_companions companions = {companions_on_json, (void *)format};
+    int rc = rb_apply_stack(model, (const json_t *const *)files, names, (int)rq->count, policy, report, &companions,
+                            why, sizeof why);
     if (report) capture_end(&c, out, 0);
     if (rc != 0) apply_fail(out, RB_E_MODEL, "%s", why);
     free(files);
@@ -121,7 +130,7 @@ int apply_on_json(const apply_request *rq, apply_outcome *out)
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_json(rq, model, rq->patches[p], out);
     if (rc == 0) apply_rules_before(doc, out);
-    if (rc == 0) rc = stack_on_json(rq, &model, out);
+    if (rc == 0) rc = stack_on_json(rq, doc->format, &model, out);
     if (rc == 0) rc = rebuild_write_verify(rq, doc, model, &patched, out);
     if (rc == 0 && before) out->changes = changes_between(before, model);
     json_decref(before);

@@ -184,7 +184,7 @@ static int proven_on_json(const rb_doc *a, const rb_doc *b, json_t *ops, rb_erro
     json_t *ja = content_json(a), *jb = content_json(b);
     const char *name = "the identity patch";
     char why[1400];
-    int ok = rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, why, sizeof why) == 0 &&
+    int ok = rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, NULL, why, sizeof why) == 0 &&
              rb_values_equal(ja, jb);
     if (!ok) set_error(err, RB_E_MODEL, a->file_name, "internal: the identity patch does not turn A into B (%.400s)", why);
     json_decref(ja);

@@ -1376,8 +1376,19 @@ static void test_failure(json_t *doc, const json_t *op, const char *patch, size_
     free(plain);
 }
 
+/* The operations that go with one (rb_stack_options.companions), applied after it. */
+static int apply_companions(json_t **work, json_t *extra, sel_caches *indexes, char *why, size_t why_size)
+{
+    if (!extra) return 0;
+    int rc = json_array_size(extra) ? rb_json_patch_apply(work, extra, why, why_size) : 0;
+    json_decref(extra);
+    caches_clear(indexes); /* the lists changed under the indexes */
+    return rc;
+}
+
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
-                   rb_conflict_policy policy, FILE *report, char *err, size_t err_size)
+                   rb_conflict_policy policy, FILE *report, const rb_stack_companions *companions, char *err,
+                   size_t err_size)
 {
     json_t *work = json_deep_copy(*doc);
     touched t = {0};
@@ -1416,12 +1427,20 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
                 } else if (other >= 0 && policy == RB_CONFLICT_FIRST_WINS) {
                     skipped++;
                     if (report) fprintf(report, "  %s: %s %s skipped (%s changed it first)\n", names[p], op_name, ip.plain, names[other]);
-                } else if (in_place_commit(&indexes, &work, &ip) != 0) {
-                    snprintf(err, err_size, "%s: operation %zu: out of memory", names[p], i);
-                    rc = -1;
                 } else {
-                    touch(&t, ip.plain, p);
-                    changed++;
+                    json_t *extra = companions ? companions->make(companions->context, work, op, ip.plain, NULL) : NULL;
+                    char why[600];
+                    if (in_place_commit(&indexes, &work, &ip) != 0) {
+                        snprintf(err, err_size, "%s: operation %zu: out of memory", names[p], i);
+                        json_decref(extra);
+                        rc = -1;
+                    } else if (apply_companions(&work, extra, &indexes, why, sizeof why) != 0) {
+                        snprintf(err, err_size, "%s: operation %zu: keeping the data beside it in step: %s", names[p], i, why);
+                        rc = -1;
+                    } else {
+                        touch(&t, ip.plain, p);
+                        changed++;
+                    }
                 }
                 in_place_free(&ip);
                 continue;
@@ -1445,11 +1464,18 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
                     skipped++;
                     if (report) fprintf(report, "  %s: %s %s skipped (%s changed it first)\n", names[p], kind, path, names[other]);
                 } else {
+                    const json_t *plain_op = json_array_get(resolved, 0);
+                    json_t *extra = companions ? companions->make(companions->context, work, plain_op, path,
+                                                                  json_string_value(json_object_get(plain_op, "from")))
+                                               : NULL;
                     json_decref(work);
                     work = probe;
                     probe = NULL;
                     caches_clear(&indexes); /* a new document: the indexes name the old one's lists */
-                    if (kind && strcmp(kind, "test") != 0) { touch(&t, path, p); changed++; }
+                    if (apply_companions(&work, extra, &indexes, why, sizeof why) != 0) {
+                        snprintf(err, err_size, "%s: operation %zu: keeping the data beside it in step: %s", names[p], i, why);
+                        rc = -1;
+                    } else if (kind && strcmp(kind, "test") != 0) { touch(&t, path, p); changed++; }
                 }
             }
             json_decref(probe);

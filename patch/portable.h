@@ -39,8 +39,15 @@ void rb_identity_diff_at(json_t *a, json_t *b, const char *path, json_t *ops, in
 int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base);
 /* Apply patches in order, all or nothing; overlapping changes by different patches follow the
  * policy. A line per patch (and per skipped conflict) goes to `report` when it is not NULL. */
+/* The operations a format adds to keep the data beside a list in step with `op` (plain `path`
+ * and `from`), read from `doc` before the operation (patch/companions.c); NULL for none. */
+typedef struct rb_stack_companions {
+    json_t *(*make)(void *context, const json_t *doc, const json_t *op, const char *path, const char *from);
+    void *context;
+} rb_stack_companions;
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
-                   rb_conflict_policy policy, FILE *report, char *err, size_t err_size);
+                   rb_conflict_policy policy, FILE *report, const rb_stack_companions *companions, char *err,
+                   size_t err_size);
 /* How many "test" pins of `ops` do not hold on `doc`; each one is reported field by field. */
 size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report);
 #endif

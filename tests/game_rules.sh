@@ -37,6 +37,11 @@ breaks block-direction "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/
 breaks block-inside-map "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/1/coord/0\",\"value\":49}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/goldTime\",\"value\":29000}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":-5}]"
+# the items chunk cannot even be written out of step: refused, also when forced
+printf '%s\n' '[{"op":"remove","path":"/body/chunks/[id=0x03043040]/snappedOnIndexes/0"}]' >"$tmp/p.json"
+"$rebyte" apply "$tmp/p.json" "$map" -o "$tmp/out" 2>"$tmp/err" && fail "items-snapping: accepted"
+grep -q "game rule items-snapping at /" "$tmp/err" || fail "items-snapping: the refusal does not name the rule"
+"$rebyte" apply --force "$tmp/p.json" "$map" -o "$tmp/out" 2>/dev/null && fail "items-snapping: written when forced"
 breaks decoration-known "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/decoration/id\",\"value\":\"Sunset\"}]"
 
 # a rule the original already breaks does not stop an edit elsewhere

@@ -26,7 +26,7 @@ expect_refusal "out of range" "[{\"op\":\"replace\",\"path\":\"$M/authorTime\",\
 expect_refusal "u8 out of range" "[{\"op\":\"replace\",\"path\":\"$B/blocks/0/direction\",\"value\":300}]" "out of range for u8"
 expect_refusal "missing path" "[{\"op\":\"replace\",\"path\":\"/body/chunks/99/mapName\",\"value\":\"x\"}]" "patch\[0\]"
 expect_refusal "failing test" "[{\"op\":\"test\",\"path\":\"$B/mapName\",\"value\":\"not this name\"}]" "test failed"
-expect_refusal "derived value" "[{\"op\":\"remove\",\"path\":\"/body/chunks/[id=0x03043040]/anchoredObjects/0\"}]" "game rule items-snapping at /body/chunks/\[id=0x03043040\]/snappedOnIndexes: 2 snapped-on entries for 1 items"
+expect_refusal "derived value" "[{\"op\":\"remove\",\"path\":\"/body/chunks/[id=0x03043040]/snappedOnIndexes/0\"}]" "game rule items-snapping at /body/chunks/\\[id=0x03043040\\]/snappedOnIndexes: 1 snapped-on entries for 2 items"
 expect_refusal "field of another version" "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x03043040]/version\",\"value\":4}]" "not part of this structure"
 expect_refusal "unknown member" "[{\"op\":\"add\",\"path\":\"$B/bogus\",\"value\":1}]" "\"bogus\" is not part of this structure"
 [ "$fails" -eq 0 ] && echo "patch errors: all passed"

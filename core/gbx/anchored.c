@@ -44,8 +44,8 @@ static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
     if (rb_ar_ok(ar) && rb_ar_checks_edits(ar) && snapped != objects)
         rb_ar_fail(ar, RB_E_MODEL,
                    "snappedOnIndexes has %llu entries for %llu anchored objects: adding or removing items in a "
-                   "version %u items chunk breaks its snapping data; run `rebyte downgrade-items` first, or keep "
-                   "snappedOnIndexes in step",
+                   "version %u items chunk breaks its snapping data; remove or add items with one operation on "
+                   "anchoredObjects (apply keeps snappedOnIndexes in step), or keep it in step",
                    (unsigned long long)snapped, (unsigned long long)objects, version);
 }
 

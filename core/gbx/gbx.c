@@ -251,6 +251,7 @@ const rb_format rb_format_gbx = {
     .summary = gbx_summary,
     .after_read = gbx_settle_copies,
     .is_record = gbx_is_record,
+    .companions = gbx_companion_ops,
     .rules = gbx_rules,
     .transform = gbx_transform,
     .encoding = gbx_encoding,

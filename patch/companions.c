@@ -1,0 +1,104 @@
+/*
+ * The data a format keeps beside a list, kept in step by apply (rb_format.companions): the hook
+ * reads the model through a view by JSON pointers, over the model itself (the model path) or
+ * over its JSON rendering (the whole-model path), so both paths make the same operations.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "companions.h"
+
+/* ---------- the view over the model ---------- */
+
+/* The node at `pointer` (plain member names and indexes; tables and packed records read through
+ * caller memory `scratch`), or NULL. */
+static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
+{
+    char token[128];
+    while (n && *pointer == '/') {
+        const char *end = strchr(pointer + 1, '/');
+        size_t len = end ? (size_t)(end - pointer - 1) : strlen(pointer + 1);
+        if (len >= sizeof token) return NULL;
+        memcpy(token, pointer + 1, len);
+        token[len] = 0;
+        pointer += len + 1;
+        if (n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
+        if (n->kind == RB_K_RECORD || n->kind == RB_K_STREAM) { /* a stream holds its content's members */
+            n = rb_node_get(n, token);
+            continue;
+        }
+        char *stop;
+        unsigned long i = strtoul(token, &stop, 10);
+        if (*stop || !*token) return NULL;
+        if (n->kind == RB_K_TABLE) {
+            if (i >= rb_element_count(n)) return NULL;
+            n = rb_table_element(n, i, scratch->nodes, scratch->kids);
+        } else if (n->kind == RB_K_LIST) {
+            n = i < n->v.kids.count ? n->v.kids.items[i] : NULL;
+        } else {
+            return NULL;
+        }
+    }
+    if (n && n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
+    return n;
+}
+
+static size_t model_count(const void *context, const char *pointer, int *present)
+{
+    rb_record_scratch scratch;
+    const rb_node *n = model_at(((const rb_doc *)context)->root, pointer, &scratch);
+    *present = n && (n->kind == RB_K_LIST || n->kind == RB_K_TABLE);
+    return *present ? rb_element_count(n) : 0;
+}
+
+static int64_t model_integer(const void *context, const char *pointer, int *present)
+{
+    rb_record_scratch scratch;
+    const rb_node *n = model_at(((const rb_doc *)context)->root, pointer, &scratch);
+    *present = n && n->kind == RB_K_INT;
+    return *present ? rb_node_int(n) : 0;
+}
+
+rb_model_view companions_model_view(const rb_doc *doc) { return (rb_model_view){doc, model_count, model_integer}; }
+
+/* ---------- the view over the JSON rendering ---------- */
+
+static const json_t *json_at(const json_t *j, const char *pointer)
+{
+    char token[128];
+    while (j && *pointer == '/') {
+        const char *end = strchr(pointer + 1, '/');
+        size_t len = end ? (size_t)(end - pointer - 1) : strlen(pointer + 1);
+        if (len >= sizeof token) return NULL;
+        memcpy(token, pointer + 1, len);
+        token[len] = 0;
+        pointer += len + 1;
+        if (json_is_object(j)) j = json_object_get(j, token);
+        else if (json_is_array(j)) j = json_array_get(j, strtoul(token, NULL, 10));
+        else return NULL;
+    }
+    return j;
+}
+
+static size_t json_count(const void *context, const char *pointer, int *present)
+{
+    const json_t *j = json_at(context, pointer);
+    *present = json_is_array(j);
+    return *present ? json_array_size(j) : 0;
+}
+
+static int64_t json_integer_at(const void *context, const char *pointer, int *present)
+{
+    const json_t *j = json_at(context, pointer);
+    *present = json_is_integer(j) || (json_is_string(j) && !strncmp(json_string_value(j), "0x", 2));
+    if (json_is_integer(j)) return json_integer_value(j);
+    return *present ? (int64_t)strtoull(json_string_value(j), NULL, 16) : 0;
+}
+
+rb_model_view companions_json_view(const json_t *model) { return (rb_model_view){model, json_count, json_integer_at}; }
+
+json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
+                       const char *from)
+{
+    if (!format || !format->companions) return NULL;
+    return format->companions(view, json_string_value(json_object_get(op, "op")), path, from, json_object_get(op, "value"));
+}
