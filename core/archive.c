@@ -73,6 +73,9 @@ struct rb_ar {
     rb_node *kids_owner[AR_MAX_FRAMES];
     ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
     size_t packed_table_count;
+    /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
+    rb_ar_symbol_resolver symbol_resolver;
+    void *symbol_context;
     /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
     const char *derived_key;
     const rb_node *derived_value;
@@ -747,6 +750,35 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
     return n;
 }
 
+void rb_ar_set_symbol_resolver(rb_ar *ar, rb_ar_symbol_resolver resolver, void *context)
+{
+    ar->symbol_resolver = resolver;
+    ar->symbol_context = context;
+}
+
+const json_t *rb_ar_json_member(rb_ar *ar, const char *key)
+{
+    if (ar->dir != RB_AR_FROM_JSON) return NULL;
+    const json_t *j = top_frame(ar)->json;
+    return json_is_object(j) ? json_object_get(j, key) : NULL;
+}
+
+/* FROM_JSON: an integer field, a symbol handle spelled as its text included. */
+static int int_from_json(rb_ar *ar, const json_t *jv, unsigned wire, uint64_t *bits, char *why, size_t why_size)
+{
+    if (RB_WIRE_IS_SYMBOL(wire) && json_is_string(jv) && strncmp(json_string_value(jv), "0x", 2) != 0 &&
+        ar->symbol_resolver) {
+        uint32_t handle;
+        if (ar->symbol_resolver(ar->symbol_context, json_string_value(jv), json_string_length(jv), &handle) != 0) {
+            snprintf(why, why_size, "no handle can be given to the name \"%.80s\"", json_string_value(jv));
+            return 0;
+        }
+        *bits = handle;
+        return 1;
+    }
+    return rb_json_to_int(jv, wire, bits, why, why_size);
+}
+
 static void note_size(rb_ar *ar, rb_node *n)
 {
     if (ar->dir == RB_AR_READ) n->src_size = clamp32(top_range(ar)->section_base + top_range(ar)->pos - n->src_offset);
@@ -805,7 +837,7 @@ uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
-        if (!rb_json_to_int(jv, wire, &n->v.bits, why, sizeof why)) {
+        if (!int_from_json(ar, jv, wire, &n->v.bits, why, sizeof why)) {
             fail_at(ar, RB_E_MODEL, key, "%s", why);
             return 0;
         }
@@ -903,7 +935,7 @@ uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t
         n->v.bits = read_value;
     } else if (ar->dir == RB_AR_FROM_JSON) {
         char why[160];
-        if (!rb_json_to_int(jv, wire, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
+        if (!int_from_json(ar, jv, wire, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
     }
     return n->v.bits;
 }

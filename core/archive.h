@@ -105,6 +105,12 @@ int rb_ar_drop(rb_ar *ar, const char *key);
  * field). Applies to the next field described only; READ and FROM_JSON ignore it. */
 void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value);
 
+/* FROM_JSON: a symbol handle field (RB_W_SYMBOL) spelled as text gets its handle from the
+ * format's resolver (0 found or made, -1 none); the JSON object being described, member `key`. */
+typedef int (*rb_ar_symbol_resolver)(void *context, const char *text, size_t length, uint32_t *handle);
+void rb_ar_set_symbol_resolver(rb_ar *ar, rb_ar_symbol_resolver resolver, void *context);
+const json_t *rb_ar_json_member(rb_ar *ar, const char *key);
+
 /* A field whose bytes live elsewhere (e.g. in a table before the payloads it describes):
  * READ stores `read_value`; WRITE returns the model's value without emitting; FROM_JSON parses. */
 uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t read_value);

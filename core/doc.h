@@ -46,6 +46,17 @@ typedef struct rb_format {
      * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map_parallel.c). */
     json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
+    /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
+     * the text a handle stands for (NULL when it has none, or when the text would not lead back
+     * to this handle alone), and the handle of a text — found, or with `create` a new symbol the
+     * model gets (0; -1 when there is none and `create` is 0, or it cannot be made). */
+    const char *(*symbol_text)(const struct rb_doc *doc, uint32_t handle, size_t *length);
+    int (*symbol_handle)(struct rb_doc *doc, const char *text, size_t length, int create, uint32_t *handle);
+    /* Optional: after an edit of the model (each patch operation), and freeing what the format
+     * keeps in rb_doc.format_index (a lookup built after a read and after each edit, never while
+     * the model is only read). */
+    void (*after_edit)(struct rb_doc *doc);
+    void (*free_index)(void *index);
     /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
     const struct rb_rule *(*rules)(size_t *count);
     /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
@@ -81,6 +92,8 @@ struct rb_doc {
     const rb_doc *blob_source;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
     rb_doc *kept;
+    /* the format's lookup over the model (rb_format.free_index), or NULL */
+    void *format_index;
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;

@@ -179,9 +179,19 @@ static json_t *blob_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
                      (json_int_t)n->src_offset, "size", (json_int_t)size, "crc32", crc);
 }
 
-static json_t *int_json(const rb_node *n)
+/* A symbol handle as its text when the format gives one that leads back to it alone. */
+static json_t *symbol_json(const rb_doc *doc, const rb_node *n)
+{
+    size_t length = 0;
+    const char *text = doc && doc->format->symbol_text ? doc->format->symbol_text(doc, (uint32_t)n->v.bits, &length) : NULL;
+    return text ? json_stringn(text, length) : NULL;
+}
+
+static json_t *int_json(const rb_doc *doc, const rb_node *n)
 {
     unsigned width = n->wire & RB_W_WIDTH;
+    json_t *symbol = RB_WIRE_IS_SYMBOL(n->wire) ? symbol_json(doc, n) : NULL;
+    if (symbol) return symbol;
     if (n->wire & RB_W_HEX) {
         char s[24];
         snprintf(s, sizeof s, "0x%0*" PRIX64, (int)width * 2, n->v.bits);
@@ -279,7 +289,7 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
         return rb_model_to_json(doc, rb_record_view(n, &scratch), mode);
     }
     case RB_K_INT:
-        return int_json(n);
+        return int_json(doc, n);
     case RB_K_FLOAT: {
         char s[48];
         if ((n->wire & RB_W_WIDTH) == 4) rb_format_f32((uint32_t)n->v.bits, s, sizeof s);
@@ -340,6 +350,10 @@ int rb_json_to_int(const json_t *v, unsigned wire, uint64_t *bits, char *why, si
         }
         *bits = (uint64_t)x;
         return 1;
+    }
+    if (json_is_string(v) && RB_WIRE_IS_SYMBOL(wire) && strncmp(json_string_value(v), "0x", 2) != 0) {
+        snprintf(why, why_size, "\"%.80s\" is not a name this file knows", json_string_value(v));
+        return 0;
     }
     if (json_is_string(v)) {
         const char *s = json_string_value(v);

@@ -33,8 +33,13 @@ enum {
     RB_W_SIGNED = 0x10,
     RB_W_BE = 0x20,
     RB_W_HEX = 0x40, /* show as hex in JSON (ids, flags) */
-    RB_W_CHAR = 0x80 /* show a u8 as a one-character string when printable */
+    RB_W_CHAR = 0x80, /* show a u8 as a one-character string when printable */
+    /* wider than a byte, HEX and CHAR together (CHAR means nothing there): a symbol handle the
+     * JSON shows as the symbol's text (rb_format.symbol_text; Trespasser names) */
+    RB_W_SYMBOL = RB_W_HEX | RB_W_CHAR
 };
+/* Is `wire` a symbol handle (RB_W_SYMBOL)? */
+#define RB_WIRE_IS_SYMBOL(wire) (((wire) & RB_W_SYMBOL) == RB_W_SYMBOL && ((wire) & RB_W_WIDTH) > 1)
 #define RB_U8 1
 #define RB_U16 2
 #define RB_U32 4

@@ -66,9 +66,25 @@ static int same_bytes(const rb_node *a, const rb_node *b)
            (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
 }
 
-static int same_scalar(const rb_node *a, const rb_node *b)
+/* The documents the two sides belong to, when known: symbol handles then compare by the text
+ * they show (a renamed symbol renames its uses, as the JSON says). */
+typedef struct compare_docs {
+    const rb_doc *a, *b;
+} compare_docs;
+
+static int same_symbol(const compare_docs *docs, const rb_node *a, const rb_node *b)
+{
+    json_t *ja = rb_model_to_json(docs->a, a, RB_BLOBS_OMIT), *jb = rb_model_to_json(docs->b, b, RB_BLOBS_OMIT);
+    int same = json_equal(ja, jb);
+    json_decref(ja);
+    json_decref(jb);
+    return same;
+}
+
+static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node *b)
 {
     if (a->kind != b->kind) return 0;
+    if (docs && a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire) && a->wire == b->wire) return same_symbol(docs, a, b);
     switch (a->kind) {
     case RB_K_INT:
     case RB_K_FLOAT:
@@ -83,29 +99,30 @@ static int same_scalar(const rb_node *a, const rb_node *b)
     }
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
+static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
 
-static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
     size_t count = rb_element_count(a);
     if (count != rb_element_count(b)) return differs_at(path, where);
-    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout &&
+    /* equal bytes are equal content, unless a symbol's text changed beside them */
+    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout && !docs &&
         a->v.bytes.size == b->v.bytes.size && memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0)
         return 1;
     element_scratch sa, sb;
     for (size_t i = 0; i < count; i++) {
         size_t mark = path->size;
         if (where) push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(element(a, i, &sa), element(b, i, &sb), path, where);
+        int same = equal_at(docs, element(a, i, &sa), element(b, i, &sb), path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_records(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout &&
+    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout && !docs &&
         same_bytes(a, b))
         return 1;
     rb_record_scratch sa, sb;
@@ -116,20 +133,20 @@ static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_bu
         if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
         size_t mark = path->size;
         if (where) push_token(path, x->key);
-        int same = equal_at(x, y, path, where);
+        int same = equal_at(docs, x, y, path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a == b) return 1;
-    if (list_like(a) && list_like(b)) return equal_lists(a, b, path, where);
+    if (a == b && (!docs || docs->a == docs->b)) return 1;
+    if (list_like(a) && list_like(b)) return equal_lists(docs, a, b, path, where);
     if ((record_like(a) && record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(a, b, path, where);
-    return same_scalar(a, b) ? 1 : differs_at(path, where);
+        return equal_records(docs, a, b, path, where);
+    return same_scalar(docs, a, b) ? 1 : differs_at(path, where);
 }
 
 int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
@@ -137,7 +154,7 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(a, b, &at, where);
+    int same = equal_at(NULL, a, b, &at, where);
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
     return same;
@@ -278,9 +295,17 @@ typedef struct differ {
     const rb_doc *da, *db;
     json_t *ops;
     int by_identity;
+    compare_docs docs; /* da, db */
 } differ;
 
 static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path);
+
+/* The documents, for a format whose handles show as text (compared by it); else NULL, and equal
+ * bytes settle equality fast. */
+static const compare_docs *symbol_docs(const differ *d)
+{
+    return d->da->format->symbol_text ? &d->docs : NULL;
+}
 
 
 static void add_op(json_t *ops, const char *op, rb_buf *path, const char *tail, json_t *value)
@@ -383,7 +408,7 @@ static void diff_records(differ *d, const rb_node *a, const rb_node *b, rb_buf *
  * Only values are rendered. */
 static int same_content(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
-    if (equal_at(a, b, path, NULL)) return 1;
+    if (equal_at(symbol_docs(d), a, b, path, NULL)) return 1;
     int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
     const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
@@ -502,7 +527,7 @@ static void diff_rendered(differ *d, const rb_node *a, const rb_node *b, rb_buf 
 
 static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
-    if (equal_at(a, b, path, NULL)) return;
+    if (equal_at(symbol_docs(d), a, b, path, NULL)) return;
     int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
     const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
@@ -523,7 +548,7 @@ static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 void rb_model_diff(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
                    const char *path, int by_identity)
 {
-    differ d = {da, db, ops, by_identity};
+    differ d = {da, db, ops, by_identity, {da, db}};
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));

@@ -281,6 +281,22 @@ static rb_node *build_list(rb_doc *doc, const rb_node *like, const json_t *v, co
     return n;
 }
 
+/* An integer from JSON; a symbol handle may be spelled as its text (a new text gets a new symbol). */
+static int int_value(rb_doc *doc, unsigned wire, const json_t *v, uint64_t *bits, char *why, size_t why_size)
+{
+    if (RB_WIRE_IS_SYMBOL(wire) && json_is_string(v) && strncmp(json_string_value(v), "0x", 2) != 0 &&
+        doc->format->symbol_handle) {
+        uint32_t handle;
+        if (doc->format->symbol_handle(doc, json_string_value(v), json_string_length(v), 1, &handle) != 0) {
+            snprintf(why, why_size, "no handle can be given to the name \"%.80s\"", json_string_value(v));
+            return 0;
+        }
+        *bits = handle;
+        return 1;
+    }
+    return rb_json_to_int(v, wire, bits, why, why_size);
+}
+
 static rb_node *build_scalar(rb_doc *doc, const rb_node *like, const json_t *v, const char *path, char *why,
                              size_t why_size)
 {
@@ -291,7 +307,7 @@ static rb_node *build_scalar(rb_doc *doc, const rb_node *like, const json_t *v, 
     char reason[200];
     int ok = 0;
     switch (like->kind) {
-    case RB_K_INT: ok = rb_json_to_int(v, like->wire, &n->v.bits, reason, sizeof reason); break;
+    case RB_K_INT: ok = int_value(doc, like->wire, v, &n->v.bits, reason, sizeof reason); break;
     case RB_K_FLOAT: ok = rb_json_to_float_bits(v, width, &n->v.bits, reason, sizeof reason); break;
     case RB_K_BOOL: ok = rb_json_to_bool(v, width, &n->v.bits, reason, sizeof reason); break;
     case RB_K_ID: ok = rb_json_to_id(&doc->arena, v, n, reason, sizeof reason); break;
@@ -495,6 +511,7 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
     }
     if (rc == 0 && c.plain.data) *resolved = strdup((const char *)c.plain.data);
+    if (rc == 0 && strcmp(name, "test") != 0 && doc->format->after_edit) doc->format->after_edit(doc);
     rb_model_place_free(&c.place);
     rb_buf_free(&c.plain);
     return rc;

@@ -44,13 +44,13 @@ grep -q '"rebytePatch"' "$tmp/identity.json" && grep -q '"crc32"' "$tmp/identity
 cmp -s "$tmp/again.Gbx" "$tmp/renamed.Gbx" || fail "identity patch does not reproduce B"
 
 # a GROFF level that gained an instance before the edited one (made by the project): a move made
-# on the old level moves the same instance (by its name handle) in the new one
+# on the old level moves the same instance (by its name) in the new one
 T=$src/samples/tres
-printf '%s' '[{"op":"add","path":"/symbols/-","value":{"handle":"0x00001150","name":"Box-02"}},{"op":"add","path":"/sections/1/region/instances/0","value":{"objectSection":"0x80000002","name":"0x00001150","position":{"x":-5,"y":0,"z":0},"rotation":{"x":0,"y":0,"z":0},"scale":1.0,"values":{"id":0,"count":0}}}]' > "$tmp/addinst.json"
+printf '%s' '[{"op":"add","path":"/sections/1/region/instances/0","value":{"objectSection":"0x80000002","name":"Box-02","position":{"x":-5,"y":0,"z":0},"rotation":{"x":0,"y":0,"z":0},"scale":1.0,"values":{"id":0,"count":0}}}]' > "$tmp/addinst.json"
 "$rebyte" apply -q "$tmp/addinst.json" "$T/box.grf" -o "$tmp/newer.grf" || fail "making the newer level"
 "$rebyte" apply -q "$T/box-move-instance.patch.json" "$T/box.grf" -o "$tmp/moved.grf" || fail "moving on the old level"
 "$rebyte" diff --by-identity "$T/box.grf" "$tmp/moved.grf" > "$tmp/move-portable.json"
-grep -q 'instances/\[name=0x00001110\]' "$tmp/move-portable.json" || fail "the instance is not addressed by identity"
+grep -q 'instances/\[name=Box-01\]' "$tmp/move-portable.json" || fail "the instance is not addressed by identity (its name)"
 "$rebyte" apply -q "$tmp/move-portable.json" "$tmp/newer.grf" -o "$tmp/newer-moved.grf" 2>/dev/null || fail "portable move on the newer level"
 "$rebyte" diff "$tmp/newer.grf" "$tmp/newer-moved.grf" > "$tmp/gdiff.json"
 grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(grep -c '"op"' "$tmp/gdiff.json")" -eq 2 ] ||

@@ -19,6 +19,13 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the patch engine: both apply paths on every sample, and the command line around it
 "$out/tests/test_apply" "$src"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
+# game rules, derived copies, companions and race records (issue 19)
+REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/game_rules.sh"
+"$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$src/tests/gbx_header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+    python3 "$src/tests/gbx_parallel.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+fi
 for folder in "$src"/samples/*/; do
     "$out/tests/test_mutation" "$folder" 10
 done

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tres.h"
+#include "groff_names.h"
 #include "../../writers/szdd.h"
 
 enum {
@@ -264,7 +265,7 @@ static int region_entry_bytes(rb_ar *ar, uint64_t size)
 }
 
 #define REGION_INSTANCE_FIELDS                                                                               \
-    {"objectSection", RB_K_INT, RB_X32}, {"name", RB_K_INT, RB_X32} /* a symbol handle */,                  \
+    {"objectSection", RB_K_INT, RB_X32}, {"name", RB_K_INT, GROFF_NAME_WIRE},                                \
         {"position", RB_K_RECORD, .record = &VEC3}, {"rotation", RB_K_RECORD, .record = &VEC3}, {"scale", RB_K_FLOAT, 4}
 static const rb_layout_field REGION_INSTANCE_FIELDS_36[] = {REGION_INSTANCE_FIELDS};
 static const rb_layout REGION_INSTANCE = {"region instance", REGION_INSTANCE_FIELDS_36, 5};
@@ -289,7 +290,7 @@ static void grf_object(rb_ar *ar, groff_state *st, uint64_t size)
 {
     /* the exporter inserted the object's name once for the section and the block together:
      * only a name that differs from the section's is a reference of its own */
-    uint32_t name = rb_ar_x32(ar, "name");
+    uint32_t name = (uint32_t)rb_ar_uint(ar, "name", GROFF_NAME_WIRE);
     if (name != st->section_name) count_use(st, name);
     rb_ar_x32(ar, "geometrySection");
     rb_ar_x32(ar, "mappingSection");
@@ -308,7 +309,7 @@ static int material_fits(rb_ar *ar, uint64_t size)
 /* One column of the material's per-slot arrays; every column has the slot count. */
 static const rb_layout_field COLOUR_FIELDS[] = {{"r", RB_K_INT, RB_U32}, {"g", RB_K_INT, RB_U32}, {"b", RB_K_INT, RB_U32}};
 static const rb_layout COLOUR = {"colour", COLOUR_FIELDS, 3};
-static const rb_layout_field SYMBOL_HANDLE_FIELDS[] = {{NULL, RB_K_INT, RB_X32}};
+static const rb_layout_field SYMBOL_HANDLE_FIELDS[] = {{NULL, RB_K_INT, GROFF_NAME_WIRE}};
 static const rb_layout SYMBOL_HANDLE = {"name (symbol handle)", SYMBOL_HANDLE_FIELDS, 1};
 
 /* One of a material's parallel columns: n colours, or n texture names (each a use of its name). */
@@ -705,7 +706,7 @@ static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t c
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         groff_entry *e = &entries[i];
         rb_ar_record_begin(ar, NULL);
-        e->name = (uint32_t)rb_ar_uint_detached(ar, "name", RB_X32, e->name);
+        e->name = (uint32_t)rb_ar_uint_detached(ar, "name", GROFF_NAME_WIRE, e->name);
         count_use(st, e->name);
         st->section_name = e->name;
         e->type = (uint32_t)rb_ar_uint_detached(ar, "type", RB_X32, e->type);
@@ -820,6 +821,8 @@ static void derived_header_field(rb_ar *ar, const char *key, rb_slot *slot, uint
 void rb_tres_groff_describe(rb_ar *ar)
 {
     groff_state st = {.save_version = -1, .file_order_sorted = 1};
+    groff_json_names json_names;
+    groff_names_from_json_begin(ar, &json_names);
     int dir = rb_ar_direction(ar);
     uint64_t base = rb_ar_tell(ar);
     int ok = dir == RB_AR_READ ? prescan_names(ar, &st) : dir == RB_AR_WRITE ? collect_model_symbols(ar, &st) : 1;
@@ -849,6 +852,7 @@ void rb_tres_groff_describe(rb_ar *ar)
     if (keep_order) rb_ar_bool_detached(ar, "unsortedNameTable", 1, 1);
     groff_symbols(ar, &st, name_count.value, keep_order);
     const rb_node *symbols = rb_node_get(rb_ar_current(ar), "symbols");
+    groff_names_from_json_end(ar, &json_names, (rb_node *)symbols);
     uint64_t names = dir == RB_AR_READ ? name_count.value : symbols ? symbols->v.kids.count : 0;
     uint64_t end = rb_ar_tell(ar) - base;
     /* the game stops after the last name; anything behind it is kept */
@@ -901,4 +905,10 @@ const rb_format rb_format_groff = {
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
     .detect = groff_detect,
     .describe = groff_format_describe,
+    .symbol_text = groff_symbol_text,
+    .symbol_handle = groff_symbol_handle,
+    .after_read = groff_names_index,
+    .after_edit = groff_names_index,
+    .free_index = groff_names_free_index,
+    .rules = groff_rules,
 };

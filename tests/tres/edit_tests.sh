@@ -30,17 +30,26 @@ edits_on() {
     moved_ops=$(grep -c '"replace"' "$samples/$prefix-move-instance.patch.json")
     [ "$(diff_ops "$grf" "$tmp/moved")" -eq "$moved_ops" ] || fail "$prefix: moving changed more than the position"
     [ "$(cmp -l "$grf" "$tmp/moved" | wc -l)" -le $((4 * moved_ops)) ] || fail "$prefix: moving changed more than 4 bytes per value"
+    # one replace of the instance's name text: a new symbol for it, only the region payload changes
     apply "$samples/$prefix-rename-instance.patch.json" "$grf" "$tmp/renamed" || return
-    "$check" --same-payloads "$grf" "$tmp/renamed" >/dev/null || fail "$prefix: renaming changed a payload"
+    "$check" --same-payloads "$grf" "$tmp/renamed" >/dev/null 2>&1 && fail "$prefix: renaming changed no payload"
     new=$(sed -n 's/.*"replace".*"value": "\([^"]*\)".*/\1/p' "$samples/$prefix-rename-instance.patch.json")
     grep -q "$new" "$tmp/renamed" || fail "$prefix: the new name $new is not in the file"
+    "$rebyte" dump "$tmp/renamed" | grep -q "\"name\": \"$new\"" || fail "$prefix: the instance does not show its new name"
+    "$rebyte" diff --plain "$grf" "$tmp/renamed" | grep -q "\"name\": \"$new\"" ||
+        fail "$prefix: the diff does not show the instance's new name"
 }
 
 edits_on "$samples/box.grf" box
-# a fresh symbol for one instance: the old name has no reference left and leaves the table
-apply "$samples/box-own-name.patch.json" "$samples/box.grf" "$tmp/own" &&
+# renaming one instance (one replace of its name text) gives it a symbol of its own: the old
+# name has no reference left and leaves the table
+apply "$samples/box-rename-instance.patch.json" "$samples/box.grf" "$tmp/own" &&
     { ! grep -q 'Box-01' "$tmp/own" || fail "the unreferenced name Box-01 is still in the table"; } &&
-    { grep -q 'A-new-name-00' "$tmp/own" || fail "the new name is missing"; }
+    { grep -q 'Crate-01' "$tmp/own" || fail "the new name is missing"; }
+"$rebyte" dump "$tmp/own" | grep -q '"name": "Crate-01"' || fail "the renamed instance does not show its new name"
+# renaming the symbol renames every use
+apply "$samples/box-own-name.patch.json" "$samples/box.grf" "$tmp/everywhere" &&
+    { "$rebyte" dump "$tmp/everywhere" | grep -q '"name": "Crate-01"' || fail "the symbol rename did not reach its use"; }
 
 demo=${REBYTE_SHARED:-}/corpus/tres/demo.grf
 if [ -f "$demo" ]; then
