@@ -7,6 +7,20 @@
 #include <string.h>
 #include "companions.h"
 
+/* The next token of a plain pointer into `token`; 0 at the end or for one too long. */
+static int next_token(const char **pointer, char *token, size_t size)
+{
+    const char *p = *pointer;
+    if (*p != '/') return 0;
+    const char *end = strchr(p + 1, '/');
+    size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+    if (len >= size) return 0;
+    memcpy(token, p + 1, len);
+    token[len] = 0;
+    *pointer = p + 1 + len;
+    return 1;
+}
+
 /* ---------- the view over the model ---------- */
 
 /* The node at `pointer` (plain member names and indexes; tables and packed records read through
@@ -14,13 +28,8 @@
 static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
 {
     char token[128];
-    while (n && *pointer == '/') {
-        const char *end = strchr(pointer + 1, '/');
-        size_t len = end ? (size_t)(end - pointer - 1) : strlen(pointer + 1);
-        if (len >= sizeof token) return NULL;
-        memcpy(token, pointer + 1, len);
-        token[len] = 0;
-        pointer += len + 1;
+    while (n && *pointer) {
+        if (!next_token(&pointer, token, sizeof token)) return NULL;
         if (n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
         if (n->kind == RB_K_RECORD || n->kind == RB_K_STREAM) { /* a stream holds its content's members */
             n = rb_node_get(n, token);
@@ -65,13 +74,8 @@ rb_model_view companions_model_view(const rb_doc *doc) { return (rb_model_view){
 static const json_t *json_at(const json_t *j, const char *pointer)
 {
     char token[128];
-    while (j && *pointer == '/') {
-        const char *end = strchr(pointer + 1, '/');
-        size_t len = end ? (size_t)(end - pointer - 1) : strlen(pointer + 1);
-        if (len >= sizeof token) return NULL;
-        memcpy(token, pointer + 1, len);
-        token[len] = 0;
-        pointer += len + 1;
+    while (j && *pointer) {
+        if (!next_token(&pointer, token, sizeof token)) return NULL;
         if (json_is_object(j)) j = json_object_get(j, token);
         else if (json_is_array(j)) j = json_array_get(j, strtoul(token, NULL, 10));
         else return NULL;
