@@ -15,6 +15,7 @@
  * main node as its opaque tail; everything before it stays typed.
  */
 #include "gbx_internal.h"
+#include "map_header.h"
 
 /* ---------- shared shapes ---------- */
 
@@ -1008,25 +1009,29 @@ const gbx_chunk_table gbx_item_chunks = {ITEM_CHUNKS, sizeof ITEM_CHUNKS / sizeo
 /* ---------- header chunks of items and macroblocks (facts §1.2, §9; GBX.NET CGameCtnCollector,
  * CGameItemModel) ---------- */
 
-/* 2E001003 "Desc": ident, catalog page, flags, name. */
+static void u16(rb_ar *ar, const char *key) { rb_ar_u16(ar, key); }
+static void u8(rb_ar *ar, const char *key) { rb_ar_u8(ar, key); }
+
+/* 2E001003 "Desc": ident, catalog page, flags, name; copies of the body's collector chunks,
+ * written from them unless the file's copy differs (map_header.c, docs/formats/gbx.md). */
 static void item_header_desc(rb_ar *ar)
 {
-    gbx_meta(ar, "ident");
+    gbx_copy(ar, "ident", GBX_FACT_COLLECTOR_IDENT, NULL, gbx_meta);
     uint32_t version = rb_ar_u32(ar, "version");
-    gbx_string(ar, "pageName");
+    gbx_copy(ar, "pageName", GBX_FACT_COLLECTOR_PAGE, NULL, gbx_string);
     if (version == 5) gbx_id(ar, "u01");
-    if (version >= 4) gbx_id(ar, "parentCollectorId");
+    if (version >= 4) gbx_copy(ar, "parentCollectorId", GBX_FACT_COLLECTOR_PAGE, NULL, gbx_id);
     if (version < 3) return;
     rb_ar_x32(ar, "flags");
-    rb_ar_u16(ar, "catalogPosition");
+    gbx_copy(ar, "catalogPosition", GBX_FACT_COLLECTOR_CATALOG, NULL, u16);
     if (version <= 5) {
         rb_ar_u8(ar, "nbAvailableMin");
         rb_ar_u32(ar, "copperPrice");
         rb_ar_u16(ar, "nbAvailableMax");
     }
     if (version < 7) return;
-    gbx_string(ar, "name");
-    if (version >= 8) rb_ar_u8(ar, "prodState");
+    gbx_copy(ar, "name", GBX_FACT_COLLECTOR_NAME, NULL, gbx_string);
+    if (version >= 8) gbx_copy(ar, "prodState", GBX_FACT_COLLECTOR_CATALOG, NULL, u8);
 }
 
 /* 2E001004 "Icon": u16 width, u16 height; both with bit 15 set = WebP data follows, else

@@ -46,6 +46,17 @@ static const rb_node *block_data(const rb_node *file)
     return c ? c : body_chunk(file, 0x00F);
 }
 
+/* The collector chunk `id` (current id) of the file's main node. */
+static const rb_node *collector_chunk(const rb_node *file, uint32_t id)
+{
+    const rb_node *chunks = rb_node_get(rb_node_get(file, "body"), "chunks");
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(c, "id"))) == id) return c;
+    }
+    return NULL;
+}
+
 const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
 {
     switch (fact) {
@@ -56,6 +67,13 @@ const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
     case GBX_FACT_MAP_TYPE: return rb_node_get(params_chunk(file, 0x00E), key);
     case GBX_FACT_AUTHOR: return rb_node_get(body_chunk(file, 0x042), key);
     case GBX_FACT_LAPS: return rb_node_get(body_chunk(file, 0x018), key);
+    case GBX_FACT_COLLECTOR_IDENT: {
+        const rb_node *c = collector_chunk(file, 0x2E00100B);
+        return rb_node_get(c ? c : collector_chunk(file, 0x2E001002), key);
+    }
+    case GBX_FACT_COLLECTOR_PAGE: return rb_node_get(collector_chunk(file, 0x2E001009), key);
+    case GBX_FACT_COLLECTOR_NAME: return rb_node_get(collector_chunk(file, 0x2E00100C), key);
+    case GBX_FACT_COLLECTOR_CATALOG: return rb_node_get(collector_chunk(file, 0x2E001011), key);
     }
     return NULL;
 }
@@ -239,6 +257,10 @@ static const struct copy_site {
     {0x0305B, 0x00A, "bronzeTime", GBX_FACT_MEDALS},      {0x0305B, 0x00A, "silverTime", GBX_FACT_MEDALS},
     {0x0305B, 0x00A, "goldTime", GBX_FACT_MEDALS},        {0x0305B, 0x00A, "authorTime", GBX_FACT_MEDALS},
     {0x0305B, 0x00A, "timeLimit", GBX_FACT_STUNTS},       {0x0305B, 0x00A, "authorScore", GBX_FACT_STUNTS},
+    {0x2E001, 0x003, "ident", GBX_FACT_COLLECTOR_IDENT},  {0x2E001, 0x003, "pageName", GBX_FACT_COLLECTOR_PAGE},
+    {0x2E001, 0x003, "parentCollectorId", GBX_FACT_COLLECTOR_PAGE},
+    {0x2E001, 0x003, "catalogPosition", GBX_FACT_COLLECTOR_CATALOG},
+    {0x2E001, 0x003, "name", GBX_FACT_COLLECTOR_NAME},    {0x2E001, 0x003, "prodState", GBX_FACT_COLLECTOR_CATALOG},
 };
 
 static const struct copy_site *copy_site(uint32_t family, uint32_t low, const char *key)
@@ -276,20 +298,20 @@ static void settle_chunk(rb_doc *doc, rb_node *chunk, uint32_t family, uint32_t 
     chunk->v.kids.count = (uint32_t)kept;
 }
 
-static int is_family(uint32_t id, uint32_t family, uint32_t legacy)
+/* The family of a header chunk whose copies are known (maps, collectors), or 0. */
+static uint32_t copy_family(uint32_t id)
 {
-    return (id >> 12) == family || (id >> 12) == legacy;
+    uint32_t family = gbx_remap_id(id) >> 12;
+    return family == 0x03043 || family == 0x2E001 ? family : 0;
 }
 
 void gbx_settle_copies(rb_doc *doc)
 {
-    uint32_t class_id = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
-    if (class_id != 0x03043000 && class_id != 0x24003000) return; /* maps only */
     rb_node *headers = rb_node_get(doc->root, "headerChunks");
     for (size_t i = 0; headers && i < headers->v.kids.count; i++) {
         rb_node *chunk = headers->v.kids.items[i];
         uint32_t id = (uint32_t)rb_node_uint(rb_node_get(chunk, "id"));
-        if (is_family(id, 0x03043, 0x24003)) settle_chunk(doc, chunk, 0x03043, id);
+        if (copy_family(id)) settle_chunk(doc, chunk, copy_family(id), id);
     }
     rb_node *medals = (rb_node *)params_chunk(doc->root, 0x00A);
     if (medals) settle_chunk(doc, medals, 0x0305B, (uint32_t)rb_node_uint(rb_node_get(medals, "id")));
@@ -302,8 +324,8 @@ void gbx_visit_copies(const rb_node *file, gbx_copy_visit visit, void *context)
     for (size_t i = 0; headers && i <= headers->v.kids.count; i++) {
         const rb_node *chunk = i < headers->v.kids.count ? headers->v.kids.items[i] : medals;
         uint32_t id = (uint32_t)rb_node_uint(rb_node_get(chunk, "id"));
-        uint32_t family = i < headers->v.kids.count ? 0x03043 : 0x0305B;
-        if (!chunk || (i < headers->v.kids.count && !is_family(id, 0x03043, 0x24003))) continue;
+        uint32_t family = i < headers->v.kids.count ? copy_family(id) : 0x0305B;
+        if (!chunk || !family) continue;
         for (size_t k = 0; k < chunk->v.kids.count; k++) {
             const rb_node *member = chunk->v.kids.items[k];
             const struct copy_site *site = member->key ? copy_site(family, id & 0xFFF, member->key) : NULL;

@@ -11,7 +11,12 @@ typedef enum gbx_fact {
     GBX_FACT_TIPS,       /* ChallengeParameters 001: tip */
     GBX_FACT_MAP_TYPE,   /* ChallengeParameters 00E: mapType, mapStyle */
     GBX_FACT_AUTHOR,     /* 042: authorLogin, authorNickname, authorZone, ... */
-    GBX_FACT_LAPS        /* 018: isLapRace, nbLaps */
+    GBX_FACT_LAPS,       /* 018: isLapRace, nbLaps */
+    /* items, macroblocks, blocks (CGameCtnCollector 0x2E001000): the header's 0x2E001003 repeats */
+    GBX_FACT_COLLECTOR_IDENT,   /* 00B (or 002): ident */
+    GBX_FACT_COLLECTOR_PAGE,    /* 009: pageName, parentCollectorId */
+    GBX_FACT_COLLECTOR_NAME,    /* 00C: name */
+    GBX_FACT_COLLECTOR_CATALOG  /* 011: catalogPosition, prodState */
 } gbx_fact;
 
 /* The body's node for `fact`'s field `key` in the map whose file record is `file`; NULL when the

@@ -47,7 +47,9 @@ for line in open(sys.argv[1]):
         seen["item"] += 1
         if not stops or not all(ENTITY.search(n) for n in stops):
             fail("item not typed up to its entity model:", name, stops)
-        elif r.get("typed_bytes", 0) < 300:
+        # (derived values are not model bytes: sizes, counts, and the header's copies of the
+        # collector's ident, page and name, which the writer derives from the body)
+        elif r.get("typed_bytes", 0) < 250:
             fail("item typed coverage too small:", name, r.get("typed_bytes"))
 for kind, count in seen.items():
     if count == 0:
