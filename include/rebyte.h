@@ -10,6 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the shared library exports: this header's functions and nothing else (the library is
+ * built with hidden visibility). */
+#if defined(__GNUC__)
+#define RB_API __attribute__((visibility("default")))
+#else
+#define RB_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,7 +51,7 @@ typedef struct rb_error {
 } rb_error;
 
 /* "map.Gbx: body @0x1a2b3: CGameCtnChallenge > chunk 0x0304301F: message" */
-const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
+RB_API const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
 
 /* Limits protect against hostile input; every one can be raised. */
 typedef struct rb_limits {
@@ -53,7 +61,7 @@ typedef struct rb_limits {
     uint64_t max_string;            /* longest string, default 64 MiB */
 } rb_limits;
 
-void rb_limits_default(rb_limits *limits);
+RB_API void rb_limits_default(rb_limits *limits);
 
 typedef struct rb_doc rb_doc;
 typedef struct rb_node rb_node;
@@ -74,18 +82,18 @@ typedef struct rb_write_options {
 } rb_write_options;
 
 /* Which format a buffer holds, by content (never by file name). NULL if unknown. */
-const char *rb_detect_format(const uint8_t *data, size_t size);
+RB_API const char *rb_detect_format(const uint8_t *data, size_t size);
 
 /* Parse `data` (which must stay alive and unchanged while the document lives:
  * blobs are zero-copy slices of it). Returns NULL and fills `err` on failure. */
-rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err);
-void rb_doc_free(rb_doc *doc);
+RB_API rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err);
+RB_API void rb_doc_free(rb_doc *doc);
 
-const char *rb_doc_format(const rb_doc *doc);
-rb_node *rb_doc_root(rb_doc *doc);
+RB_API const char *rb_doc_format(const rb_doc *doc);
+RB_API rb_node *rb_doc_root(rb_doc *doc);
 
 /* Serialise the model. On success *out is malloc'd (free it with free()). */
-rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size,
+RB_API rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size,
                        rb_error *err);
 
 /* Serialise the model and compare the bytes with `expected` (normally the file it was read from)
@@ -93,7 +101,7 @@ rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **o
  * copy of the file. *identical says which; when the bytes differ, *out holds them (malloc'd, free
  * it with free()) so the caller can find the difference, else *out is NULL. `expected` must stay
  * alive and unchanged during the call. */
-rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+RB_API rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                                size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                rb_error *err);
 
@@ -103,12 +111,12 @@ typedef struct rb_coverage {
     uint64_t opaque_bytes;
     int opaque_tail; /* a parse had to stop early and kept the rest as one opaque tail */
 } rb_coverage;
-void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
+RB_API void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
 
 /* `rebyte info`: what the document is, as compact JSON text (malloc'd): file, format,
  * description, size, the header's fields, each compressed stream's sizes, what the format
  * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
-char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
+RB_API char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
 
 /* `rebyte check`: the game rules each format declares (a map's block directions 0-3, its medals
  * in order, its header copies agreeing with the body, ...): invariants the game relies on that
@@ -120,29 +128,29 @@ typedef struct rb_rule_violation {
     const char *message;
 } rb_rule_violation;
 typedef void (*rb_check_report)(void *context, const rb_rule_violation *violation);
-size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
+RB_API size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
 
 /* A format's named transform (GBX: "downgrade-items", options {"to": 0..4, "itemsVersion": 4..8})
  * as an RFC 6902 patch over the document's model (JSON text, malloc'd; "[]" when there is nothing
  * to do), to apply with rb_apply like any patch, and a JSON object saying what it changes
  * (*report_json, malloc'd; may be NULL). */
-rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+RB_API rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err);
 
 /* Encodings of one model: GBX files are "binary" or "text" (one value per line). The document's
  * encoding (NULL for a format with one), and the one its next write uses: RB_E_UNSUPPORTED
  * when the format has no such encoding. */
-const char *rb_doc_encoding(const rb_doc *doc);
-rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding);
+RB_API const char *rb_doc_encoding(const rb_doc *doc);
+RB_API rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding);
 
 /* The formats rebyte knows: name and description of format `index` (0 to count - 1). */
-size_t rb_format_count(void);
-const char *rb_format_name(size_t index);
-const char *rb_format_description(size_t index);
+RB_API size_t rb_format_count(void);
+RB_API const char *rb_format_name(size_t index);
+RB_API const char *rb_format_description(size_t index);
 /* The game rules of format `index`: how many, and rule `rule`'s name and description (NULL when
  * out of range). */
-size_t rb_format_rule_count(size_t index);
-const char *rb_format_rule(size_t index, size_t rule, const char **description);
+RB_API size_t rb_format_rule_count(size_t index);
+RB_API const char *rb_format_rule(size_t index, size_t rule, const char **description);
 
 /* How each compressed stream was (or would be) written. */
 typedef struct rb_stream_report {
@@ -152,16 +160,16 @@ typedef struct rb_stream_report {
     int identical;        /* re-encoded bytes equal the original stream */
     uint64_t original_size, written_size, content_size;
 } rb_stream_report;
-size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max);
+RB_API size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max);
 
 /* Deviations the reader found and kept so the file writes back exactly (a stale checksum, ...),
  * one line each ("file @0x1a: path: what"), in the order found. */
-size_t rb_doc_note_count(const rb_doc *doc);
-const char *rb_doc_note(const rb_doc *doc, size_t index);
+RB_API size_t rb_doc_note_count(const rb_doc *doc);
+RB_API const char *rb_doc_note(const rb_doc *doc, size_t index);
 
 /* The structure path of the model node that covers byte `offset` of the original file
  * (for locating the first difference). Writes "" when unknown. */
-void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);
+RB_API void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);
 
 /* ---------- the model ---------- */
 
@@ -170,44 +178,44 @@ typedef enum rb_node_kind {
     RB_NODE_BLOB, RB_NODE_OPAQUE, RB_NODE_STREAM, RB_NODE_ID
 } rb_node_kind;
 
-rb_node_kind rb_node_kind_of(const rb_node *node);
-const char *rb_node_key(const rb_node *node);           /* NULL inside lists */
-size_t rb_node_child_count(const rb_node *node);        /* records, lists, streams */
-rb_node *rb_node_child(const rb_node *node, size_t index);
-rb_node *rb_node_member(const rb_node *record, const char *key);
+RB_API rb_node_kind rb_node_kind_of(const rb_node *node);
+RB_API const char *rb_node_key(const rb_node *node);           /* NULL inside lists */
+RB_API size_t rb_node_child_count(const rb_node *node);        /* records, lists, streams */
+RB_API rb_node *rb_node_child(const rb_node *node, size_t index);
+RB_API rb_node *rb_node_member(const rb_node *record, const char *key);
 /* Walk an RFC 6901 pointer ("/body/chunks/3/mapName"), the paths of `rebyte dump`. */
-rb_node *rb_node_at(rb_node *root, const char *pointer);
+RB_API rb_node *rb_node_at(rb_node *root, const char *pointer);
 
 /* Scalars keep their wire type: a setter refuses values the wire type cannot hold. */
-int64_t rb_node_get_int(const rb_node *node);
-uint64_t rb_node_get_uint(const rb_node *node);
-double rb_node_get_float(const rb_node *node);
-rb_status rb_node_set_int(rb_node *node, int64_t value);
-rb_status rb_node_set_uint(rb_node *node, uint64_t value);
-rb_status rb_node_set_float(rb_node *node, double value);
+RB_API int64_t rb_node_get_int(const rb_node *node);
+RB_API uint64_t rb_node_get_uint(const rb_node *node);
+RB_API double rb_node_get_float(const rb_node *node);
+RB_API rb_status rb_node_set_int(rb_node *node, int64_t value);
+RB_API rb_status rb_node_set_uint(rb_node *node, uint64_t value);
+RB_API rb_status rb_node_set_float(rb_node *node, double value);
 /* Strings, ids, blobs: the bytes (not NUL-terminated). Setting copies into the document. */
-const uint8_t *rb_node_get_bytes(const rb_node *node, size_t *size);
-rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_t size);
+RB_API const uint8_t *rb_node_get_bytes(const rb_node *node, size_t *size);
+RB_API rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_t size);
 
 /* ---------- JSON ---------- */
 
 /* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
-char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
+RB_API char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
 
 /* How a dump spells blobs: as references into the file ({"$blob": {section, offset, size,
  * crc32}}), inline ({"$base64": ...}: the dump stands alone), or by size only (not buildable). */
 typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
 /* `rebyte dump`: the model as JSON text (malloc'd) with "$format", and, when `source_name` is
  * given and blobs are references, "$source" {file, size, crc32} naming the file they refer to. */
-char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name);
+RB_API char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name);
 /* `rebyte build`: a model from JSON text (a dump, edited or not), validated through the format's
  * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
  * against blob_source (the parsed original; may be NULL), which must outlive the result. */
-rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err);
+RB_API rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err);
 /* Apply an RFC 6902 patch (JSON text, a plain array or a rebytePatch envelope) to the document's
  * model; on success the document is replaced by the patched one, which was written and read back
  * (as rb_apply does). All or nothing: on failure *doc is unchanged. */
-rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err);
+RB_API rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err);
 
 /* ---------- patches: apply, diff, resolve ---------- */
 
@@ -217,9 +225,9 @@ rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err
  * selectors ("[id=0x0304301F]", docs/usage.md). */
 typedef struct rb_patch rb_patch;
 /* Parses patch text; `name` is used in messages (may be NULL). NULL and `err` on failure. */
-rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_error *err);
-void rb_patch_free(rb_patch *patch);
-const char *rb_patch_name(const rb_patch *patch);
+RB_API rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_error *err);
+RB_API void rb_patch_free(rb_patch *patch);
+RB_API const char *rb_patch_name(const rb_patch *patch);
 
 /* Two patches of a stack that change the same place: refuse (default), or keep one. */
 typedef enum rb_conflicts { RB_CONFLICTS_STOP = 0, RB_CONFLICTS_FIRST_WINS, RB_CONFLICTS_LAST_WINS } rb_conflicts;
@@ -252,9 +260,9 @@ typedef struct rb_apply_result {
  * Fails with RB_E_MODEL when a patch does not apply (err says which operation and why),
  * RB_E_RULE when the result breaks a game rule the original kept (unless options->force),
  * RB_E_VERIFY when the written file does not read back as the patched model. */
-rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
+RB_API rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
                    size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err);
-void rb_apply_result_free(rb_apply_result *result);
+RB_API void rb_apply_result_free(rb_apply_result *result);
 
 enum {
     RB_DIFF_BY_IDENTITY = 1, /* address list elements by their natural keys and pin what changes */
@@ -262,10 +270,10 @@ enum {
 };
 /* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (malloc'd);
  * *operation_count tells whether they differ. Both documents must be of one format. */
-rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* The patch with its selectors turned into plain pointers against `doc` (JSON text, malloc'd). */
-rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
+RB_API rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
 
 #ifdef __cplusplus
 }

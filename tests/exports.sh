@@ -1,0 +1,18 @@
+#!/bin/sh
+# The shared library exports the public API and nothing else: the functions include/rebyte.h
+# declares (RB_API) are exactly the ones `nm -D --defined-only` lists (issue 23).
+# Usage: exports.sh LIBREBYTE.so
+set -u
+lib=$1
+src=${REBYTE_SOURCE:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+command -v nm >/dev/null 2>&1 || { echo "nm not found: skipped"; exit 0; }
+nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort >"$tmp/exported"
+sed -n 's/^RB_API .*[ *]\(rb_[a-z_0-9]*\)(.*/\1/p' "$src/include/rebyte.h" | sort >"$tmp/declared"
+if ! cmp -s "$tmp/exported" "$tmp/declared"; then
+    echo "FAIL: exported (<) and declared (>) differ:"
+    diff "$tmp/exported" "$tmp/declared"
+    exit 1
+fi
+echo "exports: $(wc -l <"$tmp/declared") functions, the public API exactly"
