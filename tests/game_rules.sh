@@ -50,5 +50,36 @@ printf '%s\n' "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/direction\",\"va
 "$rebyte" apply -q "$src/samples/gbx/cookbook/rename.patch.json" "$tmp/broken.Gbx" -o "$tmp/renamed.Gbx" ||
     fail "an edit of a file that already breaks a rule was refused"
 
+# data.win (docs/formats/gamemaker.md "Game rules"): the sample has no ROOM chunk, so the room
+# rule's patch adds one (a GMS2 2.0 room of width 0)
+win=$src/samples/gm/sample.win
+"$rebyte" check "$win" >/dev/null || fail "the sample data.win breaks a rule"
+"$rebyte" check --rules | grep -q "^datawin  *room-size-positive" || fail "check --rules does not list room-size-positive"
+breaks references-in-range "$win" '[{"op":"replace","path":"/chunks/[id=TPAG]/items/0/texturePage","value":3}]'
+room='{"id":"ROOM","roomLayers":1,"roomSequences":0,"roomCreationOrder":0,"instanceImageSpeed":1,"instancePreCreate":1,
+"layerEffects":0,"assetNineSlices":0,"assetParticleSystems":0,"assetTextItems":0,"gm2024_14":0,"tilesCompressed":0,
+"tilesAligned":0,"rooms":[{"name":"rZero","width":0,"height":512,"speed":0,"persistent":false,
+"backgroundColor":"0x00000000","drawBackgroundColor":false,"creationCodeId":-1,"flags":"0x00020000","world":false,
+"top":0,"left":0,"right":0,"bottom":0,"gravityX":0.0,"gravityY":10.0,"metersPerPixel":0.1,"backgrounds":[],"views":[],
+"instances":[],"tiles":[],"layers":[]}]}'
+breaks room-size-positive "$win" "[{\"op\":\"add\",\"path\":\"/chunks/1\",\"value\":$room}]"
+# every real game checks clean: a rule one of them breaks is wrong, not the game
+corpus=${REBYTE_SHARED:-$src/../shared}/corpus/datawin
+if [ -d "$corpus" ]; then
+    for f in "$corpus"/*.win; do
+        "$rebyte" check "$f" >"$tmp/check" || fail "$(basename "$f") breaks a rule: $(head -3 "$tmp/check")"
+    done
+fi
+
+# streamer maps (docs/formats/streamer.md "Game rules")
+for m in "$src"/samples/streamer/*.map; do
+    "$rebyte" check "$m" >/dev/null || fail "$(basename "$m") breaks a rule"
+done
+park=$src/samples/streamer/stunt-park.map
+breaks object-ids-in-range "$park" '[{"op":"replace","path":"/groups/0/chunks/3/modelId","value":20000}]'
+breaks object-ids-in-range "$park" '[{"op":"replace","path":"/groups/1/chunks/1/worlds/0","value":-2}]'
+breaks object-ids-in-range "$src/samples/streamer/safehouse.map" \
+    '[{"op":"replace","path":"/groups/0/chunks/5/players/3","value":1000}]'
+
 [ $fails -eq 0 ] && echo "game rules: ok"
 exit $fails

@@ -666,8 +666,9 @@ static void datawin_describe(rb_ar *ar)
 }
 
 const rb_format rb_format_datawin = {
-    "datawin",
-    "GameMaker data.win (GM:S 1.4 to GameMaker 2024.x)",
-    datawin_detect,
-    datawin_describe,
+    .name = "datawin",
+    .description = "GameMaker data.win (GM:S 1.4 to GameMaker 2024.x)",
+    .detect = datawin_detect,
+    .describe = datawin_describe,
+    .rules = gm_rules,
 };

@@ -712,9 +712,10 @@ static int streamer_detect(const uint8_t *data, size_t size)
 }
 
 const rb_format rb_format_streamer = {
-    "streamer",
-    "SA:MP streamer plugin map (strmrgrps01)",
-    streamer_detect,
-    streamer_describe,
-    streamer_summary,
+    .name = "streamer",
+    .description = "SA:MP streamer plugin map (strmrgrps01)",
+    .detect = streamer_detect,
+    .describe = streamer_describe,
+    .summary = streamer_summary,
+    .rules = streamer_rules,
 };

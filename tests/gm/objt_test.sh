@@ -70,7 +70,14 @@ objt = chunks[index["OBJT"]]
 if "objects" not in objt or "sounds" not in chunks[index["SOND"]] or "constants" not in chunks[index["OPTN"]]:
     sys.exit(1)
 o, obj = next((i, x) for i, x in enumerate(objt["objects"]) if not x.get("removed"))
-edit("OBJT", "objects/%d/spriteId" % o, obj["spriteId"] + 1)
+# another sprite index that still names a sprite (or -1, none): the game rule references-in-range
+# refuses one outside SPRT (docs/formats/gamemaker.md "Game rules")
+sprites = chunks[index["SPRT"]].get("sprites") if "SPRT" in index else None
+if sprites is None:
+    edit("OBJT", "objects/%d/spriteId" % o, obj["spriteId"] + 1)
+elif sprites:
+    choices = [-1] + list(range(len(sprites)))
+    edit("OBJT", "objects/%d/spriteId" % o, choices[(choices.index(obj["spriteId"]) + 1) % len(choices)])
 edit("OBJT", "objects/%d/visible" % o, not obj["visible"])
 edit("OBJT", "objects/%d/physicsVertices/-" % o, {"x": 1.5, "y": -2.25}, "add", "growth")
 found = next(((i, t, e, ev["actions"][0]) for i, x in enumerate(objt["objects"]) if not x.get("removed")
