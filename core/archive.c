@@ -11,7 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "archive_text.h"
-#include "doc.h"
+#include "doc_state.h"
 #include "json.h"
 
 enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32 };

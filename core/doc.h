@@ -1,115 +1,15 @@
-/* The document: what one parse owns, and the format registry. */
+/* The document: parsing, building and the format registry (its state: doc_state.h). */
 #ifndef RB_DOC_H
 #define RB_DOC_H
 #include "archive.h"
+#include "doc_state.h"
 #include "model.h"
 #include "rebyte.h"
-
-/* Byte spaces are numbered with 16 bits in the model's nodes. */
-enum { RB_MAX_SECTIONS = 65535 };
-
-typedef struct rb_section {
-    const char *name;
-    const uint8_t *data; /* content of this byte space (the input file, a decompressed stream) */
-    size_t size;
-} rb_section;
-
-/* A read-only view of a model by JSON pointers (plain indexes), over the model itself or over
- * its JSON rendering, so a hook reads both apply paths alike (patch/companions.c). */
-typedef struct rb_model_view {
-    const void *context;
-    /* elements of the list at `pointer`; *present = 0 when there is none */
-    size_t (*count)(const void *context, const char *pointer, int *present);
-    /* the integer at `pointer` (a hex string as the model spells flags and ids counts); *present
-     * = 0 when there is none */
-    int64_t (*integer)(const void *context, const char *pointer, int *present);
-} rb_model_view;
-
-typedef struct rb_format {
-    const char *name;
-    const char *description;
-    /* Confidence 0..100 that the bytes are this format (by content, never by name). */
-    int (*detect)(const uint8_t *data, size_t size);
-    /* The root description: drives every archive direction. */
-    void (*describe)(rb_ar *ar);
-    /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
-    json_t *(*summary)(const struct rb_doc *doc);
-    /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
-     * writer derives from the body leave the model). */
-    void (*after_read)(struct rb_doc *doc);
-    /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
-     * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
-    int (*is_record)(const rb_node *node);
-    /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
-     * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
-     * `path` (from `from`; the new value `value`) of that list, read through `view` before the
-     * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map_parallel.c). */
-    json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
-                          const json_t *value);
-    /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
-     * the text a handle stands for (NULL when it has none, or when the text would not lead back
-     * to this handle alone), and the handle of a text — found, or with `create` a new symbol the
-     * model gets (0; -1 when there is none and `create` is 0, or it cannot be made). */
-    const char *(*symbol_text)(const struct rb_doc *doc, uint32_t handle, size_t *length);
-    int (*symbol_handle)(struct rb_doc *doc, const char *text, size_t length, int create, uint32_t *handle);
-    /* Optional: after an edit of the model (each patch operation), and freeing what the format
-     * keeps in rb_doc.format_index (a lookup built after a read and after each edit, never while
-     * the model is only read). */
-    void (*after_edit)(struct rb_doc *doc);
-    void (*free_index)(void *index);
-    /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
-    const struct rb_rule *(*rules)(size_t *count);
-    /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
-     * a report of what it changes; 0, or -1 with `why`. */
-    int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,
-                     json_t **report, char *why, size_t why_size);
-    /* Optional, for formats with more than one encoding of the same model (GBX: binary, text):
-     * the document's, and setting the one the next write uses (0, or -1 when unknown). */
-    const char *(*encoding)(const struct rb_doc *doc);
-    int (*set_encoding)(struct rb_doc *doc, const char *encoding);
-} rb_format;
-
-struct rb_doc {
-    rb_arena arena;
-    const rb_format *format;
-    rb_node *root;
-    char file_name[256];
-    rb_limits limits;
-    rb_section *sections; /* [0] is the input file; decoded streams follow */
-    size_t section_count, section_cap;
-    void **owned;         /* malloc'd buffers the document owns (decoded streams) */
-    size_t owned_count, owned_cap;
-    rb_node **streams;    /* every compressed stream, in file order, for reports */
-    size_t stream_count, stream_cap;
-    uint64_t *derived_offsets; /* where the input stores derived values (sizes, counts), for tests */
-    size_t derived_count, derived_cap;
-    int record_derived_offsets; /* rb_read_options: only the tests that damage files want them */
-    int last_write_reencode;
-    /* the model was edited since it was read: a write checks what edits may break
-     * (rb_ar_checks_edits) the way building it from JSON does */
-    int edited;
-    /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
-    const rb_doc *blob_source;
-    /* A document this one borrows bytes from (the original of a patched model); freed with it. */
-    rb_doc *kept;
-    /* the format's lookup over the model (rb_format.free_index), or NULL */
-    void *format_index;
-    /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
-    const char **notes;
-    size_t note_count, note_cap, notes_dropped;
-};
 
 const rb_format *const *rb_formats(size_t *count);
 const rb_format *rb_format_by_name(const char *name);
 const rb_format *rb_format_detect(const uint8_t *data, size_t size);
 
-/* Registers a byte space; returns its index (0 is the input file). */
-/* Records a note (copied); past a cap only the count grows. 0 on success, -1 out of memory. */
-int rb_doc_add_note(rb_doc *doc, const char *text);
-int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_t size, void *owned);
-/* Remembers a compressed stream for reports. 0 on success, -1 out of memory. */
-int rb_doc_add_stream(rb_doc *doc, rb_node *stream);
-void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset);
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
 /* Builds a model from JSON through the format's description (validating it). Blob references
@@ -119,7 +19,5 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
 void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size);
 /* `doc` borrows bytes from `original`: free the original together with doc. */
 void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
-/* The document frees `buffer` (malloc'd) with itself. 0 on success, -1 out of memory. */
-int rb_doc_own(rb_doc *doc, void *buffer);
 void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
 #endif

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "doc.h"
+#include "doc_state.h"
 
 /* ---------- base64 ---------- */
 
