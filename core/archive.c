@@ -1,85 +1,17 @@
 /*
  * The archive's three directions over one description (see archive.h).
  * READ walks a stack of byte ranges; WRITE walks the model and a stack of output buffers;
- * FROM_JSON walks a JSON tree beside the model it builds.
+ * FROM_JSON walks a JSON tree beside the model it builds. This file: the engine; tables are in
+ * archive_table.c, ranges, streams and sections in archive_stream.c (archive_internal.h).
  */
-#include "archive.h"
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "archive_text.h"
-#include "doc_state.h"
-#include "json.h"
+#include "archive_internal.h"
 
-enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32 };
-
-/* READ: the side data every packed record of one layout shares (layout, stride, arena). */
-typedef struct ar_packed_table {
-    const rb_layout *layout;
-    rb_table *table;
-} ar_packed_table;
-
-typedef struct ar_frame {
-    rb_node *node;   /* container being built (READ, FROM_JSON) or walked (WRITE) */
-    size_t next;     /* index of the next child */
-    size_t current;  /* index of the child being described (for paths) */
-    json_t *json;    /* FROM_JSON: the object or array matching node */
-    size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
-    int open_list;   /* READ: list without a count */
-} ar_frame;
-
-typedef struct ar_range {
-    const uint8_t *base;
-    size_t size, pos;
-    uint16_t section;
-    uint64_t section_base; /* offset of base inside its section */
-    const char *what;
-    /* WRITE side of a sized range */
-    rb_slot size_slot;
-    size_t out_start;
-    /* stream bookkeeping */
-    rb_node *stream;
-    const rb_codec *codec;
-    int is_stream, is_section;
-} ar_range;
-
-struct rb_ar {
-    rb_ar_dir dir;
-    rb_doc *doc;
-    rb_error err;
-    int failed;
-    int reencode;
-    const char *reencode_codec; /* NULL: every codec */
-    int decoded;
-    void *user;
-    /* text encoding (text GBX): every primitive is one line ended by CR LF (archive_text.h) */
-    int text;
-    const uint8_t *raw_next; /* text READ: bytes of a "0x" line rb_ar_take has not handed out yet */
-    size_t raw_left;
-    int raw_open;            /* text WRITE: rb_ar_emit is filling an open "0x" line */
-    ar_frame frames[AR_MAX_FRAMES];
-    size_t frame_count;
-    ar_range ranges[AR_MAX_RANGES];
-    size_t range_count;
-    rb_buf outputs[AR_MAX_OUTPUTS];
-    size_t output_count;
-    /* READ/FROM_JSON: the children of the open container at each depth gather here and move to
-     * the arena at their exact count when it closes (no abandoned or half-empty arrays there) */
-    rb_node **kids[AR_MAX_FRAMES];
-    size_t kids_cap[AR_MAX_FRAMES];
-    rb_node *kids_owner[AR_MAX_FRAMES];
-    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
-    size_t packed_table_count;
-    /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
-    rb_ar_symbol_resolver symbol_resolver;
-    void *symbol_context;
-    /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
-    const char *derived_key;
-    const rb_node *derived_value;
-};
 
 /* ---------- lifetime ---------- */
 
@@ -153,10 +85,9 @@ rb_doc *rb_ar_doc(rb_ar *ar) { return ar->doc; }
 void rb_ar_set_user(rb_ar *ar, void *user) { ar->user = user; }
 void *rb_ar_user(rb_ar *ar) { return ar->user; }
 
-static ar_frame *top_frame(rb_ar *ar) { return &ar->frames[ar->frame_count - 1]; }
-static ar_range *top_range(rb_ar *ar) { return &ar->ranges[ar->range_count - 1]; }
-static rb_buf *out(rb_ar *ar) { return &ar->outputs[ar->output_count - 1]; }
-static void close_raw_line(rb_ar *ar);
+ar_frame *ar_top_frame(rb_ar *ar) { return &ar->frames[ar->frame_count - 1]; }
+ar_range *ar_top_range(rb_ar *ar) { return &ar->ranges[ar->range_count - 1]; }
+rb_buf *ar_out(rb_ar *ar) { return &ar->outputs[ar->output_count - 1]; }
 static int peek_text_u32(const rb_ar *ar, uint64_t offset, uint32_t *value);
 
 /* ---------- errors ---------- */
@@ -192,7 +123,7 @@ static void build_path(rb_ar *ar, const char *leaf, char *path, size_t size)
     if (leaf || (top->node && top->node->kind == RB_K_LIST && top->node->v.kids.count)) append_segment(ar, top, leaf, path, size);
 }
 
-static void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap)
+void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap)
 {
     if (ar->failed) return;
     ar->failed = 1;
@@ -200,14 +131,14 @@ static void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *
     memset(e, 0, sizeof(*e));
     e->status = status;
     snprintf(e->file, sizeof e->file, "%s", ar->doc->file_name);
-    const ar_range *r = top_range(ar);
+    const ar_range *r = ar_top_range(ar);
     if (ar->dir == RB_AR_READ) {
         e->has_offset = 1;
         e->offset = r->section_base + r->pos;
         snprintf(e->section, sizeof e->section, "%s", ar->doc->sections[r->section].name);
     } else if (ar->dir == RB_AR_WRITE) {
         e->has_offset = 1;
-        e->offset = out(ar)->size;
+        e->offset = ar_out(ar)->size;
         snprintf(e->section, sizeof e->section, "output");
     } else {
         snprintf(e->section, sizeof e->section, "json");
@@ -227,7 +158,7 @@ void rb_ar_fail(rb_ar *ar, rb_status status, const char *fmt, ...)
 void rb_ar_note(rb_ar *ar, const char *fmt, ...)
 {
     if (ar->failed || ar->dir != RB_AR_READ) return;
-    const ar_range *r = top_range(ar);
+    const ar_range *r = ar_top_range(ar);
     char path[512], message[512], text[1200];
     build_path(ar, NULL, path, sizeof path);
     va_list ap;
@@ -239,9 +170,7 @@ void rb_ar_note(rb_ar *ar, const char *fmt, ...)
     if (rb_doc_add_note(ar->doc, text) != 0) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
 }
 
-static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
+void ar_fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -285,7 +214,7 @@ int rb_ar_read_written(rb_ar *ar, uint64_t at, void *out, size_t n)
 int rb_ar_drop(rb_ar *ar, const char *key)
 {
     if (ar->failed || ar->dir != RB_AR_WRITE) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     rb_node *n = f->node;
     if (f->next >= n->v.kids.count || !n->v.kids.items[f->next]->key ||
         strcmp(n->v.kids.items[f->next]->key, key) != 0)
@@ -300,31 +229,31 @@ uint64_t rb_ar_tell(const rb_ar *ar)
 {
     if (ar->dir == RB_AR_READ) return ar->ranges[ar->range_count - 1].pos;
     if (ar->dir == RB_AR_WRITE) {
-        close_raw_line((rb_ar *)ar); /* a size measured here ends after a whole line */
+        ar_close_raw_line((rb_ar *)ar); /* a size measured here ends after a whole line */
         return ar->outputs[ar->output_count - 1].size;
     }
     return 0;
 }
 
 /* READ: are `n` more bytes in the current range? Else an error at the cursor. */
-static int bytes_left(rb_ar *ar, const char *leaf, uint64_t n)
+int ar_bytes_left(rb_ar *ar, const char *leaf, uint64_t n)
 {
-    ar_range *r = top_range(ar);
+    ar_range *r = ar_top_range(ar);
     if (n <= r->size - r->pos) return 1;
-    fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, only %zu left in %s", n, r->size - r->pos, r->what);
+    ar_fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, only %zu left in %s", n, r->size - r->pos, r->what);
     return 0;
 }
 
-static const uint8_t *take(rb_ar *ar, const char *leaf, uint64_t n)
+const uint8_t *ar_take(rb_ar *ar, const char *leaf, uint64_t n)
 {
-    if (!bytes_left(ar, leaf, n)) return NULL;
-    ar_range *r = top_range(ar);
+    if (!ar_bytes_left(ar, leaf, n)) return NULL;
+    ar_range *r = ar_top_range(ar);
     const uint8_t *p = r->base + r->pos;
     r->pos += (size_t)n;
     return p;
 }
 
-static uint64_t decode_int(const uint8_t *p, unsigned wire)
+uint64_t ar_decode_int(const uint8_t *p, unsigned wire)
 {
     unsigned width = wire & RB_W_WIDTH;
     /* the common widths spelled out: the compiler makes each one load */
@@ -338,9 +267,9 @@ static uint64_t decode_int(const uint8_t *p, unsigned wire)
     return v;
 }
 
-static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
+void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
 {
-    rb_buf *b = out(ar);
+    rb_buf *b = ar_out(ar);
     unsigned width = wire & RB_W_WIDTH;
     if (!(wire & RB_W_BE) && b->data && !b->failed && b->cap - b->size >= width) {
         /* in place when it fits: this runs once per scalar written */
@@ -351,15 +280,15 @@ static void emit_int(rb_ar *ar, uint64_t v, unsigned wire)
     if (b->expected && !b->failed && width <= b->expected_size - b->size) {
         /* expect mode (an unchanged stream): compare instead of storing */
         uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
-        if (decode_int(b->expected + b->size, wire) == low) {
+        if (ar_decode_int(b->expected + b->size, wire) == low) {
             b->size += width;
             return;
         }
     }
     if (wire & RB_W_BE)
-        rb_buf_put_be(out(ar), v, wire & RB_W_WIDTH);
+        rb_buf_put_be(ar_out(ar), v, wire & RB_W_WIDTH);
     else
-        rb_buf_put_le(out(ar), v, wire & RB_W_WIDTH);
+        rb_buf_put_le(ar_out(ar), v, wire & RB_W_WIDTH);
 }
 
 int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
@@ -367,8 +296,8 @@ int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
     if (ar->failed || ar->dir != RB_AR_READ) return 0;
     if (ar->text) return peek_text_u32(ar, 0, value);
     if (rb_ar_remaining(ar) < 4) return 0;
-    const ar_range *r = top_range(ar);
-    *value = (uint32_t)decode_int(r->base + r->pos, RB_U32);
+    const ar_range *r = ar_top_range(ar);
+    *value = (uint32_t)ar_decode_int(r->base + r->pos, RB_U32);
     return 1;
 }
 
@@ -377,10 +306,10 @@ int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value)
     if (ar->failed || ar->dir != RB_AR_READ) return 0;
     if (ar->text) return peek_text_u32(ar, offset, value);
     /* formats scan with this (a u32 at a time), so it does its checks in place */
-    const ar_range *r = top_range(ar);
+    const ar_range *r = ar_top_range(ar);
     size_t left = r->size - r->pos;
     if (left < 4 || offset > left - 4) return 0;
-    *value = (uint32_t)decode_int(r->base + r->pos + offset, RB_U32);
+    *value = (uint32_t)ar_decode_int(r->base + r->pos + offset, RB_U32);
     return 1;
 }
 
@@ -394,18 +323,18 @@ void rb_ar_set_text(rb_ar *ar, int text)
 int rb_ar_is_text(const rb_ar *ar) { return ar->text; }
 
 /* WRITE: ends the byte line rb_ar_emit was filling, so what follows starts a line of its own. */
-static void close_raw_line(rb_ar *ar)
+void ar_close_raw_line(rb_ar *ar)
 {
     if (!ar->raw_open) return;
     ar->raw_open = 0;
-    rb_buf_put(out(ar), "\r\n", 2);
+    rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
-static void put_line(rb_ar *ar, const void *text, size_t n)
+void ar_put_line(rb_ar *ar, const void *text, size_t n)
 {
-    close_raw_line(ar);
-    rb_buf_put(out(ar), text, n);
-    rb_buf_put(out(ar), "\r\n", 2);
+    ar_close_raw_line(ar);
+    rb_buf_put(ar_out(ar), text, n);
+    rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
 static const uint8_t *find_crlf(const uint8_t *p, const uint8_t *end)
@@ -420,16 +349,16 @@ static const uint8_t *find_crlf(const uint8_t *p, const uint8_t *end)
 }
 
 /* READ: the next line of the current range, without its CR LF. */
-static const uint8_t *next_line(rb_ar *ar, const char *leaf, size_t *len)
+const uint8_t *ar_next_line(rb_ar *ar, const char *leaf, size_t *len)
 {
     if (ar->raw_left) {
-        fail_at(ar, RB_E_FORMAT, leaf, "%zu bytes of the byte line before were not used", ar->raw_left);
+        ar_fail_at(ar, RB_E_FORMAT, leaf, "%zu bytes of the byte line before were not used", ar->raw_left);
         return NULL;
     }
-    ar_range *r = top_range(ar);
+    ar_range *r = ar_top_range(ar);
     const uint8_t *start = r->base + r->pos, *crlf = find_crlf(start, r->base + r->size);
     if (!crlf) {
-        fail_at(ar, RB_E_FORMAT, leaf, "expected a line ended by CR LF, %zu bytes left in %s", r->size - r->pos,
+        ar_fail_at(ar, RB_E_FORMAT, leaf, "expected a line ended by CR LF, %zu bytes left in %s", r->size - r->pos,
                 r->what);
         return NULL;
     }
@@ -441,9 +370,9 @@ static const uint8_t *next_line(rb_ar *ar, const char *leaf, size_t *len)
 /* READ: a line that does not spell what was expected: back to its start, so the error points at it. */
 static void line_fail(rb_ar *ar, const char *leaf, const uint8_t *line, size_t len, const char *expected)
 {
-    top_range(ar)->pos -= len + 2;
+    ar_top_range(ar)->pos -= len + 2;
     int shown = len > 40 ? 40 : (int)len;
-    fail_at(ar, RB_E_FORMAT, leaf, "line \"%.*s%s\" is not %s", shown, (const char *)line, len > 40 ? "..." : "",
+    ar_fail_at(ar, RB_E_FORMAT, leaf, "line \"%.*s%s\" is not %s", shown, (const char *)line, len > 40 ? "..." : "",
             expected);
 }
 
@@ -453,27 +382,27 @@ static const char *uint_spelling(unsigned wire)
     return (wire & RB_W_SIGNED) ? "a signed decimal of this field's width" : "an unsigned decimal of this field's width";
 }
 
-static int read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value)
+int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value)
 {
     size_t len;
-    const uint8_t *line = next_line(ar, leaf, &len);
+    const uint8_t *line = ar_next_line(ar, leaf, &len);
     if (!line) return 0;
     if (rb_text_parse_uint(line, len, wire, value)) return 1;
     line_fail(ar, leaf, line, len, uint_spelling(wire));
     return 0;
 }
 
-static void write_uint_line(rb_ar *ar, uint64_t value, unsigned wire)
+void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire)
 {
     char s[RB_TEXT_NUMBER_MAX];
-    put_line(ar, s, rb_text_spell_uint(s, value, wire));
+    ar_put_line(ar, s, rb_text_spell_uint(s, value, wire));
 }
 
 /* READ: a "0x" line's bytes, decoded into the arena. */
-static const uint8_t *read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
+const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
 {
     size_t len;
-    const uint8_t *line = next_line(ar, leaf, &len);
+    const uint8_t *line = ar_next_line(ar, leaf, &len);
     if (!line) return NULL;
     uint8_t *data = rb_arena_alloc(&ar->doc->arena, len / 2 + 1);
     if (!data) {
@@ -489,19 +418,19 @@ static const uint8_t *read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
     return data;
 }
 
-static void write_hex_line(rb_ar *ar, const uint8_t *data, size_t size)
+void ar_write_hex_line(rb_ar *ar, const uint8_t *data, size_t size)
 {
-    close_raw_line(ar);
-    rb_buf_put(out(ar), "0x", 2);
-    rb_text_hex_digits(out(ar), data, size);
-    rb_buf_put(out(ar), "\r\n", 2);
+    ar_close_raw_line(ar);
+    rb_buf_put(ar_out(ar), "0x", 2);
+    rb_text_hex_digits(ar_out(ar), data, size);
+    rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
 /* READ: a string line's bytes: the line itself, or a quoted line unescaped into the arena. */
-static const uint8_t *read_string_line(rb_ar *ar, const char *leaf, size_t *size)
+const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size)
 {
     size_t len;
-    const uint8_t *line = next_line(ar, leaf, &len);
+    const uint8_t *line = ar_next_line(ar, leaf, &len);
     if (!line) return NULL;
     if (rb_text_line_is_bytes(line, len)) {
         line_fail(ar, leaf, line, len, "a string (a string starting with 0x is written quoted)");
@@ -523,27 +452,27 @@ static const uint8_t *read_string_line(rb_ar *ar, const char *leaf, size_t *size
     return data;
 }
 
-static void write_string_line(rb_ar *ar, const uint8_t *data, size_t size)
+void ar_write_string_line(rb_ar *ar, const uint8_t *data, size_t size)
 {
-    close_raw_line(ar);
-    rb_text_spell_string(out(ar), data, size);
-    rb_buf_put(out(ar), "\r\n", 2);
+    ar_close_raw_line(ar);
+    rb_text_spell_string(ar_out(ar), data, size);
+    rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
 /* READ: rb_ar_take in text. Bytes come from "0x" lines and are handed out piecewise: a
  * description may take a length byte and then the rest of what its writer emitted at once. */
-static const uint8_t *take_raw_text(rb_ar *ar, const char *leaf, uint64_t n)
+const uint8_t *ar_take_raw_text(rb_ar *ar, const char *leaf, uint64_t n)
 {
     if (n == 0) return (const uint8_t *)"";
     if (!ar->raw_left) {
         size_t size = 0;
-        const uint8_t *data = read_hex_line(ar, leaf, &size);
+        const uint8_t *data = ar_read_hex_line(ar, leaf, &size);
         if (!data) return NULL;
         ar->raw_next = data;
         ar->raw_left = size;
     }
     if (n > ar->raw_left) {
-        fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, the byte line has %zu left", n, ar->raw_left);
+        ar_fail_at(ar, RB_E_FORMAT, leaf, "needs %" PRIu64 " bytes, the byte line has %zu left", n, ar->raw_left);
         return NULL;
     }
     const uint8_t *p = ar->raw_next;
@@ -553,12 +482,12 @@ static const uint8_t *take_raw_text(rb_ar *ar, const char *leaf, uint64_t n)
 }
 
 /* WRITE: rb_ar_emit in text appends to the open byte line (one line until another value). */
-static void emit_raw_text(rb_ar *ar, const void *bytes, size_t n)
+void ar_emit_raw_text(rb_ar *ar, const void *bytes, size_t n)
 {
     if (!n) return;
-    if (!ar->raw_open) rb_buf_put(out(ar), "0x", 2);
+    if (!ar->raw_open) rb_buf_put(ar_out(ar), "0x", 2);
     ar->raw_open = 1;
-    rb_text_hex_digits(out(ar), bytes, n);
+    rb_text_hex_digits(ar_out(ar), bytes, n);
 }
 
 /* READ: the line `skip` lines ahead in the current range (NULL when there is none). */
@@ -595,7 +524,7 @@ static int peek_text_u32(const rb_ar *ar, uint64_t offset, uint32_t *value)
 
 /* ---------- fields: find or create the node for the next value ---------- */
 
-static int depth_ok(rb_ar *ar)
+int ar_depth_ok(rb_ar *ar)
 {
     if (ar->frame_count >= AR_MAX_FRAMES || ar->frame_count > ar->doc->limits.max_depth) {
         rb_ar_fail(ar, RB_E_LIMIT, "nesting deeper than %u levels (limit max_depth)", ar->doc->limits.max_depth);
@@ -614,16 +543,16 @@ static const char *kind_name(int kind)
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */
 static json_t *json_member(rb_ar *ar, const char *key)
 {
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (!f->json) return NULL;
     if (json_is_array(f->json)) {
         json_t *v = json_array_get(f->json, f->node->v.kids.count);
-        if (!v) fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
+        if (!v) ar_fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
         return v;
     }
     json_t *v = key ? json_object_get(f->json, key) : NULL;
     if (!v) {
-        fail_at(ar, RB_E_MODEL, key, "member \"%s\" is missing", key ? key : "?");
+        ar_fail_at(ar, RB_E_MODEL, key, "member \"%s\" is missing", key ? key : "?");
         return NULL;
     }
     f->json_used++;
@@ -682,7 +611,7 @@ static void settle_children(rb_ar *ar, rb_node *n)
 /* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
  * and checks it is the field the description expects. */
 /* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
-static uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+uint32_t ar_clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
 /* WRITE: the derived value of field `key` when the model does not hold the field itself. */
 static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind kind)
@@ -704,16 +633,16 @@ void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
     ar->derived_value = value;
 }
 
-static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
 {
     if (ar->failed) return NULL;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     f->current = ar->dir == RB_AR_WRITE ? f->next : f->node->v.kids.count;
     if (ar->dir == RB_AR_WRITE) {
         rb_node *derived = derived_field(ar, f, key, kind);
         if (derived) return derived;
         if (f->next >= f->node->v.kids.count) {
-            fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
+            ar_fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
             return NULL;
         }
         rb_node *n = f->node->v.kids.items[f->next++];
@@ -725,7 +654,7 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
         /* the description passes the same literal that named the node: compare pointers first */
         int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
         if (!key_ok || n->kind != kind) {
-            fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
+            ar_fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
                     n->key ? n->key : "", kind_name(kind));
             return NULL;
         }
@@ -743,9 +672,9 @@ static rb_node *field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, j
     f->next = f->node->v.kids.count;
     n->wire = (uint8_t)wire;
     if (ar->dir == RB_AR_READ) {
-        const ar_range *r = top_range(ar);
+        const ar_range *r = ar_top_range(ar);
         n->section = r->section;
-        n->src_offset = clamp32(r->section_base + r->pos);
+        n->src_offset = ar_clamp32(r->section_base + r->pos);
     }
     return n;
 }
@@ -759,7 +688,7 @@ void rb_ar_set_symbol_resolver(rb_ar *ar, rb_ar_symbol_resolver resolver, void *
 const json_t *rb_ar_json_member(rb_ar *ar, const char *key)
 {
     if (ar->dir != RB_AR_FROM_JSON) return NULL;
-    const json_t *j = top_frame(ar)->json;
+    const json_t *j = ar_top_frame(ar)->json;
     return json_is_object(j) ? json_object_get(j, key) : NULL;
 }
 
@@ -779,9 +708,9 @@ static int int_from_json(rb_ar *ar, const json_t *jv, unsigned wire, uint64_t *b
     return rb_json_to_int(jv, wire, bits, why, why_size);
 }
 
-static void note_size(rb_ar *ar, rb_node *n)
+void ar_note_size(rb_ar *ar, rb_node *n)
 {
-    if (ar->dir == RB_AR_READ) n->src_size = clamp32(top_range(ar)->section_base + top_range(ar)->pos - n->src_offset);
+    if (ar->dir == RB_AR_READ) n->src_size = ar_clamp32(ar_top_range(ar)->section_base + ar_top_range(ar)->pos - n->src_offset);
 }
 
 /* ---------- scalars ---------- */
@@ -790,7 +719,7 @@ static void note_size(rb_ar *ar, rb_node *n)
 static int read_scalar_line(rb_ar *ar, const char *leaf, rb_kind kind, unsigned wire, uint64_t *bits)
 {
     size_t len;
-    const uint8_t *line = next_line(ar, leaf, &len);
+    const uint8_t *line = ar_next_line(ar, leaf, &len);
     if (!line) return 0;
     unsigned width = wire & RB_W_WIDTH;
     int ok = kind == RB_K_FLOAT  ? rb_text_parse_float(line, len, width, bits)
@@ -809,36 +738,36 @@ static void write_scalar_line(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned w
     size_t n = kind == RB_K_FLOAT  ? rb_text_spell_float(s, bits, width)
                : kind == RB_K_BOOL ? rb_text_spell_bool(s, bits)
                                    : rb_text_spell_uint(s, bits, wire);
-    put_line(ar, s, n);
+    ar_put_line(ar, s, n);
 }
 
 uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_INT, wire, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_INT, wire, &jv);
     if (!n) return 0;
     unsigned width = wire & RB_W_WIDTH;
     switch (ar->dir) {
     case RB_AR_READ: {
         if (ar->text) {
             if (!read_scalar_line(ar, key, RB_K_INT, wire, &n->v.bits)) return 0;
-            note_size(ar, n);
+            ar_note_size(ar, n);
             break;
         }
-        const uint8_t *p = take(ar, key, width);
+        const uint8_t *p = ar_take(ar, key, width);
         if (!p) return 0;
-        n->v.bits = decode_int(p, wire);
-        note_size(ar, n);
+        n->v.bits = ar_decode_int(p, wire);
+        ar_note_size(ar, n);
         break;
     }
     case RB_AR_WRITE:
         if (ar->text) write_scalar_line(ar, RB_K_INT, n->v.bits, wire);
-        else emit_int(ar, n->v.bits, wire);
+        else ar_emit_int(ar, n->v.bits, wire);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
         if (!int_from_json(ar, jv, wire, &n->v.bits, why, sizeof why)) {
-            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            ar_fail_at(ar, RB_E_MODEL, key, "%s", why);
             return 0;
         }
         break;
@@ -855,32 +784,32 @@ int64_t rb_ar_sint(rb_ar *ar, const char *key, unsigned wire)
     return rb_node_int(&tmp);
 }
 
-static uint64_t float_field(rb_ar *ar, const char *key, unsigned width)
+uint64_t ar_float_field(rb_ar *ar, const char *key, unsigned width)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_FLOAT, width, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_FLOAT, width, &jv);
     if (!n) return 0;
     switch (ar->dir) {
     case RB_AR_READ: {
         if (ar->text) {
             if (!read_scalar_line(ar, key, RB_K_FLOAT, width, &n->v.bits)) return 0;
-            note_size(ar, n);
+            ar_note_size(ar, n);
             break;
         }
-        const uint8_t *p = take(ar, key, width);
+        const uint8_t *p = ar_take(ar, key, width);
         if (!p) return 0;
-        n->v.bits = decode_int(p, width);
-        note_size(ar, n);
+        n->v.bits = ar_decode_int(p, width);
+        ar_note_size(ar, n);
         break;
     }
     case RB_AR_WRITE:
         if (ar->text) write_scalar_line(ar, RB_K_FLOAT, n->v.bits, width);
-        else emit_int(ar, n->v.bits, width);
+        else ar_emit_int(ar, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
         if (!rb_json_to_float_bits(jv, width, &n->v.bits, why, sizeof why)) {
-            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            ar_fail_at(ar, RB_E_MODEL, key, "%s", why);
             return 0;
         }
         break;
@@ -889,35 +818,35 @@ static uint64_t float_field(rb_ar *ar, const char *key, unsigned width)
     return n->v.bits;
 }
 
-uint32_t rb_ar_f32(rb_ar *ar, const char *key) { return (uint32_t)float_field(ar, key, 4); }
-uint64_t rb_ar_f64(rb_ar *ar, const char *key) { return float_field(ar, key, 8); }
+uint32_t rb_ar_f32(rb_ar *ar, const char *key) { return (uint32_t)ar_float_field(ar, key, 4); }
+uint64_t rb_ar_f64(rb_ar *ar, const char *key) { return ar_float_field(ar, key, 8); }
 
 uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_BOOL, width, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_BOOL, width, &jv);
     if (!n) return 0;
     switch (ar->dir) {
     case RB_AR_READ: {
         if (ar->text) {
             if (!read_scalar_line(ar, key, RB_K_BOOL, width, &n->v.bits)) return 0;
-            note_size(ar, n);
+            ar_note_size(ar, n);
             break;
         }
-        const uint8_t *p = take(ar, key, width);
+        const uint8_t *p = ar_take(ar, key, width);
         if (!p) return 0;
-        n->v.bits = decode_int(p, width);
-        note_size(ar, n);
+        n->v.bits = ar_decode_int(p, width);
+        ar_note_size(ar, n);
         break;
     }
     case RB_AR_WRITE:
         if (ar->text) write_scalar_line(ar, RB_K_BOOL, n->v.bits, width);
-        else emit_int(ar, n->v.bits, width);
+        else ar_emit_int(ar, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
         if (!rb_json_to_bool(jv, width, &n->v.bits, why, sizeof why)) {
-            fail_at(ar, RB_E_MODEL, key, "%s", why);
+            ar_fail_at(ar, RB_E_MODEL, key, "%s", why);
             return 0;
         }
         break;
@@ -929,13 +858,13 @@ uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
 uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t read_value)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_INT, wire, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_INT, wire, &jv);
     if (!n) return 0;
     if (ar->dir == RB_AR_READ) {
         n->v.bits = read_value;
     } else if (ar->dir == RB_AR_FROM_JSON) {
         char why[160];
-        if (!int_from_json(ar, jv, wire, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
+        if (!int_from_json(ar, jv, wire, &n->v.bits, why, sizeof why)) { ar_fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
     }
     return n->v.bits;
 }
@@ -943,13 +872,13 @@ uint64_t rb_ar_uint_detached(rb_ar *ar, const char *key, unsigned wire, uint64_t
 uint32_t rb_ar_bool_detached(rb_ar *ar, const char *key, unsigned width, uint64_t read_value)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_BOOL, width, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_BOOL, width, &jv);
     if (!n) return 0;
     if (ar->dir == RB_AR_READ) {
         n->v.bits = read_value;
     } else if (ar->dir == RB_AR_FROM_JSON) {
         char why[160];
-        if (!rb_json_to_bool(jv, width, &n->v.bits, why, sizeof why)) { fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
+        if (!rb_json_to_bool(jv, width, &n->v.bits, why, sizeof why)) { ar_fail_at(ar, RB_E_MODEL, key, "%s", why); return 0; }
     }
     return (uint32_t)n->v.bits;
 }
@@ -959,7 +888,7 @@ static int bytes_from_json(rb_ar *ar, const char *key, rb_node *n, json_t *jv);
 const rb_node *rb_ar_string_detached(rb_ar *ar, const char *key, const uint8_t *read_data, size_t read_size)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_STRING, 0, &jv);
+    rb_node *n = ar_field(ar, key, RB_K_STRING, 0, &jv);
     if (!n) return NULL;
     if (ar->dir == RB_AR_READ) {
         n->v.bytes.data = read_data;
@@ -973,7 +902,7 @@ const rb_node *rb_ar_string_detached(rb_ar *ar, const char *key, const uint8_t *
 int rb_ar_next_is_string(rb_ar *ar)
 {
     if (ar->failed) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_WRITE)
         return f->next < f->node->v.kids.count && f->node->v.kids.items[f->next]->kind == RB_K_STRING;
     if (ar->dir == RB_AR_FROM_JSON)
@@ -984,7 +913,7 @@ int rb_ar_next_is_string(rb_ar *ar)
 int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
 {
     if (ar->failed) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_READ) return read_answer;
     if (ar->dir == RB_AR_WRITE) {
         /* only what is still ahead counts: an earlier field of the same name is not this one */
@@ -1000,7 +929,7 @@ int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
 uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value)
 {
     if (ar->failed) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_READ) return read_value;
     if (ar->dir == RB_AR_WRITE) {
         for (size_t i = f->next; i < f->node->v.kids.count; i++) {
@@ -1023,7 +952,7 @@ static void spell_expected(rb_buf *b, const uint8_t *bytes, size_t size)
     for (size_t i = 0; i < size && printable; i++) printable = bytes[i] >= 0x20 && bytes[i] < 0x7f;
     if (size == 1 || size == 2 || size == 4 || size == 8) {
         char s[RB_TEXT_NUMBER_MAX];
-        rb_buf_put(b, s, rb_text_spell_uint(s, decode_int(bytes, (unsigned)size), (unsigned)size | RB_W_HEX));
+        rb_buf_put(b, s, rb_text_spell_uint(s, ar_decode_int(bytes, (unsigned)size), (unsigned)size | RB_W_HEX));
     } else if (printable) {
         rb_buf_put(b, bytes, size);
     } else {
@@ -1039,14 +968,14 @@ static int expect_text(rb_ar *ar, const char *what, const void *bytes, size_t si
     spell_expected(&spelled, bytes, size);
     int ok = !spelled.failed;
     if (!ok) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-    else if (ar->dir == RB_AR_WRITE) put_line(ar, spelled.data, spelled.size);
+    else if (ar->dir == RB_AR_WRITE) ar_put_line(ar, spelled.data, spelled.size);
     else {
         size_t len;
-        const uint8_t *line = next_line(ar, what, &len);
+        const uint8_t *line = ar_next_line(ar, what, &len);
         ok = line && len == spelled.size && memcmp(line, spelled.data, len) == 0;
         if (line && !ok) {
-            top_range(ar)->pos -= len + 2;
-            fail_at(ar, RB_E_FORMAT, what, "unexpected line (not a %s: %.*s)", what, (int)spelled.size,
+            ar_top_range(ar)->pos -= len + 2;
+            ar_fail_at(ar, RB_E_FORMAT, what, "unexpected line (not a %s: %.*s)", what, (int)spelled.size,
                     (const char *)spelled.data);
         }
     }
@@ -1059,13 +988,13 @@ int rb_ar_expect(rb_ar *ar, const char *what, const void *bytes, size_t size)
     if (ar->failed) return 0;
     if (ar->text && ar->dir != RB_AR_FROM_JSON) return expect_text(ar, what, bytes, size);
     if (ar->dir == RB_AR_WRITE) {
-        rb_buf_put(out(ar), bytes, size);
+        rb_buf_put(ar_out(ar), bytes, size);
     } else if (ar->dir == RB_AR_READ) {
-        const uint8_t *p = take(ar, what, size);
+        const uint8_t *p = ar_take(ar, what, size);
         if (!p) return 0;
         if (memcmp(p, bytes, size) != 0) {
-            top_range(ar)->pos -= size;
-            fail_at(ar, RB_E_FORMAT, what, "unexpected bytes (not a %s)", what);
+            ar_top_range(ar)->pos -= size;
+            ar_fail_at(ar, RB_E_FORMAT, what, "unexpected bytes (not a %s)", what);
             return 0;
         }
     }
@@ -1080,7 +1009,7 @@ static int bytes_from_json(rb_ar *ar, const char *key, rb_node *n, json_t *jv)
     uint8_t *data = NULL;
     size_t size = 0;
     if (!rb_json_to_bytes(ar->doc, jv, n->kind == RB_K_STRING, &data, &size, why, sizeof why)) {
-        fail_at(ar, RB_E_MODEL, key, "%s", why);
+        ar_fail_at(ar, RB_E_MODEL, key, "%s", why);
         return 0;
     }
     n->v.bytes.data = data;
@@ -1095,22 +1024,22 @@ static int read_bytes_text(rb_ar *ar, const char *key, rb_node *n, unsigned leng
 {
     uint64_t left = rb_ar_remaining(ar);
     size_t size = 0;
-    const uint8_t *data = n->kind == RB_K_STRING ? read_string_line(ar, key, &size) : read_hex_line(ar, key, &size);
+    const uint8_t *data = n->kind == RB_K_STRING ? ar_read_string_line(ar, key, &size) : ar_read_hex_line(ar, key, &size);
     if (!data) return 0;
     int rest = !length_wire && fixed_size == left && rb_ar_at_end(ar);
     if (!length_wire && !rest && size != fixed_size) {
-        fail_at(ar, RB_E_FORMAT, key, "has %zu bytes, %" PRIu64 " expected", size, fixed_size);
+        ar_fail_at(ar, RB_E_FORMAT, key, "has %zu bytes, %" PRIu64 " expected", size, fixed_size);
         return 0;
     }
     if (length_wire && size > ar->doc->limits.max_string) {
-        fail_at(ar, RB_E_LIMIT, key,
+        ar_fail_at(ar, RB_E_LIMIT, key,
                 "length %zu exceeds the limit max_string (%" PRIu64 "); raise it (REBYTE_LIMITS=max_string=N, or rb_limits) to read this file",
                 size, ar->doc->limits.max_string);
         return 0;
     }
     n->v.bytes.data = data;
     n->v.bytes.size = size;
-    note_size(ar, n);
+    ar_note_size(ar, n);
     return 1;
 }
 
@@ -1118,62 +1047,62 @@ static const rb_node *bytes_field(rb_ar *ar, const char *key, rb_kind kind, unsi
                                   uint64_t fixed_size)
 {
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, kind, length_wire, &jv);
+    rb_node *n = ar_field(ar, key, kind, length_wire, &jv);
     if (!n) return NULL;
     if (ar->dir == RB_AR_READ && ar->text) {
         if (!read_bytes_text(ar, key, n, length_wire, fixed_size)) return NULL;
     } else if (ar->dir == RB_AR_READ) {
         uint64_t size = fixed_size;
         if (length_wire) {
-            const uint8_t *p = take(ar, key, length_wire & RB_W_WIDTH);
+            const uint8_t *p = ar_take(ar, key, length_wire & RB_W_WIDTH);
             if (!p) return NULL;
-            size = decode_int(p, length_wire);
+            size = ar_decode_int(p, length_wire);
             if ((length_wire & RB_W_SIGNED) && (length_wire & RB_W_WIDTH) == 4 && size > INT32_MAX) {
-                top_range(ar)->pos -= 4;
-                fail_at(ar, RB_E_FORMAT, key, "negative length %" PRId32, (int32_t)size);
+                ar_top_range(ar)->pos -= 4;
+                ar_fail_at(ar, RB_E_FORMAT, key, "negative length %" PRId32, (int32_t)size);
                 return NULL;
             }
             if (size > ar->doc->limits.max_string) {
-                top_range(ar)->pos -= length_wire & RB_W_WIDTH;
-                fail_at(ar, RB_E_LIMIT, key,
+                ar_top_range(ar)->pos -= length_wire & RB_W_WIDTH;
+                ar_fail_at(ar, RB_E_LIMIT, key,
                         "length %" PRIu64 " exceeds the limit max_string (%" PRIu64 "); raise it (REBYTE_LIMITS=max_string=N, or rb_limits) to read this file",
                         size, ar->doc->limits.max_string);
                 return NULL;
             }
             if (size > rb_ar_remaining(ar)) {
-                top_range(ar)->pos -= length_wire & RB_W_WIDTH;
-                fail_at(ar, RB_E_FORMAT, key, "length %" PRIu64 " exceeds the %" PRIu64 " bytes left", size,
+                ar_top_range(ar)->pos -= length_wire & RB_W_WIDTH;
+                ar_fail_at(ar, RB_E_FORMAT, key, "length %" PRIu64 " exceeds the %" PRIu64 " bytes left", size,
                         rb_ar_remaining(ar));
                 return NULL;
             }
         }
-        const uint8_t *p = take(ar, key, size);
+        const uint8_t *p = ar_take(ar, key, size);
         if (!p) return NULL;
         n->v.bytes.data = p;
         n->v.bytes.size = (size_t)size;
-        note_size(ar, n);
+        ar_note_size(ar, n);
     } else if (ar->dir == RB_AR_WRITE) {
         if (length_wire) {
             uint64_t max = (length_wire & RB_W_WIDTH) >= 8 ? UINT64_MAX
                                                            : ((uint64_t)1 << (8 * (length_wire & RB_W_WIDTH))) - 1;
             if (length_wire & RB_W_SIGNED) max >>= 1;
             if (n->v.bytes.size > max) {
-                fail_at(ar, RB_E_MODEL, key, "%zu bytes do not fit the length field", n->v.bytes.size);
+                ar_fail_at(ar, RB_E_MODEL, key, "%zu bytes do not fit the length field", n->v.bytes.size);
                 return NULL;
             }
-            if (!ar->text) emit_int(ar, n->v.bytes.size, length_wire); /* text: the line is its length */
+            if (!ar->text) ar_emit_int(ar, n->v.bytes.size, length_wire); /* text: the line is its length */
         } else if (fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
-            fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, model has %zu", fixed_size,
+            ar_fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, model has %zu", fixed_size,
                     n->v.bytes.size);
             return NULL;
         }
-        if (!ar->text) rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
-        else if (n->kind == RB_K_STRING) write_string_line(ar, n->v.bytes.data, n->v.bytes.size);
-        else write_hex_line(ar, n->v.bytes.data, n->v.bytes.size);
+        if (!ar->text) rb_buf_put(ar_out(ar), n->v.bytes.data, n->v.bytes.size);
+        else if (n->kind == RB_K_STRING) ar_write_string_line(ar, n->v.bytes.data, n->v.bytes.size);
+        else ar_write_hex_line(ar, n->v.bytes.data, n->v.bytes.size);
     } else {
         if (!bytes_from_json(ar, key, n, jv)) return NULL;
         if (!length_wire && fixed_size != UINT64_MAX && n->kind == RB_K_STRING && n->v.bytes.size != fixed_size) {
-            fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, JSON has %zu", fixed_size,
+            ar_fail_at(ar, RB_E_MODEL, key, "must be exactly %" PRIu64 " bytes, JSON has %zu", fixed_size,
                     n->v.bytes.size);
             return NULL;
         }
@@ -1201,9 +1130,9 @@ const rb_node *rb_ar_bytes_deferring(rb_ar *ar, const char *key, rb_kind kind, u
                                      size_t count, unsigned width)
 {
     if (ar->dir != RB_AR_WRITE || ar->text || !count) return rb_ar_bytes(ar, key, kind, size);
-    rb_node *n = field(ar, key, kind, 0, NULL);
+    rb_node *n = ar_field(ar, key, kind, 0, NULL);
     if (!n) return NULL;
-    rb_buf *b = out(ar);
+    rb_buf *b = ar_out(ar);
     const uint8_t *data = n->v.bytes.data;
     size_t put = 0;
     for (size_t i = 0; i < count; i++) {
@@ -1228,7 +1157,7 @@ const rb_node *rb_ar_rest(rb_ar *ar, const char *key)
  * test flips, since they are not model fields. */
 static void note_derived_field(rb_ar *ar)
 {
-    const ar_range *r = top_range(ar);
+    const ar_range *r = ar_top_range(ar);
     if (r->section == 0) rb_doc_add_derived_offset(ar->doc, r->section_base + r->pos);
 }
 
@@ -1237,24 +1166,24 @@ rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire)
     rb_slot s = {.wire = (uint8_t)wire};
     if (ar->failed) return s;
     if (ar->dir == RB_AR_READ && ar->text) {
-        s.valid = read_uint_line(ar, what, wire, &s.value);
+        s.valid = ar_read_uint_line(ar, what, wire, &s.value);
     } else if (ar->dir == RB_AR_READ) {
         note_derived_field(ar);
-        const uint8_t *p = take(ar, what, wire & RB_W_WIDTH);
+        const uint8_t *p = ar_take(ar, what, wire & RB_W_WIDTH);
         if (!p) return s;
-        s.value = decode_int(p, wire);
+        s.value = ar_decode_int(p, wire);
         s.valid = 1;
     } else if (ar->dir == RB_AR_WRITE && ar->text) {
         /* a fixed-width line (zero-padded), so the value patched in later fits in place */
         char zeros[32];
-        close_raw_line(ar);
-        s.position = out(ar)->size;
+        ar_close_raw_line(ar);
+        s.position = ar_out(ar)->size;
         rb_text_spell_padded(zeros, 0, wire);
-        put_line(ar, zeros, rb_text_slot_digits(wire));
+        ar_put_line(ar, zeros, rb_text_slot_digits(wire));
         s.valid = 1;
     } else if (ar->dir == RB_AR_WRITE) {
-        s.position = out(ar)->size;
-        rb_buf_put_placeholder(out(ar), wire & RB_W_WIDTH);
+        s.position = ar_out(ar)->size;
+        rb_buf_put_placeholder(ar_out(ar), wire & RB_W_WIDTH);
         s.valid = 1;
     }
     return s;
@@ -1268,7 +1197,7 @@ void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value)
         rb_ar_fail(ar, RB_E_MODEL, "derived value %" PRIu64 " does not fit %u bytes", value, width);
         return;
     }
-    rb_buf *b = out(ar);
+    rb_buf *b = ar_out(ar);
     if (ar->text) {
         if (!b->failed && b->data) rb_text_spell_padded((char *)b->data + slot->position, value, slot->wire);
     } else if (slot->wire & RB_W_BE) {
@@ -1281,7 +1210,7 @@ void rb_ar_slot_set(rb_ar *ar, rb_slot *slot, uint64_t value)
 
 /* ---------- structure ---------- */
 
-static void push_frame(rb_ar *ar, rb_node *node, json_t *json)
+void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json)
 {
     ar_frame *f = &ar->frames[ar->frame_count++];
     memset(f, 0, sizeof(*f));
@@ -1291,18 +1220,18 @@ static void push_frame(rb_ar *ar, rb_node *node, json_t *json)
 
 static void begin_container(rb_ar *ar, const char *key, rb_kind kind)
 {
-    if (ar->failed || !depth_ok(ar)) return;
+    if (ar->failed || !ar_depth_ok(ar)) return;
     json_t *jv = NULL;
-    rb_node *n = field(ar, key, kind, 0, &jv);
+    rb_node *n = ar_field(ar, key, kind, 0, &jv);
     if (!n) return;
     if (ar->dir == RB_AR_FROM_JSON) {
         int want_object = kind != RB_K_LIST;
         if (want_object ? !json_is_object(jv) : !json_is_array(jv)) {
-            fail_at(ar, RB_E_MODEL, key, "must be a JSON %s", want_object ? "object" : "array");
+            ar_fail_at(ar, RB_E_MODEL, key, "must be a JSON %s", want_object ? "object" : "array");
             return;
         }
     }
-    push_frame(ar, n, jv);
+    ar_push_frame(ar, n, jv);
 }
 
 static void check_json_members_used(rb_ar *ar, ar_frame *f)
@@ -1320,13 +1249,13 @@ static void check_json_members_used(rb_ar *ar, ar_frame *f)
     }
 }
 
-static void end_container(rb_ar *ar)
+void ar_end_container(rb_ar *ar)
 {
     if (ar->failed) return;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_WRITE && f->next != f->node->v.kids.count) {
         rb_node *extra = f->node->v.kids.items[f->next];
-        fail_at(ar, RB_E_MODEL, extra->key, "model has a value the structure does not describe here");
+        ar_fail_at(ar, RB_E_MODEL, extra->key, "model has a value the structure does not describe here");
         return;
     }
     if (ar->dir == RB_AR_FROM_JSON && json_is_array(f->json) && json_array_size(f->json) != f->node->v.kids.count) {
@@ -1343,8 +1272,8 @@ static void end_container(rb_ar *ar)
             rb_node *first = n->v.kids.items[0];
             n->section = first->section;
             n->src_offset = first->src_offset;
-            n->src_size = clamp32(top_range(ar)->section_base + top_range(ar)->pos - first->src_offset);
-            if (top_range(ar)->section != first->section) n->src_size = 0;
+            n->src_size = ar_clamp32(ar_top_range(ar)->section_base + ar_top_range(ar)->pos - first->src_offset);
+            if (ar_top_range(ar)->section != first->section) n->src_size = 0;
         }
     }
     if (ar->dir != RB_AR_WRITE) settle_children(ar, f->node);
@@ -1353,11 +1282,11 @@ static void end_container(rb_ar *ar)
 }
 
 void rb_ar_record_begin(rb_ar *ar, const char *key) { begin_container(ar, key, RB_K_RECORD); }
-void rb_ar_record_end(rb_ar *ar) { end_container(ar); }
+void rb_ar_record_end(rb_ar *ar) { ar_end_container(ar); }
 
 /* READ: can `count` elements of at least `min_item_bytes` each be real, with `reserved` bytes
  * (the count field itself) still ahead of them? Fails at the current offset if not. */
-static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved)
+int ar_count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved)
 {
     /* "cannot fit" first: a count misread from damaged or misparsed bytes is a format error
      * (which a typed-or-opaque fallback may absorb), not a limit the user should raise */
@@ -1366,24 +1295,24 @@ static int count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64
      * its binary size says nothing (a u32 "0" is 3 characters) */
     if (ar->text && min_item_bytes) min_item_bytes = 2;
     if (min_item_bytes && count > left / min_item_bytes) {
-        fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
+        ar_fail_at(ar, RB_E_FORMAT, key, "count %" PRIu64 " cannot fit in the %" PRIu64 " bytes left", count, left);
         return 0;
     }
     if (count > ar->doc->limits.max_count) {
-        fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it (REBYTE_LIMITS=max_count=N, or rb_limits) to read this file",
+        ar_fail_at(ar, RB_E_LIMIT, key, "count %" PRIu64 " exceeds the limit max_count (%" PRIu64 "); raise it (REBYTE_LIMITS=max_count=N, or rb_limits) to read this file",
                 count, ar->doc->limits.max_count);
         return 0;
     }
     return 1;
 }
 
-static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes)
+uint64_t ar_list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes)
 {
     if (ar->failed) return 0;
-    if (ar->dir == RB_AR_READ && !count_is_plausible(ar, key, read_count, min_item_bytes, 0)) return 0;
+    if (ar->dir == RB_AR_READ && !ar_count_is_plausible(ar, key, read_count, min_item_bytes, 0)) return 0;
     begin_container(ar, key, RB_K_LIST);
     if (ar->failed) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_READ) return read_count;
     if (ar->dir == RB_AR_WRITE) return f->node->v.kids.count;
     return json_array_size(f->json);
@@ -1391,23 +1320,23 @@ static uint64_t list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint
 
 /* READ, binary: a list's stored count, checked against the bytes left before it is consumed (so
  * the error points at the count). */
-static uint64_t read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
+uint64_t ar_read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes)
 {
     unsigned width = count_wire & RB_W_WIDTH;
     if (rb_ar_remaining(ar) < width) {
-        take(ar, key, width); /* reports the truncation */
+        ar_take(ar, key, width); /* reports the truncation */
         return 0;
     }
-    const ar_range *r = top_range(ar);
+    const ar_range *r = ar_top_range(ar);
     rb_node probe = {.wire = (uint8_t)count_wire};
-    probe.v.bits = decode_int(r->base + r->pos, count_wire);
+    probe.v.bits = ar_decode_int(r->base + r->pos, count_wire);
     if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
-        fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
+        ar_fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
         return 0;
     }
     note_derived_field(ar);
-    if (!count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
-    take(ar, key, width);
+    if (!ar_count_is_plausible(ar, key, probe.v.bits, min_item_bytes, width)) return 0;
+    ar_take(ar, key, width);
     return probe.v.bits;
 }
 
@@ -1416,46 +1345,46 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
     if (ar->failed) return 0;
     if (ar->dir == RB_AR_READ && ar->text) {
         uint64_t count = 0;
-        if (!read_uint_line(ar, key, count_wire, &count)) return 0;
+        if (!ar_read_uint_line(ar, key, count_wire, &count)) return 0;
         rb_node probe = {.wire = (uint8_t)count_wire};
         probe.v.bits = count;
         if (rb_node_int(&probe) < 0 && (count_wire & RB_W_SIGNED)) {
-            fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
+            ar_fail_at(ar, RB_E_FORMAT, key, "negative count %" PRId64, rb_node_int(&probe));
             return 0;
         }
-        return list_begin(ar, key, count, min_item_bytes);
+        return ar_list_begin(ar, key, count, min_item_bytes);
     }
     if (ar->dir == RB_AR_READ) {
-        uint64_t count = read_binary_count(ar, key, count_wire, min_item_bytes);
-        return ar->failed ? 0 : list_begin(ar, key, count, min_item_bytes);
+        uint64_t count = ar_read_binary_count(ar, key, count_wire, min_item_bytes);
+        return ar->failed ? 0 : ar_list_begin(ar, key, count, min_item_bytes);
     }
     if (ar->dir == RB_AR_WRITE) {
         /* the count is derived: emit it from the model before the elements */
-        ar_frame *f = top_frame(ar);
+        ar_frame *f = ar_top_frame(ar);
         if (f->next < f->node->v.kids.count) {
             rb_node *n = f->node->v.kids.items[f->next];
-            if (n->kind == RB_K_LIST && ar->text) write_uint_line(ar, n->v.kids.count, count_wire);
-            else if (n->kind == RB_K_LIST) emit_int(ar, n->v.kids.count, count_wire);
+            if (n->kind == RB_K_LIST && ar->text) ar_write_uint_line(ar, n->v.kids.count, count_wire);
+            else if (n->kind == RB_K_LIST) ar_emit_int(ar, n->v.kids.count, count_wire);
         }
     }
-    return list_begin(ar, key, 0, min_item_bytes);
+    return ar_list_begin(ar, key, 0, min_item_bytes);
 }
 
 uint64_t rb_ar_list_begin_n(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes)
 {
-    return list_begin(ar, key, count, min_item_bytes);
+    return ar_list_begin(ar, key, count, min_item_bytes);
 }
 
 void rb_ar_list_begin_open(rb_ar *ar, const char *key)
 {
-    list_begin(ar, key, 0, 0);
-    if (!ar->failed) top_frame(ar)->open_list = 1;
+    ar_list_begin(ar, key, 0, 0);
+    if (!ar->failed) ar_top_frame(ar)->open_list = 1;
 }
 
 int rb_ar_list_has_more(rb_ar *ar)
 {
     if (ar->failed) return 0;
-    ar_frame *f = top_frame(ar);
+    ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_READ) return 1;
     if (ar->dir == RB_AR_WRITE) return f->next < f->node->v.kids.count;
     return f->node->v.kids.count < json_array_size(f->json);
@@ -1468,824 +1397,5 @@ uint64_t rb_ar_list_length(const rb_ar *ar)
     return f->node->v.kids.count;
 }
 
-void rb_ar_list_end(rb_ar *ar) { end_container(ar); }
+void rb_ar_list_end(rb_ar *ar) { ar_end_container(ar); }
 
-/* ---------- tables ---------- */
-
-/* A value the format fixes: READ checks it, WRITE emits it; never a model field. */
-static void layout_constant(rb_ar *ar, const rb_layout_field *f)
-{
-    rb_slot slot = rb_ar_slot(ar, f->key, f->wire);
-    if (ar->dir == RB_AR_READ && !ar->failed && slot.value != f->constant)
-        rb_ar_fail(ar, RB_E_FORMAT, "%s is %" PRIu64 ", the format fixes it at %" PRIu32, f->key, slot.value, f->constant);
-    rb_ar_slot_set(ar, &slot, f->constant);
-}
-
-/* The fields of a layout spelled out with the primitives they stand for. */
-static void layout_fields(rb_ar *ar, const rb_layout *layout)
-{
-    for (size_t i = 0; i < layout->field_count && !ar->failed; i++) {
-        const rb_layout_field *f = &layout->fields[i];
-        switch (f->kind) {
-        case RB_K_RECORD: rb_ar_layout_record(ar, f->key, f->record); break;
-        case RB_K_INT: rb_ar_uint(ar, f->key, f->wire); break;
-        case RB_K_FLOAT: float_field(ar, f->key, f->wire & RB_W_WIDTH); break;
-        case RB_K_BOOL: rb_ar_bool(ar, f->key, f->wire & RB_W_WIDTH); break;
-        case RB_K_BLOB: rb_ar_bytes(ar, f->key, RB_K_BLOB, f->size); break;
-        case RB_K_STRING: rb_ar_fixed_string(ar, f->key, f->size); break;
-        case RB_LAYOUT_CONSTANT: layout_constant(ar, f); break;
-        }
-    }
-}
-
-void rb_ar_layout_record(rb_ar *ar, const char *key, const rb_layout *layout)
-{
-    rb_ar_record_begin(ar, key);
-    layout_fields(ar, layout);
-    rb_ar_record_end(ar);
-}
-
-void rb_ar_layout_fields(rb_ar *ar, const rb_layout *layout, size_t first)
-{
-    if (first > layout->field_count) first = layout->field_count;
-    rb_layout rest = {layout->name, layout->fields + first, (uint16_t)(layout->field_count - first)};
-    layout_fields(ar, &rest);
-}
-
-/* One element of a table spelled out (text, FROM_JSON, and WRITE of a table turned into nodes). */
-static void layout_element(rb_ar *ar, const rb_layout *layout)
-{
-    if (layout->field_count == 1 && !layout->fields[0].key) layout_fields(ar, layout); /* a bare scalar */
-    else rb_ar_layout_record(ar, NULL, layout);
-}
-
-/* The model's next node when it is a table (WRITE), else NULL. */
-static rb_node *next_table(rb_ar *ar)
-{
-    ar_frame *f = top_frame(ar);
-    if (ar->dir != RB_AR_WRITE || f->next >= f->node->v.kids.count) return NULL;
-    rb_node *n = f->node->v.kids.items[f->next];
-    return n->kind == RB_K_TABLE ? n : NULL;
-}
-
-/* READ, binary: every element's constants (RB_LAYOUT_CONSTANT, nested records included) are what
- * the format fixes; the first that is not fails at its own offset, its element named. `offset` is
- * where `layout` starts inside an element. */
-static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride,
-                          size_t offset)
-{
-    ar_range *r = top_range(ar);
-    for (size_t i = 0; i < layout->field_count; i++) {
-        const rb_layout_field *f = &layout->fields[i];
-        if (f->kind == RB_K_RECORD && !constants_hold(ar, key, count, f->record, stride, offset)) return 0;
-        for (uint64_t e = 0; f->kind == RB_LAYOUT_CONSTANT && e < count; e++) {
-            uint64_t value = decode_int(r->base + r->pos + e * stride + offset, f->wire);
-            if (value == f->constant) continue;
-            r->pos += e * stride + offset;
-            fail_at(ar, RB_E_FORMAT, key, "element %" PRIu64 ": %s is %" PRIu64 ", the format fixes it at %" PRIu32, e,
-                    f->key, value, f->constant);
-            return 0;
-        }
-        offset += rb_layout_field_bytes(f);
-    }
-    return 1;
-}
-
-/* READ, binary: `count` elements stay in the input as one node. */
-static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride)
-{
-    rb_node *n = field(ar, key, RB_K_TABLE, 0, NULL);
-    rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
-    if (n && !t) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-    if (!t) return;
-    if (!constants_hold(ar, key, count, layout, stride, 0)) return;
-    const uint8_t *p = take(ar, key, count * stride);
-    if (!p) return;
-    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
-    n->table = t;
-    n->v.bytes.data = p;
-    n->v.bytes.size = count * stride;
-    note_size(ar, n);
-}
-
-/* The list spelled out element by element. */
-static uint64_t spelled_table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
-                              const rb_layout *layout, size_t stride)
-{
-    uint64_t n = counted ? rb_ar_list_begin(ar, key, count_wire, stride) : list_begin(ar, key, count, stride);
-    for (uint64_t i = 0; i < n && !ar->failed; i++) layout_element(ar, layout);
-    rb_ar_list_end(ar);
-    return n;
-}
-
-static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
-                      const rb_layout *layout)
-{
-    if (ar->failed) return 0;
-    size_t stride = rb_layout_stride(layout);
-    if (rb_layout_node_count(layout) > RB_LAYOUT_MAX_FIELDS || !stride) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "layout \"%s\" has no bytes or more than %d fields", layout->name,
-                   RB_LAYOUT_MAX_FIELDS);
-        return 0;
-    }
-    if (ar->dir == RB_AR_READ && !ar->text) {
-        if (counted) count = read_binary_count(ar, key, count_wire, stride);
-        else if (!count_is_plausible(ar, key, count, stride, 0)) return 0;
-        if (!ar->failed && count > UINT32_MAX / stride) {
-            fail_at(ar, RB_E_LIMIT, key, "table of %" PRIu64 " elements is beyond 4 GiB", count);
-            return 0;
-        }
-        if (!ar->failed) read_packed_table(ar, key, count, layout, stride);
-        return ar->failed ? 0 : count;
-    }
-    rb_node *packed = next_table(ar);
-    if (packed && ar->text && !rb_table_expand(packed)) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return 0;
-    }
-    if (!packed || ar->text) return spelled_table(ar, key, count, counted, count_wire, layout, stride);
-    if (packed->table->layout != layout) {
-        fail_at(ar, RB_E_MODEL, key, "model has a table of %s where %s was expected", packed->table->layout->name,
-                layout->name);
-        return 0;
-    }
-    if (counted) emit_int(ar, packed->table->count, count_wire);
-    if (!field(ar, key, RB_K_TABLE, 0, NULL)) return 0;
-    rb_buf_put(out(ar), packed->v.bytes.data, packed->v.bytes.size);
-    return packed->table->count;
-}
-
-uint64_t rb_ar_table_detached(rb_ar *ar, const char *key, const rb_layout *layout, const uint8_t *read_bytes,
-                              uint64_t read_count)
-{
-    if (ar->failed) return 0;
-    size_t stride = rb_layout_stride(layout);
-    if (ar->dir == RB_AR_FROM_JSON) return spelled_table(ar, key, 0, 0, 0, layout, stride);
-    if (ar->dir == RB_AR_WRITE) { /* the model's list, in either form; nothing is emitted */
-        rb_node *next = next_table(ar);
-        rb_node *n = field(ar, key, next ? RB_K_TABLE : RB_K_LIST, 0, NULL);
-        return n ? rb_element_count(n) : 0;
-    }
-    if (read_count > UINT32_MAX / (stride ? stride : 1)) {
-        fail_at(ar, RB_E_LIMIT, key, "table of %" PRIu64 " elements is beyond 4 GiB", read_count);
-        return 0;
-    }
-    rb_node *n = field(ar, key, RB_K_TABLE, 0, NULL);
-    rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
-    if (!t) {
-        if (n) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return 0;
-    }
-    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)read_count, .stride = (uint32_t)stride};
-    n->table = t;
-    n->v.bytes.data = read_bytes;
-    n->v.bytes.size = read_count * stride;
-    n->src_size = 0; /* not at the cursor: it covers no input bytes */
-    return read_count;
-}
-
-uint64_t rb_ar_table(rb_ar *ar, const char *key, unsigned count_wire, const rb_layout *layout)
-{
-    return table(ar, key, 0, 1, count_wire, layout);
-}
-
-uint64_t rb_ar_table_n(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout)
-{
-    return table(ar, key, count, 0, 0, layout);
-}
-
-/* ---------- packed records ---------- */
-
-const rb_layout *rb_ar_next_packed(rb_ar *ar)
-{
-    if (ar->failed || ar->dir != RB_AR_WRITE || ar->text) return NULL;
-    ar_frame *f = top_frame(ar);
-    if (f->next >= f->node->v.kids.count) return NULL;
-    const rb_node *n = f->node->v.kids.items[f->next];
-    return n->kind == RB_K_PACKED ? n->table->layout : NULL;
-}
-
-/* READ: the layout's checked shared side data (one per layout and document: a packed record then
- * costs its node alone); NULL after an error. */
-static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
-{
-    for (size_t i = 0; i < ar->packed_table_count; i++)
-        if (ar->packed_tables[i].layout == layout) return ar->packed_tables[i].table;
-    size_t stride = rb_layout_stride(layout);
-    if (rb_layout_node_count(layout) > RB_LAYOUT_MAX_FIELDS || !stride) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "layout \"%s\" has no bytes or more than %d fields", layout->name,
-                   RB_LAYOUT_MAX_FIELDS);
-        return NULL;
-    }
-    rb_table *t = rb_arena_alloc(&ar->doc->arena, sizeof(*t));
-    if (!t) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return NULL;
-    }
-    *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = 1, .stride = (uint32_t)stride};
-    if (ar->packed_table_count < AR_MAX_PACKED_LAYOUTS)
-        ar->packed_tables[ar->packed_table_count++] = (ar_packed_table){layout, t};
-    return t;
-}
-
-/* READ, binary: the record's bytes stay in the input as one node. */
-static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
-{
-    rb_table *t = packed_table(ar, layout);
-    /* the bytes are there before the constants are looked at */
-    if (!t || !bytes_left(ar, key, t->stride) || !constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
-    rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
-    const uint8_t *p = n ? take(ar, key, t->stride) : NULL;
-    if (!p) return NULL;
-    n->table = t;
-    n->v.bytes.data = p;
-    n->v.bytes.size = t->stride;
-    note_size(ar, n);
-    return n;
-}
-
-const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
-{
-    if (ar->failed) return NULL;
-    if (ar->dir == RB_AR_READ && !ar->text) return read_packed_record(ar, key, layout);
-    const rb_layout *packed = rb_ar_next_packed(ar);
-    if (!packed) { /* FROM_JSON, text, or a record an edit turned into nodes */
-        rb_ar_layout_record(ar, key, layout);
-        return NULL;
-    }
-    if (packed != layout) {
-        fail_at(ar, RB_E_MODEL, key, "model has a packed %s where %s was expected", packed->name, layout->name);
-        return NULL;
-    }
-    rb_node *n = field(ar, key, RB_K_PACKED, 0, NULL);
-    if (n) rb_buf_put(out(ar), n->v.bytes.data, n->v.bytes.size);
-    return n;
-}
-
-const rb_node *rb_ar_current(rb_ar *ar) { return top_frame(ar)->node; }
-
-const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
-{
-    return up < ar->frame_count ? ar->frames[ar->frame_count - 1 - up].node : NULL;
-}
-
-/* ---------- ranges ---------- */
-
-static ar_range *push_range(rb_ar *ar, const char *what)
-{
-    if (ar->range_count >= AR_MAX_RANGES) {
-        rb_ar_fail(ar, RB_E_LIMIT, "more than %d nested byte ranges", AR_MAX_RANGES);
-        return NULL;
-    }
-    ar_range *parent = top_range(ar);
-    ar_range *r = &ar->ranges[ar->range_count++];
-    memset(r, 0, sizeof(*r));
-    r->what = what;
-    r->section = parent->section;
-    return r;
-}
-
-/* Text: a byte line ends where a range begins or ends (READ: it must be used up by then). */
-static int raw_line_done(rb_ar *ar, const char *what)
-{
-    if (ar->dir == RB_AR_WRITE) close_raw_line(ar);
-    if (ar->dir != RB_AR_READ || !ar->raw_left) return 1;
-    fail_at(ar, RB_E_FORMAT, what, "%zu bytes of the byte line before were not used", ar->raw_left);
-    return 0;
-}
-
-void rb_ar_range_begin(rb_ar *ar, const char *what, uint64_t size)
-{
-    if (ar->failed || !raw_line_done(ar, what)) return;
-    if (ar->dir == RB_AR_READ && size > rb_ar_remaining(ar)) {
-        fail_at(ar, RB_E_FORMAT, what, "declares %" PRIu64 " bytes, only %" PRIu64 " left", size,
-                rb_ar_remaining(ar));
-        return;
-    }
-    ar_range *parent = top_range(ar);
-    ar_range *r = push_range(ar, what);
-    if (!r) return;
-    if (ar->dir == RB_AR_READ) {
-        r->base = parent->base + parent->pos;
-        r->size = (size_t)size;
-        r->section_base = parent->section_base + parent->pos;
-        parent->pos += (size_t)size;
-    } else if (ar->dir == RB_AR_WRITE) {
-        r->out_start = out(ar)->size;
-    }
-}
-
-/* A description that ends more ranges than it began is a bug; say so instead of underflowing. */
-static int range_open(rb_ar *ar)
-{
-    if (ar->range_count > 1) return 1;
-    rb_ar_fail(ar, RB_E_MODEL, "internal: a range ends that was never begun");
-    return 0;
-}
-
-void rb_ar_range_end(rb_ar *ar)
-{
-    if (ar->failed || !raw_line_done(ar, NULL) || !range_open(ar)) return;
-    ar_range *r = top_range(ar);
-    if (ar->dir == RB_AR_READ && r->pos != r->size) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: %zu of its %zu bytes were not consumed", r->what, r->size - r->pos, r->size);
-        return;
-    }
-    if (ar->dir == RB_AR_WRITE && r->size_slot.valid) rb_ar_slot_set(ar, &r->size_slot, out(ar)->size - r->out_start);
-    if (ar->failed) return;
-    ar->range_count--;
-}
-
-void rb_ar_sized_begin(rb_ar *ar, const char *what, unsigned size_wire)
-{
-    rb_slot s = rb_ar_slot(ar, what, size_wire);
-    if (ar->failed) return;
-    rb_ar_range_begin(ar, what, s.value);
-    if (!ar->failed && ar->dir == RB_AR_WRITE) top_range(ar)->size_slot = s;
-}
-
-void rb_ar_sized_end(rb_ar *ar) { rb_ar_range_end(ar); }
-
-/* ---------- streams and sections ---------- */
-
-static int add_section(rb_ar *ar, const char *name, const uint8_t *data, size_t size, void *owned)
-{
-    /* names must be unique: blob references in JSON name their section ("body", "body#2", ...) */
-    int copies = 0;
-    for (size_t i = 0; i < ar->doc->section_count; i++)
-        if (strncmp(ar->doc->sections[i].name, name, strlen(name)) == 0 &&
-            (ar->doc->sections[i].name[strlen(name)] == 0 || ar->doc->sections[i].name[strlen(name)] == '#'))
-            copies++;
-    if (copies) {
-        char unique[96];
-        snprintf(unique, sizeof unique, "%s#%d", name, copies + 1);
-        name = rb_arena_strdup(&ar->doc->arena, unique);
-        if (!name) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return -1; }
-    }
-    int idx = rb_doc_add_section(ar->doc, name, data, size, owned);
-    if (idx < 0) rb_ar_fail(ar, RB_E_LIMIT, "more than %d compressed streams (or out of memory)", RB_MAX_SECTIONS);
-    return idx;
-}
-
-static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_codec *codec, uint64_t content_size,
-                              uint64_t encoded_size)
-{
-    if (content_size > ar->doc->limits.max_decompressed_size) {
-        fail_at(ar, RB_E_LIMIT, key,
-                "declared content size %" PRIu64 " exceeds the limit max_decompressed_size (%" PRIu64
-                "); raise it (REBYTE_LIMITS=max_decompressed_size=N, or rb_limits) to read this file",
-                content_size, ar->doc->limits.max_decompressed_size);
-        return;
-    }
-    if (codec->max_expansion && content_size > 64 + encoded_size * codec->max_expansion) {
-        fail_at(ar, RB_E_FORMAT, key,
-                "declared content size %" PRIu64 " cannot come from %" PRIu64 " bytes of %s (at most %u bytes per byte)",
-                content_size, encoded_size, codec->name, codec->max_expansion);
-        return;
-    }
-    const uint8_t *encoded = take(ar, key, encoded_size);
-    if (!encoded) return;
-    uint8_t *content = malloc(content_size ? (size_t)content_size : 1);
-    if (!content) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %" PRIu64 " bytes of content", content_size);
-        return;
-    }
-    char why[200];
-    if (codec->decode(encoded, (size_t)encoded_size, content, (size_t)content_size, why, sizeof why) != 0) {
-        free(content);
-        top_range(ar)->pos -= (size_t)encoded_size;
-        fail_at(ar, RB_E_FORMAT, key, "%s", why);
-        return;
-    }
-    int section = add_section(ar, key, content, (size_t)content_size, content);
-    if (section < 0) {
-        free(content);
-        return;
-    }
-    rb_stream_info *info = n->stream;
-    info->original = encoded;
-    info->original_size = (size_t)encoded_size;
-    info->content_size = content_size;
-    info->content = content;
-    info->content_section = (uint32_t)section + 1;
-    ar_range *r = push_range(ar, key);
-    if (!r) return;
-    r->base = content;
-    r->size = (size_t)content_size;
-    r->section = (uint16_t)section;
-    r->is_stream = 1;
-}
-
-/* A stream in text. Its lines are
- *   the size of the content the original encoded stream decodes to (0 when there is none),
- *   the original encoded stream as a "0x" line ("0x" alone when there is none),
- *   the content, as lines;
- * and the two slots before it hold text sizes: of the content's lines (content_size) and of all
- * the stream's lines (encoded_size). The original is carried because an encoder does not
- * reproduce it in general (gbx-facts.md §1.6); READ decodes it, so that writing binary passes it
- * through when the content written equals what it decodes to, and re-encodes when it does not. */
-static void begin_read_text_stream(rb_ar *ar, rb_node *n, const char *key, const rb_codec *codec,
-                                   uint64_t content_size, uint64_t encoded_size)
-{
-    ar_range *parent = top_range(ar);
-    if (encoded_size > rb_ar_remaining(ar) || content_size > encoded_size) {
-        fail_at(ar, RB_E_FORMAT, key,
-                "stream of %" PRIu64 " bytes of lines (%" PRIu64 " of content) does not fit the %" PRIu64 " left",
-                encoded_size, content_size, rb_ar_remaining(ar));
-        return;
-    }
-    size_t start = parent->pos, original_size = 0;
-    uint64_t decoded_size = 0;
-    if (!read_uint_line(ar, key, RB_U64, &decoded_size)) return;
-    const uint8_t *original = read_hex_line(ar, key, &original_size);
-    if (!original) return;
-    if (parent->pos - start + content_size != encoded_size) {
-        fail_at(ar, RB_E_FORMAT, key, "the stream's lines take %" PRIu64 " bytes, its size says %" PRIu64,
-                (uint64_t)(parent->pos - start) + content_size, encoded_size);
-        return;
-    }
-    if (original_size) {
-        if (decoded_size > ar->doc->limits.max_decompressed_size) {
-            fail_at(ar, RB_E_LIMIT, key, "declared content size %" PRIu64 " exceeds the limit max_decompressed_size (%" PRIu64 ")",
-                    decoded_size, ar->doc->limits.max_decompressed_size);
-            return;
-        }
-        uint8_t *decoded = malloc(decoded_size ? (size_t)decoded_size : 1);
-        char why[200];
-        if (!decoded) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-        if (codec->decode(original, original_size, decoded, (size_t)decoded_size, why, sizeof why) != 0) {
-            free(decoded);
-            fail_at(ar, RB_E_FORMAT, key, "original stream: %s", why);
-            return;
-        }
-        int section = add_section(ar, key, decoded, (size_t)decoded_size, decoded);
-        if (section < 0) { free(decoded); return; }
-        rb_stream_info *info = n->stream;
-        info->original = original;
-        info->original_size = original_size;
-        info->content_size = decoded_size;
-        info->content = decoded;
-        info->content_section = (uint32_t)section + 1;
-    }
-    ar_range *r = push_range(ar, key);
-    if (!r) return;
-    r->base = parent->base + parent->pos;
-    r->size = (size_t)content_size;
-    r->section_base = parent->section_base + parent->pos;
-    parent->pos += (size_t)content_size;
-    r->is_stream = 1;
-}
-
-/* Text WRITE: the stream's first two lines (see begin_read_text_stream); returns where they start. */
-static size_t write_text_stream_header(rb_ar *ar, const rb_node *n)
-{
-    close_raw_line(ar);
-    size_t start = out(ar)->size;
-    const rb_stream_info *info = n->stream;
-    write_uint_line(ar, info->original ? info->content_size : 0, RB_U64);
-    write_hex_line(ar, info->original, info->original ? info->original_size : 0);
-    return start;
-}
-
-/* The decoded content this document read for `info`, or NULL (a model built from JSON). */
-static const rb_section *read_content(const rb_ar *ar, const rb_stream_info *info)
-{
-    uint32_t section = info->content_section;
-    if (!info->original || !section || section - 1 >= ar->doc->section_count) return NULL;
-    const rb_section *s = &ar->doc->sections[section - 1];
-    return s->size == info->content_size ? s : NULL;
-}
-
-/* Does this write pass the original encoded stream through when the content is unchanged? */
-static int passes_original_through(const rb_ar *ar, const rb_codec *codec)
-{
-    return !ar->decoded && !(ar->reencode && (!ar->reencode_codec || strcmp(ar->reencode_codec, codec->name) == 0));
-}
-
-/* WRITE: the buffer a stream's content is written to. When the original can be passed through,
- * the content is compared with what was read as it is written (expect mode), and stored only from
- * its first difference: an unchanged body costs no second copy. Otherwise: room for the content it
- * had, so the buffer does not copy itself while it grows. */
-static void prepare_stream_output(rb_ar *ar, const rb_stream_info *info, const rb_codec *codec)
-{
-    if (!info) return;
-    const rb_section *read = ar->text ? NULL : read_content(ar, info);
-    if (read && passes_original_through(ar, codec))
-        rb_buf_expect(out(ar), read->data, read->size);
-    else if (info->content_size <= ar->doc->limits.max_decompressed_size)
-        rb_buf_reserve_hint(out(ar), (size_t)info->content_size);
-}
-
-void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
-                        uint64_t encoded_size)
-{
-    if (ar->failed || !depth_ok(ar)) return;
-    json_t *jv = NULL;
-    rb_node *n = field(ar, key, RB_K_STREAM, 0, &jv);
-    if (!n) return;
-    if (ar->dir != RB_AR_WRITE) {
-        n->stream = rb_arena_alloc(&ar->doc->arena, sizeof(*n->stream));
-        if (!n->stream) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-        n->stream->codec = codec->name;
-        if (rb_doc_add_stream(ar->doc, n) != 0) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-    }
-    if (ar->dir == RB_AR_READ) {
-        n->section = top_range(ar)->section;
-        n->src_offset = clamp32(top_range(ar)->section_base + top_range(ar)->pos);
-        n->src_size = clamp32(encoded_size);
-        if (ar->text) begin_read_text_stream(ar, n, key, codec, content_size, encoded_size);
-        else begin_read_stream(ar, n, key, codec, content_size, encoded_size);
-    } else if (ar->dir == RB_AR_WRITE) {
-        if (ar->output_count >= AR_MAX_OUTPUTS) { rb_ar_fail(ar, RB_E_LIMIT, "streams nested too deeply"); return; }
-        size_t header_start = ar->text ? write_text_stream_header(ar, n) : 0;
-        rb_buf_init(&ar->outputs[ar->output_count++]);
-        prepare_stream_output(ar, n->stream, codec);
-        ar_range *r = push_range(ar, key);
-        if (!r) return;
-        r->is_stream = 1;
-        r->out_start = header_start;
-    } else {
-        if (!json_is_object(jv)) { fail_at(ar, RB_E_MODEL, key, "must be a JSON object"); return; }
-        char why[200];
-        if (!rb_json_to_stream_info(ar->doc, json_object_get(jv, "$stream"), n->stream, why, sizeof why)) {
-            fail_at(ar, RB_E_MODEL, key, "%s", why);
-            return;
-        }
-        push_range(ar, key);
-    }
-    if (ar->failed) return;
-    top_range(ar)->stream = n;
-    top_range(ar)->codec = codec;
-    push_frame(ar, n, jv);
-}
-
-/* Does the written content equal what the original stream decodes to? Against the decoded
- * content itself when this document read it (a compare is cheaper than two digests), else
- * (a model built from JSON) against the digests. */
-static int content_unchanged(const rb_ar *ar, const rb_node *stream, rb_buf *content)
-{
-    const rb_stream_info *info = stream->stream;
-    if (rb_buf_holds_expected(content)) return 1;
-    if (!rb_buf_materialize(content)) return 0; /* a placeholder never patched, or a shorter content */
-    if (!info->original || content->size != info->content_size) return 0;
-    const rb_section *read = read_content(ar, info);
-    if (read) return content->size == 0 || memcmp(content->data, read->data, content->size) == 0;
-    rb_stream_digests(info);
-    return (uint32_t)crc32(0, content->data, (uInt)content->size) == info->content_crc32 &&
-           (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
-}
-
-/* Text WRITE: the content's lines follow the stream's header lines; the slots get text sizes. */
-static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
-{
-    rb_buf content = ar->outputs[--ar->output_count];
-    rb_stream_info *info = r->stream->stream;
-    rb_stream_report *rep = &info->report;
-    memset(rep, 0, sizeof(*rep));
-    snprintf(rep->name, sizeof rep->name, "%s", r->what);
-    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
-    rep->content_size = content.size;
-    rep->original_size = info->original_size;
-    if (content.failed) out(ar)->failed = 1;
-    rb_buf_put(out(ar), content.data, content.size);
-    rep->written_size = out(ar)->size - r->out_start;
-    rb_buf_free(&content);
-    rb_ar_slot_set(ar, content_slot, rep->content_size);
-    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
-}
-
-/* WRITE: choose between the original encoded bytes and a fresh encoding. */
-static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
-{
-    if (ar->text) {
-        finish_write_text_stream(ar, r, content_slot, encoded_slot);
-        return;
-    }
-    rb_buf content = ar->outputs[--ar->output_count];
-    rb_stream_info *info = r->stream->stream;
-    int unchanged = content_unchanged(ar, r->stream, &content);
-    rb_stream_report *rep = &info->report;
-    memset(rep, 0, sizeof(*rep));
-    snprintf(rep->name, sizeof rep->name, "%s", r->what);
-    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
-    rep->content_size = content.size;
-    rep->original_size = info->original_size;
-    size_t encoded_start = out(ar)->size;
-    if (unchanged && passes_original_through(ar, r->codec)) {
-        rb_buf_put(out(ar), info->original, info->original_size);
-    } else if (!rb_buf_materialize(&content)) {
-        rb_buf_free(&content);
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return;
-    } else if (ar->decoded) {
-        rb_buf_put(out(ar), content.data, content.size);
-    } else {
-        char why[200];
-        if (r->codec->encode(content.data, content.size, out(ar), why, sizeof why) != 0) {
-            rb_buf_free(&content);
-            rb_ar_fail(ar, RB_E_IO, "%s", why);
-            return;
-        }
-        rep->reencoded = 1;
-    }
-    rep->written_size = out(ar)->size - encoded_start;
-    rep->identical = info->original && rep->written_size == info->original_size &&
-                     rb_buf_equals_at(out(ar), encoded_start, info->original, info->original_size);
-    rb_buf_free(&content);
-    rb_ar_slot_set(ar, content_slot, rep->content_size);
-    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
-}
-
-void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)
-{
-    if (ar->failed || !raw_line_done(ar, NULL) || !range_open(ar)) return;
-    ar_range *r = top_range(ar);
-    if (ar->dir == RB_AR_READ && r->pos != r->size) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%zu bytes of decoded %s left after its last structure", r->size - r->pos,
-                   r->what);
-        return;
-    }
-    end_container(ar);
-    if (ar->failed) return;
-    if (ar->dir == RB_AR_WRITE) finish_write_stream(ar, r, content_size_slot, encoded_size_slot);
-    if (ar->failed) return;
-    ar->range_count--;
-}
-
-void rb_ar_section_begin(rb_ar *ar, const char *section_name)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return;
-    ar_range *parent = top_range(ar);
-    int section = add_section(ar, section_name, parent->base + parent->pos, parent->size - parent->pos, NULL);
-    if (section < 0) return;
-    ar_range *r = push_range(ar, section_name);
-    if (!r) return;
-    r->base = parent->base + parent->pos;
-    r->size = parent->size - parent->pos;
-    r->section = (uint16_t)section;
-    r->is_section = 1;
-    parent->pos = parent->size;
-}
-
-void rb_ar_section_end(rb_ar *ar)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return;
-    rb_ar_range_end(ar);
-}
-
-int rb_ar_finish(rb_ar *ar)
-{
-    if (ar->failed) return 0;
-    if (ar->frame_count != 1 || ar->range_count != 1) {
-        rb_ar_fail(ar, RB_E_MODEL, "internal: description left %zu containers open", ar->frame_count - 1);
-        return 0;
-    }
-    end_container(ar); /* checks the root's members */
-    ar->frame_count = 1;
-    if (ar->failed) return 0;
-    if (ar->dir == RB_AR_READ && rb_ar_remaining(ar) != 0) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%" PRIu64 " bytes after the end of the structure", rb_ar_remaining(ar));
-        return 0;
-    }
-    if (ar->dir == RB_AR_WRITE) close_raw_line(ar);
-    if (ar->dir == RB_AR_WRITE && out(ar)->failed) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory writing");
-        return 0;
-    }
-    return 1;
-}
-
-/* ---------- building blocks for format modules ---------- */
-
-rb_node *rb_ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
-{
-    json_t *dummy = NULL;
-    return field(ar, key, kind, wire, json ? json : &dummy);
-}
-
-const uint8_t *rb_ar_take(rb_ar *ar, const char *what, uint64_t n)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return NULL;
-    return ar->text ? take_raw_text(ar, what, n) : take(ar, what, n);
-}
-
-void rb_ar_emit(rb_ar *ar, const void *bytes, size_t n)
-{
-    if (ar->failed || ar->dir != RB_AR_WRITE) return;
-    if (ar->text) emit_raw_text(ar, bytes, n);
-    else rb_buf_put(out(ar), bytes, n);
-}
-
-void rb_ar_emit_uint(rb_ar *ar, uint64_t value, unsigned wire)
-{
-    if (ar->failed || ar->dir != RB_AR_WRITE) return;
-    if (ar->text) write_uint_line(ar, value, wire);
-    else emit_int(ar, value, wire);
-}
-
-int rb_ar_take_uint(rb_ar *ar, const char *what, unsigned wire, uint64_t *value)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return 0;
-    if (ar->text) return read_uint_line(ar, what, wire, value);
-    const uint8_t *p = take(ar, what, wire & RB_W_WIDTH);
-    if (p) *value = decode_int(p, wire);
-    return p != NULL;
-}
-
-const uint8_t *rb_ar_take_line(rb_ar *ar, const char *what, size_t *len)
-{
-    if (ar->failed || ar->dir != RB_AR_READ || !ar->text) return NULL;
-    return next_line(ar, what, len);
-}
-
-void rb_ar_emit_line(rb_ar *ar, const void *text, size_t len)
-{
-    if (!ar->failed && ar->dir == RB_AR_WRITE && ar->text) put_line(ar, text, len);
-}
-
-const uint8_t *rb_ar_take_lstring(rb_ar *ar, const char *what, unsigned length_wire, size_t *size)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return NULL;
-    if (ar->text) return read_string_line(ar, what, size);
-    uint64_t length = 0;
-    if (!rb_ar_take_uint(ar, what, length_wire, &length)) return NULL;
-    if ((length_wire & RB_W_SIGNED) && (length_wire & RB_W_WIDTH) == 4 && length > INT32_MAX) {
-        fail_at(ar, RB_E_FORMAT, what, "negative length %" PRId32, (int32_t)length);
-        return NULL;
-    }
-    if (length > ar->doc->limits.max_string || length > rb_ar_remaining(ar)) {
-        fail_at(ar, length > ar->doc->limits.max_string ? RB_E_LIMIT : RB_E_FORMAT, what,
-                "length %" PRIu64 " exceeds the %" PRIu64 " bytes left (or the limit max_string)", length,
-                rb_ar_remaining(ar));
-        return NULL;
-    }
-    *size = (size_t)length;
-    return take(ar, what, length);
-}
-
-void rb_ar_emit_lstring(rb_ar *ar, const void *data, size_t size, unsigned length_wire)
-{
-    if (ar->failed || ar->dir != RB_AR_WRITE) return;
-    if (ar->text) {
-        write_string_line(ar, data, size);
-        return;
-    }
-    emit_int(ar, size, length_wire);
-    rb_buf_put(out(ar), data, size);
-}
-
-void rb_ar_fail_field(rb_ar *ar, rb_status status, const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ar_vfail(ar, status, key, fmt, ap);
-    va_end(ap);
-}
-
-void rb_ar_note_size(rb_ar *ar, rb_node *node) { note_size(ar, node); }
-
-rb_ar_mark rb_ar_mark_here(rb_ar *ar)
-{
-    rb_ar_mark m = {0};
-    m.failed = ar->failed;
-    m.frame_count = ar->frame_count;
-    m.range_count = ar->range_count;
-    m.range_pos = top_range(ar)->pos;
-    m.kids = top_frame(ar)->node->v.kids.count;
-    m.next = top_frame(ar)->next;
-    m.sections = ar->doc->section_count;
-    m.owned = ar->doc->owned_count;
-    m.streams = ar->doc->stream_count;
-    m.raw_next = ar->raw_next;
-    m.raw_left = ar->raw_left;
-    m.text = ar->text;
-    return m;
-}
-
-void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *m, char *why, size_t why_size)
-{
-    if (m->failed) { /* the error predates the attempt: it stands */
-        if (why && why_size) rb_error_format(&ar->err, why, why_size);
-        return;
-    }
-    if (why && why_size) {
-        if (ar->failed) rb_error_format(&ar->err, why, why_size);
-        else why[0] = 0;
-    }
-    ar->failed = 0;
-    memset(&ar->err, 0, sizeof ar->err);
-    ar->frame_count = m->frame_count;
-    ar->range_count = m->range_count;
-    top_range(ar)->pos = m->range_pos;
-    top_frame(ar)->node->v.kids.count = m->kids;
-    top_frame(ar)->next = m->next;
-    /* decoded streams opened since the mark belong to the abandoned attempt */
-    for (size_t i = m->owned; i < ar->doc->owned_count; i++) free(ar->doc->owned[i]);
-    ar->doc->owned_count = m->owned;
-    ar->doc->section_count = m->sections;
-    ar->doc->stream_count = m->streams;
-    ar->raw_next = m->raw_next;
-    ar->raw_left = m->raw_left;
-    ar->text = m->text;
-    while (ar->output_count > 1 && ar->dir == RB_AR_WRITE) rb_buf_free(&ar->outputs[--ar->output_count]);
-}

@@ -1,21 +1,35 @@
 #!/usr/bin/env python3
-"""No include cycle between the modules of core/ (issue 23): a module is a .c file and its .h;
-module A depends on B when a file of A includes B's header. Prints each cycle found.
+"""No include cycle between the modules of core/ (issue 23): a module is a .c file, its .h and
+its private X_internal.h; module A depends on B when a file of A includes B's header. Prints
+each cycle found.
 Usage: include_cycles.py SOURCE_DIR"""
 import os, re, sys
 
 root = os.path.abspath(os.path.join(sys.argv[1], "core"))
 deps = {}
+
+
+def module_of(path):
+    """X_internal.h that includes X.h is X's private header: part of module X."""
+    m = os.path.splitext(os.path.relpath(path, root))[0]
+    if m.endswith("_internal") and path.endswith(".h"):
+        owner = m[: -len("_internal")]
+        text = open(path, encoding="utf-8", errors="replace").read()
+        if '#include "%s.h"' % os.path.basename(owner) in text:
+            return owner
+    return m
+
+
 for folder, _, names in os.walk(root):
     for name in names:
         if not name.endswith((".c", ".h")):
             continue
         path = os.path.join(folder, name)
-        module = os.path.splitext(os.path.relpath(path, root))[0]
+        module = module_of(path)
         for m in re.finditer(r'#include "([^"]+)"', open(path, encoding="utf-8", errors="replace").read()):
             target = os.path.normpath(os.path.join(folder, m.group(1)))
             if os.path.exists(target) and os.path.commonpath([target, root]) == root:
-                other = os.path.splitext(os.path.relpath(target, root))[0]
+                other = module_of(target)
                 if other != module:
                     deps.setdefault(module, set()).add(other)
 

@@ -1,0 +1,114 @@
+/*
+ * The archive's internals, shared by its parts: the engine (archive.c: lifetime, errors, the
+ * READ cursor, text lines, fields, scalars, strings, structure), tables and packed records
+ * (archive_table.c), ranges, streams and sections (archive_stream.c). Not for format modules:
+ * they use archive.h.
+ */
+#ifndef RB_ARCHIVE_INTERNAL_H
+#define RB_ARCHIVE_INTERNAL_H
+#include <stdarg.h>
+#include "archive.h"
+#include "archive_text.h"
+#include "doc_state.h"
+#include "json.h"
+
+enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32 };
+
+/* READ: the side data every packed record of one layout shares (layout, stride, arena). */
+typedef struct ar_packed_table {
+    const rb_layout *layout;
+    rb_table *table;
+} ar_packed_table;
+
+typedef struct ar_frame {
+    rb_node *node;   /* container being built (READ, FROM_JSON) or walked (WRITE) */
+    size_t next;     /* index of the next child */
+    size_t current;  /* index of the child being described (for paths) */
+    json_t *json;    /* FROM_JSON: the object or array matching node */
+    size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
+    int open_list;   /* READ: list without a count */
+} ar_frame;
+
+typedef struct ar_range {
+    const uint8_t *base;
+    size_t size, pos;
+    uint16_t section;
+    uint64_t section_base; /* offset of base inside its section */
+    const char *what;
+    /* WRITE side of a sized range */
+    rb_slot size_slot;
+    size_t out_start;
+    /* stream bookkeeping */
+    rb_node *stream;
+    const rb_codec *codec;
+    int is_stream, is_section;
+} ar_range;
+
+struct rb_ar {
+    rb_ar_dir dir;
+    rb_doc *doc;
+    rb_error err;
+    int failed;
+    int reencode;
+    const char *reencode_codec; /* NULL: every codec */
+    int decoded;
+    void *user;
+    /* text encoding (text GBX): every primitive is one line ended by CR LF (archive_text.h) */
+    int text;
+    const uint8_t *raw_next; /* text READ: bytes of a "0x" line rb_ar_take has not handed out yet */
+    size_t raw_left;
+    int raw_open;            /* text WRITE: rb_ar_emit is filling an open "0x" line */
+    ar_frame frames[AR_MAX_FRAMES];
+    size_t frame_count;
+    ar_range ranges[AR_MAX_RANGES];
+    size_t range_count;
+    rb_buf outputs[AR_MAX_OUTPUTS];
+    size_t output_count;
+    /* READ/FROM_JSON: the children of the open container at each depth gather here and move to
+     * the arena at their exact count when it closes (no abandoned or half-empty arrays there) */
+    rb_node **kids[AR_MAX_FRAMES];
+    size_t kids_cap[AR_MAX_FRAMES];
+    rb_node *kids_owner[AR_MAX_FRAMES];
+    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
+    size_t packed_table_count;
+    /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
+    rb_ar_symbol_resolver symbol_resolver;
+    void *symbol_context;
+    /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
+    const char *derived_key;
+    const rb_node *derived_value;
+};
+
+/* ---------- what the parts share (archive.c) ---------- */
+void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap);
+ar_frame *ar_top_frame(rb_ar *ar);
+ar_range *ar_top_range(rb_ar *ar);
+rb_buf *ar_out(rb_ar *ar);
+void ar_fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int ar_bytes_left(rb_ar *ar, const char *leaf, uint64_t n);
+const uint8_t *ar_take(rb_ar *ar, const char *leaf, uint64_t n);
+uint64_t ar_decode_int(const uint8_t *p, unsigned wire);
+void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire);
+rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json);
+void ar_note_size(rb_ar *ar, rb_node *n);
+uint64_t ar_float_field(rb_ar *ar, const char *key, unsigned width);
+int ar_count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t min_item_bytes, uint64_t reserved);
+uint64_t ar_list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes);
+uint64_t ar_read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes);
+void ar_close_raw_line(rb_ar *ar);
+void ar_put_line(rb_ar *ar, const void *text, size_t n);
+const uint8_t *ar_next_line(rb_ar *ar, const char *leaf, size_t *len);
+int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value);
+void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire);
+const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size);
+void ar_write_hex_line(rb_ar *ar, const uint8_t *data, size_t size);
+const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size);
+void ar_write_string_line(rb_ar *ar, const uint8_t *data, size_t size);
+const uint8_t *ar_take_raw_text(rb_ar *ar, const char *leaf, uint64_t n);
+void ar_emit_raw_text(rb_ar *ar, const void *bytes, size_t n);
+int ar_depth_ok(rb_ar *ar);
+uint32_t ar_clamp32(uint64_t v);
+void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
+void ar_end_container(rb_ar *ar);
+#endif
