@@ -52,7 +52,7 @@ typedef struct rb_format {
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
      * `path` (from `from`; the new value `value`) of that list, read through `view` before the
-     * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map_parallel.c). */
+     * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
     json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
     /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):

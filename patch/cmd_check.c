@@ -1,7 +1,7 @@
 /*
  * rebyte check: game-level invariants the byte format does not enforce, found before the game
  * finds them ("Couldn't load map!"). Each format declares its own (rb_doc_check; for GBX maps
- * core/gbx/map_check.c); structure checks run while reading.
+ * core/gbx/map/map_rules.c); structure checks run while reading.
  */
 #include <stdlib.h>
 #include <string.h>

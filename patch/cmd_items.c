@@ -2,7 +2,7 @@
  * rebyte downgrade-items: rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at
  * version 4, so item lists can be edited without breaking snapping data.
  *
- * The downgrade is the gbx format's "downgrade-items" transform (core/gbx/items_downgrade.c): an
+ * The downgrade is the gbx format's "downgrade-items" transform (core/gbx/map/items_downgrade.c): an
  * RFC 6902 patch over the map's model, applied like any other patch (rb_apply: validated against
  * version 4's fields, written, re-read and compared). `--print-patch` shows that patch, so the
  * same change can be reviewed, kept and applied with `rebyte apply`.

@@ -12,7 +12,7 @@
 #include "../doc.h"
 #include "gbx.h"
 #include "gbx_internal.h"
-#include "map_header.h"
+#include "map/map_header.h"
 
 static int gbx_detect(const uint8_t *data, size_t size)
 {

@@ -127,7 +127,10 @@ extern const gbx_chunk_table gbx_challenge_chunks;
 extern const gbx_chunk_table gbx_challenge_header_chunks;
 extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
 extern const gbx_chunk_table gbx_anchored_chunks;     /* items chunk 0x03043040, anchored objects */
-extern const gbx_chunk_table gbx_mediatracker_chunks; /* clips, clip groups, tracks, media blocks */
+extern const gbx_chunk_table gbx_media_clip_chunks;      /* clips, clip groups, tracks, effect simi */
+extern const gbx_chunk_table gbx_media_camera_chunks;    /* camera media blocks */
+extern const gbx_chunk_table gbx_media_effects_chunks;   /* effect media blocks */
+extern const gbx_chunk_table gbx_media_replay_ui_chunks; /* TMN/TMU replay events and UI controls */
 extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Item-family coverage on the real files (core/gbx/item.c): every map (including the TM 1.0 ones,
+# Item-family coverage on the real files (core/gbx/item/item.c): every map (including the TM 1.0 ones,
 # whose blocks are CGameCtnBlock nodes) and every macroblock is typed to its end, system configs
 # have no opaque byte at all, items are typed up to their entity model (the one part left opaque),
 # and no file's typed parse stops at a chunk of a class item.c describes.

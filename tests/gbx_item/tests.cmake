@@ -1,4 +1,4 @@
-# GBX items, macroblocks, system configs and TM 1.0 block nodes (core/gbx/item.c): corpus coverage,
+# GBX items, macroblocks, system configs and TM 1.0 block nodes (core/gbx/item/item.c): corpus coverage,
 # and fixtures authored as JSON (layouts, item-type dependence, version validation, patches).
 rebyte_add_script_test(gbx_item_corpus gbx_item/corpus_coverage.sh)
 rebyte_add_script_test(gbx_item_fixtures gbx_item/fixtures.sh)

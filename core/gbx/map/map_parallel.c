@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gbx.h"
-#include "gbx_internal.h"
+#include "../gbx.h"
+#include "../gbx_internal.h"
 
 enum { BLOCK_FLAG_FREE = 0x20000000 };
 

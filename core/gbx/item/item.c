@@ -14,8 +14,8 @@
  * non-skippable chunk of such a node cannot be described, so the framework keeps the rest of the
  * main node as its opaque tail; everything before it stays typed.
  */
-#include "gbx_internal.h"
-#include "map_header.h"
+#include "../gbx_internal.h"
+#include "../map/map_header.h"
 
 /* ---------- shared shapes ---------- */
 

@@ -2,7 +2,7 @@
  * Classes nested in maps: CGameCtnCollectorList, CGameCtnChallengeParameters,
  * CGameCtnBlockSkin, CGameWaypointSpecialProperty. Facts: gbx-facts.md §6.2–6.5.
  */
-#include "gbx_internal.h"
+#include "../gbx_internal.h"
 #include "map_header.h"
 
 /* CGameCtnCollectorList 000: the block stock */

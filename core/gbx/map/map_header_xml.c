@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../buf.h"
+#include "../../buf.h"
 #include "map_header.h"
 
 typedef enum xml_value { XML_TEXT, XML_ID, XML_ENVIRONMENT, XML_MOOD, XML_INT, XML_LAPS } xml_value;

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../json.h"
-#include "../rules.h"
-#include "gbx.h"
+#include "../../json.h"
+#include "../../rules.h"
+#include "../gbx.h"
 #include "map_header.h"
 
 /* The map chunk `low` (0x01F, ...) of chunk list `chunks` under either id family: 0x03043xxx

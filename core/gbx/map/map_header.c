@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gbx_internal.h"
+#include "../gbx_internal.h"
 #include "map_header.h"
 
 /* ---------- where the body keeps each fact ---------- */

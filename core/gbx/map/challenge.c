@@ -3,7 +3,7 @@
  * CGameCtnChallenge.chunkl for the ones the sheet does not list.
  * Key names follow GBX.NET's property names (camelCase) so users can look them up there too.
  */
-#include "gbx_internal.h"
+#include "../gbx_internal.h"
 
 /* A deprecated-format list header: u32 version (10 in every known file), then the count. */
 static uint64_t deprec_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)

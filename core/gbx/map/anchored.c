@@ -8,7 +8,7 @@
  *   5+:             blockIndexes; snapItemGroups (5, 6: here; 7: after itemIndexes);
  *                   itemIndexes (6+); an array of -1 (not in 6); snappedOnIndexes
  */
-#include "gbx_internal.h"
+#include "../gbx_internal.h"
 
 static void items_on_item(rb_ar *ar)
 {

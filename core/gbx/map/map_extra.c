@@ -10,8 +10,8 @@
  * a round trip. Chunks that define lookback ids in the shared body scope (048 baked blocks,
  * 051 title id) must be typed, or every later id reference is misread (facts §2.1 rule 2).
  */
-#include "gbx_internal.h"
-#include "../json.h"
+#include "../gbx_internal.h"
+#include "../../json.h"
 
 /* ---------- small helpers ---------- */
 
