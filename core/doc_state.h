@@ -34,6 +34,14 @@ typedef struct rb_model_view {
     int64_t (*integer)(const void *context, const char *pointer, int *present);
 } rb_model_view;
 
+/* A natural key of a format's list elements (`diff --by-identity`, patch/portable.c): relative
+ * pointers into an element ("" the element itself), NULL-terminated. Key sets are tried by rank,
+ * lowest first, among the generic ones: "id" (rank 0), "name" (50), the element itself (100). */
+typedef struct rb_key_set {
+    int rank;
+    const char *keys[5];
+} rb_key_set;
+
 typedef struct rb_format {
     const char *name;
     const char *description;
@@ -68,6 +76,9 @@ typedef struct rb_format {
     void (*free_index)(void *index);
     /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
     const struct rb_rule *(*rules)(size_t *count);
+    /* Optional: the natural keys of the format's list elements (blocks by name and coordinates...). */
+    const rb_key_set *identity_keys;
+    size_t identity_key_count;
     /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
      * a report of what it changes; 0, or -1 with `why`. */
     int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,

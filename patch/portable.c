@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <pthread.h>
+#include "../core/doc.h"
 #include "../core/json.h"
 #include "jsonpatch.h"
 #include "selector.h"
@@ -21,22 +23,51 @@
 /* ---------- natural keys ---------- */
 
 /* Candidate identities, tried in order; the first whose fields exist and single out the element
- * within its list wins. Relative pointers into the element; "" is the element itself. */
-static const char *const KEY_SETS[][5] = {
-    {"id", NULL},                                   /* chunks (GBX, data.win, streamer) */
-    {"name", "coord/0", "coord/1", "coord/2", NULL}, /* GBX blocks */
-    {"chunks/0/itemModel/id", "chunks/0/absolutePositionInMap/0", "chunks/0/absolutePositionInMap/1",
-     "chunks/0/absolutePositionInMap/2", NULL},     /* GBX anchored objects */
-    {"handle", NULL},                               /* GROFF symbols (the name is what a rename edits) */
-    {"name", NULL},                                 /* named things (sprites, instances, ...) */
-    {"blockModel/id", NULL},                        /* GBX block stock */
-    {"instanceId", NULL},                           /* data.win room instances */
-    {"", NULL},                                     /* strings and numbers in lists */
+ * within its list wins. The generic ones are here; each format declares its own (rb_format
+ * identity_keys) and its rank places it among these. */
+static const rb_key_set GENERIC_KEY_SETS[] = {
+    {0, {"id", NULL}},    /* chunks (GBX, data.win, streamer) */
+    {50, {"name", NULL}}, /* named things (sprites, instances, ...) */
+    {100, {"", NULL}},    /* strings and numbers in lists */
 };
+
+enum { MAX_KEY_SETS = 64 };
+static const char *const *KEY_SETS[MAX_KEY_SETS];
+static size_t key_set_count;
+static pthread_once_t key_sets_once = PTHREAD_ONCE_INIT;
+
+static void add_key_sets(const rb_key_set *sets, size_t count, int *ranks)
+{
+    for (size_t i = 0; i < count && key_set_count < MAX_KEY_SETS; i++) {
+        size_t at = key_set_count++;
+        while (at > 0 && ranks[at - 1] > sets[i].rank) { /* stable: equal ranks keep registry order */
+            KEY_SETS[at] = KEY_SETS[at - 1];
+            ranks[at] = ranks[at - 1];
+            at--;
+        }
+        KEY_SETS[at] = sets[i].keys;
+        ranks[at] = sets[i].rank;
+    }
+}
+
+static void gather_key_sets(void)
+{
+    int ranks[MAX_KEY_SETS];
+    add_key_sets(GENERIC_KEY_SETS, sizeof GENERIC_KEY_SETS / sizeof GENERIC_KEY_SETS[0], ranks);
+    size_t n = 0;
+    const rb_format *const *formats = rb_formats(&n);
+    for (size_t f = 0; f < n; f++) add_key_sets(formats[f]->identity_keys, formats[f]->identity_key_count, ranks);
+}
+
+static size_t key_sets(void)
+{
+    pthread_once(&key_sets_once, gather_key_sets);
+    return key_set_count;
+}
 
 const char *const *rb_identity_key_set(size_t index)
 {
-    return index < sizeof KEY_SETS / sizeof KEY_SETS[0] ? KEY_SETS[index] : NULL;
+    return index < key_sets() ? KEY_SETS[index] : NULL;
 }
 
 static json_t *member_at(json_t *element, const char *key)
@@ -87,7 +118,7 @@ static int spell_token(json_t *element, const char *const *keys, char *out, size
 int rb_identity_selector(json_t *array, size_t index, char *out, size_t size)
 {
     json_t *element = json_array_get(array, index);
-    for (size_t s = 0; s < sizeof KEY_SETS / sizeof KEY_SETS[0]; s++) {
+    for (size_t s = 0; s < key_sets(); s++) {
         const char *const *keys = KEY_SETS[s];
         int present = 1;
         for (int k = 0; keys[k] && present; k++) present = member_at(element, keys[k]) != NULL;
@@ -179,7 +210,7 @@ char **rb_identity_selectors(json_t *array, size_t first, size_t count)
         goto done;
     }
     size_t undecided = count;
-    for (size_t s = 0; s < sizeof KEY_SETS / sizeof KEY_SETS[0] && undecided; s++) {
+    for (size_t s = 0; s < key_sets() && undecided; s++) {
         const char *const *keys = KEY_SETS[s];
         /* the elements that have every key, with a hash of their key values */
         size_t m = 0;
@@ -322,7 +353,7 @@ static char **keys_for_set(json_t *array, const char *const *keys)
 
 char **rb_identity_keys(json_t *array)
 {
-    for (size_t s = 0; s < sizeof KEY_SETS / sizeof KEY_SETS[0]; s++) {
+    for (size_t s = 0; s < key_sets(); s++) {
         char **tokens = keys_for_set(array, KEY_SETS[s]);
         if (tokens) return tokens;
     }

@@ -243,6 +243,15 @@ static void gbx_describe(rb_ar *ar)
     gbx_ctx_free(ctx);
 }
 
+/* Natural keys (docs/formats/gbx.md "Edits that stay consistent"): a block by its name and
+ * coordinates, an anchored object by its model and position, a block-stock entry by its model. */
+static const rb_key_set GBX_IDENTITY_KEYS[] = {
+    {10, {"name", "coord/0", "coord/1", "coord/2", NULL}},
+    {11, {"chunks/0/itemModel/id", "chunks/0/absolutePositionInMap/0", "chunks/0/absolutePositionInMap/1",
+          "chunks/0/absolutePositionInMap/2", NULL}},
+    {60, {"blockModel/id", NULL}},
+};
+
 const rb_format rb_format_gbx = {
     .name = "gbx",
     .description = "GameBox (TrackMania / ManiaPlanet .Gbx)",
@@ -253,6 +262,8 @@ const rb_format rb_format_gbx = {
     .is_record = gbx_is_record,
     .companions = gbx_companion_ops,
     .rules = gbx_rules,
+    .identity_keys = GBX_IDENTITY_KEYS,
+    .identity_key_count = sizeof GBX_IDENTITY_KEYS / sizeof GBX_IDENTITY_KEYS[0],
     .transform = gbx_transform,
     .encoding = gbx_encoding,
     .set_encoding = gbx_set_encoding,

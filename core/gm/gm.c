@@ -665,10 +665,15 @@ static void datawin_describe(rb_ar *ar)
     gm_code_free(&st);
 }
 
+/* Natural keys: room instances and tiles by their instance id (unique in a game). */
+static const rb_key_set DATAWIN_IDENTITY_KEYS[] = {{70, {"instanceId", NULL}}};
+
 const rb_format rb_format_datawin = {
     .name = "datawin",
     .description = "GameMaker data.win (GM:S 1.4 to GameMaker 2024.x)",
     .detect = datawin_detect,
     .describe = datawin_describe,
     .rules = gm_rules,
+    .identity_keys = DATAWIN_IDENTITY_KEYS,
+    .identity_key_count = 1,
 };

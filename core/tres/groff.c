@@ -900,6 +900,9 @@ static void groff_format_describe(rb_ar *ar)
     rb_ar_stream_end(ar, &content_size, &no_encoded_size);
 }
 
+/* Natural keys: a symbol by its handle, since its text is what a rename edits. */
+static const rb_key_set GROFF_IDENTITY_KEYS[] = {{20, {"handle", NULL}}};
+
 const rb_format rb_format_groff = {
     .name = "groff",
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
@@ -911,4 +914,6 @@ const rb_format rb_format_groff = {
     .after_edit = groff_names_index,
     .free_index = groff_names_free_index,
     .rules = groff_rules,
+    .identity_keys = GROFF_IDENTITY_KEYS,
+    .identity_key_count = 1,
 };
