@@ -1,17 +1,23 @@
-/* The format table: adding a format touches its folder and one line here. */
+/* The format table: adding a format touches its folder and one line here (docs/formats/adding.md).
+ * Order breaks detection ties: the first of equal confidence wins. */
 #include <string.h>
 #include "doc.h"
-#include "gbx/gbx.h"
-#include "gm/gm.h"
-#include "streamer/streamer.h"
-#include "tres/tres.h"
 
-static const rb_format *const FORMATS[] = {
-    &rb_format_gbx,
-    &rb_format_datawin,
-    &rb_format_streamer,
-    &rb_format_groff, &rb_format_tres_pid, &rb_format_tres_tpa, &rb_format_tres_wtd, &rb_format_tres_spz,
-};
+#define RB_REGISTERED_FORMATS(X)                                                                          \
+    X(rb_format_gbx)                                                                                      \
+    X(rb_format_datawin)                                                                                  \
+    X(rb_format_streamer)                                                                                 \
+    X(rb_format_groff)                                                                                    \
+    X(rb_format_tres_pid)                                                                                 \
+    X(rb_format_tres_tpa)                                                                                 \
+    X(rb_format_tres_wtd)                                                                                 \
+    X(rb_format_tres_spz)
+
+#define DECLARE_FORMAT(entry) extern const rb_format entry;
+#define LIST_FORMAT(entry) &entry,
+RB_REGISTERED_FORMATS(DECLARE_FORMAT)
+
+static const rb_format *const FORMATS[] = {RB_REGISTERED_FORMATS(LIST_FORMAT)};
 
 const rb_format *const *rb_formats(size_t *count)
 {
