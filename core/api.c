@@ -138,7 +138,7 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t s
     return RB_OK;
 }
 
-char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
+static char *dump_unlocked(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
 {
     json_t *body = rb_model_to_json(doc, doc->root, blobs);
     json_t *out = json_object();
@@ -157,9 +157,25 @@ char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name
     return text;
 }
 
-char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
+char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
+{
+    rb_doc_read_begin(doc);
+    char *text = dump_unlocked(doc, blobs, source_name);
+    rb_doc_read_end(doc);
+    return text;
+}
+
+static char *to_json_unlocked(const rb_doc *doc, int blobs_base64)
 {
     return rb_doc_dump(doc, blobs_base64 ? RB_BLOBS_BASE64 : RB_BLOBS_REF, NULL);
+}
+
+char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
+{
+    rb_doc_read_begin(doc);
+    char *text = to_json_unlocked(doc, blobs_base64);
+    rb_doc_read_end(doc);
+    return text;
 }
 
 rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)

@@ -68,6 +68,7 @@ void rb_ar_free(rb_ar *ar)
     if (!ar) return;
     for (size_t i = 0; i < ar->output_count; i++) rb_buf_free(&ar->outputs[i]);
     for (size_t i = 0; i < AR_MAX_FRAMES; i++) free(ar->kids[i]);
+    if (ar->scratch_used) rb_arena_free(&ar->scratch);
     free(ar);
 }
 
@@ -81,6 +82,15 @@ int rb_ar_checks_edits(const rb_ar *ar)
 const rb_error *rb_ar_error(const rb_ar *ar) { return &ar->err; }
 const rb_limits *rb_ar_limits(const rb_ar *ar) { return &ar->doc->limits; }
 rb_arena *rb_ar_arena(rb_ar *ar) { return &ar->doc->arena; }
+rb_arena *rb_ar_scratch_arena(rb_ar *ar)
+{
+    if (ar->dir != RB_AR_WRITE) return &ar->doc->arena;
+    if (!ar->scratch_used) {
+        rb_arena_init(&ar->scratch);
+        ar->scratch_used = 1;
+    }
+    return &ar->scratch;
+}
 rb_doc *rb_ar_doc(rb_ar *ar) { return ar->doc; }
 void rb_ar_set_user(rb_ar *ar, void *user) { ar->user = user; }
 void *rb_ar_user(rb_ar *ar) { return ar->user; }

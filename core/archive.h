@@ -54,6 +54,10 @@ int rb_ar_checks_edits(const rb_ar *ar);
 const rb_error *rb_ar_error(const rb_ar *ar);
 const rb_limits *rb_ar_limits(const rb_ar *ar);
 rb_arena *rb_ar_arena(rb_ar *ar);
+/* Memory for what a description needs while it runs (not model nodes): the document's arena
+ * while the model is built, the archive's own while writing, since several writes of one
+ * document may run at once and a write never changes the document (docs/performance.md). */
+rb_arena *rb_ar_scratch_arena(rb_ar *ar);
 rb_doc_state *rb_ar_doc(rb_ar *ar);
 /* Format-specific state (e.g. the GBX lookback-string table). */
 void rb_ar_set_user(rb_ar *ar, void *user);

@@ -47,6 +47,8 @@ typedef struct ar_range {
 struct rb_ar {
     rb_ar_dir dir;
     rb_doc *doc;
+    rb_arena scratch; /* WRITE: rb_ar_scratch_arena, made on first use */
+    int scratch_used;
     rb_error err;
     int failed;
     int reencode;

@@ -314,12 +314,21 @@ static int content_unchanged(const rb_ar *ar, const rb_node *stream, rb_buf *con
            (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
 }
 
+/* The write's report of a stream becomes the document's (rb_doc_stream_reports) under the
+ * document's report lock: several writes may run at once (docs/performance.md "Reads never write"). */
+static void publish_report(rb_ar *ar, rb_stream_info *info, const rb_stream_report *rep)
+{
+    pthread_mutex_lock(&ar->doc->report_lock);
+    info->report = *rep;
+    pthread_mutex_unlock(&ar->doc->report_lock);
+}
+
 /* Text WRITE: the content's lines follow the stream's header lines; the slots get text sizes. */
 static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
 {
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
-    rb_stream_report *rep = &info->report;
+    rb_stream_report report, *rep = &report;
     memset(rep, 0, sizeof(*rep));
     snprintf(rep->name, sizeof rep->name, "%s", r->what);
     snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
@@ -331,6 +340,7 @@ static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_sl
     rb_buf_free(&content);
     rb_ar_slot_set(ar, content_slot, rep->content_size);
     rb_ar_slot_set(ar, encoded_slot, rep->written_size);
+    publish_report(ar, info, rep);
 }
 
 /* WRITE: choose between the original encoded bytes and a fresh encoding. */
@@ -343,7 +353,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
     int unchanged = content_unchanged(ar, r->stream, &content);
-    rb_stream_report *rep = &info->report;
+    rb_stream_report report, *rep = &report;
     memset(rep, 0, sizeof(*rep));
     snprintf(rep->name, sizeof rep->name, "%s", r->what);
     snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
@@ -373,6 +383,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rb_buf_free(&content);
     rb_ar_slot_set(ar, content_slot, rep->content_size);
     rb_ar_slot_set(ar, encoded_slot, rep->written_size);
+    publish_report(ar, info, rep);
 }
 
 void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)

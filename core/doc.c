@@ -27,6 +27,8 @@ void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
 {
     memset(doc, 0, sizeof(*doc));
     rb_arena_init(&doc->arena);
+    pthread_rwlock_init(&doc->lock, NULL);
+    pthread_mutex_init(&doc->report_lock, NULL);
     snprintf(doc->file_name, sizeof doc->file_name, "%s", file_name ? file_name : "");
     if (limits) doc->limits = *limits;
     else rb_limits_default(&doc->limits);
@@ -58,6 +60,8 @@ void rb_doc_free(rb_doc *doc)
     free(doc->streams);
     free(doc->derived_offsets);
     rb_arena_free(&doc->arena);
+    pthread_rwlock_destroy(&doc->lock);
+    pthread_mutex_destroy(&doc->report_lock);
     free(doc);
 }
 
@@ -131,11 +135,48 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
 }
 
 const char *rb_doc_format(const rb_doc *doc) { return doc->format->name; }
-rb_node *rb_doc_root(rb_doc *doc) { return doc->root; }
+/* Every table and packed record below `n` becomes the nodes it stands for (0: out of memory). */
+static int expand_all(rb_node *n)
+{
+    if ((n->kind == RB_K_TABLE || n->kind == RB_K_PACKED) && !rb_table_expand(n)) return 0;
+    if (!rb_node_is_container(n)) return 1;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (!expand_all(n->v.kids.items[i])) return 0;
+    return 1;
+}
+
+/* The C API navigates nodes: the first call turns every packed table into nodes, holding the
+ * document's lock exclusive, so navigation after it never changes the model and any number of
+ * threads may read at once (docs/performance.md "Reads never write"). */
+rb_node *rb_doc_root(rb_doc *doc)
+{
+    if (!__atomic_load_n(&doc->navigable, __ATOMIC_ACQUIRE)) {
+        pthread_rwlock_wrlock(&doc->lock);
+        if (!doc->navigable && expand_all(doc->root)) __atomic_store_n(&doc->navigable, 1, __ATOMIC_RELEASE);
+        pthread_rwlock_unlock(&doc->lock);
+    }
+    return doc->root;
+}
 
 /* The write both rb_doc_write and rb_doc_write_against do; `expected` may be NULL. */
+static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+                                    size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
+                                    rb_error *err);
+
+/* A write reads the model (several may run at once); its stream reports are kept under a lock of
+ * their own (rb_doc_stream_reports). */
 static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
+{
+    rb_doc_read_begin(doc);
+    rb_status st = write_doc_unlocked(doc, options, expected, expected_size, identical, out, out_size, err);
+    rb_doc_read_end(doc);
+    return st;
+}
+
+static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+                                    size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
+                                    rb_error *err)
 {
     *out = NULL;
     *out_size = 0;
@@ -151,7 +192,6 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const u
         rb_ar_free(ar);
         return st ? st : RB_E_MODEL;
     }
-    doc->last_write_reencode = options ? options->reencode : 0;
     if (identical) *identical = rb_buf_holds_expected(rb_ar_output(ar));
     if (identical && *identical) {
         *out_size = expected_size;
@@ -204,16 +244,25 @@ static void count_coverage(const rb_node *n, rb_coverage *c)
     }
 }
 
-void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
+static void coverage_unlocked(const rb_doc *doc, rb_coverage *coverage)
 {
     memset(coverage, 0, sizeof(*coverage));
     count_coverage(doc->root, coverage);
 }
 
+void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
+{
+    rb_doc_read_begin(doc);
+    coverage_unlocked(doc, coverage);
+    rb_doc_read_end(doc);
+}
+
 size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)
 {
     size_t n = 0;
+    pthread_mutex_lock((pthread_mutex_t *)&doc->report_lock);
     for (size_t i = 0; i < doc->stream_count && n < max; i++) reports[n++] = doc->streams[i]->stream->report;
+    pthread_mutex_unlock((pthread_mutex_t *)&doc->report_lock);
     return n;
 }
 
@@ -256,7 +305,14 @@ void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset
     find_path(doc->root, section, offset, out, size, 1);
 }
 
-void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)
+static void path_at_unlocked(const rb_doc *doc, uint64_t offset, char *out, size_t size)
 {
     rb_doc_path_at_section(doc, 0, offset, out, size);
+}
+
+void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)
+{
+    rb_doc_read_begin(doc);
+    path_at_unlocked(doc, offset, out, size);
+    rb_doc_read_end(doc);
 }

@@ -70,3 +70,7 @@ int rb_doc_add_note(rb_doc *doc, const char *text)
     return 0;
 }
 
+/* The lock is the document's own synchronisation, not part of its value: taking it on a const
+ * document is a read. */
+void rb_doc_read_begin(const rb_doc *doc) { pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock); }
+void rb_doc_read_end(const rb_doc *doc) { pthread_rwlock_unlock((pthread_rwlock_t *)&doc->lock); }

@@ -7,6 +7,7 @@
 #ifndef RB_DOC_STATE_H
 #define RB_DOC_STATE_H
 #include <jansson.h>
+#include <pthread.h>
 #include "arena.h"
 #include "model.h"
 #include "rebyte.h"
@@ -104,7 +105,6 @@ struct rb_doc {
     uint64_t *derived_offsets; /* where the input stores derived values (sizes, counts), for tests */
     size_t derived_count, derived_cap;
     int record_derived_offsets; /* rb_read_options: only the tests that damage files want them */
-    int last_write_reencode;
     /* the model was edited since it was read: a write checks what edits may break
      * (rb_ar_checks_edits) the way building it from JSON does */
     int edited;
@@ -117,7 +117,18 @@ struct rb_doc {
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;
+    /* Reads never write (docs/performance.md "Reads never write"): whole-model reads (write, JSON,
+     * check, info, ...) hold `lock` shared; rb_doc_root turns packed tables into nodes once,
+     * holding it exclusive, then sets `navigable`. */
+    pthread_rwlock_t lock;
+    int navigable;
+    /* the last write's stream reports (rb_stream_info.report) are written and read under this */
+    pthread_mutex_t report_lock;
 };
+
+/* Brackets a read of the whole model (several threads may hold it at once; nestable). */
+void rb_doc_read_begin(const rb_doc *doc);
+void rb_doc_read_end(const rb_doc *doc);
 
 /* Registers a byte space; returns its index (0 is the input file). */
 /* Records a note (copied); past a cap only the count grows. 0 on success, -1 out of memory. */

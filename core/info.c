@@ -17,7 +17,7 @@ static json_t *header_fields(const rb_doc *doc)
     return header;
 }
 
-char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
+static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file_size)
 {
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(file_name ? file_name : doc->file_name));
@@ -45,12 +45,28 @@ char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
     return text;
 }
 
-size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
+char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
+{
+    rb_doc_read_begin(doc);
+    char *text = info_unlocked(doc, file_name, file_size);
+    rb_doc_read_end(doc);
+    return text;
+}
+
+static size_t check_unlocked(const rb_doc *doc, rb_check_report report, void *context)
 {
     return rb_rules_run(doc, report, context);
 }
 
-rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
+{
+    rb_doc_read_begin(doc);
+    size_t problems = check_unlocked(doc, report, context);
+    rb_doc_read_end(doc);
+    return problems;
+}
+
+static rb_status transform_unlocked(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err)
 {
     *patch_json = NULL;
@@ -76,6 +92,15 @@ rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *opti
         snprintf(err->message, sizeof err->message, "%s", rc == 0 ? "out of memory" : why);
     }
     return rc == 0 ? RB_E_NOMEM : RB_E_UNSUPPORTED;
+}
+
+rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+                           char **report_json, rb_error *err)
+{
+    rb_doc_read_begin(doc);
+    rb_status st = transform_unlocked(doc, name, options_json, patch_json, report_json, err);
+    rb_doc_read_end(doc);
+    return st;
 }
 
 const char *rb_doc_encoding(const rb_doc *doc)

@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <zlib.h>
 #include "model.h"
 #include <string.h>
@@ -56,13 +57,20 @@ int64_t rb_node_int(const rb_node *n)
     return (int64_t)(n->v.bits << shift) >> shift;
 }
 
+/* Memoised on first use; several threads may ask at once (reads never write to what another
+ * reads: the digests are published with the flag, under one lock for all documents). */
+static pthread_mutex_t digests_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const rb_stream_info *rb_stream_digests(const rb_stream_info *s)
 {
-    if (!s->digests_known && s->content) {
+    if (__atomic_load_n(&s->digests_known, __ATOMIC_ACQUIRE) || !s->content) return s;
+    pthread_mutex_lock(&digests_lock);
+    if (!s->digests_known) {
         rb_stream_info *memo = (rb_stream_info *)s; /* memoised: logically const */
         memo->content_crc32 = (uint32_t)crc32(0, s->content, (uInt)s->content_size);
         memo->content_adler32 = (uint32_t)adler32(1, s->content, (uInt)s->content_size);
-        memo->digests_known = 1;
+        __atomic_store_n(&memo->digests_known, 1, __ATOMIC_RELEASE);
     }
+    pthread_mutex_unlock(&digests_lock);
     return s;
 }

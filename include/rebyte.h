@@ -90,6 +90,8 @@ RB_API rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_opti
 RB_API void rb_doc_free(rb_doc *doc);
 
 RB_API const char *rb_doc_format(const rb_doc *doc);
+/* The root node. The first call turns the document's packed tables into nodes (once; safe from
+ * several threads): navigation never changes the model after it. */
 RB_API rb_node *rb_doc_root(rb_doc *doc);
 
 /* Serialise the model. On success *out is malloc'd (free it with free()). */

@@ -224,7 +224,7 @@ static json_t *identity_ops(const rb_doc *a, const uint8_t *a_bytes, size_t a_si
     return NULL;
 }
 
-rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
     *patch_json = NULL;
@@ -257,9 +257,20 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
     return RB_OK;
 }
 
+rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                      char **patch_json, size_t *operation_count, rb_error *err)
+{
+    rb_doc_read_begin(a);
+    rb_doc_read_begin(b);
+    rb_status st = diff_unlocked(a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
+    rb_doc_read_end(b);
+    rb_doc_read_end(a);
+    return st;
+}
+
 /* ---------- resolve ---------- */
 
-rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
+static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
     *plain_json = NULL;
     json_t *model = rb_model_to_json(doc, doc->root, RB_BLOBS_REF);
@@ -274,5 +285,13 @@ rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plai
     }
     json_decref(resolved);
     json_decref(model);
+    return st;
+}
+
+rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
+{
+    rb_doc_read_begin(doc);
+    rb_status st = resolve_unlocked(doc, patch, plain_json, err);
+    rb_doc_read_end(doc);
     return st;
 }

@@ -756,15 +756,20 @@ static void layout_symbols(rb_ar *ar, groff_state *st, int keep_order)
 {
     rb_node *list = (rb_node *)rb_node_get(rb_ar_current(ar), "symbols");
     if (!list || list->kind != RB_K_LIST) return;
+    /* A model the file was read into is laid out already: then nothing is stored, so writes of an
+     * unedited document only read it (docs/performance.md "Reads never write"). */
     size_t kept = 0;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         rb_node *symbol = list->v.kids.items[i];
-        if (symbol_is_referenced(st, symbol)) list->v.kids.items[kept++] = symbol;
+        if (!symbol_is_referenced(st, symbol)) continue;
+        if (list->v.kids.items[kept] != symbol) list->v.kids.items[kept] = symbol;
+        kept++;
     }
-    list->v.kids.count = kept;
+    if (list->v.kids.count != kept) list->v.kids.count = (uint32_t)kept;
     /* insertion sort: stable, and the list is nearly sorted after an edit */
     for (size_t i = 1; i < kept && !keep_order; i++) {
         rb_node *symbol = list->v.kids.items[i];
+        if (symbol_node_by_text(&list->v.kids.items[i - 1], &symbol) <= 0) continue; /* in place */
         size_t j = i;
         for (; j > 0 && symbol_node_by_text(&list->v.kids.items[j - 1], &symbol) > 0; j--)
             list->v.kids.items[j] = list->v.kids.items[j - 1];

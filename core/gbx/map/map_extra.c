@@ -531,7 +531,7 @@ static void script_contents(rb_ar *ar, const char *key, const script_type *type,
 
 static const script_type *script_type_describe(rb_ar *ar, const char *key, int version)
 {
-    script_type *t = rb_arena_alloc(rb_ar_arena(ar), sizeof *t);
+    script_type *t = rb_arena_alloc(rb_ar_scratch_arena(ar), sizeof *t);
     if (!t) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
     rb_ar_record_begin(ar, key);
     t->kind = version >= 1 ? rb_ar_u8(ar, "type") : rb_ar_u32(ar, "type");
@@ -546,7 +546,7 @@ static const script_type *script_type_describe(rb_ar *ar, const char *key, int v
         rb_ar_slot_set(ar, &count, n);
         gbx_string(ar, "name");
         n = rb_ar_list_begin_n(ar, "members", n, 5);
-        t->members = rb_arena_alloc(rb_ar_arena(ar), (n + 1) * sizeof *t->members);
+        t->members = rb_arena_alloc(rb_ar_scratch_arena(ar), (n + 1) * sizeof *t->members);
         if (!t->members) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
         for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
             rb_ar_record_begin(ar, NULL);
@@ -614,7 +614,7 @@ static void script_contents(rb_ar *ar, const char *key, const script_type *type,
 static void script_traits_typed(rb_ar *ar, int version)
 {
     uint64_t n = script_list_begin(ar, "types", 1, 1);
-    const script_type **types = rb_arena_alloc(rb_ar_arena(ar), (n + 1) * sizeof *types);
+    const script_type **types = rb_arena_alloc(rb_ar_scratch_arena(ar), (n + 1) * sizeof *types);
     if (!types) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) types[i] = script_type_describe(ar, NULL, version);
     rb_ar_list_end(ar);

@@ -1,0 +1,148 @@
+/*
+ * Reads never write (docs/performance.md "Reads never write"): one document read from several
+ * threads at once — navigation over every node, getters, JSON rendering, writing, checking,
+ * info — gives every thread the results one thread alone gets. Built with ThreadSanitizer
+ * (REBYTE_TSAN=ON, ctest label tsan) it also proves there is no data race.
+ *
+ * Usage: test_concurrent_reads FILE...  (the samples and, when present, corpus files)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "test_util.h"
+#include "rebyte.h"
+
+enum { THREADS = 4, ROUNDS = 2 };
+
+/* What one reader saw: a digest per kind of read. */
+typedef struct reading {
+    uint32_t walk, json, written, info;
+    size_t nodes, written_size, problems;
+    int failed;
+} reading;
+
+typedef struct job {
+    rb_doc *doc;
+    reading seen;
+} job;
+
+static uint32_t crc_text(uint32_t crc, const char *text)
+{
+    return text ? (uint32_t)crc32(crc, (const unsigned char *)text, (uInt)strlen(text)) : crc;
+}
+
+/* Every node depth first, through the public navigation: kinds, keys, values and bytes. */
+static void walk(const rb_node *n, reading *r)
+{
+    r->nodes++;
+    rb_node_kind kind = rb_node_kind_of(n);
+    uint8_t k = (uint8_t)kind;
+    r->walk = (uint32_t)crc32(r->walk, &k, 1);
+    r->walk = crc_text(r->walk, rb_node_key(n));
+    if (kind == RB_NODE_INT || kind == RB_NODE_BOOL) {
+        uint64_t v = rb_node_get_uint(n);
+        r->walk = (uint32_t)crc32(r->walk, (const unsigned char *)&v, sizeof v);
+    } else if (kind == RB_NODE_FLOAT) {
+        double v = rb_node_get_float(n);
+        r->walk = (uint32_t)crc32(r->walk, (const unsigned char *)&v, sizeof v);
+    } else if (kind == RB_NODE_STRING || kind == RB_NODE_BLOB || kind == RB_NODE_OPAQUE || kind == RB_NODE_ID) {
+        size_t size = 0;
+        const uint8_t *bytes = rb_node_get_bytes(n, &size);
+        if (bytes) r->walk = (uint32_t)crc32(r->walk, bytes, (uInt)size);
+    }
+    size_t count = rb_node_child_count(n);
+    for (size_t i = 0; i < count; i++) {
+        const rb_node *child = rb_node_child(n, i);
+        if (!child) {
+            r->failed = 1;
+            return;
+        }
+        walk(child, r);
+    }
+}
+
+static void count_problem(void *count, const rb_rule_violation *violation)
+{
+    (void)violation;
+    (*(size_t *)count)++;
+}
+
+static void read_everything(rb_doc *doc, reading *r)
+{
+    memset(r, 0, sizeof *r);
+    walk(rb_doc_root(doc), r);
+    char *json = rb_doc_to_json(doc, 0);
+    r->json = crc_text(0, json);
+    r->failed |= json == NULL;
+    free(json);
+    uint8_t *out = NULL;
+    rb_error err;
+    if (rb_doc_write(doc, NULL, &out, &r->written_size, &err) != RB_OK) r->failed = 1;
+    else r->written = (uint32_t)crc32(0, out, (uInt)r->written_size);
+    free(out);
+    rb_doc_check(doc, count_problem, &r->problems);
+    char *info = rb_doc_info(doc, "file", r->written_size);
+    r->info = crc_text(0, info);
+    free(info);
+}
+
+static void *reader(void *arg)
+{
+    job *j = arg;
+    reading r;
+    for (int round = 0; round < ROUNDS; round++) {
+        read_everything(j->doc, &r);
+        if (round == 0) j->seen = r;
+        else if (memcmp(&r, &j->seen, sizeof r) != 0) j->seen.failed = 1;
+    }
+    return NULL;
+}
+
+static void check_file(const char *path)
+{
+    size_t size = 0;
+    uint8_t *data = test_read_file(path, &size);
+    if (!data || !rb_detect_format(data, size)) {
+        free(data);
+        return;
+    }
+    rb_error err;
+    /* the reference: a document of its own, read by one thread */
+    rb_doc *alone = rb_doc_parse(data, size, NULL, &err);
+    rb_doc *shared = rb_doc_parse(data, size, NULL, &err);
+    CHECK(alone && shared, "%s parses", path);
+    if (alone && shared) {
+        reading expected;
+        read_everything(alone, &expected);
+        CHECK(!expected.failed && expected.written_size == size, "%s reads alone", path);
+        pthread_t threads[THREADS];
+        job jobs[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            jobs[t].doc = shared;
+            pthread_create(&threads[t], NULL, reader, &jobs[t]);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            pthread_join(threads[t], NULL);
+            CHECK(!jobs[t].seen.failed && memcmp(&jobs[t].seen, &expected, sizeof expected) == 0,
+                  "%s: thread %d saw what one reader sees (%zu nodes, json %08x, written %08x; alone %zu, %08x, %08x)",
+                  path, t, jobs[t].seen.nodes, jobs[t].seen.json, jobs[t].seen.written, expected.nodes, expected.json,
+                  expected.written);
+        }
+    }
+    rb_doc_free(alone);
+    rb_doc_free(shared);
+    free(data);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FILE...\n", argv[0]);
+        return 64;
+    }
+    for (int i = 1; i < argc; i++) check_file(argv[i]);
+    printf("%d files read by %d threads at once, %d failures\n", argc - 1, THREADS, test_failures);
+    return test_failures ? 1 : 0;
+}
