@@ -23,6 +23,7 @@ static rb_ar *ar_new(rb_doc *doc, rb_ar_dir dir, rb_node *root)
     ar->doc = doc;
     ar->frames[0].node = root;
     ar->frame_count = 1;
+    ar_set_encoding(ar, 0);
     return ar;
 }
 
@@ -301,21 +302,17 @@ void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
         rb_buf_put_le(ar_out(ar), v, wire & RB_W_WIDTH);
 }
 
-int rb_ar_peek_u32(rb_ar *ar, uint32_t *value)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return 0;
-    if (ar->text) return peek_text_u32(ar, 0, value);
-    if (rb_ar_remaining(ar) < 4) return 0;
-    const ar_range *r = ar_top_range(ar);
-    *value = (uint32_t)ar_decode_int(r->base + r->pos, RB_U32);
-    return 1;
-}
+int rb_ar_peek_u32(rb_ar *ar, uint32_t *value) { return rb_ar_peek_u32_at(ar, 0, value); }
 
 int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value)
 {
     if (ar->failed || ar->dir != RB_AR_READ) return 0;
-    if (ar->text) return peek_text_u32(ar, offset, value);
-    /* formats scan with this (a u32 at a time), so it does its checks in place */
+    return ar->enc->peek_u32(ar, offset, value);
+}
+
+/* Binary: formats scan with this (a u32 at a time), so it does its checks in place. */
+static int peek_binary_u32(rb_ar *ar, uint64_t offset, uint32_t *value)
+{
     const ar_range *r = ar_top_range(ar);
     size_t left = r->size - r->pos;
     if (left < 4 || offset > left - 4) return 0;
@@ -327,7 +324,7 @@ int rb_ar_peek_u32_at(rb_ar *ar, uint64_t offset, uint32_t *value)
 
 void rb_ar_set_text(rb_ar *ar, int text)
 {
-    if (ar->dir != RB_AR_FROM_JSON) ar->text = text != 0;
+    if (ar->dir != RB_AR_FROM_JSON) ar_set_encoding(ar, text);
 }
 
 int rb_ar_is_text(const rb_ar *ar) { return ar->text; }
@@ -751,28 +748,45 @@ static void write_scalar_line(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned w
     ar_put_line(ar, s, n);
 }
 
+/* Binary: the scalar's wire bytes. */
+static int take_binary_scalar(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, uint64_t *bits)
+{
+    (void)kind;
+    const uint8_t *p = ar_take(ar, key, wire & RB_W_WIDTH);
+    if (!p) return 0;
+    *bits = ar_decode_int(p, wire);
+    return 1;
+}
+
+static void emit_binary_scalar(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned wire)
+{
+    (void)kind;
+    ar_emit_int(ar, bits, wire);
+}
+
+static int peek_text_line_u32(rb_ar *ar, uint64_t offset, uint32_t *value) { return peek_text_u32(ar, offset, value); }
+
+static const ar_encoding BINARY_ENCODING = {take_binary_scalar, emit_binary_scalar, peek_binary_u32};
+static const ar_encoding TEXT_ENCODING = {read_scalar_line, write_scalar_line, peek_text_line_u32};
+
+void ar_set_encoding(rb_ar *ar, int text)
+{
+    ar->text = text != 0;
+    ar->enc = ar->text ? &TEXT_ENCODING : &BINARY_ENCODING;
+}
+
 uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
 {
     json_t *jv = NULL;
     rb_node *n = ar_field(ar, key, RB_K_INT, wire, &jv);
     if (!n) return 0;
-    unsigned width = wire & RB_W_WIDTH;
     switch (ar->dir) {
-    case RB_AR_READ: {
-        if (ar->text) {
-            if (!read_scalar_line(ar, key, RB_K_INT, wire, &n->v.bits)) return 0;
-            ar_note_size(ar, n);
-            break;
-        }
-        const uint8_t *p = ar_take(ar, key, width);
-        if (!p) return 0;
-        n->v.bits = ar_decode_int(p, wire);
+    case RB_AR_READ:
+        if (!ar->enc->take_scalar(ar, key, RB_K_INT, wire, &n->v.bits)) return 0;
         ar_note_size(ar, n);
         break;
-    }
     case RB_AR_WRITE:
-        if (ar->text) write_scalar_line(ar, RB_K_INT, n->v.bits, wire);
-        else ar_emit_int(ar, n->v.bits, wire);
+        ar->enc->emit_scalar(ar, RB_K_INT, n->v.bits, wire);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
@@ -800,21 +814,12 @@ uint64_t ar_float_field(rb_ar *ar, const char *key, unsigned width)
     rb_node *n = ar_field(ar, key, RB_K_FLOAT, width, &jv);
     if (!n) return 0;
     switch (ar->dir) {
-    case RB_AR_READ: {
-        if (ar->text) {
-            if (!read_scalar_line(ar, key, RB_K_FLOAT, width, &n->v.bits)) return 0;
-            ar_note_size(ar, n);
-            break;
-        }
-        const uint8_t *p = ar_take(ar, key, width);
-        if (!p) return 0;
-        n->v.bits = ar_decode_int(p, width);
+    case RB_AR_READ:
+        if (!ar->enc->take_scalar(ar, key, RB_K_FLOAT, width, &n->v.bits)) return 0;
         ar_note_size(ar, n);
         break;
-    }
     case RB_AR_WRITE:
-        if (ar->text) write_scalar_line(ar, RB_K_FLOAT, n->v.bits, width);
-        else ar_emit_int(ar, n->v.bits, width);
+        ar->enc->emit_scalar(ar, RB_K_FLOAT, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];
@@ -837,21 +842,12 @@ uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
     rb_node *n = ar_field(ar, key, RB_K_BOOL, width, &jv);
     if (!n) return 0;
     switch (ar->dir) {
-    case RB_AR_READ: {
-        if (ar->text) {
-            if (!read_scalar_line(ar, key, RB_K_BOOL, width, &n->v.bits)) return 0;
-            ar_note_size(ar, n);
-            break;
-        }
-        const uint8_t *p = ar_take(ar, key, width);
-        if (!p) return 0;
-        n->v.bits = ar_decode_int(p, width);
+    case RB_AR_READ:
+        if (!ar->enc->take_scalar(ar, key, RB_K_BOOL, width, &n->v.bits)) return 0;
         ar_note_size(ar, n);
         break;
-    }
     case RB_AR_WRITE:
-        if (ar->text) write_scalar_line(ar, RB_K_BOOL, n->v.bits, width);
-        else ar_emit_int(ar, n->v.bits, width);
+        ar->enc->emit_scalar(ar, RB_K_BOOL, n->v.bits, width);
         break;
     case RB_AR_FROM_JSON: {
         char why[160];

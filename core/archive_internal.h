@@ -44,6 +44,19 @@ typedef struct ar_range {
     int is_stream, is_section;
 } ar_range;
 
+/* How scalars are spelled: binary (their wire bytes) or text GBX (a CR LF line each,
+ * archive_text.h). Chosen once when the archive learns its encoding (ar_set_encoding), so the
+ * scalar functions do not test the encoding per value. */
+typedef struct ar_encoding {
+    /* READ: the scalar `kind` of `wire` at the cursor into *bits; 0 when it fails (said why) */
+    int (*take_scalar)(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, uint64_t *bits);
+    /* WRITE: the scalar's spelling */
+    void (*emit_scalar)(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned wire);
+    /* READ: the u32 `offset` bytes (text: lines) ahead of the cursor, without moving; 0 at the end */
+    int (*peek_u32)(rb_ar *ar, uint64_t offset, uint32_t *value);
+} ar_encoding;
+void ar_set_encoding(rb_ar *ar, int text);
+
 struct rb_ar {
     rb_ar_dir dir;
     rb_doc *doc;
@@ -57,6 +70,7 @@ struct rb_ar {
     void *user;
     /* text encoding (text GBX): every primitive is one line ended by CR LF (archive_text.h) */
     int text;
+    const struct ar_encoding *enc; /* the spelling of scalars, chosen with `text` (ar_set_encoding) */
     const uint8_t *raw_next; /* text READ: bytes of a "0x" line rb_ar_take has not handed out yet */
     size_t raw_left;
     int raw_open;            /* text WRITE: rb_ar_emit is filling an open "0x" line */

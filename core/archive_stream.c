@@ -576,7 +576,7 @@ void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *m, char *why, size_t why_size)
     ar->doc->stream_count = m->streams;
     ar->raw_next = m->raw_next;
     ar->raw_left = m->raw_left;
-    ar->text = m->text;
+    ar_set_encoding(ar, m->text);
     while (ar->output_count > 1 && ar->dir == RB_AR_WRITE) rb_buf_free(&ar->outputs[--ar->output_count]);
 }
 
