@@ -2,3 +2,9 @@
 # JSON (no corpus needed) and the corpus coverage / edit checks (skipped without the corpus).
 rebyte_add_script_test(gbx_ghost_fixture gbx_ghost/fixture.sh)
 rebyte_add_script_test(gbx_ghost_corpus gbx_ghost/corpus.sh)
+# Ghost samples decoded into records and written back from them, through the library.
+add_executable(test_ghost_samples gbx_ghost/test_ghost_samples.c)
+target_link_libraries(test_ghost_samples PRIVATE rebyte_objects m)
+target_include_directories(test_ghost_samples PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME gbx_ghost_samples COMMAND test_ghost_samples ${REBYTE_SHARED}/corpus/gbx)
+set_tests_properties(gbx_ghost_samples PROPERTIES SKIP_RETURN_CODE 77)

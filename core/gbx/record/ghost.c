@@ -55,20 +55,34 @@ static void ghost_003(rb_ar *ar)
 
 static void ghost_004(rb_ar *ar) { rb_ar_x32(ar, "savedMobilClassId"); }
 
+/* WRITE: a stored size that disagrees with the samples written would cut them wrongly. */
+static void check_stored_size(rb_ar *ar, const ghost_sample_sizes *cut, uint32_t i, int32_t stored, const char *what)
+{
+    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_WRITE && cut->typed && i < cut->count &&
+        (uint32_t)stored != cut->size_of[i])
+        rb_ar_fail(ar, RB_E_MODEL, "%s says %d bytes, sample %u has %u", what, stored, i, cut->size_of[i]);
+}
+
 /* Sample sizes: one per sample but the last, or one size for all. */
-static void sample_layout(rb_ar *ar)
+static void sample_layout(rb_ar *ar, const ghost_sample_sizes *cut)
 {
     int32_t samples = rb_ar_i32(ar, "numSamples");
+    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_WRITE && cut->typed && (uint32_t)samples != cut->count)
+        rb_ar_fail(ar, RB_E_MODEL, "numSamples is %d, the state buffer has %u samples", samples, cut->count);
     if (samples <= 0) return;
     rb_ar_i32(ar, "firstSampleOffset");
     if (samples == 1) return;
     int32_t size_per_sample = rb_ar_i32(ar, "sizePerSample");
-    if (size_per_sample != -1) return;
+    if (size_per_sample != -1) {
+        for (uint32_t i = 0; cut->typed && i < cut->count; i++) check_stored_size(ar, cut, i, size_per_sample, "sizePerSample");
+        return;
+    }
     uint64_t n = rb_ar_list_begin_n(ar, "sampleSizes", (uint64_t)samples - 1, 4);
     if (rb_ar_ok(ar) && n != (uint64_t)samples - 1)
         rb_ar_fail(ar, RB_E_MODEL, "sampleSizes has %llu entries; numSamples %d needs %d", (unsigned long long)n,
                    samples, samples - 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++)
+        check_stored_size(ar, cut, (uint32_t)i, rb_ar_i32(ar, NULL), "sampleSizes");
     rb_ar_list_end(ar);
 }
 
@@ -81,8 +95,9 @@ static void sample_content_typed(rb_ar *ar)
     rb_ar_i32(ar, "u01");
     rb_ar_i32(ar, "samplePeriod");
     int32_t version = rb_ar_i32(ar, "version");
-    gbx_data_blob(ar, "stateBuffer");
-    sample_layout(ar);
+    ghost_sample_sizes cut = {0};
+    gbx_ghost_state_buffer(ar, mobil, version, &cut);
+    sample_layout(ar, &cut);
     if (!fixed_step) gbx_i32_list(ar, "stateTimes");
     /* GBX.NET guesses a trailing i32 from version 10 on; TMT ghosts (version >= 10) end without
      * it, so the bytes left decide. */

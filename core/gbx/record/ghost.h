@@ -1,4 +1,4 @@
-/* Ghost archives shared with replays (core/gbx/ghost.c). */
+/* Ghost archives shared with replays (core/gbx/record/ghost.c) and the samples (ghost_samples.c). */
 #ifndef RB_GBX_GHOST_H
 #define RB_GBX_GHOST_H
 #include "../gbx_internal.h"
@@ -9,4 +9,18 @@ void gbx_ghost_input_events(rb_ar *ar);
 
 /* An i32 length + raw bytes ("data" in GBX.NET), kept as a blob; the length is derived. */
 void gbx_data_blob(rb_ar *ar, const char *key);
+
+/* ---------- samples (ghost_samples.c, docs/formats/gbx-ghost.md "Samples") ---------- */
+enum { GHOST_MAX_SAMPLES = 1 << 20 };
+/* How the state buffer is cut into samples: READ from the sizes stored after it, WRITE the
+ * sizes of the samples written (checked against the stored ones). */
+typedef struct ghost_sample_sizes {
+    int typed;      /* the samples are records (else the buffer is a blob) */
+    uint32_t count;
+    uint32_t *size_of; /* `count` sizes (scratch memory of the archive) */
+} ghost_sample_sizes;
+/* Are samples of this class and state version typed? */
+int gbx_ghost_samples_known(uint32_t mobil_class, int32_t version);
+/* The state buffer: its samples as records where they are known and cut exactly, else a blob. */
+void gbx_ghost_state_buffer(rb_ar *ar, uint32_t mobil_class, int32_t version, ghost_sample_sizes *cut);
 #endif
