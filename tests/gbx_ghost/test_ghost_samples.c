@@ -1,7 +1,8 @@
 /*
- * Ghost samples through the library (docs/formats/gbx-ghost.md "Samples"): in every corpus
+ * Ghost samples through the library (docs/formats/gbx-ghost.md "Samples", "Entity records"): in every corpus
  * file with car ghosts, every state buffer is decoded into sample records (none left as a blob),
- * each sample has a finite position, the number of samples is the stored numSamples; the
+ * each sample has a finite position, the number of samples is the stored numSamples; every
+ * TM2020 entity record is decoded (entities, timed samples in order, none left opaque); the
  * content written from those records is the original content byte for byte (the writer then
  * passes each original zlib stream through: its report says not re-encoded), and a write that
  * re-encodes every stream from the records reads back to the same model.
@@ -10,6 +11,7 @@
  */
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 
 typedef struct tally {
     size_t lists, samples, blobs, bad_positions, bad_counts;
+    size_t records, entities, entity_samples, opaque_records; /* CPlugEntRecordData content */
 } tally;
 
 static const rb_node *member(const rb_node *record, const char *key)
@@ -50,8 +53,32 @@ static void check_samples(const rb_node *sample_data, const rb_node *samples, ta
     }
 }
 
+/* TM2020 entity records: the entities and their timed samples (times never decrease). */
+static void check_entities(const rb_node *entities, tally *t)
+{
+    t->records++;
+    for (size_t e = 0; e < rb_node_child_count(entities); e++) {
+        const rb_node *samples = member(rb_node_child(entities, e), "samples");
+        size_t n = samples ? rb_node_child_count(samples) : 0;
+        int64_t last = INT64_MIN;
+        for (size_t i = 0; i < n; i++) {
+            const rb_node *time = member(rb_node_child(samples, i), "time");
+            int64_t now = time ? rb_node_get_int(time) : INT64_MIN;
+            if (!time || now < last) t->bad_positions++;
+            last = now;
+        }
+        t->entities++;
+        t->entity_samples += n;
+    }
+}
+
 static void walk(const rb_node *n, tally *t)
 {
+    const rb_node *entities = member(n, "entities");
+    if (entities && member(n, "objects")) check_entities(entities, t);
+    if (rb_node_kind_of(n) == RB_NODE_STREAM && member(n, "data") && rb_node_key(n) &&
+        strcmp(rb_node_key(n), "compressedData") == 0)
+        t->opaque_records++;
     const rb_node *samples = member(n, "samples");
     if (samples && member(n, "savedMobilClassId")) check_samples(n, samples, t);
     if (member(n, "savedMobilClassId") && member(n, "stateBuffer")) t->blobs++;
@@ -80,8 +107,9 @@ static void check_file(const char *path, tally *total)
     }
     tally t = {0};
     walk(rb_doc_root(doc), &t);
-    if (t.lists || t.blobs) {
+    if (t.lists || t.blobs || t.records || t.opaque_records) {
         CHECK(t.blobs == 0, "%s: %zu state buffers left as blobs", path, t.blobs);
+        CHECK(t.opaque_records == 0, "%s: %zu entity records left opaque", path, t.opaque_records);
         CHECK(t.bad_positions == 0 && t.bad_counts == 0, "%s: %zu samples without a finite position, %zu lists "
               "whose numSamples differs", path, t.bad_positions, t.bad_counts);
         uint8_t *out = NULL;
@@ -92,7 +120,7 @@ static void check_file(const char *path, tally *total)
         rb_stream_report reports[64];
         size_t n = rb_doc_stream_reports(doc, reports, 64);
         for (size_t i = 0; i < n; i++)
-            if (strcmp(reports[i].name, "sampleData") == 0)
+            if (strcmp(reports[i].name, "sampleData") == 0 || strcmp(reports[i].name, "compressedData") == 0)
                 CHECK(!reports[i].reencoded, "%s: the content written from the sample records differs from the "
                       "original (stream %zu re-encoded)", path, i);
         rb_write_options reencode = {.reencode = 1};
@@ -102,11 +130,14 @@ static void check_file(const char *path, tally *total)
         CHECK(again && same_model(doc, data, size, again), "%s: re-encoded from the records, reads back the same", path);
         rb_doc_free(again);
         free(out);
-        printf("%-60.60s %zu ghosts, %zu samples\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, t.lists,
-               t.samples);
+        printf("%-60.60s %zu ghosts, %zu samples; %zu entity records, %zu entities, %zu samples\n",
+               strrchr(path, '/') ? strrchr(path, '/') + 1 : path, t.lists, t.samples, t.records, t.entities,
+               t.entity_samples);
     }
     total->lists += t.lists;
     total->samples += t.samples;
+    total->records += t.records;
+    total->entity_samples += t.entity_samples;
     rb_doc_free(doc);
     free(data);
 }
@@ -127,7 +158,8 @@ int main(int argc, char **argv)
         check_file(path, &total);
     }
     closedir(dir);
-    CHECK(total.lists > 0, "the corpus has ghosts with decoded samples");
-    printf("%zu ghosts, %zu samples decoded; %d failures\n", total.lists, total.samples, test_failures);
+    CHECK(total.lists > 0 && total.records > 0, "the corpus has ghosts with decoded samples and entity records");
+    printf("%zu ghosts, %zu samples decoded; %zu entity records, %zu samples; %d failures\n", total.lists,
+           total.samples, total.records, total.entity_samples, test_failures);
     return test_failures ? 1 : 0;
 }

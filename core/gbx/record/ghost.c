@@ -504,10 +504,6 @@ static void ctn_ghost_02e(rb_ar *ar) { gbx_string(ar, "u01"); }
 
 /* ---------- CPlugEntRecordData ---------- */
 
-/* The decoded records are kept whole: their archive (entity descriptors, delta lists) is not
- * typed yet. */
-static void ent_record_content(rb_ar *ar) { rb_ar_rest(ar, "data"); }
-
 static void ent_record_000(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
@@ -515,7 +511,7 @@ static void ent_record_000(rb_ar *ar)
         unsupported_version(ar, "CPlugEntRecordData (uncompressed)", version);
         return;
     }
-    zlib_stream(ar, "compressedData", ent_record_content);
+    zlib_stream(ar, "compressedData", gbx_ent_record_content);
 }
 
 static const gbx_chunk_def GHOST_CHUNKS[] = {
