@@ -143,9 +143,14 @@ static void typed_samples(rb_ar *ar, int32_t version, ghost_sample_sizes *cut)
 {
     const rb_layout *layout = car_state_layout(version);
     int reading = rb_ar_direction(ar) == RB_AR_READ;
+    /* binary: the stored sizes cut the buffer (READ) and are checked (WRITE); text spells every
+     * field as a line, so its sizes are text sizes and the samples simply run to the buffer's end */
+    int binary = !rb_ar_is_text(ar);
     rb_ar_sized_begin(ar, "stateBuffer size", RB_U32);
-    uint64_t n = rb_ar_list_begin_n(ar, "samples", reading ? cut->count : 0, 1);
-    if (!reading) {
+    uint64_t n = 0;
+    if (reading && !binary) rb_ar_list_begin_open(ar, "samples");
+    else n = rb_ar_list_begin_n(ar, "samples", reading ? cut->count : 0, 1);
+    if (!reading && binary) {
         cut->count = n <= GHOST_MAX_SAMPLES ? (uint32_t)n : 0;
         cut->size_of = n ? rb_arena_alloc(rb_ar_scratch_arena(ar), cut->count * sizeof *cut->size_of) : NULL;
         if (n > GHOST_MAX_SAMPLES)
@@ -153,12 +158,12 @@ static void typed_samples(rb_ar *ar, int32_t version, ghost_sample_sizes *cut)
         else if (n && !cut->size_of)
             rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    for (uint64_t i = 0; rb_ar_ok(ar) && (reading && !binary ? !rb_ar_at_end(ar) : i < n); i++) {
         uint64_t start = rb_ar_tell(ar);
-        if (reading) rb_ar_range_begin(ar, "sample", cut->size_of[i]);
+        if (reading && binary) rb_ar_range_begin(ar, "sample", cut->size_of[i]);
         sample(ar, version, layout);
-        if (reading) rb_ar_range_end(ar);
-        else cut->size_of[i] = (uint32_t)(rb_ar_tell(ar) - start);
+        if (reading && binary) rb_ar_range_end(ar);
+        else if (binary && cut->size_of) cut->size_of[i] = (uint32_t)(rb_ar_tell(ar) - start);
     }
     rb_ar_list_end(ar);
     rb_ar_sized_end(ar);
@@ -169,18 +174,18 @@ void gbx_ghost_state_buffer(rb_ar *ar, uint32_t mobil_class, int32_t version, gh
     cut->typed = 0;
     if (rb_ar_direction(ar) != RB_AR_READ) {
         if (rb_ar_has(ar, "samples", 0) && gbx_ghost_samples_known(mobil_class, version)) {
-            cut->typed = 1;
+            cut->typed = !rb_ar_is_text(ar);
             typed_samples(ar, version, cut);
         } else {
             gbx_data_blob(ar, "stateBuffer");
         }
         return;
     }
-    if (gbx_ghost_samples_known(mobil_class, version) && cut_samples(ar, cut)) {
+    if (gbx_ghost_samples_known(mobil_class, version) && (rb_ar_is_text(ar) || cut_samples(ar, cut))) {
         gbx_mark mark = gbx_mark_here(ar);
         typed_samples(ar, version, cut);
         if (rb_ar_ok(ar)) {
-            cut->typed = 1;
+            cut->typed = !rb_ar_is_text(ar); /* text: no binary sizes to check the stored ones against */
             return;
         }
         char why[300];
