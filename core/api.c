@@ -201,6 +201,7 @@ rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const
             snprintf(err->message, sizeof err->message, "\"$format\" is missing or names no known format");
         }
     } else {
+        rb_json_resolve_files(j, name);
         doc = rb_doc_from_json(format, j, blob_source, name, err);
     }
     json_decref(j);

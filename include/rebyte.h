@@ -210,6 +210,20 @@ typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } r
 /* `rebyte dump`: the model as JSON text (malloc'd) with "$format", and, when `source_name` is
  * given and blobs are references, "$source" {file, size, crc32} naming the file they refer to. */
 RB_API char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name);
+/* `rebyte dump --blobs=files`: the model as JSON text (malloc'd) in which every blob (thumbnails,
+ * zips, sounds, opaque bytes, streams' original bytes) is {"$file": "<prefix>/NNNNN-<key>.<ext>"},
+ * and those files (`count` of them, names relative to the JSON's folder) for the caller to write.
+ * rb_doc_build reads such files back from beside the JSON. The data of a file may point into the
+ * document: write them before freeing it. Free the list with rb_dump_files_free. */
+typedef struct rb_dump_file {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+    uint8_t *owned; /* internal */
+} rb_dump_file;
+RB_API rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
+                                   size_t *count, rb_error *err);
+RB_API void rb_dump_files_free(rb_dump_file *files, size_t count);
 /* `rebyte build`: a model from JSON text (a dump, edited or not), validated through the format's
  * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
  * against blob_source (the parsed original; may be NULL), which must outlive the result. */

@@ -33,10 +33,12 @@ static const command COMMANDS[] = {
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte.\n"
      "  --reencode  re-encode compressed streams from the model"},
-    {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|omit]",
+    {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|files|omit]",
      "The model as JSON (keys in file order, stable formatting).\n"
      "  --blobs=ref     blobs as references into FILE (default; `build` needs FILE then)\n"
      "  --blobs=base64  blobs inline: the dump stands alone\n"
+     "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"
+     "                  edit the files, `build OUT.json` without the original\n"
      "  --blobs=omit    sizes only (for reading; cannot be built)"},
     {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"

@@ -1,5 +1,6 @@
 /* rebyte dump / build / diff / resolve / json-patch: clients of the library (include/rebyte.h) */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,13 +8,17 @@
 #include "cli_util.h"
 #include "jsonpatch.h"
 
-static int parse_blob_mode(const char *v, rb_blob_mode *mode)
+/* --blobs=files is not a spelling of the one JSON text but a dump with files beside it. */
+enum { BLOBS_FILES = -1 };
+
+static int parse_blob_mode(const char *v, int *mode)
 {
-    if (strcmp(v, "ref") == 0) *mode = RB_BLOBS_REF;
+    if (strcmp(v, "files") == 0) *mode = BLOBS_FILES;
+    else if (strcmp(v, "ref") == 0) *mode = RB_BLOBS_REF;
     else if (strcmp(v, "base64") == 0) *mode = RB_BLOBS_BASE64;
     else if (strcmp(v, "omit") == 0) *mode = RB_BLOBS_OMIT;
     else {
-        fprintf(stderr, "rebyte: --blobs must be ref, base64 or omit (not \"%s\")\n", v);
+        fprintf(stderr, "rebyte: --blobs must be ref, base64, files or omit (not \"%s\")\n", v);
         return -1;
     }
     return 0;
@@ -30,10 +35,51 @@ static json_t *load_json_file(const char *path)
 
 /* ---------- dump ---------- */
 
+/* The folder `path` is in ("" for the working folder), and mkdir of `dir` (existing is fine). */
+static int make_folder(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "rebyte: %s: %s\n", dir, strerror(errno));
+    return -1;
+}
+
+/* OUT.json and, in OUT.files/ beside it, every blob (rb_doc_dump_files); a summary on stderr. */
+static int dump_with_files(const rb_doc *doc, const char *out)
+{
+    const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+    size_t stem = strlen(base) > 5 && strcmp(base + strlen(base) - 5, ".json") == 0 ? strlen(base) - 5 : strlen(base);
+    char prefix[512], folder[4096];
+    snprintf(prefix, sizeof prefix, "%.*s.files", (int)stem, base);
+    snprintf(folder, sizeof folder, "%.*s%s", (int)(base - out), out, prefix);
+    char *text = NULL;
+    rb_dump_file *files = NULL;
+    size_t count = 0;
+    rb_error err;
+    if (rb_doc_dump_files(doc, prefix, &text, &files, &count, &err) != RB_OK) {
+        char msg[1024];
+        fprintf(stderr, "rebyte: %s\n", rb_error_format(&err, msg, sizeof msg));
+        return EXIT_IO;
+    }
+    int rc = count && make_folder(folder) != 0 ? EXIT_IO : EXIT_OK;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < count && rc == EXIT_OK; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s%s", (int)(base - out), out, files[i].name);
+        if (cli_write_atomic(path, files[i].data, files[i].size) != 0) rc = EXIT_IO;
+        bytes += files[i].size;
+    }
+    if (rc == EXIT_OK && cli_write_atomic(out, (const uint8_t *)text, strlen(text)) != 0) rc = EXIT_IO;
+    if (rc == EXIT_OK)
+        fprintf(stderr, "%s: %zu blob files (%llu bytes) in %s\n", out, count, (unsigned long long)bytes, folder);
+    rb_dump_files_free(files, count);
+    free(text);
+    return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *v;
-    rb_blob_mode blobs = RB_BLOBS_REF;
+    int blobs = RB_BLOBS_REF;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
@@ -48,10 +94,19 @@ int cmd_dump(int argc, char **argv)
         }
     }
     if (!in) return cli_usage_error("dump", NULL);
+    if (blobs == BLOBS_FILES && (!out || strcmp(out, "-") == 0)) {
+        fprintf(stderr, "rebyte: dump --blobs=files needs -o OUT.json (the files go beside it)\n");
+        return EXIT_USAGE;
+    }
     cli_loaded l;
     int rc = cli_load(in, &l);
     if (rc) return rc;
-    char *text = rb_doc_dump(l.doc, blobs, in);
+    if (blobs == BLOBS_FILES) {
+        rc = dump_with_files(l.doc, out);
+        cli_unload(&l);
+        return rc;
+    }
+    char *text = rb_doc_dump(l.doc, (rb_blob_mode)blobs, in);
     rc = text && cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
     free(text);
     cli_unload(&l);
