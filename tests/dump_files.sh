@@ -1,8 +1,8 @@
 #!/bin/sh
-# `dump --blobs=files` -> `build` without the original is byte-exact (docs/usage.md "Blobs as
-# files"): on every sample and, when REBYTE_SHARED has the corpus, every corpus file of a known
-# format. The dump keeps no reference into the original ("$blob"), each blob file is named in it,
-# and a blob file changed on disk reaches the built file.
+# `dump --blobs=files` -> `build` without the original is byte-exact
+# (docs/usage.md "Blobs as files"): on every sample and, when REBYTE_SHARED has the corpus,
+# every corpus file of a known format. The dump keeps no reference into the original ("$blob"),
+# each blob file is named in it, and a blob file changed on disk reaches the built file.
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:?}

@@ -8,7 +8,7 @@ import json, os, subprocess, sys, tempfile
 
 rebyte, sample_dir, corpus_dir = sys.argv[1:4]
 ITEMS = "0x03043040"
-# The corpus maps whose items chunk is version 5, 6 or 7 (shared/specs/gbx-facts.md §7.1).
+# The corpus maps whose items chunk is version 5, 6 or 7 (docs/formats/gbx.md "Items in maps").
 EXPECTED = {"2ef8a52e", "4876fbb7", "70694b2c", "b4205250", "b6d073c1", "bb83a72c", "b9ea06d1",
             "87fa22c5", "8c0fbe56", "9963043b", "a8da9d84", "be63968b"}
 failures = []

@@ -265,7 +265,7 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
 /* ---------- ids of old engines ---------- */
 
 /* Engine 0x24 ids (TM 2003-2006) and a few 2008 ids: class part -> current class part.
- * Facts §3.6; the low 12 bits (chunk number) are kept. */
+ * The low 12 bits (chunk number) are kept (docs/formats/gbx.md "Legacy ids"). */
 static const struct {
     uint32_t legacy, current;
 } REMAP[] = {

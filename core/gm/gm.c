@@ -1,6 +1,6 @@
 /*
  * GameMaker data.win: the FORM container, its chunk list, padding and version inference.
- * Facts: shared/specs/datawin-facts.md §1 (framing), §4 (alignment), §5 (version), §10 (pointers).
+ * Layouts: docs/formats/gamemaker.md "Container", "Padding", "Version clues", "Pointers".
  *
  * Every chunk is kept opaque unless a typed description knows it (gm_chunks.c, gm_strg.c) and
  * the chunk's bytes fit that description exactly; so every file round-trips whatever it holds.
@@ -209,8 +209,8 @@ const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id)
     return NULL;
 }
 
-/* 16 when every chunk but the last ends on a 16-byte boundary, else 4, else 1 (facts §4.1:
- * detected from the bytes, not from the version: GMS 2.0 files pad to 4 only). */
+/* 16 when every chunk but the last ends on a 16-byte boundary, else 4, else 1: detected from the
+ * bytes, not from the version (GMS 2.0 files pad to 4 only; docs/formats/gamemaker.md "Padding"). */
 static unsigned detect_alignment(const gm_state *st)
 {
     unsigned alignment = 16;
@@ -233,7 +233,7 @@ static void read_gen8_facts(gm_state *st)
     st->last_tile = gm_le32(g + 16);
 }
 
-/* ---------- version inference (facts §5) ---------- */
+/* ---------- version inference (docs/formats/gamemaker.md "Version clues") ---------- */
 
 #define GM_V(major, minor, release) ((uint32_t)(major) * 1000000u + (uint32_t)(minor) * 1000u + (uint32_t)(release))
 
@@ -371,7 +371,8 @@ static void mask_strrefs(rb_ar *ar, const rb_node *data, const uint32_t *offsets
     ((rb_node *)data)->v.bytes.data = copy; /* the node was created by this READ: ours to finish */
 }
 
-/* Chunks that point at TPAG items (facts §10): kept opaque, they pin TPAG where it was. */
+/* Chunks that point at TPAG items: kept opaque, they pin TPAG where it was
+ * (docs/formats/gamemaker.md "Pointers"). */
 static int chunk_points_into_tpag(const char *id)
 {
     static const char *const ids[] = {"SPRT", "BGND", "FONT", "OPTN", "EMBI"};

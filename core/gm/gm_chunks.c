@@ -1,6 +1,7 @@
 /*
  * Typed chunks besides STRG: GEN8 (general info), TPAG (texture page items), TXTR (texture
- * pages + image blobs), AUDO (embedded audio blobs). Facts: datawin-facts.md §7.1, §7.13, §7.15, §7.5.
+ * pages + image blobs), AUDO (embedded audio blobs). Layouts: docs/formats/gamemaker.md "GEN8",
+ * "TPAG", "TXTR", "AUDO".
  *
  * Each has a READ-side check ("fits"): when a chunk does not have exactly the layout the
  * description writes, it stays opaque, so typing never costs byte-exactness.
@@ -98,7 +99,8 @@ void gm_chunk_gen8(rb_ar *ar, gm_state *st)
     for (uint64_t i = 0; i < rooms && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
     rb_ar_list_end(ar);
     if (major >= 2) {
-        /* seeded from the timestamp, window size, flags and room count (facts §7.1): kept verbatim */
+        /* seeded from the timestamp, window size, flags and room count: kept verbatim
+         * (docs/formats/gamemaker.md "GEN8") */
         rb_ar_bytes(ar, "randomUid", RB_K_BLOB, 40);
         rb_ar_f32(ar, "gameSpeed");
         rb_ar_bool(ar, "allowStatistics", 4);

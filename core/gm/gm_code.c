@@ -1,6 +1,7 @@
 /*
- * CODE, VARI and FUNC (facts §7.17, §7.18, §7.19, §8, §9, §10): the compiled scripts and the
- * variable and function tables that point into them.
+ * CODE, VARI and FUNC: the compiled scripts and the variable and function tables that point into
+ * them. Layouts: docs/formats/gamemaker.md "CODE", "VARI", "FUNC", "Bytecode instructions",
+ * "Occurrence chains".
  *
  * CODE (bytecode >= 15) is a pointer table, then the bytecode of every root entry concatenated in
  * entry order, then the 20-byte entry headers. A header's bytecode address is relative to the field
@@ -10,12 +11,12 @@
  * addresses and the pointer table are derived. Bytecode <= 14: a pointer list of {name, length,
  * inline bytecode}.
  *
- * Bytecode holds STRG *indices* (§3) in push.s operands: a root entry lists them as links by text,
- * "stringOperands" [{"at": offset in its bytecode, "string": text}], with the operand words zero in
- * the model's blob, so the model does not change when strings are inserted; writing puts the text's
- * new index there (GM_LINK_STRING_INDEX).
+ * Bytecode holds STRG *indices* in push.s operands (docs/formats/gamemaker.md "STRG"): a root entry
+ * lists them as links by text, "stringOperands" [{"at": offset in its bytecode, "string": text}],
+ * with the operand words zero in the model's blob, so the model does not change when strings are
+ * inserted; writing puts the text's new index there (GM_LINK_STRING_INDEX).
  *
- * Occurrence chains (§9) are derived, so bytecode may change length. Every operand that names a
+ * Occurrence chains are derived, so bytecode may change length. Every operand that names a
  * variable or function is, in the model, an element of its root's "variableReferences" [{"at":
  * offset, "variable": VARI index}] or "functionReferences" [{"at": offset, "function": FUNC index}]
  * (tables: packed, 8 bytes each), with the operand's low 27 bits
@@ -26,10 +27,11 @@
  * (resolved from VARI/FUNC's name once STRG is laid out), and VARI/FUNC get the count and the first
  * address, derived, not in the model (when VARI or FUNC is kept opaque, its chains' ends keep
  * their raw index in the blobs: gm_code_chunk_opaque). Reading follows the stored chains from the
- * raw VARI/FUNC records and fails (CODE kept opaque, with a note) on anything recomputation would not give back:
- * a blob that does not walk (§8 instruction sizes), a chain that does not end on its name's index
- * (or ends on a text STRG repeats), an operand on two chains, first addresses that mix the operand
- * and instruction rules, an unused entry with a count or first address, bytecode <= 14 (not walked).
+ * raw VARI/FUNC records and fails (CODE kept opaque, with a note) on anything recomputation would
+ * not give back: a blob that does not walk (instruction sizes: docs/formats/gamemaker.md
+ * "Bytecode instructions"), a chain that does not end on its name's index (or ends on a text STRG
+ * repeats), an operand on two chains, first addresses that mix the operand and instruction rules,
+ * an unused entry with a count or first address, bytecode <= 14 (not walked).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +42,7 @@
  * messages, the entry's name). */
 typedef struct code_span { uint32_t at, size; int is_root; const rb_node *name; } code_span;
 
-/* What bytecode names (facts §9): a VARI variable or a FUNC function, by index in its list. */
+/* What bytecode names: a VARI variable or a FUNC function, by index in its list. */
 enum { ENTITY_VARIABLE, ENTITY_FUNCTION, ENTITY_KINDS };
 
 /* The occurrences of one entity: READ found in the input's chains, WRITE laid out in the output. */
@@ -117,10 +119,10 @@ static const entity_occurrences *find_named(const gm_state *st, uint32_t kind, u
     return NULL;
 }
 
-/* VARI or FUNC kept opaque (facts §10): their raw records hold the counts and first addresses of
- * the chains as stored, so those chains must be written as stored, ends included: the model's
- * blobs get the ends' raw STRG indices back (an edit that moves CODE is refused: the opaque chunk
- * is pinned where it was laid out). */
+/* VARI or FUNC kept opaque (docs/formats/gamemaker.md "Pointers"): their raw records hold the
+ * counts and first addresses of the chains as stored, so those chains must be written as stored,
+ * ends included: the model's blobs get the ends' raw STRG indices back (an edit that moves CODE is
+ * refused: the opaque chunk is pinned where it was laid out). */
 void gm_code_chunk_opaque(gm_state *st, const char *id)
 {
     uint32_t kind = memcmp(id, "VARI", 4) == 0 ? ENTITY_VARIABLE : memcmp(id, "FUNC", 4) == 0 ? ENTITY_FUNCTION : 2;
@@ -174,13 +176,14 @@ typedef struct code_entry {
     uint32_t length;
 } code_entry;
 
-/* ---------- the walk: string operands and references (facts §3, §8, §9) ---------- */
+/* ---------- the walk: string operands and references ---------- */
+/* docs/formats/gamemaker.md "Bytecode instructions" */
 
 /* A push.s operand: the word at `at` holds STRG index `index`. */
 typedef struct string_site { uint32_t at, index; } string_site;
 typedef struct site_list { string_site *items; size_t count, cap, next; } site_list;
 
-/* An operand that names a variable or function (facts §9): absolute address (READ: input, WRITE:
+/* An operand that names a variable or function: absolute address (READ: input, WRITE:
  * output), what it names, and the bits of its word that are not derived: READ whether it ends its
  * chain (then only the low 24 bits are: CHAIN_END_KEPT), WRITE the model's whole word. */
 typedef struct reference { uint32_t at, kind, entity, kept; } reference;
@@ -197,8 +200,9 @@ typedef struct code_sites {
 enum { WORD_INSTRUCTION = 1, WORD_REFERENCE = 2, WORD_STRING = 4 };
 enum { TYPE_DOUBLE = 0, TYPE_FLOAT = 1, TYPE_INT32 = 2, TYPE_INT64 = 3, TYPE_BOOL = 4, TYPE_VARIABLE = 5,
        TYPE_STRING = 6, TYPE_INT16 = 15 };
-/* A reference operand: low 27 bits the distance to the next occurrence, high 5 the reference type
- * (facts §9); the last occurrence holds the name's STRG index in the low 24 bits instead. */
+/* A reference operand: low 27 bits the distance to the next occurrence, high 5 the reference type;
+ * the last occurrence holds the name's STRG index in the low 24 bits instead
+ * (docs/formats/gamemaker.md "Occurrence chains"). */
 #define REFERENCE_DELTA 0x07FFFFFFu
 #define CHAIN_END_KEPT 0xFF000000u
 
@@ -232,7 +236,7 @@ static void reference_add(rb_ar *ar, reference_list *l, reference r)
 
 static int is_push(unsigned opcode) { return (opcode >= 0xC0 && opcode <= 0xC3) || opcode == 0x84; }
 
-/* Words after the push's instruction word, by its type (facts §8); -1 = unknown type. */
+/* Words after the push's instruction word, by its type; -1 = unknown type. */
 static int push_extra_words(unsigned type)
 {
     if (type == TYPE_DOUBLE || type == TYPE_INT64) return 2;
@@ -241,7 +245,8 @@ static int push_extra_words(unsigned type)
     return type == TYPE_INT16 ? 0 : -1;
 }
 
-/* Words after an instruction word (bytecode >= 15, facts §8 table); -1 = not an instruction. */
+/* Words after an instruction word (bytecode >= 15; the table in docs/formats/gamemaker.md
+ * "Bytecode instructions"); -1 = not an instruction. */
 static int extra_words(uint32_t word)
 {
     unsigned opcode = word >> 24, type = word >> 16 & 0xF;
@@ -256,7 +261,7 @@ static int extra_words(uint32_t word)
     }
 }
 
-/* Whether the operand of this instruction may be an occurrence in a VARI/FUNC chain (facts §9):
+/* Whether the operand of this instruction may be an occurrence in a VARI/FUNC chain:
  * pop/push of a variable, call, push.i of a function (2.3+), pushref (break -11). */
 static int operand_may_be_reference(uint32_t word)
 {
@@ -275,7 +280,9 @@ static void walk_blob(rb_ar *ar, const uint8_t *p, uint32_t length, uint64_t add
         uint32_t word = length - pos >= 4 ? gm_le32(p + pos) : 0;
         int extra = length - pos >= 4 ? extra_words(word) : -1;
         if (extra < 0 || (uint64_t)length - pos < 4 + 4 * (uint64_t)extra) {
-            rb_ar_fail(ar, RB_E_FORMAT, "bytecode at 0x%llx: instruction 0x%08x does not walk (facts §8)",
+            rb_ar_fail(ar, RB_E_FORMAT,
+                       "bytecode at 0x%llx: instruction 0x%08x does not walk "
+                       "(docs/formats/gamemaker.md \"Bytecode instructions\")",
                        (unsigned long long)(address + pos), word);
             return;
         }
@@ -291,8 +298,8 @@ static int is_reference_operand(const code_sites *c, uint64_t at)
     return at >= c->start && at < c->end && (at - c->start) % 4 == 0 && (c->word[(at - c->start) / 4] & WORD_REFERENCE);
 }
 
-/* READ: the first addresses of one kind must all follow one rule (facts §7.18, §7.19: the
- * instruction, or for 2.3+ functions the operand), kept in the model to write them back. */
+/* READ: the first addresses of one kind must all follow one rule (the instruction, or for 2.3+
+ * functions the operand: docs/formats/gamemaker.md "FUNC"), kept in the model to write them back. */
 static void note_first_rule(rb_ar *ar, gm_state *st, uint32_t kind, int is_operand, uint32_t first)
 {
     int *rule = &st->code->first_is_operand[kind];
@@ -317,7 +324,7 @@ static void check_chain_end(rb_ar *ar, const gm_state *st, uint64_t at, const ui
         rb_ar_fail(ar, RB_E_FORMAT, "%s chain ends on a repeated text (string %ld)", what, name);
 }
 
-/* READ: follow one VARI/FUNC entry's occurrence chain (facts §9) from its first address (the
+/* READ: follow one VARI/FUNC entry's occurrence chain from its first address (the
  * instruction's or, FUNC 2.3+, its operand's), recording each operand as a reference. */
 static void follow_chain(rb_ar *ar, gm_state *st, code_sites *c, const uint8_t *record, int32_t count,
                          uint32_t first, uint32_t kind, uint32_t entity)
@@ -357,7 +364,7 @@ static void check_unused(rb_ar *ar, int32_t count, uint32_t first, uint32_t enti
 }
 
 /* READ: the chains of every VARI (20-byte records after 3 counts) and FUNC (counted 12-byte
- * records) entry (facts §7.18, §7.19), in kind then index order. */
+ * records) entry, in kind then index order. */
 static void follow_chains(rb_ar *ar, gm_state *st, code_sites *c)
 {
     const gm_chunk_span *vari = gm_find_chunk(st, "VARI"), *func = gm_find_chunk(st, "FUNC");
@@ -410,7 +417,7 @@ static int radix_sort_references(reference *items, size_t count)
     return 1;
 }
 
-/* The references in file order; an operand on two chains could not be written back (facts §9). */
+/* The references in file order; an operand on two chains could not be written back. */
 static void sort_references(rb_ar *ar, reference_list *l)
 {
     size_t ordered = 1;
@@ -460,7 +467,7 @@ void gm_code_where(const gm_state *st, uint64_t position, char *out, size_t size
     for (size_t i = 0; st->code && i < st->code->count; i++) {
         const code_span *s = &st->code->spans[i];
         if (!s->is_root || position < s->at || position - s->at >= s->size) continue;
-        /* an operand is the word after its instruction's first (facts §8) */
+        /* an operand is the word after its instruction's first */
         uint64_t operand = position - s->at, instruction = operand >= 4 ? operand - 4 : 0;
         char name[160] = "";
         if (s->name)
@@ -524,7 +531,8 @@ static void collect_reference(rb_ar *ar, code_sites *c, const rb_node *blob, con
 {
     uint64_t size = blob->v.bytes.size;
     if (at % 4 || at >= size || !(flags[at / 4] & WORD_REFERENCE) || entity > 0xFFFFFFFFu) {
-        rb_ar_fail(ar, RB_E_MODEL, "%s[%zu]: the reference at %llu is not a variable or function operand of the bytecode (facts §8)",
+        rb_ar_fail(ar, RB_E_MODEL, "%s[%zu]: the reference at %llu is not a variable or function operand of the bytecode "
+                   "(docs/formats/gamemaker.md \"Bytecode instructions\")",
                    kind == ENTITY_VARIABLE ? "variableReferences" : "functionReferences", index, (unsigned long long)at);
         return;
     }
@@ -543,7 +551,7 @@ static uint8_t *walk_model_blob(rb_ar *ar, const rb_node *blob, uint64_t here)
 }
 
 /* A root entry's variable and function operands, one table each: [{"at": offset, "variable":
- * index}] and [{"at": offset, "function": index}] (facts §9), in address order. */
+ * index}] and [{"at": offset, "function": index}], in address order. */
 static const rb_layout_field VARIABLE_REFERENCE_FIELDS[] = {{"at", RB_K_INT, RB_U32}, {"variable", RB_K_INT, RB_U32}};
 static const rb_layout VARIABLE_REFERENCE = {"variable reference", VARIABLE_REFERENCE_FIELDS, 2};
 static const rb_layout_field FUNCTION_REFERENCE_FIELDS[] = {{"at", RB_K_INT, RB_U32}, {"function", RB_K_INT, RB_U32}};
@@ -641,7 +649,8 @@ static void derived_operands(rb_ar *ar, gm_state *st, code_sites *c, const rb_no
     if (reading && rb_ar_ok(ar)) mask_operands(ar, st, blob, here, c, operands_from, references_from);
 }
 
-/* ---------- WRITE: the occurrence chains, recomputed (facts §9) ---------- */
+/* ---------- WRITE: the occurrence chains, recomputed ---------- */
+/* docs/formats/gamemaker.md "Occurrence chains" */
 
 static void patch_word(rb_ar *ar, uint32_t at, uint32_t value)
 {
@@ -664,7 +673,7 @@ typedef struct chain_state { uint32_t count, first, latest; } chain_state;
 enum { MAX_ENTITIES = 1 << 24 };
 
 /* WRITE, once every root blob is written: link the chains of every entity the model's references
- * name, in file order (facts §9): one pass over the references, each linked to the entity's
+ * name, in file order: one pass over the references, each linked to the entity's
  * previous one; the last keeps the model's word, whose low 24 bits VARI/FUNC set to the STRG
  * index of the entity's name when they are written (occurrence_fields). The counts and first
  * addresses are noted for VARI and FUNC, by kind and then entity. */
@@ -737,7 +746,8 @@ static long parent_of(const code_entry *e, const uint64_t *roots, size_t root_co
 }
 
 /* READ: which entries own their bytecode (roots: at the next blob position, offset 0) and which
- * run inside an earlier root's (same address and length: facts §7.17). `blobs` = first blob. */
+ * run inside an earlier root's (same address and length: docs/formats/gamemaker.md "CODE"). `blobs` =
+ * first blob. */
 static int classify_entries(rb_ar *ar, code_entry *e, uint64_t count, uint64_t blobs, uint64_t chunk_end)
 {
     uint64_t *roots = malloc((count ? (size_t)count : 1) * sizeof *roots);
@@ -874,7 +884,7 @@ static void code_header(rb_ar *ar, gm_state *st, rb_slot *pointer, uint64_t i, c
     derived(ar, "length", RB_U32, span->size);
     derived(ar, "locals", RB_U16, e->locals);
     derived(ar, "arguments", RB_U16, e->arguments);
-    /* the bytecode address is relative to this very field (facts §7.17) */
+    /* the bytecode address is relative to this very field */
     derived(ar, "bytecode address", RB_U32, (uint32_t)((int64_t)span->at - (int64_t)gm_abs(ar, st)));
     derived(ar, "offset", RB_U32, e->offset);
 }
@@ -937,7 +947,8 @@ static void code_old(rb_ar *ar, gm_state *st)
     uint32_t count = 0;
     if (rb_ar_direction(ar) == RB_AR_READ) {
         /* the old instruction set is not walked: its string indices could not follow STRG edits */
-        rb_ar_fail(ar, RB_E_FORMAT, "bytecode <= 14: string operands are not walked (facts §8)");
+        rb_ar_fail(ar, RB_E_FORMAT,
+                   "bytecode <= 14: string operands are not walked (docs/formats/gamemaker.md \"CODE\")");
         return;
     }
     count = (uint32_t)rb_ar_count_of(ar, "entries", 0);
@@ -955,7 +966,7 @@ static int modern_layout(rb_ar *ar, const gm_state *st)
     return format == 15;
 }
 
-/* An empty chunk (YYC builds with bytecode <= 16, facts §7.17) has no content at all. */
+/* An empty chunk (YYC builds with bytecode <= 16) has no content at all. */
 static int chunk_has_content(rb_ar *ar, const char *key)
 {
     return rb_ar_has(ar, key, rb_ar_direction(ar) == RB_AR_READ && rb_ar_remaining(ar) > 0);
@@ -970,11 +981,11 @@ void gm_chunk_code(rb_ar *ar, gm_state *st)
     if (!rb_ar_ok(ar)) gm_code_free(st);
 }
 
-/* ---------- VARI and FUNC occurrences, derived from CODE's references (facts §9) ---------- */
+/* ---------- VARI and FUNC occurrences, derived from CODE's references ---------- */
 
-/* Whether first addresses name the operand (1) or the instruction (0) (facts §7.18: variables the
- * instruction; §7.19: 2.3+ functions the operand): READ as the chains showed (0 when no chain does),
- * kept in the model for writing. */
+/* Whether first addresses name the operand (1) or the instruction (0) (variables the instruction,
+ * 2.3+ functions the operand: docs/formats/gamemaker.md "FUNC"): READ as the chains showed (0 when
+ * no chain does), kept in the model for writing. */
 static unsigned first_occurrence_rule(rb_ar *ar, const gm_state *st, uint32_t kind)
 {
     int seen = st->code ? st->code->first_is_operand[kind] : -1;
@@ -991,7 +1002,7 @@ static const rb_node *name_just_linked(const gm_state *st, size_t links_before)
 
 /* An entity's occurrence count and first address: READ checks the file holds what CODE's chains
  * gave; WRITE puts what the chains were laid out as, and names the string the last occurrence
- * holds (the entity's name, facts §9). */
+ * holds (the entity's name). */
 static void occurrence_fields(rb_ar *ar, gm_state *st, uint32_t kind, uint64_t index, unsigned first_is_operand,
                               const rb_node *name)
 {
@@ -1039,8 +1050,8 @@ static void variable(rb_ar *ar, gm_state *st, int modern, uint64_t index, unsign
     rb_ar_record_end(ar);
 }
 
-/* bytecode >= 15: three counts, then 20-byte records up to the padding (facts §7.18);
- * bytecode <= 14: 12-byte records to the end. */
+/* bytecode >= 15: three counts, then 20-byte records up to the padding; bytecode <= 14: 12-byte
+ * records to the end (docs/formats/gamemaker.md "VARI"). */
 void gm_chunk_vari(rb_ar *ar, gm_state *st)
 {
     if (!chunk_has_content(ar, "variables")) return;
@@ -1102,8 +1113,8 @@ static int code_locals_follow(rb_ar *ar, const gm_state *st)
     return 0;
 }
 
-/* bytecode >= 15: SimpleList of functions, then [CodeLocals] (facts §7.19);
- * bytecode <= 14: 12-byte records to the end, no count. */
+/* bytecode >= 15: SimpleList of functions, then [CodeLocals]; bytecode <= 14: 12-byte records to
+ * the end, no count (docs/formats/gamemaker.md "FUNC"). */
 void gm_chunk_func(rb_ar *ar, gm_state *st)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;

@@ -27,8 +27,9 @@ typedef enum gm_link_kind {
     GM_LINK_STRING_TEXT, /* the same, named by text (`text`) and occurrence (`index`) */
     GM_LINK_TPAG,   /* a TPAG item */
     GM_LINK_CODE,   /* a place in a code entry's bytecode: index = entry << 32 | byte offset (gm_code.c) */
-    GM_LINK_STRING_INDEX /* a STRG string's INDEX (bytecode operands, facts §3), named like GM_LINK_STRING_TEXT;
-                          * the word's bits in `kept_mask` keep what was written there (gm_code.c) */
+    GM_LINK_STRING_INDEX /* a STRG string's INDEX (bytecode operands: docs/formats/gamemaker.md "STRG"),
+                          * named like GM_LINK_STRING_TEXT; the word's bits in `kept_mask` keep what
+                          * was written there (gm_code.c) */
 } gm_link_kind;
 
 typedef struct gm_fixup {
@@ -118,9 +119,10 @@ int gm_count_fits(rb_ar *ar, uint64_t count, uint64_t min_bytes_each, const char
 void gm_align(rb_ar *ar, const gm_state *st, unsigned alignment);
 /* One element of a pointer list: describe it at the cursor (index = its place in the list). */
 typedef void (*gm_element_fn)(rb_ar *ar, gm_state *st, uint64_t index, void *ctx);
-/* PointerList<T> (facts §2): u32 count, count pointers, then the elements in list order, each
- * aligned to `element_alignment` (1 = none). The model is the list `key` of element records;
- * count and pointers are computed. A null pointer (2024.11+) is an element {"removed": true}. */
+/* PointerList<T> (docs/formats/gamemaker.md "Lists"): u32 count, count pointers, then the
+ * elements in list order, each aligned to `element_alignment` (1 = none). The model is the list
+ * `key` of element records; count and pointers are computed. A null pointer (2024.11+) is an
+ * element {"removed": true}. */
 void gm_pointer_list(rb_ar *ar, gm_state *st, const char *key, unsigned element_alignment, gm_element_fn element,
                      void *ctx);
 /* A pointer to a TPAG item, in the model the item's index (-1 = null pointer). */
@@ -144,8 +146,8 @@ typedef void (*gm_variant_fn)(rb_ar *ar, gm_state *st, unsigned variant);
  * padding left; when none does, the most likely one's error (the chunk is then kept opaque).
  * WRITE and FROM_JSON: tries[0], which the description replaces with the model's field. */
 void gm_try_variants(rb_ar *ar, gm_state *st, gm_variant_fn fn, const unsigned *tries, size_t n);
-/* SimpleListString (facts §2: u32 count, then string references): each element is a record
- * {"name": text}, because a string link is a keyed model field. */
+/* SimpleListString (u32 count, then string references; docs/formats/gamemaker.md "Lists"): each
+ * element is a record {"name": text}, because a string link is a keyed model field. */
 void gm_string_list(rb_ar *ar, gm_state *st, const char *key);
 void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
@@ -180,7 +182,7 @@ void gm_chunk_bgnd(rb_ar *ar, gm_state *st);
 void gm_chunk_font(rb_ar *ar, gm_state *st);
 
 /* Sequences (gm_sprt.c): a sprite's embedded sequence and SEQN's elements (gm_misc.c) share one
- * description (facts §7.16). The layout is what the file does not say: */
+ * description (docs/formats/gamemaker.md "SEQN"). The layout is what the file does not say: */
 typedef struct gm_sequence_layout {
     unsigned has_size;      /* 2024.13+: a sequence has a width and height */
     unsigned all_tracks;    /* SEQN: curves, colour, real, text, particle, group tracks (sprites: 0) */
@@ -226,7 +228,7 @@ typedef struct gm_instance_layout {
     unsigned image_speed;   /* 2.2.2.302+: image speed and index */
     unsigned pre_create;    /* bytecode >= 16: a pre-create code id */
 } gm_instance_layout;
-/* An object instance (facts §7.12). */
+/* An object instance (docs/formats/gamemaker.md "ROOM"). */
 void gm_room_instance(rb_ar *ar, const gm_instance_layout *layout);
 /* A sprite, nine-slice or sequence instance of an assets layer; `asset_key` names the asset id. */
 void gm_room_placed_asset(rb_ar *ar, gm_state *st, const char *asset_key);

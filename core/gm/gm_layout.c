@@ -1,6 +1,7 @@
 /*
- * Layout helpers shared by the typed data.win chunks (facts §2, §4.2, §10): pointer lists whose
- * pointers are computed from where the elements land, zero fills, and links to TPAG items.
+ * Layout helpers shared by the typed data.win chunks (docs/formats/gamemaker.md "Lists", "Padding",
+ * "Pointers"): pointer lists whose pointers are computed from where the elements land, zero
+ * fills, and links to TPAG items.
  *
  * Typed chunks are read speculatively (gm.c): whatever a description would not write back
  * exactly (a pointer that is not where the element is, a non-zero fill) must make READ fail, and

@@ -1,21 +1,23 @@
 /*
- * The smaller chunks of newer data.win files (facts §7.14, §7.16; layouts checked against
- * UndertaleModTool's models): TGIN (texture groups), EMBI (embedded images), FEAT (feature flags),
- * DAFL (empty), TAGS (asset tags), ACRV (animation curves), SEQN (sequences, described in gm_sprt.c),
- * FEDS (filter effects), PSEM (particle emitters), PSYS (particle systems).
+ * The smaller chunks of newer data.win files (layouts: docs/formats/gamemaker.md "TGIN" to
+ * "PSYS"; checked against UndertaleModTool's models): TGIN (texture groups), EMBI (embedded
+ * images), FEAT (feature flags), DAFL (empty), TAGS (asset tags), ACRV (animation curves), SEQN
+ * (sequences, described in gm_sprt.c), FEDS (filter effects), PSEM (particle emitters), PSYS
+ * (particle systems).
  *
- * Most of them start with a zero fill to 4 and a u32 1 (facts §4.1 "Leading align-to-4 + u32
- * version 1"). Where a layout changed between GameMaker versions that the file does not name,
- * the variant is a chunk-level model field (e.g. "layoutSince": 202308) that READ decides by
- * trying the variants in turn and keeping the first that reproduces the chunk exactly.
+ * Most of them start with a zero fill to 4 and a u32 1 (docs/formats/gamemaker.md "Padding").
+ * Where a layout changed between GameMaker versions that the file does not name, the variant is
+ * a chunk-level model field (e.g. "layoutSince": 202308) that READ decides by trying the
+ * variants in turn and keeping the first that reproduces the chunk exactly.
  */
 #include <string.h>
 #include "gm_internal.h"
 
 /* ---------- shared pieces ---------- */
 
-/* facts §4.1: zero fill to 4 (normally none: chunk data starts 4-aligned), then u32 1. The
- * version is a constant, not a model field: another value means an unknown layout (opaque). */
+/* Zero fill to 4 (normally none: chunk data starts 4-aligned), then u32 1 (docs/formats/gamemaker.md
+ * "Padding"). The version is a constant, not a model field: another value means an unknown layout
+ * (opaque). */
 static void version_one(rb_ar *ar, gm_state *st, int aligned)
 {
     static const uint8_t one[4] = {1, 0, 0, 0};
@@ -23,7 +25,7 @@ static void version_one(rb_ar *ar, gm_state *st, int aligned)
     rb_ar_expect(ar, "version 1", one, sizeof one);
 }
 
-/* ---------- TGIN (facts §7.14) ---------- */
+/* ---------- TGIN (docs/formats/gamemaker.md "TGIN") ---------- */
 
 /* Variant bits: a group has directory/extension/load type (2022.9+); a group lists spine
  * sprites (until 2023.1 non-LTS). */
@@ -69,7 +71,8 @@ static void tgin_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 
 void gm_chunk_tgin(rb_ar *ar, gm_state *st)
 {
-    /* most likely first (facts §5.2): FEAT means 2022.8+, PSEM 2023.2+ (no spine sprites) */
+    /* most likely first: FEAT means 2022.8+, PSEM 2023.2+ (no spine sprites)
+     * (docs/formats/gamemaker.md "Version clues") */
     unsigned likely = gm_find_chunk(st, "FEAT") ? TGIN_DIRECTORY : TGIN_SPINE;
     if (gm_find_chunk(st, "PSEM")) likely = TGIN_DIRECTORY;
     const unsigned tries[4] = {likely, likely ^ TGIN_SPINE, likely ^ TGIN_DIRECTORY,
@@ -77,7 +80,7 @@ void gm_chunk_tgin(rb_ar *ar, gm_state *st)
     gm_try_variants(ar, st, tgin_chunk, tries, 4);
 }
 
-/* ---------- EMBI, FEAT, DAFL, TAGS, FEDS (facts §7.16) ---------- */
+/* ---------- EMBI, FEAT, DAFL, TAGS, FEDS (docs/formats/gamemaker.md, one section each) ---------- */
 
 void gm_chunk_embi(rb_ar *ar, gm_state *st)
 {
@@ -95,7 +98,7 @@ void gm_chunk_embi(rb_ar *ar, gm_state *st)
 
 void gm_chunk_feat(rb_ar *ar, gm_state *st)
 {
-    gm_align(ar, st, 4); /* FEAT has the leading fill but no version (facts §4.1) */
+    gm_align(ar, st, 4); /* FEAT has the leading fill but no version (docs/formats/gamemaker.md "Padding") */
     gm_string_list(ar, st, "features");
     gm_content_ends_here(ar);
 }
@@ -136,7 +139,7 @@ void gm_chunk_feds(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* ---------- ACRV (facts §7.16, §5.3 "2.3.1") ---------- */
+/* ---------- ACRV (docs/formats/gamemaker.md "ACRV") ---------- */
 
 /* Variant: points carry 4 Bézier floats (2.3.1+), else one u32 (0 in every known file, kept raw). */
 static void curve_point(rb_ar *ar, unsigned bezier)
@@ -201,7 +204,7 @@ void gm_chunk_acrv(rb_ar *ar, gm_state *st)
     gm_try_variants(ar, st, acrv_chunk, tries, 2);
 }
 
-/* ---------- SEQN (facts §7.16) ---------- */
+/* ---------- SEQN (docs/formats/gamemaker.md "SEQN") ---------- */
 
 /* Sequences are described with the sprites' embedded ones (gm_sequence, gm_sprt.c), with every
  * track kind. What the file does not say is a chunk-level model field each, decided in READ by
@@ -240,7 +243,7 @@ void gm_chunk_seqn(rb_ar *ar, gm_state *st)
     gm_try_variants(ar, st, seqn_chunk, tries, 8);
 }
 
-/* ---------- PSEM, PSYS (facts §7.16, §5.3 "2023.4 / 2023.6 / 2023.8") ---------- */
+/* ---------- PSEM, PSYS (docs/formats/gamemaker.md "PSEM", "PSYS") ---------- */
 
 /* A bool32 of a particle record. READ: GameMaker writes 0 or 1; another value means the layout
  * tried is not the file's (a 2023.2 emitter read as 2023.4 would take colours for flags), so the
@@ -360,7 +363,8 @@ static void psys_chunk(rb_ar *ar, gm_state *st, unsigned since)
     gm_pointer_list(ar, st, "systems", 1, particle_system, &since);
 }
 
-/* READ: the PSEM emitters are 2023.8 records (0xEC bytes; facts §5.3): -1 unknown (no emitter). */
+/* READ: the PSEM emitters are 2023.8 records (0xEC bytes): -1 unknown (no emitter).
+ * docs/formats/gamemaker.md "Version clues" */
 static int emitters_are_2023_8(const gm_state *st)
 {
     const gm_chunk_span *c = gm_find_chunk(st, "PSEM");

@@ -1,8 +1,8 @@
 /*
- * The asset-list chunks of data.win that modders edit most (layouts from the fact sheet, checked
- * against UndertaleModTool's models): OBJT (game objects: physics vertices, events, actions; facts
- * §7.11), SOND and AGRP (sounds, audio groups; §7.5), SCPT, PATH, GLOB, TMLN (§7.8), SHDR (shaders
- * and their compiled blobs; §7.9), OPTN (game options; §7.2), LANG (§7.3), EXTN (extensions; §7.4).
+ * The asset-list chunks of data.win that modders edit most (layouts: docs/formats/gamemaker.md,
+ * one section per chunk, e.g. "OBJT"; checked against UndertaleModTool's models): OBJT (game
+ * objects: physics vertices, events, actions), SOND and AGRP (sounds, audio groups), SCPT, PATH,
+ * GLOB, TMLN, SHDR (shaders and their compiled blobs), OPTN (game options), LANG, EXTN (extensions).
  *
  * Where a layout changed in a GameMaker version the file does not name (OBJT "managed" 2022.5,
  * SOND length 2024.6, AGRP path 2024.14, EXTN 2022.6 / 2023.4), the variant is a chunk-level model
@@ -15,7 +15,7 @@
 
 static void bool32(rb_ar *ar, const char *key) { rb_ar_bool(ar, key, 4); }
 
-/* ---------- OBJT (facts §7.11) ---------- */
+/* ---------- OBJT (docs/formats/gamemaker.md "OBJT") ---------- */
 
 /* EventAction: also the element of timeline moments (TMLN). */
 static void event_action(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
@@ -107,13 +107,14 @@ static void objt_chunk(rb_ar *ar, gm_state *st, unsigned variant)
 
 void gm_chunk_objt(rb_ar *ar, gm_state *st)
 {
-    /* FEAT (2022.8+) means the managed flag is there (facts §5.2); earlier files most likely lack it */
+    /* FEAT (2022.8+) means the managed flag is there; earlier files most likely lack it
+     * (docs/formats/gamemaker.md "Version clues") */
     unsigned likely = gm_find_chunk(st, "FEAT") ? OBJT_MANAGED : 0;
     const unsigned tries[2] = {likely, likely ^ OBJT_MANAGED};
     gm_try_variants(ar, st, objt_chunk, tries, 2);
 }
 
-/* ---------- SOND, AGRP (facts §7.5) ---------- */
+/* ---------- SOND, AGRP (docs/formats/gamemaker.md "SOND", "AGRP") ---------- */
 
 enum { SOND_REGULAR = 0x64 }; /* all "regular" flag bits: the entry names an audio group */
 
@@ -171,7 +172,7 @@ void gm_chunk_agrp(rb_ar *ar, gm_state *st)
     gm_try_variants(ar, st, agrp_chunk, tries, 2);
 }
 
-/* ---------- SCPT, PATH, GLOB, TMLN (facts §7.8) ---------- */
+/* ---------- SCPT, PATH, GLOB, TMLN (docs/formats/gamemaker.md "SCPT, PATH, GLOB, TMLN") ---------- */
 
 static void script(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
@@ -220,7 +221,7 @@ void gm_chunk_glob(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* Timeline (facts §7.8): u32 moment count, count x {u32 step, ptr actions}, then each moment's
+/* Timeline: u32 moment count, count x {u32 step, ptr actions}, then each moment's
  * action list (PointerList<EventAction>) in moment order, where its pointer says. */
 static void timeline_moments(rb_ar *ar, gm_state *st)
 {
@@ -259,7 +260,7 @@ void gm_chunk_tmln(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* ---------- SHDR (facts §7.9) ---------- */
+/* ---------- SHDR (docs/formats/gamemaker.md "SHDR") ---------- */
 
 /* A compiled shader blob: a pointer in the entry header (PSSL, Cg: followed by a u32 size, kept
  * as stored: GameMaker's sizes need not match the distance between blobs), the bytes after the
@@ -286,8 +287,8 @@ static uint64_t shader_entry_end(const gm_state *st, uint64_t index, int *last)
     return (uint64_t)c->data + c->size;
 }
 
-/* READ: a blob's length: up to the next blob or entry (blob lengths are not all stored, facts
- * §7.9); the chunk's last blob ends where its DXBC container says, the rest being chunk padding. */
+/* READ: a blob's length: up to the next blob or entry (blob lengths are not all stored); the
+ * chunk's last blob ends where its DXBC container says, the rest being chunk padding. */
 static uint64_t shader_blob_length(const gm_state *st, const shader_blob *b, size_t i, size_t n, uint64_t here,
                                    uint64_t index)
 {
@@ -358,7 +359,7 @@ void gm_chunk_shdr(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* ---------- OPTN (facts §7.2) ---------- */
+/* ---------- OPTN (docs/formats/gamemaker.md "OPTN") ---------- */
 
 static void options_new(rb_ar *ar, gm_state *st)
 {
@@ -375,7 +376,7 @@ static void options_new(rb_ar *ar, gm_state *st)
     rb_ar_u32(ar, "loadAlpha");
 }
 
-/* Early GM:S: 35 u32 fields, the flags one bool32 each (facts §7.2). Kind: b bool32, i i32,
+/* Early GM:S: 35 u32 fields, the flags one bool32 each. Kind: b bool32, i i32,
  * u u32, x colour, t TPAG item. */
 static void options_old(rb_ar *ar, gm_state *st)
 {
@@ -420,7 +421,7 @@ void gm_chunk_optn(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* ---------- LANG (facts §7.3) ---------- */
+/* ---------- LANG (docs/formats/gamemaker.md "LANG") ---------- */
 
 /* `count` string references, each a record {"name"}; every language has one per entry id. */
 static void string_row(rb_ar *ar, gm_state *st, const char *key, uint64_t count)
@@ -463,7 +464,7 @@ void gm_chunk_lang(rb_ar *ar, gm_state *st)
     gm_content_ends_here(ar);
 }
 
-/* ---------- EXTN (facts §7.4) ---------- */
+/* ---------- EXTN (docs/formats/gamemaker.md "EXTN") ---------- */
 
 enum { EXTN_OLD = 0, EXTN_2022_6 = 202206, EXTN_2023_4 = 202304 };
 
@@ -520,7 +521,7 @@ static void extension(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 }
 
 /* After the list: 16 bytes of product data per extension (GMS2, GM:S build >= 1773 or 1559;
- * facts §4.1, UMT issue #143), kept as stored. */
+ * UMT issue #143), kept as stored. */
 static void product_data(rb_ar *ar, uint64_t extensions)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;

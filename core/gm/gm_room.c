@@ -1,13 +1,15 @@
 /*
- * ROOM (facts §7.12; layout reference UndertaleModTool UndertaleRoom.cs): a PointerList of rooms.
- * A room is a header whose pointers name its sub-lists (backgrounds, views, instances, tiles,
- * [2024.13+ instance creation order], [GMS2: layers, [2.3+: sequence ids]]), laid out right after
- * the header in that order. GMS2 layers carry type data; assets layers have their own pointer lists.
+ * ROOM (docs/formats/gamemaker.md "ROOM"; layout reference UndertaleModTool UndertaleRoom.cs): a
+ * PointerList of rooms. A room is a header whose pointers name its sub-lists (backgrounds, views,
+ * instances, tiles, [2024.13+ instance creation order], [GMS2: layers, [2.3+: sequence ids]]), laid
+ * out right after the header in that order. GMS2 layers carry type data; assets layers have their
+ * own pointer lists.
  *
- * The layout changed with GameMaker versions that the file does not state plainly (facts §5). The
- * variant is part of the model (chunk-level fields, e.g. "instanceImageSpeed"): READ tries the
- * plausible variants, most likely first, and keeps the first whose description reproduces the
- * chunk exactly (every pointer must land where its target is read); WRITE follows the model.
+ * The layout changed with GameMaker versions that the file does not state plainly
+ * (docs/formats/gamemaker.md "Version clues"). The variant is part of the model (chunk-level
+ * fields, e.g. "instanceImageSpeed"): READ tries the plausible variants, most likely first, and
+ * keeps the first whose description reproduces the chunk exactly (every pointer must land where
+ * its target is read); WRITE follows the model.
  */
 #include <string.h>
 #include "gm_internal.h"
@@ -408,7 +410,7 @@ static void room(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_ar_u32(ar, "height");
     rb_ar_u32(ar, "speed");
     rb_ar_bool(ar, "persistent", 4);
-    rb_ar_x32(ar, "backgroundColor"); /* stored without alpha (facts §7.12) */
+    rb_ar_x32(ar, "backgroundColor"); /* stored without alpha: kept as stored */
     rb_ar_bool(ar, "drawBackgroundColor", 4);
     rb_ar_i32(ar, "creationCodeId");
     rb_ar_x32(ar, "flags");
@@ -474,7 +476,8 @@ static unsigned first_header_words(rb_ar *ar, const gm_state *st)
     return (lists_at - room_at) % 4 ? 0 : (lists_at - room_at) / 4;
 }
 
-/* A null entry in a pointer-list chunk: GMAC unused-asset removal, 2024.11+ (facts §5). */
+/* A null entry in a pointer-list chunk: GMAC unused-asset removal, 2024.11+
+ * (docs/formats/gamemaker.md "Lists"). */
 static int chunk_list_has_null(const gm_state *st, const char *id)
 {
     const gm_chunk_span *c = gm_find_chunk(st, id);
@@ -486,7 +489,8 @@ static int chunk_list_has_null(const gm_state *st, const char *id)
 }
 
 /* Evidence of 2024.6+ (assets layers list text items): SOND entries grew from 36 to 40 bytes
- * in 2024.6, and 2024.11 leaves null entries in pointer lists (facts §5). */
+ * in 2024.6, and 2024.11 leaves null entries in pointer lists (docs/formats/gamemaker.md
+ * "Version clues"). */
 static int evidence_of_2024_6(const gm_state *st)
 {
     const gm_chunk_span *c = gm_find_chunk(st, "SOND");
@@ -499,7 +503,7 @@ static int evidence_of_2024_6(const gm_state *st)
     return 0;
 }
 
-/* The most likely variant from GEN8 and the chunks present (facts §5), then the first room's
+/* The most likely variant from GEN8 and the chunks present ("Version clues"), then the first room's
  * header size (22 words in GM:S 1.x, +layers, +sequences, +creation order). */
 static room_variant likely_variant(rb_ar *ar, const gm_state *st)
 {

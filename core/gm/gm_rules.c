@@ -130,8 +130,9 @@ static int same_text(const rb_node *a, const rb_node *b)
     return a && b && a->v.bytes.size == b->v.bytes.size && !memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size);
 }
 
-/* Appends `[name=...]` (RFC 6901 and selector escapes: docs/usage.md "Selectors") for element
- * `index` of `list` when its name is unique there (assets, layers), else its index. */
+/* Appends `[name=...]` for element `index` of `list` when its name is unique there (assets,
+ * layers), else its index; RFC 6901 and selector escapes:
+ * docs/usage.md "Portable patches: identity, fingerprints, stacking". */
 static void append_element(char *path, size_t size, const rb_node *list, size_t index)
 {
     size_t n = strlen(path);

@@ -1,11 +1,12 @@
 /*
- * SPRT (sprites), BGND (backgrounds / GMS2 tilesets) and FONT (fonts): facts §7.6, §7.7, §7.10,
- * §4.2; layout reference UndertaleModTool (UndertaleSprite.cs, UndertaleBackground.cs,
- * UndertaleFont.cs, UndertaleSequence.cs, UndertaleChunks.cs).
+ * SPRT (sprites), BGND (backgrounds / GMS2 tilesets) and FONT (fonts): docs/formats/gamemaker.md
+ * "SPRT", "BGND", "FONT", "SEQN"; layout reference UndertaleModTool (UndertaleSprite.cs,
+ * UndertaleBackground.cs, UndertaleFont.cs, UndertaleSequence.cs, UndertaleChunks.cs).
  *
- * Fields that GameMaker versions added without saying so in the file (facts §5) are chunk-level
- * model fields ("variant" members). READ tries the plausible variants, most likely first, and
- * keeps the first whose description consumes the chunk exactly; WRITE follows the model.
+ * Fields that GameMaker versions added without saying so in the file (docs/formats/gamemaker.md
+ * "Version clues") are chunk-level model fields ("variant" members). READ tries the plausible
+ * variants, most likely first, and keeps the first whose description consumes the chunk exactly;
+ * WRITE follows the model.
  */
 #include <string.h>
 #include "gm_internal.h"
@@ -34,7 +35,7 @@ static rb_slot count_slot(rb_ar *ar, const char *what, const char *key, uint64_t
     return slot;
 }
 
-/* SimpleListString (facts §2): u32 count, count string references. */
+/* SimpleListString (docs/formats/gamemaker.md "Lists"): u32 count, count string references. */
 static void string_list(rb_ar *ar, gm_state *st, const char *key)
 {
     uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
@@ -42,7 +43,8 @@ static void string_list(rb_ar *ar, gm_state *st, const char *key)
     rb_ar_list_end(ar);
 }
 
-/* ---------- embedded sequences (GMS 2.3+ sprites; facts §7.6, §7.16; also SEQN: gm_misc.c) ---------- */
+/* ---------- embedded sequences (GMS 2.3+ sprites; also SEQN: gm_misc.c) ---------- */
+/* docs/formats/gamemaker.md "SEQN" */
 
 typedef void (*keyframe_data_fn)(rb_ar *ar, gm_state *st, const gm_sequence_layout *layout);
 
@@ -233,7 +235,7 @@ typedef struct sprt_variant {
 
 /* Sequence{strref name, u32 playback, f32 speed, u32 speed type, f32 length, i32 originX, originY,
  * f32 volume, [2024.13+: f32 width, height], broadcast messages, tracks, function ids, moments}
- * (facts §7.16): a sprite's embedded sequence and each element of SEQN. */
+ * (docs/formats/gamemaker.md "SEQN"): a sprite's embedded sequence and each element of SEQN. */
 void gm_sequence(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
 {
     gm_strref(ar, st, "name");
@@ -269,7 +271,8 @@ void gm_sequence(rb_ar *ar, gm_state *st, const gm_sequence_layout *l)
 
 /* ---------- SPRT ---------- */
 
-/* 40 bytes (facts §7.6): i32 left, top, right, bottom, bool32 enabled, 5 x i32 tile modes. */
+/* 40 bytes: i32 left, top, right, bottom, bool32 enabled, 5 x i32 tile modes
+ * (docs/formats/gamemaker.md "SPRT"). */
 static void nine_slice(rb_ar *ar)
 {
     static const char *const sides[] = {"left", "top", "right", "bottom"};
@@ -281,7 +284,7 @@ static void nine_slice(rb_ar *ar)
     if (rb_ar_ok(ar) && n != 5) rb_ar_fail(ar, RB_E_MODEL, "tileModes must have 5 entries, not %llu", (unsigned long long)n);
 }
 
-/* Bytes of one 1-bit collision mask: rows of ceil(w/8) bytes (facts §7.6, §4.2). */
+/* Bytes of one 1-bit collision mask: rows of ceil(w/8) bytes (docs/formats/gamemaker.md "SPRT"). */
 static uint64_t mask_bytes(int64_t w, int64_t h)
 {
     if (w <= 0 || h <= 0) return 0;
@@ -400,7 +403,8 @@ static void sprt_chunk(rb_ar *ar, gm_state *st, sprt_variant v)
 }
 
 /* 2024.6 sized masks to the bounding box and lengthened SOND entries from 36 to 40 bytes
- * (facts §5.3): the stride of the first two sounds; without two sounds, particles (2023.2+). */
+ * (docs/formats/gamemaker.md "Version clues"): the stride of the first two sounds; without two
+ * sounds, particles (2023.2+). */
 static int likely_bbox_masks(const gm_state *st)
 {
     const gm_chunk_span *c = gm_find_chunk(st, "SOND");
@@ -448,7 +452,7 @@ static void tile_ids(rb_ar *ar, uint64_t tiles, uint64_t per_tile)
     rb_ar_list_end(ar);
 }
 
-/* GMS2 tileset fields (facts §7.7). */
+/* GMS2 tileset fields (docs/formats/gamemaker.md "BGND"). */
 static void tileset(rb_ar *ar, const bgnd_variant *v)
 {
     rb_ar_u32(ar, "tilesetVersion");
@@ -480,8 +484,8 @@ static void background(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     if (v->gms2) tileset(ar, v);
 }
 
-/* BGND elements are aligned to 8 when every pointer is a multiple of 8 (facts §4.2; GM:S 1.4
- * files are not); an empty list says nothing: 8, what GMS2 writes. */
+/* BGND elements are aligned to 8 when every pointer is a multiple of 8 (GM:S 1.4 files are not;
+ * docs/formats/gamemaker.md "Padding"); an empty list says nothing: 8, what GMS2 writes. */
 static unsigned bgnd_read_alignment(rb_ar *ar)
 {
     uint32_t count = 0, pointer = 0;
@@ -550,7 +554,7 @@ static void glyph(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
     rb_ar_list_end(ar);
 }
 
-/* The em size is a u32, or (2.3+, bit 31 set) a negated f32 (facts §7.10): kept as stored. */
+/* The em size is a u32, or (2.3+, bit 31 set) a negated f32: kept as stored. */
 static void em_size(rb_ar *ar)
 {
     uint32_t raw = 0;
@@ -600,11 +604,13 @@ static void font_chunk(rb_ar *ar, gm_state *st, font_variant v)
         *font_flag(&v, i) = (unsigned)rb_ar_uint_detached(ar, font_flag_keys[i], RB_U8, *font_flag(&v, i));
     rb_ar_record_end(ar);
     gm_pointer_list(ar, st, "fonts", 1, font, &v);
-    /* before 2024.14: 128 x u16 0..127 then 128 x u16 0x3F (facts §4.1), kept as read */
+    /* before 2024.14: 128 x u16 0..127 then 128 x u16 0x3F, kept as read
+     * (docs/formats/gamemaker.md "Padding") */
     if (rb_ar_has(ar, "tail", rb_ar_remaining(ar) >= 512)) rb_ar_bytes(ar, "tail", RB_K_BLOB, 512);
 }
 
-/* The most likely variant from GEN8 and the chunks present (facts §5.2). */
+/* The most likely variant from GEN8 and the chunks present
+ * (docs/formats/gamemaker.md "Version clues"). */
 static font_variant likely_font_variant(const gm_state *st)
 {
     font_variant v = {0};

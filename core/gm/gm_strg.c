@@ -1,6 +1,7 @@
 /*
  * STRG, the string table, and the positions of string references inside opaque chunks.
- * Facts: datawin-facts.md §3 (records, +4 bias of references, per-record alignment, 128 tail).
+ * Layout: docs/formats/gamemaker.md "STRG" (records, +4 bias of references, per-record alignment,
+ * 128 tail).
  *
  * Model: "strings" is the list of texts in file order; every reference elsewhere is a link by
  * text (gm.c, gm_strref), and the table is a copy the writer derives: a text a reference names
@@ -273,7 +274,7 @@ void gm_chunk_strg(rb_ar *ar, gm_state *st)
     }
     rb_ar_list_end(ar);
     free(table);
-    /* the table ends on a 128-byte boundary in every version (facts §3) */
+    /* the table ends on a 128-byte boundary in every version (docs/formats/gamemaker.md "Padding") */
     gm_gap(ar, st, "tail", 128, dir == RB_AR_READ ? st->chunk_base + rb_ar_tell(ar) + rb_ar_remaining(ar) : 0);
 }
 

@@ -1,6 +1,6 @@
 /*
- * UILR (GameMaker 2024.13+, facts §7.16; layout reference UndertaleModTool UndertaleUINode.cs): the
- * UI layers, a PointerList of root nodes. Every node is
+ * UILR (GameMaker 2024.13+, docs/formats/gamemaker.md "UILR"; layout reference UndertaleModTool
+ * UndertaleUINode.cs): the UI layers, a PointerList of root nodes. Every node is
  *
  *   i32 type, u32 pointer to its data, PointerList<node> children (containers; others a u32 0),
  *   then its data, which the pointer names.

@@ -1,9 +1,10 @@
 /*
  * SA:MP streamer plugin map file: the magic "strmrgrps01", then chunks of
  *   u16 size | 4-byte id | `size` bytes of data | u32 CRC-32 (zlib's) of the data
- * until "_EOF". Spec: shared/specs/samp-streamer-mapfile.txt. No other implementation or real
- * file exists, so this module is the reference: docs/formats/streamer.md says how every
- * ambiguity of the spec is read, and each reading has a test in tests/streamer/.
+ * until "_EOF" (docs/formats/streamer.md "File layout"; the spec is BigETI's map file text, 2014).
+ * No other implementation or real file exists, so this module is the reference:
+ * docs/formats/streamer.md says how every ambiguity of the spec is read, and each reading has a
+ * test in tests/streamer/.
  *
  * The model: "groups" (the first is implicit, each NGrp chunk starts the next), each holding its
  * chunks in file order, and "eof". Sizes, counts and checksums are derived; what a file stores

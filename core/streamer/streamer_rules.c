@@ -1,11 +1,10 @@
 /*
  * The game rule of streamer map files (the streamer format's rules, core/rules.h): the ids a map
  * hands to the plugin, which passes them on to SA:MP unchecked (CreateDynamicObject,
- * CreateDynamicPickup, CreateDynamicMapIcon, CreateDynamicRaceCP and the group's worlds,
- * interiors and players), are inside the ranges SA:MP documents. The spec itself states no
- * range (../shared/specs/samp-streamer-mapfile.txt); the ranges and where they come from are in
- * docs/formats/streamer.md "Game rules". Counts are not model fields here (the writer derives
- * them), so no count can disagree.
+ * CreateDynamicPickup, CreateDynamicMapIcon, CreateDynamicRaceCP and the group's worlds, interiors
+ * and players), are inside the ranges SA:MP documents. The spec itself states no range; the ranges
+ * and where they come from are in docs/formats/streamer.md "Game rules". Counts are not model
+ * fields here (the writer derives them), so no count can disagree.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /*
- * GROFF containers (facts §2): .grf levels, .scn scenes and savegames, plain or SZDD-packed.
+ * GROFF containers (docs/formats/trespasser.md "GROFF layout"): .grf levels, .scn scenes and
+ * savegames, plain or SZDD-packed.
  *
  *   header (48) | section directory (32 per section) | section payloads, contiguous | name table
  *
@@ -201,8 +202,8 @@ static const rb_layout VEC3 = {"vector", VEC3_FIELDS, 3};
 static void vec3(rb_ar *ar, const char *key) { rb_ar_layout_record(ar, key, &VEC3); }
 
 /* A fixed-size char buffer: the text up to its NUL, then whatever the original program left in
- * the rest of the buffer (uninitialised memory, facts §1.2). A tail of zeros is not stored;
- * new or shortened texts are zero-filled. */
+ * the rest of the buffer (uninitialised memory). A tail of zeros is not stored; new or shortened
+ * texts are zero-filled. docs/formats/trespasser.md "Principles applied here" */
 static void fixed_text(rb_ar *ar, const char *key, size_t slot_size)
 {
     rb_ar_record_begin(ar, key);
@@ -247,7 +248,7 @@ static void fixed_text(rb_ar *ar, const char *key, size_t slot_size)
     rb_ar_record_end(ar);
 }
 
-/* ---------- GRF payloads (facts §3) ---------- */
+/* ---------- GRF payloads (docs/formats/trespasser.md "GRF sections") ---------- */
 
 static void grf_header(rb_ar *ar, groff_state *st, uint64_t size)
 {
@@ -342,7 +343,7 @@ static void grf_material(rb_ar *ar, groff_state *st, uint64_t size)
 }
 
 
-/* .geometry, raw GROFF v13+ encoding (facts §3.5): pivot, counts, default colour, arrays. */
+/* .geometry, raw GROFF v13+ encoding: pivot, counts, default colour, arrays. */
 static uint64_t raw_geometry_size(rb_ar *ar)
 {
     return 40 + 12 * ((uint64_t)peek_u32(ar, 12) + 2 * (uint64_t)peek_u32(ar, 16) + peek_u32(ar, 20) + peek_u32(ar, 24));
@@ -439,7 +440,7 @@ static void grf_mesh_geometry(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_slot_set(ar, &q, nq);
 }
 
-/* .mapping (facts §3.6): material, uv list, per-face uv indices and material slots. */
+/* .mapping: material, uv list, per-face uv indices and material slots. */
 static int mapping_fits(rb_ar *ar, uint64_t size)
 {
     if (size < 12) return 0;
@@ -469,7 +470,8 @@ static void grf_mapping(rb_ar *ar, groff_state *st, uint64_t size)
 /* The 4-byte mapping an optimizing game run left: only the material section handle. */
 static void grf_material_link(rb_ar *ar, groff_state *st, uint64_t size) { rb_ar_x32(ar, "materialSection"); }
 
-/* ---------- SCN and savegame payloads (facts §5) ---------- */
+/* ---------- SCN and savegame payloads ---------- */
+/* docs/formats/trespasser.md "SCN and savegame blocks" */
 
 static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
 {
@@ -558,7 +560,8 @@ static const struct {
     [P_BITMAP] = {"bitmap", NULL},                 [P_OPAQUE] = {"data", NULL},
 };
 
-/* Subsystem blocks are CRC-named like instances but hold other classes (facts §1.1). */
+/* Subsystem blocks are CRC-named like instances but hold other classes
+ * (docs/formats/trespasser.md "Hashes and ids"). */
 static int is_subsystem_block(const groff_symbol *s)
 {
     static const char *const subsystems[] = {"80A9DC71", "9FB57F53", "4C56C6CC", "A9AC56AE",
@@ -597,7 +600,7 @@ static payload_kind classify_special(rb_ar *ar, groff_state *st, const groff_ent
     return P_OPAQUE;
 }
 
-/* Both encodings live in one file (facts §3.5); the sizes tell them apart, and a section both
+/* Both encodings live in one file; the sizes tell them apart, and a section both
  * could be stays opaque rather than guessed. */
 static payload_kind classify_geometry(rb_ar *ar, uint64_t size)
 {

@@ -1,4 +1,4 @@
-/* The CRC-32 based ids of Trespasser (facts §1.1), from zlib's crc32. */
+/* The CRC-32 based ids of Trespasser (docs/formats/trespasser.md "Hashes and ids"), from zlib's crc32. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /*
- * Trespasser packed image directory, `<level>-130.pid` (facts §6): a 32-byte header, the
- * palettes, then one 56-byte entry per texture and mip level describing where its texels sit
- * in the matching .swp. Offsets, counts, sizes and palette hashes are derived on write; a
- * stored value that differs from the derived one is kept (`stored...`) so the file still
- * round-trips. The junk the original tool left (the extra colour slot of each palette, the
- * padding before each entry's 64-bit id) is kept verbatim.
+ * Trespasser packed image directory, `<level>-130.pid` (docs/formats/trespasser.md "PID layout"): a
+ * 32-byte header, the palettes, then one 56-byte entry per texture and mip level describing where
+ * its texels sit in the matching .swp. Offsets, counts, sizes and palette hashes are derived on
+ * write; a stored value that differs from the derived one is kept (`stored...`) so the file still
+ * round-trips. The junk the original tool left (the extra colour slot of each palette, the padding
+ * before each entry's 64-bit id) is kept verbatim.
  */
 #include <stdlib.h>
 #include <string.h>

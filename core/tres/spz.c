@@ -1,8 +1,8 @@
 /*
- * Trespasser packed swap file, `<level>-130.spz` (facts §8): the uncompressed size as u32,
- * then one continuous LZSS stream (writers/lzss.h) over the whole .swp texel image. The
- * original stream is kept and written back while the texels are unchanged; edited texels
- * are re-encoded with Okumura's encoder (the one lzencode.exe is built from).
+ * Trespasser packed swap file, `<level>-130.spz` (docs/formats/trespasser.md "SPZ (spz)"): the
+ * uncompressed size as u32, then one continuous LZSS stream (writers/lzss.h) over the whole .swp
+ * texel image. The original stream is kept and written back while the texels are unchanged; edited
+ * texels are re-encoded with Okumura's encoder (the one lzencode.exe is built from).
  */
 #include <stdlib.h>
 #include "tres.h"

@@ -1,7 +1,7 @@
 /*
- * Trespasser packed audio, .tpa version 0x150 (facts §9): a 24-byte header, a table of sound
- * ids (56 bytes each), the sample bodies ("CAU", magic WBOR) back to back without padding,
- * then the collision ("foley") table when there is one.
+ * Trespasser packed audio, .tpa version 0x150 (docs/formats/trespasser.md "TPA layout"): a 24-byte
+ * header, a table of sound ids (56 bytes each), the sample bodies ("CAU", magic WBOR) back to back
+ * without padding, then the collision ("foley") table when there is one.
  *
  * The id table says where each body is and repeats the body's 36-byte header; two ids may
  * share one body. The model lists the bodies once and gives each id the index of its body:
@@ -197,7 +197,7 @@ static void tpa_body(rb_ar *ar, tpa_state *st, uint64_t index)
     rb_slot data_at = rb_ar_slot(ar, "data offset", RB_U32);
     h[3] = rb_ar_u32(ar, "adpcmBlockSize");
     rb_slot data_size = rb_ar_slot(ar, "data size", RB_U32);
-    h[5] = rb_ar_u32(ar, "decompressedSize"); /* from the packer; no simple formula (facts §12) */
+    h[5] = rb_ar_u32(ar, "decompressedSize"); /* from the packer; no simple formula: kept */
     h[6] = rb_ar_u32(ar, "sampleRate");
     uint32_t bits = rb_ar_u8(ar, "bits"), channels = rb_ar_u8(ar, "channels");
     uint32_t compression = rb_ar_u8(ar, "compression"), flags = rb_ar_u8(ar, "flags");

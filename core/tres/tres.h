@@ -1,7 +1,7 @@
 /*
  * Trespasser (1998) formats: GROFF containers (.grf, .scn, savegames, also SZDD-packed),
  * .pid texture directories, .tpa audio packs, .wtd wavelet terrain, .spz packed swap files.
- * Facts: shared/specs/trespasser-facts.md (section numbers below refer to it).
+ * Layouts: docs/formats/trespasser.md (one section per format).
  */
 #ifndef RB_TRES_H
 #define RB_TRES_H
@@ -15,7 +15,8 @@ extern const rb_format rb_format_tres_tpa;
 extern const rb_format rb_format_tres_wtd;
 extern const rb_format rb_format_tres_spz;
 
-/* The game's u4Hash: plain CRC-32 (zlib crc32) of the bytes, without a terminator (§1.1). */
+/* The game's u4Hash: plain CRC-32 (zlib crc32) of the bytes, without a terminator
+ * (docs/formats/trespasser.md "Hashes and ids"). */
 uint32_t rb_tres_hash(const void *bytes, size_t size);
 /* Name of the SCN/savegame block that holds an instance's state: "%X" of the hash of its name. */
 void rb_tres_block_name(const char *instance_name, char out[9]);

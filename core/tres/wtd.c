@@ -1,10 +1,10 @@
 /*
- * Trespasser wavelet terrain data, .wtd (facts §10). The file is one bit stream kept in
- * little-endian u32 words, read most-significant bit first; so the stream's bytes are the
- * file's bytes with each 4-byte word reversed. This module views the file through that
- * word-order transform (an exact, reversible "codec"), then types the 720-bit header: version,
- * node and vertex counts, root coefficient and the 76-byte SMapping (whose fields are stored
- * byte by byte in memory order, hence little-endian inside the big-endian stream).
+ * Trespasser wavelet terrain data, .wtd (docs/formats/trespasser.md "WTD layout"). The file is one
+ * bit stream kept in little-endian u32 words, read most-significant bit first; so the stream's
+ * bytes are the file's bytes with each 4-byte word reversed. This module views the file through
+ * that word-order transform (an exact, reversible "codec"), then types the 720-bit header: version,
+ * node and vertex counts, root coefficient and the 76-byte SMapping (whose fields are stored byte
+ * by byte in memory order, hence little-endian inside the big-endian stream).
  * The zero-tree that follows (bit 720 on) is kept as a typed blob, including the unused bits
  * of the last word; decoding the tree itself is not done yet.
  */

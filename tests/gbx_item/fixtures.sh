@@ -1,6 +1,6 @@
 #!/bin/sh
 # Item-family fixtures authored as JSON (samples/gbx-item, tests/gbx_item): they must build, verify
-# byte for byte, read back to the same model, lay out their bytes as gbx-facts.md / GBX.NET say,
+# byte for byte, read back to the same model, lay out their bytes as docs/formats/gbx-item.md says,
 # reject fields their version does not have, follow the item type for chunk 0x2E002019, and take
 # the sample patches.
 set -u
@@ -50,12 +50,13 @@ def expect(path, what, blob):
         print("missing:", what); sys.exit(1)
 def string(s):
     return struct.pack("<i", len(s)) + s
-# TM 1.0 block node 0x24007002 (facts §6.1 / GBX.NET CGameCtnBlock 002): ident, u8 dir, byte3, u32 flags
+# TM 1.0 block node 0x24007002 (docs/formats/gbx-item.md "TM 1.0 block nodes"): ident, u8 dir, byte3, u32 flags
 expect(sys.argv[2], "TM1.0 block", b"Nadeo" + bytes([2, 4, 1, 7]) + struct.pack("<I", 0x01000000) + FACADE)
 # a back-reference to block node 1 in 0x0304300F: just its index
 expect(sys.argv[2], "block back-reference", FACADE + struct.pack("<i", 1) + struct.pack("<I", 0))
 mb = tmp + "/ramp.Macroblock-u.Gbx"
-# BlockSpawn v8, flag 26 (free): flags, position, rotation, waypoint node, u16 (facts §6.10)
+# BlockSpawn v8, flag 26 (free): flags, position, rotation, waypoint node, u16
+# (docs/formats/gbx-item.md "Block and object spawns")
 expect(mb, "free block spawn", struct.pack("<I", 0x04000000) + struct.pack("<6f", 96, 12.5, 160, 1.5707964, 0, 0)
        + struct.pack("<iII", 1, 0x2E009000, 0x2E009000) + struct.pack("<I", 2) + string(b"Checkpoint")
        + struct.pack("<I", 0) + FACADE + struct.pack("<H", 0))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Media-tracker fixtures authored as JSON: they must build, verify byte for byte, read back to the same
-# model (including the chunk ids two classes share), lay out their bytes as the fact sheet says, reject
+# model (including the chunk ids two classes share), lay out their bytes as GBX.NET's chunkl says, reject
 # fields that their version does not have, and take the sample patch.
 set -u
 rebyte=${REBYTE:-rebyte}
@@ -30,7 +30,7 @@ for name in intro.Clip triggers.ClipGroup; do
     cmp -s "$tmp/$name.Gbx" "$samples/$name.Gbx" || fail "built $name differs from samples/gbx-mediatracker/$name.Gbx"
 done
 
-# 2. bytes as the fact sheet (§6.7) lays them out, packed here independently of the writer
+# 2. bytes as GBX.NET's chunkl layouts lay them out, packed here independently of the writer
 python3 - "$tmp/layouts.Clip.Gbx" <<'PY' || fail "layouts.Clip bytes"
 import struct, sys
 data = open(sys.argv[1], "rb").read()

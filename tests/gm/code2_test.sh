@@ -1,7 +1,8 @@
 #!/bin/sh
-# Bytecode string operands (facts §3, §8, §9): push.s operands and the ends of VARI/FUNC occurrence
-# chains hold STRG *indices*; the model holds texts (CODE entries' "stringOperands"; a chain's end
-# names its VARI/FUNC entry's name) and writing resolves the indices. On every corpus data.win:
+# Bytecode string operands (docs/formats/gamemaker.md "STRG", "Occurrence chains"): push.s operands
+# and the ends of VARI/FUNC occurrence chains hold STRG *indices*; the model holds texts (CODE
+# entries' "stringOperands"; a chain's end names its VARI/FUNC entry's name) and writing resolves
+# the indices. On every corpus data.win:
 #  1. a string inserted at index 0 of STRG shifts every index: in the output bytes every push.s
 #     operand and every chain end (walked independently here) names the same text as in the input;
 #     the output verifies, and its model is the input's with only that string added;
@@ -94,7 +95,7 @@ json.dump([{"op": "replace", "path": "/chunks/[id=CODE]/entries/%d/stringOperand
             "value": "rebyte: a new string"}], open(sys.argv[2], "w"))
 json.dump([{"op": "add", "path": "/chunks/[id=CODE]/entries/%d/stringOperands/0/occurrence" % k, "value": 1}],
           open(sys.argv[3], "w"))
-# the push.s instruction is the word before its operand (facts §8)
+# the push.s instruction is the word before its operand (docs/formats/gamemaker.md "Bytecode instructions")
 open(sys.argv[4], "w").write('CODE entry "%s" (entries/%d), the instruction at byte %d of its bytecode'
                              % (entry["name"], k, operand["at"] - 4))
 PY

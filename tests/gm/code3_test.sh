@@ -1,7 +1,7 @@
 #!/bin/sh
-# Bytecode that changes length (facts §8, §9): VARI/FUNC occurrence chains, counts and first addresses
-# are recomputed on write from the CODE entries' variable and function references. On every corpus data.win, in the root
-# code entry with the most references:
+# Bytecode that changes length (docs/formats/gamemaker.md "Occurrence chains"): VARI/FUNC occurrence
+# chains, counts and first addresses are recomputed on write from the CODE entries' variable and
+# function references. On every corpus data.win, in the root code entry with the most references:
 #  1. a no-effect pair `pushi.e 0; popz.i` is inserted at the start (8 bytes): the entry's string
 #     operands and references, and its child entries' offsets, move by 8;
 #  2. `pushi.e 0; pop.v.i self.V` is inserted at the start (12 bytes), V a variable the entry already
@@ -29,10 +29,10 @@ if k is None or not reference_count(entries[k]):
     sys.exit(1)
 entry = entries[k]
 base = "/chunks/[id=CODE]/entries/%d" % k
-PUSHI_0 = 0x840F0000          # pushi.e 0 (facts §8: 0x84, type int16, immediate in the low 16 bits)
+PUSHI_0 = 0x840F0000          # pushi.e 0 (0x84, type int16, immediate in the low 16 bits)
 POPZ_I = 0x9E020000           # popz.i
 POP_V_I_SELF = 0x4525FFFF     # pop.v.i, instance -1 (self): a variable operand follows
-NORMAL_REFERENCE = 0xA0000000  # reference type "normal" in the high bits (facts §9)
+NORMAL_REFERENCE = 0xA0000000  # reference type "normal" in the high bits
 
 def grown(prefix_words, new_references):
     blob = base64.b64decode(entry["bytecode"]["$base64"])

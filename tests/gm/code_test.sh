@@ -1,5 +1,6 @@
 #!/bin/sh
-# CODE, VARI and FUNC edits on every corpus data.win (facts §7.17-§7.19, §9, §10):
+# CODE, VARI and FUNC edits on every corpus data.win (layouts: docs/formats/gamemaker.md "CODE" to
+# "Occurrence chains"):
 #  1. a code entry is renamed through its string reference (to a string added to STRG): the output
 #     verifies, and re-reads as the input model with exactly those two changes;
 #  2. a code entry's bytecode given back as base64 (the same bytes) writes the input byte for byte;
@@ -101,7 +102,8 @@ for a, z in zip(fo, fn):
         continue
     assert z == a + 4 and new[z:z + 8] == old[a:a + 8], (a, z)
     moved += 1
-# every variable's occurrence chain still ends on its name's STRG index (facts §9)
+# every variable's occurrence chain still ends on its name's STRG index
+# (docs/formats/gamemaker.md "Occurrence chains")
 strings = next(c for c in doc["chunks"] if c["id"] == "STRG")["strings"]
 index = {}
 for i, s in enumerate(strings):

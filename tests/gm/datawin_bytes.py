@@ -1,6 +1,6 @@
 """An independent reading of data.win bytes for the tests (not the project's reader): chunks, the
-root bytecode blobs of CODE and the instruction walk (bytecode >= 15, facts §8). The shell tests
-in tests/gm find it through PYTHONPATH (set by common.sh)."""
+root bytecode blobs of CODE and the instruction walk (bytecode >= 15, docs/formats/gamemaker.md
+"Bytecode instructions"). The shell tests in tests/gm find it through PYTHONPATH (set by common.sh)."""
 import struct
 
 

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Edits of the smaller newer chunks on every corpus data.win (facts §7.14, §7.16): an embedded
-# image is renamed and pointed at another TPAG item (EMBI), a tag is renamed and an asset's tags
-# move to another asset id (TAGS), a filter effect is renamed (FEDS), a texture group is renamed
-# and its load type changed (TGIN), a feature flag is added (FEAT); new names are STRG strings
-# added by the patch. The output must verify (read -> write exact), re-read with those chunks
-# typed, its dump must be the input's dump with exactly those changes, and `rebyte diff` must
-# touch only the edited chunks (and STRG).
+# Edits of the smaller newer chunks on every corpus data.win (layouts: docs/formats/gamemaker.md
+# "TGIN" to "PSYS"): an embedded image is renamed and pointed at another TPAG item (EMBI), a tag is
+# renamed and an asset's tags move to another asset id (TAGS), a filter effect is renamed (FEDS), a
+# texture group is renamed and its load type changed (TGIN), a feature flag is added (FEAT); new
+# names are STRG strings added by the patch. The output must verify (read -> write exact), re-read
+# with those chunks typed, its dump must be the input's dump with exactly those changes, and `rebyte
+# diff` must touch only the edited chunks (and STRG).
 # Then a particle emitter and a system using it are added (PSEM, PSYS) to the model where the file
 # has those chunks, and the file is built from it: PSEM grows, so everything after it moves; while
 # a chunk that holds absolute pointers is still kept opaque, the writer refuses the move and that

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Edits of the asset-list chunks typed in core/gm/gm_objt.c, on every corpus data.win:
-#   fields: OBJT (facts §7.11) the first object gets another sprite index and its visible flag
-#        flipped; SOND (§7.5) the first sound's volume changes; OPTN (§7.2) the scale changes;
+#   fields (layouts: docs/formats/gamemaker.md "OBJT", "SOND", "OPTN"): OBJT the first object gets
+#        another sprite index and its visible flag flipped; SOND the first sound's volume changes;
+#        OPTN the scale changes;
 #   growth: a physics vertex is appended to the first object (every later pointer in OBJT moves)
 #        and the first action found is appended again to its event (a nested pointer list grows).
 # Each output must verify (read -> write exact), `rebyte diff` against the input must show exactly

@@ -1,10 +1,10 @@
 #!/bin/sh
-# ROOM edits on every corpus data.win (facts §7.12): a room's width and height change and an
-# instance moves (x, y). The output must verify (read -> write exact), be read with ROOM typed,
-# and `rebyte diff` against the input must show exactly those four values and nothing else.
-# Where a file has two rooms, the first room's last view moves to the second room: the chunk keeps
-# its size but every sub-list pointer in between moves; the result must verify, re-read with the
-# view counts changed, and moving the view back must give the original file byte for byte.
+# ROOM edits on every corpus data.win (docs/formats/gamemaker.md "ROOM"): a room's width and height
+# change and an instance moves (x, y). The output must verify (read -> write exact), be read with
+# ROOM typed, and `rebyte diff` against the input must show exactly those four values and nothing
+# else. Where a file has two rooms, the first room's last view moves to the second room: the chunk
+# keeps its size but every sub-list pointer in between moves; the result must verify, re-read with
+# the view counts changed, and moving the view back must give the original file byte for byte.
 . "$(dirname "$0")/common.sh"
 require_corpus
 

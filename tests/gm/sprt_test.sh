@@ -1,9 +1,10 @@
 #!/bin/sh
-# SPRT, BGND and FONT edits on every corpus data.win (facts §7.6, §7.7, §7.10): the first sprite is
-# renamed (its name reference names a string added to STRG) and its origin moves; where a sprite has
-# an embedded sequence or a nine-slice, those change too; the first background is renamed and the
-# first font's first glyph shifts. The output must verify (read -> write exact), re-read with the
-# three chunks typed, and its dump must equal the input's dump with exactly those changes.
+# SPRT, BGND and FONT edits on every corpus data.win (docs/formats/gamemaker.md "SPRT", "BGND",
+# "FONT"): the first sprite is renamed (its name reference names a string added to STRG) and its
+# origin moves; where a sprite has an embedded sequence or a nine-slice, those change too; the first
+# background is renamed and the first font's first glyph shifts. The output must verify (read ->
+# write exact), re-read with the three chunks typed, and its dump must equal the input's dump with
+# exactly those changes.
 # A sprite whose size changes without new collision masks is refused (the masks' size follows it).
 . "$(dirname "$0")/common.sh"
 require_corpus

@@ -1,5 +1,5 @@
 #!/bin/sh
-# UILR (GameMaker 2024.13+ UI layers, facts §7.16): no corpus file has UI nodes, so
+# UILR (GameMaker 2024.13+ UI layers, docs/formats/gamemaker.md "UILR"): no corpus file has UI nodes, so
 # tests/gm/fixtures/uilr.json is the sample game (samples/gm/sample.json) with a UILR chunk holding
 # one UI layer whose children are a flex panel (with a sprite and a text item) and an effect layer
 # (with one property). Built, it must verify, re-read to the same UILR model (UILR typed, every node

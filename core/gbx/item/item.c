@@ -6,8 +6,8 @@
  * CSystemConfigDisplay node it holds (0x0B013000). The header chunks of items and macroblocks
  * follow at the end of the file.
  *
- * Facts: gbx-facts.md §6.10-6.12 and §9 (checked on the corpus), GBX.NET's *.chunkl of these
- * classes for the rest. Key names are GBX.NET's property names; unnamed fields are u01, u02...
+ * Layouts: docs/formats/gbx-item.md "Layouts" (checked on the corpus), from GBX.NET's *.chunkl of
+ * these classes. Key names are GBX.NET's property names; unnamed fields are u01, u02...
  *
  * Not typed: the entity model below CGameItemModel 0x2E002019 (CGameCommonItemEntityModelEdition,
  * CPlugStaticObjectModel, CPlugCrystal, CPlugSolid2Model, CPlugSurface, ...). The first
@@ -148,7 +148,7 @@ static void block_002(rb_ar *ar)
     rb_ar_x32(ar, "flags");
 }
 
-/* ---------- CGameCtnCollector 0x2E001000 (facts §6.12) ---------- */
+/* ---------- CGameCtnCollector 0x2E001000 (docs/formats/gbx-item.md "Collector chunks") ---------- */
 
 static void collector_002(rb_ar *ar) { gbx_meta(ar, "ident"); }
 static void collector_006(rb_ar *ar) { rb_ar_u32(ar, "skinKind"); }
@@ -192,7 +192,7 @@ static void collector_011(rb_ar *ar)
 
 FLAT_CHUNK(collector_012, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
 
-/* ---------- CGameItemModel 0x2E002000 (facts §6.11, §9) ---------- */
+/* ---------- CGameItemModel 0x2E002000 (docs/formats/gbx-item.md "Item model chunks") ---------- */
 
 static void item_000(rb_ar *ar) { gbx_noderef(ar, "vehicle"); }
 static void item_001(rb_ar *ar) { gbx_noderef(ar, "gameSkin"); }
@@ -419,7 +419,8 @@ static void item_026(rb_ar *ar)
 
 FLAT_CHUNK(item_027, {'u', "version"}, {'f', "u01"})
 
-/* ---------- CGameCtnMacroBlockInfo 0x0310D000 (facts §6.10) ---------- */
+/* ---------- CGameCtnMacroBlockInfo 0x0310D000 ---------- */
+/* docs/formats/gbx-item.md "Block and object spawns" */
 
 enum { SPAWN_FREE = 1u << 26 }; /* a block placed freely: position and rotation instead of a coordinate */
 
@@ -1006,8 +1007,8 @@ static const gbx_chunk_def ITEM_CHUNKS[] = {
 
 const gbx_chunk_table gbx_item_chunks = {ITEM_CHUNKS, sizeof ITEM_CHUNKS / sizeof ITEM_CHUNKS[0]};
 
-/* ---------- header chunks of items and macroblocks (facts §1.2, §9; GBX.NET CGameCtnCollector,
- * CGameItemModel) ---------- */
+/* ---------- header chunks of items and macroblocks (GBX.NET CGameCtnCollector, CGameItemModel;
+ * docs/formats/gbx-mapextra.md "Header chunks") ---------- */
 
 static void u16(rb_ar *ar, const char *key) { rb_ar_u16(ar, key); }
 static void u8(rb_ar *ar, const char *key) { rb_ar_u8(ar, key); }

@@ -1,6 +1,6 @@
 /*
  * Items in maps: CGameCtnChallenge chunk 0x03043040 (the anchored-object list, versions 0-7)
- * and CGameCtnAnchoredObject (0x03101000). Facts: gbx-facts.md §6.6 and §7.
+ * and CGameCtnAnchoredObject (0x03101000). Layouts: docs/formats/gbx.md "Items in maps".
  *
  * Version rules of 0x03043040, inside its encapsulation:
  *   all:            deprecated list of anchored objects (encapsulated nodes, no index)
@@ -82,7 +82,7 @@ static void anchored_002(rb_ar *ar)
     gbx_id(ar, "anchorTreeId");
     gbx_vec3(ar, "absolutePositionInMap");
     gbx_noderef_encapsulated(ar, "waypointSpecialProperty");
-    /* GBX.NET reads both at exactly version 4 (facts §12.6, no sample to confirm) */
+    /* GBX.NET reads both at exactly version 4 (no sample to confirm; docs/formats/gbx.md "Items in maps") */
     if (version <= 4) rb_ar_u32(ar, "u01");
     uint32_t flags = version >= 4 ? (uint32_t)rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX) : 0;
     if (version >= 5) gbx_vec3(ar, "pivotPosition");

@@ -1,6 +1,6 @@
 /*
- * CGameCtnChallenge (0x03043000): maps. Facts: gbx-facts.md §6.1 (body chunks), GBX.NET's
- * CGameCtnChallenge.chunkl for the ones the sheet does not list.
+ * CGameCtnChallenge (0x03043000): maps. Layouts: docs/formats/gbx.md "Map body chunks", from
+ * GBX.NET's CGameCtnChallenge.chunkl, checked on the corpus.
  * Key names follow GBX.NET's property names (camelCase) so users can look them up there too.
  */
 #include "../gbx_internal.h"

@@ -75,7 +75,8 @@ static void drop_items_fields(json_t *ops, const char *base, const json_t *items
     add_op(ops, "replace", path, json_integer(target));
 }
 
-/* One anchored object's chunk 002 from its version down to `target` (facts §7.3 step 5). */
+/* One anchored object's chunk 002 from its version down to `target`
+ * (docs/usage.md "Items downgrade (TM2020)"). */
 static void downgrade_object(json_t *ops, const char *base, const json_t *chunk, int target)
 {
     char path[320];

@@ -1,13 +1,13 @@
 /*
- * Per-object data kept in step with its object (docs/formats/gbx.md "Blocks and items are one
- * operation"). A map keeps, beside its block list (0x0304301F) and its item list (0x03043040),
- * lists with one entry per block or per item and no count of their own — colours (062),
- * animation offsets (063), foreground skins (065), lightmap quality (068), macroblock instances
- * (069), the TM2020 snapping entry of each item (040's snappedOnIndexes), the position of each
- * free block (05F) — and lists of indexes into them (040's blockIndexes, itemIndexes and
- * items-on-item pairs). When a patch removes, inserts, copies or moves a block or an item, this
- * hook gives the operations that do the same to every such list and renumber every index, so
- * the user's edit is one operation. New entries get the game's defaults.
+ * Per-object data kept in step with its object (docs/formats/gbx.md "Edits that stay consistent",
+ * where blocks and items are one operation). A map keeps, beside its block list (0x0304301F) and
+ * its item list (0x03043040), lists with one entry per block or per item and no count of their own
+ * — colours (062), animation offsets (063), foreground skins (065), lightmap quality (068),
+ * macroblock instances (069), the TM2020 snapping entry of each item (040's snappedOnIndexes), the
+ * position of each free block (05F) — and lists of indexes into them (040's blockIndexes,
+ * itemIndexes and items-on-item pairs). When a patch removes, inserts, copies or moves a block or
+ * an item, this hook gives the operations that do the same to every such list and renumber every
+ * index, so the user's edit is one operation. New entries get the game's defaults.
  */
 #include <stdarg.h>
 #include <stdio.h>

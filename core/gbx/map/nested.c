@@ -1,6 +1,7 @@
 /*
  * Classes nested in maps: CGameCtnCollectorList, CGameCtnChallengeParameters,
- * CGameCtnBlockSkin, CGameWaypointSpecialProperty. Facts: gbx-facts.md §6.2–6.5.
+ * CGameCtnBlockSkin, CGameWaypointSpecialProperty.
+ * Layouts: docs/formats/gbx.md "Classes nested in maps".
  */
 #include "../gbx_internal.h"
 #include "map_header.h"

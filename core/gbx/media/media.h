@@ -8,8 +8,9 @@
  * reach these descriptions through gbx_remap_id; the raw id is what the model keeps.
  *
  * Two chunk ids are shared by two classes and the chunk id alone does not say which layout
- * follows (facts §3.1): 0x03085000 (Time keys, or TimeSpeed keys in CGameCtnMediaBlockTimeSpeed)
- * and 0x030A1000..002 (CameraPath keys, or CGameCtnMediaBlockCameraSimple). The chunk description
+ * follows (docs/formats/gbx-mediatracker.md "The model"): 0x03085000 (Time keys, or TimeSpeed
+ * keys in CGameCtnMediaBlockTimeSpeed) and 0x030A1000..002 (CameraPath keys, or
+ * CGameCtnMediaBlockCameraSimple). The chunk description
  * does not see the node's class, so the reader picks the layout after which the node ends (or one
  * of its later chunks follows), preferring the chunk id's own class when both fit; the model names
  * the foreign variant's fields differently ("timeSpeedKeys", "simpleKeys") so writing and building

@@ -1,8 +1,8 @@
 /*
  * Ghosts: CGameGhost (0x0303F000, the recorded samples), CGameCtnGhost (0x03092000, the
  * player, times, inputs and validation data) and CPlugEntRecordData (0x0911F000, TM2020-era
- * entity records). Facts: gbx-facts.md §6.8, §3.4; GBX.NET's CGameCtnGhost.chunkl / .cs,
- * CGameGhost.chunkl / .Data.cs and CPlugEntRecordData.cs for the layouts the sheet lacks.
+ * entity records). Layouts: docs/formats/gbx-ghost.md "What is typed", from GBX.NET's
+ * CGameCtnGhost.chunkl / .cs, CGameGhost.chunkl / .Data.cs and CPlugEntRecordData.cs.
  *
  * Sample data and entity records are zlib streams: they are described with the stream API, so
  * the original compressed bytes are written back while their content is unchanged and the
@@ -167,7 +167,8 @@ static void badge(rb_ar *ar)
 }
 
 /* 000 (skippable): appearance. Defines ids in the body's table (player model), so it must be
- * typed for later references to resolve (facts §3.4); v5+ holds a CPlugEntRecordData node. */
+ * typed for later references to resolve (docs/formats/gbx.md "Lookback ids"); v5+ holds a
+ * CPlugEntRecordData node. */
 static void ctn_ghost_000(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
@@ -421,7 +422,7 @@ static void ctn_ghost_024(rb_ar *ar)
 }
 
 /* 025 (skippable): validation (TM2). Its input names are ids of the body's shared table
- * (facts §3.4), so it must be typed for later references to resolve. */
+ * (docs/formats/gbx.md "Lookback ids"), so it must be typed for later references to resolve. */
 static void ctn_ghost_025(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");

@@ -1,5 +1,5 @@
 /*
- * Race records (docs/formats/gbx-ghost.md "Race records"): ghosts (CGameCtnGhost, CGameGhost,
+ * Race records (docs/usage.md "Race records"): ghosts (CGameCtnGhost, CGameGhost,
  * CPlugEntRecordData) and replays (CGameCtnReplayRecord) are what record sites and leaderboards
  * take as proof of a run. rebyte reads them and writes them back exactly, but never writes one
  * changed: a changed nickname, time or sample passes a run off as someone else's, which is why

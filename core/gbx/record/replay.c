@@ -1,8 +1,8 @@
 /*
  * Replays: CGameCtnReplayRecord (0x03093000; legacy 0x2403F000 / 0x2407E000), its header
  * chunks, and CPlugDataTape (0x090CE000). The old replays' event blocks (0x2407F000,
- * 0x24092000) are media blocks: see mediatracker.c. Facts: gbx-facts.md §6.9, §10; GBX.NET's
- * CGameCtnReplayRecord.chunkl / .cs for what the sheet lacks.
+ * 0x24092000) are media blocks: see core/gbx/media/. Layouts: docs/formats/gbx-ghost.md
+ * "CGameCtnReplayRecord 0x03093000", from GBX.NET's CGameCtnReplayRecord.chunkl / .cs.
  *
  * Body chunk 002 is the map the replay was driven on: a complete GBX file of its own (own
  * header, ids and node indices), described with gbx_embedded_file so the map is part of the
@@ -154,7 +154,8 @@ static void replay_014(rb_ar *ar)
 
 static void replay_015(rb_ar *ar) { gbx_noderef(ar, "clip"); }
 
-/* 018 (skippable): author. Its title id is an id of the body's shared table (facts §3.4). */
+/* 018 (skippable): author. Its title id is an id of the body's shared table
+ * (docs/formats/gbx.md "Lookback ids"). */
 static void replay_018(rb_ar *ar)
 {
     gbx_id(ar, "titleId");
