@@ -215,6 +215,9 @@ void rb_ar_range_end(rb_ar *ar);
 void rb_ar_stream_begin(rb_ar *ar, const char *key, const rb_codec *codec, uint64_t content_size,
                         uint64_t encoded_size);
 void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot);
+/* The same for formats that store the CRC-32 of the content (zip entries): READ checks the stored
+ * value against the decoded content (binary only), WRITE derives it. */
+void rb_ar_stream_end_crc(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot, rb_slot *crc_slot);
 /* Plain (uncompressed) content in a section of its own: for GBX 'U' bodies. */
 void rb_ar_section_begin(rb_ar *ar, const char *section_name);
 void rb_ar_section_end(rb_ar *ar);

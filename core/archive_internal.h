@@ -42,6 +42,7 @@ typedef struct ar_range {
     rb_node *stream;
     const rb_codec *codec;
     int is_stream, is_section;
+    rb_slot *crc_slot; /* WRITE: gets the CRC-32 of the content (rb_ar_stream_end_crc) */
 } ar_range;
 
 /* How scalars are spelled: binary (their wire bytes) or text GBX (a CR LF line each,

@@ -161,8 +161,9 @@ static void begin_read_stream(rb_ar *ar, rb_node *n, const char *key, const rb_c
  *   the content, as lines;
  * and the two slots before it hold text sizes: of the content's lines (content_size) and of all
  * the stream's lines (encoded_size). The original is carried because an encoder does not
- * reproduce it in general (gbx-facts.md §1.6); READ decodes it, so that writing binary passes it
- * through when the content written equals what it decodes to, and re-encodes when it does not. */
+ * reproduce it in general (docs/formats/gbx.md "Compressed body"); READ decodes it, so that
+ * writing binary passes it through when the content written equals what it decodes to, and
+ * re-encodes when it does not. */
 static void begin_read_text_stream(rb_ar *ar, rb_node *n, const char *key, const rb_codec *codec,
                                    uint64_t content_size, uint64_t encoded_size)
 {
@@ -323,6 +324,17 @@ static void publish_report(rb_ar *ar, rb_stream_info *info, const rb_stream_repo
     pthread_mutex_unlock(&ar->doc->report_lock);
 }
 
+/* WRITE: the CRC-32 of the content written: the original's digest while it is unchanged (the
+ * buffer only compared it), else computed. */
+static void derive_content_crc(rb_ar *ar, const ar_range *r, const rb_buf *content)
+{
+    if (!r->crc_slot) return;
+    uint32_t crc;
+    if (rb_buf_holds_expected(content) || !content->data) crc = rb_stream_digests(r->stream->stream)->content_crc32;
+    else crc = (uint32_t)crc32(0, content->data, (uInt)content->size);
+    rb_ar_slot_set(ar, r->crc_slot, crc);
+}
+
 /* Text WRITE: the content's lines follow the stream's header lines; the slots get text sizes. */
 static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
 {
@@ -334,6 +346,8 @@ static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_sl
     snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
     rep->content_size = content.size;
     rep->original_size = info->original_size;
+    if (r->crc_slot) /* text: the content is lines; the CRC stays the binary content's */
+        rb_ar_slot_set(ar, r->crc_slot, rb_stream_digests(info)->content_crc32);
     if (content.failed) ar_out(ar)->failed = 1;
     rb_buf_put(ar_out(ar), content.data, content.size);
     rep->written_size = ar_out(ar)->size - r->out_start;
@@ -353,6 +367,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
     int unchanged = content_unchanged(ar, r->stream, &content);
+    derive_content_crc(ar, r, &content);
     rb_stream_report report, *rep = &report;
     memset(rep, 0, sizeof(*rep));
     snprintf(rep->name, sizeof rep->name, "%s", r->what);
@@ -384,6 +399,22 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rb_ar_slot_set(ar, content_slot, rep->content_size);
     rb_ar_slot_set(ar, encoded_slot, rep->written_size);
     publish_report(ar, info, rep);
+}
+
+void rb_ar_stream_end_crc(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot, rb_slot *crc_slot)
+{
+    if (ar->failed || !range_open(ar)) return;
+    ar_range *r = ar_top_range(ar);
+    if (ar->dir == RB_AR_READ && !ar->text) {
+        uint32_t crc = (uint32_t)crc32(0, r->base, (uInt)r->size);
+        if (crc != (uint32_t)crc_slot->value) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%s: the stored CRC-32 0x%08x is not its content's (0x%08x)", r->what,
+                       (unsigned)crc_slot->value, (unsigned)crc);
+            return;
+        }
+    }
+    r->crc_slot = crc_slot;
+    rb_ar_stream_end(ar, content_size_slot, encoded_size_slot);
 }
 
 void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot)

@@ -2,6 +2,7 @@
 #include <lzo/lzo1x.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
 
 static int lzo_ready(char *err, size_t err_size)
@@ -87,3 +88,60 @@ static int zlib_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err
 
 /* deflate peaks at 1032:1 (258-byte matches coded in two bits) */
 const rb_codec rb_codec_zlib = {"zlib", zlib_decode, zlib_encode, 1032};
+
+/* ---------- raw deflate (zip entries: no zlib header, no checksum) ---------- */
+
+static int deflate_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, char *err, size_t err_size)
+{
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) {
+        snprintf(err, err_size, "out of memory starting inflate");
+        return -1;
+    }
+    s.next_in = (Bytef *)in;
+    s.avail_in = (uInt)in_size;
+    s.next_out = out;
+    s.avail_out = (uInt)out_size;
+    int r = inflate(&s, Z_FINISH);
+    size_t produced = out_size - s.avail_out, left = s.avail_in;
+    inflateEnd(&s);
+    if (r != Z_STREAM_END || produced != out_size || left != 0) {
+        snprintf(err, err_size, "deflate stream is corrupt or decodes to %zu bytes instead of %zu (%zu bytes left, zlib %d)",
+                 produced, out_size, left, r);
+        return -1;
+    }
+    return 0;
+}
+
+static int deflate_encode(const uint8_t *in, size_t in_size, rb_buf *out, char *err, size_t err_size)
+{
+    z_stream s;
+    memset(&s, 0, sizeof s);
+    if (deflateInit2(&s, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        snprintf(err, err_size, "out of memory starting deflate");
+        return -1;
+    }
+    uLong bound = deflateBound(&s, (uLong)in_size);
+    if (!rb_buf_reserve(out, bound)) {
+        deflateEnd(&s);
+        snprintf(err, err_size, "out of memory compressing %zu bytes", in_size);
+        return -1;
+    }
+    s.next_in = (Bytef *)in;
+    s.avail_in = (uInt)in_size;
+    s.next_out = out->data + out->size;
+    s.avail_out = (uInt)bound;
+    int r = deflate(&s, Z_FINISH);
+    size_t produced = bound - s.avail_out;
+    deflateEnd(&s);
+    if (r != Z_STREAM_END) {
+        snprintf(err, err_size, "deflate failed (%d)", r);
+        return -1;
+    }
+    out->size += produced;
+    return 0;
+}
+
+const rb_codec rb_codec_deflate = {"deflate", deflate_decode, deflate_encode, 1032};
+

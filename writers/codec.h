@@ -22,4 +22,5 @@ typedef struct rb_codec {
 
 extern const rb_codec rb_codec_lzo1x; /* LZO1X; encodes with LZO1X-1 (closest to the games) */
 extern const rb_codec rb_codec_zlib;
+extern const rb_codec rb_codec_deflate; /* raw deflate (zip entries) */
 #endif

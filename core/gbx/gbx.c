@@ -1,6 +1,7 @@
 /*
  * GameBox (.Gbx) container: header, user data (header chunks), reference table, body.
- * Facts: shared/specs/gbx-facts.md §1 (layout), §1.6 (why the original LZO stream is kept).
+ * Layout: docs/formats/gbx.md "Header layout"; why the original LZO stream is kept:
+ * docs/formats/gbx.md "Compressed body".
  *
  * The body is the main node's chunk stream. This level walks skippable chunks (their size is
  * stored) and keeps everything from the first chunk it cannot type as one opaque tail, so every
@@ -191,7 +192,8 @@ static void gbx_describe_file(rb_ar *ar)
     }
     unsigned body_compression = (unsigned)rb_ar_uint(ar, "bodyCompression", RB_U8 | RB_W_CHAR);
     if (version >= 4) rb_ar_uint(ar, "unknownByte", RB_U8 | RB_W_CHAR);
-    /* text GBX: the bytes so far are binary, every value from here on is a line (facts §1.7) */
+    /* text GBX: the bytes so far are binary, every value from here on is a line
+     * (docs/formats/gbx-text.md "Layout") */
     rb_ar_set_text(ar, format == 'T');
     rb_ar_x32(ar, "classId");
     if (version >= 6) gbx_user_data(ar);
@@ -200,23 +202,27 @@ static void gbx_describe_file(rb_ar *ar)
     gbx_body(ar, body_compression);
 }
 
-/* A file inside a sized range (a replay's map): fresh ids, node indices and reference table;
- * the outer file's state is restored afterwards. */
-void gbx_embedded_file(rb_ar *ar, const char *key)
+/* A file inside another (a replay's map, a map's embedded item): fresh ids, node indices and
+ * reference table; the outer file's state is restored afterwards. `sized`: behind a u32 size
+ * (else the enclosing range, a zip entry's content, bounds it). */
+static int embedded_file(rb_ar *ar, const char *key, int sized, char *stopped, size_t stopped_size)
 {
     gbx_ctx *outer = gbx_ctx_of(ar);
     gbx_ctx *inner = calloc(1, sizeof(*inner));
-    if (!inner) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    if (!inner) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
     int outer_text = rb_ar_is_text(ar); /* the inner file's format byte decides for its own body */
     inner->scope_count = 1;
     rb_ar_set_user(ar, inner);
-    rb_ar_sized_begin(ar, "embedded file size", RB_U32);
+    if (sized) rb_ar_sized_begin(ar, "embedded file size", RB_U32);
     rb_ar_record_begin(ar, key);
     gbx_describe_file(ar);
     rb_ar_record_end(ar);
     rb_ar_set_text(ar, outer_text);
-    rb_ar_sized_end(ar);
-    if (inner->opaque_reason[0] && rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) {
+    if (sized) rb_ar_sized_end(ar);
+    int typed = !inner->opaque_reason[0];
+    if (!typed && stopped) {
+        snprintf(stopped, stopped_size, "%s", inner->opaque_reason);
+    } else if (!typed && rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) {
         char note[700];
         snprintf(note, sizeof note, "embedded file: typed parse stopped, the rest is kept opaque: %s", inner->opaque_reason);
         rb_doc_add_note(rb_ar_doc(ar), note);
@@ -224,6 +230,13 @@ void gbx_embedded_file(rb_ar *ar, const char *key)
     rb_ar_set_user(ar, outer);
     free((void *)inner->external_nodes);
     gbx_ctx_free(inner);
+    return typed;
+}
+
+void gbx_embedded_file(rb_ar *ar, const char *key) { embedded_file(ar, key, 1, NULL, 0); }
+int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t stopped_size)
+{
+    return embedded_file(ar, key, 0, stopped, stopped_size);
 }
 
 static void gbx_describe(rb_ar *ar)

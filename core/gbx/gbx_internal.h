@@ -1,6 +1,7 @@
 /*
  * GBX building blocks shared by the class descriptions: lookback ids, node references,
- * chunk streams, encapsulation, the chunk registry. Facts: shared/specs/gbx-facts.md §2, §3.
+ * chunk streams, encapsulation, the chunk registry. Layouts: docs/formats/gbx.md "Lookback ids",
+ * "Node references", "Chunk streams", "Encapsulation", "Legacy ids".
  */
 #ifndef RB_GBX_INTERNAL_H
 #define RB_GBX_INTERNAL_H
@@ -141,4 +142,9 @@ extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items
 
 /* A complete GBX file inside another (a replay's map): its own header, ids and node indices. */
 void gbx_embedded_file(rb_ar *ar, const char *key);
+/* The same without the size: the enclosing range (a zip entry's content) bounds the file. 1 when
+ * it is typed to its end; 0 when its typed parse stopped (why in `stopped`). */
+int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t stopped_size);
+/* A map's embedded items zip (u32 size + zip) as its files (map/embedded_zip.c). */
+void gbx_embedded_zip(rb_ar *ar, const char *key);
 #endif

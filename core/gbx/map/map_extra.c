@@ -1,14 +1,15 @@
 /*
  * CGameCtnChallenge (0x03043000) beyond the block data: the skippable body chunks (the header
- * chunks are in map_header.c). Facts: gbx-facts.md §1.2, §3.4, §3.5, §5, §7; the wiki text
- * (gbx-wiki-2022.txt "CGameCtnChallenge") and GBX.NET's CGameCtnChallenge.chunkl/.cs for
- * layouts the sheet lacks. Key names are GBX.NET's property names in camelCase; fields whose
+ * chunks are in map_header.c). Layouts: docs/formats/gbx-mapextra.md "Skippable body chunks",
+ * from GBX.NET's CGameCtnChallenge.chunkl/.cs and the GBX wiki's CGameCtnChallenge page, checked
+ * on the corpus. Key names are GBX.NET's property names in camelCase; fields whose
  * meaning nobody knows are u01, u02, ...
  *
  * Every chunk here is skippable (or a header chunk): when a layout does not consume exactly the
  * chunk's bytes, the framework keeps the chunk opaque, so a wrong guess costs coverage, never
  * a round trip. Chunks that define lookback ids in the shared body scope (048 baked blocks,
- * 051 title id) must be typed, or every later id reference is misread (facts §2.1 rule 2).
+ * 051 title id) must be typed, or every later id reference is misread (docs/formats/gbx.md
+ * "Lookback ids").
  */
 #include "../gbx_internal.h"
 #include "../../json.h"
@@ -227,7 +228,7 @@ static void chunk_054(rb_ar *ar)
     uint64_t n = rb_ar_list_begin(ar, "expectedEmbeddedItemModels", RB_U32, 12);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_meta(ar, NULL);
     rb_ar_list_end(ar);
-    sized_blob(ar, "embeddedZipData", "embedded zip size");
+    gbx_embedded_zip(ar, "embeddedZipData");
     if (version >= 1) {
         uint64_t k = rb_ar_list_begin(ar, "textures", RB_U32, 4);
         for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_string(ar, NULL);
@@ -415,7 +416,8 @@ static void chunk_044(rb_ar *ar)
     gbx_encapsulation_end(ar);
 }
 
-/* ---------- CScriptTraitsMetadata 0x11002000 (facts §2.7; GBX.NET CScriptTraitsMetadata.cs) ---------- */
+/* ---------- CScriptTraitsMetadata 0x11002000 (GBX.NET CScriptTraitsMetadata.cs) ---------- */
+/* docs/formats/gbx-mapextra.md "Script metadata" */
 
 /* Script types and values. The traits version is the chunk version - 2. From traits version 1
  * counts and string lengths are "SmallLen" (u8; bit 7 set: 7 low bits + u16 << 7); from 3 the
