@@ -88,6 +88,16 @@ typedef struct rb_format {
      * the document's, and setting the one the next write uses (0, or -1 when unknown). */
     const char *(*encoding)(const struct rb_doc *doc);
     int (*set_encoding)(struct rb_doc *doc, const char *encoding);
+    /* Optional, assets (`rebyte extract`, docs/usage.md "Assets"): hands every asset of the
+     * document to `sink` (in model order; `only_kind` NULL for all); 0, or -1 with `why`. */
+    int (*assets)(const struct rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+                  size_t why_size);
+    /* Optional, the way back (`rebyte replace`, a patch value {"$file": ...}): the RFC 6902
+     * operations that put `data`, a file of the kind extracted from `path`, into the model (a
+     * PNG re-encoded to the page's stored form, a re-packed sprite item, ...); NULL with `why`
+     * when it cannot (not an asset, a picture of another palette, ...). */
+    json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
+                           size_t why_size);
 } rb_format;
 
 struct rb_doc {

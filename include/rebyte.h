@@ -199,6 +199,23 @@ RB_API rb_status rb_node_set_float(rb_node *node, double value);
 RB_API const uint8_t *rb_node_get_bytes(const rb_node *node, size_t *size);
 RB_API rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_t size);
 
+/* ---------- assets: files a person can open, and put back (docs/usage.md "Assets") ---------- */
+
+/* One asset, as `rebyte extract` writes it: a picture, a sound, a mesh, an embedded file, a table.
+ * Valid only during the sink's call. */
+typedef struct rb_asset {
+    const char *name; /* file name relative to the output folder, with a folder per kind:
+                         "textures/page-0003.png", "sounds/0012-jump.wav", "items/Tree.Item.Gbx" */
+    const char *kind; /* "image", "sound", "mesh", "gbx", "table", "code", "blob" */
+    const char *path; /* JSON pointer of the model node it comes from: what replace takes */
+    const uint8_t *data;
+    size_t size;
+    int replaceable;  /* putting an edited file back at `path` is supported */
+    const char *note; /* how it was made ("decoded from QOI", "flipped to the right way up"), or NULL */
+} rb_asset;
+/* Receives each asset; returns 0 to go on, nonzero to stop the extraction (RB_E_IO). */
+typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
+
 /* ---------- JSON ---------- */
 
 /* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
