@@ -1,18 +1,20 @@
 /*
  * Trespasser wavelet terrain data, .wtd (docs/formats/trespasser.md "WTD layout"). The file is one
- * bit stream kept in little-endian u32 words, read most-significant bit first; so the stream's
- * bytes are the file's bytes with each 4-byte word reversed. This module views the file through
- * that word-order transform (an exact, reversible "codec"), then types the 720-bit header: version,
- * node and vertex counts, root coefficient and the 76-byte SMapping (whose fields are stored byte
- * by byte in memory order, hence little-endian inside the big-endian stream).
- * The zero-tree that follows (bit 720 on) is kept as a typed blob, including the unused bits
- * of the last word; decoding the tree itself is not done yet.
+ * bit stream kept in little-endian u32 words, read most-significant bit first. The model is what
+ * the stream encodes: the header fields and the significant nodes of the wavelet zero-tree with
+ * their coefficients (`terrain`, a stream whose codec is the zero-tree coder of wtd_tree.c). The
+ * node and vertex counts, branch sizes, maxima and field widths are derived when writing; the
+ * original bits are written back while the content is unchanged.
+ * A file whose tree the encoder would not write back bit for bit (a stale branch size, say) is
+ * kept the way it was before the tree was decoded: the stream viewed through its word order
+ * (`bitStream`), header typed, the tree a blob.
  */
 #include <stdio.h>
 #include <string.h>
 #include "tres.h"
+#include "wtd_tree.h"
 
-enum { WTD_VERSION = 1001 };
+enum { WTD_VERSION = RB_WTD_VERSION };
 
 static int swap_words(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, char *err, size_t err_size)
 {
@@ -62,13 +64,38 @@ static void wtd_mapping(rb_ar *ar)
     rb_ar_record_end(ar);
 }
 
-static void wtd_describe(rb_ar *ar)
+static void wtd_version(rb_ar *ar)
 {
-    uint64_t size = rb_ar_remaining(ar);
-    rb_ar_stream_begin(ar, "bitStream", &wtd_word_order, size, size);
     unsigned version = (unsigned)rb_ar_uint(ar, "version", RB_U16 | RB_W_BE);
     if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && version != WTD_VERSION)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "WTD version %u (the game accepts only 1001)", version);
+}
+
+/* A significant node of the zero-tree: its square in quad space and the three wavelet
+ * coefficients it holds, at the middle of its bottom edge, its centre and the middle of its left
+ * edge (docs/formats/trespasser.md "WTD zero-tree"). */
+static const rb_layout_field WTD_NODE_FIELDS[] = {
+    {"x", RB_K_INT, RB_U32},         {"y", RB_K_INT, RB_U32},      {"size", RB_K_INT, RB_U32},
+    {"bottomMid", RB_K_INT, RB_I32}, {"centre", RB_K_INT, RB_I32}, {"leftMid", RB_K_INT, RB_I32},
+};
+static const rb_layout WTD_NODE = {"wavelet tree node", WTD_NODE_FIELDS, 6};
+
+static void wtd_terrain(rb_ar *ar, uint64_t size, uint32_t significant)
+{
+    rb_ar_stream_begin(ar, "terrain", &rb_codec_wtd_tree, rb_wtd_content_size(significant), size);
+    wtd_version(ar);
+    rb_ar_uint(ar, "rootCoefficient", RB_I32 | RB_W_BE);
+    wtd_mapping(ar);
+    rb_ar_table_n(ar, "nodes", significant, &WTD_NODE);
+    rb_ar_u32(ar, "unusedBits"); /* what the last word held after the tree, right-aligned: junk */
+    rb_slot none = {0};
+    rb_ar_stream_end(ar, &none, &none);
+}
+
+static void wtd_bits(rb_ar *ar, uint64_t size)
+{
+    rb_ar_stream_begin(ar, "bitStream", &wtd_word_order, size, size);
+    wtd_version(ar);
     be32(ar, "nodeCount");
     be32(ar, "vertexCount");
     rb_ar_uint(ar, "rootCoefficient", RB_I32 | RB_W_BE);
@@ -76,6 +103,21 @@ static void wtd_describe(rb_ar *ar)
     rb_ar_bytes(ar, "zeroTree", RB_K_BLOB, rb_ar_remaining(ar)); /* bits 720.., with the last word's tail */
     rb_slot none = {0};
     rb_ar_stream_end(ar, &none, &none);
+}
+
+static void wtd_describe(rb_ar *ar)
+{
+    uint64_t size = rb_ar_remaining(ar);
+    rb_wtd_summary tree = {0};
+    int decodable = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        const uint8_t *all = rb_ar_peek_bytes(ar, size);
+        char why[240] = "";
+        decodable = all && rb_wtd_scan(all, (size_t)size, &tree, why, sizeof why) == 0;
+        if (!decodable && all) rb_ar_note(ar, "zero-tree kept as its bits: %s", why);
+    }
+    if (rb_ar_has(ar, "terrain", decodable)) wtd_terrain(ar, size, tree.significant);
+    else wtd_bits(ar, size);
 }
 
 const rb_format rb_format_tres_wtd = {
