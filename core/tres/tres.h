@@ -27,6 +27,10 @@ uint32_t rb_tres_partition_id(const uint8_t centre[12], const uint8_t corner[12]
 /* Palette hash of a .pid palette: h ^= colour << (h & 2) over the colours. */
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
 
+/* The .wtd asset: the terrain's height map as a 16-bit greyscale PNG (rb_format.assets). */
+int rb_tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+                       size_t why_size);
+
 /* The GROFF description, usable inside another container (the SZDD wrapper). */
 void rb_tres_groff_describe(rb_ar *ar);
 #endif

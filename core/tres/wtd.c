@@ -125,4 +125,5 @@ const rb_format rb_format_tres_wtd = {
     .description = "Trespasser wavelet terrain data (.wtd)",
     .detect = wtd_detect,
     .describe = wtd_describe,
+    .assets = rb_tres_wtd_assets,
 };

@@ -255,6 +255,13 @@ void rb_wtd_node_get(const uint8_t *content, size_t index, rb_wtd_node *node)
     for (int i = 0; i < 3; i++) node->wavelet[i] = (int32_t)le32(r + 12 + 4 * i);
 }
 
+uint32_t rb_wtd_root_size(const uint8_t *content)
+{
+    uint32_t root;
+    char why[120];
+    return root_size_of(content + 6, &root, why, sizeof why) == 0 ? root : 0;
+}
+
 static int wtd_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, char *err, size_t err_size)
 {
     int64_t capacity = rb_wtd_content_nodes(out_size);

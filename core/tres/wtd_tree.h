@@ -53,4 +53,14 @@ extern const rb_codec rb_codec_wtd_tree;
 /* The nodes of decoded content (count from its size), or -1 when the size is not one. */
 int64_t rb_wtd_content_nodes(size_t content_size);
 void rb_wtd_node_get(const uint8_t *content, size_t index, rb_wtd_node *node);
+/* The root node's side in quad units (the SMapping's quad size), 0 when not a square of a power
+ * of two from 2 to 2^30. */
+uint32_t rb_wtd_root_size(const uint8_t *content);
+
+/* The heights the tree stands for (wtd_heights.c), in coefficient units (metres = value x
+ * coefToWorld): the points (i, j) x spacing for i, j < side = root size / spacing, row j at
+ * heights[j * side + i], y upwards. spacing: a power of two, side at most 16384. *heights is
+ * malloc'd. 0, or -1 and why. */
+int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing, int32_t **heights, uint32_t *side,
+                   char *err, size_t err_size);
 #endif
