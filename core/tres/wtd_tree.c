@@ -378,7 +378,11 @@ static int branch_sizes(encoder *e, int32_t *parent, char *err, size_t err_size)
 
 static int encode_tree(encoder *e, const uint8_t *in, size_t in_size, rb_buf *out, char *err, size_t err_size)
 {
-    uint32_t root_size;
+    uint32_t root_size, version = (uint32_t)in[0] << 8 | in[1];
+    if (version != RB_WTD_VERSION) {
+        snprintf(err, err_size, "version %u: the game reads only %u", version, RB_WTD_VERSION);
+        return -1;
+    }
     if (root_size_of(in + 6, &root_size, err, err_size) != 0) return -1;
     for (size_t i = 0; i < e->count; i++) {
         rb_wtd_node_get(in, i, &e->nodes[i]);
