@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "../doc_state.h"
 #include "tres.h"
 #include "wtd_tree.h"
 
@@ -120,10 +121,33 @@ static void wtd_describe(rb_ar *ar)
     else wtd_bits(ar, size);
 }
 
+/* `rebyte info`: how much tree there is and how fine it goes. */
+static json_t *wtd_summary(const rb_doc *doc)
+{
+    const rb_node *terrain = rb_node_get(doc->root, "terrain");
+    const rb_node *nodes = terrain ? rb_node_get(terrain, "nodes") : NULL;
+    json_t *out = json_object();
+    if (nodes) {
+        size_t count = rb_element_count(nodes);
+        uint64_t smallest = 0;
+        for (size_t i = 0; i < count; i++) {
+            uint64_t size = rb_element_uint(nodes, i, "size");
+            if (!smallest || size < smallest) smallest = size;
+        }
+        json_object_set_new(out, "significantNodes", json_integer((json_int_t)count));
+        if (count) json_object_set_new(out, "smallestNode", json_integer((json_int_t)smallest));
+    } else {
+        json_object_set_new(out, "zeroTree", json_string("kept as its bits"));
+    }
+    if (rb_doc_note_count(doc)) json_object_set_new(out, "notes", json_integer((json_int_t)rb_doc_note_count(doc)));
+    return out;
+}
+
 const rb_format rb_format_tres_wtd = {
     .name = "wtd",
     .description = "Trespasser wavelet terrain data (.wtd)",
     .detect = wtd_detect,
     .describe = wtd_describe,
+    .summary = wtd_summary,
     .assets = rb_tres_wtd_assets,
 };
