@@ -114,7 +114,11 @@ static void wtd_describe(rb_ar *ar)
     if (rb_ar_direction(ar) == RB_AR_READ) {
         const uint8_t *all = rb_ar_peek_bytes(ar, size);
         char why[240] = "";
-        decodable = all && rb_wtd_scan(all, (size_t)size, &tree, why, sizeof why) == 0;
+        /* the decoded content (24 bytes a node) must fit the reader's limits */
+        const rb_limits *limits = rb_ar_limits(ar);
+        uint64_t max_nodes = limits->max_decompressed_size / RB_WTD_NODE_BYTES;
+        if (max_nodes > limits->max_count) max_nodes = limits->max_count;
+        decodable = all && rb_wtd_scan(all, (size_t)size, (size_t)max_nodes, &tree, why, sizeof why) == 0;
         if (!decodable && all) rb_ar_note(ar, "zero-tree kept as its bits: %s", why);
     }
     if (rb_ar_has(ar, "terrain", decodable)) wtd_terrain(ar, size, tree.significant);

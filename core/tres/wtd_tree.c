@@ -49,42 +49,58 @@ static int root_size_of(const uint8_t *mapping, uint32_t *root, char *err, size_
 
 /* ---------- vertices: the distinct corners of the nodes present ---------- */
 
+/* Every vertex but the root's four corners first appears as a corner of the descendants of one
+ * significant node: its centre, or the middle of one of its edges (docs/formats/trespasser.md
+ * "WTD layout"). A centre belongs to its node alone; an edge middle is shared with the node of the
+ * same side across that edge. So the count is 4 + 5 x significant, less one per pair of
+ * significant same-side nodes that share an edge: 8 bytes a node, where listing every corner
+ * would take 72. */
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-typedef struct corner_set {
+typedef struct node_keys {
     uint64_t *keys;
     size_t count, capacity;
-} corner_set;
+} node_keys;
 
-static int corners_add(corner_set *s, uint32_t x, uint32_t y, uint32_t size)
+/* (log2 side, x / side, y / side): 5 + 29 + 29 bits, as sides are 2 to 2^30 */
+static uint64_t node_key(uint32_t x, uint32_t y, uint32_t size)
 {
-    /* the 3 x 3 grid points of a significant node are the corners of its four descendants */
-    if (s->count + 9 > s->capacity) {
-        size_t cap = s->capacity ? s->capacity * 2 : 1024;
-        uint64_t *k = realloc(s->keys, cap * sizeof *k);
-        if (!k) return -1;
-        s->keys = k;
-        s->capacity = cap;
+    return (uint64_t)log2u(size) << 58 | (uint64_t)(x / size) << 29 | (y / size);
+}
+
+static int keys_add(node_keys *k, uint32_t x, uint32_t y, uint32_t size)
+{
+    if (k->count == k->capacity) {
+        size_t cap = k->capacity ? k->capacity * 2 : 1024;
+        uint64_t *n = realloc(k->keys, cap * sizeof *n);
+        if (!n) return -1;
+        k->keys = n;
+        k->capacity = cap;
     }
-    uint32_t h = size / 2;
-    for (uint32_t i = 0; i < 3; i++)
-        for (uint32_t j = 0; j < 3; j++) s->keys[s->count++] = (uint64_t)(x + i * h) << 32 | (y + j * h);
+    k->keys[k->count++] = node_key(x, y, size);
     return 0;
 }
 
-static uint32_t corners_distinct(corner_set *s, uint32_t root_size)
+static int has_key(const node_keys *k, uint64_t key)
 {
-    if (s->count == 0) return 4; /* the root's own corners */
-    qsort(s->keys, s->count, sizeof *s->keys, cmp_u64);
-    uint32_t n = 0;
-    for (size_t i = 0; i < s->count; i++)
-        if (i == 0 || s->keys[i] != s->keys[i - 1]) n++;
-    (void)root_size;
-    return n;
+    return bsearch(&key, k->keys, k->count, sizeof key, cmp_u64) != NULL;
+}
+
+static uint32_t vertex_count(node_keys *k)
+{
+    qsort(k->keys, k->count, sizeof *k->keys, cmp_u64);
+    uint64_t shared = 0, mask = ((uint64_t)1 << 29) - 1;
+    for (size_t i = 0; i < k->count; i++) {
+        uint64_t key = k->keys[i], x = key >> 29 & mask, y = key & mask;
+        /* the neighbours to the right and above (a coordinate past the tree matches no node) */
+        if (x < mask && has_key(k, (key & ~(mask << 29)) | (x + 1) << 29)) shared++;
+        if (y < mask && has_key(k, (key & ~mask) | (y + 1))) shared++;
+    }
+    return (uint32_t)(4 + 5 * (uint64_t)k->count - shared);
 }
 
 /* ---------- decoding ---------- */
@@ -95,7 +111,8 @@ typedef struct decoder {
     uint8_t *out; /* node records, or NULL to count only */
     size_t capacity;
     uint32_t significant, present;
-    corner_set corners;
+    size_t max_nodes; /* a hostile file stops here, before its keys take the memory */
+    node_keys keys;
     char *err;
     size_t err_size;
     int failed;
@@ -164,7 +181,9 @@ static int64_t decode_node(decoder *d, uint32_t x, uint32_t y, uint32_t size, un
         for (int i = 0; i < 3; i++) put_le32(r + 12 + 4 * i, (uint32_t)wavelet[i]);
     }
     d->significant++;
-    if (corners_add(&d->corners, x, y, size) != 0) return node_fail(d, start, x, y, size, "out of memory");
+    if (d->significant > d->max_nodes)
+        return node_fail(d, start, x, y, size, "more than %zu significant nodes (the limit)", d->max_nodes);
+    if (keys_add(&d->keys, x, y, size) != 0) return node_fail(d, start, x, y, size, "out of memory");
     uint32_t h = size / 2;
     const uint32_t cx[4] = {x, x + h, x + h, x}, cy[4] = {y, y, y + h, y + h}; /* counter-clockwise */
     for (int c = 0; c < 4; c++) {
@@ -204,9 +223,9 @@ static int decode_file(decoder *d, const uint8_t *file, size_t size, rb_wtd_summ
     if (root_size_of(mapping, &s->root_size, d->err, d->err_size) != 0) return -1;
     d->pos = RB_WTD_STREAM_HEADER_BYTES * 8;
     int64_t m = decode_node(d, 0, 0, s->root_size, ROOT_FIELD_BITS, ROOT_FIELD_BITS);
-    uint32_t vertices = corners_distinct(&d->corners, s->root_size);
-    free(d->corners.keys);
-    d->corners.keys = NULL;
+    uint32_t vertices = m < 0 ? 0 : vertex_count(&d->keys);
+    free(d->keys.keys);
+    d->keys.keys = NULL;
     if (m < 0) return -1;
     s->significant = d->significant;
     s->nodes = d->present;
@@ -229,9 +248,10 @@ static int decode_file(decoder *d, const uint8_t *file, size_t size, rb_wtd_summ
     return 0;
 }
 
-int rb_wtd_scan(const uint8_t *file, size_t size, rb_wtd_summary *summary, char *err, size_t err_size)
+int rb_wtd_scan(const uint8_t *file, size_t size, size_t max_nodes, rb_wtd_summary *summary, char *err,
+                size_t err_size)
 {
-    decoder d = {.err = err, .err_size = err_size};
+    decoder d = {.err = err, .err_size = err_size, .max_nodes = max_nodes};
     err[0] = 0;
     return decode_file(&d, file, size, summary);
 }
@@ -269,8 +289,8 @@ static int wtd_decode(const uint8_t *in, size_t in_size, uint8_t *out, size_t ou
         snprintf(err, err_size, "%zu bytes is not the size of decoded WTD content", out_size);
         return -1;
     }
-    decoder d = {.out = out + RB_WTD_CONTENT_HEADER_BYTES, .capacity = (size_t)capacity, .err = err,
-                 .err_size = err_size};
+    decoder d = {.out = out + RB_WTD_CONTENT_HEADER_BYTES, .capacity = (size_t)capacity,
+                 .max_nodes = (size_t)capacity, .err = err, .err_size = err_size};
     err[0] = 0;
     rb_wtd_summary s;
     if (decode_file(&d, in, in_size, &s) != 0) return -1;
@@ -431,11 +451,11 @@ static int encode_tree(encoder *e, const uint8_t *in, size_t in_size, rb_buf *ou
     if (r != 0) return -1;
 
     /* the header: version, the derived counts, root coefficient and SMapping */
-    corner_set corners = {0};
+    node_keys keys = {0};
     for (size_t i = 0; i < e->count; i++)
-        if (corners_add(&corners, e->nodes[i].x, e->nodes[i].y, e->nodes[i].size) != 0) e->failed = 1;
-    uint32_t vertices = corners_distinct(&corners, root_size);
-    free(corners.keys);
+        if (keys_add(&keys, e->nodes[i].x, e->nodes[i].y, e->nodes[i].size) != 0) e->failed = 1;
+    uint32_t vertices = e->failed ? 0 : vertex_count(&keys);
+    free(keys.keys);
     put_bits(e, (uint64_t)in[0] << 8 | in[1], 16);
     put_bits(e, 4 * (uint64_t)e->count + 1, 32);
     put_bits(e, vertices, 32);

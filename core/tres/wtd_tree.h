@@ -42,8 +42,10 @@ typedef struct rb_wtd_summary {
 
 /* Walks the whole tree of a .wtd file and checks it is one the encoder writes back bit for bit
  * (branch sizes exact, maxima exact, no negative zero, counts as derived, fewer than 32 unused
- * bits). 0 when it is; else -1 and why, with the stream bit where it went wrong. */
-int rb_wtd_scan(const uint8_t *file, size_t size, rb_wtd_summary *summary, char *err, size_t err_size);
+ * bits) and has at most max_nodes significant nodes. 0 when it is; else -1 and why, with the
+ * stream bit where it went wrong. */
+int rb_wtd_scan(const uint8_t *file, size_t size, size_t max_nodes, rb_wtd_summary *summary, char *err,
+                size_t err_size);
 /* Bytes of the decoded content for `significant` node records. */
 size_t rb_wtd_content_size(uint32_t significant);
 

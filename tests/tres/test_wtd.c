@@ -125,7 +125,7 @@ static void synthetic(uint32_t root_size)
     char why[300] = "";
     CHECK(rb_codec_wtd_tree.encode(c, size, &file, why, sizeof why) == 0, "encode: %s", why);
     rb_wtd_summary s;
-    CHECK(rb_wtd_scan(file.data, file.size, &s, why, sizeof why) == 0, "scan: %s", why);
+    CHECK(rb_wtd_scan(file.data, file.size, 1u << 24, &s, why, sizeof why) == 0, "scan: %s", why);
     CHECK(s.significant == t->count && s.stored_nodes == 4 * t->count + 1, "%u nodes, %zu made", s.significant,
           t->count);
     uint8_t *back = malloc(size);
@@ -200,7 +200,7 @@ static uint8_t *decode_file(const uint8_t *file, size_t size, size_t *content_si
 {
     rb_wtd_summary s;
     char why[300] = "";
-    if (rb_wtd_scan(file, size, &s, why, sizeof why) != 0) {
+    if (rb_wtd_scan(file, size, 1u << 24, &s, why, sizeof why) != 0) {
         fprintf(stderr, "scan: %s\n", why);
         return NULL;
     }
@@ -374,7 +374,7 @@ static void add_node(const uint8_t *file, size_t size, const uint8_t *content, s
               "records around the added one changed");
         rb_wtd_summary s;
         char why[300];
-        CHECK(rb_wtd_scan(out, out_size, &s, why, sizeof why) == 0 && s.stored_nodes == 4 * (count + 1) + 1,
+        CHECK(rb_wtd_scan(out, out_size, 1u << 24, &s, why, sizeof why) == 0 && s.stored_nodes == 4 * (count + 1) + 1,
               "node count not derived: %u", s.stored_nodes);
         printf("added node %zu (x %u, y %u, size %u): %zu -> %zu bytes, header counts %u nodes / %u vertices\n", q,
                child.x, child.y, child.size, size, out_size, s.stored_nodes, s.stored_vertices);
@@ -530,6 +530,11 @@ int main(int argc, char **argv)
                    (long long)rb_wtd_content_nodes(content_size), again.size);
             rb_buf_free(&again);
             round_trips("pv.wtd", pv, size);
+            rb_wtd_summary s;
+            CHECK(rb_wtd_scan(pv, size, 9306, &s, why, sizeof why) != 0 && strstr(why, "(the limit)"),
+                  "a tree above the node limit: %s", why);
+            CHECK(rb_wtd_scan(pv, size, 9307, &s, why, sizeof why) == 0 && s.vertices == 31921 && s.nodes == 37229,
+                  "pv.wtd: %u vertices, %u nodes (%s)", s.vertices, s.nodes, why);
             raise_region(pv, size, content, content_size);
             add_node(pv, size, content, content_size);
             damage(pv, size);

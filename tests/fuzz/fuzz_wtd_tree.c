@@ -16,7 +16,7 @@ static void as_file(const uint8_t *data, size_t size)
 {
     rb_wtd_summary s;
     char why[300] = "";
-    if (rb_wtd_scan(data, size, &s, why, sizeof why) != 0) {
+    if (rb_wtd_scan(data, size, 1u << 24, &s, why, sizeof why) != 0) {
         if (!why[0]) abort();
         return;
     }
