@@ -92,6 +92,7 @@ static int has_key(const node_keys *k, uint64_t key)
 
 static uint32_t vertex_count(node_keys *k)
 {
+    if (k->count == 0) return 4; /* the root's corners alone (and qsort must not see a NULL array) */
     qsort(k->keys, k->count, sizeof *k->keys, cmp_u64);
     uint64_t shared = 0, mask = ((uint64_t)1 << 29) - 1;
     for (size_t i = 0; i < k->count; i++) {
