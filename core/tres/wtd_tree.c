@@ -464,7 +464,12 @@ static int encode_tree(encoder *e, const uint8_t *in, size_t in_size, rb_buf *ou
     write_node(e, root, -1);
     unsigned unused = (unsigned)((32 - e->bit_count % 32) % 32);
     uint32_t tail = le32(in + in_size - RB_WTD_TAIL_BYTES);
-    put_bits(e, unused ? tail & (uint32_t)((1ull << unused) - 1) : 0, unused);
+    if ((uint64_t)tail >> unused) { /* junk of the original's last word that an edit left no room for */
+        snprintf(err, err_size, "unusedBits %u does not fit the %u bits the last word has left after the tree: "
+                 "set it below 2^%u (0 will do)", tail, unused, unused);
+        return -1;
+    }
+    put_bits(e, tail, unused);
     if (e->failed || !rb_buf_reserve(out, (size_t)(e->bit_count / 8))) return snprintf(err, err_size, "out of memory"), -1;
     for (uint64_t i = 0; i < e->bit_count / 8; i += 4)
         for (int k = 0; k < 4; k++) out->data[out->size + i + k] = e->bits[i + 3 - k];

@@ -188,6 +188,11 @@ static void synthetic(uint32_t root_size)
         uc[1] ^= 1; /* version 1000 */
         r = rb_codec_wtd_tree.encode(uc, us, &out, why, sizeof why);
         CHECK(r != 0 && strstr(why, "only 1001"), "version 1000: %d %s", r, why);
+        free(uc);
+        uc = content_of(t, root_size, root, &us);
+        put32(uc + us - 4, 0xFFFFFFFFu); /* junk wider than any last word's room */
+        r = rb_codec_wtd_tree.encode(uc, us, &out, why, sizeof why);
+        CHECK(r != 0 && strstr(why, "unusedBits"), "a tail that does not fit: %d %s", r, why);
         free(uc), free(u), rb_buf_free(&out);
     }
     free(h), free(wave), free(fine), free(coarse), free(back), free(c), free(t);
