@@ -147,6 +147,9 @@ static json_t *wtd_summary(const rb_doc *doc)
     return out;
 }
 
+/* Natural key of a node: its square (`diff --by-identity` shows an added node as one add). */
+static const rb_key_set WTD_IDENTITY_KEYS[] = {{20, {"x", "y", "size", NULL}}};
+
 const rb_format rb_format_tres_wtd = {
     .name = "wtd",
     .description = "Trespasser wavelet terrain data (.wtd)",
@@ -154,4 +157,6 @@ const rb_format rb_format_tres_wtd = {
     .describe = wtd_describe,
     .summary = wtd_summary,
     .assets = rb_tres_wtd_assets,
+    .identity_keys = WTD_IDENTITY_KEYS,
+    .identity_key_count = 1,
 };
