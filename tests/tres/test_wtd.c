@@ -271,6 +271,33 @@ static int in_region(const rb_wtd_node *n) /* the region the edit raises */
     return n->size <= 128 && n->x >= 3072 && n->y >= 3072 && n->x + n->size <= 4096 && n->y + n->size <= 4096;
 }
 
+/* The re-read document's model, through the public API: the raised centres, every other node
+ * and the header as they were. */
+static void model_shows_edit(rb_doc *re, const uint8_t *file, size_t size, const uint8_t *content, size_t count)
+{
+    rb_doc *orig = parse(file, size);
+    if (!orig) return;
+    rb_node *nodes = rb_node_at(rb_doc_root(re), "/terrain/nodes");
+    CHECK(nodes && rb_node_child_count(nodes) == count, "the re-read model has %zu nodes, not %zu",
+          nodes ? rb_node_child_count(nodes) : 0, count);
+    static const char *const fields[6] = {"x", "y", "size", "bottomMid", "centre", "leftMid"};
+    size_t wrong = 0;
+    for (size_t i = 0; nodes && i < count && i < rb_node_child_count(nodes); i++) {
+        rb_wtd_node n;
+        rb_wtd_node_get(content, i, &n);
+        int64_t want[6] = {n.x, n.y, n.size, n.wavelet[0], n.wavelet[1] + (in_region(&n) ? 300 : 0), n.wavelet[2]};
+        for (int f = 0; f < 6; f++) wrong += rb_node_get_int(rb_node_member(rb_node_child(nodes, i), fields[f])) != want[f];
+    }
+    CHECK(wrong == 0, "%zu node fields of the re-read model are not the edit's", wrong);
+    static const char *const header[] = {"/terrain/version", "/terrain/rootCoefficient", "/terrain/mapping/quadSizeX",
+                                         "/terrain/mapping/worldToCoef", "/terrain/unusedBits"};
+    for (size_t i = 0; i < sizeof header / sizeof *header; i++) {
+        rb_node *a = rb_node_at(rb_doc_root(orig), header[i]), *b = rb_node_at(rb_doc_root(re), header[i]);
+        CHECK(a && b && rb_node_get_uint(a) == rb_node_get_uint(b), "%s changed", header[i]);
+    }
+    rb_doc_free(orig);
+}
+
 static void raise_region(const uint8_t *file, size_t size, const uint8_t *content, size_t content_size)
 {
     rb_doc *doc = parse(file, size);
@@ -328,6 +355,7 @@ static void raise_region(const uint8_t *file, size_t size, const uint8_t *conten
         CHECK(re != NULL, "the raised terrain does not read back");
         if (re) again = write_doc(re, 1, &again_size);
         CHECK(again && again_size == out_size && !memcmp(again, out, out_size), "the raised terrain does not verify");
+        if (re) model_shows_edit(re, file, size, content, count);
         rb_doc_free(re);
     }
     free(again), free(out), free(edited_content), free(patch);
