@@ -195,6 +195,15 @@ static void synthetic(uint32_t root_size)
         CHECK(r != 0 && strstr(why, "unusedBits"), "a tail that does not fit: %d %s", r, why);
         free(uc), free(u), rb_buf_free(&out);
     }
+    /* the root coefficient is the terrain's level: d more raises every height by exactly d */
+    int32_t *raised;
+    uint32_t raised_side;
+    c[5] = (uint8_t)(c[5] + 100); /* root -1234 -> -1134: the low byte does not carry */
+    CHECK(rb_wtd_heights(c, size, 1, &raised, &raised_side, why, sizeof why) == 0, "heights: %s", why);
+    size_t off = 0;
+    for (size_t i = 0; i < (size_t)side * side; i++) off += raised[i] != fine[i] + 100;
+    CHECK(off == 0, "%zu heights did not rise by the root's 100", off);
+    free(raised);
     free(h), free(wave), free(fine), free(coarse), free(back), free(c), free(t);
     rb_buf_free(&file);
 }
