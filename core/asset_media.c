@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assets.h"
+#include "json.h"
 
 /* Bounds what a PNG may claim before anything is allocated for it (docs/usage.md "Assets"). */
 enum { MAX_PICTURE_SIDE = 16384 };
@@ -199,4 +200,14 @@ void rb_csv_field(rb_buf *b, const char *text, size_t length)
         rb_buf_put_u8(b, (uint8_t)text[i]);
     }
     rb_buf_put_u8(b, '"');
+}
+
+json_t *rb_asset_replace_ops(const char *path, const uint8_t *data, size_t size)
+{
+    char *text = malloc(4 * ((size + 2) / 3) + 1);
+    if (!text) return NULL;
+    rb_base64_encode(data, size, text);
+    json_t *ops = json_pack("[{s:s,s:s,s:{s:s}}]", "op", "replace", "path", path, "value", "$base64", text);
+    free(text);
+    return ops;
 }

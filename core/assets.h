@@ -39,6 +39,10 @@ int rb_wav_wrap(const rb_wav_format *format, const uint8_t *samples, size_t size
 int rb_wav_unwrap(const uint8_t *wav, size_t size, rb_wav_format *format, const uint8_t **samples,
                   size_t *samples_size, char *why, size_t why_size);
 
+/* [{"op": "replace", "path": path, "value": {"$base64": data}}]: the patch that sets a blob. */
+#include <jansson.h>
+json_t *rb_asset_replace_ops(const char *path, const uint8_t *data, size_t size);
+
 /* CSV: a field, quoted when it holds a separator, a quote or a line break (RFC 4180). */
 void rb_csv_field(rb_buf *b, const char *text, size_t length);
 #endif

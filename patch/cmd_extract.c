@@ -98,10 +98,13 @@ int cmd_extract(int argc, char **argv)
         rc = path && cli_write_atomic(path, (const uint8_t *)manifest, strlen(manifest)) == 0 ? EXIT_OK : EXIT_IO;
         free(path);
     }
-    if (!rc && !quiet)
-        fprintf(stderr, "%s: %zu file%s (%llu bytes)%s%.0zu%s in %s, listed in %s/manifest.json\n", in, run.files,
-                run.files == 1 ? "" : "s", run.bytes, run.references ? " and " : "", run.references,
-                run.references ? (run.references == 1 ? " reference" : " references") : "", out, out);
+    if (!rc && !quiet) {
+        char references[64] = "";
+        if (run.references)
+            snprintf(references, sizeof references, ", %zu reference%s", run.references, run.references == 1 ? "" : "s");
+        fprintf(stderr, "%s: %zu file%s (%llu bytes) in %s%s, listed in %s/manifest.json\n", in, run.files,
+                run.files == 1 ? "" : "s", run.bytes, out, references, out);
+    }
     free(manifest);
     free(folder);
     cli_unload(&l);
