@@ -95,7 +95,8 @@ typedef struct rb_format {
     /* Optional, the way back (`rebyte replace`, a patch value {"$file": ...}): the RFC 6902
      * operations that put `data`, a file of the kind extracted from `path`, into the model (a
      * PNG re-encoded to the page's stored form, a re-packed sprite item, ...); NULL with `why`
-     * when it cannot (not an asset, a picture of another palette, ...). */
+     * when it cannot (a picture of another palette, ...). `why` is left empty when `path` is no
+     * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
     json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                            size_t why_size);
 } rb_format;
@@ -122,6 +123,12 @@ struct rb_doc {
     const rb_doc *blob_source;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
     rb_doc *kept;
+    /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
+     * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
+     * bytes */
+    rb_doc *companion;
+    const uint8_t *companion_data;
+    size_t companion_size;
     /* the format's lookup over the model (rb_format.free_index), or NULL */
     void *format_index;
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
