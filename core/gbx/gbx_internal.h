@@ -136,6 +136,8 @@ extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGho
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
 extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
+extern const gbx_chunk_table gbx_entity_chunks;       /* item entity models, block items, placement */
+extern const gbx_chunk_table gbx_crystal_chunks;      /* CPlugCrystal meshes, material instances */
 extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
 extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */
 extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items, macroblocks */
