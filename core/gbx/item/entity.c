@@ -70,7 +70,7 @@ static void edition_000(rb_ar *ar)
     gbx_string(ar, "inventoryDescription");
     rb_ar_i32(ar, "inventoryItemClass");
     rb_ar_i32(ar, "inventoryOccupation");
-    if (version == 6) gbx_noderef(ar, "u21");
+    if (version >= 6 && version <= 7) gbx_noderef(ar, "u21");
 }
 
 /* ---------- CGameBlockItem 0x2E025000 ---------- */
