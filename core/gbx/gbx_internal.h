@@ -138,6 +138,7 @@ extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, a
 extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
 extern const gbx_chunk_table gbx_entity_chunks;       /* item entity models, block items, placement */
 extern const gbx_chunk_table gbx_crystal_chunks;      /* CPlugCrystal meshes, material instances */
+extern const gbx_chunk_table gbx_surface_chunks;      /* CPlugSurface collision shapes */
 extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
 extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */
 extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items, macroblocks */
