@@ -137,7 +137,92 @@ static void placement_001(rb_ar *ar)
     rb_ar_table(ar, "pivotRotations", RB_U32, &QUAT);
 }
 
-static void placement_003(rb_ar *ar) { rb_ar_u32(ar, "version"); }
+/* NPlugItemPlacement_SClass (0x09187000): a placement class; its nodes are this archive alone */
+static void placement_class(rb_ar *ar)
+{
+    rb_ar_u32(ar, "classVersion");
+    gbx_id(ar, "sizeGroup");
+    item_id_list(ar, "compatibleGroupsIds");
+    gbx_bool(ar, "alwaysUp");
+    gbx_bool(ar, "alignToInterior");
+    gbx_bool(ar, "alignToWorldDir");
+    gbx_vec3(ar, "worldDir");
+    uint64_t n = item_list_begin(ar, "patchLayouts", 36);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_i32(ar, "itemCount");
+        rb_ar_f32(ar, "itemSpacing");
+        rb_ar_i32(ar, "fillAlign");
+        rb_ar_i32(ar, "fillDir");
+        rb_ar_f32(ar, "normedPos");
+        rb_ar_f32(ar, "u01");
+        item_id_list(ar, "onlyOnGroups");
+        rb_ar_f32(ar, "altitude");
+        rb_ar_f32(ar, "u02");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    gbx_i32_list(ar, "groupCurPatchLayouts");
+}
+
+/* 003: the placement class in place (GBX.NET reads only the version) */
+static void placement_003(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    placement_class(ar);
+}
+
+static void placement_005(rb_ar *ar) { gbx_noderef(ar, "placementClass"); }
+
+/* ---------- CGameCommonItemEntityModel 0x2E027000 ---------- */
+
+static void entity_model_000(rb_ar *ar)
+{
+    static const char *const strings[] = {"u05", "u06", "u07", "u08", "u09"};
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (!item_version_known(ar, version, 6, "entity model 0x2E027000")) return;
+    if (version == 0) {
+        gbx_noderef(ar, "phyModel");
+        gbx_noderef(ar, "visModel");
+    }
+    if (version == 3) {
+        gbx_string(ar, "u01");
+        gbx_string(ar, "u02");
+    }
+    if (version >= 4) gbx_noderef(ar, "staticObject");
+    if (version < 2) return;
+    gbx_noderef(ar, "triggerShape");
+    item_iso4(ar, "u03");
+    gbx_noderef(ar, "particleEmitterModel");
+    gbx_noderef_list(ar, "actions");
+    if (version <= 5) gbx_noderef(ar, "u04");
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0] && rb_ar_ok(ar); i++) gbx_string(ar, strings[i]);
+    item_iso4(ar, "u10");
+    rb_ar_i32(ar, "u11");
+    if (version >= 5) rb_ar_u8(ar, "u12");
+}
+
+/* CPlugStaticObjectModel (0x09159000): a mesh and, unless the mesh collides itself, a shape;
+ * its nodes are this archive alone */
+static void static_object_model(rb_ar *ar)
+{
+    rb_ar_i32(ar, "version");
+    gbx_noderef(ar, "mesh");
+    if (!rb_ar_bool(ar, "isMeshCollidable", 1)) gbx_noderef(ar, "shape");
+}
+
+/* the small skippable chunks GBX.NET skips: a version and a number */
+static void version_and_i32(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_i32(ar, "u01");
+}
+
+static void version_and_u16(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_u16(ar, "u01");
+}
 
 static void placement_004(rb_ar *ar)
 {
@@ -147,12 +232,18 @@ static void placement_004(rb_ar *ar)
 
 static const gbx_chunk_def ENTITY_CHUNKS[] = {
     {0x2E026000, 0, "entity model edition", edition_000},
-    {0x2E026001, 1, "entity model edition 001", NULL},
+    {0x2E026001, 1, "entity model edition 001", version_and_i32},
+    {0x2E027000, 0, "entity model", entity_model_000},
+    {0x09159000, GBX_WHOLE_NODE, "static object model", static_object_model},
     {0x2E025000, 0, "block item variants", block_item_000},
+    {0x2E025002, 1, "block item 002", version_and_i32},
+    {0x2E025003, 1, "block item 003", version_and_u16},
     {0x2E020000, 1, "placement snapping", placement_000},
     {0x2E020001, 1, "placement pivots", placement_001},
     {0x2E020003, 1, "placement class version", placement_003},
     {0x2E020004, 1, "placement 004", placement_004},
+    {0x2E020005, 1, "placement class", placement_005},
+    {0x09187000, GBX_WHOLE_NODE, "placement class", placement_class},
 };
 
 const gbx_chunk_table gbx_entity_chunks = {ENTITY_CHUNKS, sizeof ENTITY_CHUNKS / sizeof ENTITY_CHUNKS[0]};
