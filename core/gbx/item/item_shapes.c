@@ -199,15 +199,28 @@ void item_id_list(rb_ar *ar, const char *key)
     rb_ar_list_end(ar);
 }
 
-uint64_t item_sibling_chunk_count(rb_ar *ar, uint32_t chunk_id, const char *key)
+/* The field `key` of the chunk `chunk_id` among the chunks of the node being described. */
+static const rb_node *sibling_chunk_field(rb_ar *ar, uint32_t chunk_id, const char *key)
 {
     const rb_node *chunks = rb_ar_enclosing(ar, 1);
     for (size_t i = 0; chunks && rb_node_is_container(chunks) && i < chunks->v.kids.count; i++) {
         const rb_node *chunk = chunks->v.kids.items[i];
         const rb_node *id = rb_node_get(chunk, "id");
-        if (!id || gbx_remap_id((uint32_t)rb_node_uint(id)) != chunk_id) continue;
-        const rb_node *list = rb_node_get(chunk, key);
-        return list ? rb_element_count(list) : 0;
+        if (id && gbx_remap_id((uint32_t)rb_node_uint(id)) == chunk_id) return rb_node_get(chunk, key);
     }
-    return 0;
+    return NULL;
+}
+
+uint64_t item_sibling_chunk_count(rb_ar *ar, uint32_t chunk_id, const char *key)
+{
+    const rb_node *list = sibling_chunk_field(ar, chunk_id, key);
+    return list ? rb_element_count(list) : 0;
+}
+
+int item_sibling_chunk_uint(rb_ar *ar, uint32_t chunk_id, const char *key, uint64_t *value)
+{
+    const rb_node *n = sibling_chunk_field(ar, chunk_id, key);
+    if (!n || rb_node_is_container(n)) return 0;
+    *value = rb_node_uint(n);
+    return 1;
 }

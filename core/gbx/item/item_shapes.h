@@ -53,4 +53,6 @@ void item_count_end(rb_ar *ar, item_count *c, uint64_t actual);
 /* Number of elements of list `key` in the chunk `chunk_id` of the node being described (a
  * chunk describing a mesh needs the material count an earlier chunk holds); 0 when absent. */
 uint64_t item_sibling_chunk_count(rb_ar *ar, uint32_t chunk_id, const char *key);
+/* Scalar `key` of that chunk (raw bits) in *value; 0 when there is no such chunk or field. */
+int item_sibling_chunk_uint(rb_ar *ar, uint32_t chunk_id, const char *key, uint64_t *value);
 #endif
