@@ -140,7 +140,14 @@ static void placement_001(rb_ar *ar)
 /* NPlugItemPlacement_SClass (0x09187000): a placement class; its nodes are this archive alone */
 static void placement_class(rb_ar *ar)
 {
-    rb_ar_u32(ar, "classVersion");
+    /* version 10 is the one GBX.NET describes; a version 6 class (9b499f1f) is 16 bytes shorter
+     * and which fields it lacks is not known */
+    uint32_t version = rb_ar_u32(ar, "classVersion");
+    if (!item_version_known(ar, version, 10, "placement class 0x09187000")) return;
+    if (version < 10) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "placement class version %u has no known layout (10 has)", version);
+        return;
+    }
     gbx_id(ar, "sizeGroup");
     item_id_list(ar, "compatibleGroupsIds");
     gbx_bool(ar, "alwaysUp");

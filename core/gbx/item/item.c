@@ -1057,12 +1057,16 @@ static void item_header_lightmap_time(rb_ar *ar) { rb_ar_u64(ar, "lightmapComput
 static void item_header_item_type(rb_ar *ar) { rb_ar_u32(ar, "itemType"); }
 static void item_header_file_version(rb_ar *ar) { rb_ar_u32(ar, "version"); }
 
+/* 090BB000: the file version of a .Mesh.Gbx (CPlugSolid2Model), docs/formats/gbx-item.md "Solid chunks" */
+static void solid_header_file_version(rb_ar *ar) { rb_ar_i32(ar, "fileVersion"); }
+
 static const gbx_chunk_def ITEM_HEADER_CHUNKS[] = {
     {0x2E001003, 0, "collector description", item_header_desc},
     {0x2E001004, 0, "collector icon", item_header_icon},
     {0x2E001006, 0, "lightmap compute time", item_header_lightmap_time},
     {0x2E002000, 0, "item type", item_header_item_type},
     {0x2E002001, 0, "item file version", item_header_file_version},
+    {0x090BB000, 0, "solid file version", solid_header_file_version},
 };
 
 const gbx_chunk_table gbx_item_header_chunks = {ITEM_HEADER_CHUNKS, sizeof ITEM_HEADER_CHUNKS / sizeof ITEM_HEADER_CHUNKS[0]};

@@ -478,7 +478,7 @@ static void vertex_stream_000(rb_ar *ar)
     if (version == 0 || !rb_ar_ok(ar)) return;
     gbx_bool(ar, "u01");
     /* one array of `count` elements per declaration, in their order */
-    uint64_t m = rb_ar_list_begin_n(ar, "data", n, 4);
+    uint64_t m = rb_ar_list_begin_n(ar, "arrays", n, 4);
     for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) {
         const char *key = NULL;
         const rb_layout *layout = stream_layout(decl_flags[i], &key);
@@ -495,12 +495,27 @@ static void vertex_stream_000(rb_ar *ar)
     }
     rb_ar_list_end(ar);
     if (rb_ar_ok(ar) && m != n)
-        rb_ar_fail(ar, RB_E_MODEL, "data has %llu arrays for %llu declarations", (unsigned long long)m, (unsigned long long)n);
+        rb_ar_fail(ar, RB_E_MODEL, "arrays has %llu arrays for %llu declarations", (unsigned long long)m, (unsigned long long)n);
+}
+
+/* 002 (skippable): fake occlusion, an image and its projections */
+static void solid_002(rb_ar *ar)
+{
+    static const rb_layout_field PROJ_FIELDS[] = {
+        {"u01", RB_K_INT, RB_I32}, {"u02", RB_K_INT, RB_I32}, {"u03", RB_K_INT, RB_I32},
+        {"qx", RB_K_FLOAT, 4},     {"qy", RB_K_FLOAT, 4},     {"qz", RB_K_FLOAT, 4},     {"qw", RB_K_FLOAT, 4},
+        {"u04", RB_K_FLOAT, 4},    {"u05", RB_K_FLOAT, 4},    {"u06", RB_K_FLOAT, 4},    {"u07", RB_K_FLOAT, 4},
+        {"u08", RB_K_FLOAT, 4},    {"u09", RB_K_FLOAT, 4},    {"u10", RB_K_FLOAT, 4}};
+    static const rb_layout PROJ = {"fake occlusion projection", PROJ_FIELDS, 14};
+    rb_slot size = rb_ar_slot(ar, "image length", RB_U32);
+    const rb_node *image = rb_ar_bytes(ar, "fileImageBytes", RB_K_BLOB, size.value);
+    rb_ar_slot_set(ar, &size, image ? image->v.bytes.size : 0);
+    rb_ar_table(ar, "fakeOccProjs", RB_U32, &PROJ);
 }
 
 static const gbx_chunk_def SOLID_CHUNKS[] = {
     {0x090BB000, 0, "solid", solid_000},
-    {0x090BB002, 1, "solid fake occlusion", NULL},
+    {0x090BB002, 1, "solid fake occlusion", solid_002},
     {0x09006001, 0, "visual id", visual_001},
     {0x09006004, 0, "visual node", visual_004},
     {0x09006005, 0, "visual sub-visuals", visual_005},
