@@ -1,7 +1,7 @@
 #!/bin/sh
-# Item meshes (core/gbx/item/crystal.c, entity.c): moving a vertex is a patch. On the sample made
-# by the project's writer (samples/gbx-item/pyramid.Item.json) and on every corpus item with a
-# crystal mesh: apply a replace of one position, verify the output, re-read it, and require that
+# Item meshes (core/gbx/item/crystal.c, entity.c, solid2.c): moving a vertex is a patch. On the
+# sample made by the project's writer (samples/gbx-item/pyramid.Item.json), on every corpus item
+# with a crystal mesh and on the vertex stream of a corpus item's game mesh: apply a replace of one position, verify the output, re-read it, and require that
 # the re-read model differs from the original in that one value and nowhere else. Also: the crystal
 # bytes are laid out as docs/formats/gbx-item.md "Crystal mesh" says (packed here with Python's
 # struct, not by the writer), face index widths follow the position count ("Optimized integers"),
@@ -16,14 +16,18 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-# the path of positions/0 of the first geometry layer's crystal, and its x
-first_vertex() { # dump.json -> "pointer x"
-    python3 - "$1" <<'PY'
+# the path of positions/0 of the first geometry layer's crystal (or, with "stream", of the first
+# vertex stream of a CPlugSolid2Model mesh), and its x
+first_vertex() { # dump.json [stream] -> "pointer x"
+    python3 - "$1" "${2:-crystal}" <<'PY'
 import json, sys
 def find(x, path):
     if isinstance(x, dict):
-        if x.get("type") == 0 and isinstance(x.get("crystal"), dict) and x["crystal"].get("positions"):
-            return path + "/crystal/positions/0", x["crystal"]["positions"][0]["x"]
+        if sys.argv[2] == "crystal":
+            if x.get("type") == 0 and isinstance(x.get("crystal"), dict) and x["crystal"].get("positions"):
+                return path + "/crystal/positions/0", x["crystal"]["positions"][0]["x"]
+        elif x.get("id") == "0x09056000" and x.get("arrays") and x["arrays"][0].get("positions"):
+            return path + "/arrays/0/positions/0", x["arrays"][0]["positions"][0]["x"]
         items = x.items()
     elif isinstance(x, list):
         items = enumerate(x)
@@ -60,9 +64,9 @@ print("\n".join(out))
 PY
 }
 
-move_vertex() { # file name
+move_vertex() { # file name [stream]
     "$rebyte" dump "$1" -o "$tmp/$2.before.json" || { fail "dump $2"; return; }
-    set -- "$1" "$2" $(first_vertex "$tmp/$2.before.json")
+    set -- "$1" "$2" $(first_vertex "$tmp/$2.before.json" "${3:-crystal}")
     [ $# -eq 4 ] || { fail "$2: no crystal positions in the model"; return; }
     new=$(python3 -c "print(float('$4') + 1.5)")
     printf '[{"op":"test","path":"%s/x","value":%s},{"op":"replace","path":"%s/x","value":%s}]\n' \
@@ -160,8 +164,12 @@ if [ -d "$corpus" ]; then
         move_vertex "$f" "corpus-$(basename "$f" | cut -c1-8)"
         n=$((n + 1))
     done
-    [ "$n" -ge 6 ] || fail "only $n corpus items have a crystal mesh in their model (expected 6 or more)"
+    [ "$n" -ge 7 ] || fail "only $n corpus items have a crystal mesh in their model (expected 7 or more)"
     echo "moved a vertex in $n corpus items"
+    # a game mesh (CPlugSolid2Model, docs/formats/gbx-item.md "Vertex streams"): its vertex stream
+    for f in "$corpus"/9b499f1f*.Item.Gbx; do
+        [ -f "$f" ] && move_vertex "$f" "corpus-solid-$(basename "$f" | cut -c1-8)" stream
+    done
 else
     echo "corpus not found: $corpus (set REBYTE_SHARED); the corpus part is skipped"
 fi
