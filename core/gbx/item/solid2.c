@@ -364,6 +364,12 @@ static void visual3d_tangents(rb_ar *ar, const char *key, uint64_t count, uint32
 
 static void visual3d_004(rb_ar *ar)
 {
+    /* a sprite's vertices have two more fields, whose use is not known: refused, not misread */
+    const rb_node *node = rb_ar_enclosing(ar, 2), *cls = node ? rb_node_get(node, "classId") : NULL;
+    if (cls && gbx_remap_id((uint32_t)rb_node_uint(cls)) == 0x09010000) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "the vertices of a sprite (CPlugVisualSprite) have no known layout");
+        return;
+    }
     uint64_t stored = 0, count = 0;
     if (!item_sibling_chunk_uint(ar, 0x0900600F, "flags", &stored) ||
         !item_sibling_chunk_uint(ar, 0x0900600F, "count", &count)) {
