@@ -62,8 +62,10 @@ static uint64_t opt_table(rb_ar *ar, const char *key, uint64_t count, unsigned w
                        (unsigned long long)count, width, (unsigned long long)rb_ar_remaining(ar));
             return 0;
         }
+        /* an empty table still points somewhere: comparing two tables memcmp()s their bytes */
+        static const uint32_t no_values[2];
         const uint8_t *src = count ? rb_ar_take(ar, key, count * width) : NULL;
-        uint32_t *values = count ? rb_arena_alloc(rb_ar_arena(ar), count * per * sizeof(uint32_t)) : NULL;
+        uint32_t *values = count ? rb_arena_alloc(rb_ar_arena(ar), count * per * sizeof(uint32_t)) : (uint32_t *)no_values;
         if (count && (!src || !values)) {
             if (src) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
             return 0;
