@@ -9,10 +9,9 @@
  * Layouts: docs/formats/gbx-item.md "Layouts" (checked on the corpus), from GBX.NET's *.chunkl of
  * these classes. Key names are GBX.NET's property names; unnamed fields are u01, u02...
  *
- * Not typed: the entity model below CGameItemModel 0x2E002019 (CGameCommonItemEntityModelEdition,
- * CPlugStaticObjectModel, CPlugCrystal, CPlugSolid2Model, CPlugSurface, ...). The first
- * non-skippable chunk of such a node cannot be described, so the framework keeps the rest of the
- * main node as its opaque tail; everything before it stays typed.
+ * The entity model below CGameItemModel 0x2E002019 is described in the files beside this one:
+ * entity.c (entity models, block items, placement), crystal.c (CPlugCrystal meshes), solid2.c
+ * (CPlugSolid2Model game meshes), surface.c (CPlugSurface shapes), object.c (object models).
  */
 #include "../gbx_internal.h"
 #include "../map/map_header.h"
