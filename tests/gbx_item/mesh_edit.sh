@@ -124,6 +124,21 @@ expect("translation", struct.pack("<I", 0) + struct.pack("<3f", 0, 1, 0) + struc
 expect("pivots", struct.pack("<I", 2) + struct.pack("<6f", 0, 0, 0, 0, 6, 0) + struct.pack("<I", 1) + struct.pack("<4f", 0, 0, 0, 1))
 PY
 
+# 2b. bad input: a position count far beyond the bytes left is a clear note with the offset and
+# path, the rest of the node kept opaque and written back exactly; never a crash
+python3 - "$tmp/pyramid-u.Gbx" "$tmp/bad.Gbx" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+P = [(-4, 0, -4), (4, 0, -4)]
+at = data.find(struct.pack("<I", 5) + b"".join(struct.pack("<3f", *p) for p in P))
+data[at:at + 4] = struct.pack("<I", 0x0FFFFFFF)
+open(sys.argv[2], "wb").write(data)
+PY
+"$rebyte" verify "$tmp/bad.Gbx" >"$tmp/bad.out" 2>&1
+case $? in 0 | 1 | 2) ;; *) fail "a bad position count crashed the reader: $(cat "$tmp/bad.out")" ;; esac
+grep -q "positions" "$tmp/bad.out" && grep -q "@0x" "$tmp/bad.out" ||
+    fail "no offset and path for a bad position count: $(cat "$tmp/bad.out")"
+
 # 3. widths follow the counts: 300 positions make u16 face indices; a value too wide is refused
 python3 - "$samples/pyramid.Item.json" "$tmp" <<'PY'
 import json, sys

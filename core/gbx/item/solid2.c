@@ -485,6 +485,11 @@ static void vertex_stream_000(rb_ar *ar)
     gbx_bool(ar, "u01");
     /* one array of `count` elements per declaration, in their order */
     uint64_t m = rb_ar_list_begin_n(ar, "arrays", n, 4);
+    if (rb_ar_ok(ar) && m != n) {
+        rb_ar_fail(ar, RB_E_MODEL, "arrays has %llu arrays for %llu declarations", (unsigned long long)m,
+                   (unsigned long long)n);
+        return;
+    }
     for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) {
         const char *key = NULL;
         const rb_layout *layout = stream_layout(decl_flags[i], &key);
@@ -500,8 +505,6 @@ static void vertex_stream_000(rb_ar *ar)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    if (rb_ar_ok(ar) && m != n)
-        rb_ar_fail(ar, RB_E_MODEL, "arrays has %llu arrays for %llu declarations", (unsigned long long)m, (unsigned long long)n);
 }
 
 /* 002 (skippable): fake occlusion, an image and its projections */
