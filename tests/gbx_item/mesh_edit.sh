@@ -1,7 +1,8 @@
 #!/bin/sh
 # Item meshes (core/gbx/item/crystal.c, entity.c, solid2.c): moving a vertex is a patch. On the
 # sample made by the project's writer (samples/gbx-item/pyramid.Item.json), on every corpus item
-# with a crystal mesh and on the vertex stream of a corpus item's game mesh: apply a replace of one position, verify the output, re-read it, and require that
+# with a crystal mesh, on the vertex stream of a corpus item's game mesh and of an item embedded in
+# a corpus map: apply a replace of one position, verify the output, re-read it, and require that
 # the re-read model differs from the original in that one value and nowhere else. Also: the crystal
 # bytes are laid out as docs/formats/gbx-item.md "Crystal mesh" says (packed here with Python's
 # struct, not by the writer), face index widths follow the position count ("Optimized integers"),
@@ -27,6 +28,7 @@ def find(x, path):
             if x.get("type") == 0 and isinstance(x.get("crystal"), dict) and x["crystal"].get("positions"):
                 return path + "/crystal/positions/0", x["crystal"]["positions"][0]["x"]
         elif x.get("id") == "0x09056000" and x.get("arrays") and x["arrays"][0].get("positions"):
+            # (in a map: the first item embedded in it, 0x03043054)
             return path + "/arrays/0/positions/0", x["arrays"][0]["positions"][0]["x"]
         items = x.items()
     elif isinstance(x, list):
@@ -184,6 +186,10 @@ if [ -d "$corpus" ]; then
     # a game mesh (CPlugSolid2Model, docs/formats/gbx-item.md "Vertex streams"): its vertex stream
     for f in "$corpus"/9b499f1f*.Item.Gbx; do
         [ -f "$f" ] && move_vertex "$f" "corpus-solid-$(basename "$f" | cut -c1-8)" stream
+    done
+    # an item embedded in a map: the same patch, through the map's embedded items zip
+    for f in "$corpus"/a8da9d84*.Map.Gbx; do
+        [ -f "$f" ] && move_vertex "$f" "corpus-embedded-$(basename "$f" | cut -c1-8)" stream
     done
 else
     echo "corpus not found: $corpus (set REBYTE_SHARED); the corpus part is skipped"
