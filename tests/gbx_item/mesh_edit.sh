@@ -96,6 +96,13 @@ cmp -s "$tmp/pyramid.Item.Gbx" "$samples/pyramid.Item.Gbx" || fail "built pyrami
 move_vertex "$tmp/pyramid.Item.Gbx" pyramid
 "$rebyte" apply "$samples/pyramid-raise-apex.patch.json" "$tmp/pyramid.Item.Gbx" -o "$tmp/apex.Gbx" >/dev/null ||
     fail "sample patch pyramid-raise-apex"
+# swapping the material is a patch too: the link changes, and nothing else
+"$rebyte" apply "$samples/pyramid-swap-material.patch.json" "$tmp/pyramid.Item.Gbx" -o "$tmp/swap.Gbx" >/dev/null ||
+    fail "sample patch pyramid-swap-material"
+"$rebyte" dump "$tmp/swap.Gbx" -o "$tmp/swap.json" && "$rebyte" dump "$tmp/pyramid.Item.Gbx" -o "$tmp/pyramid.json" &&
+    [ "$(differences "$tmp/pyramid.json" "$tmp/swap.json")" = \
+        "/body/chunks/12/entityModelEdition/chunks/0/meshCrystal/chunks/0/materials/0/materialUserInst/chunks/0/link" ] ||
+    fail "swapping the material changed more than its link"
 
 # 2. the crystal bytes, packed independently of the writer (an uncompressed copy)
 sed 's/"bodyCompression": "C"/"bodyCompression": "U"/' "$samples/pyramid.Item.json" >"$tmp/pyramid-u.json"
