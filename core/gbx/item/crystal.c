@@ -130,6 +130,27 @@ typedef struct crystal_counts {
     uint64_t positions, groups, materials;
 } crystal_counts;
 
+/* An edit that removes positions or groups must not leave a face pointing past them: the game
+ * would read beyond its arrays. Checked when building from JSON and writing an edited model (a
+ * file as read keeps what it has). */
+static void crystal_face_check(rb_ar *ar, const crystal_counts *k)
+{
+    if (!rb_ar_ok(ar) || !rb_ar_checks_edits(ar)) return;
+    const rb_node *face = rb_ar_current(ar);
+    const rb_node *indices = rb_node_get(face, "indices"), *group = rb_node_get(face, "group");
+    for (size_t i = 0; indices && i < rb_element_count(indices); i++) {
+        uint64_t v = rb_element_uint(indices, i, NULL);
+        if (v >= k->positions) {
+            rb_ar_fail(ar, RB_E_MODEL, "indices[%zu]: vertex %llu is beyond the %llu positions", i,
+                       (unsigned long long)v, (unsigned long long)k->positions);
+            return;
+        }
+    }
+    if (group && (uint64_t)rb_node_int(group) >= k->groups)
+        rb_ar_fail(ar, RB_E_MODEL, "group %lld is beyond the %llu groups", (long long)rb_node_int(group),
+                   (unsigned long long)k->groups);
+}
+
 static void crystal_face(rb_ar *ar, uint32_t version, const crystal_counts *k)
 {
     rb_ar_record_begin(ar, NULL);
@@ -158,6 +179,7 @@ static void crystal_face(rb_ar *ar, uint32_t version, const crystal_counts *k)
     }
     if (version >= 33) item_opt_uint(ar, "group", item_opt_single_width(k->groups));
     else rb_ar_i32(ar, "group");
+    crystal_face_check(ar, k);
     rb_ar_record_end(ar);
 }
 
