@@ -203,6 +203,32 @@ if [ -d "$corpus" ]; then
     for f in "$corpus"/9b499f1f*.Item.Gbx; do
         [ -f "$f" ] && move_vertex "$f" "corpus-solid-$(basename "$f" | cut -c1-8)" stream
     done
+    # regression (fuzzing): a negative size in a visual's 0x0900600F (no bytes follow) is kept as it is
+    for f in "$corpus"/9b499f1f*.Item.Gbx; do
+        [ -f "$f" ] || continue
+        "$rebyte" dump "$f" --blobs=base64 -o "$tmp/solid.json" || { fail "dump 9b499f1f"; continue; }
+        python3 - "$tmp/solid.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+changed = []
+def visit(x):
+    if isinstance(x, dict):
+        if x.get("id") == "0x0900600F" and "u03" in x and "u04" not in x:
+            x["u03"] = -2147483648
+            changed.append(x)
+        for v in x.values():
+            visit(v)
+    elif isinstance(x, list):
+        for v in x:
+            visit(v)
+visit(d)
+json.dump(d, open(sys.argv[1], "w"))
+sys.exit(0 if changed else 1)
+PY
+        [ $? -eq 0 ] || fail "9b499f1f: no 0x0900600F size (u03) in the model"
+        "$rebyte" build "$tmp/solid.json" -o "$tmp/negative.Gbx" && "$rebyte" verify "$tmp/negative.Gbx" >/dev/null ||
+            fail "a negative 0x0900600F size does not write back"
+    done
     # an item embedded in a map: the same patch, through the map's embedded items zip
     for f in "$corpus"/a8da9d84*.Map.Gbx; do
         [ -f "$f" ] && move_vertex "$f" "corpus-embedded-$(basename "$f" | cut -c1-8)" stream

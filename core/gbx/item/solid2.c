@@ -304,16 +304,17 @@ static void visual_00f(rb_ar *ar)
     rb_ar_table(ar, "uvGroups", RB_U32, &U16_ELEMENT);
     if (version < 6) return;
     rb_ar_i32(ar, "u02");
-    /* a size: 4 more than the bytes that follow, 0 for none */
-    const rb_node *tail = NULL;
-    rb_slot size = rb_ar_slot(ar, "u04 size", RB_I32);
-    int64_t stored = (int32_t)size.value;
-    if (rb_ar_ok(ar) && stored > 0 && stored < 4) {
-        rb_ar_fail(ar, RB_E_FORMAT, "visual 0x0900600F: a size of %lld cannot count its own 4 bytes", (long long)stored);
+    /* a size, 4 more than the bytes that follow; 0 or less: none follow. Kept as the file has it
+     * (a negative one too), and checked against the bytes when a model is built or edited. */
+    int32_t size = rb_ar_i32(ar, "u03");
+    if (!rb_ar_ok(ar) || size <= 0) return;
+    if (size < 4) {
+        rb_ar_fail(ar, RB_E_FORMAT, "visual 0x0900600F: a size of %d cannot count its own 4 bytes", size);
         return;
     }
-    if (rb_ar_has(ar, "u04", stored > 0)) tail = rb_ar_bytes(ar, "u04", RB_K_BLOB, stored > 4 ? (uint64_t)(stored - 4) : 0);
-    rb_ar_slot_set(ar, &size, tail ? tail->v.bytes.size + 4 : 0);
+    const rb_node *tail = rb_ar_bytes(ar, "u04", RB_K_BLOB, (uint64_t)size - 4);
+    if (tail && rb_ar_checks_edits(ar) && tail->v.bytes.size != (uint64_t)size - 4)
+        rb_ar_fail(ar, RB_E_MODEL, "u04 has %zu bytes, u03 = %d says %d", tail->v.bytes.size, size, size - 4);
 }
 
 /* ---------- CPlugVisual3D 0x0902C000 ---------- */
