@@ -15,7 +15,7 @@ code = collections.defaultdict(set)
 for path in glob.glob(os.path.join(root, "core/gbx/**/*.c"), recursive=True):
     rel = os.path.relpath(path, os.path.join(root, "core/gbx"))
     with open(path, encoding="utf-8") as f:
-        for m in re.finditer(r'^\s*\{0x([0-9A-Fa-f]{8}), \d, "', f.read(), re.M):
+        for m in re.finditer(r'^\s*\{0x([0-9A-Fa-f]{8}), (?:\d|GBX_WHOLE_NODE), "', f.read(), re.M):
             code[int(m.group(1), 16) & 0xFFFFF000].add(rel)
 
 with open(os.path.join(root, "docs/formats/gbx.md"), encoding="utf-8") as f:

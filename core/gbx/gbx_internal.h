@@ -106,7 +106,7 @@ void gbx_encapsulation_end(rb_ar *ar);
 /* ---------- chunk registry ---------- */
 typedef struct gbx_chunk_def {
     uint32_t id;         /* current (not legacy) chunk id */
-    uint8_t skippable;
+    uint8_t skippable;   /* 1: skippable; GBX_WHOLE_NODE: `id` is a class whose nodes have no chunks */
     const char *name;
     void (*describe)(rb_ar *ar);
 } gbx_chunk_def;
@@ -115,6 +115,11 @@ typedef struct gbx_chunk_table {
     const gbx_chunk_def *defs;
     size_t count;
 } gbx_chunk_table;
+
+/* A class whose nodes are one archive instead of a chunk stream (no chunk ids, no end marker:
+ * GBX.NET's classes described by a bare `archive`, e.g. CPlugStaticObjectModel). Its table entry
+ * has the class id and this value as `skippable`; a node of that class is its description. */
+enum { GBX_WHOLE_NODE = 2 };
 
 /* Legacy class/chunk ids (TM 2003-2006 engine ids) mapped to current ones, for dispatch only:
  * the raw id is what the model keeps and writes. */
@@ -136,6 +141,11 @@ extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGho
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
 extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
+extern const gbx_chunk_table gbx_entity_chunks;       /* item entity models, block items, placement */
+extern const gbx_chunk_table gbx_crystal_chunks;      /* CPlugCrystal meshes, material instances */
+extern const gbx_chunk_table gbx_surface_chunks;      /* CPlugSurface collision shapes */
+extern const gbx_chunk_table gbx_solid_chunks;        /* CPlugSolid2Model meshes and their visuals */
+extern const gbx_chunk_table gbx_object_chunks;       /* object physical and visual models, light models */
 extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
 extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */
 extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items, macroblocks */

@@ -98,7 +98,12 @@ static int mark_node_seen(rb_ar *ar, uint32_t index)
 
 static void node_body(rb_ar *ar)
 {
-    rb_ar_x32(ar, "classId");
+    uint32_t class_id = rb_ar_x32(ar, "classId");
+    const gbx_chunk_def *whole = gbx_find_chunk(class_id);
+    if (whole && whole->skippable == GBX_WHOLE_NODE && whole->describe) {
+        whole->describe(ar);
+        return;
+    }
     gbx_node_chunks(ar, 0);
 }
 
@@ -198,6 +203,7 @@ static void describe_chunk(rb_ar *ar)
     rb_ar_record_begin(ar, NULL);
     uint32_t id = rb_ar_x32(ar, "id");
     const gbx_chunk_def *def = gbx_find_chunk(id);
+    if (def && def->skippable == GBX_WHOLE_NODE) def = NULL; /* a class, not a chunk */
     if (chunk_is_skippable(ar, def)) {
         skippable_payload(ar, def);
     } else if (!def || !def->describe) {
@@ -290,6 +296,8 @@ uint32_t gbx_remap_id(uint32_t raw)
 static const gbx_chunk_table *const BODY_TABLES[] = {
     &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_media_clip_chunks, &gbx_media_camera_chunks, &gbx_media_effects_chunks, &gbx_media_replay_ui_chunks, &gbx_ghost_chunks,
     &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks,
+    &gbx_entity_chunks,    &gbx_crystal_chunks,   &gbx_surface_chunks,
+    &gbx_solid_chunks,     &gbx_object_chunks,
 };
 
 static const gbx_chunk_table *const HEADER_TABLES[] = {

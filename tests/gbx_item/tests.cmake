@@ -2,3 +2,4 @@
 # and fixtures authored as JSON (layouts, item-type dependence, version validation, patches).
 rebyte_add_script_test(gbx_item_corpus gbx_item/corpus_coverage.sh)
 rebyte_add_script_test(gbx_item_fixtures gbx_item/fixtures.sh)
+rebyte_add_script_test(gbx_item_mesh_edit gbx_item/mesh_edit.sh)

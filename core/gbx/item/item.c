@@ -9,10 +9,9 @@
  * Layouts: docs/formats/gbx-item.md "Layouts" (checked on the corpus), from GBX.NET's *.chunkl of
  * these classes. Key names are GBX.NET's property names; unnamed fields are u01, u02...
  *
- * Not typed: the entity model below CGameItemModel 0x2E002019 (CGameCommonItemEntityModelEdition,
- * CPlugStaticObjectModel, CPlugCrystal, CPlugSolid2Model, CPlugSurface, ...). The first
- * non-skippable chunk of such a node cannot be described, so the framework keeps the rest of the
- * main node as its opaque tail; everything before it stays typed.
+ * The entity model below CGameItemModel 0x2E002019 is described in the files beside this one:
+ * entity.c (entity models, block items, placement), crystal.c (CPlugCrystal meshes), solid2.c
+ * (CPlugSolid2Model game meshes), surface.c (CPlugSurface shapes), object.c (object models).
  */
 #include "../gbx_internal.h"
 #include "../map/map_header.h"
@@ -1057,12 +1056,16 @@ static void item_header_lightmap_time(rb_ar *ar) { rb_ar_u64(ar, "lightmapComput
 static void item_header_item_type(rb_ar *ar) { rb_ar_u32(ar, "itemType"); }
 static void item_header_file_version(rb_ar *ar) { rb_ar_u32(ar, "version"); }
 
+/* 090BB000: the file version of a .Mesh.Gbx (CPlugSolid2Model), docs/formats/gbx-item.md "Solid chunks" */
+static void solid_header_file_version(rb_ar *ar) { rb_ar_i32(ar, "fileVersion"); }
+
 static const gbx_chunk_def ITEM_HEADER_CHUNKS[] = {
     {0x2E001003, 0, "collector description", item_header_desc},
     {0x2E001004, 0, "collector icon", item_header_icon},
     {0x2E001006, 0, "lightmap compute time", item_header_lightmap_time},
     {0x2E002000, 0, "item type", item_header_item_type},
     {0x2E002001, 0, "item file version", item_header_file_version},
+    {0x090BB000, 0, "solid file version", solid_header_file_version},
 };
 
 const gbx_chunk_table gbx_item_header_chunks = {ITEM_HEADER_CHUNKS, sizeof ITEM_HEADER_CHUNKS / sizeof ITEM_HEADER_CHUNKS[0]};
