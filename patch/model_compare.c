@@ -107,7 +107,8 @@ static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node
     if (count != rb_element_count(b)) return differs_at(path, where);
     /* equal bytes are equal content, unless a symbol's text changed beside them */
     if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout && !docs &&
-        a->v.bytes.size == b->v.bytes.size && memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0)
+        a->v.bytes.size == b->v.bytes.size &&
+        (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0))
         return 1;
     element_scratch sa, sb;
     for (size_t i = 0; i < count; i++) {
