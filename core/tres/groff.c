@@ -21,6 +21,7 @@
 #include <string.h>
 #include "tres.h"
 #include "groff_names.h"
+#include "groff_parts.h"
 #include "../../writers/szdd.h"
 
 enum {
@@ -34,6 +35,7 @@ enum {
     TYPE_GEOMETRY = 0x8,
     TYPE_MAPPING = 0x10,
     TYPE_MATERIAL = 0x20,
+    TYPE_VALUE_TABLE = 0x2000,
     TYPE_SPECIAL = 0x80000000u,
     SCN_HEADER_BYTES = 1348,
     SCN_PATH_SLOT = 256,
@@ -534,6 +536,8 @@ static void scn_instance(rb_ar *ar, groff_state *st, uint64_t size)
     if (rb_ar_has(ar, "extra", rb_ar_remaining(ar) > 0)) rb_ar_rest(ar, "extra");
 }
 
+static void grf_value_table(rb_ar *ar, groff_state *st, uint64_t size) { groff_value_table(ar, size); }
+
 static void save_game_name(rb_ar *ar, groff_state *st, uint64_t size) { fixed_text(ar, "text", 21); }
 static void save_scn_name(rb_ar *ar, groff_state *st, uint64_t size) { fixed_text(ar, "text", 20); }
 
@@ -543,7 +547,7 @@ typedef void (*payload_fn)(rb_ar *ar, groff_state *st, uint64_t size);
 
 typedef enum payload_kind {
     P_GRF_HEADER, P_REGION, P_OBJECT, P_MATERIAL, P_RAW_GEOMETRY, P_MESH_GEOMETRY, P_MAPPING, P_MATERIAL_LINK, P_SCN_HEADER, P_PARTITIONS, P_HIERARCHY, P_INSTANCE,
-    P_SAVE_NAME, P_SAVE_SCN, P_BITMAP, P_OPAQUE, P_COUNT
+    P_SAVE_NAME, P_SAVE_SCN, P_VALUE_TABLE, P_BITMAP, P_OPAQUE, P_COUNT
 } payload_kind;
 
 static const struct {
@@ -557,6 +561,7 @@ static const struct {
     [P_SCN_HEADER] = {"saveHeader", scn_header},   [P_PARTITIONS] = {"partitions", scn_partitions},
     [P_HIERARCHY] = {"hierarchy", scn_hierarchy},  [P_INSTANCE] = {"instance", scn_instance},
     [P_SAVE_NAME] = {"saveGameName", save_game_name}, [P_SAVE_SCN] = {"saveScnName", save_scn_name},
+    [P_VALUE_TABLE] = {"valueTable", grf_value_table},
     [P_BITMAP] = {"bitmap", NULL},                 [P_OPAQUE] = {"data", NULL},
 };
 
@@ -619,8 +624,16 @@ static payload_kind classify(rb_ar *ar, groff_state *st, const groff_entry *e)
     case TYPE_GEOMETRY: return classify_geometry(ar, e->size);
     case TYPE_MAPPING: return e->size == 4 ? P_MATERIAL_LINK : mapping_fits(ar, e->size) ? P_MAPPING : P_OPAQUE;
     case TYPE_SPECIAL: return classify_special(ar, st, e);
+    case TYPE_VALUE_TABLE: return P_VALUE_TABLE; /* tried; kept opaque when it does not parse */
     default: return P_OPAQUE;
     }
+}
+
+static void typed_payload(rb_ar *ar, groff_state *st, const groff_entry *e, payload_kind kind)
+{
+    rb_ar_record_begin(ar, PAYLOADS[kind].key);
+    PAYLOADS[kind].describe(ar, st, e->size);
+    rb_ar_record_end(ar);
 }
 
 static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
@@ -636,10 +649,18 @@ static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
         rb_ar_rest(ar, "data");
     } else if (kind == P_BITMAP) {
         rb_ar_bytes(ar, "bitmap", RB_K_BLOB, rb_ar_remaining(ar));
+    } else if (rb_ar_direction(ar) == RB_AR_READ && kind == P_VALUE_TABLE) {
+        /* no size check tells a value table in advance: a payload that does not parse as one
+         * is kept as bytes, with a note saying why */
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        typed_payload(ar, st, e, kind);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        char why[300];
+        rb_ar_rewind(ar, &mark, why, sizeof why);
+        rb_ar_note(ar, "value table kept opaque: %s", why);
+        rb_ar_rest(ar, "data");
     } else {
-        rb_ar_record_begin(ar, PAYLOADS[kind].key);
-        PAYLOADS[kind].describe(ar, st, e->size);
-        rb_ar_record_end(ar);
+        typed_payload(ar, st, e, kind);
     }
 }
 
