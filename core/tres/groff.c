@@ -57,6 +57,7 @@ typedef struct groff_state {
     uint8_t *names;        /* READ: the name bytes of the look-ahead */
     int file_order_sorted; /* READ: was the name table in strcmp order? */
     int32_t save_version;  /* SCN: from the Header block, -1 before it */
+    int32_t animal_version;
     uint32_t section_name; /* name handle of the section being described */
 } groff_state;
 
@@ -485,7 +486,7 @@ static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_bool(ar, "brief", 1);
     rb_ar_bytes(ar, "padding", RB_K_BLOB, 3);
     rb_ar_f32(ar, "gameTime");
-    rb_ar_i32(ar, "animalVersion");
+    st->animal_version = rb_ar_i32(ar, "animalVersion");
     rb_ar_f32(ar, "realTime");
     rb_ar_bytes(ar, "slop", RB_K_BLOB, 48);
 }
@@ -547,7 +548,7 @@ typedef void (*payload_fn)(rb_ar *ar, groff_state *st, uint64_t size);
 
 typedef enum payload_kind {
     P_GRF_HEADER, P_REGION, P_OBJECT, P_MATERIAL, P_RAW_GEOMETRY, P_MESH_GEOMETRY, P_MAPPING, P_MATERIAL_LINK, P_SCN_HEADER, P_PARTITIONS, P_HIERARCHY, P_INSTANCE,
-    P_SAVE_NAME, P_SAVE_SCN, P_VALUE_TABLE, P_BITMAP, P_OPAQUE, P_COUNT
+    P_SAVE_NAME, P_SAVE_SCN, P_VALUE_TABLE, P_BITMAP, P_SCN_CLASS, P_OPAQUE, P_COUNT
 } payload_kind;
 
 static const struct {
@@ -562,7 +563,8 @@ static const struct {
     [P_HIERARCHY] = {"hierarchy", scn_hierarchy},  [P_INSTANCE] = {"instance", scn_instance},
     [P_SAVE_NAME] = {"saveGameName", save_game_name}, [P_SAVE_SCN] = {"saveScnName", save_scn_name},
     [P_VALUE_TABLE] = {"valueTable", grf_value_table},
-    [P_BITMAP] = {"bitmap", NULL},                 [P_OPAQUE] = {"data", NULL},
+    [P_BITMAP] = {"bitmap", NULL},
+    [P_SCN_CLASS] = {NULL, NULL}, /* scn.c: the key names the class */                 [P_OPAQUE] = {"data", NULL},
 };
 
 /* Subsystem blocks are CRC-named like instances but hold other classes
@@ -598,11 +600,8 @@ static payload_kind classify_special(rb_ar *ar, groff_state *st, const groff_ent
     unsigned record = save_has_flags(st) ? 28 : 24;
     if (name_is(st, e->name, "Partitions") && size >= 1 && (size - 1) % record == 0)
         return P_PARTITIONS;
-    if (is_instance_block_name(name_of(st, e->name)) && (size == 36 || size == 44 || size == 32 || size == 40)) {
-        unsigned base = save_has_flags(st) ? 36 : 32;
-        if (size == base || size == base + 8) return P_INSTANCE;
-    }
-    return P_OPAQUE;
+    if (is_instance_block_name(name_of(st, e->name)) && size == (save_has_flags(st) ? 36u : 32u)) return P_INSTANCE;
+    return P_SCN_CLASS; /* scn.c decides, or keeps the bytes */
 }
 
 /* Both encodings live in one file; the sizes tell them apart, and a section both
@@ -643,9 +642,17 @@ static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
         kind = classify(ar, st, e);
     } else {
         for (kind = 0; kind < P_OPAQUE; kind++)
-            if (rb_ar_has(ar, PAYLOADS[kind].key, 0)) break;
+            if (PAYLOADS[kind].key && rb_ar_has(ar, PAYLOADS[kind].key, 0)) break;
+        if (kind == P_OPAQUE && !rb_ar_has(ar, "data", 0)) kind = P_SCN_CLASS;
     }
-    if (kind == P_OPAQUE) {
+    if (kind == P_SCN_CLASS) {
+        scn_context cx = {st->save_version, st->animal_version, ""};
+        char name[16] = "";
+        const groff_symbol *s = name_of(st, e->name);
+        if (s && s->text && s->size < sizeof name) memcpy(name, s->text, s->size);
+        cx.block_name = name;
+        if (!scn_block(ar, &cx, e->size)) rb_ar_rest(ar, "data");
+    } else if (kind == P_OPAQUE) {
         rb_ar_rest(ar, "data");
     } else if (kind == P_BITMAP) {
         rb_ar_bytes(ar, "bitmap", RB_K_BLOB, rb_ar_remaining(ar));
