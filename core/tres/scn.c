@@ -35,6 +35,8 @@ static const rb_layout_field TRANSFORM_FIELDS[] = {{"matrix", RB_K_RECORD, .reco
 static const rb_layout TRANSFORM = {"joint transform", TRANSFORM_FIELDS, 2};
 static const rb_layout_field HANDLE_FIELDS[] = {{NULL, RB_K_INT, RB_X32}};
 static const rb_layout HANDLE = {"instance handle", HANDLE_FIELDS, 1};
+static const rb_layout_field WORD_FIELDS[] = {{NULL, RB_K_INT, RB_X32}};
+static const rb_layout STATE_WORD = {"saved state word", WORD_FIELDS, 1};
 
 /* The game saves a bool as a 4-byte int. READ insists on 0 or 1, so a layout that puts a bool
  * where the bytes hold something else is not taken (the next candidate, or opaque, follows). */
@@ -88,15 +90,29 @@ static void gun(rb_ar *ar, const scn_context *cx)
     rb_ar_f32(ar, "canShoot");
 }
 
-/* CAnimate: the instance, hit and tranquilliser points, rates, then the joint transforms that
- * keep a body's pose (animal version 10 layout). */
+/* CAnimate: the instance, hit points (tranquilliser points from animal version 10, maxima and
+ * rates from 7), then from save version 8 the joint transforms that keep a body's pose. */
 static void animate_part(rb_ar *ar, const scn_context *cx)
 {
     instance_part(ar, cx);
-    static const char *const points[] = {"hitPoints", "tranqPoints", "maxHitPoints", "reallyDead", "regenerationRate",
-                                         "dieRate", "tranqPointsAgain", "maxTranqPoints", "tranqRegenerationRate"};
-    for (size_t i = 0; i < sizeof points / sizeof *points; i++) rb_ar_f32(ar, points[i]);
-    rb_ar_table(ar, "joints", RB_U32, &TRANSFORM);
+    rb_ar_f32(ar, "hitPoints");
+    if (cx->animal_version >= 10) rb_ar_f32(ar, "tranqPoints");
+    if (cx->animal_version >= 7) {
+        static const char *const more[] = {"maxHitPoints", "reallyDead", "regenerationRate", "dieRate",
+                                           "tranqPointsAgain", "maxTranqPoints", "tranqRegenerationRate"};
+        for (size_t i = 0; i < sizeof more / sizeof *more; i++) rb_ar_f32(ar, more[i]);
+    }
+    if (cx->save_version >= 8) rb_ar_table(ar, "joints", RB_U32, &TRANSFORM);
+}
+
+/* Bytes of the animate part (READ sizing), or 0 when the block is too short. */
+static uint64_t animate_bytes(const uint8_t *p, uint64_t size, const scn_context *cx)
+{
+    uint64_t at = (save_has_flags(cx) ? 36 : 32) + 4 + (cx->animal_version >= 10 ? 4 : 0) +
+                  (cx->animal_version >= 7 ? 28 : 0);
+    if (cx->save_version < 8) return at <= size ? at : 0;
+    if (at + 4 > size) return 0;
+    return at + 4 + 48 * (uint64_t)peek32(p + at);
 }
 
 /* A feeling: one rating per emotion (fear, love, anger, curiosity, hunger, thirst, fatigue,
@@ -151,22 +167,72 @@ static void brain(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
+/* The brain as animal versions 5 to 7 saved it: mental state, world view (influences from
+ * version 6), the brain's settings and state, every activity in its old 96-byte form (feeling,
+ * rating, multiplier, flags, two ints, times, 32 spare bytes), then 128 spare bytes. */
+static const rb_layout_field OLD_ACTIVITY_FIELDS[] = {
+    {"feeling", RB_K_RECORD, .record = &FEELING}, {"threshold", RB_K_FLOAT, 4}, {"multiplier", RB_K_FLOAT, 4},
+    {"flags", RB_K_INT, RB_X32},  {"unused1", RB_K_INT, RB_I32}, {"unused2", RB_K_INT, RB_I32},
+    {"canAct", RB_K_FLOAT, 4},    {"giveUp", RB_K_FLOAT, 4},     {"spare", RB_K_BLOB, .size = 32}};
+static const rb_layout OLD_ACTIVITY = {"activity (animal version 5 to 7)", OLD_ACTIVITY_FIELDS, 9};
+enum { OLD_BRAIN_FIXED = 136, OLD_ACTIVITY_BYTES = 96, OLD_BRAIN_SPARE = 128 };
+
+static void old_brain(rb_ar *ar, const scn_context *cx)
+{
+    rb_ar_layout_record(ar, "emotions", &FEELING);
+    if (cx->animal_version >= 6) rb_ar_table(ar, "influences", RB_U32, &INFLUENCE);
+    rb_ar_f32(ar, "lastTime");
+    rb_ar_f32(ar, "elapsedTime");
+    rb_ar_u32(ar, "archetype");
+    static const char *const reach[] = {"width", "height", "headReach", "tailReach", "clawReach", "jumpDistanceSqr",
+                                        "jumpDistance", "jumpUp", "jumpDown", "walkOver", "walkUnder", "jumpOver",
+                                        "crouchUnder", "moveableMass"};
+    for (size_t i = 0; i < sizeof reach / sizeof *reach; i++) rb_ar_f32(ar, reach[i]);
+    rb_ar_u32(ar, "dinoType");
+    rb_ar_i32(ar, "vocalizingActivity");
+    rb_ar_f32(ar, "sampleLength");
+    rb_ar_f32(ar, "sampleStart");
+    rb_ar_x32(ar, "audioId");
+    rb_ar_f32(ar, "nodesPerSec");
+    rb_ar_i32(ar, "maxNodes");
+    rb_ar_f32(ar, "whenToLearn");
+    rb_ar_f32(ar, "timeToForget");
+    rb_ar_f32(ar, "objectSensoryRange");
+    rb_ar_f32(ar, "terrainSensoryRange");
+    rb_ar_f32(ar, "maxPathLength");
+    rb_ar_f32(ar, "forgetInfluence");
+    rb_ar_f32(ar, "wakeDistance");
+    rb_ar_f32(ar, "sleepDistance");
+    loose_bool4(ar, "lastPathSucceeded");
+    rb_ar_f32(ar, "lastSuccessfulPath");
+    rb_ar_table(ar, "activities", RB_U32, &OLD_ACTIVITY);
+    rb_ar_bytes(ar, "spare", RB_K_BLOB, OLD_BRAIN_SPARE);
+}
+
 static void animal(rb_ar *ar, const scn_context *cx)
 {
     animate_part(ar, cx);
     rb_ar_record_begin(ar, "brain");
-    brain(ar);
+    if (cx->animal_version >= 8) brain(ar);
+    else old_brain(ar, cx);
     rb_ar_record_end(ar);
 }
 
-/* READ: the size an animal block has with these counts (animal version 10). */
+/* READ: does an animal with the counts the block holds take exactly its size? (animal versions
+ * 5 and later: earlier ones saved a physics request this module does not know) */
 static int animal_fits(const uint8_t *p, uint64_t size, const scn_context *cx)
 {
-    uint64_t at = (save_has_flags(cx) ? 36 : 32) + 36;
-    if (cx->animal_version != 10 || cx->save_version < 8 || size < at + 4) return 0;
-    at += 4 + 48 * (uint64_t)peek32(p + at) + 36;
-    if (at + 4 > size) return 0;
-    at += 4 + 40 * (uint64_t)peek32(p + at) + 80;
+    if (cx->animal_version < 5 || cx->animal_version > 10) return 0;
+    uint64_t at = animate_bytes(p, size, cx);
+    if (!at || at + 40 > size) return 0;
+    at += 36;
+    if (cx->animal_version >= 6) at += 4 + 40 * (uint64_t)peek32(p + at);
+    if (cx->animal_version < 8) {
+        at += OLD_BRAIN_FIXED;
+        if (at + 4 > size) return 0;
+        return at + 4 + OLD_ACTIVITY_BYTES * (uint64_t)peek32(p + at) + OLD_BRAIN_SPARE == size;
+    }
+    at += 80;
     if (at + 4 > size) return 0;
     uint64_t activities = peek32(p + at);
     at += 4 + 16 * activities + (activities > ACTIVITY_STAY_AWAY ? 8 : activities > ACTIVITY_STAY_NEAR ? 4 : 0);
@@ -177,15 +243,7 @@ static int animal_fits(const uint8_t *p, uint64_t size, const scn_context *cx)
 static void player(rb_ar *ar, const scn_context *cx)
 {
     int v = cx->save_version;
-    instance_part(ar, cx);
-    rb_ar_f32(ar, "hitPoints");
-    if (cx->animal_version >= 10) rb_ar_f32(ar, "tranqPoints");
-    if (cx->animal_version >= 7) {
-        static const char *const more[] = {"maxHitPoints", "reallyDead", "regenerationRate", "dieRate",
-                                           "tranqPointsAgain", "maxTranqPoints", "tranqRegenerationRate"};
-        for (size_t i = 0; i < sizeof more / sizeof *more; i++) rb_ar_f32(ar, more[i]);
-    }
-    if (v >= 8) rb_ar_table(ar, "joints", RB_U32, &TRANSFORM);
+    animate_part(ar, cx);
     rb_ar_u8(ar, "handRotate");
     rb_ar_u8(ar, "physics");
     rb_ar_u8(ar, "substituteRequest");
@@ -275,7 +333,7 @@ static void trigger(rb_ar *ar, const scn_context *cx, const trigger_shape *shape
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     if (rb_ar_has(ar, "sequenceOrder", reading && shape->sequence)) rb_ar_table(ar, "sequenceOrder", RB_U32, &HANDLE);
     if (rb_ar_has(ar, "expressionStates", reading && shape->expression))
-        rb_ar_table_n(ar, "expressionStates", EXPRESSION_WORDS, &HANDLE);
+        rb_ar_table_n(ar, "expressionStates", EXPRESSION_WORDS, &STATE_WORD);
     rb_ar_u32(ar, "nextAction");
     rb_ar_u32(ar, "life");
     rb_ar_x32(ar, "probability");
@@ -300,7 +358,7 @@ static void trigger(rb_ar *ar, const scn_context *cx, const trigger_shape *shape
         break;
     }
     if (rb_ar_has(ar, "actionStates", reading && shape->actions > 0))
-        rb_ar_table_n(ar, "actionStates", shape->actions, &HANDLE);
+        rb_ar_table_n(ar, "actionStates", shape->actions, &STATE_WORD);
 }
 
 /* ---------- subsystems ---------- */
