@@ -13,9 +13,11 @@
  * type are kept per symbol as `extraReferences` (absent when zero, as in every corpus file),
  * so counts stay right after edits of the typed parts.
  *
- * Payloads typed here: GRF .header, .region, object blocks, .material; SCN/savegame Header,
- * Partitions, the three hierarchies, base-instance update blocks, SaveGameName, SaveSCNName,
- * SaveBMP. Everything else is kept as opaque bytes.
+ * Payloads typed here: GRF .header, .region, object blocks, .geometry, .mapping, .material;
+ * SCN/savegame Header, Partitions, the three hierarchies, base-instance blocks, SaveGameName,
+ * SaveSCNName, SaveBMP. In files of their own (groff_parts.h): the GRF value table
+ * (valuetable.c) and the class blocks of scenes (scn.c). What no description takes exactly is
+ * kept as opaque bytes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 /* The GRF `.valuetable` (docs/formats/trespasser.md "Value table"). */
 void groff_value_table(rb_ar *ar, uint64_t size);
 
-/* What is known when an SCN/savegame block is described (docs/formats/trespasser.md "SCN block
- * classes"): the versions from the Header block (-1 before it) and the block's name. */
+/* What is known when an SCN/savegame block is described: the versions from the Header block (-1
+ * before it) and the block's name (docs/formats/trespasser.md "SCN block classes"). */
 typedef struct scn_context {
     int32_t save_version;
     int32_t animal_version;

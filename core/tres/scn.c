@@ -689,8 +689,13 @@ int scn_block(rb_ar *ar, const scn_context *cx, uint64_t size)
         return 1;
     }
     trigger_shape shape = {0};
-    int c = cx->save_version < 0 ? -1 : read_class(ar, cx, size, &shape);
-    if (c < 0) return 0;
+    if (cx->save_version < 0) return 0; /* before the Header: the versions are unknown */
+    int c = read_class(ar, cx, size, &shape);
+    if (c < 0) {
+        rb_ar_note(ar, "block %s (%llu bytes) kept opaque: no class layout takes exactly its bytes", cx->block_name,
+                   (unsigned long long)size);
+        return 0;
+    }
     rb_ar_mark mark = rb_ar_mark_here(ar);
     describe_class(ar, cx, c, size, &shape);
     if (rb_ar_ok(ar) && rb_ar_at_end(ar)) return 1;
