@@ -60,6 +60,16 @@ static void loose_bool4(rb_ar *ar, const char *key) { rb_ar_bool(ar, key, 4); }
 
 static void vec3(rb_ar *ar, const char *key) { rb_ar_layout_record(ar, key, &VEC3); }
 
+/* A table of a length the game fixes (16 expression words, 10 animal slots, ...): a model with
+ * another length cannot be written. */
+static void fixed_table(rb_ar *ar, const char *key, uint64_t n, const rb_layout *layout)
+{
+    uint64_t got = rb_ar_table_n(ar, key, n, layout);
+    if (rb_ar_ok(ar) && got != n)
+        rb_ar_fail(ar, RB_E_MODEL, "%s has %llu entries; the game saves exactly %llu", key, (unsigned long long)got,
+                   (unsigned long long)n);
+}
+
 /* Partition flags follow every saved presence except in save versions 13..16. */
 static int save_has_flags(const scn_context *cx) { return cx->save_version < 13 || cx->save_version > 16; }
 
@@ -333,7 +343,7 @@ static void trigger(rb_ar *ar, const scn_context *cx, const trigger_shape *shape
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     if (rb_ar_has(ar, "sequenceOrder", reading && shape->sequence)) rb_ar_table(ar, "sequenceOrder", RB_U32, &HANDLE);
     if (rb_ar_has(ar, "expressionStates", reading && shape->expression))
-        rb_ar_table_n(ar, "expressionStates", EXPRESSION_WORDS, &STATE_WORD);
+        fixed_table(ar, "expressionStates", EXPRESSION_WORDS, &STATE_WORD);
     rb_ar_u32(ar, "nextAction");
     rb_ar_u32(ar, "life");
     rb_ar_x32(ar, "probability");
@@ -347,7 +357,7 @@ static void trigger(rb_ar *ar, const scn_context *cx, const trigger_shape *shape
         if (t == TAIL_LOCATION) {
             rb_ar_u32(ar, "creatureEnterCount");
             rb_ar_u32(ar, "creatureLeaveCount");
-            rb_ar_table_n(ar, "contained", CONTAINMENT, &HANDLE);
+            fixed_table(ar, "contained", CONTAINMENT, &HANDLE);
         } else if (t == TAIL_TIMER) {
             rb_ar_f32(ar, "stateRemain");
             bool4(ar, "state");
@@ -400,7 +410,7 @@ static void ai_system(rb_ar *ar, const scn_context *cx)
     rb_ar_f32(ar, "now");
     rb_ar_f32(ar, "lastExecution");
     rb_ar_f32(ar, "timeTaken");
-    rb_ar_table_n(ar, "activeAnimals", 10, &HANDLE);
+    fixed_table(ar, "activeAnimals", 10, &HANDLE);
     rb_ar_table(ar, "inactiveAnimals", RB_U32, &HANDLE);
 }
 
@@ -473,22 +483,46 @@ static const rb_layout_field MAGNET_FIELDS[] = {
 static const rb_layout MAGNET = {"magnet pair", MAGNET_FIELDS, 13};
 enum { JOE_OBJECT = 36, BIO_FIELD = 30 * 9 * 4, SKELETON_ACTIVITY = 100, MAX_BIO_FIELDS = 2 };
 
-/* READ: how many bio fields follow each object so the list ends with its zero handle exactly at
- * the end (the game writes them only for skeletons that have bio models). Depth-first over the
- * objects; `fields` gets one count per object. Returns the object count, or -1. */
-static long joe_objects(const uint8_t *p, uint64_t at, uint64_t size, uint8_t *fields, long index, long cap)
+/* READ: how many bio fields follow each object so that the list ends with its zero handle exactly
+ * at the end (the game writes them only for skeletons that have bio models). From the end
+ * backwards, `ends[at]` says whether a list read from `at` ends right; then the objects are
+ * walked forwards taking the first count (0, 2, 1) that still ends right. Linear in the size,
+ * whatever the bytes. `fields` gets one count per object; returns the object count, or -1. */
+static long joe_objects(const uint8_t *p, uint64_t size, uint8_t *fields, long cap)
 {
-    if (at + 4 > size) return -1;
-    if (peek32(p + at) == 0) return at + 4 == size ? index : -1;
-    if (index >= cap || at + JOE_OBJECT > size) return -1;
     static const int tries[] = {0, 2, 1};
-    int skeleton = peek32(p + at + 4) == SKELETON_ACTIVITY;
-    for (int k = 0; k < (skeleton ? 3 : 1); k++) {
-        fields[index] = (uint8_t)tries[k];
-        long n = joe_objects(p, at + JOE_OBJECT + (uint64_t)BIO_FIELD * tries[k], size, fields, index + 1, cap);
-        if (n >= 0) return n;
+    if (size < 4) return -1;
+    uint8_t *ends = calloc(size + 1, 1);
+    if (!ends) return -1;
+    for (uint64_t at = size - 4 + 1; at-- > 0;) {
+        if (peek32(p + at) == 0) {
+            ends[at] = at + 4 == size;
+            continue;
+        }
+        if (at + JOE_OBJECT > size) continue;
+        int skeleton = peek32(p + at + 4) == SKELETON_ACTIVITY;
+        for (int k = 0; k < (skeleton ? 3 : 1) && !ends[at]; k++) {
+            uint64_t next = at + JOE_OBJECT + (uint64_t)BIO_FIELD * tries[k];
+            ends[at] = next < size && ends[next];
+        }
     }
-    return -1;
+    long n = -1;
+    if (ends[0]) {
+        uint64_t at = 0;
+        for (n = 0; peek32(p + at) != 0 && n < cap; n++) {
+            int skeleton = peek32(p + at + 4) == SKELETON_ACTIVITY;
+            for (int k = 0; k < (skeleton ? 3 : 1); k++) {
+                uint64_t next = at + JOE_OBJECT + (uint64_t)BIO_FIELD * tries[k];
+                if (next < size && ends[next]) {
+                    fields[n] = (uint8_t)tries[k];
+                    at = next;
+                    break;
+                }
+            }
+        }
+    }
+    free(ends);
+    return n;
 }
 
 static void physics_system(rb_ar *ar, const scn_context *cx, uint64_t size)
@@ -504,7 +538,7 @@ static void physics_system(rb_ar *ar, const scn_context *cx, uint64_t size)
         uint64_t left = rb_ar_remaining(ar), cap = left / JOE_OBJECT + 1;
         const uint8_t *p = rb_ar_peek_bytes(ar, left);
         fields = calloc(cap, 1);
-        objects = p && fields ? joe_objects(p, 0, left, fields, 0, (long)cap) : -1;
+        objects = p && fields ? joe_objects(p, left, fields, (long)cap) : -1;
         if (objects < 0) rb_ar_fail(ar, RB_E_FORMAT, "the moving objects do not end with a zero handle at the end");
     }
     uint64_t n = rb_ar_list_begin_n(ar, "objects", objects > 0 ? (uint64_t)objects : 0, JOE_OBJECT);
