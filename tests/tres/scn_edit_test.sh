@@ -73,6 +73,22 @@ EOF
 "$rebyte" verify "$tmp/cut.scn" >"$tmp/cut.txt" 2>&1 || fail "physics without end: verify failed"
 grep -q "zero handle" "$tmp/cut.txt" || fail "physics without end: the note does not say why"
 
+# --- the sample level's value table: a float, a string (everything after it moves), a name ---
+grf=$samples/values.grf
+vt="/sections/[name=.valuetable]/valueTable/values"
+edit mass "$grf" "$tmp/mass.grf" "$vt/1/float" 3.5 4 &&
+    { grep -q '"float": 3.5' "$tmp/mass.json" || fail "mass: the new value is not in the re-read model"; }
+edit class "$grf" "$tmp/class.grf" "$vt/0/string" '"CPhysicsObject"' 1000 &&
+    { grep -q '"string": "CPhysicsObject"' "$tmp/class.json" || fail "class: the new text is not in the re-read model"; }
+edit rename-value "$grf" "$tmp/rename.grf" "$vt/3/name" '"Mass"' 4 &&
+    { python3 - "$tmp/rename-value.json" <<'EOF' || fail "rename-value: the value does not carry its new name"
+import json, sys
+sections = json.load(open(sys.argv[1]))["sections"]
+values = [s for s in sections if "valueTable" in s][0]["valueTable"]["values"]
+sys.exit(0 if values[3]["name"] == "Mass" and values[3]["int"] == 0 and values[1]["name"] == "Mass" else 1)
+EOF
+    }
+
 # --- the corpus: an animal's saved position in demo.scn, values in demo.grf's value table ---
 corpus=${REBYTE_SHARED:-}/corpus/tres
 if [ -f "$corpus/demo.scn" ] && [ -f "$corpus/demo.grf" ]; then
