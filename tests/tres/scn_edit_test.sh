@@ -43,6 +43,15 @@ sys.exit(0 if t["start"]["fired"] is False and "location" not in t else 1)
 EOF
     }
 
+# a model another shape also fits (one action word, no class part: read back as a start
+# trigger) is refused by apply, which compares the re-read model
+printf '[{"op": "remove", "path": "/sections/5/trigger/start"}, {"op": "add", "path": "/sections/5/trigger/actionStates", "value": ["0x00000001"]}]\n' >"$tmp/amb.patch.json"
+if "$rebyte" apply "$tmp/amb.patch.json" "$scn" -o "$tmp/amb.scn" 2>"$tmp/err"; then
+    fail "an ambiguous trigger shape was written"
+else
+    grep -q "differs from the patched model" "$tmp/err" || fail "ambiguous shape: the error does not say why: $(cat "$tmp/err")"
+fi
+
 # a block no class takes stays bytes, written back exactly: a start trigger whose sequenceActions
 # bool holds 7 and whose first word is too large to count a sequence trigger's order
 python3 - "$scn" "$tmp/odd.scn" <<'EOF'
