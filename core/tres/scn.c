@@ -373,8 +373,8 @@ static void trigger(rb_ar *ar, const scn_context *cx, const trigger_shape *shape
 
 /* ---------- subsystems ---------- */
 
-/* The camera (named by the hash of "DefaultCon"... its block name is fixed): its presence, the
- * properties version tag 'VER1', then its properties structure copied whole. */
+/* The active camera (block `80A9DC71`): its presence, the properties version tag 'VER1', then
+ * its properties structure copied whole (1-byte bools with their padding). */
 static void camera(rb_ar *ar, const scn_context *cx)
 {
     rb_ar_layout_record(ar, "presence", &PRESENCE);
