@@ -13,14 +13,17 @@
  * type are kept per symbol as `extraReferences` (absent when zero, as in every corpus file),
  * so counts stay right after edits of the typed parts.
  *
- * Payloads typed here: GRF .header, .region, object blocks, .material; SCN/savegame Header,
- * Partitions, the three hierarchies, base-instance update blocks, SaveGameName, SaveSCNName,
- * SaveBMP. Everything else is kept as opaque bytes.
+ * Payloads typed here: GRF .header, .region, object blocks, .geometry, .mapping, .material;
+ * SCN/savegame Header, Partitions, the three hierarchies, base-instance blocks, SaveGameName,
+ * SaveSCNName, SaveBMP. In files of their own (groff_parts.h): the GRF value table
+ * (valuetable.c) and the class blocks of scenes (scn.c). What no description takes exactly is
+ * kept as opaque bytes.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "tres.h"
 #include "groff_names.h"
+#include "groff_parts.h"
 #include "../../writers/szdd.h"
 
 enum {
@@ -34,6 +37,7 @@ enum {
     TYPE_GEOMETRY = 0x8,
     TYPE_MAPPING = 0x10,
     TYPE_MATERIAL = 0x20,
+    TYPE_VALUE_TABLE = 0x2000,
     TYPE_SPECIAL = 0x80000000u,
     SCN_HEADER_BYTES = 1348,
     SCN_PATH_SLOT = 256,
@@ -55,6 +59,7 @@ typedef struct groff_state {
     uint8_t *names;        /* READ: the name bytes of the look-ahead */
     int file_order_sorted; /* READ: was the name table in strcmp order? */
     int32_t save_version;  /* SCN: from the Header block, -1 before it */
+    int32_t animal_version;
     uint32_t section_name; /* name handle of the section being described */
 } groff_state;
 
@@ -483,7 +488,7 @@ static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_bool(ar, "brief", 1);
     rb_ar_bytes(ar, "padding", RB_K_BLOB, 3);
     rb_ar_f32(ar, "gameTime");
-    rb_ar_i32(ar, "animalVersion");
+    st->animal_version = rb_ar_i32(ar, "animalVersion");
     rb_ar_f32(ar, "realTime");
     rb_ar_bytes(ar, "slop", RB_K_BLOB, 48);
 }
@@ -534,6 +539,8 @@ static void scn_instance(rb_ar *ar, groff_state *st, uint64_t size)
     if (rb_ar_has(ar, "extra", rb_ar_remaining(ar) > 0)) rb_ar_rest(ar, "extra");
 }
 
+static void grf_value_table(rb_ar *ar, groff_state *st, uint64_t size) { groff_value_table(ar, size); }
+
 static void save_game_name(rb_ar *ar, groff_state *st, uint64_t size) { fixed_text(ar, "text", 21); }
 static void save_scn_name(rb_ar *ar, groff_state *st, uint64_t size) { fixed_text(ar, "text", 20); }
 
@@ -543,7 +550,7 @@ typedef void (*payload_fn)(rb_ar *ar, groff_state *st, uint64_t size);
 
 typedef enum payload_kind {
     P_GRF_HEADER, P_REGION, P_OBJECT, P_MATERIAL, P_RAW_GEOMETRY, P_MESH_GEOMETRY, P_MAPPING, P_MATERIAL_LINK, P_SCN_HEADER, P_PARTITIONS, P_HIERARCHY, P_INSTANCE,
-    P_SAVE_NAME, P_SAVE_SCN, P_BITMAP, P_OPAQUE, P_COUNT
+    P_SAVE_NAME, P_SAVE_SCN, P_VALUE_TABLE, P_BITMAP, P_SCN_CLASS, P_OPAQUE, P_COUNT
 } payload_kind;
 
 static const struct {
@@ -557,7 +564,9 @@ static const struct {
     [P_SCN_HEADER] = {"saveHeader", scn_header},   [P_PARTITIONS] = {"partitions", scn_partitions},
     [P_HIERARCHY] = {"hierarchy", scn_hierarchy},  [P_INSTANCE] = {"instance", scn_instance},
     [P_SAVE_NAME] = {"saveGameName", save_game_name}, [P_SAVE_SCN] = {"saveScnName", save_scn_name},
-    [P_BITMAP] = {"bitmap", NULL},                 [P_OPAQUE] = {"data", NULL},
+    [P_VALUE_TABLE] = {"valueTable", grf_value_table},
+    [P_BITMAP] = {"bitmap", NULL},
+    [P_SCN_CLASS] = {NULL, NULL}, /* scn.c: the key names the class */                 [P_OPAQUE] = {"data", NULL},
 };
 
 /* Subsystem blocks are CRC-named like instances but hold other classes
@@ -593,11 +602,8 @@ static payload_kind classify_special(rb_ar *ar, groff_state *st, const groff_ent
     unsigned record = save_has_flags(st) ? 28 : 24;
     if (name_is(st, e->name, "Partitions") && size >= 1 && (size - 1) % record == 0)
         return P_PARTITIONS;
-    if (is_instance_block_name(name_of(st, e->name)) && (size == 36 || size == 44 || size == 32 || size == 40)) {
-        unsigned base = save_has_flags(st) ? 36 : 32;
-        if (size == base || size == base + 8) return P_INSTANCE;
-    }
-    return P_OPAQUE;
+    if (is_instance_block_name(name_of(st, e->name)) && size == (save_has_flags(st) ? 36u : 32u)) return P_INSTANCE;
+    return P_SCN_CLASS; /* scn.c decides, or keeps the bytes */
 }
 
 /* Both encodings live in one file; the sizes tell them apart, and a section both
@@ -619,8 +625,16 @@ static payload_kind classify(rb_ar *ar, groff_state *st, const groff_entry *e)
     case TYPE_GEOMETRY: return classify_geometry(ar, e->size);
     case TYPE_MAPPING: return e->size == 4 ? P_MATERIAL_LINK : mapping_fits(ar, e->size) ? P_MAPPING : P_OPAQUE;
     case TYPE_SPECIAL: return classify_special(ar, st, e);
+    case TYPE_VALUE_TABLE: return P_VALUE_TABLE; /* tried; kept opaque when it does not parse */
     default: return P_OPAQUE;
     }
+}
+
+static void typed_payload(rb_ar *ar, groff_state *st, const groff_entry *e, payload_kind kind)
+{
+    rb_ar_record_begin(ar, PAYLOADS[kind].key);
+    PAYLOADS[kind].describe(ar, st, e->size);
+    rb_ar_record_end(ar);
 }
 
 static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
@@ -630,16 +644,32 @@ static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
         kind = classify(ar, st, e);
     } else {
         for (kind = 0; kind < P_OPAQUE; kind++)
-            if (rb_ar_has(ar, PAYLOADS[kind].key, 0)) break;
+            if (PAYLOADS[kind].key && rb_ar_has(ar, PAYLOADS[kind].key, 0)) break;
+        if (kind == P_OPAQUE && !rb_ar_has(ar, "data", 0)) kind = P_SCN_CLASS;
     }
-    if (kind == P_OPAQUE) {
+    if (kind == P_SCN_CLASS) {
+        scn_context cx = {st->save_version, st->animal_version, ""};
+        char name[16] = "";
+        const groff_symbol *s = name_of(st, e->name);
+        if (s && s->text && s->size < sizeof name) memcpy(name, s->text, s->size);
+        cx.block_name = name;
+        if (!scn_block(ar, &cx, e->size)) rb_ar_rest(ar, "data");
+    } else if (kind == P_OPAQUE) {
         rb_ar_rest(ar, "data");
     } else if (kind == P_BITMAP) {
         rb_ar_bytes(ar, "bitmap", RB_K_BLOB, rb_ar_remaining(ar));
+    } else if (rb_ar_direction(ar) == RB_AR_READ && kind == P_VALUE_TABLE) {
+        /* no size check tells a value table in advance: a payload that does not parse as one
+         * is kept as bytes, with a note saying why */
+        rb_ar_mark mark = rb_ar_mark_here(ar);
+        typed_payload(ar, st, e, kind);
+        if (rb_ar_ok(ar) || mark.failed) return;
+        char why[300];
+        rb_ar_rewind(ar, &mark, why, sizeof why);
+        rb_ar_note(ar, "value table kept opaque: %s", why);
+        rb_ar_rest(ar, "data");
     } else {
-        rb_ar_record_begin(ar, PAYLOADS[kind].key);
-        PAYLOADS[kind].describe(ar, st, e->size);
-        rb_ar_record_end(ar);
+        typed_payload(ar, st, e, kind);
     }
 }
 

@@ -2,6 +2,7 @@
  * The game rules of GROFF levels (docs/formats/trespasser.md "Game rules"; core/rules.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../rules.h"
 #include "groff_names.h"
@@ -14,8 +15,21 @@ static const rb_node *container(const rb_doc *doc, const char **prefix)
     return content ? content : doc->root;
 }
 
+typedef struct named_instance {
+    uint64_t name;
+    size_t index;
+} named_instance;
+
+static int by_name_then_index(const void *a, const void *b)
+{
+    const named_instance *x = a, *y = b;
+    if (x->name != y->name) return x->name < y->name ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
 /* Instances are found by name (triggers, scripts, and the scene blocks of a savegame, named by
- * the hash of the instance's name): two instances of a level with one name are one too many. */
+ * the hash of the instance's name): two instances of a level with one name are one too many.
+ * Sorted by name, so a level of thousands of instances costs n log n, not n squared. */
 static void instance_names_unique(rb_rule_run *r)
 {
     const char *prefix;
@@ -23,19 +37,33 @@ static void instance_names_unique(rb_rule_run *r)
     for (size_t s = 0; sections && s < sections->v.kids.count; s++) {
         const rb_node *instances = rb_node_get(rb_node_get(sections->v.kids.items[s], "region"), "instances");
         size_t n = instances ? rb_element_count(instances) : 0;
-        for (size_t i = 1; i < n; i++) {
-            uint64_t name = rb_element_uint(instances, i, "name");
-            for (size_t j = 0; j < i; j++) {
-                if (rb_element_uint(instances, j, "name") != name) continue;
-                size_t length = 0;
-                const char *text = groff_symbol_text(r->doc, (uint32_t)name, &length);
-                char path[160];
-                snprintf(path, sizeof path, "%s/sections/%zu/region/instances/%zu/name", prefix, s, i);
-                rb_rule_violated(r, path, "instance %zu has the name of instance %zu (%.*s)", i, j,
-                                 text ? (int)length : 10, text ? text : "a handle");
-                break;
-            }
+        if (n < 2) continue;
+        named_instance *sorted = malloc(n * sizeof *sorted);
+        size_t *first = malloc(n * sizeof *first); /* per instance: the first instance of its name */
+        if (!sorted || !first) {
+            free(sorted);
+            free(first);
+            rb_rule_violated(r, prefix, "out of memory checking %zu instance names", n);
+            return;
         }
+        for (size_t i = 0; i < n; i++) sorted[i] = (named_instance){rb_element_uint(instances, i, "name"), i};
+        qsort(sorted, n, sizeof *sorted, by_name_then_index);
+        for (size_t k = 0, group = 0; k < n; k++) {
+            if (k > 0 && sorted[k].name != sorted[k - 1].name) group = k;
+            first[sorted[k].index] = sorted[group].index;
+        }
+        for (size_t i = 1; i < n; i++) {
+            if (first[i] == i) continue;
+            uint64_t name = rb_element_uint(instances, i, "name");
+            size_t length = 0;
+            const char *text = groff_symbol_text(r->doc, (uint32_t)name, &length);
+            char path[160];
+            snprintf(path, sizeof path, "%s/sections/%zu/region/instances/%zu/name", prefix, s, i);
+            rb_rule_violated(r, path, "instance %zu has the name of instance %zu (%.*s)", i, first[i],
+                             text ? (int)length : 10, text ? text : "a handle");
+        }
+        free(sorted);
+        free(first);
     }
 }
 

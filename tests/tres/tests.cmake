@@ -16,6 +16,7 @@ add_test(NAME tres_szdd COMMAND test_tres_szdd ${PROJECT_SOURCE_DIR}/samples/tre
 
 add_executable(tres_groff_check ${CMAKE_CURRENT_LIST_DIR}/groff_check.c)
 rebyte_add_script_test(tres_edits tres/edit_tests.sh $<TARGET_FILE:tres_groff_check>)
+rebyte_add_script_test(tres_scn_edits tres/scn_edit_test.sh $<TARGET_FILE:tres_groff_check>)
 rebyte_add_script_test(tres_names_rules tres/rules_test.sh)
 rebyte_add_script_test(tres_samples tres/sample_test.sh)
 
