@@ -95,7 +95,8 @@ typedef struct rb_format {
     /* Optional, the way back (`rebyte replace`, a patch value {"$file": ...}): the RFC 6902
      * operations that put `data`, a file of the kind extracted from `path`, into the model (a
      * PNG re-encoded to the page's stored form, a re-packed sprite item, ...); NULL with `why`
-     * when it cannot (not an asset, a picture of another palette, ...). */
+     * when it cannot (a picture of another palette, ...). `why` is left empty when `path` is no
+     * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
     json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                            size_t why_size);
 } rb_format;

@@ -213,8 +213,28 @@ typedef struct rb_asset {
     int replaceable;  /* putting an edited file back at `path` is supported */
     const char *note; /* how it was made ("decoded from QOI", "flipped to the right way up"), or NULL */
 } rb_asset;
-/* Receives each asset; returns 0 to go on, nonzero to stop the extraction (RB_E_IO). */
+/* Receives each asset; returns 0 to go on, nonzero to stop the extraction (RB_E_IO). An asset
+ * whose `data` is NULL is a reference to a file the document names but does not hold (a map's
+ * custom music or skin: `name` is the file name or address); the manifest lists it, nothing is
+ * written. */
 typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
+
+/* `rebyte extract`: hands every asset of the document (of kind `only_kind`; NULL for all) to
+ * `sink`, in model order, with names made safe (relative, no "..") and unique. With
+ * `manifest_json`, also the manifest (JSON text, malloc'd): {"rebyteAssets": 1, "source":
+ * {file, format, size, crc32}, "assets": [{file, kind, path, size, replaceable, note?}],
+ * "references": [{name, kind, path, note?}]}. RB_E_UNSUPPORTED when the format has no assets,
+ * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). */
+RB_API rb_status rb_doc_extract(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
+                                char **manifest_json, rb_error *err);
+/* `rebyte replace`: the RFC 6902 patch (JSON text, malloc'd) that puts `data`, a file of the kind
+ * extracted from model path `path` (edited or not), back into the document; apply it with
+ * rb_apply or rb_doc_apply_patch. RB_E_USAGE when `path` is not an asset's, RB_E_MODEL when the
+ * file does not fit (a colour not in the texture's palette, a JPEG the wrong way up: err says
+ * which), RB_E_UNSUPPORTED when the format puts no assets back. A patch operation whose value is
+ * {"$file": FILE} at an asset's path is turned into this patch by rb_apply. */
+RB_API rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size,
+                                    char **patch_json, rb_error *err);
 
 /* ---------- JSON ---------- */
 

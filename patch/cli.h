@@ -14,6 +14,8 @@ int cmd_downgrade_items(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_replace(int argc, char **argv);
 
 /* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *bad_argument);

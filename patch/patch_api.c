@@ -4,6 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "apply.h"
+#include "apply_assets.h"
 #include "../core/json.h"
 #include "model_compare.h"
 #include "model_edit.h"
@@ -43,6 +44,8 @@ rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_err
         return NULL;
     }
     patch->file = file;
+    /* a relative {"$file": F} names a file beside the patch (docs/usage.md "Assets") */
+    rb_json_resolve_files(file, name);
     if (rb_patch_parts(file, &patch->ops, &patch->base) != 0) {
         set_error(err, RB_E_USAGE, name, "neither a JSON Patch array nor a rebyte patch object");
         rb_patch_free(patch);
@@ -89,7 +92,27 @@ static void pass_lines(const apply_outcome *out, const rb_apply_options *o)
 }
 
 /* Both paths in order; the outcome of the one that decided. */
+static int run_expanded(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason,
+                        size_t reason_size);
+
+/* Operations with {"$file": F} at an asset's path become the format's first (apply_assets.c). */
 static int run(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason, size_t reason_size)
+{
+    rb_patch **expanded;
+    if (apply_expand_assets(rq, &expanded, &out->error) != 0) {
+        *whole_model = 0;
+        return APPLY_FAILED;
+    }
+    if (!expanded) return run_expanded(rq, out, whole_model, reason, reason_size);
+    apply_request with_assets = *rq;
+    with_assets.patches = (const rb_patch *const *)expanded;
+    int rc = run_expanded(&with_assets, out, whole_model, reason, reason_size);
+    apply_free_expanded(expanded, rq->count);
+    return rc;
+}
+
+static int run_expanded(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason,
+                        size_t reason_size)
 {
     int want_changes = rq->options && rq->options->want_changes;
     outcome_reset(out, want_changes);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "../doc.h"
 #include "gbx.h"
+#include "gbx_assets.h"
 #include "gbx_internal.h"
 #include "map/map_header.h"
 
@@ -280,4 +281,6 @@ const rb_format rb_format_gbx = {
     .transform = gbx_transform,
     .encoding = gbx_encoding,
     .set_encoding = gbx_set_encoding,
+    .assets = gbx_assets,
+    .asset_patch = gbx_asset_patch,
 };

@@ -1,0 +1,121 @@
+/*
+ * A patch value {"$file": F} at an asset's path (docs/usage.md "Assets"): before a patch is
+ * applied, such an operation becomes the operations the format gives for putting F back there
+ * (rb_doc_asset_patch: a PNG quantised to a texture's palette, a thumbnail turned back upside
+ * down). At a path that is no asset's, the value stays what it always was: the file's bytes as
+ * the blob.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "apply.h"
+#include "apply_assets.h"
+
+static const char *file_value(const json_t *op)
+{
+    const json_t *value = json_object_get(op, "value");
+    if (!json_is_object(value) || json_object_size(value) != 1) return NULL;
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (!kind || (strcmp(kind, "replace") != 0 && strcmp(kind, "add") != 0)) return NULL;
+    return json_string_value(json_object_get(value, "$file"));
+}
+
+static int has_file_values(const rb_patch *const *patches, size_t count)
+{
+    for (size_t p = 0; p < count; p++)
+        for (size_t i = 0; i < json_array_size(patches[p]->ops); i++)
+            if (file_value(json_array_get(patches[p]->ops, i))) return 1;
+    return 0;
+}
+
+static int read_whole(const char *path, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    rb_buf b;
+    rb_buf_init(&b);
+    uint8_t chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
+    int failed = ferror(f) || b.failed;
+    fclose(f);
+    if (failed) { rb_buf_free(&b); return -1; }
+    *data = rb_buf_take(&b, size);
+    return *data || !*size ? 0 : -1;
+}
+
+/* The operation turned into the format's, appended to `ops`; or kept. 0, or -1 with err. */
+static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t index, json_t *ops, rb_error *err)
+{
+    const json_t *op = json_array_get(patch->ops, index);
+    const char *file = file_value(op), *path = json_string_value(json_object_get(op, "path"));
+    if (!file || !path || strchr(path, '[')) return json_array_append(ops, (json_t *)op);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    if (read_whole(file, &data, &size) != 0) {
+        memset(err, 0, sizeof *err);
+        err->status = RB_E_IO;
+        snprintf(err->message, sizeof err->message, "%.80s, operation %zu: $file %.300s cannot be read",
+                 patch->name, index, file);
+        return -1;
+    }
+    char *text = NULL;
+    rb_status st = rb_doc_asset_patch(doc, path, data, size, &text, err);
+    free(data);
+    if (st == RB_E_USAGE || st == RB_E_UNSUPPORTED) { /* no asset there: the bytes are the blob */
+        memset(err, 0, sizeof *err);
+        return json_array_append(ops, (json_t *)op);
+    }
+    if (st != RB_OK) {
+        char message[sizeof err->message];
+        snprintf(message, sizeof message, "%.60s, operation %zu ($file %.80s): %.300s", patch->name, index, file,
+                 err->message);
+        memcpy(err->message, message, sizeof message);
+        return -1;
+    }
+    json_t *more = json_loads(text, 0, NULL);
+    free(text);
+    int rc = json_array_extend(ops, more);
+    json_decref(more);
+    return rc;
+}
+
+static void free_expanded(rb_patch **patches, size_t count)
+{
+    for (size_t p = 0; patches && p < count; p++) {
+        if (!patches[p]) continue;
+        json_decref(patches[p]->file);
+        free(patches[p]);
+    }
+    free(patches);
+}
+
+int apply_expand_assets(const apply_request *rq, rb_patch ***expanded, rb_error *err)
+{
+    *expanded = NULL;
+    if (!has_file_values(rq->patches, rq->count)) return 0;
+    rb_read_options ro = {.file_name = rq->name};
+    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, err);
+    if (!doc) return -1;
+    rb_patch **out = calloc(rq->count, sizeof *out);
+    int rc = out ? 0 : -1;
+    for (size_t p = 0; rc == 0 && p < rq->count; p++) {
+        const rb_patch *original = rq->patches[p];
+        json_t *ops = json_array();
+        if (!ops || !(out[p] = malloc(sizeof *out[p]))) { json_decref(ops); rc = -1; break; }
+        /* the expanded operations live in `file`; base and name stay the original's */
+        *out[p] = (rb_patch){.file = ops, .ops = ops, .base = original->base, .name = original->name};
+        for (size_t i = 0; rc == 0 && i < json_array_size(original->ops); i++)
+            rc = expand_operation(doc, original, i, ops, err);
+    }
+    rb_doc_free(doc);
+    if (rc != 0) {
+        if (!err->status) err->status = RB_E_NOMEM;
+        if (!err->message[0]) snprintf(err->message, sizeof err->message, "out of memory");
+        free_expanded(out, rq->count);
+        return -1;
+    }
+    *expanded = out;
+    return 0;
+}
+
+void apply_free_expanded(rb_patch **patches, size_t count) { free_expanded(patches, count); }

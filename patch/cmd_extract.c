@@ -1,0 +1,205 @@
+/* rebyte extract / replace: clients of rb_doc_extract and rb_doc_asset_patch (include/rebyte.h,
+ * docs/usage.md "Assets"). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "cli_util.h"
+
+/* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded). */
+static int make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int failed = mkdir(path, 0777) != 0 && errno != EEXIST;
+        if (failed) fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
+        *p = '/';
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+typedef struct extract_run {
+    const char *folder;
+    size_t files, references;
+    unsigned long long bytes;
+    int tty, quiet;
+    time_t last_progress;
+} extract_run;
+
+static int write_asset(void *context, const rb_asset *asset)
+{
+    extract_run *r = context;
+    if (!asset->data) { r->references++; return 0; }
+    size_t size = strlen(r->folder) + strlen(asset->name) + 2;
+    char *path = malloc(size);
+    if (!path) return 1;
+    snprintf(path, size, "%s/%s", r->folder, asset->name);
+    int rc = make_parents(path) == 0 && cli_write_atomic(path, asset->data, asset->size) == 0 ? 0 : 1;
+    free(path);
+    if (rc) return rc;
+    r->files++;
+    r->bytes += asset->size;
+    time_t now = time(NULL);
+    if (r->tty && !r->quiet && now != r->last_progress) { /* a line a second at most, on a terminal */
+        fprintf(stderr, "\r\033[K%zu files, %llu bytes: %.60s", r->files, r->bytes, asset->name);
+        fflush(stderr);
+        r->last_progress = now;
+    }
+    return 0;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL, *only = NULL, *v;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            out = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--only", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            only = v;
+        } else if (strcmp(argv[i], "-q") == 0) {
+            quiet = 1;
+        } else if ((argv[i][0] == '-' && argv[i][1]) || in) {
+            return cli_usage_error("extract", argv[i]);
+        } else {
+            in = argv[i];
+        }
+    }
+    if (!in || !out) return cli_usage_error("extract", NULL);
+    cli_loaded l;
+    int rc = cli_load(in, &l);
+    if (rc) return rc;
+    size_t folder_size = strlen(out) + 2;
+    char *folder = malloc(folder_size);
+    if (!folder) { cli_unload(&l); return EXIT_IO; }
+    snprintf(folder, folder_size, "%s/", out);
+    extract_run run = {.folder = out, .tty = isatty(STDERR_FILENO), .quiet = quiet};
+    char *manifest = NULL;
+    rb_error err;
+    rc = make_parents(folder) != 0 ? EXIT_IO : EXIT_OK;
+    rb_status st = rc ? RB_OK : rb_doc_extract(l.doc, only, write_asset, &run, &manifest, &err);
+    if (run.tty && run.last_progress) cli_progress_clear();
+    if (!rc && st != RB_OK) {
+        cli_print_error(&err);
+        rc = st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+    }
+    if (!rc) {
+        size_t path_size = strlen(out) + 16;
+        char *path = malloc(path_size);
+        if (path) snprintf(path, path_size, "%s/manifest.json", out);
+        rc = path && cli_write_atomic(path, (const uint8_t *)manifest, strlen(manifest)) == 0 ? EXIT_OK : EXIT_IO;
+        free(path);
+    }
+    if (!rc && !quiet) {
+        char references[64] = "";
+        if (run.references)
+            snprintf(references, sizeof references, ", %zu reference%s", run.references, run.references == 1 ? "" : "s");
+        fprintf(stderr, "%s: %zu file%s (%llu bytes) in %s%s, listed in %s/manifest.json\n", in, run.files,
+                run.files == 1 ? "" : "s", run.bytes, out, references, out);
+    }
+    free(manifest);
+    free(folder);
+    cli_unload(&l);
+    return rc;
+}
+
+/* ---------- replace ---------- */
+
+typedef struct replace_options {
+    const char *in, *path, *asset, *out;
+    int in_place, backup, force, quiet;
+} replace_options;
+
+static void report_line(void *context, int warning, const char *line)
+{
+    const replace_options *o = context;
+    if (!warning && o->quiet) return;
+    fprintf(stderr, "%s%s\n", line[0] == ' ' ? "" : "rebyte: ", line);
+}
+
+static int parse_replace(int argc, char **argv, replace_options *o)
+{
+    const char **positional[] = {&o->in, &o->path, &o->asset};
+    size_t given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int r;
+        if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            o->out = v;
+        } else if (strcmp(argv[i], "--in-place") == 0) o->in_place = 1;
+        else if (strcmp(argv[i], "--backup") == 0) o->backup = 1;
+        else if (strcmp(argv[i], "--force") == 0) o->force = 1;
+        else if (strcmp(argv[i], "-q") == 0) o->quiet = 1;
+        else if ((argv[i][0] == '-' && argv[i][1] && argv[i][1] != '/') || given == 3)
+            return cli_usage_error("replace", argv[i]);
+        else *positional[given++] = argv[i];
+    }
+    if (given < 3) return cli_usage_error("replace", NULL);
+    if (o->in_place && o->out) fprintf(stderr, "rebyte: replace: -o and --in-place exclude each other\n");
+    else if (!o->in_place && !o->out) fprintf(stderr, "rebyte: replace: say where the result goes: -o OUT, or --in-place\n");
+    else if (o->backup && !o->in_place) fprintf(stderr, "rebyte: replace: --backup goes with --in-place\n");
+    else return 0;
+    return cli_usage_line("replace");
+}
+
+/* The asset's patch applied through rb_apply: written, read back and verified like `apply`. */
+static int replace_with(const replace_options *o, const cli_loaded *l, const uint8_t *asset, size_t asset_size)
+{
+    char *patch_text = NULL;
+    rb_error err;
+    rb_status st = rb_doc_asset_patch(l->doc, o->path, asset, asset_size, &patch_text, &err);
+    if (st != RB_OK) {
+        cli_print_error(&err);
+        return st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+    }
+    rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), o->asset, &err);
+    free(patch_text);
+    if (!patch) { cli_print_error(&err); return EXIT_BAD_INPUT; }
+    rb_apply_options ao = {.report = report_line, .report_context = (void *)o, .force = o->force};
+    rb_apply_result result;
+    const rb_patch *const patches[1] = {patch};
+    st = rb_apply(l->data, l->size, o->in, patches, 1, &ao, &result, &err);
+    rb_patch_free(patch);
+    int rc = EXIT_OK;
+    if (st != RB_OK) {
+        char text[1600];
+        fprintf(stderr, "rebyte: %s (nothing was written)\n", rb_error_format(&err, text, sizeof text));
+        rc = st == RB_E_VERIFY ? EXIT_DIFFERS : st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+    } else {
+        const char *target = o->in_place ? o->in : o->out;
+        if (o->backup && cli_backup_original(o->in, l->data, l->size, o->quiet) != 0) rc = EXIT_IO;
+        else if (cli_write_atomic(target, result.bytes, result.size) != 0) rc = EXIT_IO;
+        else if (!o->quiet)
+            fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%zu change%s), verified\n", o->in, target, o->asset,
+                    o->path, result.operations, result.operations == 1 ? "" : "s");
+    }
+    rb_apply_result_free(&result);
+    return rc;
+}
+
+int cmd_replace(int argc, char **argv)
+{
+    replace_options o = {0};
+    int rc = parse_replace(argc, argv, &o);
+    if (rc) return rc;
+    uint8_t *asset;
+    size_t asset_size;
+    if (cli_read_file(o.asset, &asset, &asset_size) != 0) return EXIT_IO;
+    cli_loaded l;
+    rc = cli_load(o.in, &l);
+    if (!rc) {
+        rc = replace_with(&o, &l, asset, asset_size);
+        cli_unload(&l);
+    }
+    free(asset);
+    return rc;
+}
