@@ -11,7 +11,6 @@
 #include "../json.h"
 #include "gm.h"
 #include "gm_pictures.h"
-#include "../../writers/png_rgba.h"
 
 /* ---------- the model, read only ---------- */
 
@@ -164,7 +163,7 @@ static int emit_picture(gm_extract *x, const gm_picture *p, const char *name, co
     rb_buf png;
     rb_buf_init(&png);
     char why[200];
-    if (rb_png_write_rgba(p->rgba, p->width, p->height, &png, why, sizeof why)) {
+    if (gm_picture_to_png(p, &png, why, sizeof why)) {
         rb_buf_free(&png);
         snprintf(x->why, x->why_size, "%s: %s", name, why);
         return -1;
@@ -499,15 +498,14 @@ json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data,
     char list[32];
     const char *rest;
     const rb_node *chunks = member(doc->root, "chunks");
-    if (parse_path(path, &c, list, sizeof list, &i, &rest) || c >= rb_element_count(chunks)) {
-        snprintf(why, why_size, "%s is not an asset of this data.win (`rebyte extract` lists each asset's path)", path);
-        return NULL;
-    }
+    /* not an asset's path: `why` stays empty (a {"$file"} value there is a blob's plain bytes) */
+    if (why_size) why[0] = 0;
+    if (parse_path(path, &c, list, sizeof list, &i, &rest) || c >= rb_element_count(chunks)) return NULL;
     const rb_node *ch = element(chunks, c), *id = member(ch, "id");
     const rb_node *e = element(member(ch, list), i);
     json_t *ops = json_array();
     if (!ops || !e) {
-        snprintf(why, why_size, ops ? "%s names no element of the model" : "out of memory", path);
+        if (!ops) snprintf(why, why_size, "out of memory");
         json_decref(ops);
         return NULL;
     }
@@ -536,16 +534,13 @@ json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data,
         is_item = link && link->kind == RB_K_INT;
         if (is_item) item = rb_node_uint(link);
     }
-    if (!is_page && !is_item) {
-        snprintf(why, why_size, "%s is not a picture or a sound this data.win can take back%s", path,
-                 text_is(id, "CODE") ? " (bytecode is edited through the entry's fields)" : "");
+    if (!is_page && !is_item) { /* bytecode included: its file is the blob's bytes */
         json_decref(ops);
         return NULL;
     }
     gm_picture picture;
     char reason[200];
-    if (rb_png_read_rgba(data, size, doc->limits.max_decompressed_size, &picture.rgba, &picture.width, &picture.height,
-                         reason, sizeof reason)) {
+    if (gm_picture_from_png(data, size, &picture, reason, sizeof reason)) {
         snprintf(why, why_size, "%s: %s", path, reason);
         json_decref(ops);
         return NULL;

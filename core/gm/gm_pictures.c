@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../assets.h"
 #include "../../writers/bzip2.h"
-#include "../../writers/png_rgba.h"
 #include "../../writers/qoi.h"
 
 static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -55,13 +55,37 @@ int gm_picture_equal(const gm_picture *a, const gm_picture *b)
            memcmp(a->rgba, b->rgba, (size_t)a->width * a->height * 4) == 0;
 }
 
+int gm_picture_from_png(const uint8_t *png, size_t size, gm_picture *out, char *why, size_t why_size)
+{
+    uint32_t w = 0, h = 0;
+    memset(out, 0, sizeof *out);
+    if (rb_png_to_rgba(png, size, &out->rgba, &w, &h, why, why_size)) return -1;
+    out->width = w;
+    out->height = h;
+    return 0;
+}
+
+int gm_picture_to_png(const gm_picture *p, rb_buf *out, char *why, size_t why_size)
+{
+    uint8_t *png = NULL;
+    size_t size = 0;
+    if (rb_png_from_rgba(p->rgba, p->width, p->height, &png, &size, why, why_size)) return -1;
+    rb_buf_put(out, png, size);
+    free(png);
+    if (out->failed) {
+        snprintf(why, why_size, "out of memory for a %ux%u PNG", p->width, p->height);
+        return -1;
+    }
+    return 0;
+}
+
 int gm_page_decode(const uint8_t *blob, size_t size, uint64_t max_bytes, gm_picture *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     gm_page_form form = gm_page_form_of(blob, size);
     switch (form) {
     case GM_PAGE_PNG:
-        return rb_png_read_rgba(blob, size, max_bytes, &out->rgba, &out->width, &out->height, why, why_size);
+        return gm_picture_from_png(blob, size, out, why, why_size);
     case GM_PAGE_QOI:
         return rb_qoi_decode(blob, size, max_bytes, &out->rgba, &out->width, &out->height, why, why_size);
     case GM_PAGE_BZ2_QOI:
@@ -94,7 +118,7 @@ int gm_page_decode(const uint8_t *blob, size_t size, uint64_t max_bytes, gm_pict
 int gm_page_encode(const gm_picture *p, gm_page_form form, rb_buf *out, char *why, size_t why_size)
 {
     switch (form) {
-    case GM_PAGE_PNG: return rb_png_write_rgba(p->rgba, p->width, p->height, out, why, why_size);
+    case GM_PAGE_PNG: return gm_picture_to_png(p, out, why, why_size);
     case GM_PAGE_QOI: return rb_qoi_encode(p->rgba, p->width, p->height, out, why, why_size);
     case GM_PAGE_BZ2_QOI:
     case GM_PAGE_BZ2_QOI_SIZED: {

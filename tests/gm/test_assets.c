@@ -18,7 +18,6 @@
 #include "core/gm/gm_pictures.h"
 #include "tests/test_util.h"
 #include "writers/bzip2.h"
-#include "writers/png_rgba.h"
 #include "writers/qoi.h"
 
 /* ---------- codecs ---------- */
@@ -279,7 +278,7 @@ static void replace_and_check(const uint8_t *data, size_t size, const char *file
     rb_buf png;
     rb_buf_init(&png);
     char why[200];
-    CHECK(rb_png_write_rgba(picture->rgba, picture->width, picture->height, &png, why, sizeof why) == 0, "%s", why);
+    CHECK(gm_picture_to_png(picture, &png, why, sizeof why) == 0, "%s", why);
     rb_doc *doc = parse(data, size, file);
     size_t out_size = 0, operations = 0;
     uint8_t *out = doc ? put_back(doc, data, size, path, png.data, png.size, &out_size, &operations) : NULL;
@@ -293,7 +292,7 @@ static void replace_and_check(const uint8_t *data, size_t size, const char *file
         const asset *a = find(&list, path);
         CHECK(a != NULL, "%s: %s is not extracted from the new file", file, path);
         gm_picture back;
-        if (a && rb_png_read_rgba(a->data, a->size, 1u << 30, &back.rgba, &back.width, &back.height, why, sizeof why) == 0) {
+        if (a && gm_picture_from_png(a->data, a->size, &back, why, sizeof why) == 0) {
             CHECK(gm_picture_equal(&back, picture), "%s: %s extracts as %ux%u, not the %ux%u put there", file, path,
                   back.width, back.height, picture->width, picture->height);
             gm_picture_free(&back);
@@ -360,7 +359,7 @@ static void test_file(const char *file, const char *out_dir)
     if (page0) {
         gm_picture now, bigger;
         char why[200];
-        if (rb_png_read_rgba(page0->data, page0->size, 1u << 30, &now.rgba, &now.width, &now.height, why, sizeof why) == 0) {
+        if (gm_picture_from_png(page0->data, page0->size, &now, why, sizeof why) == 0) {
             make_picture(&bigger, now.width + 16, now.height + 8, 3);
             gm_picture_blit(&bigger, 0, 0, &now);
             replace_and_check(data, size, file, page0->path, &bigger);
@@ -371,7 +370,7 @@ static void test_file(const char *file, const char *out_dir)
     if (frame0) {
         gm_picture now, other;
         char why[200];
-        if (rb_png_read_rgba(frame0->data, frame0->size, 1u << 30, &now.rgba, &now.width, &now.height, why, sizeof why) == 0) {
+        if (gm_picture_from_png(frame0->data, frame0->size, &now, why, sizeof why) == 0) {
             make_picture(&other, now.width + 5, now.height + 3, 1);
             replace_and_check(data, size, file, frame0->path, &other);
             gm_picture_free(&other);
