@@ -190,7 +190,7 @@ static int extract_pages(gm_extract *x)
         if (!p) {
             /* kept as it is: the file's other assets still come out */
             snprintf(name, sizeof name, "textures/page-%04zu.bin", k);
-            snprintf(note, sizeof note, "not decoded: %s", x->pages.why[k]);
+            snprintf(note, sizeof note, "not decoded, so the items on it are not cut: %s", x->pages.why[k]);
             if (emit(x, name, "blob", path, blob->v.bytes.data, blob->v.bytes.size, 0, note)) return -1;
             continue;
         }
@@ -207,14 +207,12 @@ static int extract_item(gm_extract *x, uint64_t index, const char *name, const c
     gm_item item;
     if (item_of(&x->pages, index, &item)) return 0; /* a null link (-1) or no TPAG: nothing to cut */
     const gm_picture *p = page(&x->pages, item.page);
-    if (!p) {
-        if (item.page < 0 || (size_t)item.page >= x->pages.count) return 0;
-        snprintf(x->why, x->why_size, "%s (%s): texture page %ld: %s", name, path, item.page, x->pages.why[item.page]);
-        return -1;
-    }
+    /* no such page, an external one or one not decoded (its blob's note says why): nothing to cut */
+    if (!p) return 0;
     gm_picture cut;
-    if (gm_item_cut(p, &item, &cut)) {
-        snprintf(x->why, x->why_size, "out of memory cutting %s", name);
+    char why[160];
+    if (gm_item_cut(p, &item, x->doc->limits.max_decompressed_size, &cut, why, sizeof why)) {
+        snprintf(x->why, x->why_size, "%s (%s): TPAG item %llu: %s", name, path, (unsigned long long)index, why);
         return -1;
     }
     char note[96];
@@ -453,10 +451,7 @@ static int item_ops(gm_pages *pages, uint64_t index, const gm_picture *frame, js
         return -1;
     }
     gm_picture current;
-    if (gm_item_cut(p, &item, &current)) {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
+    if (gm_item_cut(p, &item, pages->doc->limits.max_decompressed_size, &current, why, why_size)) return -1;
     int same = gm_picture_equal(&current, frame);
     gm_picture_free(&current);
     if (same) return 0; /* the file keeps its bytes */

@@ -149,10 +149,19 @@ static const uint8_t *pixel_at(const gm_picture *p, unsigned x, unsigned y)
     return p->rgba + ((size_t)y * p->width + x) * 4;
 }
 
-int gm_item_cut(const gm_picture *page, const gm_item *item, gm_picture *out)
+int gm_item_cut(const gm_picture *page, const gm_item *item, uint64_t max_bytes, gm_picture *out, char *why,
+                size_t why_size)
 {
     unsigned w = item->bounding_width, h = item->bounding_height;
-    if (gm_picture_new(out, w, h)) return -1;
+    memset(out, 0, sizeof *out);
+    if ((uint64_t)w * h * 4 > max_bytes) {
+        snprintf(why, why_size, "a %ux%u item is above the %llu-byte limit", w, h, (unsigned long long)max_bytes);
+        return -1;
+    }
+    if (gm_picture_new(out, w, h)) {
+        snprintf(why, why_size, "out of memory for a %ux%u item", w, h);
+        return -1;
+    }
     if (!item->target_width || !item->target_height) return 0;
     for (unsigned ty = 0; ty < item->target_height; ty++) {
         unsigned oy = item->target_y + ty;

@@ -44,8 +44,10 @@ typedef struct gm_item {
     long page;
 } gm_item;
 /* The picture an item stands for: its bounding box, transparent, with the source region of the
- * page put at the target place (scaled to the target size when the two differ). */
-int gm_item_cut(const gm_picture *page, const gm_item *item, gm_picture *out);
+ * page put at the target place (scaled to the target size when the two differ). 0, or -1 with
+ * `why` (a box of more than `max_bytes` of pixels, no memory). */
+int gm_item_cut(const gm_picture *page, const gm_item *item, uint64_t max_bytes, gm_picture *out, char *why,
+                size_t why_size);
 /* Whether `frame` (the item's bounding size) can go back into the item's region as it is: same
  * size, unscaled item, nothing but transparent pixels outside the target rectangle. */
 int gm_item_fits(const gm_item *item, const gm_picture *frame);
