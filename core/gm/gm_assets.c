@@ -181,12 +181,14 @@ static int extract_pages(gm_extract *x)
         if (!blob) continue; /* an external texture: nothing in the file */
         snprintf(path, sizeof path, "/chunks/%ld/textures/%zu/data", x->pages.txtr_chunk, k);
         gm_page_form form = gm_page_form_of(blob->v.bytes.data, blob->v.bytes.size);
-        if (form == GM_PAGE_PNG) {
+        /* decoded in every form: the items need the pixels, and a PNG page that does not decode
+         * is not handed out as a picture */
+        const gm_picture *p = page(&x->pages, (long)k);
+        if (p && form == GM_PAGE_PNG) {
             snprintf(name, sizeof name, "textures/page-%04zu.png", k);
             if (emit(x, name, "image", path, blob->v.bytes.data, blob->v.bytes.size, 1, "as stored")) return -1;
             continue;
         }
-        const gm_picture *p = page(&x->pages, (long)k);
         if (!p) {
             /* kept as it is: the file's other assets still come out */
             snprintf(name, sizeof name, "textures/page-%04zu.bin", k);

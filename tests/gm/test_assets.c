@@ -142,7 +142,7 @@ static void test_round_trips(void)
 /* ---------- files ---------- */
 
 typedef struct asset {
-    char *name, *kind, *path;
+    char *name, *kind, *path, *note;
     uint8_t *data;
     size_t size;
     int replaceable;
@@ -163,7 +163,7 @@ static int collect(void *context, const rb_asset *a)
         list->items = realloc(list->items, list->cap * sizeof *list->items);
     }
     asset *x = &list->items[list->count++];
-    x->name = dup_text(a->name), x->kind = dup_text(a->kind), x->path = dup_text(a->path);
+    x->name = dup_text(a->name), x->kind = dup_text(a->kind), x->path = dup_text(a->path), x->note = dup_text(a->note);
     x->data = malloc(a->size ? a->size : 1);
     memcpy(x->data, a->data, a->size);
     x->size = a->size;
@@ -174,7 +174,8 @@ static int collect(void *context, const rb_asset *a)
 static void assets_free(assets *list)
 {
     for (size_t i = 0; i < list->count; i++)
-        free(list->items[i].name), free(list->items[i].kind), free(list->items[i].path), free(list->items[i].data);
+        free(list->items[i].name), free(list->items[i].kind), free(list->items[i].path), free(list->items[i].note),
+            free(list->items[i].data);
     free(list->items);
     memset(list, 0, sizeof *list);
 }
@@ -271,28 +272,27 @@ static const asset *find(const assets *list, const char *path)
     return NULL;
 }
 
-/* Replaces the picture at `path` by `picture`, then checks the new file extracts it there. */
-static void replace_and_check(const uint8_t *data, size_t size, const char *file, const char *path,
-                              const gm_picture *picture)
+/* Replaces the asset at `path` by `bytes` (a picture: `picture` is its pixels; else NULL), then
+ * checks the new file extracts it there. */
+static void replace_bytes_and_check(const uint8_t *data, size_t size, const char *file, const char *path,
+                                    const uint8_t *bytes, size_t bytes_size, const gm_picture *picture)
 {
-    rb_buf png;
-    rb_buf_init(&png);
     char why[200];
-    CHECK(gm_picture_to_png(picture, &png, why, sizeof why) == 0, "%s", why);
     rb_doc *doc = parse(data, size, file);
     size_t out_size = 0, operations = 0;
-    uint8_t *out = doc ? put_back(doc, data, size, path, png.data, png.size, &out_size, &operations) : NULL;
+    uint8_t *out = doc ? put_back(doc, data, size, path, bytes, bytes_size, &out_size, &operations) : NULL;
     rb_doc_free(doc);
-    rb_buf_free(&png);
     if (!out) return;
-    CHECK(operations > 0, "%s: %s: a new picture gives no operations", file, path);
+    CHECK(operations > 0, "%s: %s: a new file gives no operations", file, path);
     rb_doc *again = parse(out, out_size, file);
     assets list = {0};
-    if (again && extract(again, "image", &list) == 0) {
+    if (again && extract(again, picture ? "image" : "sound", &list) == 0) {
         const asset *a = find(&list, path);
         CHECK(a != NULL, "%s: %s is not extracted from the new file", file, path);
         gm_picture back;
-        if (a && gm_picture_from_png(a->data, a->size, &back, why, sizeof why) == 0) {
+        if (a && !picture) {
+            CHECK(a->size == bytes_size && !memcmp(a->data, bytes, bytes_size), "%s: %s extracts other bytes", file, path);
+        } else if (a && gm_picture_from_png(a->data, a->size, &back, why, sizeof why) == 0) {
             CHECK(gm_picture_equal(&back, picture), "%s: %s extracts as %ux%u, not the %ux%u put there", file, path,
                   back.width, back.height, picture->width, picture->height);
             gm_picture_free(&back);
@@ -300,11 +300,70 @@ static void replace_and_check(const uint8_t *data, size_t size, const char *file
             CHECK(0, "%s: %s: %s", file, path, why);
         }
     }
-    printf("%s: replaced %s (%ux%u): %zu operations, %zu -> %zu bytes\n", file, path, picture->width, picture->height,
-           operations, size, out_size);
+    printf("%s: replaced %s (%zu bytes): %zu operations, %zu -> %zu bytes\n", file, path, bytes_size, operations, size,
+           out_size);
     assets_free(&list);
     rb_doc_free(again);
     free(out);
+}
+
+static void replace_and_check(const uint8_t *data, size_t size, const char *file, const char *path,
+                              const gm_picture *picture)
+{
+    rb_buf png;
+    rb_buf_init(&png);
+    char why[200];
+    CHECK(gm_picture_to_png(picture, &png, why, sizeof why) == 0, "%s", why);
+    replace_bytes_and_check(data, size, file, path, png.data, png.size, picture);
+    rb_buf_free(&png);
+}
+
+/* The first page's blob damaged in the middle: the file still reads (the blob is kept as it is),
+ * extraction writes the page as a blob saying why and cuts nothing from it, and putting a frame
+ * of it back says why it cannot. */
+static int on_page(const asset *a, unsigned long page)
+{
+    char tail[64];
+    snprintf(tail, sizeof tail, " on texture page %lu", page);
+    size_t n = a->note ? strlen(a->note) : 0, t = strlen(tail);
+    return n >= t && !strcmp(a->note + n - t, tail);
+}
+
+static void damaged_page(const uint8_t *data, size_t size, const char *file, const char *page_path,
+                         const assets *before)
+{
+    unsigned long page = strtoul(strstr(page_path, "/textures/") + 10, NULL, 10);
+    const char *frame_path = NULL;
+    for (size_t i = 0; i < before->count && !frame_path; i++)
+        if (on_page(&before->items[i], page)) frame_path = before->items[i].path;
+    rb_doc *doc = parse(data, size, file);
+    const rb_node *blob = doc ? rb_node_at(rb_doc_root(doc), page_path) : NULL;
+    CHECK(blob != NULL, "%s: no %s", file, page_path);
+    if (!blob) { rb_doc_free(doc); return; }
+    uint8_t *copy = malloc(size);
+    memcpy(copy, data, size);
+    size_t middle = blob->src_offset + blob->v.bytes.size / 2;
+    for (size_t i = middle; i < middle + 16 && i < size; i++) copy[i] ^= 0x5A;
+    rb_doc_free(doc);
+    doc = parse(copy, size, file);
+    assets list = {0};
+    if (doc && extract(doc, NULL, &list) == 0) {
+        const asset *a = find(&list, page_path);
+        CHECK(a && !strcmp(a->kind, "blob"), "%s: a damaged page extracts as %s", file, a ? a->kind : "nothing");
+        size_t cut = 0;
+        for (size_t i = 0; i < list.count; i++) cut += on_page(&list.items[i], page);
+        CHECK(cut == 0, "%s: %zu pictures are cut from a damaged page", file, cut);
+        if (frame_path) {
+            char why[300] = "";
+            static const uint8_t tiny_png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+            json_t *ops = doc->format->asset_patch(doc, frame_path, tiny_png, sizeof tiny_png, why, sizeof why);
+            CHECK(ops == NULL && why[0], "%s: a frame put back on a damaged page: %s", file, ops ? "accepted" : "no reason");
+            json_decref(ops);
+        }
+    }
+    assets_free(&list);
+    rb_doc_free(doc);
+    free(copy);
 }
 
 static void test_file(const char *file, const char *out_dir)
@@ -367,6 +426,21 @@ static void test_file(const char *file, const char *out_dir)
             gm_picture_free(&now);
         }
     }
+    const asset *sound0 = NULL;
+    for (size_t i = 0; i < list.count && !sound0; i++)
+        if (!strcmp(list.items[i].kind, "sound")) sound0 = &list.items[i];
+    if (sound0) {
+        /* a longer sound: the same bytes and 100 more, the RIFF length following */
+        uint8_t *longer = calloc(sound0->size + 100, 1);
+        memcpy(longer, sound0->data, sound0->size);
+        if (sound0->size >= 8 && !memcmp(longer, "RIFF", 4)) {
+            uint32_t riff = (uint32_t)(sound0->size + 100 - 8);
+            memcpy(longer + 4, &riff, 4);
+        }
+        replace_bytes_and_check(data, size, file, sound0->path, longer, sound0->size + 100, NULL);
+        free(longer);
+    }
+    if (page0) damaged_page(data, size, file, page0->path, &list);
     if (frame0) {
         gm_picture now, other;
         char why[200];
