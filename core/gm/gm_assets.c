@@ -112,6 +112,11 @@ static const gm_picture *page(gm_pages *pages, long k)
         else if (gm_page_decode(blob->v.bytes.data, blob->v.bytes.size, pages->doc->limits.max_decompressed_size,
                                 &pages->decoded[k], pages->why[k], sizeof pages->why[k]))
             gm_picture_free(&pages->decoded[k]);
+        else if (!pages->decoded[k].width || !pages->decoded[k].height) {
+            snprintf(pages->why[k], sizeof pages->why[k], "texture %ld is an empty picture (%ux%u)", k,
+                     pages->decoded[k].width, pages->decoded[k].height);
+            gm_picture_free(&pages->decoded[k]);
+        }
     }
     return pages->decoded[k].rgba ? &pages->decoded[k] : NULL;
 }
