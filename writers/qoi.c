@@ -125,11 +125,12 @@ static void put_run(rb_buf *out, unsigned run)
     }
 }
 
-/* The shortest operation that turns `prev` into `px` (the table did not have it). */
+/* The shortest operation that turns `prev` into `px` (the table did not have it). Differences
+ * are taken without wrapping around 256, as GameMaker's own encoder takes them, so a decoder
+ * that does not wrap reads these streams too. */
 static void put_change(rb_buf *out, qoi_px prev, qoi_px px)
 {
-    int dr = (int8_t)(uint8_t)(px.r - prev.r), dg = (int8_t)(uint8_t)(px.g - prev.g);
-    int db = (int8_t)(uint8_t)(px.b - prev.b), da = (int8_t)(uint8_t)(px.a - prev.a);
+    int dr = px.r - prev.r, dg = px.g - prev.g, db = px.b - prev.b, da = px.a - prev.a;
     if (da == 0 && dr >= -2 && dr <= 1 && dg >= -2 && dg <= 1 && db >= -2 && db <= 1) {
         rb_buf_put_u8(out, (uint8_t)(0x80 | (dr & 3) << 4 | (dg & 3) << 2 | (db & 3)));
     } else if (da == 0 && dr >= -16 && dr <= 15 && dg >= -8 && dg <= 7 && db >= -8 && db <= 7) {
