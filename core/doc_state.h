@@ -123,6 +123,12 @@ struct rb_doc {
     const rb_doc *blob_source;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
     rb_doc *kept;
+    /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
+     * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
+     * bytes */
+    rb_doc *companion;
+    const uint8_t *companion_data;
+    size_t companion_size;
     /* the format's lookup over the model (rb_format.free_index), or NULL */
     void *format_index;
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */

@@ -227,6 +227,11 @@ typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
  * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). */
 RB_API rb_status rb_doc_extract(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                                 char **manifest_json, rb_error *err);
+/* Assets split over two files (a Trespasser .spz or .swp holds the texels its .pid describes):
+ * the other file, parsed when its format is known, for the format's asset hooks to read. `data`
+ * must stay alive and unchanged while `doc` lives; call it before sharing `doc` between threads.
+ * Which companion a format takes, and what it gives, is in the format's page ("Assets"). */
+RB_API rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, const char *name, rb_error *err);
 /* `rebyte replace`: the RFC 6902 patch (JSON text, malloc'd) that puts `data`, a file of the kind
  * extracted from model path `path` (edited or not), back into the document; apply it with
  * rb_apply or rb_doc_apply_patch. RB_E_USAGE when `path` is not an asset's, RB_E_MODEL when the

@@ -110,7 +110,7 @@ static const command COMMANDS[] = {
      "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"
      "  --no-check        do not convert the result back to prove it restores the input\n"
      "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input"},
-    {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [-q]",
+    {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [--with FILE2] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
      "(a replay's map as .Map.Gbx, a map's items as .Item.Gbx), tables as CSV (ghost samples,\n"
@@ -119,9 +119,11 @@ static const command COMMANDS[] = {
      "(a map's custom music) are listed under \"references\". A progress line on a terminal,\n"
      "then a summary (files, bytes).\n"
      "  --only KIND  only assets of this kind: image, sound, mesh, gbx, table, code, blob\n"
+     "  --with FILE2 the other file of a pair whose assets are split: a Trespasser .pid's\n"
+     "               .spz or .swp (its textures), an .spz's .pid (their layout)\n"
      "  -q           no progress line and no summary\n"
      "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written"},
-    {"replace", cmd_replace, "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup]) [--force] [-q]",
+    {"replace", cmd_replace, "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup]) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
      "manifest's \"path\"), converted to the stored form (a PNG quantised to a texture's palette,\n"
      "a thumbnail turned back upside down), then write, re-read and verify like `apply`. An\n"
@@ -129,6 +131,7 @@ static const command COMMANDS[] = {
      "at an asset's path (F relative to the patch's folder).\n"
      "  -o OUT        output file\n"
      "  --in-place    replace FILE (after verification); --backup keeps the original as FILE.bak\n"
+     "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
      "  --force       write even when the result breaks a game rule the original kept\n"
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},
     {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",

@@ -23,6 +23,22 @@ static int make_parents(char *path)
     return 0;
 }
 
+/* --with FILE: the other file of a pair whose assets are split (rb_doc_set_companion); its bytes
+ * live in *bytes until the document is freed. */
+static int attach_companion(rb_doc *doc, const char *path, uint8_t **bytes)
+{
+    size_t size;
+    *bytes = NULL;
+    if (!path) return EXIT_OK;
+    if (cli_read_file(path, bytes, &size) != 0) return EXIT_IO;
+    rb_error err;
+    if (rb_doc_set_companion(doc, *bytes, size, path, &err) != RB_OK) {
+        cli_print_error(&err);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
 typedef struct extract_run {
     const char *folder;
     size_t files, references;
@@ -55,7 +71,7 @@ static int write_asset(void *context, const rb_asset *asset)
 
 int cmd_extract(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *only = NULL, *v;
+    const char *in = NULL, *out = NULL, *only = NULL, *with = NULL, *v;
     int quiet = 0;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -65,6 +81,9 @@ int cmd_extract(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--only", &v))) {
             if (r < 0) return EXIT_USAGE;
             only = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--with", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            with = v;
         } else if (strcmp(argv[i], "-q") == 0) {
             quiet = 1;
         } else if ((argv[i][0] == '-' && argv[i][1]) || in) {
@@ -75,8 +94,14 @@ int cmd_extract(int argc, char **argv)
     }
     if (!in || !out) return cli_usage_error("extract", NULL);
     cli_loaded l;
+    uint8_t *companion = NULL;
     int rc = cli_load(in, &l);
     if (rc) return rc;
+    if ((rc = attach_companion(l.doc, with, &companion))) {
+        cli_unload(&l);
+        free(companion);
+        return rc;
+    }
     size_t folder_size = strlen(out) + 2;
     char *folder = malloc(folder_size);
     if (!folder) { cli_unload(&l); return EXIT_IO; }
@@ -108,13 +133,14 @@ int cmd_extract(int argc, char **argv)
     free(manifest);
     free(folder);
     cli_unload(&l);
+    free(companion);
     return rc;
 }
 
 /* ---------- replace ---------- */
 
 typedef struct replace_options {
-    const char *in, *path, *asset, *out;
+    const char *in, *path, *asset, *out, *with;
     int in_place, backup, force, quiet;
 } replace_options;
 
@@ -135,6 +161,9 @@ static int parse_replace(int argc, char **argv, replace_options *o)
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
             if (r < 0) return EXIT_USAGE;
             o->out = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--with", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            o->with = v;
         } else if (strcmp(argv[i], "--in-place") == 0) o->in_place = 1;
         else if (strcmp(argv[i], "--backup") == 0) o->backup = 1;
         else if (strcmp(argv[i], "--force") == 0) o->force = 1;
@@ -195,11 +224,14 @@ int cmd_replace(int argc, char **argv)
     size_t asset_size;
     if (cli_read_file(o.asset, &asset, &asset_size) != 0) return EXIT_IO;
     cli_loaded l;
+    uint8_t *companion = NULL;
     rc = cli_load(o.in, &l);
     if (!rc) {
-        rc = replace_with(&o, &l, asset, asset_size);
+        rc = attach_companion(l.doc, o.with, &companion);
+        if (!rc) rc = replace_with(&o, &l, asset, asset_size);
         cli_unload(&l);
     }
+    free(companion);
     free(asset);
     return rc;
 }

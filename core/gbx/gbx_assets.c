@@ -489,13 +489,15 @@ static int extract_one(walk *w, const found *f)
         break;
     }
     case ASSET_MAP: {
+        /* the record's range starts after the "GBX" magic (a constant, not a field) */
         const rb_section *s = f->node->section < w->doc->section_count ? &w->doc->sections[f->node->section] : NULL;
-        if (!s || (size_t)f->node->src_offset + f->node->src_size > s->size) {
+        size_t start = f->node->src_offset, end = start + f->node->src_size;
+        if (!s || end > s->size || start < 3 || memcmp(s->data + start - 3, "GBX", 3) != 0) {
             snprintf(x->why, x->why_size, "%s: the map's bytes are not in the document", f->path);
             return -1;
         }
         snprintf(name, sizeof name, "maps/map-%u.Map.Gbx", ++x->maps);
-        rc = emit_asset(x, f, name, s->data + f->node->src_offset, f->node->src_size, 0,
+        rc = emit_asset(x, f, name, s->data + start - 3, end - start + 3, 0,
                         "the map the replay was driven on, as the replay holds it (a replay is not changed)");
         break;
     }

@@ -12,6 +12,7 @@
  * readings of an ambiguous size) is recorded in the chunk and written back the same way.
  */
 #include "streamer.h"
+#include "streamer_assets.h"
 #include <inttypes.h>
 #include "../json.h"
 #include <stdio.h>
@@ -719,4 +720,6 @@ const rb_format rb_format_streamer = {
     .describe = streamer_describe,
     .summary = streamer_summary,
     .rules = streamer_rules,
+    .assets = streamer_assets,
+    .asset_patch = streamer_asset_patch,
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tres.h"
+#include "tres_assets.h"
 
 enum { PID_VERSION = 0x130, PID_HEADER_BYTES = 32, PID_ENTRY_BYTES = 56, PID_PALETTE_FIXED = 16 };
 
@@ -123,4 +124,5 @@ const rb_format rb_format_tres_pid = {
     .description = "Trespasser packed image directory (-130.pid)",
     .detect = pid_detect,
     .describe = pid_describe,
+    .assets = tres_pid_assets,
 };

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "tres.h"
+#include "tres_assets.h"
 #include "../../writers/lzss.h"
 
 enum { SPZ_MAX_DETECT = 1u << 30 };
@@ -39,4 +40,6 @@ const rb_format rb_format_tres_spz = {
     .description = "Trespasser LZSS-packed texture swap file (-130.spz)",
     .detect = spz_detect,
     .describe = spz_describe,
+    .assets = tres_spz_assets,
+    .asset_patch = tres_spz_asset_patch,
 };

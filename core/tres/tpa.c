@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tres.h"
+#include "tres_assets.h"
 
 enum {
     TPA_VERSION = 0x150,
@@ -377,4 +378,6 @@ const rb_format rb_format_tres_tpa = {
     .description = "Trespasser packed audio (.tpa, version 0x150)",
     .detect = tpa_detect,
     .describe = tpa_describe,
+    .assets = tres_tpa_assets,
+    .asset_patch = tres_tpa_asset_patch,
 };
