@@ -1,5 +1,5 @@
 /*
- * The datawin assets hooks (docs/formats/gamemaker.md "Assets: extract and replace"): every
+ * The datawin assets hooks (docs/formats/gamemaker.md "Assets"): every
  * texture page as a PNG, every TPAG item a sprite frame, background, font or embedded image
  * uses cut from its page, every embedded sound as stored, every code entry's bytecode; and the
  * way back, a PNG or a sound put at the model node it came from as RFC 6902 operations.
@@ -396,7 +396,7 @@ static unsigned pow2_at_least(unsigned v)
 }
 
 /* A frame that does not fit its item's region: the page grows downwards and the frame goes
- * below what it held (docs/formats/gamemaker.md "Assets: extract and replace" says why). */
+ * below what it held (docs/formats/gamemaker.md "Assets" says why). */
 static int grow_page(gm_pages *pages, uint64_t index, const gm_item *item, const gm_picture *frame, json_t *ops,
                      char *why, size_t why_size)
 {

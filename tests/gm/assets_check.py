@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks what data.win extraction wrote, independently of rebyte's own decoders
-(docs/formats/gamemaker.md "Assets: extract and replace").
+(docs/formats/gamemaker.md "Assets").
 
     assets_check.py DUMP.json FOLDER
 

@@ -5,7 +5,7 @@
 # replaces a page with a larger picture and a sprite frame with pictures of another and of the
 # same size (each result verified, re-read and extracted again as the new picture); then
 # assets_check.py reads every PNG and WAV it wrote without rebyte and compares the counts with the
-# model (docs/formats/gamemaker.md "Assets: extract and replace").
+# model (docs/formats/gamemaker.md "Assets").
 . "$(dirname "$0")/common.sh"
 tester=$1
 files="$src/samples/gm/sample.win $src/samples/gm/sprites.win"

@@ -1,5 +1,5 @@
 /*
- * data.win assets (docs/formats/gamemaker.md "Assets: extract and replace"), through the format's
+ * data.win assets (docs/formats/gamemaker.md "Assets"), through the format's
  * hooks directly:
  *   test_gm_assets                  the QOI variant and bzip2 on made pictures and hand-made streams
  *   test_gm_assets [-o DIR] FILE... per file: extract every asset (written under DIR/<file>/ with a
