@@ -17,8 +17,12 @@ gm_page_form gm_page_form_of(const uint8_t *blob, size_t size)
     if (size >= 8 && memcmp(blob, png_signature, 8) == 0) return GM_PAGE_PNG;
     if (size >= RB_QOI_HEADER && memcmp(blob, "fioq", 4) == 0) return GM_PAGE_QOI;
     if (size >= 11 && memcmp(blob, "2zoq", 4) == 0)
-        /* the size field is there when the bzip2 magic is not right after width and height */
-        return memcmp(blob + 8, "BZh", 3) == 0 ? GM_PAGE_BZ2_QOI : GM_PAGE_BZ2_QOI_SIZED;
+        /* the size field is there when the bzip2 magic follows it (a size whose low bytes spell
+         * "BZh" would otherwise pass for the magic), else when the magic is not right after the
+         * width and height */
+        return (size >= 15 && memcmp(blob + 12, "BZh", 3) == 0) || memcmp(blob + 8, "BZh", 3) != 0
+                   ? GM_PAGE_BZ2_QOI_SIZED
+                   : GM_PAGE_BZ2_QOI;
     return GM_PAGE_UNKNOWN;
 }
 
