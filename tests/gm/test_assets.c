@@ -127,6 +127,11 @@ static void test_round_trips(void)
             }
             gm_picture_free(&p);
         }
+    /* the bzip2 + QOI header: a size field whose low bytes spell the bzip2 magic is still a size */
+    static const uint8_t sized[] = {'2', 'z', 'o', 'q', 1, 0, 1, 0, 'B', 'Z', 'h', 0, 'B', 'Z', 'h', '9'};
+    static const uint8_t unsized[] = {'2', 'z', 'o', 'q', 1, 0, 1, 0, 'B', 'Z', 'h', '9', '1', 'A', 'Y', '&'};
+    CHECK(gm_page_form_of(sized, sizeof sized) == GM_PAGE_BZ2_QOI_SIZED, "a size spelling BZh");
+    CHECK(gm_page_form_of(unsized, sizeof unsized) == GM_PAGE_BZ2_QOI, "no size field");
     /* a flat picture is a few run operations: 8300 x 3 = 24900 pixels = 4 runs (at most 8224 each) */
     gm_picture flat;
     gm_picture_new(&flat, 8300, 3);
