@@ -303,6 +303,19 @@ static int extract_code(gm_extract *x)
                  "the model's bytecode: string operands and variable and function links are zeroed (the entry's "
                  "stringOperands, variableReferences and functionReferences hold them)"))
             return -1;
+        rb_buf listing;
+        rb_buf_init(&listing);
+        int failed = gm_code_listing(x->doc, e, &listing);
+        snprintf(name, sizeof name, "code/%s.txt", base);
+        snprintf(path, sizeof path, "/chunks/%ld/entries/%zu", c, i);
+        if (!failed && emit(x, name, "code", path, listing.data, listing.size, 0,
+                            "a listing rebyte writes: one instruction a line, the names the operands link to"))
+            failed = -1, x->stopped = 1;
+        rb_buf_free(&listing);
+        if (failed) {
+            if (!x->stopped) snprintf(x->why, x->why_size, "out of memory listing %s", name);
+            return -1;
+        }
     }
     return 0;
 }
