@@ -9,7 +9,6 @@
 #include <string.h>
 #include "../assets.h"
 #include "../json.h"
-#include "streamer.h"
 #include "streamer_assets.h"
 
 static const char CSV_PATH[] = "/groups";
