@@ -677,4 +677,6 @@ const rb_format rb_format_datawin = {
     .rules = gm_rules,
     .identity_keys = DATAWIN_IDENTITY_KEYS,
     .identity_key_count = 1,
+    .assets = gm_assets,
+    .asset_patch = gm_asset_patch,
 };

@@ -6,4 +6,11 @@
 extern const rb_format rb_format_datawin;
 /* The game rules of data.win files (gm_rules.c; docs/formats/gamemaker.md "Game rules"). */
 const struct rb_rule *gm_rules(size_t *count);
+/* The assets hooks (gm_assets.c; docs/formats/gamemaker.md "Assets"). */
+int gm_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size);
+json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
+                       size_t why_size);
+/* A readable listing of a code entry's bytecode (gm_listing.c), appended to `out`; -1 when the
+ * entry has no bytecode of its own or memory runs out. */
+int gm_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out);
 #endif
