@@ -132,6 +132,7 @@ extern const gbx_chunk_table gbx_media_clip_chunks;      /* clips, clip groups, 
 extern const gbx_chunk_table gbx_media_camera_chunks;    /* camera media blocks */
 extern const gbx_chunk_table gbx_media_effects_chunks;   /* effect media blocks */
 extern const gbx_chunk_table gbx_media_replay_ui_chunks; /* TMN/TMU replay events and UI controls */
+extern const gbx_chunk_table gbx_media_entity_chunks;    /* entity, object, skel, decal 2d blocks */
 extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
