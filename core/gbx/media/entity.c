@@ -89,9 +89,10 @@ static void entity_002(rb_ar *ar) { gbx_string(ar, "skinOptions"); }
 
 /* ---------- Object 03196000 and its CGameReplayObjectVisData 031A8000 ---------- */
 
-static void anchored_object_infos(rb_ar *ar)
+/* also replay chunk 0x0309301F's version 0 (record/replay.c) */
+void gbx_anchored_object_infos(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, "anchoredObjectInfos", RB_U32, 24);
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 24);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         gbx_bool(ar, "u01");
@@ -110,7 +111,7 @@ static void object_000(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!mt_version_known(ar, version, OBJECT_VERSION_MAX, "media block object")) return;
     mt_start_end(ar);
-    if (version == 0) anchored_object_infos(ar);
+    if (version == 0) gbx_anchored_object_infos(ar, "anchoredObjectInfos");
     else gbx_noderef(ar, "visData");
 }
 

@@ -228,18 +228,7 @@ static void replay_01f(rb_ar *ar)
         gbx_noderef(ar, "sceneryObjects");
         return;
     }
-    uint64_t n = rb_ar_list_begin(ar, "anchoredObjectInfos", RB_U32, 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_bool(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_f32(ar, "u04");
-        rb_ar_f32(ar, "u05");
-        rb_ar_i32(ar, "u06");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_anchored_object_infos(ar, "anchoredObjectInfos");
 }
 
 /* 020: item skins and names (GBX.NET's name; it skips the chunk): names, then skin packdescs */
