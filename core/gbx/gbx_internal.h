@@ -128,6 +128,7 @@ extern const gbx_chunk_table gbx_challenge_chunks;
 extern const gbx_chunk_table gbx_challenge_header_chunks;
 extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
 extern const gbx_chunk_table gbx_anchored_chunks;     /* items chunk 0x03043040, anchored objects */
+extern const gbx_chunk_table gbx_unlimiter_chunks;    /* TMUnlimiter map chunks 0x3F001002/003 */
 extern const gbx_chunk_table gbx_media_clip_chunks;      /* clips, clip groups, tracks, effect simi */
 extern const gbx_chunk_table gbx_media_camera_chunks;    /* camera media blocks */
 extern const gbx_chunk_table gbx_media_effects_chunks;   /* effect media blocks */
