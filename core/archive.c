@@ -1033,7 +1033,9 @@ static int read_bytes_text(rb_ar *ar, const char *key, rb_node *n, unsigned leng
     const uint8_t *data = n->kind == RB_K_STRING ? ar_read_string_line(ar, key, &size) : ar_read_hex_line(ar, key, &size);
     if (!data) return 0;
     int rest = !length_wire && fixed_size == left && rb_ar_at_end(ar);
-    if (!length_wire && !rest && size != fixed_size) {
+    /* UINT64_MAX, as in WRITE: no size to check, the line decides (a payload whose size the binary
+     * form implies from what follows it, e.g. GBX map chunk 0x03043061) */
+    if (!length_wire && !rest && fixed_size != UINT64_MAX && size != fixed_size) {
         ar_fail_at(ar, RB_E_FORMAT, key, "has %zu bytes, %" PRIu64 " expected", size, fixed_size);
         return 0;
     }

@@ -115,6 +115,23 @@ typedef struct rb_coverage {
 } rb_coverage;
 RB_API void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
 
+/* Coverage by kind: the bytes the model keeps without interpreting them, by what their content
+ * is (its signature: JPEG/PNG/WebP/DDS images, zip archives, Ogg/WAVE audio, zlib/gzip/zstd
+ * streams), so a thumbnail or an embedded zip is not counted as unknown. `opaque` splits
+ * rb_coverage.opaque_bytes; `blob` splits the payloads kept as blobs (thumbnails, embedded files,
+ * a lightmap cache), which rb_coverage counts as typed. Values of rb_payload_kind index both. */
+typedef enum rb_payload_kind {
+    RB_PAYLOAD_UNKNOWN = 0, RB_PAYLOAD_IMAGE, RB_PAYLOAD_ARCHIVE, RB_PAYLOAD_AUDIO, RB_PAYLOAD_COMPRESSED,
+    RB_PAYLOAD_KINDS
+} rb_payload_kind;
+typedef struct rb_coverage_kinds {
+    uint64_t opaque[RB_PAYLOAD_KINDS];
+    uint64_t blob[RB_PAYLOAD_KINDS];
+} rb_coverage_kinds;
+RB_API void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds);
+RB_API rb_payload_kind rb_payload_kind_of(const uint8_t *data, size_t size);
+RB_API const char *rb_payload_kind_name(rb_payload_kind kind); /* "unknown", "image", ... */
+
 /* `rebyte info`: what the document is, as compact JSON text (malloc'd): file, format,
  * description, size, the header's fields, each compressed stream's sizes, what the format
  * summarises (a map's name, medals, chunk lists, ...) and the coverage. */

@@ -118,6 +118,7 @@ typedef struct verify_result {
     char diff_space[32]; /* "file" or "decoded" */
     char path[512];
     rb_coverage coverage;
+    rb_coverage_kinds kinds;
     rb_stream_report streams[64];
     size_t stream_count;
     const char *format;
@@ -222,6 +223,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
     }
     r->format = rb_doc_format(doc);
     rb_doc_coverage(doc, &r->coverage);
+    rb_doc_coverage_kinds(doc, &r->kinds);
     keep_notes(r, doc);
     rb_write_options wo = {.reencode = reencode != NULL, .reencode_codec = reencode && *reencode ? reencode : NULL};
     uint8_t *out = NULL;
@@ -261,6 +263,13 @@ static void print_result_json(const char *path, const verify_result *r)
     json_object_set_new(o, "typed_bytes", json_integer((json_int_t)r->coverage.typed_bytes));
     json_object_set_new(o, "opaque_bytes", json_integer((json_int_t)r->coverage.opaque_bytes));
     json_object_set_new(o, "opaque_tail", json_boolean(r->coverage.opaque_tail));
+    json_t *opaque_kinds = json_object(), *blob_kinds = json_object();
+    for (int k = 0; k < RB_PAYLOAD_KINDS; k++) {
+        json_object_set_new(opaque_kinds, rb_payload_kind_name(k), json_integer((json_int_t)r->kinds.opaque[k]));
+        json_object_set_new(blob_kinds, rb_payload_kind_name(k), json_integer((json_int_t)r->kinds.blob[k]));
+    }
+    json_object_set_new(o, "opaque_by_kind", opaque_kinds);
+    json_object_set_new(o, "blob_by_kind", blob_kinds);
     json_t *streams = json_array();
     for (size_t i = 0; i < r->stream_count; i++) {
         const rb_stream_report *s = &r->streams[i];

@@ -133,10 +133,12 @@ extern const gbx_chunk_table gbx_challenge_chunks;
 extern const gbx_chunk_table gbx_challenge_header_chunks;
 extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
 extern const gbx_chunk_table gbx_anchored_chunks;     /* items chunk 0x03043040, anchored objects */
+extern const gbx_chunk_table gbx_unlimiter_chunks;    /* TMUnlimiter map chunks 0x3F001002/003 */
 extern const gbx_chunk_table gbx_media_clip_chunks;      /* clips, clip groups, tracks, effect simi */
 extern const gbx_chunk_table gbx_media_camera_chunks;    /* camera media blocks */
 extern const gbx_chunk_table gbx_media_effects_chunks;   /* effect media blocks */
 extern const gbx_chunk_table gbx_media_replay_ui_chunks; /* TMN/TMU replay events and UI controls */
+extern const gbx_chunk_table gbx_media_entity_chunks;    /* entity, object, skel, decal 2d blocks */
 extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
 extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
 extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
@@ -157,4 +159,7 @@ void gbx_embedded_file(rb_ar *ar, const char *key);
 int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t stopped_size);
 /* A map's embedded items zip (u32 size + zip) as its files (map/embedded_zip.c). */
 void gbx_embedded_zip(rb_ar *ar, const char *key);
+/* Anchored object infos {bool, i32, 3 f32, i32} with a u32 count: the Object media block's
+ * version 0 and replay chunk 0x0309301F's (media/entity.c) */
+void gbx_anchored_object_infos(rb_ar *ar, const char *key);
 #endif

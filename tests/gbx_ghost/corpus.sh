@@ -2,8 +2,9 @@
 # Ghosts and replays of the corpus: every *.Ghost.Gbx is typed to its end (no opaque tail, no
 # "typed parse stopped"); no typed parse anywhere stops inside a ghost or a replay chunk; the 8
 # maps with a race-validation ghost have it typed; every replay's embedded map is part of the
-# model; and an edit inside a real ghost's zlib-compressed samples is re-encoded and re-read
-# (checked with Python's zlib, outside the tool, when python3 is there).
+# model; no ghost or replay chunk is kept as bytes; and an edit inside a real ghost's
+# zlib-compressed samples is re-encoded and re-read (checked with Python's zlib, outside the
+# tool, when python3 is there).
 set -u
 corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
 rebyte=${REBYTE:-rebyte}
@@ -42,6 +43,8 @@ if grep -q 'ghost samples kept opaque' "$tmp/verify.jsonl"; then fail "ghost sam
 with_chunk=0 with_ghost=0
 for f in "$corpus"/*.Map.Gbx "$corpus"/*.Challenge.Gbx; do
     "$rebyte" dump "$f" -o "$tmp/m.json" 2>/dev/null || { fail "dump $(basename "$f")"; continue; }
+    kept=$(python3 "$here/bytes_chunks.py" "$tmp/m.json")
+    [ -z "$kept" ] || fail "$(basename "$f"): ghost chunks kept as bytes: $kept"
     grep -q '"raceValidateGhost": {' "$tmp/m.json" || continue
     with_chunk=$((with_chunk + 1))
     if grep -A2 '"raceValidateGhost": {' "$tmp/m.json" | grep -q '"classId"'; then
@@ -58,6 +61,8 @@ for f in "$corpus"/*.Replay.Gbx; do
     replays=$((replays + 1))
     "$rebyte" dump "$f" -o "$tmp/r.json" 2>/dev/null || { fail "dump $(basename "$f")"; continue; }
     grep -q '"map": {' "$tmp/r.json" || fail "$(basename "$f"): the embedded map is not in the model"
+    kept=$(python3 "$here/bytes_chunks.py" "$tmp/r.json")
+    [ -z "$kept" ] || fail "$(basename "$f"): ghost or replay chunks kept as bytes: $kept"
 done
 
 # race records are never written changed (docs/usage.md "Race records"): on every corpus ghost

@@ -2,6 +2,8 @@
 # JSON (no corpus needed) and the corpus coverage / edit checks (skipped without the corpus).
 rebyte_add_script_test(gbx_ghost_fixture gbx_ghost/fixture.sh)
 rebyte_add_script_test(gbx_ghost_corpus gbx_ghost/corpus.sh)
+# The ghost and replay chunks laid out from the corpus, in fixtures built from the samples.
+rebyte_add_script_test(gbx_ghost_chunks gbx_ghost/chunks_fixture.sh)
 # Ghost samples decoded into records and written back from them, through the library.
 add_executable(test_ghost_samples gbx_ghost/test_ghost_samples.c)
 target_link_libraries(test_ghost_samples PRIVATE rebyte_objects m)

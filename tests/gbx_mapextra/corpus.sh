@@ -1,8 +1,8 @@
 #!/bin/sh
 # Typed coverage of map header chunks and skippable map chunks over the corpus: every header
 # chunk of every map (and of maps inside replays) is typed, and no skippable map chunk this
-# module describes is left opaque, except those whose layout nobody knows (061, TMUnlimiter's
-# obfuscated 0x3F001003).
+# module describes is left opaque (061 included: its frame and zero fill are typed, its payload
+# stays opaque inside; TMUnlimiter's 0x3F001003 included).
 set -u
 rebyte=${REBYTE:-rebyte}
 corpus=${REBYTE_SHARED:-}/corpus/gbx
@@ -23,7 +23,7 @@ import json, sys
 tmp, n = sys.argv[1], int(sys.argv[2])
 header_ids = {0x03043002, 0x03043003, 0x03043004, 0x03043005, 0x03043007, 0x03043008,
               0x2E001003, 0x2E001004, 0x2E001006, 0x2E002000, 0x2E002001}
-unknown = {0x03043061, 0x3F001003, 0x03043040}  # 040 belongs to anchored.c
+unknown = {0x03043040}  # 040 belongs to anchored.c
 def current(raw):
     return 0x03043000 | (raw & 0xFFF) if raw & 0xFFFFF000 == 0x24003000 else raw
 bad = []
@@ -38,6 +38,8 @@ def walk(x, name):
         cid = x.get("id")
         if isinstance(cid, str) and cid.startswith("0x"):
             c = current(int(cid, 16))
+            if c in (0x3F001002, 0x3F001003) and "data" in x:
+                bad.append((name, cid, "TMUnlimiter chunk kept opaque"))
             if c & 0xFFFFF000 == 0x03043000 and 0x14 <= (c & 0xFFF) <= 0x6B and c not in unknown and "data" in x:
                 bad.append((name, cid, "skippable map chunk kept opaque"))
             elif c & 0xFFFFF000 == 0x03043000 and "data" not in x:

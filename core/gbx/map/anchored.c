@@ -100,11 +100,20 @@ static void anchored_004(rb_ar *ar)
     rb_ar_i32(ar, "u01");
 }
 
+/* 005: no reference names these fields; every corpus object (13 156, TM2020) stores 1, 4, 0
+ * (docs/formats/gbx.md "Items in maps") */
+static void anchored_005(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_u32(ar, "u01");
+    rb_ar_u8(ar, "u02");
+}
+
 static const gbx_chunk_def ANCHORED_CHUNKS[] = {
     {0x03043040, 1, "items", chunk_040_items},
     {0x03101002, 0, "anchored object", anchored_002},
     {0x03101004, 1, "anchored object 004", anchored_004},
-    {0x03101005, 1, "anchored object 005", NULL},
+    {0x03101005, 1, "anchored object 005", anchored_005},
 };
 
 const gbx_chunk_table gbx_anchored_chunks = {ANCHORED_CHUNKS, sizeof ANCHORED_CHUNKS / sizeof ANCHORED_CHUNKS[0]};

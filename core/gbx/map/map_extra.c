@@ -109,6 +109,46 @@ static void chunk_05c(rb_ar *ar) { unknown_u32s(ar, 3); }
 static void chunk_05d(rb_ar *ar) { unknown_u32s(ar, 2); }
 static void chunk_060(rb_ar *ar) { unknown_u32s(ar, 2); }
 
+/* 061 (TM2020; no reference describes it): a frame around a payload nobody has decoded. After
+ * `version` and two u32 (the second a count: 1037 to 5585 in the corpus) the payload runs up to
+ * a fill of zero bytes that ends four bytes before the chunk; the last u32 follows. The fill is
+ * most of the chunk (the payload grows to about 20 bytes per counted element, the chunk is sized
+ * for it): its length is a model value, its bytes are checked to be zero. The payload stays opaque
+ * (docs/formats/gbx-mapextra.md "Skippable body chunks"). */
+static void chunk_061(rb_ar *ar)
+{
+    static const uint8_t zeros[4096];
+    rb_ar_u32(ar, "version");
+    rb_ar_u32(ar, "u01");
+    rb_ar_u32(ar, "u02");
+    if (rb_ar_is_text(ar)) {
+        /* text GBX: the payload's own line, then the fill's length as a line instead of the zeros */
+        rb_ar_bytes(ar, "payload", RB_K_OPAQUE, UINT64_MAX);
+        rb_ar_u32(ar, "zeroFill");
+        rb_ar_u32(ar, "u03");
+        return;
+    }
+    uint64_t payload = 0, fill = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        uint64_t left = rb_ar_remaining(ar);
+        const uint8_t *p = left >= 4 ? rb_ar_peek_bytes(ar, left) : NULL;
+        if (!p) {
+            if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_FORMAT, "chunk 061 ends before its last u32");
+            return;
+        }
+        payload = left - 4;
+        while (payload > 0 && p[payload - 1] == 0) payload--;
+        fill = left - 4 - payload;
+    }
+    rb_ar_bytes(ar, "payload", RB_K_OPAQUE, payload);
+    fill = rb_ar_uint_detached(ar, "zeroFill", RB_U32, fill);
+    if (fill > (64u << 20) && rb_ar_ok(ar)) /* a model's value: the corpus's largest is 78 429 */
+        rb_ar_fail(ar, RB_E_MODEL, "zeroFill %llu is more than a map chunk holds (64 MiB)", (unsigned long long)fill);
+    for (uint64_t done = 0; done < fill && rb_ar_ok(ar); done += sizeof zeros)
+        rb_ar_expect(ar, "zero fill", zeros, fill - done < sizeof zeros ? (size_t)(fill - done) : sizeof zeros);
+    rb_ar_u32(ar, "u03");
+}
+
 static void versioned_u32s(rb_ar *ar, int count)
 {
     rb_ar_u32(ar, "version");
@@ -896,6 +936,7 @@ static const gbx_chunk_def MAP_EXTRA_CHUNKS[] = {
     {0x0304305E, 1, "unknown", chunk_05e},
     {0x0304305F, 1, "free blocks", chunk_05f},
     {0x03043060, 1, "unknown", chunk_060},
+    {0x03043061, 1, "payload and zero fill", chunk_061},
     {0x03043062, 1, "element colours", chunk_062},
     {0x03043063, 1, "anim phase offsets", chunk_063},
     {0x03043064, 1, "unknown (encapsulated)", versioned_encapsulated_u32s},

@@ -471,6 +471,55 @@ static void ctn_ghost_02a(rb_ar *ar)
     rb_ar_i32(ar, "u02");
 }
 
+/* 01B (race result; GBX.NET skips it): two u16, a list of i32 and one or two i32 around them;
+ * the list's u16 count comes first in version 2, after the two u16 in version 1
+ * (docs/formats/gbx-ghost.md "CGameCtnGhost 0x03092000") */
+static void ctn_ghost_01b(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (version < 1 || version > 2) {
+        if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "race result version %u is not known (1, 2 are)", version);
+        return;
+    }
+    if (version == 1) rb_ar_i32(ar, "u04");
+    rb_slot count = {0};
+    if (version == 2) count = rb_ar_slot(ar, "count", RB_U16);
+    rb_ar_u16(ar, "u01");
+    rb_ar_u16(ar, "u02");
+    if (version == 1) count = rb_ar_slot(ar, "count", RB_U16);
+    uint64_t k = rb_ar_count_of(ar, "u03", count.value);
+    rb_ar_slot_set(ar, &count, k);
+    k = rb_ar_list_begin_n(ar, "u03", k, 4);
+    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
+    rb_ar_list_end(ar);
+    if (version == 1) return;
+    rb_ar_i32(ar, "u04");
+    rb_ar_i32(ar, "u05");
+}
+
+/* 02B (TM2020; GBX.NET skips it): version 1, four i32, a list of {time, i32}, an i32 */
+static void ctn_ghost_02b(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (version != 1) {
+        if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "ghost 02B version %u is not known (1 is)", version);
+        return;
+    }
+    rb_ar_i32(ar, "u01");
+    rb_ar_i32(ar, "u02");
+    rb_ar_i32(ar, "u03");
+    rb_ar_i32(ar, "u04");
+    uint64_t n = rb_ar_list_begin(ar, "u05", RB_U32, 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_i32(ar, "time");
+        rb_ar_i32(ar, "u06");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+    rb_ar_i32(ar, "u07");
+}
+
 static void ctn_ghost_02c(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
@@ -545,7 +594,7 @@ static const gbx_chunk_def GHOST_CHUNKS[] = {
     {0x03092018, 0, "player model", ctn_ghost_018},
     {0x03092019, 0, "validation (TMUF)", ctn_ghost_019},
     {0x0309201A, 1, "checkpoint count", ctn_ghost_01a},
-    {0x0309201B, 1, "race result", NULL},
+    {0x0309201B, 1, "race result", ctn_ghost_01b},
     {0x0309201C, 0, "security key", ctn_ghost_01c},
     {0x0309201D, 1, "player input data", ctn_ghost_01d},
     {0x0309201F, 1, "old color history", NULL},
@@ -559,7 +608,7 @@ static const gbx_chunk_def GHOST_CHUNKS[] = {
     {0x03092028, 1, "title id", ctn_ghost_028},
     {0x03092029, 1, "ghost 029", ctn_ghost_029},
     {0x0309202A, 1, "ghost 02A", ctn_ghost_02a},
-    {0x0309202B, 1, "ghost 02B", NULL},
+    {0x0309202B, 1, "ghost 02B", ctn_ghost_02b},
     {0x0309202C, 1, "walltime", ctn_ghost_02c},
     {0x0309202D, 1, "validation (TM2020)", ctn_ghost_02d},
     {0x0309202E, 1, "ghost 02E", ctn_ghost_02e},

@@ -195,6 +195,50 @@ static void replay_01b(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
+/* 01E (actions), 022 (timed camera values), 023 (bonus bump keys): GBX.NET skips them; every
+ * corpus replay stores them empty, so they are typed as the u32s they are (a chunk of another
+ * length stays bytes; docs/formats/gbx-ghost.md "CGameCtnReplayRecord 0x03093000") */
+static void replay_01e(rb_ar *ar)
+{
+    static const char *const names[] = {"u01", "u02", "u03"};
+    rb_ar_u32(ar, "version");
+    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_u32(ar, names[i]);
+}
+
+static void replay_022(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_u32(ar, "u01");
+}
+
+static void replay_023(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_i32(ar, "u01");
+    rb_ar_u32(ar, "u02");
+}
+
+/* 01F: the scenery objects. Version 0 lists anchored object infos, later versions hold a
+ * CGameReplayObjectVisData node, as the Object media block does (media/entity.c). GBX.NET's note
+ * numbers them 1 and 2; the corpus stores version 1 with a null node reference. */
+static void replay_01f(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (version >= 1) {
+        gbx_noderef(ar, "sceneryObjects");
+        return;
+    }
+    gbx_anchored_object_infos(ar, "anchoredObjectInfos");
+}
+
+/* 020: item skins and names (GBX.NET's name; it skips the chunk): names, then skin packdescs */
+static void replay_020(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    gbx_string_list(ar, "names");
+    gbx_fileref_list(ar, "skins");
+}
+
 static void replay_01c(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
@@ -311,12 +355,12 @@ static const gbx_chunk_def REPLAY_CHUNKS[] = {
     {0x0309301B, 1, "player of interest", replay_01b},
     {0x0309301C, 1, "playground script", replay_01c},
     {0x0309301D, 1, "interface script infos", replay_01d},
-    {0x0309301E, 1, "actions", NULL},
-    {0x0309301F, 1, "anchored object infos", NULL},
-    {0x03093020, 1, "item skins and names", NULL},
+    {0x0309301E, 1, "actions", replay_01e},
+    {0x0309301F, 1, "anchored object infos", replay_01f},
+    {0x03093020, 1, "item skins and names", replay_020},
     {0x03093021, 1, "replay 021", replay_021},
-    {0x03093022, 1, "timed cam val", NULL},
-    {0x03093023, 1, "bonus bump key", NULL},
+    {0x03093022, 1, "timed cam val", replay_022},
+    {0x03093023, 1, "bonus bump key", replay_023},
     {0x03093024, 0, "record data", replay_024},
     {0x03093025, 1, "replay 025", replay_025},
     {0x03093026, 1, "ent-data scene uids to ghosts", replay_026},
