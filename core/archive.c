@@ -775,8 +775,61 @@ void ar_set_encoding(rb_ar *ar, int text)
     ar->enc = ar->text ? &TEXT_ENCODING : &BINARY_ENCODING;
 }
 
+/* READ of a binary scalar in one pass: what ar_field, take_binary_scalar and ar_note_size do,
+ * in the same order and with the same errors, without their calls and direction tests. Every
+ * description reads most of its fields through here (a GBX map: 180 000 of its 197 000 nodes). */
+static rb_node *read_binary_scalar(rb_ar *ar, const char *key, rb_kind kind, unsigned wire)
+{
+    if (ar->failed) return NULL;
+    ar_frame *f = &ar->frames[ar->frame_count - 1];
+    rb_node *parent = f->node;
+    f->current = parent->v.kids.count;
+    rb_node *n = rb_arena_alloc_uninit(&ar->doc->arena, sizeof(*n));
+    if (!n || !append_child(ar, parent, n)) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    f->next = parent->v.kids.count;
+    ar_range *r = &ar->ranges[ar->range_count - 1];
+    uint64_t at = r->section_base + r->pos;
+    *n = (rb_node){.kind = (uint8_t)kind, .wire = (uint8_t)wire, .section = r->section, .src_offset = ar_clamp32(at),
+                   .key = key};
+    unsigned width = wire & RB_W_WIDTH;
+    if (width > r->size - r->pos) {
+        ar_bytes_left(ar, key, width); /* fails with the message every read gives */
+        return NULL;
+    }
+    n->v.bits = ar_decode_int(r->base + r->pos, wire);
+    r->pos += width;
+    n->src_size = ar_clamp32(at + width - n->src_offset);
+    return n;
+}
+
+/* WRITE of a binary scalar when the model's next node is the field, named by the same literal
+ * (what ar_field checks first); NULL otherwise, with nothing changed, and the caller takes the
+ * general path, which also says what is wrong. */
+static const rb_node *write_binary_scalar(rb_ar *ar, const char *key, rb_kind kind, unsigned wire)
+{
+    if (ar->failed || ar->derived_key || ar->enc != &BINARY_ENCODING) return NULL;
+    ar_frame *f = &ar->frames[ar->frame_count - 1];
+    if (f->next >= f->node->v.kids.count) return NULL;
+    const rb_node *n = f->node->v.kids.items[f->next];
+    if (n->key != key || n->kind != kind) return NULL;
+    f->current = f->next++;
+    ar_emit_int(ar, n->v.bits, wire);
+    return n;
+}
+
 uint64_t rb_ar_uint(rb_ar *ar, const char *key, unsigned wire)
 {
+    if (ar->dir == RB_AR_READ && ar->enc == &BINARY_ENCODING) {
+        rb_node *n = read_binary_scalar(ar, key, RB_K_INT, wire);
+        return n ? n->v.bits : 0;
+    }
+    if (ar->dir == RB_AR_WRITE) {
+        const rb_node *n = write_binary_scalar(ar, key, RB_K_INT, wire);
+        if (n) return n->v.bits;
+    }
     json_t *jv = NULL;
     rb_node *n = ar_field(ar, key, RB_K_INT, wire, &jv);
     if (!n) return 0;
@@ -810,6 +863,14 @@ int64_t rb_ar_sint(rb_ar *ar, const char *key, unsigned wire)
 
 uint64_t ar_float_field(rb_ar *ar, const char *key, unsigned width)
 {
+    if (ar->dir == RB_AR_READ && ar->enc == &BINARY_ENCODING) {
+        rb_node *n = read_binary_scalar(ar, key, RB_K_FLOAT, width);
+        return n ? n->v.bits : 0;
+    }
+    if (ar->dir == RB_AR_WRITE) {
+        const rb_node *n = write_binary_scalar(ar, key, RB_K_FLOAT, width);
+        if (n) return n->v.bits;
+    }
     json_t *jv = NULL;
     rb_node *n = ar_field(ar, key, RB_K_FLOAT, width, &jv);
     if (!n) return 0;
@@ -838,6 +899,14 @@ uint64_t rb_ar_f64(rb_ar *ar, const char *key) { return ar_float_field(ar, key, 
 
 uint32_t rb_ar_bool(rb_ar *ar, const char *key, unsigned width)
 {
+    if (ar->dir == RB_AR_READ && ar->enc == &BINARY_ENCODING) {
+        rb_node *n = read_binary_scalar(ar, key, RB_K_BOOL, width);
+        return n ? (uint32_t)n->v.bits : 0;
+    }
+    if (ar->dir == RB_AR_WRITE) {
+        const rb_node *n = write_binary_scalar(ar, key, RB_K_BOOL, width);
+        if (n) return (uint32_t)n->v.bits;
+    }
     json_t *jv = NULL;
     rb_node *n = ar_field(ar, key, RB_K_BOOL, width, &jv);
     if (!n) return 0;

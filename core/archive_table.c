@@ -65,6 +65,60 @@ static rb_node *next_table(rb_ar *ar)
     return n->kind == RB_K_TABLE ? n : NULL;
 }
 
+/* Lists the constants of `layout` (starting `offset` bytes into an element) in wire order. */
+static size_t list_constants(ar_layout_facts *facts, const rb_layout *layout, size_t offset)
+{
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        if (f->kind == RB_K_RECORD) list_constants(facts, f->record, offset);
+        if (f->kind == RB_LAYOUT_CONSTANT) {
+            if (facts->constant_count < AR_LAYOUT_CONSTANTS) {
+                facts->constants[facts->constant_count].offset = offset;
+                facts->constants[facts->constant_count].field = f;
+            }
+            facts->constant_count++;
+        }
+        offset += rb_layout_field_bytes(f);
+    }
+    return offset;
+}
+
+static const ar_layout_facts *layout_facts(rb_ar *ar, const rb_layout *layout)
+{
+    uint32_t hash = (uint32_t)((uintptr_t)layout >> 3) * UINT32_C(0x9E3779B1); /* Fibonacci hashing */
+    ar_layout_facts *c = &ar->layout_facts[(hash >> 16) % AR_LAYOUT_CACHE];
+    /* layouts are static (model.h); the fields are compared too so that one built in memory that
+     * is later reused for another cannot be taken for it */
+    if (c->layout != layout || c->fields != layout->fields || c->field_count != layout->field_count) {
+        *c = (ar_layout_facts){.layout = layout, .fields = layout->fields, .field_count = layout->field_count,
+                               .stride = rb_layout_stride(layout), .nodes = rb_layout_node_count(layout)};
+        list_constants(c, layout, 0);
+    }
+    return c;
+}
+
+static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride,
+                          size_t offset);
+
+/* READ, binary: constants_hold through the listed constants; the layout is walked only to report a
+ * constant that does not hold (or when there are too many to list). */
+static int facts_hold(rb_ar *ar, const char *key, uint64_t count, const ar_layout_facts *facts)
+{
+    if (!facts->constant_count) return 1;
+    if (facts->constant_count <= AR_LAYOUT_CONSTANTS) {
+        const ar_range *r = ar_top_range(ar);
+        const uint8_t *base = r->base + r->pos;
+        int hold = 1;
+        for (size_t c = 0; c < facts->constant_count && hold; c++) {
+            const rb_layout_field *f = facts->constants[c].field;
+            const uint8_t *p = base + facts->constants[c].offset;
+            for (uint64_t e = 0; e < count && hold; e++, p += facts->stride) hold = ar_decode_int(p, f->wire) == f->constant;
+        }
+        if (hold) return 1;
+    }
+    return constants_hold(ar, key, count, facts->layout, facts->stride, 0);
+}
+
 /* READ, binary: every element's constants (RB_LAYOUT_CONSTANT, nested records included) are what
  * the format fixes; the first that is not fails at its own offset, its element named. `offset` is
  * where `layout` starts inside an element. */
@@ -89,13 +143,14 @@ static int constants_hold(rb_ar *ar, const char *key, uint64_t count, const rb_l
 }
 
 /* READ, binary: `count` elements stay in the input as one node. */
-static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride)
+static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const rb_layout *layout, size_t stride,
+                              const ar_layout_facts *facts)
 {
     rb_node *n = ar_field(ar, key, RB_K_TABLE, 0, NULL);
     rb_table *t = n ? rb_arena_alloc(&ar->doc->arena, sizeof(*t)) : NULL;
     if (n && !t) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     if (!t) return;
-    if (!constants_hold(ar, key, count, layout, stride, 0)) return;
+    if (!facts_hold(ar, key, count, facts)) return;
     const uint8_t *p = ar_take(ar, key, count * stride);
     if (!p) return;
     *t = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
@@ -119,8 +174,9 @@ static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, u
                       const rb_layout *layout)
 {
     if (ar->failed) return 0;
-    size_t stride = rb_layout_stride(layout);
-    if (rb_layout_node_count(layout) > RB_LAYOUT_MAX_FIELDS || !stride) {
+    const ar_layout_facts *facts = layout_facts(ar, layout);
+    size_t stride = facts->stride;
+    if (facts->nodes > RB_LAYOUT_MAX_FIELDS || !stride) {
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "layout \"%s\" has no bytes or more than %d fields", layout->name,
                    RB_LAYOUT_MAX_FIELDS);
         return 0;
@@ -132,7 +188,7 @@ static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, u
             ar_fail_at(ar, RB_E_LIMIT, key, "table of %" PRIu64 " elements is beyond 4 GiB", count);
             return 0;
         }
-        if (!ar->failed) read_packed_table(ar, key, count, layout, stride);
+        if (!ar->failed) read_packed_table(ar, key, count, layout, stride, facts);
         return ar->failed ? 0 : count;
     }
     rb_node *packed = next_table(ar);
@@ -230,7 +286,7 @@ static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_la
 {
     rb_table *t = packed_table(ar, layout);
     /* the bytes are there before the constants are looked at */
-    if (!t || !ar_bytes_left(ar, key, t->stride) || !constants_hold(ar, key, 1, layout, t->stride, 0)) return NULL;
+    if (!t || !ar_bytes_left(ar, key, t->stride) || !facts_hold(ar, key, 1, layout_facts(ar, layout))) return NULL;
     rb_node *n = ar_field(ar, key, RB_K_PACKED, 0, NULL);
     const uint8_t *p = n ? ar_take(ar, key, t->stride) : NULL;
     if (!p) return NULL;

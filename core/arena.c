@@ -2,12 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rb_arena_block {
-    rb_arena_block *next;
-    size_t size, used;
-    _Alignas(16) unsigned char data[];
-};
-
 /* A request above LARGE gets a block of its own, so the block serving small requests is not
  * abandoned half-used for it. */
 enum { ARENA_BLOCK_MIN = 64 * 1024, ARENA_LARGE = ARENA_BLOCK_MIN / 4 };
@@ -26,17 +20,21 @@ void rb_arena_free(rb_arena *arena)
     arena->used_total = 0;
 }
 
-/* Blocks come zeroed from calloc (fresh pages are zero without a memset) and memory is never
- * handed out twice, so allocations need no clearing of their own. */
+/* Blocks come from malloc, not calloc: calloc cleared every 64 KiB block whenever the C library
+ * reused memory (a `verify` batch, the `reused` heap), although most of an arena is nodes and
+ * copies that are written in full right away (rb_arena_alloc_uninit); rb_arena_alloc clears what
+ * it hands out instead. */
 static rb_arena_block *new_block(size_t cap)
 {
-    rb_arena_block *b = calloc(1, sizeof(*b) + cap);
+    rb_arena_block *b = malloc(sizeof(*b) + cap);
     if (!b) return NULL;
+    b->next = NULL;
     b->size = cap;
+    b->used = 0;
     return b;
 }
 
-void *rb_arena_alloc(rb_arena *arena, size_t size)
+void *rb_arena_alloc_slow(rb_arena *arena, size_t size)
 {
     if (size > ((size_t)-1 >> 1)) return NULL; /* no rounding or block header can overflow */
     size = (size + 7) & ~(size_t)7; /* 8: enough for every type the model stores */
@@ -65,9 +63,16 @@ void *rb_arena_alloc(rb_arena *arena, size_t size)
     return p;
 }
 
+void *rb_arena_alloc(rb_arena *arena, size_t size)
+{
+    void *p = rb_arena_alloc_uninit(arena, size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
 void *rb_arena_dup(rb_arena *arena, const void *src, size_t size)
 {
-    void *p = rb_arena_alloc(arena, size);
+    void *p = rb_arena_alloc_uninit(arena, size);
     if (p && size) memcpy(p, src, size);
     return p;
 }

@@ -4,6 +4,13 @@
 #include <stddef.h>
 
 typedef struct rb_arena_block rb_arena_block;
+/* The block's header is public so that rb_arena_alloc_uninit's common case inlines (a model is
+ * built one 48-byte node at a time: docs/performance.md). */
+struct rb_arena_block {
+    rb_arena_block *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+};
 typedef struct rb_arena {
     rb_arena_block *head;
     size_t used_total;
@@ -13,6 +20,21 @@ void rb_arena_init(rb_arena *arena);
 void rb_arena_free(rb_arena *arena);
 /* Zeroed, 16-byte aligned memory; NULL only when the system is out of memory. */
 void *rb_arena_alloc(rb_arena *arena, size_t size);
+/* The same without clearing, for memory the caller writes in full at once (nodes, copies). */
+void *rb_arena_alloc_slow(rb_arena *arena, size_t size);
+static inline void *rb_arena_alloc_uninit(rb_arena *arena, size_t size)
+{
+    rb_arena_block *b = arena->head;
+    /* the common case: a small request the head block has room for */
+    if (b && size <= 4096 && size && b->size - b->used >= ((size + 7) & ~(size_t)7)) {
+        size = (size + 7) & ~(size_t)7; /* 8: enough for every type the model stores */
+        void *p = b->data + b->used;
+        b->used += size;
+        arena->used_total += size;
+        return p;
+    }
+    return rb_arena_alloc_slow(arena, size);
+}
 void *rb_arena_dup(rb_arena *arena, const void *src, size_t size);
 char *rb_arena_strdup(rb_arena *arena, const char *s);
 #endif

@@ -5,10 +5,9 @@
 
 rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key)
 {
-    rb_node *n = rb_arena_alloc(arena, sizeof(*n));
+    rb_node *n = rb_arena_alloc_uninit(arena, sizeof(*n));
     if (!n) return NULL;
-    n->kind = (uint8_t)kind;
-    n->key = key;
+    *n = (rb_node){.kind = (uint8_t)kind, .key = key}; /* every other member zero */
     return n;
 }
 
