@@ -43,8 +43,49 @@ static int read_whole(const char *path, uint8_t **data, size_t *size)
     return *data || !*size ? 0 : -1;
 }
 
+/* Does one pointer lie inside the other (or equal it)? */
+static int paths_overlap(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), n = na < nb ? na : nb;
+    if (strncmp(a, b, n) != 0) return 0;
+    return na == nb || (na < nb ? b[n] == '/' : a[n] == '/');
+}
+
+/* Each file is put back against the original file, not against what an earlier file of the same
+ * patch made of it: two files that change the same part (two sprite frames drawn into one texture
+ * page) would have the second undo the first without a word. Such a patch is refused instead.
+ * `touched` holds the paths earlier files changed, each as [path, "patch, operation N"]. */
+static int refuse_overlap(json_t *touched, const json_t *more, const rb_patch *patch, size_t index, rb_error *err)
+{
+    char here[128];
+    snprintf(here, sizeof here, "%.80s, operation %zu", patch->name, index);
+    for (size_t i = 0; i < json_array_size(more); i++) {
+        const char *path = json_string_value(json_object_get(json_array_get(more, i), "path"));
+        if (!path) continue;
+        for (size_t t = 0; t < json_array_size(touched); t++) {
+            const json_t *seen = json_array_get(touched, t);
+            const char *other = json_string_value(json_array_get(seen, 0));
+            if (!paths_overlap(path, other) || strcmp(json_string_value(json_array_get(seen, 1)), here) == 0)
+                continue;
+            memset(err, 0, sizeof *err);
+            err->status = RB_E_MODEL;
+            snprintf(err->message, sizeof err->message,
+                     "%s: its $file changes %.160s, which the $file of %s changes too; each file is put back "
+                     "into the original, so the second would undo the first: apply them in two runs",
+                     here, path, json_string_value(json_array_get(seen, 1)));
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < json_array_size(more); i++) {
+        const char *path = json_string_value(json_object_get(json_array_get(more, i), "path"));
+        if (path && json_array_append_new(touched, json_pack("[ss]", path, here)) != 0) return -1;
+    }
+    return 0;
+}
+
 /* The operation turned into the format's, appended to `ops`; or kept. 0, or -1 with err. */
-static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t index, json_t *ops, rb_error *err)
+static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t index, json_t *ops, json_t *touched,
+                            rb_error *err)
 {
     const json_t *op = json_array_get(patch->ops, index);
     const char *file = file_value(op), *path = json_string_value(json_object_get(op, "path"));
@@ -74,6 +115,10 @@ static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t ind
     }
     json_t *more = json_loads(text, 0, NULL);
     free(text);
+    if (!more || refuse_overlap(touched, more, patch, index, err) != 0) {
+        json_decref(more);
+        return -1;
+    }
     int rc = json_array_extend(ops, more);
     json_decref(more);
     return rc;
@@ -97,7 +142,8 @@ int apply_expand_assets(const apply_request *rq, rb_patch ***expanded, rb_error 
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, err);
     if (!doc) return -1;
     rb_patch **out = calloc(rq->count, sizeof *out);
-    int rc = out ? 0 : -1;
+    json_t *touched = json_array();
+    int rc = out && touched ? 0 : -1;
     for (size_t p = 0; rc == 0 && p < rq->count; p++) {
         const rb_patch *original = rq->patches[p];
         json_t *ops = json_array();
@@ -105,8 +151,9 @@ int apply_expand_assets(const apply_request *rq, rb_patch ***expanded, rb_error 
         /* the expanded operations live in `file`; base and name stay the original's */
         *out[p] = (rb_patch){.file = ops, .ops = ops, .base = original->base, .name = original->name};
         for (size_t i = 0; rc == 0 && i < json_array_size(original->ops); i++)
-            rc = expand_operation(doc, original, i, ops, err);
+            rc = expand_operation(doc, original, i, ops, touched, err);
     }
+    json_decref(touched);
     rb_doc_free(doc);
     if (rc != 0) {
         if (!err->status) err->status = RB_E_NOMEM;

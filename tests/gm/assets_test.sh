@@ -58,6 +58,15 @@ PY
 printf '[{"op":"replace","path":"/chunks/4/textures/0/data","value":{"$file":"%s"}}]' "$tmp/page.png" > "$tmp/page.json"
 "$rebyte" apply -q "$tmp/page.json" "$sprites" -o "$tmp/page.win" || fail "a page through {\"\$file\"}"
 "$rebyte" extract -q "$tmp/page.win" -o "$tmp/z" || fail "extract after a new page"
+# two frames of one page in one patch: each is put back into the original page, so the second
+# would undo the first; the patch is refused and nothing is written
+printf '[{"op":"replace","path":"/chunks/1/sprites/0/frames/0","value":{"$file":"%s"}},{"op":"replace","path":"/chunks/1/sprites/0/frames/1","value":{"$file":"%s"}}]' \
+    "$tmp/frame.png" "$tmp/frame.png" > "$tmp/two.json"
+if "$rebyte" apply -q "$tmp/two.json" "$sprites" -o "$tmp/two.win" 2> "$tmp/two.err"; then
+    fail "two frames of one page in one patch were applied"
+fi
+grep -q "operation 1: its \$file changes /chunks/4/textures/0/data" "$tmp/two.err" || fail "two frames: $(cat "$tmp/two.err")"
+[ ! -e "$tmp/two.win" ] || fail "two frames: an output was written"
 python3 - "$tmp" <<'PY' || fail "the new frame and page extract as what was put there"
 import sys
 from extract_picture import read_png
