@@ -231,12 +231,6 @@ static void version_and_u16(rb_ar *ar)
     rb_ar_u16(ar, "u01");
 }
 
-static void placement_004(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
-
 static const gbx_chunk_def ENTITY_CHUNKS[] = {
     {0x2E026000, 0, "entity model edition", edition_000},
     {0x2E026001, 1, "entity model edition 001", version_and_i32},
@@ -248,7 +242,7 @@ static const gbx_chunk_def ENTITY_CHUNKS[] = {
     {0x2E020000, 1, "placement snapping", placement_000},
     {0x2E020001, 1, "placement pivots", placement_001},
     {0x2E020003, 1, "placement class version", placement_003},
-    {0x2E020004, 1, "placement 004", placement_004},
+    {0x2E020004, 1, "placement 004", version_and_i32},
     {0x2E020005, 1, "placement class", placement_005},
     {0x09187000, GBX_WHOLE_NODE, "placement class", placement_class},
 };
