@@ -297,7 +297,7 @@ static const gbx_chunk_table *const BODY_TABLES[] = {
     &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_media_clip_chunks, &gbx_media_camera_chunks, &gbx_media_effects_chunks, &gbx_media_replay_ui_chunks, &gbx_media_entity_chunks, &gbx_ghost_chunks,
     &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks, &gbx_unlimiter_chunks,
     &gbx_entity_chunks,    &gbx_crystal_chunks,   &gbx_surface_chunks,
-    &gbx_solid_chunks,     &gbx_object_chunks,
+    &gbx_solid_chunks,     &gbx_object_chunks,    &gbx_old_solid_chunks,
 };
 
 static const gbx_chunk_table *const HEADER_TABLES[] = {

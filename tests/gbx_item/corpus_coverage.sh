@@ -5,7 +5,8 @@
 # opaque part left is a 32-byte skippable chunk, see
 # docs/formats/gbx-item.md "What stays opaque, and why"), no file's typed parse stops at a chunk
 # of a class the item files describe, and every file embedded in a map (items, meshes, shapes) is
-# typed as a GBX file.
+# typed as a GBX file. The old solid (TrackMania Sunrise's Ground.Solid.Gbx, a CPlugSolid tree) has
+# no opaque byte (docs/formats/gbx-solid.md "Tests").
 set -u
 rebyte=${REBYTE:-rebyte}
 corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
@@ -21,10 +22,10 @@ import json, re, sys
 # class parts (current and legacy) whose chunks item.c describes
 OWN = ("2E001 2400A 0301A 2E002 0301C 2403E 0310D 03120 03057 24007 0B005 0B013 "
        "2E026 2E027 2E025 2E020 09003 09051 090FD 0900C 090BA 090BB 09006 0902C 0906A 09056 09057 "
-       "2E006 2E007 090F9").split()
+       "2E006 2E007 090F9 09005 0904F 09062 09015 0900D").split()
 item_opaque = 0
 no_layout = re.compile(r"chunk 0x(%s)[0-9A-F]{3} has no known layout" % "|".join(OWN))
-fails, seen = 0, {"map": 0, "macroblock": 0, "config": 0, "item": 0, "item without an opaque byte": 0}
+fails, seen = 0, {"map": 0, "macroblock": 0, "config": 0, "item": 0, "item without an opaque byte": 0, "solid": 0}
 def fail(*what):
     global fails
     print("FAIL", *what); fails += 1
@@ -43,6 +44,10 @@ for line in open(sys.argv[1]):
         seen["macroblock" if "Macroblock" in name else "map"] += 1
         if r.get("opaque_tail") or stops:
             fail("not typed to its end:", name, stops)
+    elif name.endswith(".Solid.Gbx"):
+        seen["solid"] += 1
+        if r.get("opaque_bytes") != 0 or r.get("opaque_tail") or stops:
+            fail("old solid not fully typed:", name, r.get("opaque_bytes"), stops)
     elif name.endswith(".SystemConfig.Gbx"):
         seen["config"] += 1
         if r.get("opaque_bytes") != 0 or r.get("opaque_tail"):

@@ -317,9 +317,61 @@ static void visual_00f(rb_ar *ar)
         rb_ar_fail(ar, RB_E_MODEL, "u04 has %zu bytes, u03 = %d says %d", tail->v.bytes.size, size, size - 4);
 }
 
+/* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
+ * of locations after (docs/formats/gbx-solid.md "Old visual chunks") */
+static void visual_00a(rb_ar *ar)
+{
+    static const rb_layout_field ISO4_FIELDS[] = {
+        {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4}, {"yx", RB_K_FLOAT, 4},
+        {"yy", RB_K_FLOAT, 4}, {"yz", RB_K_FLOAT, 4}, {"zx", RB_K_FLOAT, 4}, {"zy", RB_K_FLOAT, 4},
+        {"zz", RB_K_FLOAT, 4}, {"tx", RB_K_FLOAT, 4}, {"ty", RB_K_FLOAT, 4}, {"tz", RB_K_FLOAT, 4}};
+    static const rb_layout ISO4 = {"iso4", ISO4_FIELDS, 12};
+    gbx_bool(ar, "isGeometryStatic");
+    gbx_bool(ar, "isIndexationStatic");
+    item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
+    uint32_t skin = rb_ar_x32(ar, "skinFlags");
+    if (rb_ar_ok(ar) && (skin & 7)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x0900600A with skin flags 0x%X has no known layout", skin);
+        return;
+    }
+    uint32_t count = rb_ar_u32(ar, "count");
+    gbx_noderef_list(ar, "vertexStreams");
+    uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets.count, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
+    rb_ar_list_end(ar);
+    item_count_end(ar, &sets, n);
+    gbx_bool(ar, "u01");
+    rb_ar_table(ar, "u02", RB_U32, &ISO4);
+}
+
+static void visual_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
+
 /* ---------- CPlugVisual3D 0x0902C000 ---------- */
 
 static void visual3d_002(rb_ar *ar) { gbx_noderef(ar, "u01"); }
+
+/* 003 (TrackMania Sunrise): one vertex of 40 bytes per vertex of the visual's 00A, then two
+ * counted vec3 arrays (docs/formats/gbx-solid.md "Old visual chunks") */
+static void visual3d_003(rb_ar *ar)
+{
+    static const rb_layout_field VTX_FIELDS[] = {
+        {"positionX", RB_K_FLOAT, 4}, {"positionY", RB_K_FLOAT, 4}, {"positionZ", RB_K_FLOAT, 4},
+        {"normalX", RB_K_FLOAT, 4},   {"normalY", RB_K_FLOAT, 4},   {"normalZ", RB_K_FLOAT, 4},
+        {"u01X", RB_K_FLOAT, 4},      {"u01Y", RB_K_FLOAT, 4},      {"u01Z", RB_K_FLOAT, 4},
+        {"u02", RB_K_FLOAT, 4}};
+    static const rb_layout VTX = {"vertex", VTX_FIELDS, 10};
+    uint64_t count = 0;
+    if (!item_sibling_chunk_uint(ar, 0x0900600A, "count", &count)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 3D 0x0902C003 without a visual 0x0900600A before it has no known layout");
+        return;
+    }
+    uint64_t n = rb_ar_table_n(ar, "vertices", count, &VTX);
+    if (rb_ar_ok(ar) && n != count)
+        rb_ar_fail(ar, RB_E_MODEL, "vertices has %llu vertices, the visual's count is %llu", (unsigned long long)n,
+                   (unsigned long long)count);
+    item_vec3_table(ar, "tangents");
+    item_vec3_table(ar, "biTangents");
+}
 
 /* vertex layouts of 004: position, then a normal (none, 3 f32, or packed 10-10-10 in a u32) and a
  * colour (none, 4 f32, or a packed ARGB u32) as the visual's flags say */
@@ -530,11 +582,14 @@ static const gbx_chunk_def SOLID_CHUNKS[] = {
     {0x09006004, 0, "visual node", visual_004},
     {0x09006005, 0, "visual sub-visuals", visual_005},
     {0x09006006, 0, "visual normals", visual_006},
+    {0x09006007, 0, "visual 007", visual_007},
     {0x09006009, 0, "visual 009", visual_009},
+    {0x0900600A, 0, "visual vertices and UVs (old)", visual_00a},
     {0x0900600B, 0, "visual splits", visual_00b},
     {0x0900600F, 0, "visual vertices and UVs", visual_00f},
     {0x09006010, 0, "visual morphs", visual_010},
     {0x0902C002, 0, "visual 3D node", visual3d_002},
+    {0x0902C003, 0, "visual 3D vertices (old)", visual3d_003},
     {0x0902C004, 0, "visual 3D vertices", visual3d_004},
     {0x0906A001, 0, "visual index buffer", visual_indexed_001},
     {0x09057000, 0, "index buffer", index_buffer_000},

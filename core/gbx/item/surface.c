@@ -231,8 +231,29 @@ static void skel_000(rb_ar *ar)
     }
 }
 
+/* ---------- old surface geometry 0x0900D000 (docs/formats/gbx-solid.md "Old surface chunks") ---------- */
+
+/* Chunk 0x0900C000 is an id in the old surface geometry (TrackMania Sunrise) but a geometry and its
+ * materials in TrackMania United's CPlugSurface: the id is read only in a node of the old class. */
+static void surface_old_000(rb_ar *ar)
+{
+    const rb_node *node = rb_ar_enclosing(ar, 2), *cls = node ? rb_node_get(node, "classId") : NULL;
+    uint32_t id = cls ? gbx_remap_id((uint32_t)rb_node_uint(cls)) : 0;
+    if (id != 0x0900D000 && id != 0x0900F000) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "surface 0x0900C000 outside a surface geometry (0x0900D000) has no known layout");
+        return;
+    }
+    gbx_id(ar, "u01");
+}
+
+static void surface_old_001(rb_ar *ar) { gbx_bool(ar, "u01"); }
+static void surface_geom_old_002(rb_ar *ar) { surf_mesh(ar); }
+
 static const gbx_chunk_def SURFACE_CHUNKS[] = {
+    {0x0900C000, 0, "surface id (old)", surface_old_000},
+    {0x0900C001, 0, "surface 001 (old)", surface_old_001},
     {0x0900C003, 0, "surface", surface_003},
+    {0x0900D002, 0, "surface geometry mesh (old)", surface_geom_old_002},
     {0x090BA000, 0, "skeleton", skel_000},
 };
 

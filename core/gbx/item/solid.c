@@ -1,0 +1,116 @@
+/*
+ * Old solids: CPlugSolid (0x09005000, the main node of TrackMania Sunrise-era .Solid.Gbx files)
+ * and the tree of nodes it holds: CPlugTree (0x0904F000), CPlugTreeLight (0x09062000) and
+ * CPlugTreeVisualMip (0x09015000). The visuals the trees point to are in solid2.c.
+ *
+ * Layouts: docs/formats/gbx-solid.md "Solid chunks" and "Tree chunks" (from GBX.NET's
+ * CPlugSolid.chunkl, CPlugTree.cs, CPlugTreeLight.chunkl, CPlugTreeVisualMip.cs, checked on the
+ * corpus's Ground.Solid.Gbx).
+ */
+#include "item_shapes.h"
+
+/* ---------- CPlugSolid 0x09005000 ---------- */
+
+static void solid_old_000(rb_ar *ar) { rb_ar_i32(ar, "typeAndIndex"); }
+static void solid_old_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
+
+/* 00C: ten flags and eight numbers whose meaning GBX.NET does not name */
+static void solid_old_00c(rb_ar *ar)
+{
+    static const char *const bools[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
+    for (size_t i = 0; i < sizeof bools / sizeof bools[0] && rb_ar_ok(ar); i++) gbx_bool(ar, bools[i]);
+    rb_ar_f32(ar, "u11");
+    rb_ar_i32(ar, "u12");
+    rb_ar_f32(ar, "u13");
+    rb_ar_f32(ar, "u14");
+    rb_ar_f32(ar, "u15");
+    rb_ar_f32(ar, "u16");
+    rb_ar_i32(ar, "u17");
+    rb_ar_i32(ar, "u18");
+}
+
+static void solid_old_00d(rb_ar *ar)
+{
+    gbx_bool(ar, "u01");
+    gbx_bool(ar, "u02");
+    gbx_noderef(ar, "tree");
+}
+
+static void solid_old_00e(rb_ar *ar)
+{
+    gbx_floats(ar, "u01", 4);
+    item_iso4(ar, "u02");
+}
+
+static void solid_old_00f(rb_ar *ar) { gbx_floats(ar, "u01", 2); }
+static void solid_old_010(rb_ar *ar) { gbx_noderef(ar, "u01"); }
+
+/* ---------- CPlugTree 0x0904F000 ---------- */
+
+static void tree_006(rb_ar *ar) { gbx_noderef_deprec_list(ar, "children"); }
+
+/* 00C: a count GBX.NET knows only as 0 (what would follow has no known layout) */
+static void tree_00c(rb_ar *ar)
+{
+    int32_t n = rb_ar_i32(ar, "u01");
+    if (rb_ar_ok(ar) && n != 0) rb_ar_fail(ar, RB_E_UNSUPPORTED, "tree 0x0904F00C u01 is %d: only 0 has a known layout", n);
+}
+
+static void tree_00d(rb_ar *ar)
+{
+    gbx_id(ar, "name");
+    gbx_id(ar, "u01");
+}
+
+static void tree_011(rb_ar *ar) { gbx_noderef(ar, "funcTree"); }
+
+static void tree_016(rb_ar *ar)
+{
+    gbx_noderef(ar, "visual");
+    gbx_noderef(ar, "shader");
+    gbx_noderef(ar, "surface");
+    gbx_noderef(ar, "generator");
+}
+
+/* 019: flags, and a location when bit 2 of them is set */
+static void tree_019(rb_ar *ar)
+{
+    uint32_t flags = rb_ar_x32(ar, "flags");
+    if (flags & 4) item_iso4(ar, "location");
+}
+
+/* ---------- CPlugTreeLight 0x09062000, CPlugTreeVisualMip 0x09015000 ---------- */
+
+static void tree_light_004(rb_ar *ar) { gbx_noderef(ar, "plugLight"); }
+
+static void tree_visual_mip_002(rb_ar *ar)
+{
+    uint64_t n = item_list_begin(ar, "levels", 8);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        rb_ar_f32(ar, "farZ");
+        gbx_noderef(ar, "tree");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+static const gbx_chunk_def OLD_SOLID_CHUNKS[] = {
+    {0x09005000, 0, "solid type and index", solid_old_000},
+    {0x09005007, 0, "solid 007", solid_old_007},
+    {0x0900500C, 0, "solid 00C", solid_old_00c},
+    {0x0900500D, 0, "solid tree", solid_old_00d},
+    {0x0900500E, 0, "solid 00E", solid_old_00e},
+    {0x0900500F, 0, "solid 00F", solid_old_00f},
+    {0x09005010, 0, "solid 010", solid_old_010},
+    {0x0904F006, 0, "tree children", tree_006},
+    {0x0904F00C, 0, "tree 00C", tree_00c},
+    {0x0904F00D, 0, "tree name", tree_00d},
+    {0x0904F011, 0, "tree function", tree_011},
+    {0x0904F016, 0, "tree properties", tree_016},
+    {0x0904F019, 0, "tree flags and location", tree_019},
+    {0x09062004, 0, "tree light", tree_light_004},
+    {0x09015002, 0, "tree visual mip levels", tree_visual_mip_002},
+};
+
+const gbx_chunk_table gbx_old_solid_chunks = {OLD_SOLID_CHUNKS, sizeof OLD_SOLID_CHUNKS / sizeof OLD_SOLID_CHUNKS[0]};
