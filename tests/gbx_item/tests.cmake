@@ -3,3 +3,4 @@
 rebyte_add_script_test(gbx_item_corpus gbx_item/corpus_coverage.sh)
 rebyte_add_script_test(gbx_item_fixtures gbx_item/fixtures.sh)
 rebyte_add_script_test(gbx_item_mesh_edit gbx_item/mesh_edit.sh)
+rebyte_add_script_test(gbx_item_solid_fixture gbx_item/solid_fixture.sh)
