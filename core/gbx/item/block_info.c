@@ -1,0 +1,258 @@
+/*
+ * The collection and block-info classes of TrackMania 1.0 / Sunrise files (engine 0x24 ids, mapped
+ * to the current ones by the REMAP of gbx_node.c): CGameCtnCollection (0x03033000, 0x24004000),
+ * CGameCtnBlockInfo (0x0304E000, 0x24005000), CGameCtnBlockUnitInfo (0x03036000, 0x24006000), and
+ * what a block info's helper mobils hold: CHmsItem (0x06003000) and the old CPlugSolid
+ * (0x09005000). Layouts: docs/formats/gbx-item.md "Collection and block info chunks".
+ */
+#include "../gbx_internal.h"
+
+static void f32s(rb_ar *ar, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+}
+
+static void bools(rb_ar *ar, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_bool(ar, keys[i]);
+}
+
+/* ---------- CGameCtnCollection 0x03033000 ---------- */
+
+static void collection_009(rb_ar *ar)
+{
+    gbx_id(ar, "collection");
+    gbx_noderef_deprec_list(ar, "completeListZoneList");
+    gbx_noderef(ar, "defaultZone");
+    gbx_bool(ar, "needUnlock");
+    rb_ar_f32(ar, "squareSize");
+    rb_ar_f32(ar, "squareHeight");
+    gbx_meta(ar, "vehicle");
+}
+
+static void collection_00c(rb_ar *ar)
+{
+    gbx_bool(ar, "isEditable");
+    rb_ar_i32(ar, "collectionType");
+}
+
+/* Each icon is a flag, then the node only when the flag is set. */
+static void collection_00d(rb_ar *ar)
+{
+    if (rb_ar_has(ar, "iconFid", gbx_bool(ar, "hasIconFid") != 0)) gbx_noderef(ar, "iconFid");
+    if (rb_ar_has(ar, "iconSmallFid", gbx_bool(ar, "hasIconSmallFid") != 0)) gbx_noderef(ar, "iconSmallFid");
+}
+
+static void collection_00e(rb_ar *ar) { rb_ar_i32(ar, "sortIndex"); }
+static void collection_011(rb_ar *ar) { gbx_noderef(ar, "defaultDecoration"); }
+
+static void collection_013(rb_ar *ar)
+{
+    static const char *const k[] = {"waterTop", "waterBottom", "cameraMinHeight"};
+    f32s(ar, k, 3);
+}
+
+static void collection_016(rb_ar *ar)
+{
+    rb_ar_i32(ar, "blocksShadow");
+    gbx_bool(ar, "shadowCastBack");
+    rb_ar_i32(ar, "backgroundShadow");
+    rb_ar_f32(ar, "shadowSoftSizeInWorld");
+    rb_ar_i32(ar, "vertexLighting");
+    rb_ar_f32(ar, "colorVertexMin");
+    rb_ar_f32(ar, "colorVertexMax");
+}
+
+static void collection_018(rb_ar *ar)
+{
+    gbx_noderef(ar, "mapFid");
+    gbx_floats(ar, "mapRect", 4);
+    gbx_vec2(ar, "mapCoordElem");
+    gbx_vec2(ar, "mapCoordIcon");
+}
+
+static void collection_019(rb_ar *ar) { gbx_noderef(ar, "loadScreenFid"); }
+
+/* ---------- CGameCtnBlockInfo 0x0304E000 ---------- */
+
+/* A list of lists of mobils (one list per variant). */
+static void mobil_lists(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_list(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+static void block_info_005(rb_ar *ar)
+{
+    static const char *const zeros[] = {"u02", "u03", "u04"};
+    gbx_id(ar, "identId"); /* "id" is the chunk's own key */
+    for (size_t i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, zeros[i]);
+    gbx_bool(ar, "isPillar");
+    rb_ar_i32(ar, "selection");
+    rb_ar_i32(ar, "u06");
+    gbx_noderef(ar, "pillar");
+    gbx_noderef_list(ar, "groundBlockUnitInfos");
+    gbx_noderef_list(ar, "airBlockUnitInfos");
+    mobil_lists(ar, "groundMobils");
+    mobil_lists(ar, "airMobils");
+    rb_ar_u8(ar, "u07");
+    rb_ar_i32(ar, "u08");
+    rb_ar_u16(ar, "u09");
+    rb_ar_u16(ar, "u10");
+}
+
+static void block_info_009(rb_ar *ar) { gbx_bool(ar, "isPillar"); }
+
+static void helper_mobils(rb_ar *ar)
+{
+    gbx_noderef(ar, "groundHelperMobil");
+    gbx_noderef(ar, "airHelperMobil");
+    gbx_noderef(ar, "constructionModeHelperMobil");
+}
+
+static void block_info_00b(rb_ar *ar)
+{
+    rb_ar_i32(ar, "u01");
+    helper_mobils(ar);
+}
+
+static void block_info_00c(rb_ar *ar)
+{
+    gbx_floats(ar, "spawnLocGround", 12);
+    gbx_floats(ar, "spawnLocAir", 12);
+}
+
+static void block_info_00d(rb_ar *ar) { gbx_bool(ar, "isReplacement"); }
+
+static void block_info_00e(rb_ar *ar)
+{
+    rb_ar_i32(ar, "wayPointType");
+    helper_mobils(ar);
+}
+
+static void block_info_00f(rb_ar *ar) { gbx_bool(ar, "noRespawn"); }
+
+/* ---------- CGameCtnBlockUnitInfo 0x03036000 ---------- */
+
+/* The second flag is 0x0707F880 in every unit of the corpus, so it is kept as a number. */
+static void unit_info_000(rb_ar *ar)
+{
+    rb_ar_i32(ar, "placePylons");
+    gbx_bool(ar, "u01");
+    rb_ar_x32(ar, "u02");
+    gbx_int3(ar, "relativeOffset");
+    gbx_noderef_list(ar, "clips");
+}
+
+static void unit_info_001(rb_ar *ar)
+{
+    gbx_id(ar, "surface");
+    rb_ar_i32(ar, "frontier");
+    rb_ar_i32(ar, "dir");
+}
+
+static void unit_info_002(rb_ar *ar) { gbx_bool(ar, "underground"); }
+
+/* The two numbers after the id look like uninitialised memory in the corpus (pointers, floats),
+ * so they are shown in hex. */
+static void unit_info_003(rb_ar *ar)
+{
+    gbx_noderef(ar, "replacementBlockInfo");
+    gbx_id(ar, "replacementId");
+    rb_ar_x32(ar, "multiDir");
+    rb_ar_x32(ar, "u01");
+}
+
+static void unit_info_004(rb_ar *ar) { rb_ar_i32(ar, "acceptPylons"); }
+static void unit_info_005(rb_ar *ar) { gbx_id(ar, "terrainModifierId"); }
+
+/* ---------- CHmsItem 0x06003000 ---------- */
+
+static void hms_item_001(rb_ar *ar) { gbx_noderef(ar, "solid"); }
+
+/* 00E, 010 and 011 (one per game generation) hold the same two numbers. */
+static void hms_item_u64_u16(rb_ar *ar)
+{
+    rb_ar_u64(ar, "u01");
+    rb_ar_u16(ar, "u02");
+}
+
+/* ---------- CPlugSolid 0x09005000 (TM 1.0 to TMF) ---------- */
+
+static void solid_000(rb_ar *ar) { rb_ar_i32(ar, "typeAndIndex"); }
+static void solid_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
+
+static void solid_00c(rb_ar *ar)
+{
+    static const char *const b[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
+    static const char *const f[] = {"u13", "u14", "u15", "u16"};
+    bools(ar, b, 10);
+    rb_ar_f32(ar, "u11");
+    rb_ar_i32(ar, "u12");
+    f32s(ar, f, 4);
+    rb_ar_i32(ar, "u17");
+    rb_ar_i32(ar, "u18");
+}
+
+static void solid_00d(rb_ar *ar)
+{
+    gbx_bool(ar, "u01");
+    gbx_bool(ar, "u02");
+    gbx_noderef(ar, "tree");
+}
+
+static void solid_00e(rb_ar *ar)
+{
+    static const char *const f[] = {"u01", "u02", "u03", "u04"};
+    f32s(ar, f, 4);
+    gbx_floats(ar, "u05", 12);
+}
+
+static void solid_00f(rb_ar *ar)
+{
+    rb_ar_f32(ar, "u01");
+    rb_ar_f32(ar, "u02");
+}
+
+static void solid_010(rb_ar *ar) { gbx_noderef(ar, "u01"); }
+
+/* ---------- the table ---------- */
+
+static const gbx_chunk_def CHUNKS[] = {
+    {0x03033009, 0, "collection", collection_009},
+    {0x0303300C, 0, "collection editable", collection_00c},
+    {0x0303300D, 0, "collection icons", collection_00d},
+    {0x0303300E, 0, "collection sort index", collection_00e},
+    {0x03033011, 0, "collection default decoration", collection_011},
+    {0x03033013, 0, "collection water", collection_013},
+    {0x03033016, 0, "collection shadows", collection_016},
+    {0x03033018, 0, "collection map", collection_018},
+    {0x03033019, 0, "collection load screen", collection_019},
+    {0x0304E005, 0, "block info", block_info_005},
+    {0x0304E009, 0, "block info pillar", block_info_009},
+    {0x0304E00B, 0, "block info helper mobils", block_info_00b},
+    {0x0304E00C, 0, "block info spawn locations", block_info_00c},
+    {0x0304E00D, 0, "block info replacement", block_info_00d},
+    {0x0304E00E, 0, "block info waypoint", block_info_00e},
+    {0x0304E00F, 0, "block info no respawn", block_info_00f},
+    {0x03036000, 0, "block unit info", unit_info_000},
+    {0x03036001, 0, "block unit info surface", unit_info_001},
+    {0x03036002, 1, "block unit info underground", unit_info_002},
+    {0x03036003, 0, "block unit info replacement", unit_info_003},
+    {0x03036004, 0, "block unit info pylons", unit_info_004},
+    {0x03036005, 0, "block unit info terrain modifier", unit_info_005},
+    {0x06003001, 0, "hms item solid", hms_item_001},
+    {0x0600300E, 0, "hms item 00E", hms_item_u64_u16},
+    {0x06003010, 0, "hms item 010", hms_item_u64_u16},
+    {0x06003011, 0, "hms item 011", hms_item_u64_u16},
+    {0x09005000, 0, "solid type", solid_000},
+    {0x09005007, 0, "solid 007", solid_007},
+    {0x0900500C, 0, "solid 00C", solid_00c},
+    {0x0900500D, 0, "solid tree", solid_00d},
+    {0x0900500E, 0, "solid 00E", solid_00e},
+    {0x0900500F, 0, "solid 00F", solid_00f},
+    {0x09005010, 0, "solid 010", solid_010},
+};
+
+const gbx_chunk_table gbx_block_info_chunks = {CHUNKS, sizeof CHUNKS / sizeof CHUNKS[0]};
