@@ -36,11 +36,23 @@ static void collection_00c(rb_ar *ar)
     rb_ar_i32(ar, "collectionType");
 }
 
-/* Each icon is a flag, then the node only when the flag is set. */
+/* A flag, then the node only when the flag is set. The flag keeps its raw value (a model may say
+ * 2); a model whose flag and node disagree would write a file that reads back otherwise, so it is
+ * refused. */
+static void flagged_node(rb_ar *ar, const char *flag_key, const char *key)
+{
+    uint32_t flag = gbx_bool(ar, flag_key);
+    int has = rb_ar_has(ar, key, flag != 0);
+    if (rb_ar_ok(ar) && has != (flag != 0))
+        rb_ar_fail(ar, RB_E_FORMAT, "%s is %s but %s is %s", flag_key, flag ? "set" : "not set", key,
+                   has ? "present" : "absent");
+    if (has) gbx_noderef(ar, key);
+}
+
 static void collection_00d(rb_ar *ar)
 {
-    if (rb_ar_has(ar, "iconFid", gbx_bool(ar, "hasIconFid") != 0)) gbx_noderef(ar, "iconFid");
-    if (rb_ar_has(ar, "iconSmallFid", gbx_bool(ar, "hasIconSmallFid") != 0)) gbx_noderef(ar, "iconSmallFid");
+    flagged_node(ar, "hasIconFid", "iconFid");
+    flagged_node(ar, "hasIconSmallFid", "iconSmallFid");
 }
 
 static void collection_00e(rb_ar *ar) { rb_ar_i32(ar, "sortIndex"); }

@@ -117,8 +117,12 @@ static void scene_mobil_005(rb_ar *ar)
 {
     uint32_t next = 0;
     int empty = rb_ar_direction(ar) == RB_AR_READ && rb_ar_peek_u32(ar, &next) && next == 0;
-    if (rb_ar_has(ar, "item", !empty)) gbx_node_direct(ar, "item");
-    else rb_ar_i32(ar, "u01");
+    if (rb_ar_has(ar, "item", !empty)) {
+        gbx_node_direct(ar, "item");
+    } else if (rb_ar_i32(ar, "u01") != 0 && rb_ar_ok(ar)) {
+        /* any other value would be read back as the first chunk id of an item */
+        rb_ar_fail(ar, RB_E_FORMAT, "a mobil without item stores 0 here, not another number");
+    }
 }
 static void scene_mobil_006(rb_ar *ar) { gbx_noderef(ar, "messageHandler"); }
 
