@@ -305,6 +305,7 @@ static const gbx_chunk_table *const HEADER_TABLES[] = {
     &gbx_map_header_chunks,
     &gbx_replay_header_chunks,
     &gbx_item_header_chunks,
+    &gbx_block_info_header_chunks,
 };
 static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
 

@@ -25,6 +25,16 @@ sys.exit(0 if a == b else 1)
 PY
 done
 
+# one fact, one place: renaming the collection and changing its sort index in the body reaches
+# the header chunk's copies (checked from the bytes below)
+cat >"$tmp/rename.patch.json" <<'EOF'
+[
+  { "op": "replace", "path": "/body/chunks/0/collection", "value": "Baie" },
+  { "op": "replace", "path": "/body/chunks/3/sortIndex", "value": 7 }
+]
+EOF
+"$rebyte" apply "$tmp/rename.patch.json" "$tmp/tm10-collection.TMCollection.Gbx" -o "$tmp/renamed.Gbx" || fail "apply rename"
+
 python3 - "$tmp" <<'PY' || fail "byte layouts"
 import struct, sys
 tmp = sys.argv[1]
@@ -32,6 +42,7 @@ u = lambda *v: struct.pack("<%dI" % len(v), *v)
 i = lambda *v: struct.pack("<%di" % len(v), *v)
 f = lambda *v: struct.pack("<%df" % len(v), *v)
 FACADE, NONE = u(0xFACADE01), i(-1)
+string = lambda s: u(len(s)) + s
 def new_id(s, first=False):  # lookback string defined here (the first one carries version 3)
     return (u(3) if first else b"") + u(0x40000000) + u(len(s)) + s
 def check(name, body):
@@ -75,6 +86,18 @@ body = (u(0x24004009) + new_id(b"Bay", True) + u(10, 1) + i(1) + i(1) + u(0) + f
         + u(0x24004018) + NONE + f(-1, -1, 1, 1) + f(0.25, 0.5) + f(0, 0)
         + u(0x24004019) + i(4) + FACADE)
 check("tm10-collection.TMCollection", body)
+
+# header chunk 001 v7: the collection id, needUnlock, sortIndex and vehicle are the body's (009, 00E)
+def header(collection, sort):
+    return (bytes([7]) + new_id(collection, True) + u(0) + string(b"Bay\\Icon.Texture.gbx") + string(b"") + i(sort)
+            + new_id(b"BaySea") + new_id(b"BayCar") + new_id(b"Vehicles") + new_id(b"Nadeo")
+            + string(b"") + f(-1, -1, 1, 1) + f(0.25, 0.5) + f(0, 0) + string(b"Bay\\LoadScreen.Texture.gbx"))
+for name, collection, sort in (("tm10-collection.TMCollection", b"Bay", 6), ("renamed", b"Baie", 7)):
+    h = header(collection, sort)
+    data = open("%s/%s.Gbx" % (tmp, name), "rb").read()
+    # user data: u32 size, u32 count 1, (u32 id, u32 size), the chunk
+    if data[13:13 + 16] != u(8 + 4 + len(h)) + u(1, 0x24004001, len(h)) or data[29:29 + len(h)] != h:
+        print("%s: header chunk 0x24004001 is not the packed one" % name); sys.exit(1)
 PY
 
 # a flag that disagrees with its node, and a mobil "no item" value other than 0, are refused

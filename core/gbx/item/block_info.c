@@ -5,7 +5,7 @@
  * what a block info's helper mobils hold: CHmsItem (0x06003000) and the old CPlugSolid
  * (0x09005000). Layouts: docs/formats/gbx-item.md "Collection and block info chunks".
  */
-#include "../gbx_internal.h"
+#include "../map/map_header.h"
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {
@@ -84,6 +84,50 @@ static void collection_018(rb_ar *ar)
 }
 
 static void collection_019(rb_ar *ar) { gbx_noderef(ar, "loadScreenFid"); }
+
+/* Header chunk 001, the collection's description for menus. The values the body also holds in 009
+ * and 00E are copies derived from it (docs/formats/gbx.md "Header copies"); the map rectangle and
+ * coordinates (also in 018) are fixed numbers, which a copy cannot derive yet: the header keeps
+ * its own (docs/formats/gbx-item.md "Collection and block info chunks"). */
+static void bool_field(rb_ar *ar, const char *key) { gbx_bool(ar, key); }
+static void i32_field(rb_ar *ar, const char *key) { rb_ar_i32(ar, key); }
+
+static void collection_header_001(rb_ar *ar)
+{
+    uint8_t version = rb_ar_u8(ar, "version");
+    if (rb_ar_ok(ar) && version > 10) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "collection header 0x03033001 version %u is above the known 10", version);
+        return;
+    }
+    gbx_copy(ar, "collection", GBX_FACT_COLLECTION, NULL, gbx_id);
+    gbx_copy(ar, "needUnlock", GBX_FACT_COLLECTION, NULL, bool_field);
+    if (version < 1) return;
+    gbx_string(ar, "iconFullName");
+    gbx_string(ar, "iconSmallFullName");
+    if (version < 2) return;
+    gbx_copy(ar, "sortIndex", GBX_FACT_COLLECTION_SORT, NULL, i32_field);
+    if (version < 3) return;
+    gbx_id(ar, "defaultZoneId");
+    if (version < 4) return;
+    gbx_copy(ar, "vehicle", GBX_FACT_COLLECTION, NULL, gbx_meta);
+    if (version < 5) return;
+    gbx_string(ar, "mapFullName");
+    gbx_floats(ar, "mapRect", 4);
+    if (version <= 7) {
+        gbx_vec2(ar, "mapCoordElem");
+        if (version >= 6) gbx_vec2(ar, "mapCoordIcon");
+    }
+    if (version < 7) return;
+    gbx_string(ar, "loadScreen");
+    if (version < 8) return;
+    gbx_vec2(ar, "mapCoordElem");
+    gbx_vec2(ar, "mapCoordIcon");
+    gbx_vec2(ar, "mapCoordDesc");
+    gbx_string(ar, "longDesc");
+    if (version < 9) return;
+    gbx_string(ar, "displayName");
+    if (version >= 10) gbx_bool(ar, "isEditable");
+}
 
 /* ---------- CGameCtnBlockInfo 0x0304E000 ---------- */
 
@@ -268,3 +312,9 @@ static const gbx_chunk_def CHUNKS[] = {
 };
 
 const gbx_chunk_table gbx_block_info_chunks = {CHUNKS, sizeof CHUNKS / sizeof CHUNKS[0]};
+
+static const gbx_chunk_def HEADER_CHUNKS[] = {
+    {0x03033001, 0, "collection description", collection_header_001},
+};
+
+const gbx_chunk_table gbx_block_info_header_chunks = {HEADER_CHUNKS, sizeof HEADER_CHUNKS / sizeof HEADER_CHUNKS[0]};
