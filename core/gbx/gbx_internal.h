@@ -148,6 +148,8 @@ extern const gbx_chunk_table gbx_crystal_chunks;      /* CPlugCrystal meshes, ma
 extern const gbx_chunk_table gbx_surface_chunks;      /* CPlugSurface collision shapes */
 extern const gbx_chunk_table gbx_solid_chunks;        /* CPlugSolid2Model meshes and their visuals */
 extern const gbx_chunk_table gbx_old_solid_chunks;    /* CPlugSolid (old solids) and their CPlugTree nodes */
+extern const gbx_chunk_table gbx_block_info_chunks;   /* TM 1.0 collections, block infos, their mobils */
+extern const gbx_chunk_table gbx_block_info_header_chunks; /* the collection's header chunk 0x03033001 */
 extern const gbx_chunk_table gbx_object_chunks;       /* object physical and visual models, light models */
 extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
 extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */

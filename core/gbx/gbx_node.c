@@ -282,7 +282,7 @@ static const struct {
     {0x24066000, 0x03085000}, {0x24067000, 0x030A2000}, {0x24068000, 0x030A8000}, {0x24075000, 0x030A9000},
     {0x24083000, 0x030AB000}, {0x24004000, 0x03033000}, {0x24005000, 0x0304E000}, {0x24022000, 0x03051000},
     {0x2400A000, 0x2E001000}, {0x0301A000, 0x2E001000}, {0x0301C000, 0x2E002000}, {0x0313B000, 0x2E009000},
-    {0x2403E000, 0x2E002000},
+    {0x2403E000, 0x2E002000}, {0x24006000, 0x03036000},
 };
 
 uint32_t gbx_remap_id(uint32_t raw)
@@ -297,7 +297,7 @@ static const gbx_chunk_table *const BODY_TABLES[] = {
     &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_media_clip_chunks, &gbx_media_camera_chunks, &gbx_media_effects_chunks, &gbx_media_replay_ui_chunks, &gbx_media_entity_chunks, &gbx_ghost_chunks,
     &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks, &gbx_unlimiter_chunks,
     &gbx_entity_chunks,    &gbx_crystal_chunks,   &gbx_surface_chunks,
-    &gbx_solid_chunks,     &gbx_object_chunks,    &gbx_old_solid_chunks,
+    &gbx_solid_chunks,     &gbx_object_chunks,    &gbx_old_solid_chunks, &gbx_block_info_chunks,
 };
 
 static const gbx_chunk_table *const HEADER_TABLES[] = {
@@ -305,6 +305,7 @@ static const gbx_chunk_table *const HEADER_TABLES[] = {
     &gbx_map_header_chunks,
     &gbx_replay_header_chunks,
     &gbx_item_header_chunks,
+    &gbx_block_info_header_chunks,
 };
 static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
 

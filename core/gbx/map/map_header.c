@@ -74,6 +74,8 @@ const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
     case GBX_FACT_COLLECTOR_PAGE: return rb_node_get(collector_chunk(file, 0x2E001009), key);
     case GBX_FACT_COLLECTOR_NAME: return rb_node_get(collector_chunk(file, 0x2E00100C), key);
     case GBX_FACT_COLLECTOR_CATALOG: return rb_node_get(collector_chunk(file, 0x2E001011), key);
+    case GBX_FACT_COLLECTION: return rb_node_get(collector_chunk(file, 0x03033009), key);
+    case GBX_FACT_COLLECTION_SORT: return rb_node_get(collector_chunk(file, 0x0303300E), key);
     }
     return NULL;
 }
@@ -261,6 +263,8 @@ static const struct copy_site {
     {0x2E001, 0x003, "parentCollectorId", GBX_FACT_COLLECTOR_PAGE},
     {0x2E001, 0x003, "catalogPosition", GBX_FACT_COLLECTOR_CATALOG},
     {0x2E001, 0x003, "name", GBX_FACT_COLLECTOR_NAME},    {0x2E001, 0x003, "prodState", GBX_FACT_COLLECTOR_CATALOG},
+    {0x03033, 0x001, "collection", GBX_FACT_COLLECTION},  {0x03033, 0x001, "needUnlock", GBX_FACT_COLLECTION},
+    {0x03033, 0x001, "vehicle", GBX_FACT_COLLECTION},     {0x03033, 0x001, "sortIndex", GBX_FACT_COLLECTION_SORT},
 };
 
 static const struct copy_site *copy_site(uint32_t family, uint32_t low, const char *key)
@@ -302,7 +306,7 @@ static void settle_chunk(rb_doc *doc, rb_node *chunk, uint32_t family, uint32_t 
 static uint32_t copy_family(uint32_t id)
 {
     uint32_t family = gbx_remap_id(id) >> 12;
-    return family == 0x03043 || family == 0x2E001 ? family : 0;
+    return family == 0x03043 || family == 0x2E001 || family == 0x03033 ? family : 0;
 }
 
 void gbx_settle_copies(rb_doc *doc)

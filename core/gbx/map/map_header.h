@@ -16,7 +16,10 @@ typedef enum gbx_fact {
     GBX_FACT_COLLECTOR_IDENT,   /* 00B (or 002): ident */
     GBX_FACT_COLLECTOR_PAGE,    /* 009: pageName, parentCollectorId */
     GBX_FACT_COLLECTOR_NAME,    /* 00C: name */
-    GBX_FACT_COLLECTOR_CATALOG  /* 011: catalogPosition, prodState */
+    GBX_FACT_COLLECTOR_CATALOG, /* 011: catalogPosition, prodState */
+    /* collections (CGameCtnCollection 0x03033000): the header's 0x03033001 repeats */
+    GBX_FACT_COLLECTION,      /* 009: collection, needUnlock, vehicle */
+    GBX_FACT_COLLECTION_SORT  /* 00E: sortIndex */
 } gbx_fact;
 
 /* The body's node for `fact`'s field `key` in the map whose file record is `file`; NULL when the

@@ -111,8 +111,19 @@ static void scene_mobil_003(rb_ar *ar)
 }
 
 static void scene_mobil_004(rb_ar *ar) { gbx_noderef(ar, "u01"); }
-/* GBX.NET reads a direct CHmsItem here; the 2006 replay stores a single u32 0 */
-static void scene_mobil_005(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
+/* A direct CHmsItem (its chunks up to the end marker, as block info mobils store it); the 2006
+ * replay stores a single u32 0 instead, which GBX.NET's CHmsItem takes as an empty chunk stream. */
+static void scene_mobil_005(rb_ar *ar)
+{
+    uint32_t next = 0;
+    int empty = rb_ar_direction(ar) == RB_AR_READ && rb_ar_peek_u32(ar, &next) && next == 0;
+    if (rb_ar_has(ar, "item", !empty)) {
+        gbx_node_direct(ar, "item");
+    } else if (rb_ar_i32(ar, "u01") != 0 && rb_ar_ok(ar)) {
+        /* any other value would be read back as the first chunk id of an item */
+        rb_ar_fail(ar, RB_E_FORMAT, "a mobil without item stores 0 here, not another number");
+    }
+}
 static void scene_mobil_006(rb_ar *ar) { gbx_noderef(ar, "messageHandler"); }
 
 static void control_base_00c(rb_ar *ar)
