@@ -278,6 +278,18 @@ static void visual_skin_data(rb_ar *ar, uint32_t version)
     rb_ar_record_end(ar);
 }
 
+/* 00F and 00A alike: the vertex count, the vertex streams, then one texture coordinate set per
+ * count the chunk gave before (`sets`, derived from the list on write) */
+static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets)
+{
+    uint32_t count = rb_ar_u32(ar, "count");
+    gbx_noderef_list(ar, "vertexStreams");
+    uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets->count, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
+    rb_ar_list_end(ar);
+    item_count_end(ar, sets, n);
+}
+
 /* 00F: the vertex count, streams, texture coordinates, skin, bounds (docs "Visual chunks") */
 static void visual_00f(rb_ar *ar)
 {
@@ -291,12 +303,7 @@ static void visual_00f(rb_ar *ar)
     if (!item_version_known(ar, version, 6, "visual 0x0900600F")) return;
     uint32_t flags = rb_ar_x32(ar, "flags");
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
-    uint32_t count = rb_ar_u32(ar, "count");
-    gbx_noderef_list(ar, "vertexStreams");
-    uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets.count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
-    rb_ar_list_end(ar);
-    item_count_end(ar, &sets, n);
+    visual_streams_and_tex_coords(ar, &sets);
     if (flags & 7) visual_skin_data(ar, (2 + version) & 15);
     gbx_floats(ar, "boundingBox", 6);
     rb_ar_table(ar, "bitmapElemToPacks", RB_U32, &BITMAP_ELEM);
@@ -334,12 +341,7 @@ static void visual_00a(rb_ar *ar)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x0900600A with skin flags 0x%X has no known layout", skin);
         return;
     }
-    uint32_t count = rb_ar_u32(ar, "count");
-    gbx_noderef_list(ar, "vertexStreams");
-    uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets.count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
-    rb_ar_list_end(ar);
-    item_count_end(ar, &sets, n);
+    visual_streams_and_tex_coords(ar, &sets);
     gbx_bool(ar, "u01");
     rb_ar_table(ar, "u02", RB_U32, &ISO4);
 }
