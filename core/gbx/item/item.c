@@ -14,6 +14,7 @@
  * (CPlugSolid2Model game meshes), surface.c (CPlugSurface shapes), object.c (object models).
  */
 #include "../gbx_internal.h"
+#include "item_shapes.h"
 #include "../map/map_header.h"
 
 /* ---------- shared shapes ---------- */
@@ -28,22 +29,6 @@ static int version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *
     return rb_ar_ok(ar);
 }
 
-/* A u32-counted list. READ: a count that cannot fit in the bytes left is a layout mismatch, so a
- * misread chunk falls back to opaque bytes; the archive checks max_count first, and a count of
- * garbage above that limit would be a final error that fails the whole file. */
-static uint64_t list_begin_u32(rb_ar *ar, const char *key, uint64_t min_item_bytes)
-{
-    uint32_t count = 0;
-    if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && rb_ar_peek_u32(ar, &count) && min_item_bytes &&
-        count > (rb_ar_remaining(ar) - 4) / min_item_bytes) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: count %u cannot fit in the %llu bytes left", key ? key : "list", count,
-                   (unsigned long long)(rb_ar_remaining(ar) - 4));
-        return 0;
-    }
-    return rb_ar_list_begin(ar, key, RB_U32, min_item_bytes);
-}
-
-static void iso4(rb_ar *ar, const char *key) { gbx_floats(ar, key, 12); }
 
 /* GBX.NET `data`: u32 length, then the bytes. */
 static void data_blob(rb_ar *ar, const char *key)
@@ -62,7 +47,7 @@ static void deprec_node_list(rb_ar *ar, const char *version_key, const char *key
 
 static void float_tuple_list(rb_ar *ar, const char *key, int width)
 {
-    uint64_t n = list_begin_u32(ar, key, 4 * (uint64_t)width);
+    uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, width);
     rb_ar_list_end(ar);
 }
@@ -81,7 +66,7 @@ static void int_tuple(rb_ar *ar, const char *key, int width)
 
 static void int_tuple_list(rb_ar *ar, const char *key, int width)
 {
-    uint64_t n = list_begin_u32(ar, key, 4 * (uint64_t)width);
+    uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) int_tuple(ar, NULL, width);
     rb_ar_list_end(ar);
 }
@@ -346,7 +331,7 @@ static void item_01f(rb_ar *ar)
     if (version >= 4 && version <= 6) rb_ar_i32(ar, "u04");
     if (version <= 2) rb_ar_u16(ar, "u05");
     rb_ar_u32(ar, "waypointType");
-    if (version <= 7) iso4(ar, "u06");
+    if (version <= 7) item_iso4(ar, "u06");
     if (version < 6) return;
     gbx_bool(ar, "disableLightmap");
     if (version < 9) return;
@@ -376,10 +361,10 @@ static void item_021(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0, "item model 0x2E002021")) return;
-    uint64_t n = list_begin_u32(ar, "itemGroupElements", 52);
+    uint64_t n = item_list_begin(ar, "itemGroupElements", 52);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        iso4(ar, "location");
+        item_iso4(ar, "location");
         if (string_is_empty(ar, "itemRef")) gbx_noderef(ar, "item");
         rb_ar_record_end(ar);
     }
@@ -391,11 +376,11 @@ static void item_022(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "u01");
-    uint64_t n = list_begin_u32(ar, "u02", 4);
+    uint64_t n = item_list_begin(ar, "u02", 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
     rb_ar_list_end(ar);
     rb_ar_i32(ar, "u03");
-    n = list_begin_u32(ar, "u04", 2);
+    n = item_list_begin(ar, "u04", 2);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u16(ar, NULL);
     rb_ar_list_end(ar);
 }
@@ -459,14 +444,14 @@ static void block_spawn(rb_ar *ar)
 
 static void macro_000(rb_ar *ar)
 {
-    uint64_t n = list_begin_u32(ar, "blockSpawns", 20);
+    uint64_t n = item_list_begin(ar, "blockSpawns", 20);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) block_spawn(ar);
     rb_ar_list_end(ar);
 }
 
 static void macro_001(rb_ar *ar)
 {
-    uint64_t n = list_begin_u32(ar, "blockSkinSpawns", 12);
+    uint64_t n = item_list_begin(ar, "blockSkinSpawns", 12);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         uint32_t version = rb_ar_u32(ar, "version");
@@ -480,11 +465,11 @@ static void macro_001(rb_ar *ar)
 
 static void macro_002(rb_ar *ar)
 {
-    uint64_t n = list_begin_u32(ar, "cardEventsSpawns", 20);
+    uint64_t n = item_list_begin(ar, "cardEventsSpawns", 20);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         rb_ar_u32(ar, "version");
-        uint64_t k = list_begin_u32(ar, "u01", 12);
+        uint64_t k = item_list_begin(ar, "u01", 12);
         for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
         rb_ar_list_end(ar);
         gbx_int3(ar, "u02");
@@ -595,7 +580,7 @@ static void macro_00e(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 3, "macroblock 0x0310D00E")) return;
-    uint64_t n = list_begin_u32(ar, "objectSpawns", 40);
+    uint64_t n = item_list_begin(ar, "objectSpawns", 40);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) object_spawn(ar);
     rb_ar_list_end(ar);
     if (version == 1 || version == 2) int_tuple_list(ar, "u01", 2);

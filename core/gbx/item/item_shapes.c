@@ -160,6 +160,9 @@ uint64_t item_opt_pair_list(rb_ar *ar, const char *key)
     return n;
 }
 
+/* READ: a count that cannot fit in the bytes left is a layout mismatch, so a misread chunk falls
+ * back to opaque bytes; the archive checks max_count first, and a count of garbage above that
+ * limit would be a final error that fails the whole file. */
 uint64_t item_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)
 {
     uint32_t count = 0;
