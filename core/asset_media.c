@@ -121,10 +121,10 @@ int rb_wav_wrap(const rb_wav_format *f, const uint8_t *samples, size_t size, uin
     uint16_t align = f->block_align ? f->block_align : (uint16_t)(f->channels * ((f->bits + 7) / 8));
     uint32_t per_second = adpcm ? 0 : f->sample_rate * align;
     uint16_t samples_per_block = 0;
-    if (adpcm && f->channels && align) {
+    if (adpcm && f->channels && align > 4u * f->channels) { /* else the block holds no samples */
         /* IMA ADPCM: a 4-byte header per channel holds the first sample, then two a byte */
         samples_per_block = (uint16_t)((align - 4u * f->channels) * 8u / (4u * f->channels) + 1u);
-        per_second = (uint32_t)((uint64_t)f->sample_rate * align / samples_per_block);
+        if (samples_per_block) per_second = (uint32_t)((uint64_t)f->sample_rate * align / samples_per_block);
     }
     memcpy(p, "RIFF", 4);
     put_le(p + 4, (uint32_t)(total - 8), 4);

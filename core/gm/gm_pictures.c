@@ -166,13 +166,17 @@ int gm_item_cut(const gm_picture *page, const gm_item *item, uint64_t max_bytes,
         snprintf(why, why_size, "out of memory for a %ux%u item", w, h);
         return -1;
     }
-    if (!item->target_width || !item->target_height) return 0;
-    for (unsigned ty = 0; ty < item->target_height; ty++) {
+    if (!item->target_width || !item->target_height || item->target_x >= w || item->target_y >= h) return 0;
+    /* only the part of the target box inside the picture: the box's sizes come from the file and
+     * may be far larger than the bounded picture */
+    unsigned rows = item->target_height < h - item->target_y ? item->target_height : h - item->target_y;
+    unsigned columns = item->target_width < w - item->target_x ? item->target_width : w - item->target_x;
+    for (unsigned ty = 0; ty < rows; ty++) {
         unsigned oy = item->target_y + ty;
         /* nearest source pixel when the item is scaled (source and target sizes differ) */
         unsigned sy = item->source_y + (unsigned)((uint64_t)ty * item->source_height / item->target_height);
         if (oy >= h || sy >= page->height) continue;
-        for (unsigned tx = 0; tx < item->target_width; tx++) {
+        for (unsigned tx = 0; tx < columns; tx++) {
             unsigned ox = item->target_x + tx;
             unsigned sx = item->source_x + (unsigned)((uint64_t)tx * item->source_width / item->target_width);
             if (ox >= w || sx >= page->width) continue;

@@ -213,7 +213,7 @@ int tres_spz_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink
  * unchanged picture keeps indexes a palette holds twice), else the first index of that colour. */
 static int quantise(const uint8_t *pixel, uint8_t original, const uint8_t palette[256 * 4], size_t colours)
 {
-    if (memcmp(palette + original * 4, pixel, 3) == 0) return original;
+    if (original < colours && memcmp(palette + original * 4, pixel, 3) == 0) return original;
     for (size_t i = 0; i < colours && i < 256; i++)
         if (memcmp(palette + i * 4, pixel, 3) == 0) return (int)i;
     return -1;
