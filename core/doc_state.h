@@ -1,19 +1,17 @@
 /*
- * The document's state: what one parse owns (sections, streams, notes, the model) and what a
- * format is (rb_format). The archive fills it and the JSON renderer reads it; both include this
- * header alone, so neither depends on the parsing and registry code in doc.c (no include cycle:
- * tests/include_cycles.py).
+ * The document's state: what one parse owns (sections, streams, notes, the model; what a format
+ * is, its hook table, is format.h). The archive fills it and the JSON renderer reads it; both
+ * include this header alone, so neither depends on the parsing and registry code in doc.c (no
+ * include cycle: tests/include_cycles.py).
  */
 #ifndef RB_DOC_STATE_H
 #define RB_DOC_STATE_H
 #include <jansson.h>
 #include <pthread.h>
 #include "arena.h"
+#include "format.h"
 #include "model.h"
 #include "rebyte.h"
-
-struct rb_ar;
-struct rb_rule;
 
 /* Byte spaces are numbered with 16 bits in the model's nodes. */
 enum { RB_MAX_SECTIONS = 65535 };
@@ -23,83 +21,6 @@ typedef struct rb_section {
     const uint8_t *data; /* content of this byte space (the input file, a decompressed stream) */
     size_t size;
 } rb_section;
-
-/* A read-only view of a model by JSON pointers (plain indexes), over the model itself or over
- * its JSON rendering, so a hook reads both apply paths alike (patch/companions.c). */
-typedef struct rb_model_view {
-    const void *context;
-    /* elements of the list at `pointer`; *present = 0 when there is none */
-    size_t (*count)(const void *context, const char *pointer, int *present);
-    /* the integer at `pointer` (a hex string as the model spells flags and ids counts); *present
-     * = 0 when there is none */
-    int64_t (*integer)(const void *context, const char *pointer, int *present);
-} rb_model_view;
-
-/* A natural key of a format's list elements (`diff --by-identity`, patch/portable.c): relative
- * pointers into an element ("" the element itself), NULL-terminated. Key sets are tried by rank,
- * lowest first, among the generic ones: "id" (rank 0), "name" (50), the element itself (100). */
-typedef struct rb_key_set {
-    int rank;
-    const char *keys[5];
-} rb_key_set;
-
-typedef struct rb_format {
-    const char *name;
-    const char *description;
-    /* Confidence 0..100 that the bytes are this format (by content, never by name). */
-    int (*detect)(const uint8_t *data, size_t size);
-    /* The root description: drives every archive direction. */
-    void (*describe)(struct rb_ar *ar);
-    /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
-    json_t *(*summary)(const struct rb_doc *doc);
-    /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
-     * writer derives from the body leave the model). */
-    void (*after_read)(struct rb_doc *doc);
-    /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
-     * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
-    int (*is_record)(const rb_node *node);
-    /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
-     * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
-     * `path` (from `from`; the new value `value`) of that list, read through `view` before the
-     * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
-    json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
-                          const json_t *value);
-    /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
-     * the text a handle stands for (NULL when it has none, or when the text would not lead back
-     * to this handle alone), and the handle of a text — found, or with `create` a new symbol the
-     * model gets (0; -1 when there is none and `create` is 0, or it cannot be made). */
-    const char *(*symbol_text)(const struct rb_doc *doc, uint32_t handle, size_t *length);
-    int (*symbol_handle)(struct rb_doc *doc, const char *text, size_t length, int create, uint32_t *handle);
-    /* Optional: after an edit of the model (each patch operation), and freeing what the format
-     * keeps in rb_doc.format_index (a lookup built after a read and after each edit, never while
-     * the model is only read). */
-    void (*after_edit)(struct rb_doc *doc);
-    void (*free_index)(void *index);
-    /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
-    const struct rb_rule *(*rules)(size_t *count);
-    /* Optional: the natural keys of the format's list elements (blocks by name and coordinates...). */
-    const rb_key_set *identity_keys;
-    size_t identity_key_count;
-    /* Optional: named transforms (GBX: "downgrade-items") as an RFC 6902 patch over the model plus
-     * a report of what it changes; 0, or -1 with `why`. */
-    int (*transform)(const struct rb_doc *doc, const char *name, const json_t *options, json_t **patch,
-                     json_t **report, char *why, size_t why_size);
-    /* Optional, for formats with more than one encoding of the same model (GBX: binary, text):
-     * the document's, and setting the one the next write uses (0, or -1 when unknown). */
-    const char *(*encoding)(const struct rb_doc *doc);
-    int (*set_encoding)(struct rb_doc *doc, const char *encoding);
-    /* Optional, assets (`rebyte extract`, docs/usage.md "Assets"): hands every asset of the
-     * document to `sink` (in model order; `only_kind` NULL for all); 0, or -1 with `why`. */
-    int (*assets)(const struct rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
-                  size_t why_size);
-    /* Optional, the way back (`rebyte replace`, a patch value {"$file": ...}): the RFC 6902
-     * operations that put `data`, a file of the kind extracted from `path`, into the model (a
-     * PNG re-encoded to the page's stored form, a re-packed sprite item, ...); NULL with `why`
-     * when it cannot (a picture of another palette, ...). `why` is left empty when `path` is no
-     * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
-    json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
-                           size_t why_size);
-} rb_format;
 
 struct rb_doc {
     rb_arena arena;

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include "patch/cli_util.h"
+#include "patch/cli/cli_util.h"
 #include "tests/test_util.h"
 
 static const char *strategy_name(cli_write_strategy s)
