@@ -13,7 +13,7 @@ cmake -S "$src" -B "$out" -DREBYTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DREBYTE
 cmake --build "$out" -j2 >/dev/null
 "$out/tests/test_archive"
 # formats without a corpus: fixtures made by the project, every mutation of them, the samples
-"$out/tests/streamer/test_streamer" "$src/tests/streamer/fixtures"
+"$out/tests/test_streamer" "$src/tests/streamer/fixtures"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the project's own samples, every format
 # the patch engine: both apply paths on every sample, and the command line around it
