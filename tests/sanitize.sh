@@ -13,7 +13,7 @@ cmake -S "$src" -B "$out" -DREBYTE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DREBYTE
 cmake --build "$out" -j2 >/dev/null
 "$out/tests/test_archive"
 # formats without a corpus: fixtures made by the project, every mutation of them, the samples
-"$out/tests/streamer/test_streamer" "$src/tests/streamer/fixtures"
+"$out/tests/test_streamer" "$src/tests/streamer/fixtures"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the project's own samples, every format
 # the patch engine: both apply paths on every sample, and the command line around it
@@ -23,8 +23,8 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/game_rules.sh"
 "$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"
 if command -v python3 >/dev/null 2>&1; then
-    python3 "$src/tests/gbx_header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
-    python3 "$src/tests/gbx_parallel.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+    python3 "$src/tests/gbx_map/header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+    python3 "$src/tests/gbx_map/parallel.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
 fi
 for folder in "$src"/samples/*/; do
     "$out/tests/test_mutation" "$folder" 10

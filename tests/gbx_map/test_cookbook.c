@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc.h"
 #include "core/json.h"
