@@ -293,20 +293,11 @@ uint32_t gbx_remap_id(uint32_t raw)
     return raw;
 }
 
-static const gbx_chunk_table *const BODY_TABLES[] = {
-    &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_media_clip_chunks, &gbx_media_camera_chunks, &gbx_media_effects_chunks, &gbx_media_replay_ui_chunks, &gbx_media_entity_chunks, &gbx_ghost_chunks,
-    &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks, &gbx_unlimiter_chunks,
-    &gbx_entity_chunks,    &gbx_crystal_chunks,   &gbx_surface_chunks,
-    &gbx_solid_chunks,     &gbx_object_chunks,    &gbx_old_solid_chunks, &gbx_block_info_chunks,
-};
-
-static const gbx_chunk_table *const HEADER_TABLES[] = {
-    &gbx_challenge_header_chunks,
-    &gbx_map_header_chunks,
-    &gbx_replay_header_chunks,
-    &gbx_item_header_chunks,
-    &gbx_block_info_header_chunks,
-};
+/* The lookup walks the one list of gbx_tables.h; no id is in two tables of a list. */
+#define GBX_TABLE_ADDRESS(table) &table,
+static const gbx_chunk_table *const BODY_TABLES[] = {GBX_BODY_TABLES(GBX_TABLE_ADDRESS)};
+static const gbx_chunk_table *const HEADER_TABLES[] = {GBX_HEADER_TABLES(GBX_TABLE_ADDRESS)};
+#undef GBX_TABLE_ADDRESS
 static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
 
 static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)
