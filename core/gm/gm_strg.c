@@ -464,12 +464,6 @@ static void scan(const gm_state *st, const gm_chunk_span *c, offsets *o)
     }
 }
 
-int gm_compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **out, size_t *count)
 {
     offsets o = {NULL, 0, 0, 1};
