@@ -14,7 +14,7 @@ void rb_limits_default(rb_limits *limits)
     limits->max_string = 64ull << 20;
 }
 
-void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
+static void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
 {
     memset(doc, 0, sizeof(*doc));
     rb_arena_init(&doc->arena);
@@ -282,15 +282,11 @@ static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *
     return 0;
 }
 
-void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size)
-{
-    out[0] = 0;
-    find_path(doc->root, section, offset, out, size, 1);
-}
-
+/* The structure path at `offset` of the input file (section 0). */
 static void path_at_unlocked(const rb_doc *doc, uint64_t offset, char *out, size_t size)
 {
-    rb_doc_path_at_section(doc, 0, offset, out, size);
+    out[0] = 0;
+    find_path(doc->root, 0, offset, out, size, 1);
 }
 
 void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)

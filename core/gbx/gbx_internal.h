@@ -56,8 +56,6 @@ typedef struct gbx_mark {
     int version_seen;
 } gbx_mark;
 gbx_mark gbx_mark_here(rb_ar *ar);
-/* Errors no fallback may swallow (limits, out of memory). */
-int gbx_error_is_final(rb_ar *ar);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

@@ -15,7 +15,8 @@
 /* Running out of memory must reach the user; anything else (a layout that does not match, a
  * count over a limit — checked before anything is allocated) may fall back to keeping the bytes
  * opaque, which is always exact. A limit that caused a fallback is noted, so the user learns it. */
-int gbx_error_is_final(rb_ar *ar)
+/* Errors no fallback may swallow (limits, out of memory). */
+static int gbx_error_is_final(rb_ar *ar)
 {
     rb_status st = rb_ar_ok(ar) ? RB_OK : rb_ar_error(ar)->status;
     if (st == RB_E_LIMIT && rb_ar_direction(ar) == RB_AR_READ) {
@@ -120,6 +121,20 @@ void gbx_noderef(rb_ar *ar, const char *key)
     }
     if (rb_ar_has(ar, "classId", defines)) node_body(ar);
     rb_ar_record_end(ar);
+}
+
+void gbx_noderef_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+/* A deprecated-format list: u32 version (10 in every known file), then the count. */
+void gbx_noderef_deprec_list(rb_ar *ar, const char *key)
+{
+    rb_ar_u32(ar, "listVersion");
+    gbx_noderef_list(ar, key);
 }
 
 void gbx_noderef_encapsulated(rb_ar *ar, const char *key)

@@ -155,7 +155,6 @@ void gm_string_list(rb_ar *ar, gm_state *st, const char *key);
 void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
 /* STRG (gm_strg.c) */
-int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment);
 int gm_build_string_map(gm_state *st, const gm_chunk_span *strg);
 /* WRITE, before its strings: STRG is a copy the writer derives from the references (links by
  * text): a text that a link written so far names and STRG lacks is appended to the model's

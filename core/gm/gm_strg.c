@@ -13,7 +13,7 @@
 #include "gm_internal.h"
 
 /* READ: does STRG have exactly the canonical layout (so the typed description reproduces it)? */
-int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
+static int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
 {
     if (size < 4) return 0;
     uint32_t count = gm_le32(data);
