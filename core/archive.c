@@ -337,7 +337,7 @@ void ar_close_raw_line(rb_ar *ar)
     rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
-void ar_put_line(rb_ar *ar, const void *text, size_t n)
+static void ar_put_line(rb_ar *ar, const void *text, size_t n)
 {
     ar_close_raw_line(ar);
     rb_buf_put(ar_out(ar), text, n);

@@ -219,9 +219,6 @@ void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_si
 /* The same for formats that store the CRC-32 of the content (zip entries): READ checks the stored
  * value against the decoded content (binary only), WRITE derives it. */
 void rb_ar_stream_end_crc(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot, rb_slot *crc_slot);
-/* Plain (uncompressed) content in a section of its own: for GBX 'U' bodies. */
-void rb_ar_section_begin(rb_ar *ar, const char *section_name);
-void rb_ar_section_end(rb_ar *ar);
 
 /* --- the text encoding (text GBX, format byte 'T'; spellings in archive_text.h) ---
  * From here on every primitive is one line ended by CR LF: READ parses lines, WRITE spells them.
@@ -230,9 +227,8 @@ void rb_ar_section_end(rb_ar *ar);
  * format says (GBX: after the format and compression bytes); FROM_JSON ignores it. */
 void rb_ar_set_text(rb_ar *ar, int text);
 int rb_ar_is_text(const rb_ar *ar);
-/* A format's own spelling of a value: one line (text only; NULL / a no-op in binary). */
+/* A format's own spelling of a value: one line (text only; NULL in binary). */
 const uint8_t *rb_ar_take_line(rb_ar *ar, const char *what, size_t *len);
-void rb_ar_emit_line(rb_ar *ar, const void *text, size_t len);
 
 /* --- building blocks for format-specific primitives (e.g. GBX lookback strings) --- */
 /* READ: a number of this wire (binary: its bytes; text: its line), the inverse of rb_ar_emit_uint. */

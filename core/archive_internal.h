@@ -59,7 +59,7 @@ typedef struct ar_range {
     /* stream bookkeeping */
     rb_node *stream;
     const rb_codec *codec;
-    int is_stream, is_section;
+    int is_stream;
     rb_slot *crc_slot; /* WRITE: gets the CRC-32 of the content (rb_ar_stream_end_crc) */
 } ar_range;
 
@@ -133,7 +133,6 @@ int ar_count_is_plausible(rb_ar *ar, const char *key, uint64_t count, uint64_t m
 uint64_t ar_list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t min_item_bytes);
 uint64_t ar_read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes);
 void ar_close_raw_line(rb_ar *ar);
-void ar_put_line(rb_ar *ar, const void *text, size_t n);
 const uint8_t *ar_next_line(rb_ar *ar, const char *leaf, size_t *len);
 int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value);
 void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire);

@@ -433,27 +433,6 @@ void rb_ar_stream_end(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_si
     ar->range_count--;
 }
 
-void rb_ar_section_begin(rb_ar *ar, const char *section_name)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return;
-    ar_range *parent = ar_top_range(ar);
-    int section = add_section(ar, section_name, parent->base + parent->pos, parent->size - parent->pos, NULL);
-    if (section < 0) return;
-    ar_range *r = push_range(ar, section_name);
-    if (!r) return;
-    r->base = parent->base + parent->pos;
-    r->size = parent->size - parent->pos;
-    r->section = (uint16_t)section;
-    r->is_section = 1;
-    parent->pos = parent->size;
-}
-
-void rb_ar_section_end(rb_ar *ar)
-{
-    if (ar->failed || ar->dir != RB_AR_READ) return;
-    rb_ar_range_end(ar);
-}
-
 int rb_ar_finish(rb_ar *ar)
 {
     if (ar->failed) return 0;
@@ -517,11 +496,6 @@ const uint8_t *rb_ar_take_line(rb_ar *ar, const char *what, size_t *len)
 {
     if (ar->failed || ar->dir != RB_AR_READ || !ar->text) return NULL;
     return ar_next_line(ar, what, len);
-}
-
-void rb_ar_emit_line(rb_ar *ar, const void *text, size_t len)
-{
-    if (!ar->failed && ar->dir == RB_AR_WRITE && ar->text) ar_put_line(ar, text, len);
 }
 
 const uint8_t *rb_ar_take_lstring(rb_ar *ar, const char *what, unsigned length_wire, size_t *size)

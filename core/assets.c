@@ -3,7 +3,7 @@
  * caller's sink with names made safe and unique and builds the manifest, so `rebyte extract` is
  * a thin client; rb_doc_asset_patch asks the format for the operations that put a file back.
  * What an asset is, and how it is converted, is the format's (its `assets` and `asset_patch`
- * hooks, core/doc_state.h); the encoders they share are in asset_media.c.
+ * hooks, core/doc_state.h); the encoders they share are in writers/asset_media.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,22 +12,8 @@
 #include <zlib.h>
 #include "assets.h"
 #include "doc.h"
+#include "error.h"
 #include "json.h"
-
-static void set_error(rb_error *err, rb_status status, const rb_doc *doc, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void set_error(rb_error *err, rb_status status, const rb_doc *doc, const char *path, const char *fmt, ...)
-{
-    if (!err) return;
-    memset(err, 0, sizeof *err);
-    err->status = status;
-    snprintf(err->file, sizeof err->file, "%s", doc->file_name);
-    snprintf(err->path, sizeof err->path, "%s", path ? path : "");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
 
 int rb_asset_emit(rb_asset_sink sink, void *context, const rb_asset *asset, char *why, size_t why_size)
 {
@@ -153,7 +139,7 @@ static rb_status extract_unlocked(const rb_doc *doc, const char *only_kind, rb_a
                                   char **manifest_json, rb_error *err)
 {
     if (!doc->format->assets) {
-        set_error(err, RB_E_UNSUPPORTED, doc, NULL, "the %s format has no assets rebyte extracts", doc->format->name);
+        rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "the %s format has no assets rebyte extracts", doc->format->name);
         return RB_E_UNSUPPORTED;
     }
     extraction x = {.doc = doc, .sink = sink, .context = context};
@@ -165,13 +151,13 @@ static rb_status extract_unlocked(const rb_doc *doc, const char *only_kind, rb_a
     int rc = doc->format->assets(doc, only_kind && *only_kind ? only_kind : NULL, extraction_sink, &x, why, sizeof why);
     rb_status st = RB_OK;
     if (x.failed) {
-        set_error(err, RB_E_NOMEM, doc, NULL, "out of memory (or an asset without a name, kind or path)");
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory (or an asset without a name, kind or path)");
         st = RB_E_NOMEM;
     } else if (x.sink_stopped) {
-        set_error(err, RB_E_IO, doc, NULL, "the extraction was stopped (%s)", why);
+        rb_error_set(err, RB_E_IO, doc->file_name, NULL, "the extraction was stopped (%s)", why);
         st = RB_E_IO;
     } else if (rc != 0) {
-        set_error(err, RB_E_FORMAT, doc, NULL, "%s", why[0] ? why : "an asset could not be made");
+        rb_error_set(err, RB_E_FORMAT, doc->file_name, NULL, "%s", why[0] ? why : "an asset could not be made");
         st = RB_E_FORMAT;
     } else if (manifest_json) {
         json_t *m = json_pack("{s:i,s:o,s:O,s:O}", "rebyteAssets", 1, "source", manifest_source(doc), "assets",
@@ -179,7 +165,7 @@ static rb_status extract_unlocked(const rb_doc *doc, const char *only_kind, rb_a
         *manifest_json = m ? rb_json_print_text(m) : NULL;
         json_decref(m);
         if (!*manifest_json) {
-            set_error(err, RB_E_NOMEM, doc, NULL, "out of memory");
+            rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
             st = RB_E_NOMEM;
         }
     }
@@ -208,20 +194,20 @@ static rb_status asset_patch_unlocked(const rb_doc *doc, const char *path, const
                                       char **patch_json, rb_error *err)
 {
     if (!doc->format->asset_patch) {
-        set_error(err, RB_E_UNSUPPORTED, doc, path, "the %s format puts no assets back", doc->format->name);
+        rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, path, "the %s format puts no assets back", doc->format->name);
         return RB_E_UNSUPPORTED;
     }
     char why[512] = "";
     json_t *ops = doc->format->asset_patch(doc, path, data, size, why, sizeof why);
     if (!ops) {
-        if (why[0]) set_error(err, RB_E_MODEL, doc, path, "%s", why);
-        else set_error(err, RB_E_USAGE, doc, path, "%s is not the path of an asset (see the manifest of `rebyte extract`)", path);
+        if (why[0]) rb_error_set(err, RB_E_MODEL, doc->file_name, path, "%s", why);
+        else rb_error_set(err, RB_E_USAGE, doc->file_name, path, "%s is not the path of an asset (see the manifest of `rebyte extract`)", path);
         return why[0] ? RB_E_MODEL : RB_E_USAGE;
     }
     *patch_json = rb_json_print_text(ops);
     json_decref(ops);
     if (!*patch_json) {
-        set_error(err, RB_E_NOMEM, doc, path, "out of memory");
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, path, "out of memory");
         return RB_E_NOMEM;
     }
     return RB_OK;

@@ -1,5 +1,6 @@
-/* The document layer: parse, write, coverage, error text, the format registry. */
+/* The document layer: parse, write, coverage, the format registry (error text: error.c). */
 #include "doc.h"
+#include "error.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +14,7 @@ void rb_limits_default(rb_limits *limits)
     limits->max_string = 64ull << 20;
 }
 
-const char *rb_error_format(const rb_error *e, char *out, size_t size)
-{
-    char where[96] = "";
-    if (e->has_offset) snprintf(where, sizeof where, "%s @0x%" PRIx64 ": ", e->section, e->offset);
-    else if (e->section[0]) snprintf(where, sizeof where, "%s: ", e->section);
-    snprintf(out, size, "%s%s%s%s%s%s", e->file[0] ? e->file : "", e->file[0] ? ": " : "", where, e->path,
-             e->path[0] ? ": " : "", e->message);
-    return out;
-}
-
-void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
+static void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
 {
     memset(doc, 0, sizeof(*doc));
     rb_arena_init(&doc->arena);
@@ -66,15 +57,6 @@ void rb_doc_free(rb_doc *doc)
     free(doc);
 }
 
-static void set_error(rb_error *err, rb_status status, const char *file, const char *message)
-{
-    if (!err) return;
-    memset(err, 0, sizeof(*err));
-    err->status = status;
-    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-    snprintf(err->message, sizeof err->message, "%s", message);
-}
-
 const char *rb_detect_format(const uint8_t *data, size_t size)
 {
     const rb_format *f = rb_format_detect(data, size);
@@ -86,14 +68,14 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
 {
     const char *name = options ? options->file_name : NULL;
     rb_doc *doc = malloc(sizeof(*doc));
-    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
     rb_doc_init(doc, name, options ? options->limits : NULL);
     doc->record_derived_offsets = options && options->record_derived_offsets;
     doc->format = format;
     rb_doc_add_section(doc, "file", data, size, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     rb_ar *ar = doc->root ? rb_ar_new_read(doc, data, size, doc->root) : NULL;
-    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);
@@ -107,8 +89,8 @@ rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *op
 {
     const rb_format *format = rb_format_detect(data, size);
     if (!format) {
-        set_error(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL,
-                  "not a format rebyte knows (detected by content; see `rebyte formats`)");
+        rb_error_set(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL, NULL,
+                     "not a format rebyte knows (detected by content; see `rebyte formats`)");
         return NULL;
     }
     return rb_doc_parse_as(format, data, size, options, err);
@@ -118,14 +100,14 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
                          rb_error *err)
 {
     rb_doc *doc = malloc(sizeof(*doc));
-    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
     rb_doc_init(doc, name, blob_source ? &blob_source->limits : NULL);
     doc->format = format;
     doc->blob_source = blob_source;
     rb_doc_add_section(doc, "json", NULL, 0, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     rb_ar *ar = doc->root ? rb_ar_new_from_json(doc, json, doc->root) : NULL;
-    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);
@@ -183,7 +165,7 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
     *out_size = 0;
     rb_ar *ar = rb_ar_new_write(doc, doc->root, options ? options->reencode : 0, options ? options->decoded : 0);
     if (ar && options) rb_ar_set_reencode_codec(ar, options->reencode_codec);
-    if (!ar) { set_error(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory"); return RB_E_NOMEM; }
     if (expected) rb_buf_expect(rb_ar_output(ar), expected, expected_size);
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);
@@ -300,15 +282,11 @@ static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *
     return 0;
 }
 
-void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size)
-{
-    out[0] = 0;
-    find_path(doc->root, section, offset, out, size, 1);
-}
-
+/* The structure path at `offset` of the input file (section 0). */
 static void path_at_unlocked(const rb_doc *doc, uint64_t offset, char *out, size_t size)
 {
-    rb_doc_path_at_section(doc, 0, offset, out, size);
+    out[0] = 0;
+    find_path(doc->root, 0, offset, out, size, 1);
 }
 
 void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)

@@ -16,8 +16,6 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
  * resolve against `blob_source` (may be NULL). */
 rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
                          rb_error *err);
-void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset, char *out, size_t size);
 /* `doc` borrows bytes from `original`: free the original together with doc. */
 void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
-void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
 #endif

@@ -1,7 +1,8 @@
 #include <pthread.h>
 #include <zlib.h>
-#include "model.h"
 #include <string.h>
+#include "bytes.h"
+#include "model.h"
 
 rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key)
 {
@@ -54,6 +55,34 @@ int64_t rb_node_int(const rb_node *n)
     if (!(n->wire & RB_W_SIGNED) || width >= 8 || width == 0) return (int64_t)n->v.bits;
     unsigned shift = 64 - 8 * width;
     return (int64_t)(n->v.bits << shift) >> shift;
+}
+
+/* Element access over both list kinds: a list of nodes, or a table read from its packed bytes
+ * without turning it into nodes (the table's layout is in model.h). */
+size_t rb_element_count(const rb_node *list)
+{
+    if (!list) return 0;
+    if (list->kind == RB_K_TABLE) return list->table->count;
+    return list->kind == RB_K_LIST ? list->v.kids.count : 0;
+}
+
+uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key)
+{
+    if (index >= rb_element_count(list)) return 0;
+    if (list->kind == RB_K_LIST) {
+        const rb_node *element = list->v.kids.items[index];
+        return rb_node_uint(key ? rb_node_get(element, key) : element);
+    }
+    const rb_layout *layout = list->table->layout;
+    size_t offset = 0;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        int scalar = f->kind == RB_K_INT || f->kind == RB_K_FLOAT || f->kind == RB_K_BOOL;
+        if (scalar && (key ? f->key && strcmp(f->key, key) == 0 : !f->key))
+            return rb_load_le(list->v.bytes.data + index * list->table->stride + offset, f->wire & RB_W_WIDTH);
+        offset += rb_layout_field_bytes(f);
+    }
+    return 0;
 }
 
 /* Memoised on first use; several threads may ask at once (reads never write to what another

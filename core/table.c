@@ -3,6 +3,7 @@
  * from the same layout, so a table and the list of nodes it stands for are indistinguishable in
  * JSON, in the C API and in error paths. */
 #include <string.h>
+#include "bytes.h"
 #include "model.h"
 
 /* A field of `size` bytes kept as they are (a blob, or a fixed-size string). */
@@ -41,13 +42,6 @@ static size_t model_field_count(const rb_layout *layout)
 
 static int is_bare_scalar(const rb_layout *layout) { return layout->field_count == 1 && !layout->fields[0].key; }
 
-static uint64_t load_le(const uint8_t *p, unsigned width)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* Where the element being built puts its nodes. */
 typedef struct element_builder {
     const rb_node *table;
@@ -81,7 +75,7 @@ static void fill_leaf(element_builder *b, rb_node *n, const rb_layout_field *f)
     } else {
         n->wire = f->wire;
         n->src_size = f->wire & RB_W_WIDTH;
-        n->v.bits = load_le(p, n->src_size);
+        n->v.bits = rb_load_le(p, n->src_size);
     }
     b->offset += n->src_size;
 }
@@ -160,30 +154,4 @@ const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch)
 {
     if (!record || record->kind != RB_K_PACKED) return record;
     return rb_table_element(record, 0, scratch->nodes, scratch->kids);
-}
-
-size_t rb_element_count(const rb_node *list)
-{
-    if (!list) return 0;
-    if (list->kind == RB_K_TABLE) return list->table->count;
-    return list->kind == RB_K_LIST ? list->v.kids.count : 0;
-}
-
-uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key)
-{
-    if (index >= rb_element_count(list)) return 0;
-    if (list->kind == RB_K_LIST) {
-        const rb_node *element = list->v.kids.items[index];
-        return rb_node_uint(key ? rb_node_get(element, key) : element);
-    }
-    const rb_layout *layout = list->table->layout;
-    size_t offset = 0;
-    for (size_t i = 0; i < layout->field_count; i++) {
-        const rb_layout_field *f = &layout->fields[i];
-        int scalar = f->kind == RB_K_INT || f->kind == RB_K_FLOAT || f->kind == RB_K_BOOL;
-        if (scalar && (key ? f->key && strcmp(f->key, key) == 0 : !f->key))
-            return load_le(list->v.bytes.data + index * list->table->stride + offset, f->wire & RB_W_WIDTH);
-        offset += rb_layout_field_bytes(f);
-    }
-    return 0;
 }

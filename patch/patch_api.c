@@ -5,26 +5,13 @@
 #include <zlib.h>
 #include "apply.h"
 #include "apply_assets.h"
+#include "../core/error.h"
 #include "../core/json.h"
 #include "model_compare.h"
 #include "model_edit.h"
 #include "portable.h"
 #include "selector.h"
 #include "jsonpatch.h"
-
-static void set_error(rb_error *err, rb_status status, const char *file, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void set_error(rb_error *err, rb_status status, const char *file, const char *fmt, ...)
-{
-    if (!err) return;
-    memset(err, 0, sizeof(*err));
-    err->status = status;
-    snprintf(err->file, sizeof err->file, "%s", file ? file : "");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-}
 
 /* ---------- patch files ---------- */
 
@@ -33,21 +20,21 @@ rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_err
     json_error_t jerr;
     json_t *file = json_loadb(text, size, JSON_ALLOW_NUL, &jerr);
     if (!file) {
-        set_error(err, RB_E_USAGE, name, "not JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
+        rb_error_set(err, RB_E_USAGE, name, NULL, "not JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
         return NULL;
     }
     rb_patch *patch = calloc(1, sizeof(*patch));
     if (!patch || !(patch->name = strdup(name ? name : "the patch"))) {
         free(patch);
         json_decref(file);
-        set_error(err, RB_E_NOMEM, name, "out of memory");
+        rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory");
         return NULL;
     }
     patch->file = file;
     /* a relative {"$file": F} names a file beside the patch (docs/usage.md "Assets") */
     rb_json_resolve_files(file, name);
     if (rb_patch_parts(file, &patch->ops, &patch->base) != 0) {
-        set_error(err, RB_E_USAGE, name, "neither a JSON Patch array nor a rebyte patch object");
+        rb_error_set(err, RB_E_USAGE, name, NULL, "neither a JSON Patch array nor a rebyte patch object");
         rb_patch_free(patch);
         return NULL;
     }
@@ -209,7 +196,7 @@ static int proven_on_json(const rb_doc *a, const rb_doc *b, json_t *ops, rb_erro
     char why[1400];
     int ok = rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, NULL, why, sizeof why) == 0 &&
              rb_values_equal(ja, jb);
-    if (!ok) set_error(err, RB_E_MODEL, a->file_name, "internal: the identity patch does not turn A into B (%.400s)", why);
+    if (!ok) rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "internal: the identity patch does not turn A into B (%.400s)", why);
     json_decref(ja);
     json_decref(jb);
     return ok;
@@ -253,7 +240,7 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
     *patch_json = NULL;
     *operation_count = 0;
     if (a->format != b->format) {
-        set_error(err, RB_E_USAGE, a->file_name, "%s is %s, %s is %s: diff needs two files of one format",
+        rb_error_set(err, RB_E_USAGE, a->file_name, NULL, "%s is %s, %s is %s: diff needs two files of one format",
                   a->file_name, a->format->name, b->file_name, b->format->name);
         return RB_E_USAGE;
     }
@@ -276,7 +263,7 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
     }
     *patch_json = rb_json_print_text(out);
     json_decref(out);
-    if (!*patch_json) { set_error(err, RB_E_NOMEM, a->file_name, "out of memory"); return RB_E_NOMEM; }
+    if (!*patch_json) { rb_error_set(err, RB_E_NOMEM, a->file_name, NULL, "out of memory"); return RB_E_NOMEM; }
     return RB_OK;
 }
 
@@ -301,7 +288,7 @@ static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char
     char why[1024];
     rb_status st = RB_OK;
     if (rb_json_patch_apply_selectors(&model, patch->ops, &resolved, why, sizeof why) != 0) {
-        set_error(err, RB_E_MODEL, doc->file_name, "%s: %s", patch->name, why);
+        rb_error_set(err, RB_E_MODEL, doc->file_name, NULL, "%s: %s", patch->name, why);
         st = RB_E_MODEL;
     } else if (!(*plain_json = rb_json_print_text(resolved))) {
         st = RB_E_NOMEM;

@@ -19,7 +19,8 @@
 #include <string.h>
 #include "jsonpatch.h"
 
-void rb_selector_unescape(char *s)
+/* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
+static void rb_selector_unescape(char *s)
 {
     char *o = s;
     for (char *p = s; *p; p++) {

@@ -20,7 +20,8 @@ static int qoi_signed(unsigned v, unsigned bits)
     return v & (1u << (bits - 1)) ? (int)v - (1 << bits) : (int)v;
 }
 
-int rb_qoi_size(const uint8_t *in, size_t in_size, unsigned *width, unsigned *height, char *err, size_t err_size)
+/* Width and height from a stream's header; 0, or -1 with `err` when it is not one. */
+static int rb_qoi_size(const uint8_t *in, size_t in_size, unsigned *width, unsigned *height, char *err, size_t err_size)
 {
     if (in_size < RB_QOI_HEADER || memcmp(in, "fioq", 4) != 0) {
         snprintf(err, err_size, "not a GameMaker QOI stream (no \"fioq\" header)");

@@ -12,8 +12,6 @@
 
 enum { RB_QOI_HEADER = 12 };
 
-/* Width and height from a stream's header; 0, or -1 with `err` when it is not one. */
-int rb_qoi_size(const uint8_t *in, size_t in_size, unsigned *width, unsigned *height, char *err, size_t err_size);
 /* Decode a whole stream (header included) into *rgba (malloc'd, width x height x 4 bytes);
  * pictures of more than `max_bytes` of pixels are refused before anything is allocated. 0, or
  * -1 with `err` saying at which byte of the stream it went wrong. */

@@ -360,17 +360,3 @@ void gbx_int3_list(rb_ar *ar, const char *key)
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
     rb_ar_list_end(ar);
 }
-
-void gbx_noderef_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
-}
-
-/* A deprecated-format list: u32 version (10 in every known file), then the count. */
-void gbx_noderef_deprec_list(rb_ar *ar, const char *key)
-{
-    rb_ar_u32(ar, "listVersion");
-    gbx_noderef_list(ar, key);
-}

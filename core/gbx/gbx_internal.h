@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "../archive.h"
 #include "../doc.h"
+#include "gbx_tables.h"
 
 enum {
     GBX_FACADE = 0xFACADE01u,
@@ -55,8 +56,6 @@ typedef struct gbx_mark {
     int version_seen;
 } gbx_mark;
 gbx_mark gbx_mark_here(rb_ar *ar);
-/* Errors no fallback may swallow (limits, out of memory). */
-int gbx_error_is_final(rb_ar *ar);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */
@@ -128,32 +127,11 @@ const gbx_chunk_def *gbx_find_chunk(uint32_t raw_chunk_id);
 /* Header chunks (user data) with a known layout. */
 const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw_chunk_id);
 
-/* Tables of the class description files (one per file). */
-extern const gbx_chunk_table gbx_challenge_chunks;
-extern const gbx_chunk_table gbx_challenge_header_chunks;
-extern const gbx_chunk_table gbx_game_chunks; /* collector list, parameters, blocks, skins, ... */
-extern const gbx_chunk_table gbx_anchored_chunks;     /* items chunk 0x03043040, anchored objects */
-extern const gbx_chunk_table gbx_unlimiter_chunks;    /* TMUnlimiter map chunks 0x3F001002/003 */
-extern const gbx_chunk_table gbx_media_clip_chunks;      /* clips, clip groups, tracks, effect simi */
-extern const gbx_chunk_table gbx_media_camera_chunks;    /* camera media blocks */
-extern const gbx_chunk_table gbx_media_effects_chunks;   /* effect media blocks */
-extern const gbx_chunk_table gbx_media_replay_ui_chunks; /* TMN/TMU replay events and UI controls */
-extern const gbx_chunk_table gbx_media_entity_chunks;    /* entity, object, skel, decal 2d blocks */
-extern const gbx_chunk_table gbx_ghost_chunks;        /* CGameGhost, CGameCtnGhost, CPlugEntRecordData */
-extern const gbx_chunk_table gbx_replay_chunks;       /* CGameCtnReplayRecord (body) */
-extern const gbx_chunk_table gbx_map_extra_chunks;    /* skippable map chunks, anchored objects, ... */
-extern const gbx_chunk_table gbx_item_chunks;         /* CGameCtnCollector, CGameItemModel, macroblocks */
-extern const gbx_chunk_table gbx_entity_chunks;       /* item entity models, block items, placement */
-extern const gbx_chunk_table gbx_crystal_chunks;      /* CPlugCrystal meshes, material instances */
-extern const gbx_chunk_table gbx_surface_chunks;      /* CPlugSurface collision shapes */
-extern const gbx_chunk_table gbx_solid_chunks;        /* CPlugSolid2Model meshes and their visuals */
-extern const gbx_chunk_table gbx_old_solid_chunks;    /* CPlugSolid (old solids) and their CPlugTree nodes */
-extern const gbx_chunk_table gbx_block_info_chunks;   /* TM 1.0 collections, block infos, their mobils */
-extern const gbx_chunk_table gbx_block_info_header_chunks; /* the collection's header chunk 0x03033001 */
-extern const gbx_chunk_table gbx_object_chunks;       /* object physical and visual models, light models */
-extern const gbx_chunk_table gbx_map_header_chunks;   /* header chunks of maps */
-extern const gbx_chunk_table gbx_replay_header_chunks; /* header chunks of replays */
-extern const gbx_chunk_table gbx_item_header_chunks;   /* header chunks of items, macroblocks */
+/* Tables of the class description files (one per file), declared from their one list. */
+#define GBX_DECLARE_TABLE(table) extern const gbx_chunk_table table;
+GBX_BODY_TABLES(GBX_DECLARE_TABLE)
+GBX_HEADER_TABLES(GBX_DECLARE_TABLE)
+#undef GBX_DECLARE_TABLE
 
 /* A complete GBX file inside another (a replay's map): its own header, ids and node indices. */
 void gbx_embedded_file(rb_ar *ar, const char *key);

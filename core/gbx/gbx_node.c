@@ -15,7 +15,8 @@
 /* Running out of memory must reach the user; anything else (a layout that does not match, a
  * count over a limit — checked before anything is allocated) may fall back to keeping the bytes
  * opaque, which is always exact. A limit that caused a fallback is noted, so the user learns it. */
-int gbx_error_is_final(rb_ar *ar)
+/* Errors no fallback may swallow (limits, out of memory). */
+static int gbx_error_is_final(rb_ar *ar)
 {
     rb_status st = rb_ar_ok(ar) ? RB_OK : rb_ar_error(ar)->status;
     if (st == RB_E_LIMIT && rb_ar_direction(ar) == RB_AR_READ) {
@@ -120,6 +121,20 @@ void gbx_noderef(rb_ar *ar, const char *key)
     }
     if (rb_ar_has(ar, "classId", defines)) node_body(ar);
     rb_ar_record_end(ar);
+}
+
+void gbx_noderef_list(rb_ar *ar, const char *key)
+{
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
+    rb_ar_list_end(ar);
+}
+
+/* A deprecated-format list: u32 version (10 in every known file), then the count. */
+void gbx_noderef_deprec_list(rb_ar *ar, const char *key)
+{
+    rb_ar_u32(ar, "listVersion");
+    gbx_noderef_list(ar, key);
 }
 
 void gbx_noderef_encapsulated(rb_ar *ar, const char *key)
@@ -293,20 +308,11 @@ uint32_t gbx_remap_id(uint32_t raw)
     return raw;
 }
 
-static const gbx_chunk_table *const BODY_TABLES[] = {
-    &gbx_challenge_chunks, &gbx_game_chunks,  &gbx_media_clip_chunks, &gbx_media_camera_chunks, &gbx_media_effects_chunks, &gbx_media_replay_ui_chunks, &gbx_media_entity_chunks, &gbx_ghost_chunks,
-    &gbx_replay_chunks,    &gbx_map_extra_chunks, &gbx_item_chunks,  &gbx_anchored_chunks, &gbx_unlimiter_chunks,
-    &gbx_entity_chunks,    &gbx_crystal_chunks,   &gbx_surface_chunks,
-    &gbx_solid_chunks,     &gbx_object_chunks,    &gbx_old_solid_chunks, &gbx_block_info_chunks,
-};
-
-static const gbx_chunk_table *const HEADER_TABLES[] = {
-    &gbx_challenge_header_chunks,
-    &gbx_map_header_chunks,
-    &gbx_replay_header_chunks,
-    &gbx_item_header_chunks,
-    &gbx_block_info_header_chunks,
-};
+/* The lookup walks the one list of gbx_tables.h; no id is in two tables of a list. */
+#define GBX_TABLE_ADDRESS(table) &table,
+static const gbx_chunk_table *const BODY_TABLES[] = {GBX_BODY_TABLES(GBX_TABLE_ADDRESS)};
+static const gbx_chunk_table *const HEADER_TABLES[] = {GBX_HEADER_TABLES(GBX_TABLE_ADDRESS)};
+#undef GBX_TABLE_ADDRESS
 static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
 
 static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)

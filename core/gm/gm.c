@@ -22,151 +22,6 @@ static int datawin_detect(const uint8_t *data, size_t size)
     return form_length <= size - 8 && gen8_length <= form_length - 8 ? 100 : 60;
 }
 
-/* ---------- helpers shared by the chunk descriptions ---------- */
-
-uint64_t gm_abs(rb_ar *ar, const gm_state *st)
-{
-    return rb_ar_direction(ar) == RB_AR_READ ? st->chunk_base + rb_ar_tell(ar) : rb_ar_tell(ar);
-}
-
-static int compare_addr(const void *a, const void *b)
-{
-    uint32_t x = ((const gm_addr *)a)->address, y = ((const gm_addr *)b)->address;
-    return x < y ? -1 : x > y;
-}
-
-long gm_string_at(const gm_state *st, uint32_t address)
-{
-    gm_addr key = {address, 0};
-    const gm_addr *hit = bsearch(&key, st->strings.items, st->strings.count, sizeof key, compare_addr);
-    return hit ? (long)hit->index : -1;
-}
-
-void gm_sort_addr_map(gm_addr_map *map) { qsort(map->items, map->count, sizeof *map->items, compare_addr); }
-
-void *gm_grown(void *items, size_t *cap, size_t element_size, size_t first)
-{
-    size_t want = *cap ? *cap * 2 : first;
-    void *grown = want <= SIZE_MAX / element_size ? realloc(items, want * element_size) : NULL;
-    if (grown) *cap = want;
-    return grown;
-}
-
-void gm_add_link(rb_ar *ar, gm_state *st, size_t position, gm_link_kind kind, uint64_t index)
-{
-    if (st->fixup_count == st->fixup_cap) {
-        gm_fixup *grown = gm_grown(st->fixups, &st->fixup_cap, sizeof *grown, 256);
-        if (!grown) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for links"); return; }
-        st->fixups = grown;
-    }
-    st->fixups[st->fixup_count++] = (gm_fixup){position, (uint32_t)kind, index};
-}
-
-void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index)
-{
-    if (index >= 0) gm_add_link(ar, st, position, GM_LINK_STRING, (uint64_t)index); /* null stays 0 */
-}
-
-const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size)
-{
-    uint32_t record = gm_le32(st->file + st->strg_data + 4 + 4 * (uint64_t)index);
-    *size = gm_le32(st->file + record);
-    return st->file + record + 4;
-}
-
-/* WRITE: a link to the string with this text (resolved once STRG is laid out). */
-static void add_text_link(rb_ar *ar, gm_state *st, size_t position, const rb_node *text, uint64_t occurrence,
-                          const char *key)
-{
-    gm_add_link(ar, st, position, GM_LINK_STRING_TEXT, occurrence);
-    if (rb_ar_ok(ar)) {
-        st->fixups[st->fixup_count - 1].text = text;
-        st->fixups[st->fixup_count - 1].key = key;
-    }
-}
-
-/* Inside a list an element cannot be absent: a null reference is the number 0 there. */
-static int null_list_element(rb_ar *ar, const char *key)
-{
-    if (key || rb_ar_next_is_string(ar)) return 0;
-    if (rb_ar_uint_detached(ar, NULL, RB_U32, 0) != 0 && rb_ar_ok(ar))
-        rb_ar_fail(ar, RB_E_MODEL, "a string link is a text, or 0 for a null reference");
-    return 1;
-}
-
-int gm_strref(rb_ar *ar, gm_state *st, const char *key)
-{
-    rb_ar_dir dir = rb_ar_direction(ar);
-    if (dir == RB_AR_READ) {
-        uint64_t at = gm_abs(ar, st);
-        rb_slot raw = rb_ar_slot(ar, key ? key : "string reference", RB_U32);
-        if (!rb_ar_ok(ar)) return 0;
-        if (!raw.value) {
-            if (!key) rb_ar_uint_detached(ar, NULL, RB_U32, 0);
-            return 0;
-        }
-        long index = gm_string_at(st, (uint32_t)raw.value);
-        if (index < 0) {
-            rb_ar_fail(ar, RB_E_FORMAT, "string reference 0x%llx at 0x%llx does not point at a STRG string",
-                       (unsigned long long)raw.value, (unsigned long long)at);
-            return 0;
-        }
-        /* a field names its string by text alone: a later duplicate could not be told apart
-         * (no corpus file has one; the chunk is then kept opaque, where references keep it) */
-        if (st->string_occurrence[index]) {
-            rb_ar_fail(ar, RB_E_FORMAT, "%s: string reference to a repeated text (string %ld)", key ? key : "list",
-                       index);
-            return 0;
-        }
-        uint32_t size;
-        const uint8_t *text = gm_string_text(st, index, &size);
-        rb_ar_has(ar, key, 1);
-        rb_ar_string_detached(ar, key, text, size);
-        return 1;
-    }
-    int present = key ? rb_ar_has(ar, key, 0) : !null_list_element(ar, key);
-    const rb_node *text = present && rb_ar_ok(ar) ? rb_ar_string_detached(ar, key, NULL, 0) : NULL;
-    rb_slot slot = rb_ar_slot(ar, key ? key : "string reference", RB_U32);
-    if (dir == RB_AR_WRITE && text) add_text_link(ar, st, slot.position, text, 0, key ? key : "string list");
-    return present;
-}
-
-static uint64_t zero_fill(uint64_t position, unsigned alignment)
-{
-    return alignment > 1 ? (alignment - position % alignment) % alignment : 0;
-}
-
-static int all_zero(const uint8_t *p, uint64_t n)
-{
-    for (uint64_t i = 0; i < n; i++)
-        if (p[i]) return 0;
-    return 1;
-}
-
-void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64_t next)
-{
-    uint64_t here = gm_abs(ar, st);
-    int reading = rb_ar_direction(ar) == RB_AR_READ;
-    int deviates = 0;
-    if (reading) {
-        if (next < here || next - here > rb_ar_remaining(ar)) {
-            rb_ar_fail(ar, RB_E_FORMAT, "next structure at 0x%llx is outside this chunk", (unsigned long long)next);
-            return;
-        }
-        deviates = next - here != zero_fill(here, alignment) || !all_zero(st->file + here, next - here);
-    }
-    if (rb_ar_has(ar, key, deviates)) {
-        rb_ar_bytes(ar, key, RB_K_OPAQUE, reading ? next - here : 0);
-    } else if (rb_ar_direction(ar) == RB_AR_WRITE) {
-        static const uint8_t zeros[128];
-        uint64_t n = zero_fill(here, alignment);
-        if (n) rb_ar_expect(ar, "zero fill", zeros, (size_t)n);
-    } else if (reading && next > here) {
-        static const uint8_t zeros[128];
-        rb_ar_expect(ar, "zero fill", zeros, (size_t)(next - here));
-    }
-}
-
 /* ---------- READ pre-pass: the whole file, the chunk spans, the layout flags ---------- */
 
 /* Pointers go anywhere: the descriptions see the whole input, not only the bytes at the cursor. */
@@ -200,13 +55,6 @@ static void walk_chunks(gm_state *st)
         c->size = size;
         pos += 8 + (uint64_t)size;
     }
-}
-
-const gm_chunk_span *gm_find_chunk(const gm_state *st, const char *id)
-{
-    for (size_t i = 0; i < st->chunk_count; i++)
-        if (memcmp(st->chunks[i].id, id, 4) == 0) return &st->chunks[i];
-    return NULL;
 }
 
 /* 16 when every chunk but the last ends on a 16-byte boundary, else 4, else 1: detected from the
@@ -350,7 +198,7 @@ static void opaque_strrefs(rb_ar *ar, gm_state *st, const uint32_t *offsets, con
                 rb_ar_fail(ar, RB_E_MODEL, "string reference at %u is outside the chunk's %llu bytes", at,
                            (unsigned long long)data_size);
             else
-                add_text_link(ar, st, (size_t)(data_at + at), text, occurrence, "strrefs");
+                gm_add_text_link(ar, st, (size_t)(data_at + at), text, occurrence, "strrefs");
         }
         rb_ar_record_end(ar);
     }

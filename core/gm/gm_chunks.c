@@ -121,6 +121,15 @@ int gm_tpag_fits(const gm_state *st, const gm_chunk_span *c)
     return 1;
 }
 
+/* READ pre-pass: where the TPAG items are (22 bytes each, right after TPAG's pointer table). */
+void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag)
+{
+    if (!tpag || !gm_tpag_fits(st, tpag)) return;
+    st->tpag_count = gm_le32(st->file + tpag->data);
+    st->tpag_first = (uint64_t)tpag->data + 4 + 4ull * st->tpag_count;
+    st->tpag_known = 1;
+}
+
 /* TPAG items are the targets of pointers in SPRT, BGND, FONT, OPTN and EMBI, which may be kept
  * opaque: the items must stay where they were, so only their fields can be edited. */
 void gm_chunk_tpag(rb_ar *ar, gm_state *st)

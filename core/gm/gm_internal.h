@@ -103,10 +103,13 @@ long gm_string_at(const gm_state *st, uint32_t address);
 int gm_strref(rb_ar *ar, gm_state *st, const char *key);
 /* The text of string `index` and how many earlier strings share it (READ). */
 const uint8_t *gm_string_text(const gm_state *st, long index, uint32_t *size);
-/* WRITE: patch the u32 at output `position` with string `index`'s address once it is known. */
-void gm_add_fixup(rb_ar *ar, gm_state *st, size_t position, int64_t index);
-/* WRITE: the same for any kind of link. */
+/* WRITE: patch the u32 at output `position` with the link's target (a string's address, a TPAG
+ * item's, ...) once it is known. */
 void gm_add_link(rb_ar *ar, gm_state *st, size_t position, gm_link_kind kind, uint64_t index);
+/* WRITE: a link to the string with this text (the `occurrence`th of that text), resolved once
+ * STRG is laid out; `key` names the holder in messages. */
+void gm_add_text_link(rb_ar *ar, gm_state *st, size_t position, const rb_node *text, uint64_t occurrence,
+                      const char *key);
 /* Zero fill up to `alignment` (absolute), or the recorded bytes when the file had others there.
  * READ: the fill runs up to absolute offset `next` (where the next structure starts). */
 void gm_gap(rb_ar *ar, gm_state *st, const char *key, unsigned alignment, uint64_t next);
@@ -152,7 +155,6 @@ void gm_string_list(rb_ar *ar, gm_state *st, const char *key);
 void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag);
 
 /* STRG (gm_strg.c) */
-int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment);
 int gm_build_string_map(gm_state *st, const gm_chunk_span *strg);
 /* WRITE, before its strings: STRG is a copy the writer derives from the references (links by
  * text): a text that a link written so far names and STRG lacks is appended to the model's

@@ -70,15 +70,6 @@ void gm_pointer_list(rb_ar *ar, gm_state *st, const char *key, unsigned element_
 
 /* ---------- links to TPAG items ---------- */
 
-/* READ pre-pass: where the TPAG items are (22 bytes each, right after TPAG's pointer table). */
-void gm_note_tpag(gm_state *st, const gm_chunk_span *tpag)
-{
-    if (!tpag || !gm_tpag_fits(st, tpag)) return;
-    st->tpag_count = gm_le32(st->file + tpag->data);
-    st->tpag_first = (uint64_t)tpag->data + 4 + 4ull * st->tpag_count;
-    st->tpag_known = 1;
-}
-
 int64_t gm_tpag_ref(rb_ar *ar, gm_state *st, const char *key)
 {
     rb_ar_dir dir = rb_ar_direction(ar);

@@ -141,49 +141,6 @@ void gm_chunk_feds(rb_ar *ar, gm_state *st)
 
 /* ---------- ACRV (docs/formats/gamemaker.md "ACRV") ---------- */
 
-/* Variant: points carry 4 Bézier floats (2.3.1+), else one u32 (0 in every known file, kept raw). */
-static void curve_point(rb_ar *ar, unsigned bezier)
-{
-    rb_ar_f32(ar, "x");
-    rb_ar_f32(ar, "value");
-    if (bezier) {
-        rb_ar_f32(ar, "bezierX0");
-        rb_ar_f32(ar, "bezierY0");
-        rb_ar_f32(ar, "bezierX1");
-        rb_ar_f32(ar, "bezierY1");
-    } else {
-        rb_ar_u32(ar, "unused");
-    }
-}
-
-static void curve_channel(rb_ar *ar, gm_state *st, unsigned bezier)
-{
-    gm_strref(ar, st, "name");
-    rb_ar_u32(ar, "curveType");
-    rb_ar_u32(ar, "iterations");
-    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, bezier ? 24 : 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        curve_point(ar, bezier);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
-/* Also a sequence's owned or embedded curve (gm_sprt.c; embedded ones have no name). */
-void gm_animation_curve(rb_ar *ar, gm_state *st, int named, unsigned bezier)
-{
-    if (named) gm_strref(ar, st, "name");
-    rb_ar_u32(ar, "graphType");
-    uint64_t n = rb_ar_list_begin(ar, "channels", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        curve_channel(ar, st, bezier);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
 static void animation_curve(rb_ar *ar, gm_state *st, uint64_t index, void *ctx)
 {
     (void)index;

@@ -13,7 +13,7 @@
 #include "gm_internal.h"
 
 /* READ: does STRG have exactly the canonical layout (so the typed description reproduces it)? */
-int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
+static int gm_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
 {
     if (size < 4) return 0;
     uint32_t count = gm_le32(data);
@@ -462,12 +462,6 @@ static void scan(const gm_state *st, const gm_chunk_span *c, offsets *o)
         if ((value >= 100000 && value <= st->last_object) || (value >= 10000000 && value <= st->last_tile)) continue;
         if (gm_string_at(st, value) >= 0) add_offset(o, at);
     }
-}
-
-int gm_compare_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 int gm_find_strrefs(const gm_state *st, const gm_chunk_span *chunk, uint32_t **out, size_t *count)

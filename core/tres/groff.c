@@ -856,7 +856,8 @@ static void derived_header_field(rb_ar *ar, const char *key, rb_slot *slot, uint
     rb_ar_slot_set(ar, slot, value);
 }
 
-void rb_tres_groff_describe(rb_ar *ar)
+/* The GROFF description, usable inside another container (the SZDD wrapper). */
+static void rb_tres_groff_describe(rb_ar *ar)
 {
     groff_state st = {.save_version = -1, .file_order_sorted = 1};
     groff_json_names json_names;

@@ -189,6 +189,3 @@ static const gbx_chunk_def CHALLENGE_CHUNKS[] = {
 };
 
 const gbx_chunk_table gbx_challenge_chunks = {CHALLENGE_CHUNKS, sizeof CHALLENGE_CHUNKS / sizeof CHALLENGE_CHUNKS[0]};
-
-/* Map header chunks are described in map_extra.c. */
-const gbx_chunk_table gbx_challenge_header_chunks = {NULL, 0};

@@ -19,8 +19,6 @@ typedef struct ghost_sample_sizes {
     uint32_t count;
     uint32_t *size_of; /* `count` sizes (scratch memory of the archive) */
 } ghost_sample_sizes;
-/* Are samples of this class and state version typed? */
-int gbx_ghost_samples_known(uint32_t mobil_class, int32_t version);
 /* The state buffer: its samples as records where they are known and cut exactly, else a blob. */
 void gbx_ghost_state_buffer(rb_ar *ar, uint32_t mobil_class, int32_t version, ghost_sample_sizes *cut);
 /* The decoded content of CPlugEntRecordData (ent_record.c, docs/formats/gbx-ghost.md "Entity records"). */

@@ -78,7 +78,7 @@ static const rb_layout *car_state_layout(int32_t version)
     }
 }
 
-int gbx_ghost_samples_known(uint32_t mobil_class, int32_t version)
+static int gbx_ghost_samples_known(uint32_t mobil_class, int32_t version)
 {
     return (mobil_class == 0x0A02B000u || mobil_class == 0x0A103000u) && car_state_layout(version);
 }
