@@ -1,16 +1,31 @@
 /* The document layer: parse, write, coverage, error text, the format registry. */
 #include "doc.h"
+#include "options.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const rb_limits default_limits = {sizeof(rb_limits), 512ull << 20, 16ull << 20, 64, 64ull << 20};
+
+/* Only the fields the caller's struct has (its size): a caller built against an older header has
+ * a shorter struct. A size of 0, or one above this library's, is taken as this library's (the
+ * fields it does not know stay as the caller set them: 0, their default). */
 void rb_limits_default(rb_limits *limits)
 {
-    limits->max_decompressed_size = 512ull << 20;
-    limits->max_count = 16ull << 20;
-    limits->max_depth = 64;
-    limits->max_string = 64ull << 20;
+    size_t size = limits->size;
+    if (size == 0 || size > sizeof(rb_limits)) size = sizeof(rb_limits);
+    memcpy(limits, &default_limits, size);
+    limits->size = size;
+}
+
+/* A limit left 0 is its default (include/rebyte.h rb_limits). */
+static void limits_or_defaults(rb_limits *limits)
+{
+    if (!limits->max_decompressed_size) limits->max_decompressed_size = default_limits.max_decompressed_size;
+    if (!limits->max_count) limits->max_count = default_limits.max_count;
+    if (!limits->max_depth) limits->max_depth = default_limits.max_depth;
+    if (!limits->max_string) limits->max_string = default_limits.max_string;
 }
 
 const char *rb_error_format(const rb_error *e, char *out, size_t size)
@@ -31,7 +46,8 @@ void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
     pthread_mutex_init(&doc->report_lock, NULL);
     snprintf(doc->file_name, sizeof doc->file_name, "%s", file_name ? file_name : "");
     if (limits) doc->limits = *limits;
-    else rb_limits_default(&doc->limits);
+    else doc->limits = default_limits;
+    limits_or_defaults(&doc->limits);
 }
 
 size_t rb_doc_note_count(const rb_doc *doc) { return doc->note_count + doc->notes_dropped; }
@@ -66,7 +82,7 @@ void rb_doc_free(rb_doc *doc)
     free(doc);
 }
 
-static void set_error(rb_error *err, rb_status status, const char *file, const char *message)
+void rb_error_set(rb_error *err, rb_status status, const char *file, const char *message)
 {
     if (!err) return;
     memset(err, 0, sizeof(*err));
@@ -81,19 +97,34 @@ const char *rb_detect_format(const uint8_t *data, size_t size)
     return f ? f->name : NULL;
 }
 
-rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+/* The caller's read options and limits in this library's layout (core/options.h). */
+static int take_read_options(const rb_read_options *in, rb_read_options *options, rb_limits *limits, rb_error *err)
+{
+    char why[200];
+    if (rb_options_take(options, sizeof *options, in, sizeof(rb_read_options), "rb_read_options", why, sizeof why) ||
+        rb_options_take(limits, sizeof *limits, options->limits, sizeof(rb_limits), "rb_limits", why, sizeof why)) {
+        rb_error_set(err, RB_E_USAGE, in ? in->file_name : NULL, why);
+        return -1;
+    }
+    return 0;
+}
+
+rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
                         rb_error *err)
 {
-    const char *name = options ? options->file_name : NULL;
+    rb_read_options options;
+    rb_limits limits;
+    if (take_read_options(caller, &options, &limits, err)) return NULL;
+    const char *name = options.file_name;
     rb_doc *doc = malloc(sizeof(*doc));
-    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
-    rb_doc_init(doc, name, options ? options->limits : NULL);
-    doc->record_derived_offsets = options && options->record_derived_offsets;
+    if (!doc) { rb_error_set(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    rb_doc_init(doc, name, &limits);
+    doc->record_derived_offsets = options.record_derived_offsets;
     doc->format = format;
     rb_doc_add_section(doc, "file", data, size, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     rb_ar *ar = doc->root ? rb_ar_new_read(doc, data, size, doc->root) : NULL;
-    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);
@@ -107,7 +138,7 @@ rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *op
 {
     const rb_format *format = rb_format_detect(data, size);
     if (!format) {
-        set_error(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL,
+        rb_error_set(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL,
                   "not a format rebyte knows (detected by content; see `rebyte formats`)");
         return NULL;
     }
@@ -118,14 +149,14 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
                          rb_error *err)
 {
     rb_doc *doc = malloc(sizeof(*doc));
-    if (!doc) { set_error(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
+    if (!doc) { rb_error_set(err, RB_E_NOMEM, name, "out of memory"); return NULL; }
     rb_doc_init(doc, name, blob_source ? &blob_source->limits : NULL);
     doc->format = format;
     doc->blob_source = blob_source;
     rb_doc_add_section(doc, "json", NULL, 0, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     rb_ar *ar = doc->root ? rb_ar_new_from_json(doc, json, doc->root) : NULL;
-    if (!ar) { set_error(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, "out of memory"); rb_doc_free(doc); return NULL; }
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);
@@ -166,11 +197,19 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
 
 /* A write reads the model (several may run at once); its stream reports are kept under a lock of
  * their own (rb_doc_stream_reports). */
-static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
+    rb_write_options options;
+    char why[200];
+    if (rb_options_take(&options, sizeof options, caller, sizeof options, "rb_write_options", why, sizeof why)) {
+        *out = NULL;
+        *out_size = 0;
+        rb_error_set(err, RB_E_USAGE, doc->file_name, why);
+        return RB_E_USAGE;
+    }
     rb_doc_read_begin(doc);
-    rb_status st = write_doc_unlocked(doc, options, expected, expected_size, identical, out, out_size, err);
+    rb_status st = write_doc_unlocked(doc, &options, expected, expected_size, identical, out, out_size, err);
     rb_doc_read_end(doc);
     return st;
 }
@@ -183,7 +222,7 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
     *out_size = 0;
     rb_ar *ar = rb_ar_new_write(doc, doc->root, options ? options->reencode : 0, options ? options->decoded : 0);
     if (ar && options) rb_ar_set_reencode_codec(ar, options->reencode_codec);
-    if (!ar) { set_error(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, doc->file_name, "out of memory"); return RB_E_NOMEM; }
     if (expected) rb_buf_expect(rb_ar_output(ar), expected, expected_size);
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);

@@ -20,4 +20,6 @@ void rb_doc_path_at_section(const rb_doc *doc, uint16_t section, uint64_t offset
 /* `doc` borrows bytes from `original`: free the original together with doc. */
 void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
 void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits);
+/* Fills `err` (may be NULL) with a status and a message about `file`, no offset. */
+void rb_error_set(rb_error *err, rb_status status, const char *file, const char *message);
 #endif
