@@ -123,16 +123,18 @@ static void check_write_against(rb_doc *doc, const char *name, const uint8_t *da
     free(differing);
 }
 
-static void mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
+/* 1 when the file was of a known format and damaged, 0 when it was left out (not a format, empty,
+ * over max_size). */
+static int mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
 {
     uint8_t *data;
     size_t size;
-    if (!(data = test_read_file(path, &size))) return;
-    if (size == 0 || (max_size && size > max_size)) { free(data); return; }
-    rb_read_options opt = {.file_name = name, .record_derived_offsets = 1};
+    if (!(data = test_read_file(path, &size))) return 0;
+    if (size == 0 || (max_size && size > max_size)) { free(data); return 0; }
+    rb_read_options opt = {.size = sizeof opt, .file_name = name, .record_derived_offsets = 1};
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
-    if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
+    if (!doc) { free(data); return 0; } /* not a known format (MANIFEST) */
     check_write_against(doc, name, data, size, st);
     offsets boundaries = {0}, ints = {0};
     collect(doc->root, &boundaries, &ints);
@@ -179,6 +181,24 @@ static void mutate_file(const char *path, const char *name, int random_cases, si
     free(ints.items);
     free(copy);
     free(data);
+    return 1;
+}
+
+/* A folder that is not there: skipped (77) only when it is in the shared corpus and the shared
+ * folder itself is absent (REBYTE_SHARED unset or missing); a corpus with a folder missing, or a
+ * samples folder missing, is a failure. */
+static int missing_folder(const char *folder)
+{
+    const char *shared = getenv("REBYTE_SHARED");
+    size_t n = shared ? strlen(shared) : 0;
+    int in_shared = n && strncmp(folder, shared, n) == 0 && folder[n] == '/';
+    struct stat st;
+    if (in_shared && (stat(shared, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        printf("SKIP: the shared folder %s is absent (set REBYTE_SHARED)\n", shared);
+        return 77;
+    }
+    printf("FAIL: folder %s not found%s\n", folder, in_shared ? " although the shared folder is there" : "");
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -188,24 +208,26 @@ int main(int argc, char **argv)
         return 2;
     }
     DIR *d = opendir(argv[1]);
-    if (!d) {
-        printf("SKIP: corpus folder %s not found (set REBYTE_SHARED)\n", argv[1]);
-        return 77;
-    }
+    if (!d) return missing_folder(argv[1]);
     int cases = argc > 2 ? atoi(argv[2]) : 20;
     size_t max_size = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 0; /* 0: every file */
     stats st = {0};
     struct dirent *e;
-    size_t files = 0;
+    size_t files = 0, mutated = 0;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        mutate_file(path, e->d_name, cases, max_size, &st);
+        mutated += (size_t)mutate_file(path, e->d_name, cases, max_size, &st);
         files++;
     }
     closedir(d);
-    printf("mutation: %zu files, %zu cases: %zu parsed and round-tripped, %zu clean errors, %zu bad\n", files, st.cases,
-           st.parsed, st.clean_errors, st.bad);
+    printf("mutation: %zu files (%zu of a known format damaged), %zu cases: %zu parsed and round-tripped, %zu clean "
+           "errors, %zu bad\n", files, mutated, st.cases, st.parsed, st.clean_errors, st.bad);
+    if (mutated == 0) {
+        printf("FAIL: no file of a known format%s in %s: nothing was tested\n", max_size ? " within the size limit" : "",
+               argv[1]);
+        return 1;
+    }
     return st.bad ? 1 : 0;
 }
