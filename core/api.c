@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "doc.h"
+#include "error.h"
 #include "json.h"
 
 /* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
@@ -64,24 +65,42 @@ rb_node *rb_node_at(rb_node *root, const char *pointer)
     return *pointer ? NULL : n;
 }
 
-int64_t rb_node_get_int(const rb_node *n) { return rb_node_int(n); }
-uint64_t rb_node_get_uint(const rb_node *n) { return n->v.bits; }
+/* ---------- checked getters: the kind first, then whether the value fits ---------- */
 
-double rb_node_get_float(const rb_node *n)
+static int holds_integer(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_BOOL; }
+
+/* A negative value of a signed wire type (sign-extended by rb_node_int). */
+static int is_negative(const rb_node *n) { return (n->wire & RB_W_SIGNED) && rb_node_int(n) < 0; }
+
+rb_status rb_node_get_int(const rb_node *n, int64_t *value)
 {
-    if ((n->wire & RB_W_WIDTH) == 4) {
-        float f;
-        uint32_t b = (uint32_t)n->v.bits;
-        memcpy(&f, &b, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, &n->v.bits, 8);
-    return d;
+    if (!n || !value) return RB_E_USAGE;
+    if (!holds_integer(n)) return RB_E_MODEL;
+    /* an unsigned 64-bit value above INT64_MAX has no int64_t */
+    if (!(n->wire & RB_W_SIGNED) && n->v.bits > (uint64_t)INT64_MAX) return RB_E_MODEL;
+    *value = rb_node_int(n);
+    return RB_OK;
+}
+
+rb_status rb_node_get_uint(const rb_node *n, uint64_t *value)
+{
+    if (!n || !value) return RB_E_USAGE;
+    if (!holds_integer(n) || is_negative(n)) return RB_E_MODEL;
+    *value = (uint64_t)rb_node_int(n);
+    return RB_OK;
+}
+
+rb_status rb_node_get_float(const rb_node *n, double *value)
+{
+    if (!n || !value) return RB_E_USAGE;
+    if (n->kind != RB_K_FLOAT) return RB_E_MODEL;
+    *value = rb_node_float(n);
+    return RB_OK;
 }
 
 rb_status rb_node_set_uint(rb_node *n, uint64_t v)
 {
+    if (!n) return RB_E_USAGE;
     unsigned width = n->wire & RB_W_WIDTH;
     if ((n->kind != RB_K_INT && n->kind != RB_K_BOOL) || (width < 8 && v >> (8 * width))) return RB_E_MODEL;
     if ((n->wire & RB_W_SIGNED) && width < 8 && v >> (8 * width - 1)) return RB_E_MODEL;
@@ -91,6 +110,7 @@ rb_status rb_node_set_uint(rb_node *n, uint64_t v)
 
 rb_status rb_node_set_int(rb_node *n, int64_t v)
 {
+    if (!n) return RB_E_USAGE;
     unsigned width = n->wire & RB_W_WIDTH;
     if (n->kind != RB_K_INT) return RB_E_MODEL;
     if (!(n->wire & RB_W_SIGNED)) return v < 0 ? RB_E_MODEL : rb_node_set_uint(n, (uint64_t)v);
@@ -106,6 +126,7 @@ rb_status rb_node_set_int(rb_node *n, int64_t v)
 
 rb_status rb_node_set_float(rb_node *n, double v)
 {
+    if (!n) return RB_E_USAGE;
     if (n->kind != RB_K_FLOAT) return RB_E_MODEL;
     if ((n->wire & RB_W_WIDTH) == 4) {
         float f = (float)v;
@@ -119,16 +140,20 @@ rb_status rb_node_set_float(rb_node *n, double v)
     return RB_OK;
 }
 
-const uint8_t *rb_node_get_bytes(const rb_node *n, size_t *size)
+rb_status rb_node_get_bytes(const rb_node *n, const uint8_t **bytes, size_t *size)
 {
-    int has_bytes = n->kind == RB_K_STRING || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE ||
-                    (n->kind == RB_K_ID && n->wire == RB_ID_STRING);
-    *size = has_bytes ? n->v.bytes.size : 0;
-    return has_bytes ? n->v.bytes.data : NULL;
+    if (!n || !bytes || !size) return RB_E_USAGE;
+    size_t data_size;
+    const uint8_t *data = rb_node_bytes(n, &data_size);
+    if (!data) return RB_E_MODEL;
+    *bytes = data;
+    *size = data_size;
+    return RB_OK;
 }
 
 rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t size)
 {
+    if (!doc || !n || (!bytes && size)) return RB_E_USAGE;
     if (n->kind != RB_K_STRING && n->kind != RB_K_BLOB && n->kind != RB_K_OPAQUE && n->kind != RB_K_ID) return RB_E_MODEL;
     uint8_t *copy = rb_arena_dup(&doc->arena, bytes, size ? size : 1);
     if (!copy) return RB_E_NOMEM;
@@ -157,26 +182,31 @@ static char *dump_unlocked(const rb_doc *doc, rb_blob_mode blobs, const char *so
     return text;
 }
 
-char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
+rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
+                      rb_error *err)
 {
+    if (!json_text) return RB_E_USAGE;
+    *json_text = NULL;
+    if (!doc || blobs < RB_BLOBS_REF || blobs > RB_BLOBS_OMIT) {
+        rb_error_set(err, RB_E_USAGE, doc ? doc->file_name : NULL, NULL, "rb_doc_dump: no document, or no such blob mode");
+        return RB_E_USAGE;
+    }
     rb_doc_read_begin(doc);
-    char *text = dump_unlocked(doc, blobs, source_name);
+    *json_text = dump_unlocked(doc, blobs, source_name);
     rb_doc_read_end(doc);
-    return text;
+    if (*json_text) return RB_OK;
+    rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory while printing the model");
+    return RB_E_NOMEM;
 }
 
-static char *to_json_unlocked(const rb_doc *doc, int blobs_base64)
-{
-    return rb_doc_dump(doc, blobs_base64 ? RB_BLOBS_BASE64 : RB_BLOBS_REF, NULL);
-}
+/* ---------- the library itself ---------- */
 
-char *rb_doc_to_json(const rb_doc *doc, int blobs_base64)
-{
-    rb_doc_read_begin(doc);
-    char *text = to_json_unlocked(doc, blobs_base64);
-    rb_doc_read_end(doc);
-    return text;
-}
+unsigned rb_version_number(void) { return REBYTE_VERSION_NUMBER; }
+const char *rb_version(void) { return REBYTE_VERSION_STRING; }
+
+/* The caller's free() may be another C runtime's (a DLL, a static runtime): what the library
+ * allocated goes back through the library. */
+void rb_free(void *p) { free(p); }
 
 rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
 {

@@ -1,17 +1,32 @@
 /* The document layer: parse, write, coverage, the format registry (error text: error.c). */
 #include "doc.h"
 #include "error.h"
+#include "options.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const rb_limits default_limits = {sizeof(rb_limits), 512ull << 20, 16ull << 20, 64, 64ull << 20};
+
+/* Only the fields the caller's struct has (its size): a caller built against an older header has
+ * a shorter struct. A size of 0, or one above this library's, is taken as this library's (the
+ * fields it does not know stay as the caller set them: 0, their default). */
 void rb_limits_default(rb_limits *limits)
 {
-    limits->max_decompressed_size = 512ull << 20;
-    limits->max_count = 16ull << 20;
-    limits->max_depth = 64;
-    limits->max_string = 64ull << 20;
+    size_t size = limits->size;
+    if (size == 0 || size > sizeof(rb_limits)) size = sizeof(rb_limits);
+    memcpy(limits, &default_limits, size);
+    limits->size = size;
+}
+
+/* A limit left 0 is its default (include/rebyte.h rb_limits). */
+static void limits_or_defaults(rb_limits *limits)
+{
+    if (!limits->max_decompressed_size) limits->max_decompressed_size = default_limits.max_decompressed_size;
+    if (!limits->max_count) limits->max_count = default_limits.max_count;
+    if (!limits->max_depth) limits->max_depth = default_limits.max_depth;
+    if (!limits->max_string) limits->max_string = default_limits.max_string;
 }
 
 static void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *limits)
@@ -22,7 +37,8 @@ static void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *lim
     pthread_mutex_init(&doc->report_lock, NULL);
     snprintf(doc->file_name, sizeof doc->file_name, "%s", file_name ? file_name : "");
     if (limits) doc->limits = *limits;
-    else rb_limits_default(&doc->limits);
+    else doc->limits = default_limits;
+    limits_or_defaults(&doc->limits);
 }
 
 size_t rb_doc_note_count(const rb_doc *doc) { return doc->note_count + doc->notes_dropped; }
@@ -63,14 +79,29 @@ const char *rb_detect_format(const uint8_t *data, size_t size)
     return f ? f->name : NULL;
 }
 
-rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+/* The caller's read options and limits in this library's layout (core/options.h). */
+static int take_read_options(const rb_read_options *in, rb_read_options *options, rb_limits *limits, rb_error *err)
+{
+    char why[200];
+    if (rb_options_take(options, sizeof *options, in, sizeof(rb_read_options), "rb_read_options", why, sizeof why) ||
+        rb_options_take(limits, sizeof *limits, options->limits, sizeof(rb_limits), "rb_limits", why, sizeof why)) {
+        rb_error_set(err, RB_E_USAGE, in ? in->file_name : NULL, NULL, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
                         rb_error *err)
 {
-    const char *name = options ? options->file_name : NULL;
+    rb_read_options options;
+    rb_limits limits;
+    if (take_read_options(caller, &options, &limits, err)) return NULL;
+    const char *name = options.file_name;
     rb_doc *doc = malloc(sizeof(*doc));
     if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
-    rb_doc_init(doc, name, options ? options->limits : NULL);
-    doc->record_derived_offsets = options && options->record_derived_offsets;
+    rb_doc_init(doc, name, &limits);
+    doc->record_derived_offsets = options.record_derived_offsets;
     doc->format = format;
     rb_doc_add_section(doc, "file", data, size, NULL);
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
@@ -148,11 +179,19 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
 
 /* A write reads the model (several may run at once); its stream reports are kept under a lock of
  * their own (rb_doc_stream_reports). */
-static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
+    rb_write_options options;
+    char why[200];
+    if (rb_options_take(&options, sizeof options, caller, sizeof options, "rb_write_options", why, sizeof why)) {
+        *out = NULL;
+        *out_size = 0;
+        rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "%s", why);
+        return RB_E_USAGE;
+    }
     rb_doc_read_begin(doc);
-    rb_status st = write_doc_unlocked(doc, options, expected, expected_size, identical, out, out_size, err);
+    rb_status st = write_doc_unlocked(doc, &options, expected, expected_size, identical, out, out_size, err);
     rb_doc_read_end(doc);
     return st;
 }

@@ -28,13 +28,6 @@ int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_
     return (int)doc->section_count++;
 }
 
-int rb_doc_own(rb_doc *doc, void *buffer)
-{
-    if (!grow((void **)&doc->owned, &doc->owned_cap, doc->owned_count, sizeof(void *))) return -1;
-    doc->owned[doc->owned_count++] = buffer;
-    return 0;
-}
-
 void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset)
 {
     if (doc->record_derived_offsets && doc->derived_count < (1u << 20) &&

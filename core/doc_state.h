@@ -75,6 +75,4 @@ int rb_doc_add_section(rb_doc *doc, const char *name, const uint8_t *data, size_
 /* Remembers a compressed stream for reports. 0 on success, -1 out of memory. */
 int rb_doc_add_stream(rb_doc *doc, rb_node *stream);
 void rb_doc_add_derived_offset(rb_doc *doc, uint64_t offset);
-/* The document frees `buffer` (malloc'd) with itself. 0 on success, -1 out of memory. */
-int rb_doc_own(rb_doc *doc, void *buffer);
 #endif

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "doc.h"
+#include "error.h"
 #include "json.h"
 #include "rules.h"
 
@@ -45,12 +46,20 @@ static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file
     return text;
 }
 
-char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size)
+rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size, char **info_json, rb_error *err)
 {
+    if (!info_json) return RB_E_USAGE;
+    *info_json = NULL;
+    if (!doc) {
+        rb_error_set(err, RB_E_USAGE, file_name, NULL, "rb_doc_info: no document");
+        return RB_E_USAGE;
+    }
     rb_doc_read_begin(doc);
-    char *text = info_unlocked(doc, file_name, file_size);
+    *info_json = info_unlocked(doc, file_name, file_size);
     rb_doc_read_end(doc);
-    return text;
+    if (*info_json) return RB_OK;
+    rb_error_set(err, RB_E_NOMEM, file_name, NULL, "out of memory while describing the document");
+    return RB_E_NOMEM;
 }
 
 static size_t check_unlocked(const rb_doc *doc, rb_check_report report, void *context)

@@ -48,6 +48,28 @@ rb_node *rb_node_get(const rb_node *record, const char *key)
 
 uint64_t rb_node_uint(const rb_node *n) { return n ? n->v.bits : 0; }
 
+double rb_node_float(const rb_node *n)
+{
+    if (!n) return 0;
+    if ((n->wire & RB_W_WIDTH) == 4) {
+        float f;
+        uint32_t b = (uint32_t)n->v.bits;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &n->v.bits, 8);
+    return d;
+}
+
+const uint8_t *rb_node_bytes(const rb_node *n, size_t *size)
+{
+    int has_bytes = n && (n->kind == RB_K_STRING || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE ||
+                          (n->kind == RB_K_ID && n->wire == RB_ID_STRING));
+    *size = has_bytes ? n->v.bytes.size : 0;
+    return has_bytes ? n->v.bytes.data : NULL;
+}
+
 int64_t rb_node_int(const rb_node *n)
 {
     if (!n) return 0;

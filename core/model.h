@@ -179,4 +179,9 @@ size_t rb_element_count(const rb_node *list);
 /* Sign-extended integer value according to the wire type. */
 int64_t rb_node_int(const rb_node *n);
 uint64_t rb_node_uint(const rb_node *n);
+/* For format code that knows its model's kinds (the public getters check them): a float node's
+ * value by its width, and the bytes of a string, id kept as a string, blob or opaque node (NULL
+ * and 0 for any other node, or NULL). */
+double rb_node_float(const rb_node *n);
+const uint8_t *rb_node_bytes(const rb_node *n, size_t *size);
 #endif

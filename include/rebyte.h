@@ -2,7 +2,11 @@
  * rebyte — read game data files into a typed model, edit them, write them back.
  *
  * The public API: opaque handles, explicit error codes, no global state.
- * A document owns everything it hands out; freeing the document frees it all.
+ * A document owns everything it hands out; freeing the document frees it all. Text and bytes
+ * the library allocates for the caller (out parameters marked "rb_free") are freed with
+ * rb_free, never with the caller's free(): the library may use another allocator or C runtime.
+ * Option structs start with their size; initialise them with their RB_*_INIT macro (or set
+ * `.size`), so fields added later read as their defaults for callers built before them.
  */
 #ifndef REBYTE_H
 #define REBYTE_H
@@ -22,7 +26,19 @@
 extern "C" {
 #endif
 
+/* The version this header is of; rb_version / rb_version_number give the library's own at run
+ * time (a program can refuse a library older than its header). The number is
+ * MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define REBYTE_VERSION_MAJOR 0
+#define REBYTE_VERSION_MINOR 1
+#define REBYTE_VERSION_PATCH 0
+#define REBYTE_VERSION_NUMBER (REBYTE_VERSION_MAJOR * 10000 + REBYTE_VERSION_MINOR * 100 + REBYTE_VERSION_PATCH)
 #define REBYTE_VERSION_STRING "0.1.0"
+RB_API unsigned rb_version_number(void);
+RB_API const char *rb_version(void);
+
+/* Frees what the library allocated for the caller (text, bytes); NULL does nothing. */
+RB_API void rb_free(void *p);
 
 /* Result codes. Negative values are failures. */
 typedef enum rb_status {
@@ -53,33 +69,54 @@ typedef struct rb_error {
 /* "map.Gbx: body @0x1a2b3: CGameCtnChallenge > chunk 0x0304301F: message" */
 RB_API const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
 
-/* Limits protect against hostile input; every one can be raised. */
+/* An option struct with its size set and every other field 0 (its default). Designated in C, so
+ * `-Wextra` (missing-field-initializers) stays quiet in the caller. */
+#ifdef __cplusplus
+#define RB_OPTIONS_INIT_(type) {sizeof(type)}
+#else
+#define RB_OPTIONS_INIT_(type) {.size = sizeof(type)}
+#endif
+
+/* Limits protect against hostile input; every one can be raised. A field left 0 is its default. */
 typedef struct rb_limits {
+    size_t size;                    /* sizeof(rb_limits): RB_LIMITS_INIT sets it */
     uint64_t max_decompressed_size; /* default 512 MiB */
     uint64_t max_count;             /* largest element count allocated up front, default 16 Mi */
     uint32_t max_depth;             /* deepest nesting, default 64 */
     uint64_t max_string;            /* longest string, default 64 MiB */
 } rb_limits;
+#define RB_LIMITS_INIT RB_OPTIONS_INIT_(rb_limits)
 
+/* Fills the defaults into the fields a `limits` of `limits->size` bytes has (0: this release's
+ * fields), to read or scale them: `rb_limits l = RB_LIMITS_INIT; rb_limits_default(&l);`. */
 RB_API void rb_limits_default(rb_limits *limits);
 
 typedef struct rb_doc rb_doc;
 typedef struct rb_node rb_node;
 
+/* Options: start from RB_READ_OPTIONS_INIT / RB_WRITE_OPTIONS_INIT / RB_APPLY_OPTIONS_INIT, or
+ * designated initialisers with `.size = sizeof(...)`. A size of 0 reads the fields of this
+ * release (as if the struct had no later fields); a size larger than the library knows is
+ * accepted when the unknown bytes are 0 and refused (RB_E_USAGE) otherwise. NULL options are
+ * the defaults. */
 typedef struct rb_read_options {
+    size_t size;
     const char *file_name;   /* used in error messages; may be NULL */
     const rb_limits *limits; /* NULL = defaults */
     int record_derived_offsets; /* for tests that damage files: note where the input stores derived
                                    values (sizes, counts); off, a read does not spend memory on it */
 } rb_read_options;
+#define RB_READ_OPTIONS_INIT RB_OPTIONS_INIT_(rb_read_options)
 
 typedef struct rb_write_options {
+    size_t size;
     int reencode; /* re-encode every compressed stream instead of passing the original through */
     int decoded;  /* write each stream's decoded content in place of its encoding (a form for
                      comparing content, not a valid file) */
     const char *reencode_codec; /* with reencode: only streams of this codec ("lzo1x", "zlib");
                                    NULL = all */
 } rb_write_options;
+#define RB_WRITE_OPTIONS_INIT RB_OPTIONS_INIT_(rb_write_options)
 
 /* Which format a buffer holds, by content (never by file name). NULL if unknown. */
 RB_API const char *rb_detect_format(const uint8_t *data, size_t size);
@@ -94,14 +131,14 @@ RB_API const char *rb_doc_format(const rb_doc *doc);
  * several threads): navigation never changes the model after it. */
 RB_API rb_node *rb_doc_root(rb_doc *doc);
 
-/* Serialise the model. On success *out is malloc'd (free it with free()). */
+/* Serialise the model. On success *out holds the bytes (rb_free). */
 RB_API rb_status rb_doc_write(rb_doc *doc, const rb_write_options *options, uint8_t **out, size_t *out_size,
                        rb_error *err);
 
 /* Serialise the model and compare the bytes with `expected` (normally the file it was read from)
  * as they are made: an identical write stores nothing, so checking a round trip costs no second
- * copy of the file. *identical says which; when the bytes differ, *out holds them (malloc'd, free
- * it with free()) so the caller can find the difference, else *out is NULL. `expected` must stay
+ * copy of the file. *identical says which; when the bytes differ, *out holds them (rb_free) so
+ * the caller can find the difference, else *out is NULL. `expected` must stay
  * alive and unchanged during the call. */
 RB_API rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                                size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
@@ -132,10 +169,11 @@ RB_API void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds);
 RB_API rb_payload_kind rb_payload_kind_of(const uint8_t *data, size_t size);
 RB_API const char *rb_payload_kind_name(rb_payload_kind kind); /* "unknown", "image", ... */
 
-/* `rebyte info`: what the document is, as compact JSON text (malloc'd): file, format,
+/* `rebyte info`: what the document is, as compact JSON text in *info_json (rb_free): file, format,
  * description, size, the header's fields, each compressed stream's sizes, what the format
  * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
-RB_API char *rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size);
+RB_API rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size, char **info_json,
+                             rb_error *err);
 
 /* `rebyte check`: the game rules each format declares (a map's block directions 0-3, its medals
  * in order, its header copies agreeing with the body, ...): invariants the game relies on that
@@ -150,9 +188,9 @@ typedef void (*rb_check_report)(void *context, const rb_rule_violation *violatio
 RB_API size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
 
 /* A format's named transform (GBX: "downgrade-items", options {"to": 0..4, "itemsVersion": 4..8})
- * as an RFC 6902 patch over the document's model (JSON text, malloc'd; "[]" when there is nothing
+ * as an RFC 6902 patch over the document's model (JSON text, rb_free; "[]" when there is nothing
  * to do), to apply with rb_apply like any patch, and a JSON object saying what it changes
- * (*report_json, malloc'd; may be NULL). */
+ * (*report_json, rb_free; may be NULL). */
 RB_API rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err);
 
@@ -205,15 +243,20 @@ RB_API rb_node *rb_node_member(const rb_node *record, const char *key);
 /* Walk an RFC 6901 pointer ("/body/chunks/3/mapName"), the paths of `rebyte dump`. */
 RB_API rb_node *rb_node_at(rb_node *root, const char *pointer);
 
-/* Scalars keep their wire type: a setter refuses values the wire type cannot hold. */
-RB_API int64_t rb_node_get_int(const rb_node *node);
-RB_API uint64_t rb_node_get_uint(const rb_node *node);
-RB_API double rb_node_get_float(const rb_node *node);
+/* Scalars keep their wire type. A getter checks the node's kind and fills *value only when the
+ * value is of it and fits: RB_E_USAGE for a NULL node or out pointer, RB_E_MODEL for another
+ * kind (an int getter on a float, ...) or a value the type cannot hold (a negative number asked
+ * as unsigned, an unsigned above INT64_MAX asked as signed). Integers are RB_NODE_INT and
+ * RB_NODE_BOOL. A setter refuses, the same way, values the wire type cannot hold. */
+RB_API rb_status rb_node_get_int(const rb_node *node, int64_t *value);
+RB_API rb_status rb_node_get_uint(const rb_node *node, uint64_t *value);
+RB_API rb_status rb_node_get_float(const rb_node *node, double *value);
 RB_API rb_status rb_node_set_int(rb_node *node, int64_t value);
 RB_API rb_status rb_node_set_uint(rb_node *node, uint64_t value);
 RB_API rb_status rb_node_set_float(rb_node *node, double value);
-/* Strings, ids, blobs: the bytes (not NUL-terminated). Setting copies into the document. */
-RB_API const uint8_t *rb_node_get_bytes(const rb_node *node, size_t *size);
+/* Strings, ids kept as strings, blobs and opaque bytes: the bytes (not NUL-terminated; valid while
+ * the document lives and the node is not set again). Setting copies into the document. */
+RB_API rb_status rb_node_get_bytes(const rb_node *node, const uint8_t **bytes, size_t *size);
 RB_API rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes, size_t size);
 
 /* ---------- assets: files a person can open, and put back (docs/usage.md "Assets") ---------- */
@@ -238,7 +281,7 @@ typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
 
 /* `rebyte extract`: hands every asset of the document (of kind `only_kind`; NULL for all) to
  * `sink`, in model order, with names made safe (relative, no "..") and unique. With
- * `manifest_json`, also the manifest (JSON text, malloc'd): {"rebyteAssets": 1, "source":
+ * `manifest_json`, also the manifest (JSON text, rb_free): {"rebyteAssets": 1, "source":
  * {file, format, size, crc32}, "assets": [{file, kind, path, size, replaceable, note?}],
  * "references": [{name, kind, path, note?}]}. RB_E_UNSUPPORTED when the format has no assets,
  * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). */
@@ -249,9 +292,9 @@ RB_API rb_status rb_doc_extract(const rb_doc *doc, const char *only_kind, rb_ass
  * must stay alive and unchanged while `doc` lives; call it before sharing `doc` between threads.
  * Which companion a format takes, and what it gives, is in the format's page ("Assets"). */
 RB_API rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, const char *name, rb_error *err);
-/* `rebyte replace`: the RFC 6902 patch (JSON text, malloc'd) that puts `data`, a file of the kind
+/* `rebyte replace`: the RFC 6902 patch (JSON text, rb_free) that puts `data`, a file of the kind
  * extracted from model path `path` (edited or not), back into the document; apply it with
- * rb_apply or rb_doc_apply_patch. RB_E_USAGE when `path` is not an asset's, RB_E_MODEL when the
+ * rb_apply. RB_E_USAGE when `path` is not an asset's, RB_E_MODEL when the
  * file does not fit (a colour not in the texture's palette, a JPEG the wrong way up: err says
  * which), RB_E_UNSUPPORTED when the format puts no assets back. A patch operation whose value is
  * {"$file": FILE} at an asset's path is turned into this patch by rb_apply. */
@@ -260,16 +303,15 @@ RB_API rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const u
 
 /* ---------- JSON ---------- */
 
-/* The model as JSON text (malloc'd), `rebyte dump`'s form. blobs: 0 = references, 1 = base64. */
-RB_API char *rb_doc_to_json(const rb_doc *doc, int blobs_base64);
-
 /* How a dump spells blobs: as references into the file ({"$blob": {section, offset, size,
  * crc32}}), inline ({"$base64": ...}: the dump stands alone), or by size only (not buildable). */
 typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
-/* `rebyte dump`: the model as JSON text (malloc'd) with "$format", and, when `source_name` is
- * given and blobs are references, "$source" {file, size, crc32} naming the file they refer to. */
-RB_API char *rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name);
-/* `rebyte dump --blobs=files`: the model as JSON text (malloc'd) in which every blob (thumbnails,
+/* `rebyte dump`: the model as JSON text in *json_text (rb_free) with "$format", and, when
+ * `source_name` is given and blobs are references, "$source" {file, size, crc32} naming the file
+ * they refer to. */
+RB_API rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
+                             rb_error *err);
+/* `rebyte dump --blobs=files`: the model as JSON text (rb_free) in which every blob (thumbnails,
  * zips, sounds, opaque bytes, streams' original bytes) is {"$file": "<prefix>/NNNNN-<key>.<ext>"},
  * and those files (`count` of them, names relative to the JSON's folder) for the caller to write.
  * rb_doc_build reads such files back from beside the JSON. The data of a file may point into the
@@ -287,10 +329,6 @@ RB_API void rb_dump_files_free(rb_dump_file *files, size_t count);
  * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
  * against blob_source (the parsed original; may be NULL), which must outlive the result. */
 RB_API rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err);
-/* Apply an RFC 6902 patch (JSON text, a plain array or a rebytePatch envelope) to the document's
- * model; on success the document is replaced by the patched one, which was written and read back
- * (as rb_apply does). All or nothing: on failure *doc is unchanged. */
-RB_API rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err);
 
 /* ---------- patches: apply, diff, resolve ---------- */
 
@@ -308,6 +346,7 @@ RB_API const char *rb_patch_name(const rb_patch *patch);
 typedef enum rb_conflicts { RB_CONFLICTS_STOP = 0, RB_CONFLICTS_FIRST_WINS, RB_CONFLICTS_LAST_WINS } rb_conflicts;
 
 typedef struct rb_apply_options {
+    size_t size;       /* RB_APPLY_OPTIONS_INIT sets it (see the read options) */
     rb_conflicts conflicts;
     /* Lines worth showing, each without its newline; may be NULL. `warning` is 1 for what a
      * user must see (a base that is not the patch's, a pinned value that differs), 0 for
@@ -319,17 +358,20 @@ typedef struct rb_apply_options {
     int force;         /* write even when the result breaks a game rule the original kept (each
                           broken rule is reported as a warning) */
 } rb_apply_options;
+#define RB_APPLY_OPTIONS_INIT RB_OPTIONS_INIT_(rb_apply_options)
 
 typedef struct rb_apply_result {
-    uint8_t *bytes;      /* the patched, verified file (malloc'd) */
+    uint8_t *bytes;      /* the patched, verified file (rb_apply_result_free frees it) */
     size_t size;
     size_t operations;   /* operations that changed the model (tests and skipped conflicts excluded) */
     int whole_model;     /* 1 when the whole-model path made it (docs/performance.md) */
     char whole_model_reason[256]; /* why the model path did not finish, when it did not */
-    char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} (malloc'd) */
+    char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} */
 } rb_apply_result;
 
-/* Parses `data`, checks each fingerprinted patch's base (a file that is not the base is patched
+/* The one way to apply patches: to a file's bytes (a document in memory: rb_doc_write it, apply,
+ * rb_doc_parse the result's bytes, which must outlive that document).
+ * Parses `data`, checks each fingerprinted patch's base (a file that is not the base is patched
  * only when every value the patch pins holds), applies the patches in order (all or nothing,
  * conflicts by the policy), writes the result, reads it back and checks it is the patched model.
  * Fails with RB_E_MODEL when a patch does not apply (err says which operation and why),
@@ -343,11 +385,11 @@ enum {
     RB_DIFF_BY_IDENTITY = 1, /* address list elements by their natural keys and pin what changes */
     RB_DIFF_PLAIN = 2        /* a bare RFC 6902 array instead of the fingerprinted envelope */
 };
-/* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (malloc'd);
+/* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (rb_free);
  * *operation_count tells whether they differ. Both documents must be of one format. */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
-/* The patch with its selectors turned into plain pointers against `doc` (JSON text, malloc'd). */
+/* The patch with its selectors turned into plain pointers against `doc` (JSON text, rb_free). */
 RB_API rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
 
 #ifdef __cplusplus

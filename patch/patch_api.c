@@ -7,6 +7,7 @@
 #include "apply_assets.h"
 #include "../core/error.h"
 #include "../core/json.h"
+#include "../core/options.h"
 #include "model_compare.h"
 #include "model_edit.h"
 #include "portable.h"
@@ -116,6 +117,13 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
                    size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err)
 {
     memset(result, 0, sizeof(*result));
+    rb_apply_options taken;
+    char why[200];
+    if (rb_options_take(&taken, sizeof taken, options, sizeof taken, "rb_apply_options", why, sizeof why)) {
+        rb_error_set(err, RB_E_USAGE, file_name, NULL, "%s", why);
+        return RB_E_USAGE;
+    }
+    options = &taken;
     apply_request rq = {data, size, file_name ? file_name : "", patches, count, options, 0};
     apply_outcome out = {0};
     int rc = run(&rq, &out, &result->whole_model, result->whole_model_reason, sizeof result->whole_model_reason);
@@ -147,35 +155,6 @@ void rb_apply_result_free(rb_apply_result *result)
     free(result->bytes);
     free(result->changes);
     memset(result, 0, sizeof(*result));
-}
-
-rb_status rb_doc_apply_patch(rb_doc **doc, const char *patch_json, rb_error *err)
-{
-    rb_patch *patch = rb_patch_parse(patch_json, strlen(patch_json), "the patch", err);
-    if (!patch) return RB_E_USAGE;
-    uint8_t *bytes;
-    size_t size;
-    rb_status st = rb_doc_write(*doc, NULL, &bytes, &size, err);
-    if (st != RB_OK) { rb_patch_free(patch); return st; }
-    const rb_patch *const patches[1] = {patch};
-    apply_request rq = {bytes, size, (*doc)->file_name, patches, 1, NULL, 1};
-    apply_outcome out = {0};
-    int whole_model;
-    int rc = run(&rq, &out, &whole_model, NULL, 0);
-    rb_buf_free(&out.lines);
-    free(out.bytes);
-    json_decref(out.changes);
-    json_decref(out.rules_before);
-    rb_patch_free(patch);
-    if (rc != APPLY_DONE || rb_doc_own(out.doc, bytes) != 0) {
-        if (err) *err = out.error;
-        rb_doc_free(out.doc);
-        free(bytes);
-        return out.error.status ? out.error.status : RB_E_NOMEM;
-    }
-    rb_doc_free(*doc);
-    *doc = out.doc;
-    return RB_OK;
 }
 
 /* ---------- diff ---------- */

@@ -7,7 +7,7 @@ lib=$1
 src=${REBYTE_SOURCE:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-command -v nm >/dev/null 2>&1 || { echo "nm not found: skipped"; exit 0; }
+command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found, the exports cannot be listed"; exit 77; }
 nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort >"$tmp/exported"
 sed -n 's/^RB_API .*[ *]\(rb_[a-z_0-9]*\)(.*/\1/p' "$src/include/rebyte.h" | sort >"$tmp/declared"
 if ! cmp -s "$tmp/exported" "$tmp/declared"; then

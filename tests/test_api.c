@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "test_util.h"
 #include "rebyte.h"
+#include "test_util.h"
 
 
 static void count_problem(void *count, const rb_rule_violation *violation)
@@ -13,16 +13,23 @@ static void count_problem(void *count, const rb_rule_violation *violation)
     (*(size_t *)count)++;
 }
 
-/* Applies one patch (JSON text) to data; the result in *r. */
+/* Applies one patch (JSON text) to data; the result in *r, why not in *err. */
+static rb_status apply_text_err(const uint8_t *data, size_t size, const char *text, int force, rb_apply_result *r,
+                                rb_error *err)
+{
+    rb_patch *patch = rb_patch_parse(text, strlen(text), "test", err);
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_options options = {.size = sizeof options, .force = force};
+    memset(r, 0, sizeof *r);
+    rb_status st = patch ? rb_apply(data, size, "sample", patches, 1, &options, r, err) : RB_E_USAGE;
+    rb_patch_free(patch);
+    return st;
+}
+
 static rb_status apply_text(const uint8_t *data, size_t size, const char *text, int force, rb_apply_result *r)
 {
     rb_error err;
-    rb_patch *patch = rb_patch_parse(text, strlen(text), "test", &err);
-    const rb_patch *const patches[1] = {patch};
-    rb_apply_options options = {.force = force};
-    rb_status st = patch ? rb_apply(data, size, "sample", patches, 1, &options, r, &err) : RB_E_USAGE;
-    rb_patch_free(patch);
-    return st;
+    return apply_text_err(data, size, text, force, r, &err);
 }
 
 static size_t bytes_count(const uint8_t *data, size_t size, const char *text)
@@ -104,6 +111,101 @@ static void check_payload_kinds(rb_doc *doc)
     CHECK(blobs > 0 && blobs == kinds.blob[RB_PAYLOAD_UNKNOWN], "the sample's blobs are of no known kind");
 }
 
+/* The getters refuse what the node is not (a NULL node, an int asked of a string, a float asked of
+ * an int) and leave *value alone; an int node answers both integer getters alike. */
+static void check_getters(rb_node *root)
+{
+    rb_node *name = rb_node_at(root, "/body/chunks/2/mapName");
+    rb_node *author = rb_node_at(root, "/body/chunks/1/challengeParameters/chunks/1/authorTime");
+    rb_node *scale = rb_node_at(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
+    int64_t i = 7;
+    uint64_t u = 7;
+    double f = 7;
+    const uint8_t *bytes = NULL;
+    size_t size = 7;
+    CHECK(rb_node_get_int(NULL, &i) == RB_E_USAGE && rb_node_get_int(author, NULL) == RB_E_USAGE, "NULLs are usage errors");
+    CHECK(rb_node_get_int(name, &i) == RB_E_MODEL && i == 7, "a string has no int");
+    CHECK(rb_node_get_uint(scale, &u) == RB_E_MODEL && u == 7, "a float has no uint");
+    CHECK(rb_node_get_float(author, &f) == RB_E_MODEL && f == 7, "an int has no float");
+    CHECK(rb_node_get_bytes(author, &bytes, &size) == RB_E_MODEL && !bytes && size == 7, "an int has no bytes");
+    CHECK(rb_node_get_int(author, &i) == RB_OK && rb_node_get_uint(author, &u) == RB_OK && (uint64_t)i == u && i > 0,
+          "an int answers both integer getters");
+    CHECK(rb_node_get_float(scale, &f) == RB_OK && f == 1.0, "a float's value");
+    CHECK(rb_node_set_int(NULL, 1) == RB_E_USAGE && rb_node_set_float(name, 1.0) == RB_E_MODEL, "setters check too");
+    /* a negative value of a signed field is not a uint */
+    if (rb_node_set_int(author, -5) == RB_OK)
+        CHECK(rb_node_get_int(author, &i) == RB_OK && i == -5 && rb_node_get_uint(author, &u) == RB_E_MODEL,
+              "a negative int has no uint");
+    CHECK(rb_node_set_int(author, 30000) == RB_OK, "author time back");
+}
+
+/* Option structs by size: 0 is this release's fields, a size no release had is refused, a larger
+ * struct is accepted when its unknown tail is zero and refused when it is not (a newer caller's
+ * field this library would otherwise ignore). */
+static void check_option_sizes(const uint8_t *data, size_t size)
+{
+    rb_error err;
+    rb_read_options zero = {.file_name = "zero-size"};
+    rb_doc *doc = rb_doc_parse(data, size, &zero, &err);
+    CHECK(doc != NULL, "size 0 reads this release's fields");
+    rb_doc_free(doc);
+    rb_read_options tiny = {.size = 1, .file_name = "tiny"};
+    CHECK(!rb_doc_parse(data, size, &tiny, &err) && err.status == RB_E_USAGE && strstr(err.message, "rb_read_options"),
+          "a size smaller than any release's is refused: %s", err.message);
+    struct { rb_read_options known; uint64_t later; } newer = {{.size = sizeof newer, .file_name = "newer"}, 0};
+    doc = rb_doc_parse(data, size, &newer.known, &err);
+    CHECK(doc != NULL, "a newer, larger struct with its unknown fields 0 is read");
+    uint8_t *out = NULL;
+    size_t out_size;
+    struct { rb_write_options known; uint64_t later; } write_newer = {{.size = sizeof write_newer}, 1};
+    CHECK(doc && rb_doc_write(doc, &write_newer.known, &out, &out_size, &err) == RB_E_USAGE && !out,
+          "a field this library does not know, set, is refused");
+    rb_doc_free(doc);
+    rb_limits limits = RB_LIMITS_INIT;
+    rb_limits_default(&limits);
+    CHECK(limits.size == sizeof limits && limits.max_depth == 64 && limits.max_count == 16ull << 20, "the default limits");
+    rb_limits low = {.size = sizeof low, .max_count = 1}; /* the rest 0: defaults */
+    rb_read_options limited = {.size = sizeof limited, .file_name = "limited", .limits = &low};
+    doc = rb_doc_parse(data, size, &limited, &err);
+    CHECK(!doc && err.status == RB_E_LIMIT, "a limit set alone applies, the others default (status %d: %s)", err.status,
+          err.message);
+    rb_doc_free(doc);
+    rb_apply_options apply_tiny = {.size = 3};
+    rb_apply_result r;
+    rb_patch *patch = rb_patch_parse("[]", 2, "empty", &err);
+    const rb_patch *const patches[1] = {patch};
+    CHECK(rb_apply(data, size, "sample", patches, 1, &apply_tiny, &r, &err) == RB_E_USAGE && !r.bytes,
+          "rb_apply checks its options' size");
+    rb_patch_free(patch);
+}
+
+/* The library's version is the header's (this test is built with both from one tree; the
+ * installed-client test compares an installed pair). */
+static void check_version(void)
+{
+    CHECK(rb_version_number() == REBYTE_VERSION_NUMBER, "version number %u", rb_version_number());
+    CHECK(strcmp(rb_version(), REBYTE_VERSION_STRING) == 0, "version %s", rb_version());
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", REBYTE_VERSION_MAJOR, REBYTE_VERSION_MINOR, REBYTE_VERSION_PATCH);
+    CHECK(strcmp(text, REBYTE_VERSION_STRING) == 0, "the string spells the numbers");
+    rb_free(NULL);
+}
+
+/* info and dump report through their error channel. */
+static void check_text_results(const rb_doc *doc)
+{
+    char *text = NULL;
+    rb_error err;
+    CHECK(rb_doc_info(doc, "sample.Map.Gbx", 1, &text, &err) == RB_OK && text && strstr(text, "\"format\":\"gbx\""),
+          "info");
+    rb_free(text);
+    text = (char *)1;
+    CHECK(rb_doc_info(NULL, "x", 0, &text, &err) == RB_E_USAGE && !text && err.status == RB_E_USAGE, "info without a doc");
+    CHECK(rb_doc_dump(doc, (rb_blob_mode)9, NULL, &text, &err) == RB_E_USAGE && !text, "dump refuses an unknown blob mode");
+    CHECK(rb_doc_dump(doc, RB_BLOBS_OMIT, NULL, &text, &err) == RB_OK && strstr(text, "\"$format\": \"gbx\""), "dump");
+    rb_free(text);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return 2;
@@ -119,23 +221,27 @@ int main(int argc, char **argv)
     if (!doc) return 1;
 
     check_payload_kinds(doc);
+    check_text_results(doc);
+    check_getters(rb_doc_root(doc));
+    check_option_sizes(data, size);
+    check_version();
     rb_node *root = rb_doc_root(doc);
     rb_node *name = rb_node_at(root, "/body/chunks/2/mapName");
     CHECK(name && rb_node_kind_of(name) == RB_NODE_STRING, "map name by pointer");
     size_t n;
-    const uint8_t *bytes = name ? rb_node_get_bytes(name, &n) : NULL;
+    const uint8_t *bytes = name ? test_bytes(name, &n) : NULL;
     CHECK(bytes && n == 13 && memcmp(bytes, "rebyte sample", 13) == 0, "map name value");
     CHECK(rb_node_set_bytes(doc, name, "Renamed by the C API", 20) == RB_OK, "set map name");
 
     rb_node *medals = rb_node_at(root, "/body/chunks/1/challengeParameters/chunks/1");
     rb_node *author = rb_node_member(medals, "authorTime");
-    CHECK(author && rb_node_get_int(author) == 30000, "author time");
+    CHECK(author && test_int(author) == 30000, "author time");
     CHECK(rb_node_set_int(author, 28000) == RB_OK, "retime");
     rb_node *kind = rb_node_at(root, "/body/chunks/1/kind");
     CHECK(rb_node_set_uint(kind, 1ull << 32) == RB_E_MODEL, "u32 refuses 2^32");
     CHECK(rb_node_set_int(author, 1ll << 31) == RB_E_MODEL, "i32 refuses 2^31");
     rb_node *scale = rb_node_at(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
-    CHECK(scale && rb_node_get_float(scale) == 1.0, "item scale");
+    CHECK(scale && test_float(scale) == 1.0, "item scale");
     CHECK(scale && rb_node_set_float(scale, 1.5) == RB_OK, "set scale");
     CHECK(rb_node_at(root, "/body/chunks/99") == NULL, "missing element is NULL");
 
@@ -146,21 +252,29 @@ int main(int argc, char **argv)
     CHECK(again != NULL, "edited map re-reads");
     if (again) {
         rb_node *r = rb_doc_root(again);
-        bytes = rb_node_get_bytes(rb_node_at(r, "/body/chunks/2/mapName"), &n);
+        bytes = test_bytes(rb_node_at(r, "/body/chunks/2/mapName"), &n);
         CHECK(n == 20 && memcmp(bytes, "Renamed by the C API", 20) == 0, "name edited");
-        CHECK(rb_node_get_int(rb_node_at(r, "/body/chunks/1/challengeParameters/chunks/1/authorTime")) == 28000, "retimed");
-        CHECK(rb_node_get_float(rb_node_at(r, "/body/chunks/9/anchoredObjects/0/chunks/0/scale")) == 1.5, "scaled");
-        /* patch through the API: valid, then invalid (all or nothing) */
-        CHECK(rb_doc_apply_patch(&again, "[{\"op\":\"replace\",\"path\":\"/body/chunks/2/mapName\",\"value\":\"P\"}]", &err) == RB_OK,
+        CHECK(test_int(rb_node_at(r, "/body/chunks/1/challengeParameters/chunks/1/authorTime")) == 28000, "retimed");
+        CHECK(test_float(rb_node_at(r, "/body/chunks/9/anchoredObjects/0/chunks/0/scale")) == 1.5, "scaled");
+        /* patch through the API (rb_apply on the written bytes): valid, then invalid (all or nothing) */
+        rb_apply_result patched;
+        CHECK(apply_text(out, out_size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/2/mapName\",\"value\":\"P\"}]", 0,
+                         &patched) == RB_OK,
               "patch applies");
-        bytes = rb_node_get_bytes(rb_node_at(rb_doc_root(again), "/body/chunks/2/mapName"), &n);
-        CHECK(n == 1 && bytes[0] == 'P', "patched name");
-        CHECK(rb_doc_apply_patch(&again, "[{\"op\":\"replace\",\"path\":\"/body/chunks/1/kind\",\"value\":-1}]", &err) == RB_E_MODEL,
+        rb_doc *renamed = patched.bytes ? rb_doc_parse(patched.bytes, patched.size, &opt, &err) : NULL;
+        bytes = renamed ? test_bytes(rb_node_at(rb_doc_root(renamed), "/body/chunks/2/mapName"), &n) : NULL;
+        CHECK(bytes && n == 1 && bytes[0] == 'P', "patched name");
+        char *json = NULL;
+        CHECK(renamed && rb_doc_dump(renamed, RB_BLOBS_REF, NULL, &json, &err) == RB_OK && strstr(json, "\"mapName\": \"P\""),
+              "JSON view");
+        rb_free(json);
+        rb_doc_free(renamed);
+        rb_apply_result_free(&patched);
+        rb_apply_result refused;
+        CHECK(apply_text_err(out, out_size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/1/kind\",\"value\":-1}]", 0,
+                             &refused, &err) == RB_E_MODEL && !refused.bytes,
               "out-of-range patch refused");
-        CHECK(strstr(err.message, "out of range") != NULL, "refusal says why");
-        char *json = rb_doc_to_json(again, 0);
-        CHECK(json && strstr(json, "\"mapName\": \"P\""), "JSON view");
-        free(json);
+        CHECK(strstr(err.message, "out of range") != NULL, "refusal says why: %s", err.message);
         rb_doc_free(again);
     }
     free(out);

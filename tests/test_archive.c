@@ -376,7 +376,7 @@ static void test_counts_and_limits(void)
         rb_doc_free(doc);
         at[0] = 3; at[1] = at[2] = at[3] = 0;
     }
-    rb_limits limits;
+    rb_limits limits = RB_LIMITS_INIT;
     rb_limits_default(&limits);
     limits.max_string = 4;
     rb_read_options o = {.file_name = "limited.tst", .limits = &limits};

@@ -42,15 +42,18 @@ static void walk(const rb_node *n, reading *r)
     r->walk = (uint32_t)crc32(r->walk, &k, 1);
     r->walk = crc_text(r->walk, rb_node_key(n));
     if (kind == RB_NODE_INT || kind == RB_NODE_BOOL) {
-        uint64_t v = rb_node_get_uint(n);
+        uint64_t v = 0;
+        int64_t negative;
+        if (rb_node_get_uint(n, &v) != RB_OK && rb_node_get_int(n, &negative) == RB_OK) v = (uint64_t)negative;
         r->walk = (uint32_t)crc32(r->walk, (const unsigned char *)&v, sizeof v);
     } else if (kind == RB_NODE_FLOAT) {
-        double v = rb_node_get_float(n);
+        double v = 0;
+        if (rb_node_get_float(n, &v) != RB_OK) r->failed = 1;
         r->walk = (uint32_t)crc32(r->walk, (const unsigned char *)&v, sizeof v);
     } else if (kind == RB_NODE_STRING || kind == RB_NODE_BLOB || kind == RB_NODE_OPAQUE || kind == RB_NODE_ID) {
         size_t size = 0;
-        const uint8_t *bytes = rb_node_get_bytes(n, &size);
-        if (bytes) r->walk = (uint32_t)crc32(r->walk, bytes, (uInt)size);
+        const uint8_t *bytes = NULL;
+        if (rb_node_get_bytes(n, &bytes, &size) == RB_OK) r->walk = (uint32_t)crc32(r->walk, bytes, (uInt)size);
     }
     size_t count = rb_node_child_count(n);
     for (size_t i = 0; i < count; i++) {
@@ -73,19 +76,20 @@ static void read_everything(rb_doc *doc, reading *r)
 {
     memset(r, 0, sizeof *r);
     walk(rb_doc_root(doc), r);
-    char *json = rb_doc_to_json(doc, 0);
+    char *json = NULL;
+    r->failed |= rb_doc_dump(doc, RB_BLOBS_REF, NULL, &json, NULL) != RB_OK;
     r->json = crc_text(0, json);
-    r->failed |= json == NULL;
-    free(json);
+    rb_free(json);
     uint8_t *out = NULL;
     rb_error err;
     if (rb_doc_write(doc, NULL, &out, &r->written_size, &err) != RB_OK) r->failed = 1;
     else r->written = (uint32_t)crc32(0, out, (uInt)r->written_size);
-    free(out);
+    rb_free(out);
     rb_doc_check(doc, count_problem, &r->problems);
-    char *info = rb_doc_info(doc, "file", r->written_size);
+    char *info = NULL;
+    r->failed |= rb_doc_info(doc, "file", r->written_size, &info, NULL) != RB_OK;
     r->info = crc_text(0, info);
-    free(info);
+    rb_free(info);
 }
 
 static void *reader(void *arg)

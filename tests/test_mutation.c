@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,17 @@ typedef struct stats {
     size_t cases, parsed, clean_errors, bad;
 } stats;
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+/* Per thread, seeded from each file's name (seed_random): a file's cases are the same whichever
+ * thread takes it and whatever ran before, so a failing case can be reproduced on the file alone. */
+static _Thread_local uint64_t rng_state;
+
+static void seed_random(const char *name)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *c = name; *c; c++) h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    rng_state = (h ^ 0x9E3779B97F4A7C15ull) | 1; /* xorshift needs a nonzero state */
+}
+
 static uint64_t next_random(void)
 {
     /* xorshift64*: deterministic, so a failing case can be reproduced */
@@ -123,22 +134,25 @@ static void check_write_against(rb_doc *doc, const char *name, const uint8_t *da
     free(differing);
 }
 
-static void mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
+/* 1 when the file was of a known format and damaged, 0 when it was left out (not a format, empty,
+ * over max_size). */
+static int mutate_file(const char *path, const char *name, int random_cases, size_t max_size, stats *st)
 {
     uint8_t *data;
     size_t size;
-    if (!(data = test_read_file(path, &size))) return;
-    if (size == 0 || (max_size && size > max_size)) { free(data); return; }
-    rb_read_options opt = {.file_name = name, .record_derived_offsets = 1};
+    if (!(data = test_read_file(path, &size))) return 0;
+    if (size == 0 || (max_size && size > max_size)) { free(data); return 0; }
+    rb_read_options opt = {.size = sizeof opt, .file_name = name, .record_derived_offsets = 1};
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
-    if (!doc) { free(data); return; } /* not a known format (MANIFEST) */
+    if (!doc) { free(data); return 0; } /* not a known format (MANIFEST) */
     check_write_against(doc, name, data, size, st);
     offsets boundaries = {0}, ints = {0};
     collect(doc->root, &boundaries, &ints);
     /* derived values the file stores (sizes, counts) are not model fields: flip them too */
     for (size_t i = 0; i < doc->derived_count; i++) add_offset(&ints, doc->derived_offsets[i]);
     rb_doc_free(doc);
+    seed_random(name);
     uint8_t *copy = malloc(size);
     char what[96];
     for (int i = 0; i < random_cases; i++) { /* evenly spaced truncations */
@@ -179,33 +193,114 @@ static void mutate_file(const char *path, const char *name, int random_cases, si
     free(ints.items);
     free(copy);
     free(data);
+    return 1;
+}
+
+/* A folder that is not there: skipped (77) only when it is in the shared corpus and the shared
+ * folder itself is absent (REBYTE_SHARED unset or missing); a corpus with a folder missing, or a
+ * samples folder missing, is a failure. */
+static int missing_folder(const char *folder)
+{
+    const char *shared = getenv("REBYTE_SHARED");
+    size_t n = shared ? strlen(shared) : 0;
+    int in_shared = n && strncmp(folder, shared, n) == 0 && folder[n] == '/';
+    struct stat st;
+    if (in_shared && (stat(shared, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        printf("SKIP: the shared folder %s is absent (set REBYTE_SHARED)\n", shared);
+        return 77;
+    }
+    printf("FAIL: folder %s not found%s\n", folder, in_shared ? " although the shared folder is there" : "");
+    return 1;
+}
+
+/* The folder's files, taken by REBYTE_TEST_JOBS threads (default 2) one at a time. */
+typedef struct work {
+    const char *folder;
+    char **names;
+    size_t count, next, mutated;
+    int cases;
+    size_t max_size;
+    stats total;
+    pthread_mutex_t lock;
+} work;
+
+static void *worker(void *arg)
+{
+    work *w = arg;
+    stats mine = {0};
+    size_t mutated = 0;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        size_t i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        if (i >= w->count) break;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", w->folder, w->names[i]);
+        mutated += (size_t)mutate_file(path, w->names[i], w->cases, w->max_size, &mine);
+    }
+    pthread_mutex_lock(&w->lock);
+    w->mutated += mutated;
+    w->total.cases += mine.cases;
+    w->total.parsed += mine.parsed;
+    w->total.clean_errors += mine.clean_errors;
+    w->total.bad += mine.bad;
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The entries of the folder but hidden ones, sorted (NULL-terminated count in *count). */
+static char **list_folder(DIR *d, size_t *count)
+{
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof *names);
+            if (!grown) break;
+            names = grown;
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    if (n) qsort(names, n, sizeof *names, by_name);
+    *count = n;
+    return names;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE]\n");
+        fprintf(stderr, "usage: test_mutation CORPUS_FOLDER [CASES_PER_FILE [MAX_FILE_SIZE]]\n");
         return 2;
     }
     DIR *d = opendir(argv[1]);
-    if (!d) {
-        printf("SKIP: corpus folder %s not found (set REBYTE_SHARED)\n", argv[1]);
-        return 77;
-    }
-    int cases = argc > 2 ? atoi(argv[2]) : 20;
-    size_t max_size = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 0; /* 0: every file */
-    stats st = {0};
-    struct dirent *e;
-    size_t files = 0;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
-        mutate_file(path, e->d_name, cases, max_size, &st);
-        files++;
-    }
+    if (!d) return missing_folder(argv[1]);
+    work w = {.folder = argv[1], .cases = argc > 2 ? atoi(argv[2]) : 20,
+              .max_size = argc > 3 ? (size_t)strtoull(argv[3], NULL, 10) : 0 /* 0: every file */};
+    w.names = list_folder(d, &w.count);
     closedir(d);
-    printf("mutation: %zu files, %zu cases: %zu parsed and round-tripped, %zu clean errors, %zu bad\n", files, st.cases,
-           st.parsed, st.clean_errors, st.bad);
-    return st.bad ? 1 : 0;
+    pthread_mutex_init(&w.lock, NULL);
+    int jobs = getenv("REBYTE_TEST_JOBS") ? atoi(getenv("REBYTE_TEST_JOBS")) : 2;
+    if (jobs < 1) jobs = 1;
+    if (jobs > 16) jobs = 16;
+    pthread_t threads[16];
+    int started = 0;
+    while (started < jobs && pthread_create(&threads[started], NULL, worker, &w) == 0) started++;
+    if (started == 0) worker(&w);
+    for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    pthread_mutex_destroy(&w.lock);
+    for (size_t i = 0; i < w.count; i++) free(w.names[i]);
+    free(w.names);
+    printf("mutation: %zu files (%zu of a known format damaged), %zu cases: %zu parsed and round-tripped, %zu clean "
+           "errors, %zu bad\n", w.count, w.mutated, w.total.cases, w.total.parsed, w.total.clean_errors, w.total.bad);
+    if (w.mutated == 0) {
+        printf("FAIL: no file of a known format%s in %s: nothing was tested\n", w.max_size ? " within the size limit" : "",
+               argv[1]);
+        return 1;
+    }
+    return w.total.bad ? 1 : 0;
 }

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "test_util.h"
 #include "core/doc.h"
+#include "test_util.h"
 #include "core/json.h"
 
 static const rb_layout_field VEC_FIELDS[] = {{"x", RB_K_FLOAT, 4}, {"y", RB_K_FLOAT, 4}, {"z", RB_K_FLOAT, 4}};
@@ -300,7 +300,7 @@ static void test_api_expansion(const uint8_t *in, size_t size)
     rb_node *points = rb_node_at(rb_doc_root(doc), "/points");
     CHECK(points && rb_node_kind_of(points) == RB_NODE_LIST && rb_node_child_count(points) == 3, "a table is a list of 3 to the API");
     rb_node *y = rb_node_at(rb_doc_root(doc), "/points/1/pos/y");
-    CHECK(y && rb_node_get_float(y) == -2.25, "an element's field by pointer");
+    CHECK(y && test_float(y) == -2.25, "an element's field by pointer");
     CHECK(points && points->kind == RB_K_LIST, "asking for an element turned the table into nodes");
     char *after = json_text(doc);
     CHECK(before && after && strcmp(before, after) == 0, "turning a table into nodes does not change the JSON");
@@ -310,12 +310,12 @@ static void test_api_expansion(const uint8_t *in, size_t size)
     free(out);
     CHECK(y && rb_node_set_float(y, 0.5) == RB_OK, "edit an element's float");
     rb_node *n2 = rb_node_at(rb_doc_root(doc), "/numbers/2");
-    CHECK(n2 && rb_node_get_int(n2) == 0 && rb_node_set_int(n2, -9) == RB_OK, "edit a bare number");
+    CHECK(n2 && test_int(n2) == 0 && rb_node_set_int(n2, -9) == RB_OK, "edit a bare number");
     out = write_doc(doc, &out_size);
     rb_doc *again = out ? parse(&packed_format, out, out_size, &err) : NULL;
     rb_node *y2 = again ? rb_node_at(rb_doc_root(again), "/points/1/pos/y") : NULL;
     rb_node *m2 = again ? rb_node_at(rb_doc_root(again), "/numbers/2") : NULL;
-    CHECK(y2 && rb_node_get_float(y2) == 0.5 && m2 && rb_node_get_int(m2) == -9, "API edits are written and read back");
+    CHECK(y2 && test_float(y2) == 0.5 && m2 && test_int(m2) == -9, "API edits are written and read back");
     free(before);
     free(after);
     rb_doc_free(again);
@@ -345,7 +345,7 @@ static void test_packed_record(const uint8_t *in, size_t size)
               origin->kind == RB_K_PACKED,
           "rb_record_view reads a field without unpacking");
     rb_node *x = rb_node_at(rb_doc_root(doc), "/origin/pos/x");
-    CHECK(x && rb_node_get_float(x) == 1.0 && origin->kind == RB_K_RECORD, "navigating the API unpacks it");
+    CHECK(x && test_float(x) == 1.0 && origin->kind == RB_K_RECORD, "navigating the API unpacks it");
     CHECK(x && rb_node_set_float(x, -4.0) == RB_OK, "edit a field of the unpacked record");
     size_t out_size;
     uint8_t *out = write_doc(doc, &out_size);

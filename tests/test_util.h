@@ -1,6 +1,7 @@
 /* Small helpers shared by the C test programs. */
 #ifndef RB_TEST_UTIL_H
 #define RB_TEST_UTIL_H
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,4 +32,31 @@ static int test_failures __attribute__((unused));
             fprintf(stderr, "\n");                                                         \
         }                                                                                  \
     } while (0)
+
+/* A node's value through the checked getters of include/rebyte.h, for assertions: an impossible
+ * value (NaN, INT64_MIN, UINT64_MAX) when the node is missing or of another kind. */
+#ifdef REBYTE_H
+static inline double test_float(const rb_node *n)
+{
+    double v;
+    return rb_node_get_float(n, &v) == RB_OK ? v : NAN;
+}
+static inline int64_t test_int(const rb_node *n)
+{
+    int64_t v;
+    return rb_node_get_int(n, &v) == RB_OK ? v : INT64_MIN;
+}
+static inline uint64_t test_uint(const rb_node *n)
+{
+    uint64_t v;
+    return rb_node_get_uint(n, &v) == RB_OK ? v : UINT64_MAX;
+}
+/* The bytes of a string, blob or id node; NULL (and 0) for any other node. */
+static inline const uint8_t *test_bytes(const rb_node *n, size_t *size)
+{
+    const uint8_t *bytes = NULL;
+    *size = 0;
+    return rb_node_get_bytes(n, &bytes, size) == RB_OK ? bytes : NULL;
+}
+#endif
 #endif

@@ -44,13 +44,13 @@ static const uint8_t *bytes_of(const rb_node *n, size_t *size)
 {
     *size = 0;
     if (!n || (rb_node_kind_of(n) != RB_NODE_BLOB && rb_node_kind_of(n) != RB_NODE_STRING)) return NULL;
-    return rb_node_get_bytes(n, size);
+    return rb_node_bytes(n, size);
 }
 
 static uint32_t chunk_id(const rb_node *record)
 {
     const rb_node *id = rb_node_member(record, "id");
-    return id && rb_node_kind_of(id) == RB_NODE_INT ? gbx_remap_id((uint32_t)rb_node_get_uint(id)) : 0;
+    return id && rb_node_kind_of(id) == RB_NODE_INT ? gbx_remap_id((uint32_t)rb_node_uint(id)) : 0;
 }
 
 /* JSON pointer of a child: the parent's, then "/" and the key escaped (RFC 6901) or the index. */
@@ -278,8 +278,8 @@ static int jpeg_as_stored(const uint8_t *jpeg, size_t size, uint8_t **out, size_
 
 static int icon_png(const found *f, uint8_t **png, size_t *size, char *why, size_t why_size)
 {
-    unsigned width = (unsigned)rb_node_get_uint(rb_node_member(f->owner, "width"));
-    unsigned height = (unsigned)rb_node_get_uint(rb_node_member(f->owner, "height"));
+    unsigned width = (unsigned)rb_node_uint(rb_node_member(f->owner, "width"));
+    unsigned height = (unsigned)rb_node_uint(rb_node_member(f->owner, "height"));
     size_t stored_size;
     const uint8_t *stored = bytes_of(f->node, &stored_size);
     if (!width || !height || stored_size != (size_t)width * height * 4) {
@@ -302,8 +302,8 @@ static int icon_png(const found *f, uint8_t **png, size_t *size, char *why, size
 
 static json_t *icon_from_png(const found *f, const uint8_t *png, size_t png_size, char *why, size_t why_size)
 {
-    unsigned width = (unsigned)rb_node_get_uint(rb_node_member(f->owner, "width"));
-    unsigned height = (unsigned)rb_node_get_uint(rb_node_member(f->owner, "height"));
+    unsigned width = (unsigned)rb_node_uint(rb_node_member(f->owner, "width"));
+    unsigned height = (unsigned)rb_node_uint(rb_node_member(f->owner, "height"));
     uint8_t *rgba;
     uint32_t w, h;
     if (rb_png_to_rgba(png, png_size, &rgba, &w, &h, why, why_size) != 0) return NULL;
@@ -335,8 +335,8 @@ static double member_number(const rb_node *record, const char *key)
 {
     const rb_node *n = rb_node_member(record, key);
     if (!n) return NAN;
-    if (rb_node_kind_of(n) == RB_NODE_FLOAT) return rb_node_get_float(n);
-    return (double)rb_node_get_int(n);
+    if (rb_node_kind_of(n) == RB_NODE_FLOAT) return rb_node_float(n);
+    return (double)rb_node_int(n);
 }
 
 static void put_number(rb_buf *b, double v, const char *format)
@@ -378,7 +378,7 @@ static int ghost_csv(const found *f, uint8_t **csv, size_t *size)
     const rb_node *samples = rb_node_member(f->node, "samples");
     const rb_node *times = rb_node_member(f->node, "stateTimes");
     const rb_node *fixed = rb_node_member(f->node, "isFixedTimeStep");
-    int fixed_step = !fixed || rb_node_get_int(fixed) != 0 || !times;
+    int fixed_step = !fixed || rb_node_int(fixed) != 0 || !times;
     double period = member_number(f->node, "samplePeriod"), time = 0;
     rb_buf b;
     rb_buf_init(&b);
@@ -387,7 +387,7 @@ static int ghost_csv(const found *f, uint8_t **csv, size_t *size)
     for (size_t i = 0; i < rb_node_child_count(samples); i++) {
         const rb_node *state = rb_node_member(rb_node_child(samples, i), "state");
         if (fixed_step) time = (double)i * period;
-        else time += i < rb_node_child_count(times) ? (double)rb_node_get_int(rb_node_child(times, i)) : NAN;
+        else time += i < rb_node_child_count(times) ? (double)rb_node_int(rb_node_child(times, i)) : NAN;
         double xyz[3], q[4], speed = member_number(state, "speedForward");
         sample_position(state, xyz);
         sample_rotation(state, q);

@@ -23,7 +23,7 @@ static int chunk_is(const rb_node *chunk, const char *id)
 {
     size_t size;
     const rb_node *n = rb_node_member(chunk, "id");
-    const uint8_t *text = n ? rb_node_get_bytes(n, &size) : NULL;
+    const uint8_t *text = n ? rb_node_bytes(n, &size) : NULL;
     return text && size == 4 && memcmp(text, id, 4) == 0;
 }
 
@@ -32,7 +32,7 @@ static void put_field(rb_buf *b, const rb_node *n)
 {
     char text[64] = "";
     if (n && rb_node_kind_of(n) == RB_NODE_FLOAT) rb_format_f32((uint32_t)n->v.bits, text, sizeof text);
-    else if (n && rb_node_kind_of(n) == RB_NODE_INT) snprintf(text, sizeof text, "%lld", (long long)rb_node_get_int(n));
+    else if (n && rb_node_kind_of(n) == RB_NODE_INT) snprintf(text, sizeof text, "%lld", (long long)rb_node_int(n));
     rb_csv_field(b, text, strlen(text));
 }
 
@@ -47,7 +47,7 @@ static void put_list(rb_buf *b, const rb_node *group, const char *id, const char
         const rb_node *list = rb_node_member(c, key);
         for (size_t k = 0; k < rb_node_child_count(list); k++) {
             char text[24];
-            int n = snprintf(text, sizeof text, "%s%lld", k ? " " : "", (long long)rb_node_get_int(rb_node_child(list, k)));
+            int n = snprintf(text, sizeof text, "%s%lld", k ? " " : "", (long long)rb_node_int(rb_node_child(list, k)));
             rb_buf_put(b, text, (size_t)n);
         }
         return;
@@ -136,7 +136,7 @@ static int cell_op(json_t *ops, const rb_node *chunk, const char *chunk_path, co
     const rb_node *n = rb_node_member(chunk, field);
     char now[64] = "";
     if (n && rb_node_kind_of(n) == RB_NODE_FLOAT) rb_format_f32((uint32_t)n->v.bits, now, sizeof now);
-    else if (n) snprintf(now, sizeof now, "%lld", (long long)rb_node_get_int(n));
+    else if (n) snprintf(now, sizeof now, "%lld", (long long)rb_node_int(n));
     if (strcmp(now, cell) == 0) return 0;
     char path[256];
     snprintf(path, sizeof path, "%s/%s", chunk_path, field);

@@ -16,13 +16,13 @@ enum { NO_PALETTE = 0xFFFFFFFFu };
 static uint64_t member_uint(const rb_node *record, const char *key)
 {
     const rb_node *n = rb_node_member(record, key);
-    return n ? rb_node_get_uint(n) : 0;
+    return n ? rb_node_uint(n) : 0;
 }
 
 static const uint8_t *blob_of(const rb_node *n, size_t *size)
 {
     *size = 0;
-    return n && rb_node_kind_of(n) == RB_NODE_BLOB ? rb_node_get_bytes(n, size) : NULL;
+    return n && rb_node_kind_of(n) == RB_NODE_BLOB ? rb_node_bytes(n, size) : NULL;
 }
 
 /* ---------- textures: a .pid's entries over the swap image ---------- */
@@ -54,7 +54,7 @@ static int palette_rgba(const rb_node *pid_root, uint64_t index, uint8_t rgba[25
     memset(rgba, 0, 256 * 4);
     for (size_t i = 0; i < 256; i++) rgba[i * 4 + 3] = 0xFF;
     for (size_t i = 0; i < n && i < 256; i++) {
-        uint32_t c = (uint32_t)rb_node_get_uint(rb_node_child(colours, i)); /* 0x00RRGGBB */
+        uint32_t c = (uint32_t)rb_node_uint(rb_node_child(colours, i)); /* 0x00RRGGBB */
         rgba[i * 4] = (uint8_t)(c >> 16), rgba[i * 4 + 1] = (uint8_t)(c >> 8), rgba[i * 4 + 2] = (uint8_t)c;
     }
     *count = n;

@@ -404,17 +404,22 @@ static void limits_from_environment(rb_limits *limits)
 
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err)
 {
-    rb_limits limits;
+    rb_limits limits = RB_LIMITS_INIT;
     limits_from_environment(&limits);
-    rb_read_options opt = {.file_name = name, .limits = &limits};
+    rb_read_options opt = {.size = sizeof opt, .file_name = name, .limits = &limits};
     return rb_doc_parse(data, size, &opt, err);
 }
 
 json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs)
 {
-    char *text = rb_doc_dump(doc, blobs, source_path);
-    json_t *j = text ? json_loads(text, JSON_ALLOW_NUL, NULL) : NULL;
-    free(text);
+    char *text;
+    rb_error err;
+    if (rb_doc_dump(doc, blobs, source_path, &text, &err) != RB_OK) {
+        cli_print_error(&err);
+        return NULL;
+    }
+    json_t *j = json_loads(text, JSON_ALLOW_NUL, NULL);
+    rb_free(text);
     return j;
 }
 

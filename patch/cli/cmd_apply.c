@@ -71,7 +71,9 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
         snprintf(result->why, sizeof result->why, "cannot be read");
         return;
     }
-    rb_apply_options ao = {o->conflicts, report_line, (void *)o, o->dry_run, o->whole_model, o->force};
+    rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = report_line,
+                           .report_context = (void *)o, .want_changes = o->dry_run,
+                           .whole_model = o->whole_model, .force = o->force};
     rb_apply_result r;
     rb_error err;
     rb_status st = rb_apply(data, size, path, (const rb_patch *const *)o->patches, o->patch_count, &ao, &r, &err);

@@ -48,7 +48,7 @@ static int same_model(const char *a_name, const uint8_t *a, size_t a_size, const
     char *patch = NULL;
     size_t ops = 1;
     if (da && db && rb_doc_diff(da, a, a_size, db, RB_DIFF_PLAIN, &patch, &ops, &err) != RB_OK) ops = 1;
-    free(patch);
+    rb_free(patch);
     rb_doc_free(da);
     rb_doc_free(db);
     return ops == 0;
@@ -113,7 +113,7 @@ int cmd_convert(int argc, char **argv)
     int rc = result ? EXIT_OK : EXIT_BAD_INPUT;
     if (result && check && !converts_back(in, data, size, result, result_size, input_encoding)) rc = EXIT_DIFFERS;
     if (rc == EXIT_OK && cli_write_atomic(out, result, result_size) != 0) rc = EXIT_IO;
-    free(result);
+    rb_free(result);
     free(data);
     return rc;
 }

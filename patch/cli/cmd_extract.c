@@ -130,7 +130,7 @@ int cmd_extract(int argc, char **argv)
         fprintf(stderr, "%s: %zu file%s (%llu bytes) in %s%s, listed in %s/manifest.json\n", in, run.files,
                 run.files == 1 ? "" : "s", run.bytes, out, references, out);
     }
-    free(manifest);
+    rb_free(manifest);
     free(folder);
     cli_unload(&l);
     free(companion);
@@ -191,9 +191,9 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
         return st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
     }
     rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), o->asset, &err);
-    free(patch_text);
+    rb_free(patch_text);
     if (!patch) { cli_print_error(&err); return EXIT_BAD_INPUT; }
-    rb_apply_options ao = {.report = report_line, .report_context = (void *)o, .force = o->force};
+    rb_apply_options ao = {.size = sizeof ao, .report = report_line, .report_context = (void *)o, .force = o->force};
     rb_apply_result result;
     const rb_patch *const patches[1] = {patch};
     st = rb_apply(l->data, l->size, o->in, patches, 1, &ao, &result, &err);

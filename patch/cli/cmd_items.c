@@ -80,8 +80,8 @@ static int downgrade_file(const char *path, const downgrade_options *o)
 done:
     rb_apply_result_free(&r);
     rb_patch_free(patch);
-    free(patch_json);
-    free(report_json);
+    rb_free(patch_json);
+    rb_free(report_json);
     rb_doc_free(doc);
     free(data);
     return rc;

@@ -72,7 +72,7 @@ static int dump_with_files(const rb_doc *doc, const char *out)
     if (rc == EXIT_OK)
         fprintf(stderr, "%s: %zu blob files (%llu bytes) in %s\n", out, count, (unsigned long long)bytes, folder);
     rb_dump_files_free(files, count);
-    free(text);
+    rb_free(text);
     return rc;
 }
 
@@ -106,9 +106,15 @@ int cmd_dump(int argc, char **argv)
         cli_unload(&l);
         return rc;
     }
-    char *text = rb_doc_dump(l.doc, (rb_blob_mode)blobs, in);
-    rc = text && cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
-    free(text);
+    char *text;
+    rb_error err;
+    if (rb_doc_dump(l.doc, (rb_blob_mode)blobs, in, &text, &err) != RB_OK) {
+        cli_print_error(&err);
+        cli_unload(&l);
+        return EXIT_IO;
+    }
+    rc = cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
+    rb_free(text);
     cli_unload(&l);
     return rc;
 }
@@ -168,7 +174,7 @@ int cmd_build(int argc, char **argv)
             cli_print_error(&err);
         } else {
             rc = cli_write_atomic(out, bytes, out_size) == 0 ? EXIT_OK : EXIT_IO;
-            free(bytes);
+            rb_free(bytes);
         }
         rb_doc_free(doc);
     }
@@ -207,7 +213,7 @@ int cmd_diff(int argc, char **argv)
         rc = cli_write_atomic("-", (const uint8_t *)patch, strlen(patch)) != 0 ? EXIT_IO
              : operations                                                   ? EXIT_DIFFERS
                                                                             : EXIT_OK;
-        free(patch);
+        rb_free(patch);
     }
     cli_unload(&la);
     cli_unload(&lb);
@@ -259,7 +265,7 @@ int cmd_resolve(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
     } else {
         rc = cli_write_atomic("-", (const uint8_t *)plain, strlen(plain)) == 0 ? EXIT_OK : EXIT_IO;
-        free(plain);
+        rb_free(plain);
     }
     rb_patch_free(patch);
     cli_unload(&l);

@@ -49,15 +49,21 @@ int cmd_info(int argc, char **argv)
     cli_loaded l;
     int rc = cli_load(path, &l);
     if (rc) return rc;
-    char *info = rb_doc_info(l.doc, path, l.size);
+    char *info;
+    rb_error err;
+    if (rb_doc_info(l.doc, path, l.size, &info, &err) != RB_OK) {
+        cli_print_error(&err);
+        cli_unload(&l);
+        return EXIT_IO;
+    }
     if (as_json) {
-        printf("%s\n", info ? info : "{}");
+        printf("%s\n", info);
     } else {
-        json_t *o = info ? json_loads(info, 0, NULL) : NULL;
+        json_t *o = json_loads(info, 0, NULL);
         print_info_text(o);
         json_decref(o);
     }
-    free(info);
+    rb_free(info);
     cli_unload(&l);
     return EXIT_OK;
 }
@@ -101,7 +107,7 @@ int cmd_rewrite(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
     } else {
         if (cli_write_atomic(out, result, result_size) != 0) rc = EXIT_IO;
-        free(result);
+        rb_free(result);
     }
     rb_doc_free(doc);
     free(data);
@@ -189,8 +195,8 @@ static void verify_reencoded(verify_result *r, rb_doc *doc, const char *path, co
             snprintf(r->diff_space, sizeof r->diff_space, "decoded");
         }
     }
-    free(a);
-    free(b);
+    rb_free(a);
+    rb_free(b);
     rb_doc_free(again);
 }
 
@@ -245,7 +251,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         } else {
             verify_reencoded(r, doc, path, out, out_size);
         }
-        free(out);
+        rb_free(out);
     }
     rb_doc_free(doc);
     free(data);

@@ -37,7 +37,7 @@ static int keep(void *context, const rb_asset *a)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    rb_limits limits;
+    rb_limits limits = RB_LIMITS_INIT;
     rb_limits_default(&limits);
     limits.max_decompressed_size = 16u << 20; /* keep single inputs cheap */
     rb_read_options opt = {.file_name = "fuzz", .limits = &limits};

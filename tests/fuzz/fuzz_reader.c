@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const rb_format *format = forced_format ? forced_format : rb_format_detect(data, size);
     if (!format) return 0;
-    rb_limits limits;
+    rb_limits limits = RB_LIMITS_INIT;
     rb_limits_default(&limits);
     limits.max_decompressed_size = 64u << 20; /* keep single inputs cheap */
     rb_read_options opt = {.file_name = "fuzz", .limits = &limits};

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../test_util.h"
 #include "rebyte.h"
+#include "tests/test_util.h"
 
 typedef struct tally {
     size_t lists, samples, blobs, bad_positions, bad_counts;
@@ -36,7 +36,7 @@ static void check_samples(const rb_node *sample_data, const rb_node *samples, ta
     const rb_node *stored = member(sample_data, "numSamples");
     t->lists++;
     t->samples += n;
-    if (!stored || (size_t)rb_node_get_int(stored) != n) t->bad_counts++;
+    if (!stored || (size_t)test_int(stored) != n) t->bad_counts++;
     for (size_t i = 0; i < n; i++) {
         const rb_node *state = member(rb_node_child(samples, i), "state");
         const rb_node *position = state ? member(state, "position") : NULL;
@@ -46,7 +46,7 @@ static void check_samples(const rb_node *sample_data, const rb_node *samples, ta
             ok = 1;
             for (size_t k = 0; k < 3; k++) {
                 const rb_node *c = rb_node_child(position, k);
-                ok &= c && rb_node_kind_of(c) == RB_NODE_FLOAT && isfinite(rb_node_get_float(c));
+                ok &= c && rb_node_kind_of(c) == RB_NODE_FLOAT && isfinite(test_float(c));
             }
         }
         t->bad_positions += !ok;
@@ -63,7 +63,7 @@ static void check_entities(const rb_node *entities, tally *t)
         int64_t last = INT64_MIN;
         for (size_t i = 0; i < n; i++) {
             const rb_node *time = member(rb_node_child(samples, i), "time");
-            int64_t now = time ? rb_node_get_int(time) : INT64_MIN;
+            int64_t now = time ? test_int(time) : INT64_MIN;
             if (!time || now < last) t->bad_positions++;
             last = now;
         }

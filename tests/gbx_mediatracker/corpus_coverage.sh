@@ -11,14 +11,27 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$rebyte" verify --json "$corpus" >"$tmp/verify.jsonl"
-python3 - "$tmp/verify.jsonl" <<'PY'
-import json, re, sys
-# class parts (current and legacy) of every class mediatracker.c describes
-MEDIA = ("03078 03079 0307A 0307B 0307D 03080 03081 03082 03083 03084 03085 030A0 030A1 030A2 030A4 "
-         "030A5 030A6 030A7 030A8 030A9 030AB 030C0 030E5 030EB 0309F 03024 03029 0304B 0304C 03126 "
-         "03127 03128 03129 0312A 03133 03139 03145 03161 03165 03166 03169 0316A 0316C 0316D 03172 "
-         "03186 03188 03195 03199 0325E 03294 0338B 07001 07002 0700F 07010 0A005 0A011 2405A 2405F "
-         "2406B 2406D 24066 24067 24068 24075 24076 24077 24083 24061 24062 2407F 24092 24091").split()
+python3 - "$tmp/verify.jsonl" "${REBYTE_SOURCE:?}" <<'PY'
+import glob, json, os, re, sys
+# The class parts (id >> 12) the media tracker describes, read from its chunk tables in
+# core/gbx/media/ (entries {0x........, skippable, "name", fn}, as tests/gbx_class_index.py reads
+# them), and the legacy class parts the GBX reader remaps onto them (its REMAP pairs).
+source = sys.argv[2]
+MEDIA = set()
+for path in glob.glob(os.path.join(source, "core/gbx/media/*.c")):
+    for m in re.finditer(r'^\s*\{0x([0-9A-Fa-f]{8}), (?:\d|GBX_WHOLE_NODE), "', open(path, encoding="utf-8").read(), re.M):
+        MEDIA.add(m.group(1).upper()[:5])
+if len(MEDIA) < 40:
+    sys.exit("FAIL: only %d media-tracker classes found in core/gbx/media/*.c: has the table syntax changed?" % len(MEDIA))
+legacy = set()
+for path in glob.glob(os.path.join(source, "core/gbx/**/*.[ch]"), recursive=True):
+    for m in re.finditer(r"\{0x([0-9A-Fa-f]{5})000, 0x([0-9A-Fa-f]{5})000\}", open(path, encoding="utf-8").read()):
+        if m.group(2).upper() in MEDIA:
+            legacy.add(m.group(1).upper())
+if not legacy:
+    sys.exit("FAIL: no legacy media-tracker class found among the GBX id remaps (core/gbx/)")
+MEDIA = sorted(MEDIA | legacy)
+print("media tracker classes from the source: %d (%d legacy ids)" % (len(MEDIA), len(legacy)))
 no_layout = re.compile(r"chunk 0x(%s)[0-9A-F]{3} has no known layout" % "|".join(MEDIA))
 in_media = re.compile(r"> (clip\w*|clips\[\d+\]|tracks\[\d+\]|effect|ghostModel|simpleEventsDisplay) ")
 fails, clips, files = 0, 0, 0

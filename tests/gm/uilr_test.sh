@@ -31,7 +31,10 @@ def edits(uilr):
     panel["children"][1]["text"] = "edited UI text"
 check_fixture_edit("UILR", *sys.argv[1:4], edits)
 PY
-"$rebyte" diff --plain "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || true
+# diff exits 1 when the files differ, as they must here; anything else is a failure
+diff_rc=0
+"$rebyte" diff --plain "$tmp/uilr.win" "$tmp/edit.win" > "$tmp/diff.json" || diff_rc=$?
+[ "$diff_rc" -eq 1 ] || fail "rebyte diff exited $diff_rc (1: the files differ)"
 python3 - "$tmp/uilr.json" "$tmp/diff.json" <<'PY' || fail "diff touches more than UILR and STRG: $(cat "$tmp/diff.json")"
 import json, sys
 ids = [c["id"] for c in json.load(open(sys.argv[1]))["chunks"]]

@@ -72,7 +72,7 @@ static void check_file(const char *path)
         failures++;
     }
     rb_error err;
-    rb_read_options options = {path, NULL};
+    rb_read_options options = {.size = sizeof options, .file_name = path};
     rb_doc *doc = rb_doc_parse(packed.data, packed.size, &options, &err);
     if (!doc) {
         char text[1200];
