@@ -134,6 +134,10 @@ uint64_t ar_list_begin(rb_ar *ar, const char *key, uint64_t read_count, uint64_t
 uint64_t ar_read_binary_count(rb_ar *ar, const char *key, unsigned count_wire, uint64_t min_item_bytes);
 void ar_close_raw_line(rb_ar *ar);
 const uint8_t *ar_next_line(rb_ar *ar, const char *leaf, size_t *len);
+/* A text line written (text GBX: one a value). */
+void ar_put_line(rb_ar *ar, const void *text, size_t n);
+/* Appends to the open container at the top frame (archive.c). */
+int ar_append_child(rb_ar *ar, rb_node *parent, rb_node *child);
 int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value);
 void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire);
 const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size);

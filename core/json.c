@@ -733,3 +733,16 @@ void rb_json_strip_storage(json_t *j)
         }
     }
 }
+
+int rb_json_patch_op(json_t *ops, const char *op, const char *path, const char *from, json_t *value)
+{
+    json_t *o = json_pack("{s:s,s:s}", "op", op, "path", path);
+    int ok = o && (!from || json_object_set_new(o, "from", json_string(from)) == 0) &&
+             (!value || json_object_set(o, "value", value) == 0);
+    json_decref(value);
+    if (!ok) {
+        json_decref(o);
+        return -1;
+    }
+    return json_array_append_new(ops, o) == 0 ? 0 : -1;
+}

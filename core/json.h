@@ -40,6 +40,9 @@ void rb_format_f64(uint64_t bits, char *out, size_t size);
 size_t rb_base64_encode(const uint8_t *in, size_t n, char *out); /* out: 4*((n+2)/3)+1 bytes */
 /* Returns decoded length or (size_t)-1 on malformed input; out: 3*(len/4)+3 bytes. */
 size_t rb_base64_decode(const char *in, size_t len, uint8_t *out);
+/* Appends one RFC 6902 operation to `ops`: {op, path, from (unless NULL), value (unless NULL;
+ * the reference is taken)}. 0, or -1 when out of memory (the value is then freed). */
+int rb_json_patch_op(json_t *ops, const char *op, const char *path, const char *from, json_t *value);
 /* Relative {"$file": ...} paths of a JSON read from `json_path` resolved beside it (dump_files.c). */
 void rb_json_resolve_files(json_t *v, const char *json_path);
 #endif

@@ -350,10 +350,10 @@ int gm_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void
 
 /* ---------- the way back ---------- */
 
+/* A replace operation; a value that could not be made (NULL) is out of memory. */
 static int add_op(json_t *ops, const char *path, json_t *value)
 {
-    json_t *op = value ? json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", value) : NULL;
-    return op && json_array_append_new(ops, op) == 0 ? 0 : -1;
+    return value ? rb_json_patch_op(ops, "replace", path, NULL, value) : -1;
 }
 
 static json_t *base64_value(const uint8_t *data, size_t size)

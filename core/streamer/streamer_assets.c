@@ -158,7 +158,7 @@ static int cell_op(json_t *ops, const rb_node *chunk, const char *chunk_path, co
         snprintf(why, why_size, "row %zu, %s: \"%s\" is not a number", row, column, cell);
         return -1;
     }
-    return json_array_append_new(ops, json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", value));
+    return rb_json_patch_op(ops, "replace", path, NULL, value);
 }
 
 /* Row `id` of the table against the `id`-th object; worlds and interiors belong to the group. */

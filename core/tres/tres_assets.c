@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../assets.h"
+#include "../json.h"
 #include "tres.h"
 #include "tres_assets.h"
 
@@ -352,8 +353,7 @@ json_t *tres_tpa_asset_patch(const rb_doc *doc, const char *path, const uint8_t 
         /* PCM: the decompressed size is the data's (ADPCM's is the packer's figure, kept) */
         char size_path[64];
         snprintf(size_path, sizeof size_path, "/bodies/%lu/decompressedSize", index);
-        json_array_append_new(ops, json_pack("{s:s,s:s,s:I}", "op", "replace", "path", size_path, "value",
-                                             (json_int_t)samples_size));
+        rb_json_patch_op(ops, "replace", size_path, NULL, json_integer((json_int_t)samples_size));
     }
     if (!ops) snprintf(why, why_size, "out of memory");
     return ops;

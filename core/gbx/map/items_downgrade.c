@@ -36,13 +36,6 @@ static long find_chunk(const json_t *chunks, uint32_t id)
     return -1;
 }
 
-static void add_op(json_t *ops, const char *op, const char *path, json_t *value)
-{
-    json_t *o = json_pack("{s:s,s:s}", "op", op, "path", path);
-    if (value) json_object_set_new(o, "value", value);
-    json_array_append_new(ops, o);
-}
-
 static size_t count_not_minus_one(const json_t *list)
 {
     size_t n = 0;
@@ -63,16 +56,16 @@ static void drop_items_fields(json_t *ops, const char *base, const json_t *items
     for (size_t i = 0; i < sizeof SNAP_FIELDS / sizeof SNAP_FIELDS[0]; i++) {
         if (!json_object_get(items, SNAP_FIELDS[i])) continue;
         snprintf(path, sizeof path, "%s/%s", base, SNAP_FIELDS[i]);
-        add_op(ops, "remove", path, NULL);
+        rb_json_patch_op(ops, "remove", path, NULL, NULL);
     }
     int has_pairs = json_object_get(items, "itemsOnItem") != NULL;
     snprintf(path, sizeof path, "%s/itemsOnItem", base);
     /* version 5 has no items-on-item list: version 4's is written empty (see docs: the v5 snap
      * arrays link items to blocks and groups, not the "placed on item" pairs it holds) */
-    if (target >= 1 && !has_pairs) add_op(ops, "add", path, json_array());
-    if (target == 0 && has_pairs) add_op(ops, "remove", path, NULL);
+    if (target >= 1 && !has_pairs) rb_json_patch_op(ops, "add", path, NULL, json_array());
+    if (target == 0 && has_pairs) rb_json_patch_op(ops, "remove", path, NULL, NULL);
     snprintf(path, sizeof path, "%s/version", base);
-    add_op(ops, "replace", path, json_integer(target));
+    rb_json_patch_op(ops, "replace", path, NULL, json_integer(target));
 }
 
 /* One anchored object's chunk 002 from its version down to `target`
@@ -87,7 +80,7 @@ static void downgrade_object(json_t *ops, const char *base, const json_t *chunk,
     do {                                                                          \
         if (json_object_get(chunk, field)) {                                      \
             snprintf(path, sizeof path, "%s/%s", base, field);                    \
-            add_op(ops, "remove", path, NULL);                                    \
+            rb_json_patch_op(ops, "remove", path, NULL, NULL);                                    \
         }                                                                         \
     } while (0)
     if (version >= 8 && target < 8) { DROP("u02"); DROP("u03"); }
@@ -98,18 +91,18 @@ static void downgrade_object(json_t *ops, const char *base, const json_t *chunk,
             flags &= ~4ul;
             snprintf(hex, sizeof hex, "0x%04lX", flags);
             snprintf(path, sizeof path, "%s/flags", base);
-            add_op(ops, "replace", path, json_string(hex));
+            rb_json_patch_op(ops, "replace", path, NULL, json_string(hex));
         }
     }
     if (version >= 6 && target < 6) DROP("scale");
     if (version >= 5 && target < 5) {
         DROP("pivotPosition");
         snprintf(path, sizeof path, "%s/u01", base); /* version 4 carries a u32 before the flags */
-        add_op(ops, "add", path, json_integer(0));
+        rb_json_patch_op(ops, "add", path, NULL, json_integer(0));
     }
 #undef DROP
     snprintf(path, sizeof path, "%s/version", base);
-    add_op(ops, "replace", path, json_integer(target));
+    rb_json_patch_op(ops, "replace", path, NULL, json_integer(target));
 }
 
 static void downgrade_objects(json_t *ops, const char *base, const json_t *items, int target, loss_report *loss)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../json.h"
 #include "../gbx.h"
 #include "../gbx_internal.h"
 
@@ -81,13 +82,8 @@ static void add_op(owner_edit *e, const char *kind, long chunk, const char *key,
     char path[160], from_path[160];
     if (at < 0) snprintf(path, sizeof path, "/body/chunks/%ld/%s/-", chunk, key);
     else snprintf(path, sizeof path, "/body/chunks/%ld/%s/%ld", chunk, key, at);
-    json_t *op = json_pack("{s:s,s:s}", "op", kind, "path", path);
-    if (from >= 0) {
-        snprintf(from_path, sizeof from_path, "/body/chunks/%ld/%s/%ld", chunk, key, from);
-        json_object_set_new(op, "from", json_string(from_path));
-    }
-    if (value) json_object_set_new(op, "value", value);
-    json_array_append_new(e->ops, op);
+    if (from >= 0) snprintf(from_path, sizeof from_path, "/body/chunks/%ld/%s/%ld", chunk, key, from);
+    rb_json_patch_op(e->ops, kind, path, from >= 0 ? from_path : NULL, value);
 }
 
 /* The same edit on a follower list that is in step with the owner (`owner_count` elements). */
@@ -127,7 +123,7 @@ static void renumber_list(owner_edit *e, uint32_t id, const char *key, const cha
         char path[200];
         if (member) snprintf(path, sizeof path, "/body/chunks/%ld/%s/%ld/%s", chunk, key, i, member);
         else snprintf(path, sizeof path, "/body/chunks/%ld/%s/%ld", chunk, key, i);
-        json_array_append_new(e->ops, json_pack("{s:s,s:s,s:I}", "op", "replace", "path", path, "value", (json_int_t)now));
+        rb_json_patch_op(e->ops, "replace", path, NULL, json_integer(now));
     }
 }
 
