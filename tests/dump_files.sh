@@ -3,33 +3,49 @@
 # (docs/usage.md "Blobs as files"): on every sample and, when REBYTE_SHARED has the corpus,
 # every corpus file of a known format. The dump keeps no reference into the original ("$blob"),
 # each blob file is named in it, and a blob file changed on disk reaches the built file.
+# The files are taken REBYTE_TEST_JOBS at a time (default 2); `dump_files.sh --one FILE` checks one.
 set -u
 rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:?}
-shared=${REBYTE_SHARED:-$src/../shared}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0 checked=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-files=$(find "$src/samples" -type f ! -name '*.json' ! -name '*.md' | sort)
-if [ -d "$shared/corpus" ]; then
-    files="$files $(find "$shared/corpus" -type f ! -name 'MANIFEST*' | sort)"
-else
-    echo "note: corpus not found at $shared/corpus (set REBYTE_SHARED); samples only"
-fi
-for f in $files; do
-    "$rebyte" info "$f" >/dev/null 2>&1 || continue # not a format rebyte reads
-    rm -rf "$tmp/d" && mkdir "$tmp/d"
-    "$rebyte" dump "$f" --blobs=files -o "$tmp/d/model.json" 2>/dev/null || { fail "dump $f"; continue; }
+
+# One file: prints "checked", "skipped" (not a format rebyte reads) or FAIL lines.
+one_file() {
+    f=$1
+    "$rebyte" info "$f" >/dev/null 2>&1 || { echo "skipped $f"; return; }
+    mkdir "$tmp/d"
+    "$rebyte" dump "$f" --blobs=files -o "$tmp/d/model.json" 2>/dev/null || { fail "dump $f"; return; }
     grep -q '"\$blob"' "$tmp/d/model.json" && fail "$f: the dump still refers to the original"
     named=$(grep -o '"\$file": *"[^"]*"' "$tmp/d/model.json" | wc -l)
     present=$(find "$tmp/d" -type f ! -name model.json | wc -l)
     [ "$named" -eq "$present" ] || fail "$f: $named files named, $present written"
     # built in another folder than the dump's: the files are found beside the JSON
-    (cd "$tmp" && "$rebyte" build d/model.json -o "$tmp/built") || { fail "build $f"; continue; }
+    (cd "$tmp" && "$rebyte" build d/model.json -o "$tmp/built") || { fail "build $f"; return; }
     cmp -s "$tmp/built" "$f" || fail "$f: dump --blobs=files -> build is not byte-exact"
-    checked=$((checked + 1))
-done
+    [ "$fails" -eq 0 ] && echo "checked $f"
+}
+if [ "${1:-}" = "--one" ]; then
+    one_file "$2"
+    exit 0
+fi
+
+src=${REBYTE_SOURCE:?}
+shared=${REBYTE_SHARED:-$src/../shared}
+find "$src/samples" -type f ! -name '*.json' ! -name '*.md' -print0 >"$tmp/files"
+if [ -d "$shared/corpus" ]; then
+    find "$shared/corpus" -type f ! -name 'MANIFEST*' -print0 >>"$tmp/files"
+else
+    echo "note: corpus not found at $shared/corpus (set REBYTE_SHARED); samples only"
+fi
+REBYTE="$rebyte" xargs -0 -n 1 -P "${REBYTE_TEST_JOBS:-2}" sh "$0" --one <"$tmp/files" >"$tmp/results" 2>&1
+grep '^FAIL ' "$tmp/results"
+fails=$(grep -c '^FAIL ' "$tmp/results")
+checked=$(grep -c '^checked ' "$tmp/results")
+taken=$(grep -c '^checked \|^skipped \|^FAIL ' "$tmp/results")
+[ "$checked" -gt 0 ] || fail "no file was checked"
+[ "$taken" -ge "$(tr -cd '\000' <"$tmp/files" | wc -c)" ] || fail "a file was not taken (a run was lost)"
 # an edited blob file reaches the output, and nothing else changes: the map thumbnail of the
 # map-extras sample, one byte flipped, is what a dump of the built map gives back
 map=$src/samples/gbx-mapextra/extras.Map.Gbx
