@@ -4,8 +4,9 @@
  * versions. Layout: docs/formats/gbx-ghost.md "Entity records".
  *
  * Lists here end with a marker byte: 1 before each element, 0 after the last. The markers are
- * derived on write. Each sample's state is kept as its bytes (a blob): its layout depends on the
- * entity's buffer type and is not known well enough to type. Content that the layout does not
+ * derived on write. Before version 11 each sample's state is kept as its bytes (a blob); from
+ * version 11 on the samples are stored transposed and delta-coded (ent_samples.c) and the car's
+ * are typed. Content that the layout does not
  * read to its last byte stays whole as opaque "data".
  */
 #include <stdio.h>
@@ -64,17 +65,26 @@ static void event(rb_ar *ar, uint32_t version)
     gbx_data_blob(ar, "data");
 }
 
+/* The class of the object an entity records: its bufferType indexes `objects` (0: unknown). */
+static uint32_t entity_class(rb_ar *ar, uint32_t buffer_type)
+{
+    const rb_node *content = rb_ar_enclosing(ar, 2); /* entity record < entities < content */
+    const rb_node *objects = content ? rb_node_get(content, "objects") : NULL;
+    return buffer_type < rb_element_count(objects) ? (uint32_t)rb_element_uint(objects, buffer_type, "nodeId") : 0;
+}
+
 /* An entity: its header and samples; then the marker saying whether another entity follows (it
  * comes before this entity's events); then, from version 2, its events. */
 static int entity(rb_ar *ar, uint32_t version, int another)
 {
     rb_ar_record_begin(ar, NULL);
-    rb_ar_i32(ar, "bufferType");
+    int32_t buffer_type = rb_ar_i32(ar, "bufferType");
     rb_ar_i32(ar, "u06");
     rb_ar_i32(ar, "u07");
     rb_ar_i32(ar, "lengthMs");
     if (version >= 6) rb_ar_i32(ar, "u08");
-    marked_list(ar, "samples", sample, version);
+    if (version >= 11) gbx_ent_encoded_samples(ar, entity_class(ar, (uint32_t)buffer_type));
+    else marked_list(ar, "samples", sample, version);
     int more = marker(ar, another);
     if (version >= 2) marked_list(ar, "events", event, version);
     rb_ar_record_end(ar);
