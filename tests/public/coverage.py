@@ -10,6 +10,7 @@ usage: coverage.py REBYTE PUBLIC_DIR [--max-opaque 2.0] [SET...]
 """
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -19,7 +20,26 @@ SET_KINDS = {"ghosts": "ghost", "items": "item", "replays": "replay", "blocks": 
              "macroblocks": "macroblock"}
 
 
+CLASS_KINDS = {0x03043000: "map", 0x24003000: "map", 0x03093000: "replay", 0x2403F000: "replay",
+               0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock"}
+
+
+def class_of(path):
+    """The main class id of a GBX file (its header), or None."""
+    with open(path, "rb") as f:
+        head = f.read(13)
+    if head[:3] != b"GBX" or len(head) < 13:
+        return None
+    version = struct.unpack_from("<H", head, 3)[0]
+    at = 5 + (3 if version >= 3 else 0) + (1 if version >= 4 else 0)
+    return struct.unpack_from("<I", head, at)[0] if at + 4 <= len(head) else None
+
+
 def kind_of(path, set_name):
+    """The kind a file counts for: its class (a replay named .Ghost.Gbx is a replay), else its name."""
+    kind = CLASS_KINDS.get(class_of(path))
+    if kind and not (kind == "item" and os.path.basename(path).lower().endswith(".block.gbx")):
+        return kind
     parts = os.path.basename(path).lower().split(".")
     if len(parts) >= 3 and parts[-2] in KINDS:
         return KINDS[parts[-2]]

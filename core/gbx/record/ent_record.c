@@ -22,7 +22,8 @@ static const rb_layout_field OBJECT2_FIELDS[] = {I32("u02"), I32("u03"), X32("cl
 static const rb_layout OBJECT2_V2 = {"recorded object (2)", OBJECT2_FIELDS, 2};
 static const rb_layout OBJECT2_V4 = {"recorded object (2)", OBJECT2_FIELDS, 3};
 
-typedef void (*element_fn)(rb_ar *ar, uint32_t version);
+/* an element of a marked list; `arg` is the version, or for samples the entity's class */
+typedef void (*element_fn)(rb_ar *ar, uint32_t arg);
 
 /* The marker before an element: 1 while one follows, 0 at the end. READ refuses other values
  * (the content then stays opaque); WRITE derives it from whether `more`. */
@@ -50,11 +51,14 @@ static void marked_list(rb_ar *ar, const char *key, element_fn element, uint32_t
     rb_ar_list_end(ar);
 }
 
-static void sample(rb_ar *ar, uint32_t version)
+/* A sample before version 11: its time and its state, typed for the car (when long enough). */
+static void sample(rb_ar *ar, uint32_t entity_class)
 {
-    (void)version;
     rb_ar_i32(ar, "time");
-    gbx_data_blob(ar, "data");
+    uint32_t length = 0;
+    int car = gbx_ent_is_car(entity_class) && rb_ar_peek_u32(ar, &length) && length >= 103;
+    if (rb_ar_has(ar, "state", rb_ar_direction(ar) == RB_AR_READ ? car : 0)) gbx_ent_car_state(ar);
+    else gbx_data_blob(ar, "data");
 }
 
 static void event(rb_ar *ar, uint32_t version)
@@ -84,7 +88,7 @@ static int entity(rb_ar *ar, uint32_t version, int another)
     rb_ar_i32(ar, "lengthMs");
     if (version >= 6) rb_ar_i32(ar, "u08");
     if (version >= 11) gbx_ent_encoded_samples(ar, entity_class(ar, (uint32_t)buffer_type));
-    else marked_list(ar, "samples", sample, version);
+    else marked_list(ar, "samples", sample, entity_class(ar, (uint32_t)buffer_type));
     int more = marker(ar, another);
     if (version >= 2) marked_list(ar, "events", event, version);
     rb_ar_record_end(ar);

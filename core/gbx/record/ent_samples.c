@@ -50,6 +50,8 @@ static const rb_layout_field VEHICLE_FIELDS[] = {
     U8("wetnessValue"), U8("simulationTimeCoef"),
 };
 enum { VEHICLE_TYPED_BYTES = 103, MAX_SAMPLE_SIZE = 0xFFFF };
+/* the same fields without the time, for the samples of the versions before 11 */
+static const rb_layout CAR_STATE = {"car state", VEHICLE_FIELDS + 1, COUNT(VEHICLE_FIELDS) - 1};
 
 /* The layout of one sample of `size` bytes: the car's fields and the bytes after them as `u103`,
  * or for another entity (or a car state too short) its time and the state as `data`. Built in
@@ -179,4 +181,20 @@ void gbx_ent_encoded_samples(rb_ar *ar, uint32_t entity_class)
     uint64_t n = rb_ar_table_detached(ar, "samples", layout, NULL, 0);
     if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar) && n == count)
         encode_samples(ar, rb_node_get(rb_ar_current(ar), "samples"), layout, (uint32_t)count, size);
+}
+
+int gbx_ent_is_car(uint32_t entity_class) { return entity_class == VEHICLE_VIS_CLASS; }
+
+void gbx_ent_car_state(rb_ar *ar)
+{
+    rb_slot size = rb_ar_slot(ar, "data size", RB_U32);
+    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ &&
+        (size.value < VEHICLE_TYPED_BYTES || size.value > rb_ar_remaining(ar))) {
+        rb_ar_fail(ar, RB_E_FORMAT, "a car state of %llu bytes, not between %u and the %llu bytes left",
+                   (unsigned long long)size.value, VEHICLE_TYPED_BYTES, (unsigned long long)rb_ar_remaining(ar));
+        return;
+    }
+    rb_ar_packed_record(ar, "state", &CAR_STATE);
+    const rb_node *tail = rb_ar_bytes(ar, "u103", RB_K_BLOB, size.value - VEHICLE_TYPED_BYTES);
+    if (tail) rb_ar_slot_set(ar, &size, VEHICLE_TYPED_BYTES + tail->v.bytes.size);
 }
