@@ -17,4 +17,7 @@ if(PYTHON3)
   add_test(NAME gbx_ghost_entity_records COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_ghost/entity_records.py
            $<TARGET_FILE:rebyte> ${REBYTE_SHARED}/corpus/gbx)
   set_tests_properties(gbx_ghost_entity_records PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  # Records of versions 10 and 11 packed by the script itself (no corpus needed).
+  add_test(NAME gbx_ghost_entity_fixture COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_ghost/entity_fixture.py
+           $<TARGET_FILE:rebyte>)
 endif()
