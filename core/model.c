@@ -107,6 +107,52 @@ uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key)
     return 0;
 }
 
+/* The fields of `layout` from the nodes of `record`, packed at `out`; returns the bytes packed, 0
+ * when a field is missing or of another size. */
+static size_t pack_record(const rb_node *record, const rb_layout *layout, uint8_t *out)
+{
+    size_t offset = 0;
+    for (size_t i = 0; i < layout->field_count; i++) {
+        const rb_layout_field *f = &layout->fields[i];
+        size_t width = rb_layout_field_bytes(f);
+        if (f->kind == RB_LAYOUT_CONSTANT) {
+            for (size_t k = 0; k < width; k++) out[offset + k] = (uint8_t)(f->constant >> (8 * k));
+            offset += width;
+            continue;
+        }
+        const rb_node *n = f->key ? rb_node_get(record, f->key) : record;
+        if (!n) return 0;
+        if (f->kind == RB_K_RECORD) {
+            if (pack_record(n, f->record, out + offset) != width) return 0;
+        } else if ((f->kind == RB_K_BLOB || f->kind == RB_K_STRING)) {
+            if (n->v.bytes.size != width) return 0;
+            if (width) memcpy(out + offset, n->v.bytes.data, width);
+        } else {
+            for (size_t k = 0; k < width; k++) out[offset + k] = (uint8_t)(n->v.bits >> (8 * k));
+        }
+        offset += width;
+    }
+    return offset;
+}
+
+int rb_element_pack(const rb_node *list, size_t index, const rb_layout *layout, uint8_t *out)
+{
+    size_t stride = rb_layout_stride(layout);
+    if (index >= rb_element_count(list)) return 0;
+    if (list->kind == RB_K_TABLE) {
+        if (list->table->stride != stride) return 0;
+        memcpy(out, list->v.bytes.data + index * stride, stride);
+        return 1;
+    }
+    const rb_node *element = list->v.kids.items[index];
+    if (element->kind == RB_K_PACKED) {
+        if (element->v.bytes.size != stride) return 0;
+        memcpy(out, element->v.bytes.data, stride);
+        return 1;
+    }
+    return pack_record(element, layout, out) == stride;
+}
+
 /* Memoised on first use; several threads may ask at once (reads never write to what another
  * reads: the digests are published with the flag, under one lock for all documents). */
 static pthread_mutex_t digests_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -176,6 +176,10 @@ const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch)
 uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key);
 /* Elements of a table or a list. */
 size_t rb_element_count(const rb_node *list);
+/* Element `index` of a table or a list as the packed wire bytes of `layout` (rb_layout_stride
+ * bytes at `out`): for descriptions that store elements in another arrangement than one after
+ * the other (e.g. transposed). 0 when the element does not have the layout's fields and sizes. */
+int rb_element_pack(const rb_node *list, size_t index, const rb_layout *layout, uint8_t *out);
 /* Sign-extended integer value according to the wire type. */
 int64_t rb_node_int(const rb_node *n);
 uint64_t rb_node_uint(const rb_node *n);

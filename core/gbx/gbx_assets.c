@@ -158,7 +158,9 @@ static int record_assets(walk *w, const rb_node *n, size_t at)
     default: break;
     }
     const rb_node *samples = rb_node_member(n, "samples");
-    if (samples && rb_node_kind_of(samples) == RB_NODE_LIST && rb_node_member(n, "samplePeriod")) {
+    const rb_node *first = samples && rb_node_child_count(samples) ? rb_node_child(samples, 0) : NULL;
+    int car_entity = first && rb_node_member(n, "bufferType") && (rb_node_member(first, "position") || rb_node_member(first, "state"));
+    if (samples && rb_node_kind_of(samples) == RB_NODE_LIST && (rb_node_member(n, "samplePeriod") || car_entity)) {
         emit(w, ASSET_GHOST, n, n, at, NULL, 0, NULL);
         return 1;
     }
@@ -373,6 +375,25 @@ static void sample_rotation(const rb_node *state, double q[4])
     q[0] = cos(heading) * cos(pitch) * s, q[1] = sin(heading) * cos(pitch) * s, q[2] = sin(pitch) * s, q[3] = cos(angle);
 }
 
+/* A car entity of a TM2020 record (docs/formats/gbx-ghost.md "Entity records"): each sample holds
+ * its time and (in itself from version 11, in `state` before) position, rotation and velocity
+ * (length exp(magnitude/1000) m/s). */
+static void entity_sample_csv(rb_buf *b, const rb_node *sample)
+{
+    const rb_node *state = rb_node_member(sample, "state") ? rb_node_member(sample, "state") : sample; /* before version 11 */
+    double xyz[3], q[4], time = member_number(sample, "time");
+    double magnitude = member_number(rb_node_member(state, "velocity"), "magnitude");
+    sample_position(state, xyz);
+    sample_rotation(state, q);
+    char text[32];
+    int n = snprintf(text, sizeof text, "%.0f", time);
+    if (n > 0 && !isnan(time)) rb_buf_put(b, text, (size_t)n);
+    for (int k = 0; k < 3; k++) put_number(b, xyz[k], "%.6g");
+    for (int k = 0; k < 4; k++) put_number(b, q[k], "%.6f");
+    put_number(b, magnitude == -32768 ? 0 : exp(magnitude / 1000.0) * 3.6, "%.3f");
+    rb_buf_put_u8(b, '\n');
+}
+
 static int ghost_csv(const found *f, uint8_t **csv, size_t *size)
 {
     const rb_node *samples = rb_node_member(f->node, "samples");
@@ -384,7 +405,9 @@ static int ghost_csv(const found *f, uint8_t **csv, size_t *size)
     rb_buf_init(&b);
     static const char HEADER[] = "time_ms,x,y,z,qx,qy,qz,qw,speed_kmh\n";
     rb_buf_put(&b, HEADER, sizeof HEADER - 1);
-    for (size_t i = 0; i < rb_node_child_count(samples); i++) {
+    for (size_t i = 0; rb_node_member(f->node, "bufferType") && i < rb_node_child_count(samples); i++)
+        entity_sample_csv(&b, rb_node_child(samples, i));
+    for (size_t i = 0; !rb_node_member(f->node, "bufferType") && i < rb_node_child_count(samples); i++) {
         const rb_node *state = rb_node_member(rb_node_child(samples, i), "state");
         if (fixed_step) time = (double)i * period;
         else time += i < rb_node_child_count(times) ? (double)rb_node_int(rb_node_child(times, i)) : NAN;

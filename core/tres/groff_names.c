@@ -172,9 +172,52 @@ static rb_node *new_symbol(rb_arena *arena, uint32_t handle, const char *text, s
     return rb_node_append(arena, s, h) && rb_node_append(arena, s, name) ? s : NULL;
 }
 
+/* ---------- scene block names: the hash of an instance's name ---------- */
+
+/* The blocks of a scene or savegame that are not an instance's (docs/formats/trespasser.md "SCN
+ * and savegame blocks"); every other block is named by the hash of an instance's name. */
+static const char *const SCENE_FIXED_NAMES[] = {"Header", "Partitions", "Hierarchy", "TerrainHierarchy",
+                                                "TriggerHierarchy", "SaveGameName", "SaveSCNName", "SaveBMP"};
+
+int groff_is_block_hash(const char *text, size_t length)
+{
+    if (length == 0 || length > 8 || (length > 1 && text[0] == '0')) return 0;
+    for (size_t i = 0; i < length; i++)
+        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'A' && text[i] <= 'F'))) return 0;
+    return 1;
+}
+
+int groff_is_scene_fixed_name(const char *text, size_t length)
+{
+    for (size_t i = 0; i < sizeof SCENE_FIXED_NAMES / sizeof *SCENE_FIXED_NAMES; i++)
+        if (strlen(SCENE_FIXED_NAMES[i]) == length && !memcmp(SCENE_FIXED_NAMES[i], text, length)) return 1;
+    return 0;
+}
+
+/* In a scene (its name table has "Header"), a new name that is neither a fixed block name nor a
+ * hash already is an instance's name: the block takes its hash (rb_tres_block_name) in `hashed`,
+ * so renaming a block by the instance's name is one edit. Returns the text to use. */
+static const char *scene_block_text(const rb_node *symbols, const char *text, size_t *length, char hashed[9])
+{
+    uint32_t unused;
+    if (handle_of_text(symbols, "Header", 6, &unused) == -1 || groff_is_block_hash(text, *length) ||
+        groff_is_scene_fixed_name(text, *length))
+        return text;
+    char name[256];
+    if (*length >= sizeof name || memchr(text, 0, *length)) return text;
+    memcpy(name, text, *length);
+    name[*length] = 0;
+    rb_tres_block_name(name, hashed);
+    *length = strlen(hashed);
+    return hashed;
+}
+
 int groff_symbol_handle(rb_doc *doc, const char *text, size_t length, int create, uint32_t *handle)
 {
     rb_node *symbols = rb_node_get(doc->root, "symbols");
+    if (handle_of_text(symbols, text, length, handle) == 0) return 0;
+    char hashed[9];
+    if (create) text = scene_block_text(symbols, text, &length, hashed);
     if (handle_of_text(symbols, text, length, handle) == 0) return 0;
     if (!create || !symbols || symbols->kind != RB_K_LIST || !length) return -1;
     uint32_t highest = 0;

@@ -12,6 +12,11 @@ int groff_symbol_handle(rb_doc *doc, const char *text, size_t length, int create
 
 /* The handle/text index in rb_doc.format_index: built after a read and after each edit
  * (rb_format.after_read, after_edit), freed by free_index. */
+/* Is the text spelled the way a scene block's name is (the %X hash of an instance's name)? */
+int groff_is_block_hash(const char *text, size_t length);
+/* Is it the name of a scene block that is not an instance's (Header, Partitions, ...)? */
+int groff_is_scene_fixed_name(const char *text, size_t length);
+
 void groff_names_index(rb_doc *doc);
 void groff_names_free_index(void *index);
 

@@ -67,8 +67,32 @@ static void instance_names_unique(rb_rule_run *r)
     }
 }
 
+/* The game finds the saved state of an instance by the hash of its name (docs/formats/trespasser.md
+ * "Hashes and ids"): in a scene, a block named neither by a fixed name nor by such a hash is never
+ * read. Renaming a block by an instance's name writes the hash (groff_names.c). */
+static void scene_block_names_hashed(rb_rule_run *r)
+{
+    const char *prefix;
+    const rb_node *sections = rb_node_get(container(r->doc, &prefix), "sections");
+    size_t count = sections ? sections->v.kids.count : 0, length;
+    int scene = 0;
+    for (size_t s = 0; s < count && !scene; s++) scene = rb_node_get(sections->v.kids.items[s], "saveHeader") != NULL;
+    for (size_t s = 0; scene && s < count; s++) {
+        uint64_t name = rb_node_uint(rb_node_get(sections->v.kids.items[s], "name"));
+        const char *text = groff_symbol_text(r->doc, (uint32_t)name, &length);
+        if (!text || groff_is_block_hash(text, length) || groff_is_scene_fixed_name(text, length)) continue;
+        char path[96];
+        snprintf(path, sizeof path, "%s/sections/%zu/name", prefix, s);
+        rb_rule_violated(r, path, "scene block \"%.*s\" is named neither by a fixed name nor by the hash of an "
+                         "instance's name (upper-case hex, as the game writes it): the game never finds it",
+                         (int)length, text);
+    }
+}
+
 static const rb_rule GROFF_RULES[] = {
     {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique},
+    {"scene-block-names-hashed", "a scene's instance blocks are named by the hash of the instance's name",
+     scene_block_names_hashed},
 };
 
 const rb_rule *groff_rules(size_t *count)

@@ -1,5 +1,19 @@
-/* Trespasser's palette hash (docs/formats/trespasser.md "Hashes and ids"). */
+/* Trespasser's hashes (docs/formats/trespasser.md "Hashes and ids"): names by zlib's crc32, palettes. */
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
 #include "tres.h"
+
+/* The game's u4Hash: plain CRC-32 of the bytes, without a terminator. */
+static uint32_t tres_hash(const void *bytes, size_t size)
+{
+    return (uint32_t)crc32(crc32(0, Z_NULL, 0), bytes, (uInt)size);
+}
+
+void rb_tres_block_name(const char *instance_name, char out[9])
+{
+    snprintf(out, 9, "%X", (unsigned)tres_hash(instance_name, strlen(instance_name)));
+}
 
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count)
 {

@@ -16,6 +16,9 @@ extern const rb_format rb_format_tres_wtd;
 extern const rb_format rb_format_tres_spz;
 
 /* Palette hash of a .pid palette: h ^= colour << (h & 2) over the colours. */
+/* Name of the SCN/savegame block that holds an instance's state: "%X" of the game's u4Hash (plain
+ * CRC-32 of the name's bytes, no terminator) of its name. */
+void rb_tres_block_name(const char *instance_name, char out[9]);
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
 
 /* The .wtd asset: the terrain's height map as a 16-bit greyscale PNG (rb_format.assets). */

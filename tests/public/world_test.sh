@@ -1,6 +1,8 @@
 #!/bin/sh
 # The public test world (tests/public/README.md): every gathered file must come back byte-exact
-# (also with re-encoded streams) and break no game rule. Sets not gathered are reported skipped.
+# (also with re-encoded streams) and break no game rule; each kind keeps at most 2% of its bytes
+# opaque (coverage.py) and the ghosts' entity records decode independently (entity_records.py).
+# Sets not gathered are reported skipped.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 rebyte=${REBYTE:-rebyte}
@@ -29,4 +31,12 @@ for list in "$here"/*.tsv; do
     echo "$set_name: $present files verified and checked"
 done
 [ "$ran" -gt 0 ] || { echo "SKIP: no public set gathered under $public"; exit 77; }
+# Typing coverage per kind of file: at most 2% of a kind's bytes opaque, no typed parse that stops.
+python3 "$here/coverage.py" "$rebyte" "$public" || { echo "FAIL coverage"; failed=$((failed + 1)); }
+# The entity records of the gathered ghosts and replays, decoded independently (tests/gbx_ghost).
+records=""
+for s in ghosts replays; do [ -d "$public/$s" ] && records="$records $public/$s"; done
+if [ -n "$records" ]; then
+    python3 "$here/../gbx_ghost/entity_records.py" "$rebyte" $records || { echo "FAIL entity records"; failed=$((failed + 1)); }
+fi
 [ "$failed" -eq 0 ]

@@ -98,6 +98,30 @@ sys.exit(0 if values[3]["name"] == "Mass" and values[3]["int"] == 0 and values[1
 EOF
     }
 
+# --- a scene block renamed by the instance's name: the block takes the name's hash ---
+renamed=$(python3 -c 'import zlib; print("%X" % zlib.crc32(b"Pistol-02"))')
+# (not `edit`: diff matches blocks by name, so a rename shows as a block removed and one added)
+printf '[{"op": "replace", "path": "/sections/[name=%s]/name", "value": "Pistol-02"}]\n' "$gun" >"$tmp/rename.patch.json"
+"$rebyte" apply "$tmp/rename.patch.json" "$scn" -o "$tmp/renamed.scn" 2>"$tmp/err" || fail "rename-block: apply: $(cat "$tmp/err")"
+"$check" "$tmp/renamed.scn" >/dev/null || fail "rename-block: the result breaks the GROFF rules"
+"$rebyte" verify -q --reencode "$tmp/renamed.scn" >/dev/null || fail "rename-block: the result does not verify"
+"$rebyte" dump "$tmp/renamed.scn" >"$tmp/rename-block.json" &&
+    { python3 - "$tmp/rename-block.json" "$renamed" <<'EOF' || fail "rename-block: the block is not named by the hash of Pistol-02, or lost its class"
+import json, sys
+sections = json.load(open(sys.argv[1]))["sections"]
+sys.exit(0 if any(s["name"] == sys.argv[2] and "gun" in s for s in sections) else 1)
+EOF
+    }
+"$rebyte" check "$tmp/renamed.scn" >/dev/null || fail "rename-block: check is not clean"
+# a block named by a text that is no hash (built from JSON) is never found by the game: check says so
+"$rebyte" dump --blobs=base64 "$scn" | sed "s/\"$gun\"/\"Pistol-02\"/g" >"$tmp/unhashed.json"
+if "$rebyte" build "$tmp/unhashed.json" -o "$tmp/unhashed.scn" 2>"$tmp/err"; then
+    "$rebyte" check "$tmp/unhashed.scn" >"$tmp/check.out" 2>&1 && fail "a block named Pistol-02 passes check"
+    grep -q "scene-block-names-hashed" "$tmp/check.out" || fail "check does not name the rule: $(cat "$tmp/check.out")"
+else
+    fail "the unhashed scene does not build: $(cat "$tmp/err")"
+fi
+
 # --- the corpus: an animal's saved position in demo.scn, values in demo.grf's value table ---
 corpus=${REBYTE_SHARED:-}/corpus/tres
 if [ -f "$corpus/demo.scn" ] && [ -f "$corpus/demo.grf" ]; then

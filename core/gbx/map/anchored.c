@@ -4,8 +4,8 @@
  *
  * Version rules of 0x03043040, inside its encapsulation:
  *   all:            deprecated list of anchored objects (encapsulated nodes, no index)
- *   1-4, 6, 7:      itemsOnItem: (item index, placed-on item index) pairs
- *   5+:             blockIndexes; snapItemGroups (5, 6: here; 7: after itemIndexes);
+ *   1-4, 6, 7:      itemsOnItem: (item index, placed-on item index) pairs (not in 8)
+ *   5+:             blockIndexes; snapItemGroups (5, 6: here; 7, 8: after itemIndexes);
  *                   itemIndexes (6+); an array of -1 (not in 6); snappedOnIndexes
  */
 #include "../gbx_internal.h"
@@ -52,8 +52,8 @@ static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
 static void chunk_040_items(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    if (rb_ar_ok(ar) && version > 7) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "items chunk version %u is not known (0 to 7 are)", version);
+    if (rb_ar_ok(ar) && version > 8) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "items chunk version %u is not known (0 to 8 are)", version);
         return;
     }
     gbx_encapsulation_begin(ar);
@@ -61,7 +61,7 @@ static void chunk_040_items(rb_ar *ar)
     uint64_t n = rb_ar_list_begin(ar, "anchoredObjects", RB_U32, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_encapsulated(ar, NULL);
     rb_ar_list_end(ar);
-    if (version >= 1 && version != 5) items_on_item(ar);
+    if (version >= 1 && version != 5 && version < 8) items_on_item(ar);
     if (version >= 5) snap_arrays(ar, version, n);
     gbx_encapsulation_end(ar);
 }

@@ -4,8 +4,9 @@
  * versions. Layout: docs/formats/gbx-ghost.md "Entity records".
  *
  * Lists here end with a marker byte: 1 before each element, 0 after the last. The markers are
- * derived on write. Each sample's state is kept as its bytes (a blob): its layout depends on the
- * entity's buffer type and is not known well enough to type. Content that the layout does not
+ * derived on write. Before version 11 each sample's state is kept as its bytes (a blob); from
+ * version 11 on the samples are stored transposed and delta-coded (ent_samples.c) and the car's
+ * are typed. Content that the layout does not
  * read to its last byte stays whole as opaque "data".
  */
 #include <stdio.h>
@@ -21,7 +22,8 @@ static const rb_layout_field OBJECT2_FIELDS[] = {I32("u02"), I32("u03"), X32("cl
 static const rb_layout OBJECT2_V2 = {"recorded object (2)", OBJECT2_FIELDS, 2};
 static const rb_layout OBJECT2_V4 = {"recorded object (2)", OBJECT2_FIELDS, 3};
 
-typedef void (*element_fn)(rb_ar *ar, uint32_t version);
+/* an element of a marked list; `arg` is the version, or for samples the entity's class */
+typedef void (*element_fn)(rb_ar *ar, uint32_t arg);
 
 /* The marker before an element: 1 while one follows, 0 at the end. READ refuses other values
  * (the content then stays opaque); WRITE derives it from whether `more`. */
@@ -49,11 +51,14 @@ static void marked_list(rb_ar *ar, const char *key, element_fn element, uint32_t
     rb_ar_list_end(ar);
 }
 
-static void sample(rb_ar *ar, uint32_t version)
+/* A sample before version 11: its time and its state, typed for the car (when long enough). */
+static void sample(rb_ar *ar, uint32_t entity_class)
 {
-    (void)version;
     rb_ar_i32(ar, "time");
-    gbx_data_blob(ar, "data");
+    uint32_t length = 0;
+    int car = gbx_ent_is_car(entity_class) && rb_ar_peek_u32(ar, &length) && length >= 103;
+    if (rb_ar_has(ar, "state", rb_ar_direction(ar) == RB_AR_READ ? car : 0)) gbx_ent_car_state(ar);
+    else gbx_data_blob(ar, "data");
 }
 
 static void event(rb_ar *ar, uint32_t version)
@@ -64,17 +69,26 @@ static void event(rb_ar *ar, uint32_t version)
     gbx_data_blob(ar, "data");
 }
 
+/* The class of the object an entity records: its bufferType indexes `objects` (0: unknown). */
+static uint32_t entity_class(rb_ar *ar, uint32_t buffer_type)
+{
+    const rb_node *content = rb_ar_enclosing(ar, 2); /* entity record < entities < content */
+    const rb_node *objects = content ? rb_node_get(content, "objects") : NULL;
+    return buffer_type < rb_element_count(objects) ? (uint32_t)rb_element_uint(objects, buffer_type, "nodeId") : 0;
+}
+
 /* An entity: its header and samples; then the marker saying whether another entity follows (it
  * comes before this entity's events); then, from version 2, its events. */
 static int entity(rb_ar *ar, uint32_t version, int another)
 {
     rb_ar_record_begin(ar, NULL);
-    rb_ar_i32(ar, "bufferType");
+    int32_t buffer_type = rb_ar_i32(ar, "bufferType");
     rb_ar_i32(ar, "u06");
     rb_ar_i32(ar, "u07");
     rb_ar_i32(ar, "lengthMs");
     if (version >= 6) rb_ar_i32(ar, "u08");
-    marked_list(ar, "samples", sample, version);
+    if (version >= 11) gbx_ent_encoded_samples(ar, entity_class(ar, (uint32_t)buffer_type));
+    else marked_list(ar, "samples", sample, entity_class(ar, (uint32_t)buffer_type));
     int more = marker(ar, another);
     if (version >= 2) marked_list(ar, "events", event, version);
     rb_ar_record_end(ar);

@@ -23,4 +23,11 @@ typedef struct ghost_sample_sizes {
 void gbx_ghost_state_buffer(rb_ar *ar, uint32_t mobil_class, int32_t version, ghost_sample_sizes *cut);
 /* The decoded content of CPlugEntRecordData (ent_record.c, docs/formats/gbx-ghost.md "Entity records"). */
 void gbx_ent_record_content(rb_ar *ar);
+/* An entity's samples from record version 11 on (ent_samples.c); `entity_class` is the class id
+ * of the recorded object (0 when unknown): the car's samples are typed. */
+void gbx_ent_encoded_samples(rb_ar *ar, uint32_t entity_class);
+/* Is this the car (CSceneVehicleVis), whose samples are typed? */
+int gbx_ent_is_car(uint32_t entity_class);
+/* A car sample's state before version 11: its length, the typed state, the bytes after it (u103). */
+void gbx_ent_car_state(rb_ar *ar);
 #endif
