@@ -1,5 +1,6 @@
 /* The document layer: parse, write, coverage, error text, the format registry. */
 #include "doc.h"
+#include "record_guard.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,15 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *options, const u
     return st;
 }
 
+/* No write forges a race record, whichever path made the model (core/record_guard.c). */
+static rb_status guard_records(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_error *err)
+{
+    rb_error why;
+    if (rb_records_guard(doc, out, out_size, &why) == 0) return RB_OK;
+    if (err) *err = why;
+    return why.status;
+}
+
 static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                                     size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                     rb_error *err)
@@ -197,7 +207,7 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
     if (identical && *identical) {
         *out_size = expected_size;
         rb_ar_free(ar);
-        return RB_OK;
+        return guard_records(doc, expected, expected_size, err);
     }
     *out = rb_buf_take(rb_ar_output(ar), out_size);
     rb_ar_free(ar);
@@ -205,6 +215,13 @@ static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options
     /* the buffer's verdict is conservative: it leaves its compare mode at a byte put unlike the
      * expected one (or a patch of part of a placeholder) even when later patches make the bytes
      * equal; then the bytes decide */
+    rb_status guarded = guard_records(doc, *out, *out_size, err);
+    if (guarded != RB_OK) {
+        free(*out);
+        *out = NULL;
+        *out_size = 0;
+        return guarded;
+    }
     if (identical && *out_size == expected_size && memcmp(*out, expected, expected_size) == 0) {
         *identical = 1;
         free(*out);

@@ -58,6 +58,10 @@ typedef struct rb_format {
     /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
      * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
     int (*is_record)(const rb_node *node);
+    /* With is_record: the encoding a record is evidence in (GBX: "binary"). A model read from
+     * another (GBX text, a view a person edits) proves nothing and is written in this one only
+     * beside its original (core/record_guard.c). NULL: the format has one encoding. */
+    const char *record_encoding;
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
      * `path` (from `from`; the new value `value`) of that list, read through `view` before the
@@ -121,6 +125,12 @@ struct rb_doc {
     int edited;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
+    /* rb_doc_set_original: the file this document was made from (a text form's or a dump's
+     * original), whose race records a write must keep (core/record_guard.c); not owned */
+    const rb_doc *original;
+    /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
+     * fixture), written without an original */
+    int authored_records;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
     rb_doc *kept;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its

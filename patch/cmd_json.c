@@ -135,6 +135,7 @@ static int load_source(const uint8_t *text, size_t size, const char *explicit_so
 int cmd_build(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *source = NULL, *v;
+    int new_record = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
@@ -143,6 +144,8 @@ int cmd_build(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v))) {
             if (r < 0) return EXIT_USAGE;
             source = v;
+        } else if (strcmp(argv[i], "--new-record") == 0) {
+            new_record = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("build", argv[i]);
         } else {
@@ -164,6 +167,7 @@ int cmd_build(int argc, char **argv)
     } else {
         uint8_t *bytes;
         size_t out_size;
+        if (new_record) rb_doc_author_records(doc);
         if (rb_doc_write(doc, NULL, &bytes, &out_size, &err) != RB_OK) {
             cli_print_error(&err);
         } else {
