@@ -40,10 +40,14 @@ static const command COMMANDS[] = {
      "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"
      "                  edit the files, `build OUT.json` without the original\n"
      "  --blobs=omit    sizes only (for reading; cannot be built)"},
-    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL]",
+    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-record]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
      "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
-     "dump's \"$source\"."},
+     "dump's \"$source\". A ghost or a replay is written only when its records equal ORIGINAL's\n"
+     "(docs/usage.md \"Race records\"): a changed one is refused, nothing written.\n"
+     "  --source ORIGINAL  the file the JSON was dumped from\n"
+     "  --new-record       a ghost or replay authored as a test fixture, with no original\n"
+     "Exit: 0 written, 2 bad input or a changed race record, 3 I/O error"},
     {"apply", cmd_apply,
      "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
@@ -102,14 +106,18 @@ static const command COMMANDS[] = {
      "                     5 -> 4 the pivot)\n"
      "  --dry-run          report what would be lost, write nothing\n"
      "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`)"},
-    {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--no-check]",
+    {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--source ORIGINAL] [--no-check]",
      "Convert a GBX file between its binary form and its text form (format byte 'T': one value\n"
      "per CR LF line, ids and chunk ids in hex; docs/formats/gbx-text.md). The text form keeps\n"
      "what restores the binary file byte for byte (the original compressed streams), so\n"
      "binary -> text -> binary gives the same bytes; text files diff line by line.\n"
      "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"
+     "  --source ORIGINAL the binary file a text ghost or replay came from: its binary form is\n"
+     "                    written only with it, and only when the records are unchanged\n"
+     "                    (docs/usage.md \"Race records\")\n"
      "  --no-check        do not convert the result back to prove it restores the input\n"
-     "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input"},
+     "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input\n"
+     "or a changed race record"},
     {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [--with FILE2] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
