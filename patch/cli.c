@@ -105,7 +105,9 @@ static const command COMMANDS[] = {
      "                     (8 -> 7 drops two TM2020 vectors, 7 -> 6 the skin, 6 -> 5 the scale,\n"
      "                     5 -> 4 the pivot)\n"
      "  --dry-run          report what would be lost, write nothing\n"
-     "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`)"},
+     "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`) on\n"
+     "                     stdout, alone; without -o or --in-place nothing is written\n"
+     "Reports go to stderr: with -o - stdout holds the map's bytes alone."},
     {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--source ORIGINAL] [--no-check]",
      "Convert a GBX file between its binary form and its text form (format byte 'T': one value\n"
      "per CR LF line, ids and chunk ids in hex; docs/formats/gbx-text.md). The text form keeps\n"
@@ -131,14 +133,18 @@ static const command COMMANDS[] = {
      "               .spz or .swp (its textures), an .spz's .pid (their layout)\n"
      "  -q           no progress line and no summary\n"
      "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written"},
-    {"replace", cmd_replace, "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup]) [--with FILE2] [--force] [-q]",
+    {"replace", cmd_replace,
+     "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup] | --dry-run) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
      "manifest's \"path\"), converted to the stored form (a PNG quantised to a texture's palette,\n"
      "a thumbnail turned back upside down), then write, re-read and verify like `apply`. An\n"
      "unchanged asset gives FILE byte for byte. A patch does the same with a value {\"$file\": F}\n"
-     "at an asset's path (F relative to the patch's folder).\n"
-     "  -o OUT        output file\n"
+     "at an asset's path (F relative to the patch's folder). The report (\"N changes\": 0 when\n"
+     "the output is FILE's bytes) goes to stderr. Inside a ghost or a replay nothing is put back.\n"
+     "  -o OUT        output file (- for stdout)\n"
      "  --in-place    replace FILE (after verification); --backup keeps the original as FILE.bak\n"
+     "  --dry-run     apply and verify, write nothing; print each change with the value it\n"
+     "                replaces (stdout)\n"
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
      "  --force       write even when the result breaks a game rule the original kept\n"
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},
