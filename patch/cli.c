@@ -27,8 +27,9 @@ static const command COMMANDS[] = {
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"
      "  -q          print only files that are not exact or have notes (deviations kept), and the summary\n"
-     "  -j N        check N files at once (default: the number of CPUs); output stays in order\n"
-     "Exit: 0 every file exact, 1 some differ, 2 some could not be read or parsed"},
+     "  -j N        check N files at once (default, and 0: the number of CPUs); output stays in order\n"
+     "Exit: 0 every file exact, 1 some differ, 2 some could not be parsed, 3 a path does not exist\n"
+     "or cannot be read (named on stderr, counted in the summary)"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte.\n"
@@ -60,7 +61,7 @@ static const command COMMANDS[] = {
      "  --backup      keep the original as FILE.bak; an existing FILE.bak is left as it is (it\n"
      "                holds an older original): the first original is never overwritten\n"
      "  --dry-run     print what would change, write nothing\n"
-     "  -j N          patch N files at a time (folders and several files)\n"
+     "  -j N          patch N files at a time (folders and several files; 0: one per CPU)\n"
      "  -q            only problems and the summary\n"
      "  --conflicts   when stacked patches change the same value: stop (default), first-wins, last-wins\n"
      "  --whole-model apply on the model's JSON rendering instead of the model (slower; for comparing)\n"
