@@ -98,6 +98,9 @@ rb_status rb_node_get_float(const rb_node *n, double *value)
     return RB_OK;
 }
 
+void rb_doc_set_original(rb_doc *doc, const rb_doc *original) { doc->original = original; }
+void rb_doc_author_records(rb_doc *doc) { doc->authored_records = 1; }
+
 rb_status rb_node_set_uint(rb_node *n, uint64_t v)
 {
     if (!n) return RB_E_USAGE;

@@ -21,9 +21,11 @@ int rb_png_from_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, uint8
                      size_t why_size);
 int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *palette,
                         size_t colours, uint8_t **png, size_t *size, char *why, size_t why_size);
-/* Any PNG decoded to RGBA 8-bit (malloc'd in *rgba, rows top to bottom). 0, or -1 with why. */
-int rb_png_to_rgba(const uint8_t *png, size_t size, uint8_t **rgba, uint32_t *width, uint32_t *height, char *why,
-                   size_t why_size);
+/* Any PNG decoded to RGBA 8-bit (malloc'd in *rgba, rows top to bottom); a picture of more than
+ * `max_bytes` of pixels (the document's max_decompressed_size: a 16384x16384 page is 1 GiB) is
+ * refused before anything is allocated. 0, or -1 with why. */
+int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t **rgba, uint32_t *width,
+                   uint32_t *height, char *why, size_t why_size);
 
 /* A RIFF WAVE file around sample data: format tag 1 (PCM) or 0x11 (IMA ADPCM, with
  * `block_align` bytes a block and its samples-per-block field), malloc'd. 0, or -1 (no memory). */

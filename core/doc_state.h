@@ -42,6 +42,12 @@ struct rb_doc {
     int edited;
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
+    /* rb_doc_set_original: the file this document was made from (a text form's or a dump's
+     * original), whose race records a write must keep (core/record_guard.c); not owned */
+    const rb_doc *original;
+    /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
+     * fixture), written without an original */
+    int authored_records;
     /* A document this one borrows bytes from (the original of a patched model); freed with it. */
     rb_doc *kept;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its

@@ -47,6 +47,10 @@ typedef struct rb_format {
     /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
      * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
     int (*is_record)(const rb_node *node);
+    /* With is_record: the encoding a record is evidence in (GBX: "binary"). A model read from
+     * another (GBX text, a view a person edits) proves nothing and is written in this one only
+     * beside its original (core/record_guard.c). NULL: the format has one encoding. */
+    const char *record_encoding;
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
      * `path` (from `from`; the new value `value`) of that list, read through `view` before the

@@ -18,6 +18,38 @@ static json_t *header_fields(const rb_doc *doc)
     return header;
 }
 
+static int is_root_member(const rb_doc *doc, const rb_node *n)
+{
+    for (size_t i = 0; i < doc->root->v.kids.count; i++)
+        if (doc->root->v.kids.items[i] == n) return 1;
+    return 0;
+}
+
+/* The file's own compressed streams by name (a map's "body"); the streams of files embedded in
+ * it (an item's body inside a map, a zip entry) are counted apart, so they never stand for the
+ * file's own (an embedded item's 2 KB body once showed as the map's). */
+static void streams(json_t *o, const rb_doc *doc)
+{
+    json_int_t nested = 0, nested_compressed = 0, nested_decompressed = 0;
+    for (size_t i = 0; i < doc->stream_count; i++) {
+        const rb_node *n = doc->streams[i];
+        const rb_stream_info *s = n->stream;
+        if (!is_root_member(doc, n) || !n->key || json_object_get(o, n->key)) {
+            nested++;
+            nested_compressed += (json_int_t)s->original_size;
+            nested_decompressed += (json_int_t)s->content_size;
+            continue;
+        }
+        json_object_set_new(o, n->key, json_pack("{s:s,s:I,s:I}", "codec", s->codec, "compressed_size",
+                                                 (json_int_t)s->original_size, "decompressed_size",
+                                                 (json_int_t)s->content_size));
+    }
+    if (nested)
+        json_object_set_new(o, "embedded_streams",
+                            json_pack("{s:I,s:I,s:I}", "count", nested, "compressed_size", nested_compressed,
+                                      "decompressed_size", nested_decompressed));
+}
+
 static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file_size)
 {
     json_t *o = json_object();
@@ -26,12 +58,7 @@ static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file
     json_object_set_new(o, "description", json_string(doc->format->description));
     json_object_set_new(o, "size", json_integer((json_int_t)file_size));
     json_object_set_new(o, "header", header_fields(doc));
-    for (size_t i = 0; i < doc->stream_count; i++) {
-        const rb_stream_info *s = doc->streams[i]->stream;
-        json_object_set_new(o, doc->streams[i]->key,
-                            json_pack("{s:s,s:I,s:I}", "codec", s->codec, "compressed_size",
-                                      (json_int_t)s->original_size, "decompressed_size", (json_int_t)s->content_size));
-    }
+    streams(o, doc);
     /* what the format says beyond its header (its registry entry's summary hook) */
     json_t *summary = doc->format->summary ? doc->format->summary(doc) : NULL;
     if (summary) json_object_update(o, summary);

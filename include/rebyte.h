@@ -144,6 +144,19 @@ RB_API rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *optio
                                size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                rb_error *err);
 
+/* Race records (GBX ghosts and replays, docs/usage.md "Race records") are never written changed:
+ * every write (rb_doc_write, rb_doc_write_against, rb_apply, ...) of a document holding one
+ * compares its records with the file it came from and fails with RB_E_UNSUPPORTED, writing
+ * nothing, when one differs. A document parsed from the game's encoding is compared with its own
+ * bytes (so C API setters on a record are refused at the write). One read from the text encoding
+ * or built from JSON proves nothing by itself: name its original here (a parsed binary file; it
+ * must outlive `doc`; rb_doc_build's blob_source counts as one). */
+RB_API void rb_doc_set_original(rb_doc *doc, const rb_doc *original);
+/* Authoring (`rebyte build --new-record`): a document built from JSON, with no original, whose
+ * records are new (a test fixture that claims no one's run) is written without one. Nothing
+ * changes for a parsed document, or when an original is known (it is still compared). */
+RB_API void rb_doc_author_records(rb_doc *doc);
+
 /* Coverage of the parse: bytes described by typed fields vs kept opaque. */
 typedef struct rb_coverage {
     uint64_t typed_bytes;

@@ -1,13 +1,8 @@
 /*
- * Models compared node by node, without rendering them.
- *
- * After a patch is written, the file is read again and its model compared with the patched one:
- * the two must hold the same content. And `diff` walks two models together, renders only the
- * subtrees that differ and lets the JSON differ (patch/jsondiff.c) spell the operations for them,
- * so its output is the one the whole renderings would give while an identical file costs a walk.
- * A table and the list of nodes it stands for are the same content, as are a packed record and
- * its spelled-out fields; how an id or a stream was stored is not content (as in the JSON
- * comparisons, core/json.c rb_json_strip_storage).
+ * Two models' difference as a patch, without rendering them: `diff` walks two models together
+ * (equality: core/model_equal.c), renders only the subtrees that differ and lets the JSON differ
+ * (patch/jsondiff.c) spell the operations for them, so its output is the one the whole
+ * renderings would give while an identical file costs a walk.
  */
 #include "model_compare.h"
 #include <stdlib.h>
@@ -16,150 +11,6 @@
 #include "jsondiff.h"
 #include "jsonpatch.h"
 #include "portable.h"
-
-typedef struct element_scratch {
-    rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
-    rb_node *kids[RB_LAYOUT_MAX_FIELDS];
-} element_scratch;
-
-static int list_like(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
-static int record_like(const rb_node *n) { return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED; }
-
-static const rb_node *element(const rb_node *list, size_t i, element_scratch *s)
-{
-    return list->kind == RB_K_TABLE ? rb_table_element(list, i, s->nodes, s->kids) : list->v.kids.items[i];
-}
-
-/* A record whichever form it has (a packed one viewed through `s`). */
-static const rb_node *record(const rb_node *n, rb_record_scratch *s) { return rb_record_view(n, s); }
-
-/* "/token" with RFC 6901 escapes. */
-static void push_token(rb_buf *path, const char *token)
-{
-    rb_buf_put_u8(path, '/');
-    for (const char *t = token; *t; t++) {
-        if (*t == '~') rb_buf_put(path, "~0", 2);
-        else if (*t == '/') rb_buf_put(path, "~1", 2);
-        else rb_buf_put_u8(path, (uint8_t)*t);
-    }
-}
-
-static void push_index(rb_buf *path, size_t i)
-{
-    char s[32];
-    snprintf(s, sizeof s, "/%zu", i);
-    rb_buf_put(path, s, strlen(s));
-}
-
-static int differs_at(const rb_buf *path, rb_buf *where)
-{
-    if (where && !where->size) {
-        rb_buf_put(where, path->data ? path->data : (const uint8_t *)"", path->size);
-        if (!path->size) rb_buf_put_u8(where, '/');
-    }
-    return 0;
-}
-
-static int same_bytes(const rb_node *a, const rb_node *b)
-{
-    return a->v.bytes.size == b->v.bytes.size &&
-           (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
-}
-
-/* The documents the two sides belong to, when known: symbol handles then compare by the text
- * they show (a renamed symbol renames its uses, as the JSON says). */
-typedef struct compare_docs {
-    const rb_doc *a, *b;
-} compare_docs;
-
-static int same_symbol(const compare_docs *docs, const rb_node *a, const rb_node *b)
-{
-    json_t *ja = rb_model_to_json(docs->a, a, RB_BLOBS_OMIT), *jb = rb_model_to_json(docs->b, b, RB_BLOBS_OMIT);
-    int same = json_equal(ja, jb);
-    json_decref(ja);
-    json_decref(jb);
-    return same;
-}
-
-static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node *b)
-{
-    if (a->kind != b->kind) return 0;
-    if (docs && a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire) && a->wire == b->wire) return same_symbol(docs, a, b);
-    switch (a->kind) {
-    case RB_K_INT:
-    case RB_K_FLOAT:
-    case RB_K_BOOL: return a->wire == b->wire && a->v.bits == b->v.bits;
-    case RB_K_ID:
-        if (a->wire != b->wire) return 0;
-        return a->wire == RB_ID_EMPTY || (a->wire == RB_ID_NUMBER ? a->v.bits == b->v.bits : same_bytes(a, b));
-    case RB_K_STRING:
-    case RB_K_BLOB:
-    case RB_K_OPAQUE: return same_bytes(a, b);
-    default: return 0;
-    }
-}
-
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
-
-static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
-{
-    size_t count = rb_element_count(a);
-    if (count != rb_element_count(b)) return differs_at(path, where);
-    /* equal bytes are equal content, unless a symbol's text changed beside them */
-    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout && !docs &&
-        a->v.bytes.size == b->v.bytes.size &&
-        (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0))
-        return 1;
-    element_scratch sa, sb;
-    for (size_t i = 0; i < count; i++) {
-        size_t mark = path->size;
-        if (where) push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(docs, element(a, i, &sa), element(b, i, &sb), path, where);
-        path->size = mark;
-        if (!same) return 0;
-    }
-    return 1;
-}
-
-static int equal_records(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
-{
-    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout && !docs &&
-        same_bytes(a, b))
-        return 1;
-    rb_record_scratch sa, sb;
-    const rb_node *ra = record(a, &sa), *rb = record(b, &sb);
-    if (ra->v.kids.count != rb->v.kids.count) return differs_at(path, where);
-    for (size_t i = 0; i < ra->v.kids.count; i++) {
-        const rb_node *x = ra->v.kids.items[i], *y = rb->v.kids.items[i];
-        if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
-        size_t mark = path->size;
-        if (where) push_token(path, x->key);
-        int same = equal_at(docs, x, y, path, where);
-        path->size = mark;
-        if (!same) return 0;
-    }
-    return 1;
-}
-
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
-{
-    if (a == b && (!docs || docs->a == docs->b)) return 1;
-    if (list_like(a) && list_like(b)) return equal_lists(docs, a, b, path, where);
-    if ((record_like(a) && record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(docs, a, b, path, where);
-    return same_scalar(docs, a, b) ? 1 : differs_at(path, where);
-}
-
-int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
-{
-    rb_buf at;
-    rb_buf_init(&at);
-    rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(NULL, a, b, &at, where);
-    rb_buf_free(&at);
-    if (where) rb_buf_put_u8(where, 0);
-    return same;
-}
 
 /* ---------- diff ---------- */
 
@@ -190,14 +41,14 @@ static const rb_node *walk_view(const rb_node *n, const char *pointer, rb_record
         memcpy(token, p, len);
         token[len] = 0;
         p += len;
-        if (list_like(n)) {
+        if (rb_model_list_like(n)) {
             char *end;
             unsigned long i = strtoul(token, &end, 10);
             if (!*token || *end || i >= rb_element_count(n)) return NULL;
             n = n->kind == RB_K_TABLE ? rb_table_element(n, i, scratch[depth].nodes, scratch[depth].kids)
                                       : n->v.kids.items[i];
-        } else if (record_like(n) || n->kind == RB_K_STREAM) {
-            const rb_node *r = record(n, &scratch[depth]), *found = NULL;
+        } else if (rb_model_record_like(n) || n->kind == RB_K_STREAM) {
+            const rb_node *r = rb_record_view(n, &scratch[depth]), *found = NULL;
             for (size_t k = 0; k < r->v.kids.count && !found; k++)
                 if (r->v.kids.items[k]->key && strcmp(r->v.kids.items[k]->key, token) == 0) found = r->v.kids.items[k];
             n = found;
@@ -244,8 +95,8 @@ static void put_at(json_t *root, const char *pointer, json_t *value)
  * each rendered alone; a scalar element whole. */
 static json_t *key_view(const rb_doc *doc, const rb_node *element)
 {
-    if (list_like(element)) return json_array();
-    if (!record_like(element) && element->kind != RB_K_STREAM) return content_json(doc, element);
+    if (rb_model_list_like(element)) return json_array();
+    if (!rb_model_record_like(element) && element->kind != RB_K_STREAM) return content_json(doc, element);
     json_t *view = json_object();
     rb_record_scratch scratch[KEY_DEPTH];
     for (size_t s = 0; rb_identity_key_set(s); s++) {
@@ -263,8 +114,8 @@ static json_t *key_view(const rb_doc *doc, const rb_node *element)
 static char **list_identities(const rb_doc *doc, const rb_node *list)
 {
     json_t *views = json_array();
-    element_scratch s;
-    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, element(list, i, &s)));
+    rb_element_scratch s;
+    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, rb_model_element(list, i, &s)));
     char **keys = rb_identity_keys(views);
     json_decref(views);
     return keys;
@@ -281,10 +132,10 @@ static void free_identities(char **keys, size_t n)
 static int list_of_things(const rb_doc *doc, const rb_node *list)
 {
     if (!rb_element_count(list)) return 0;
-    element_scratch s;
-    const rb_node *first = element(list, 0, &s);
-    if (record_like(first) || first->kind == RB_K_STREAM) return 1;
-    if (list_like(first)) return 0;
+    rb_element_scratch s;
+    const rb_node *first = rb_model_element(list, 0, &s);
+    if (rb_model_record_like(first) || first->kind == RB_K_STREAM) return 1;
+    if (rb_model_list_like(first)) return 0;
     json_t *j = content_json(doc, first);
     int thing = json_is_object(j) || json_is_string(j);
     json_decref(j);
@@ -296,16 +147,16 @@ typedef struct differ {
     const rb_doc *da, *db;
     json_t *ops;
     int by_identity;
-    compare_docs docs; /* da, db */
 } differ;
 
 static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path);
 
-/* The documents, for a format whose handles show as text (compared by it); else NULL, and equal
- * bytes settle equality fast. */
-static const compare_docs *symbol_docs(const differ *d)
+/* Equal content; for a format whose handles show as text, compared by that text (else equal
+ * bytes settle equality fast). */
+static int equal_here(const differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
-    return d->da->format->symbol_text ? &d->docs : NULL;
+    int by_text = d->da->format->symbol_text != NULL;
+    return rb_model_equal_in(by_text ? d->da : NULL, by_text ? d->db : NULL, a, b, path, NULL);
 }
 
 
@@ -324,11 +175,11 @@ static void add_op(json_t *ops, const char *op, rb_buf *path, const char *tail, 
 static void diff_by_position(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     size_t na = rb_element_count(a), nb = rb_element_count(b), common = na < nb ? na : nb;
-    element_scratch sa, sb;
+    rb_element_scratch sa, sb;
     for (size_t i = 0; i < common; i++) {
         size_t mark = path->size;
-        push_index(path, i);
-        diff_at(d, element(a, i, &sa), element(b, i, &sb), path);
+        rb_pointer_push_index(path, i);
+        diff_at(d, rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), path);
         path->size = mark;
     }
     char index[32];
@@ -336,7 +187,7 @@ static void diff_by_position(differ *d, const rb_node *a, const rb_node *b, rb_b
         snprintf(index, sizeof index, "/%zu", i - 1);
         add_op(d->ops, "remove", path, index, NULL);
     }
-    for (size_t i = common; i < nb; i++) add_op(d->ops, "add", path, "/-", content_json(d->db, element(b, i, &sb)));
+    for (size_t i = common; i < nb; i++) add_op(d->ops, "add", path, "/-", content_json(d->db, rb_model_element(b, i, &sb)));
 }
 
 /* Lists: when every element keeps its place and its identity, the JSON differ compares them
@@ -387,7 +238,7 @@ static void diff_records(differ *d, const rb_node *a, const rb_node *b, rb_buf *
     for (size_t i = 0; i < a->v.kids.count; i++) {
         const rb_node *x = a->v.kids.items[i], *y = member_of(b, x->key);
         size_t mark = path->size;
-        push_token(path, x->key);
+        rb_pointer_push_token(path, x->key);
         if (y) diff_at(d, x, y, path);
         else add_op(d->ops, "remove", path, "", NULL);
         path->size = mark;
@@ -396,7 +247,7 @@ static void diff_records(differ *d, const rb_node *a, const rb_node *b, rb_buf *
         const rb_node *y = b->v.kids.items[i];
         if (member_of(a, y->key)) continue;
         size_t mark = path->size;
-        push_token(path, y->key);
+        rb_pointer_push_token(path, y->key);
         add_op(d->ops, "add", path, "", content_json(d->db, y));
         path->size = mark;
     }
@@ -409,10 +260,10 @@ static void diff_records(differ *d, const rb_node *a, const rb_node *b, rb_buf *
  * Only values are rendered. */
 static int same_content(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
-    if (equal_at(symbol_docs(d), a, b, path, NULL)) return 1;
-    int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
+    if (equal_here(d, a, b, path)) return 1;
+    int objects_a = rb_model_record_like(a) || a->kind == RB_K_STREAM, objects_b = rb_model_record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
-    const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
+    const rb_node *ra = objects_a ? rb_record_view(a, &sa) : NULL, *rb = objects_b ? rb_record_view(b, &sb) : NULL;
     if (ra && rb && plain_members(ra) && plain_members(rb)) {
         if (ra->v.kids.count != rb->v.kids.count) return 0;
         for (size_t i = 0; i < ra->v.kids.count; i++) {
@@ -421,15 +272,15 @@ static int same_content(differ *d, const rb_node *a, const rb_node *b, rb_buf *p
         }
         return 1;
     }
-    if (list_like(a) && list_like(b)) {
+    if (rb_model_list_like(a) && rb_model_list_like(b)) {
         size_t n = rb_element_count(a);
         if (n != rb_element_count(b)) return 0;
-        element_scratch ea, eb;
+        rb_element_scratch ea, eb;
         for (size_t i = 0; i < n; i++)
-            if (!same_content(d, element(a, i, &ea), element(b, i, &eb), path)) return 0;
+            if (!same_content(d, rb_model_element(a, i, &ea), rb_model_element(b, i, &eb), path)) return 0;
         return 1;
     }
-    if (ra || rb || list_like(a) || list_like(b)) return 0; /* an object or array against a value */
+    if (ra || rb || rb_model_list_like(a) || rb_model_list_like(b)) return 0; /* an object or array against a value */
     json_t *ja = content_json(d->da, a), *jb = content_json(d->db, b);
     int same = rb_json_equal(ja, jb);
     json_decref(ja);
@@ -441,8 +292,8 @@ static int same_content(differ *d, const rb_node *a, const rb_node *b, rb_buf *p
 static char **run_selectors(const rb_doc *doc, const rb_node *list, size_t first, size_t count)
 {
     json_t *views = json_array();
-    element_scratch s;
-    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, element(list, i, &s)));
+    rb_element_scratch s;
+    for (size_t i = 0; i < rb_element_count(list); i++) json_array_append_new(views, key_view(doc, rb_model_element(list, i, &s)));
     char **tokens = rb_identity_selectors(views, first, count);
     json_decref(views);
     return tokens;
@@ -452,7 +303,7 @@ static char **run_selectors(const rb_doc *doc, const rb_node *list, size_t first
 static void push_element(rb_buf *path, char **tokens, size_t first, size_t i)
 {
     const char *token = tokens ? tokens[i - first] : NULL;
-    if (!token) { push_index(path, i); return; }
+    if (!token) { rb_pointer_push_index(path, i); return; }
     rb_buf_put_u8(path, '/');
     rb_buf_put(path, token, strlen(token));
 }
@@ -476,10 +327,10 @@ static int identities_change(differ *d, char **tokens, const rb_node *b, size_t 
 static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
     size_t na = rb_element_count(a), nb = rb_element_count(b), prefix = 0, suffix = 0;
-    element_scratch sa, sb;
-    while (prefix < na && prefix < nb && same_content(d, element(a, prefix, &sa), element(b, prefix, &sb), path)) prefix++;
+    rb_element_scratch sa, sb;
+    while (prefix < na && prefix < nb && same_content(d, rb_model_element(a, prefix, &sa), rb_model_element(b, prefix, &sb), path)) prefix++;
     while (suffix < na - prefix && suffix < nb - prefix &&
-           same_content(d, element(a, na - 1 - suffix, &sa), element(b, nb - 1 - suffix, &sb), path))
+           same_content(d, rb_model_element(a, na - 1 - suffix, &sa), rb_model_element(b, nb - 1 - suffix, &sb), path))
         suffix++;
     size_t ma = na - prefix - suffix, mb = nb - prefix - suffix, count = ma + 1;
     if (count > na - prefix) count = na - prefix;
@@ -489,7 +340,7 @@ static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf
     for (size_t i = prefix; in_place && i < prefix + ma; i++) {
         size_t mark = path->size;
         push_element(path, tokens, prefix, i);
-        diff_at(d, element(a, i, &sa), element(b, i, &sb), path);
+        diff_at(d, rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), path);
         path->size = mark;
     }
     for (size_t i = prefix + ma; !in_place && i > prefix; i--) {
@@ -503,8 +354,8 @@ static void identity_lists(differ *d, const rb_node *a, const rb_node *b, rb_buf
         size_t mark = path->size;
         if (!suffix) rb_buf_put(path, "/-", 2);
         else if (next) { rb_buf_put_u8(path, '/'); rb_buf_put(path, next, strlen(next)); }
-        else push_index(path, i);
-        add_op(d->ops, "add", path, "", content_json(d->db, element(b, i, &sb)));
+        else rb_pointer_push_index(path, i);
+        add_op(d->ops, "add", path, "", content_json(d->db, rb_model_element(b, i, &sb)));
         path->size = mark;
     }
     for (size_t i = 0; tokens && i < count; i++) free(tokens[i]);
@@ -528,15 +379,15 @@ static void diff_rendered(differ *d, const rb_node *a, const rb_node *b, rb_buf 
 
 static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 {
-    if (equal_at(symbol_docs(d), a, b, path, NULL)) return;
-    int objects_a = record_like(a) || a->kind == RB_K_STREAM, objects_b = record_like(b) || b->kind == RB_K_STREAM;
+    if (equal_here(d, a, b, path)) return;
+    int objects_a = rb_model_record_like(a) || a->kind == RB_K_STREAM, objects_b = rb_model_record_like(b) || b->kind == RB_K_STREAM;
     rb_record_scratch sa, sb;
-    const rb_node *ra = objects_a ? record(a, &sa) : NULL, *rb = objects_b ? record(b, &sb) : NULL;
+    const rb_node *ra = objects_a ? rb_record_view(a, &sa) : NULL, *rb = objects_b ? rb_record_view(b, &sb) : NULL;
     if (ra && rb && plain_members(ra) && plain_members(rb)) {
         diff_records(d, ra, rb, path);
         return;
     }
-    if (list_like(a) && list_like(b)) {
+    if (rb_model_list_like(a) && rb_model_list_like(b)) {
         if (d->by_identity) {
             identity_lists(d, a, b, path);
             return;
@@ -549,7 +400,7 @@ static void diff_at(differ *d, const rb_node *a, const rb_node *b, rb_buf *path)
 void rb_model_diff(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
                    const char *path, int by_identity)
 {
-    differ d = {da, db, ops, by_identity, {da, db}};
+    differ d = {da, db, ops, by_identity};
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));

@@ -1,14 +1,10 @@
-/* Two models compared node by node, and their difference as a patch (see model_compare.c). */
+/* Two models' difference as a patch (see model_compare.c); their equality: core/model_equal.h. */
 #ifndef RB_MODEL_COMPARE_H
 #define RB_MODEL_COMPARE_H
 #include <jansson.h>
 #include "../core/buf.h"
 #include "../core/doc.h"
-
-/* 1 when the two subtrees hold the same content (how values were stored — id storage flags,
- * stream encodings, a table or the list it stands for — does not count). Else 0, and `where`
- * (may be NULL) gets the JSON pointer of the first difference below `path`. */
-int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where);
+#include "../core/model_equal.h"
 
 /* Appends to `ops` the RFC 6902 operations that turn model `a` into model `b` — the same ones
  * rb_json_diff (by identity: rb_identity_diff) gives for their JSON renderings (blobs as

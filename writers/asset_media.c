@@ -62,8 +62,8 @@ int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height,
     return png_write(&image, indexes, palette, png, size, why, why_size);
 }
 
-int rb_png_to_rgba(const uint8_t *png, size_t size, uint8_t **rgba, uint32_t *width, uint32_t *height, char *why,
-                   size_t why_size)
+int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t **rgba, uint32_t *width,
+                   uint32_t *height, char *why, size_t why_size)
 {
     png_image image;
     memset(&image, 0, sizeof image);
@@ -76,6 +76,13 @@ int rb_png_to_rgba(const uint8_t *png, size_t size, uint8_t **rgba, uint32_t *wi
     if (image.width == 0 || image.height == 0 || image.width > MAX_PICTURE_SIDE || image.height > MAX_PICTURE_SIDE) {
         snprintf(why, why_size, "a PNG of %ux%u pixels is out of range (1 to %d a side)", (unsigned)image.width,
                  (unsigned)image.height, MAX_PICTURE_SIDE);
+        png_image_free(&image);
+        return -1;
+    }
+    if ((uint64_t)image.width * image.height * 4 > max_bytes) {
+        snprintf(why, why_size, "a PNG of %ux%u pixels decodes to %llu bytes, beyond the limit max_decompressed_size "
+                 "(%llu; REBYTE_LIMITS raises it)", (unsigned)image.width, (unsigned)image.height,
+                 (unsigned long long)image.width * image.height * 4, (unsigned long long)max_bytes);
         png_image_free(&image);
         return -1;
     }

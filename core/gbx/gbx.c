@@ -274,6 +274,7 @@ const rb_format rb_format_gbx = {
     .summary = gbx_summary,
     .after_read = gbx_settle_copies,
     .is_record = gbx_is_record,
+    .record_encoding = "binary",
     .companions = gbx_companion_ops,
     .rules = gbx_rules,
     .identity_keys = GBX_IDENTITY_KEYS,

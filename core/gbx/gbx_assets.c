@@ -302,13 +302,14 @@ static int icon_png(const found *f, uint8_t **png, size_t *size, char *why, size
     return rc;
 }
 
-static json_t *icon_from_png(const found *f, const uint8_t *png, size_t png_size, char *why, size_t why_size)
+static json_t *icon_from_png(const found *f, const uint8_t *png, size_t png_size, uint64_t max_bytes, char *why,
+                             size_t why_size)
 {
     unsigned width = (unsigned)rb_node_uint(rb_node_member(f->owner, "width"));
     unsigned height = (unsigned)rb_node_uint(rb_node_member(f->owner, "height"));
     uint8_t *rgba;
     uint32_t w, h;
-    if (rb_png_to_rgba(png, png_size, &rgba, &w, &h, why, why_size) != 0) return NULL;
+    if (rb_png_to_rgba(png, png_size, max_bytes, &rgba, &w, &h, why, why_size) != 0) return NULL;
     if (w != width || h != height) {
         snprintf(why, why_size, "the icon is %ux%u pixels, the PNG %ux%u", width, height, (unsigned)w, (unsigned)h);
         free(rgba);
@@ -588,7 +589,9 @@ static int patch_one(walk *w, const found *f)
     case ASSET_LIGHTMAP:
     case ASSET_ITEM:
     case ASSET_ICON_WEBP: p->ops = rb_asset_replace_ops(f->path, p->data, p->size); break;
-    case ASSET_ICON: p->ops = icon_from_png(f, p->data, p->size, p->why, p->why_size); break;
+    case ASSET_ICON:
+        p->ops = icon_from_png(f, p->data, p->size, w->doc->limits.max_decompressed_size, p->why, p->why_size);
+        break;
     default:
         snprintf(p->why, p->why_size, "%s is %s: it is extracted, not put back", f->path,
                  f->type == ASSET_GHOST ? "a ghost's samples (a race record)"

@@ -522,6 +522,7 @@ const rb_format rb_format_datawin = {
     .description = "GameMaker data.win (GM:S 1.4 to GameMaker 2024.x)",
     .detect = datawin_detect,
     .describe = datawin_describe,
+    .summary = gm_summary,
     .rules = gm_rules,
     .identity_keys = DATAWIN_IDENTITY_KEYS,
     .identity_key_count = 1,

@@ -10,6 +10,8 @@ const struct rb_rule *gm_rules(size_t *count);
 int gm_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size);
 json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                        size_t why_size);
+/* What `rebyte info` says of a data.win: the game's name and its lists counted (gm_summary.c). */
+json_t *gm_summary(const rb_doc *doc);
 /* A readable listing of a code entry's bytecode (gm_listing.c), appended to `out`; -1 when the
  * entry has no bytecode of its own or memory runs out. */
 int gm_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out);

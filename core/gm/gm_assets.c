@@ -555,7 +555,7 @@ json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data,
     }
     gm_picture picture;
     char reason[200];
-    if (gm_picture_from_png(data, size, &picture, reason, sizeof reason)) {
+    if (gm_picture_from_png(data, size, doc->limits.max_decompressed_size, &picture, reason, sizeof reason)) {
         snprintf(why, why_size, "%s: %s", path, reason);
         json_decref(ops);
         return NULL;

@@ -59,11 +59,12 @@ int gm_picture_equal(const gm_picture *a, const gm_picture *b)
            memcmp(a->rgba, b->rgba, (size_t)a->width * a->height * 4) == 0;
 }
 
-int gm_picture_from_png(const uint8_t *png, size_t size, gm_picture *out, char *why, size_t why_size)
+int gm_picture_from_png(const uint8_t *png, size_t size, uint64_t max_bytes, gm_picture *out, char *why,
+                        size_t why_size)
 {
     uint32_t w = 0, h = 0;
     memset(out, 0, sizeof *out);
-    if (rb_png_to_rgba(png, size, &out->rgba, &w, &h, why, why_size)) return -1;
+    if (rb_png_to_rgba(png, size, max_bytes, &out->rgba, &w, &h, why, why_size)) return -1;
     out->width = w;
     out->height = h;
     return 0;
@@ -89,7 +90,7 @@ int gm_page_decode(const uint8_t *blob, size_t size, uint64_t max_bytes, gm_pict
     gm_page_form form = gm_page_form_of(blob, size);
     switch (form) {
     case GM_PAGE_PNG:
-        return gm_picture_from_png(blob, size, out, why, why_size);
+        return gm_picture_from_png(blob, size, max_bytes, out, why, why_size);
     case GM_PAGE_QOI:
         return rb_qoi_decode(blob, size, max_bytes, &out->rgba, &out->width, &out->height, why, why_size);
     case GM_PAGE_BZ2_QOI:

@@ -31,7 +31,8 @@ int gm_page_decode(const uint8_t *blob, size_t size, uint64_t max_bytes, gm_pict
 int gm_page_encode(const gm_picture *picture, gm_page_form form, rb_buf *out, char *why, size_t why_size);
 void gm_picture_free(gm_picture *picture);
 /* PNG in and out (core/assets.h's shared encoder): 0, or -1 with `why`. */
-int gm_picture_from_png(const uint8_t *png, size_t size, gm_picture *out, char *why, size_t why_size);
+int gm_picture_from_png(const uint8_t *png, size_t size, uint64_t max_bytes, gm_picture *out, char *why,
+                        size_t why_size);
 int gm_picture_to_png(const gm_picture *picture, rb_buf *out, char *why, size_t why_size);
 int gm_picture_new(gm_picture *picture, unsigned width, unsigned height);
 int gm_picture_equal(const gm_picture *a, const gm_picture *b);

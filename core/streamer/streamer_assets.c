@@ -105,28 +105,72 @@ int streamer_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink
 
 /* ---------- the way back ---------- */
 
-/* One CSV line split into at most `max` fields (quotes as RFC 4180), in place. */
-static size_t split_line(char *line, char **fields, size_t max)
+/* A CSV record reader (RFC 4180): a quoted field may hold commas, doubled quotes and line
+ * breaks, so records are not lines. Fields are unescaped in place and NUL-terminated. */
+typedef struct csv_reader {
+    char *p, *end;
+} csv_reader;
+
+/* One field from r->p (which is left at the delimiter after it). */
+static char *read_field(csv_reader *r)
 {
-    size_t n = 0;
-    char *p = line;
-    while (n < max) {
-        char *out = p;
-        fields[n++] = p;
-        if (*p == '"') {
-            for (p++; *p; p++) {
-                if (*p == '"' && p[1] == '"') { *out++ = '"'; p++; }
-                else if (*p == '"') { p++; break; }
-                else *out++ = *p;
-            }
+    char *start = r->p, *out = r->p;
+    if (r->p < r->end && *r->p == '"') {
+        for (r->p++; r->p < r->end; r->p++) {
+            if (*r->p == '"' && r->p + 1 < r->end && r->p[1] == '"') *out++ = *r->p++;
+            else if (*r->p == '"') { r->p++; break; }
+            else *out++ = *r->p;
         }
-        while (*p && *p != ',') *out++ = *p++;
-        int more = *p == ',';
-        *out = 0;
-        if (!more) break;
-        p++;
     }
-    return n;
+    while (r->p < r->end && *r->p != ',' && *r->p != '\n') *out++ = *r->p++;
+    if (out > start && out[-1] == '\r' && (r->p == r->end || *r->p == '\n')) out--; /* CR LF ends a record too */
+    return out; /* where the NUL goes: at or before the delimiter */
+}
+
+/* The next record's fields (at most `max` kept, *count all of them); 0 at the end of the text. */
+static int next_record(csv_reader *r, char **fields, size_t max, size_t *count)
+{
+    *count = 0;
+    if (r->p >= r->end) return 0;
+    for (;;) {
+        char *start = r->p, *field_end = read_field(r);
+        char delimiter = r->p < r->end ? *r->p : '\n';
+        *field_end = 0; /* may overwrite the delimiter, already read */
+        if (*count < max) fields[*count] = start;
+        ++*count;
+        if (r->p < r->end) r->p++;
+        if (delimiter != ',') return 1;
+    }
+}
+
+/* Every object (`_Obj` chunk) in table order: the row id is the index (a put-back of n rows
+ * over m objects costs n + m, not n x m). */
+typedef struct object_ref {
+    const rb_node *chunk;
+    size_t group, index;
+} object_ref;
+
+static object_ref *index_objects(const rb_doc *doc, size_t *count)
+{
+    const rb_node *groups = rb_node_member(doc->root, "groups");
+    size_t n = 0, cap = 64;
+    object_ref *refs = malloc(cap * sizeof *refs);
+    for (size_t g = 0; refs && g < rb_node_child_count(groups); g++) {
+        const rb_node *chunks = rb_node_member(rb_node_child(groups, g), "chunks");
+        for (size_t i = 0; refs && i < rb_node_child_count(chunks); i++) {
+            const rb_node *c = rb_node_child(chunks, i);
+            if (!chunk_is(c, "_Obj")) continue;
+            if (n == cap) {
+                object_ref *more = realloc(refs, (cap *= 2) * sizeof *refs);
+                if (!more) free(refs);
+                refs = more;
+                if (!refs) break;
+            }
+            refs[n++] = (object_ref){c, g, i};
+        }
+    }
+    *count = n;
+    return refs;
 }
 
 /* The replace operation for one cell that differs from the model, or none. 0, or -1 with why. */
@@ -162,70 +206,72 @@ static int cell_op(json_t *ops, const rb_node *chunk, const char *chunk_path, co
 }
 
 /* Row `id` of the table against the `id`-th object; worlds and interiors belong to the group. */
-static int row_ops(const rb_doc *doc, json_t *ops, char **fields, size_t count, size_t row, char *why, size_t why_size)
+static int row_ops(const object_ref *objects, size_t object_count, json_t *ops, char **fields, size_t count,
+                   size_t row, char *why, size_t why_size)
 {
     char *end;
     unsigned long id = strtoul(fields[0], &end, 10);
-    if (*end || count != 13) {
+    if (*end || !*fields[0] || count != 13) {
         snprintf(why, why_size, "row %zu: %zu fields, or an id that is not a number (the table has 13 columns: %s)", row,
                  count, HEADER);
         return -1;
     }
-    const rb_node *groups = rb_node_member(doc->root, "groups");
-    size_t seen = 0;
-    for (size_t g = 0; g < rb_node_child_count(groups); g++) {
-        const rb_node *chunks = rb_node_member(rb_node_child(groups, g), "chunks");
-        for (size_t i = 0; i < rb_node_child_count(chunks); i++) {
-            const rb_node *c = rb_node_child(chunks, i);
-            if (!chunk_is(c, "_Obj") || seen++ != id) continue;
-            char path[96];
-            snprintf(path, sizeof path, "/groups/%zu/chunks/%zu", g, i);
-            static const int COLUMN[EDITABLE_COUNT] = {2, 3, 4, 5, 6, 7, 8, 11, 12};
-            for (int k = 0; k < EDITABLE_COUNT; k++)
-                if (cell_op(ops, c, path, EDITABLE[k][0], EDITABLE[k][1], fields[COLUMN[k]], row, why, why_size) != 0)
-                    return -1;
-            return 0;
-        }
+    if (id >= object_count) {
+        snprintf(why, why_size, "row %zu: object %lu does not exist (the table gives back objects, it does not add them)",
+                 row, id);
+        return -1;
     }
-    snprintf(why, why_size, "row %zu: object %lu does not exist (the table gives back objects, it does not add them)",
-             row, id);
-    return -1;
+    const object_ref *o = &objects[id];
+    char path[96];
+    snprintf(path, sizeof path, "/groups/%zu/chunks/%zu", o->group, o->index);
+    static const int COLUMN[EDITABLE_COUNT] = {2, 3, 4, 5, 6, 7, 8, 11, 12};
+    for (int k = 0; k < EDITABLE_COUNT; k++)
+        if (cell_op(ops, o->chunk, path, EDITABLE[k][0], EDITABLE[k][1], fields[COLUMN[k]], row, why, why_size) != 0)
+            return -1;
+    return 0;
+}
+
+/* The table's records after its header; a record of one empty field is a blank line. */
+static int table_ops(const object_ref *objects, size_t object_count, char *text, size_t size, json_t *ops, char *why,
+                     size_t why_size)
+{
+    csv_reader r = {text, text + size};
+    char *fields[14];
+    size_t count, row = 1;
+    char header[sizeof HEADER + 16] = "";
+    if (next_record(&r, fields, 14, &count))
+        for (size_t i = 0; i < count && i < 14; i++)
+            snprintf(header + strlen(header), sizeof header - strlen(header), "%s%s", i ? "," : "", fields[i]);
+    if (strcmp(header, HEADER) != 0) {
+        snprintf(why, why_size, "the first line is not the table's header (%s)", HEADER);
+        return -1;
+    }
+    while (next_record(&r, fields, 14, &count)) {
+        row++;
+        if (count == 1 && !*fields[0]) continue;
+        if (row_ops(objects, object_count, ops, fields, count, row, why, why_size) != 0) return -1;
+    }
+    return 0;
 }
 
 json_t *streamer_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                              size_t why_size)
 {
     if (strcmp(path, CSV_PATH) != 0) return NULL;
+    size_t object_count = 0;
     char *text = malloc(size + 1);
     json_t *ops = json_array();
-    if (!text || !ops) {
-        free(text);
-        json_decref(ops);
+    object_ref *objects = index_objects(doc, &object_count);
+    int failed = !text || !ops || !objects;
+    if (failed) {
         snprintf(why, why_size, "out of memory");
-        return NULL;
-    }
-    memcpy(text, data, size);
-    text[size] = 0;
-    size_t row = 0;
-    int failed = 0;
-    for (char *line = text, *next; line && *line && !failed; line = next) {
-        next = strchr(line, '\n');
-        if (next) *next++ = 0;
-        size_t length = strlen(line);
-        if (length && line[length - 1] == '\r') line[--length] = 0;
-        if (row++ == 0) {
-            if (strcmp(line, HEADER) != 0) {
-                snprintf(why, why_size, "the first line is not the table's header (%s)", HEADER);
-                failed = 1;
-            }
-            continue;
-        }
-        if (!length) continue;
-        char *fields[14];
-        size_t count = split_line(line, fields, 14);
-        failed = row_ops(doc, ops, fields, count, row, why, why_size) != 0;
+    } else {
+        memcpy(text, data, size);
+        text[size] = 0;
+        failed = table_ops(objects, object_count, text, size, ops, why, why_size) != 0;
     }
     free(text);
+    free(objects);
     if (failed) { json_decref(ops); return NULL; }
     return ops;
 }

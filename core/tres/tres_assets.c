@@ -248,7 +248,8 @@ json_t *tres_spz_asset_patch(const rb_doc *doc, const char *path, const uint8_t 
     }
     uint8_t *rgba;
     uint32_t width, height;
-    if (rb_png_to_rgba(data, size, &rgba, &width, &height, why, why_size) != 0) return NULL;
+    if (rb_png_to_rgba(data, size, doc->limits.max_decompressed_size, &rgba, &width, &height, why, why_size) != 0)
+        return NULL;
     uint8_t *texels = NULL;
     json_t *ops = NULL;
     if (width != t.width || height != t.height) {

@@ -105,7 +105,8 @@ int rb_tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink s
     size_t png_size = 0;
     char note[200];
     int r = -1;
-    if (rb_wtd_heights(content, size, spacing, &heights, &side, why, why_size) != 0) goto done;
+    if (rb_wtd_heights(content, size, spacing, doc->limits.max_decompressed_size, &heights, &side, why, why_size) != 0)
+        goto done;
     if (!(grey = to_grey(heights, side, note, sizeof note, spacing)) || png_grey16(grey, side, &png, &png_size) != 0) {
         snprintf(why, why_size, "could not make the %u x %u PNG", side, side);
         goto done;

@@ -12,7 +12,9 @@
 #include <string.h>
 #include "wtd_tree.h"
 
-enum { MAX_SIDE = 1u << 14 }; /* 16384 x 16384 points: 2 GiB of int64; callers ask for less */
+/* A 16384-side grid would be 5 GiB of work memory: the side is capped, and the memory a grid
+ * takes is checked against the caller's max_bytes (the document's max_decompressed_size). */
+enum { MAX_SIDE = 1u << 14 };
 
 typedef struct node_index {
     const uint8_t *content;
@@ -151,8 +153,8 @@ static void undo_predict(grid *g, const node_index *ix, uint32_t size)
         }
 }
 
-int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing, int32_t **out, uint32_t *side,
-                   char *err, size_t err_size)
+int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing, uint64_t max_bytes, int32_t **out,
+                   uint32_t *side, char *err, size_t err_size)
 {
     *out = NULL;
     *side = 0;
@@ -165,6 +167,11 @@ int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing
                         root / MAX_SIDE ? root / MAX_SIDE : 1, root), -1;
     grid g = {.root = root, .spacing = spacing, .side = root / spacing};
     size_t points = (size_t)g.side * g.side;
+    uint64_t needed = (uint64_t)points * (sizeof *g.h + sizeof *g.acc + sizeof **out);
+    if (needed > max_bytes)
+        return snprintf(err, err_size, "a %u x %u height grid takes %llu bytes, beyond the limit max_decompressed_size "
+                        "(%llu; REBYTE_LIMITS raises it)", g.side, g.side, (unsigned long long)needed,
+                        (unsigned long long)max_bytes), -1;
     node_index ix = {0};
     g.h = calloc(points, sizeof *g.h);
     g.acc = calloc(points, sizeof *g.acc);

@@ -61,8 +61,8 @@ uint32_t rb_wtd_root_size(const uint8_t *content);
 
 /* The heights the tree stands for (wtd_heights.c), in coefficient units (metres = value x
  * coefToWorld): the points (i, j) x spacing for i, j < side = root size / spacing, row j at
- * heights[j * side + i], y upwards. spacing: a power of two, side at most 16384. *heights is
- * malloc'd. 0, or -1 and why. */
-int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing, int32_t **heights, uint32_t *side,
-                   char *err, size_t err_size);
+ * heights[j * side + i], y upwards. spacing: a power of two, side at most 16384, and the grid's
+ * work memory (20 bytes a point) at most max_bytes. *heights is malloc'd. 0, or -1 and why. */
+int rb_wtd_heights(const uint8_t *content, size_t content_size, uint32_t spacing, uint64_t max_bytes,
+                   int32_t **heights, uint32_t *side, char *err, size_t err_size);
 #endif

@@ -27,8 +27,9 @@ static const command COMMANDS[] = {
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"
      "  -q          print only files that are not exact or have notes (deviations kept), and the summary\n"
-     "  -j N        check N files at once (default: the number of CPUs); output stays in order\n"
-     "Exit: 0 every file exact, 1 some differ, 2 some could not be read or parsed"},
+     "  -j N        check N files at once (default, and 0: the number of CPUs); output stays in order\n"
+     "Exit: 0 every file exact, 1 some differ, 2 some could not be parsed, 3 a path does not exist\n"
+     "or cannot be read (named on stderr, counted in the summary)"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte.\n"
@@ -40,10 +41,14 @@ static const command COMMANDS[] = {
      "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"
      "                  edit the files, `build OUT.json` without the original\n"
      "  --blobs=omit    sizes only (for reading; cannot be built)"},
-    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL]",
+    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-record]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
      "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
-     "dump's \"$source\"."},
+     "dump's \"$source\". A ghost or a replay is written only when its records equal ORIGINAL's\n"
+     "(docs/usage.md \"Race records\"): a changed one is refused, nothing written.\n"
+     "  --source ORIGINAL  the file the JSON was dumped from\n"
+     "  --new-record       a ghost or replay authored as a test fixture, with no original\n"
+     "Exit: 0 written, 2 bad input or a changed race record, 3 I/O error"},
     {"apply", cmd_apply,
      "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
@@ -56,7 +61,7 @@ static const command COMMANDS[] = {
      "  --backup      keep the original as FILE.bak; an existing FILE.bak is left as it is (it\n"
      "                holds an older original): the first original is never overwritten\n"
      "  --dry-run     print what would change, write nothing\n"
-     "  -j N          patch N files at a time (folders and several files)\n"
+     "  -j N          patch N files at a time (folders and several files; 0: one per CPU)\n"
      "  -q            only problems and the summary\n"
      "  --conflicts   when stacked patches change the same value: stop (default), first-wins, last-wins\n"
      "  --whole-model apply on the model's JSON rendering instead of the model (slower; for comparing)\n"
@@ -101,15 +106,21 @@ static const command COMMANDS[] = {
      "                     (8 -> 7 drops two TM2020 vectors, 7 -> 6 the skin, 6 -> 5 the scale,\n"
      "                     5 -> 4 the pivot)\n"
      "  --dry-run          report what would be lost, write nothing\n"
-     "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`)"},
-    {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--no-check]",
+     "  --print-patch      print the change as an RFC 6902 patch (usable with `rebyte apply`) on\n"
+     "                     stdout, alone; without -o or --in-place nothing is written\n"
+     "Reports go to stderr: with -o - stdout holds the map's bytes alone."},
+    {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--source ORIGINAL] [--no-check]",
      "Convert a GBX file between its binary form and its text form (format byte 'T': one value\n"
      "per CR LF line, ids and chunk ids in hex; docs/formats/gbx-text.md). The text form keeps\n"
      "what restores the binary file byte for byte (the original compressed streams), so\n"
      "binary -> text -> binary gives the same bytes; text files diff line by line.\n"
      "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"
+     "  --source ORIGINAL the binary file a text ghost or replay came from: its binary form is\n"
+     "                    written only with it, and only when the records are unchanged\n"
+     "                    (docs/usage.md \"Race records\")\n"
      "  --no-check        do not convert the result back to prove it restores the input\n"
-     "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input"},
+     "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input\n"
+     "or a changed race record"},
     {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [--with FILE2] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
@@ -123,14 +134,18 @@ static const command COMMANDS[] = {
      "               .spz or .swp (its textures), an .spz's .pid (their layout)\n"
      "  -q           no progress line and no summary\n"
      "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written"},
-    {"replace", cmd_replace, "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup]) [--with FILE2] [--force] [-q]",
+    {"replace", cmd_replace,
+     "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup] | --dry-run) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
      "manifest's \"path\"), converted to the stored form (a PNG quantised to a texture's palette,\n"
      "a thumbnail turned back upside down), then write, re-read and verify like `apply`. An\n"
      "unchanged asset gives FILE byte for byte. A patch does the same with a value {\"$file\": F}\n"
-     "at an asset's path (F relative to the patch's folder).\n"
-     "  -o OUT        output file\n"
+     "at an asset's path (F relative to the patch's folder). The report (\"N changes\": 0 when\n"
+     "the output is FILE's bytes) goes to stderr. Inside a ghost or a replay nothing is put back.\n"
+     "  -o OUT        output file (- for stdout)\n"
      "  --in-place    replace FILE (after verification); --backup keeps the original as FILE.bak\n"
+     "  --dry-run     apply and verify, write nothing; print each change with the value it\n"
+     "                replaces (stdout)\n"
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
      "  --force       write even when the result breaks a game rule the original kept\n"
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},

@@ -340,7 +340,7 @@ int cli_collect_files(char **paths, int count, char ***files, size_t *file_count
     file_list l = {0};
     int rc = 0;
     for (int i = 0; i < count; i++)
-        if (walk(paths[i], &l, 0) != 0) rc = -1;
+        if (walk(paths[i], &l, 0) != 0) rc++;
     *files = l.items;
     *file_count = l.count;
     return rc;
@@ -461,6 +461,93 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
         }
         *value = argv[++*i];
         return 1;
+    }
+    return 0;
+}
+
+/* ---------- what the writing commands share (apply, replace, downgrade-items) ---------- */
+
+void cli_report_line(void *quiet, int warning, const char *line)
+{
+    if (!warning && quiet && *(const int *)quiet) return;
+    fprintf(stderr, "%s%s\n", line[0] == ' ' ? "" : "rebyte: ", line);
+}
+
+int cli_exit_code_of(rb_status st)
+{
+    if (st == RB_E_VERIFY) return EXIT_DIFFERS;
+    return st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+}
+
+int cli_apply_failed(const rb_error *err)
+{
+    char text[1600];
+    fprintf(stderr, "rebyte: %s (nothing was written)\n", rb_error_format(err, text, sizeof text));
+    return cli_exit_code_of(err->status);
+}
+
+int cli_write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
+                     const uint8_t *bytes, size_t size, int backup, int quiet)
+{
+    /* keep the first original: an existing FILE.bak is left as it is (cli_backup_original) */
+    if (backup && cli_backup_original(input, orig, orig_size, quiet) != 0) return EXIT_IO;
+    return cli_write_atomic(target, bytes, size) == 0 ? EXIT_OK : EXIT_IO;
+}
+
+const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size)
+{
+    size_t n = unchanged ? 0 : operations;
+    snprintf(out, out_size, "%zu change%s", n, n == 1 ? "" : "s");
+    return out;
+}
+
+void cli_print_changes(const char *changes_json, const char *name)
+{
+    json_t *changes = changes_json ? json_loads(changes_json, 0, NULL) : json_array();
+    char count[48];
+    printf("%s: %s\n", name, cli_changes(json_array_size(changes), 0, count, sizeof count));
+    for (size_t i = 0; i < json_array_size(changes); i++) {
+        json_t *c = json_array_get(changes, i);
+        json_t *value = json_object_get(c, "value"), *was = json_object_get(c, "was");
+        char *now = value ? json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        char *old = was ? json_dumps(was, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+        printf("  %-7s %s%s%.200s%s%.200s\n", json_string_value(json_object_get(c, "op")),
+               json_string_value(json_object_get(c, "path")), old ? ": " : "", old ? old : "", now ? " -> " : "",
+               now ? now : "");
+        free(now);
+        free(old);
+    }
+    json_decref(changes);
+}
+
+int cli_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)n;
+}
+
+int cli_parse_jobs(const char *value, int *jobs)
+{
+    char *end = NULL;
+    long n = value ? strtol(value, &end, 10) : -1;
+    if (!value || !*value || *end || n < 0 || n > CLI_MAX_JOBS) {
+        fprintf(stderr, "rebyte: -j takes a number of jobs from 1 to %d, or 0 for every CPU (not \"%s\")\n",
+                CLI_MAX_JOBS, value ? value : "");
+        return -1;
+    }
+    *jobs = n == 0 ? cli_cpu_count() : (int)n;
+    return 0;
+}
+
+int cli_make_parents(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int failed = mkdir(path, 0777) != 0 && errno != EEXIST;
+        if (failed) fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
+        *p = '/';
+        if (failed) return -1;
     }
     return 0;
 }

@@ -49,7 +49,8 @@ int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int
 int cli_scan_skips(const char *name);
 
 /* Every file under each path: a path named is taken as it is; directories are walked
- * recursively (sorted), taking their regular files except hidden ones and cli_scan_skips(). */
+ * recursively (sorted), taking their regular files except hidden ones and cli_scan_skips().
+ * Returns how many paths could not be walked (a missing file: named on stderr), 0 when all were. */
 typedef int (*cli_file_fn)(const char *path, void *ctx);
 int cli_collect_files(char **paths, int count, char ***files, size_t *file_count);
 void cli_free_files(char **files, size_t count);
@@ -75,6 +76,35 @@ int cli_print_json(const json_t *json, const char *out_path);
 /* Progress on a terminal for batches. */
 void cli_progress(size_t done, size_t total, const char *name);
 void cli_progress_clear(void);
+
+/* ---------- what the writing commands share (apply, replace, downgrade-items) ---------- */
+
+/* rb_apply_options.report whose context is the command's quiet flag (an int, may be NULL):
+ * warnings always, progress unless quiet; on stderr, which holds every report (stdout is
+ * the output's with -o -). */
+void cli_report_line(void *quiet, int warning, const char *line);
+/* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
+int cli_exit_code_of(rb_status st);
+/* A failed rb_apply on stderr, "rebyte: ERROR (nothing was written)"; returns its exit code. */
+int cli_apply_failed(const rb_error *err);
+/* A verified result to `target` ("-" = stdout), the input kept first as INPUT.bak with `backup`
+ * (cli_backup_original). EXIT_OK or EXIT_IO (printed). */
+int cli_write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
+                     const uint8_t *bytes, size_t size, int backup, int quiet);
+/* How every command words a count of changes: "0 changes", "1 change", "3 changes"; an output
+ * whose bytes are the input's (`unchanged`) has 0, whatever operations were applied. */
+const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size);
+/* A dry run's list (rb_apply_result.changes) on stdout: "FILE: N changes", then one line each. */
+void cli_print_changes(const char *changes_json, const char *name);
+
+/* -j N: 1 to CLI_MAX_JOBS, or 0 for every CPU. 0 on success, else -1 (printed). */
+enum { CLI_MAX_JOBS = 256 };
+int cli_parse_jobs(const char *value, int *jobs);
+int cli_cpu_count(void);
+
+/* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is
+ * restored). 0, or -1 (printed). */
+int cli_make_parents(char *path);
 
 /* Parse --name=value / --name value options. */
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value);

@@ -20,47 +20,6 @@ typedef struct file_outcome {
     char why[300];
 } file_outcome;
 
-static void report_line(void *context, int warning, const char *line)
-{
-    const apply_options *o = context;
-    if (!warning && o->quiet) return;
-    fprintf(stderr, "%s%s\n", line[0] == ' ' ? "" : "rebyte: ", line);
-}
-
-/* The dry run: each change with the value it replaces. */
-static void print_changes(const char *changes_json, const char *name)
-{
-    json_t *changes = changes_json ? json_loads(changes_json, 0, NULL) : json_array();
-    size_t n = json_array_size(changes);
-    printf("%s: %zu change%s\n", name, n, n == 1 ? "" : "s");
-    for (size_t i = 0; i < n; i++) {
-        json_t *c = json_array_get(changes, i);
-        json_t *value = json_object_get(c, "value"), *was = json_object_get(c, "was");
-        char *now = value ? json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-        char *old = was ? json_dumps(was, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-        printf("  %-7s %s%s%.200s%s%.200s\n", json_string_value(json_object_get(c, "op")),
-               json_string_value(json_object_get(c, "path")), old ? ": " : "", old ? old : "", now ? " -> " : "",
-               now ? now : "");
-        free(now);
-        free(old);
-    }
-    json_decref(changes);
-}
-
-static int write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
-                        const uint8_t *bytes, size_t size, int backup)
-{
-    /* keep the first original: an existing FILE.bak is left as it is (cli_util.h) */
-    if (backup && cli_backup_original(input, orig, orig_size, 0) != 0) return EXIT_IO;
-    return cli_write_atomic(target, bytes, size) == 0 ? EXIT_OK : EXIT_IO;
-}
-
-static int exit_code_of(rb_status st)
-{
-    if (st == RB_E_VERIFY) return EXIT_DIFFERS;
-    return st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
-}
-
 static void apply_to_file(const char *path, const char *target, const apply_options *o, file_outcome *result)
 {
     uint8_t *data;
@@ -71,23 +30,25 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
         snprintf(result->why, sizeof result->why, "cannot be read");
         return;
     }
-    rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = report_line,
-                           .report_context = (void *)o, .want_changes = o->dry_run,
+    rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = cli_report_line,
+                           .report_context = (void *)&o->quiet, .want_changes = o->dry_run,
                            .whole_model = o->whole_model, .force = o->force};
     rb_apply_result r;
     rb_error err;
     rb_status st = rb_apply(data, size, path, (const rb_patch *const *)o->patches, o->patch_count, &ao, &r, &err);
     if (st != RB_OK) {
-        char text[1600];
-        fprintf(stderr, "rebyte: %s (nothing was written)\n", rb_error_format(&err, text, sizeof text));
-        result->rc = exit_code_of(st);
+        result->rc = cli_apply_failed(&err);
         snprintf(result->why, sizeof result->why, "%.290s", err.message);
     } else if (o->dry_run) {
-        print_changes(r.changes, path);
+        cli_print_changes(r.changes, path);
     } else {
-        result->rc = write_result(target, path, data, size, r.bytes, r.size, o->backup);
+        result->rc = cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
+        char changes[48];
         if (result->rc != EXIT_OK) snprintf(result->why, sizeof result->why, "the output could not be written");
-        else if (!o->quiet) fprintf(stderr, "rebyte: %s -> %s: patched and verified\n", path, target);
+        else if (!o->quiet)
+            fprintf(stderr, "rebyte: %s -> %s: patched and verified (%s)\n", path, target,
+                    cli_changes(r.operations, r.size == size && memcmp(r.bytes, data, size) == 0, changes,
+                                sizeof changes));
     }
     rb_apply_result_free(&r);
     free(data);
@@ -190,18 +151,6 @@ static int parse_conflicts(const char *v, rb_conflicts *policy)
     return 0;
 }
 
-static int parse_jobs_value(const char *v, int *jobs)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || n < 1 || n > 64) {
-        fprintf(stderr, "rebyte: -j takes a number of jobs from 1 to 64 (not \"%s\")\n", v);
-        return -1;
-    }
-    *jobs = (int)n;
-    return 0;
-}
-
 /* One argument; 0 handled, or an exit code. Patches: every --patch FILE; without --patch, the
  * first plain argument and every further .json before the first input (the older form). */
 static int parse_argument(int argc, char **argv, int *i, apply_options *o, char **inputs, int *input_count,
@@ -218,9 +167,9 @@ static int parse_argument(int argc, char **argv, int *i, apply_options *o, char 
     if ((r = cli_opt_value(argc, argv, i, "--conflicts", &v)))
         return r < 0 || parse_conflicts(v, &o->conflicts) != 0 ? EXIT_USAGE : 0;
     if ((r = cli_opt_value(argc, argv, i, "--jobs", &v)) || (r = cli_opt_value(argc, argv, i, "-j", &v)))
-        return r < 0 || parse_jobs_value(v, &o->jobs) != 0 ? EXIT_USAGE : 0;
+        return r < 0 || cli_parse_jobs(v, &o->jobs) != 0 ? EXIT_USAGE : 0;
     const char *a = argv[*i];
-    if (strncmp(a, "-j", 2) == 0 && a[2]) return parse_jobs_value(a + 2, &o->jobs) != 0 ? EXIT_USAGE : 0;
+    if (strncmp(a, "-j", 2) == 0 && a[2]) return cli_parse_jobs(a + 2, &o->jobs) != 0 ? EXIT_USAGE : 0;
     if (strcmp(a, "--in-place") == 0) o->in_place = 1;
     else if (strcmp(a, "--backup") == 0) o->backup = 1;
     else if (strcmp(a, "--dry-run") == 0) o->dry_run = 1;

@@ -6,6 +6,11 @@
  * the file (and of every GBX file embedded in it, such as a replay's map), write. Before
  * anything is written the result is converted back and compared with the input: a conversion
  * that would not restore the same bytes is refused, not written.
+ *
+ * A race record read from text proves nothing (docs/usage.md "Race records"): its binary form is
+ * written only with --source ORIGINAL, and the library refuses it unless its records are the
+ * original's (core/record_guard.c). Checking a conversion to text converts back with the input
+ * as that original.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +18,10 @@
 #include "cli.h"
 #include "cli_util.h"
 
-/* Parse, set the encoding, write. NULL (and a message) on failure. */
+/* Parse, set the encoding, write; `original` (may be NULL) is the file a race record must equal.
+ * NULL (and a message) on failure. */
 static uint8_t *convert_bytes(const char *name, const uint8_t *data, size_t size, const char *encoding,
-                              size_t *out_size, const char **input_encoding)
+                              const rb_doc *original, size_t *out_size, const char **input_encoding)
 {
     rb_error err;
     rb_doc *doc = cli_parse(name, data, size, &err);
@@ -23,6 +29,7 @@ static uint8_t *convert_bytes(const char *name, const uint8_t *data, size_t size
         cli_print_error(&err);
         return NULL;
     }
+    if (original) rb_doc_set_original(doc, original);
     uint8_t *result = NULL;
     if (input_encoding) *input_encoding = rb_doc_encoding(doc);
     if (rb_doc_set_encoding(doc, encoding) != RB_OK) {
@@ -63,7 +70,10 @@ static int converts_back(const char *in, const uint8_t *data, size_t size, const
     char name[600];
     snprintf(name, sizeof name, "%s (converted)", in);
     size_t back_size = 0;
-    uint8_t *back = convert_bytes(name, result, result_size, input_encoding, &back_size, NULL);
+    rb_error err;
+    rb_doc *input = cli_parse(in, data, size, &err);
+    uint8_t *back = input ? convert_bytes(name, result, result_size, input_encoding, input, &back_size, NULL) : NULL;
+    rb_doc_free(input);
     if (!back) return 0;
     size_t at = 0;
     while (at < size && at < back_size && back[at] == data[at]) at++;
@@ -83,7 +93,7 @@ static int converts_back(const char *in, const uint8_t *data, size_t size, const
 
 int cmd_convert(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL, *to = NULL, *v;
+    const char *in = NULL, *out = NULL, *to = NULL, *source = NULL, *v;
     int check = 1;
     for (int i = 1; i < argc; i++) {
         int r;
@@ -93,6 +103,9 @@ int cmd_convert(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--to", &v))) {
             if (r < 0) return EXIT_USAGE;
             to = v;
+        } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v))) {
+            if (r < 0) return EXIT_USAGE;
+            source = v;
         } else if (strcmp(argv[i], "--no-check") == 0) {
             check = 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -108,12 +121,19 @@ int cmd_convert(int argc, char **argv)
     uint8_t *data, *result;
     size_t size, result_size = 0;
     const char *input_encoding = NULL;
-    if (cli_read_file(in, &data, &size) != 0) return EXIT_IO;
-    result = convert_bytes(in, data, size, to, &result_size, &input_encoding);
+    cli_loaded original = {0};
+    int loaded = source ? cli_load(source, &original) : EXIT_OK;
+    if (loaded != EXIT_OK) return loaded;
+    if (cli_read_file(in, &data, &size) != 0) {
+        cli_unload(&original);
+        return EXIT_IO;
+    }
+    result = convert_bytes(in, data, size, to, original.doc, &result_size, &input_encoding);
     int rc = result ? EXIT_OK : EXIT_BAD_INPUT;
     if (result && check && !converts_back(in, data, size, result, result_size, input_encoding)) rc = EXIT_DIFFERS;
     if (rc == EXIT_OK && cli_write_atomic(out, result, result_size) != 0) rc = EXIT_IO;
     rb_free(result);
     free(data);
+    cli_unload(&original);
     return rc;
 }

@@ -9,20 +9,6 @@
 #include "cli.h"
 #include "cli_util.h"
 
-/* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded). */
-static int make_parents(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        int failed = mkdir(path, 0777) != 0 && errno != EEXIST;
-        if (failed) fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
-        *p = '/';
-        if (failed) return -1;
-    }
-    return 0;
-}
-
 /* --with FILE: the other file of a pair whose assets are split (rb_doc_set_companion); its bytes
  * live in *bytes until the document is freed. */
 static int attach_companion(rb_doc *doc, const char *path, uint8_t **bytes)
@@ -55,7 +41,7 @@ static int write_asset(void *context, const rb_asset *asset)
     char *path = malloc(size);
     if (!path) return 1;
     snprintf(path, size, "%s/%s", r->folder, asset->name);
-    int rc = make_parents(path) == 0 && cli_write_atomic(path, asset->data, asset->size) == 0 ? 0 : 1;
+    int rc = cli_make_parents(path) == 0 && cli_write_atomic(path, asset->data, asset->size) == 0 ? 0 : 1;
     free(path);
     if (rc) return rc;
     r->files++;
@@ -109,7 +95,7 @@ int cmd_extract(int argc, char **argv)
     extract_run run = {.folder = out, .tty = isatty(STDERR_FILENO), .quiet = quiet};
     char *manifest = NULL;
     rb_error err;
-    rc = make_parents(folder) != 0 ? EXIT_IO : EXIT_OK;
+    rc = cli_make_parents(folder) != 0 ? EXIT_IO : EXIT_OK;
     rb_status st = rc ? RB_OK : rb_doc_extract(l.doc, only, write_asset, &run, &manifest, &err);
     if (run.tty && run.last_progress) cli_progress_clear();
     if (!rc && st != RB_OK) {
@@ -141,15 +127,8 @@ int cmd_extract(int argc, char **argv)
 
 typedef struct replace_options {
     const char *in, *path, *asset, *out, *with;
-    int in_place, backup, force, quiet;
+    int in_place, backup, force, quiet, dry_run;
 } replace_options;
-
-static void report_line(void *context, int warning, const char *line)
-{
-    const replace_options *o = context;
-    if (!warning && o->quiet) return;
-    fprintf(stderr, "%s%s\n", line[0] == ' ' ? "" : "rebyte: ", line);
-}
 
 static int parse_replace(int argc, char **argv, replace_options *o)
 {
@@ -167,6 +146,7 @@ static int parse_replace(int argc, char **argv, replace_options *o)
         } else if (strcmp(argv[i], "--in-place") == 0) o->in_place = 1;
         else if (strcmp(argv[i], "--backup") == 0) o->backup = 1;
         else if (strcmp(argv[i], "--force") == 0) o->force = 1;
+        else if (strcmp(argv[i], "--dry-run") == 0) o->dry_run = 1;
         else if (strcmp(argv[i], "-q") == 0) o->quiet = 1;
         else if ((argv[i][0] == '-' && argv[i][1] && argv[i][1] != '/') || given == 3)
             return cli_usage_error("replace", argv[i]);
@@ -174,7 +154,8 @@ static int parse_replace(int argc, char **argv, replace_options *o)
     }
     if (given < 3) return cli_usage_error("replace", NULL);
     if (o->in_place && o->out) fprintf(stderr, "rebyte: replace: -o and --in-place exclude each other\n");
-    else if (!o->in_place && !o->out) fprintf(stderr, "rebyte: replace: say where the result goes: -o OUT, or --in-place\n");
+    else if (o->dry_run && (o->in_place || o->out)) fprintf(stderr, "rebyte: replace: --dry-run writes nothing\n");
+    else if (!o->dry_run && !o->in_place && !o->out) fprintf(stderr, "rebyte: replace: say where the result goes: -o OUT, or --in-place\n");
     else if (o->backup && !o->in_place) fprintf(stderr, "rebyte: replace: --backup goes with --in-place\n");
     else return 0;
     return cli_usage_line("replace");
@@ -193,23 +174,25 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
     rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), o->asset, &err);
     rb_free(patch_text);
     if (!patch) { cli_print_error(&err); return EXIT_BAD_INPUT; }
-    rb_apply_options ao = {.size = sizeof ao, .report = report_line, .report_context = (void *)o, .force = o->force};
+    rb_apply_options ao = {.size = sizeof ao, .report = cli_report_line, .report_context = (void *)&o->quiet,
+                           .force = o->force, .want_changes = o->dry_run};
     rb_apply_result result;
     const rb_patch *const patches[1] = {patch};
     st = rb_apply(l->data, l->size, o->in, patches, 1, &ao, &result, &err);
     rb_patch_free(patch);
     int rc = EXIT_OK;
     if (st != RB_OK) {
-        char text[1600];
-        fprintf(stderr, "rebyte: %s (nothing was written)\n", rb_error_format(&err, text, sizeof text));
-        rc = st == RB_E_VERIFY ? EXIT_DIFFERS : st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+        rc = cli_apply_failed(&err);
+    } else if (o->dry_run) {
+        cli_print_changes(result.changes, o->in);
     } else {
         const char *target = o->in_place ? o->in : o->out;
-        if (o->backup && cli_backup_original(o->in, l->data, l->size, o->quiet) != 0) rc = EXIT_IO;
-        else if (cli_write_atomic(target, result.bytes, result.size) != 0) rc = EXIT_IO;
-        else if (!o->quiet)
-            fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%zu change%s), verified\n", o->in, target, o->asset,
-                    o->path, result.operations, result.operations == 1 ? "" : "s");
+        char changes[48];
+        int unchanged = result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0;
+        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet);
+        if (rc == EXIT_OK && !o->quiet)
+            fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%s), verified\n", o->in, target, o->asset, o->path,
+                    cli_changes(result.operations, unchanged, changes, sizeof changes));
     }
     rb_apply_result_free(&result);
     return rc;

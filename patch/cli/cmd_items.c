@@ -19,15 +19,18 @@ typedef struct downgrade_options {
     const char *out;
 } downgrade_options;
 
+/* The report goes to stderr: with -o - stdout holds the map's bytes alone, with --print-patch
+ * the patch alone (docs/usage.md "Where outputs go"). */
 static void print_loss(const char *name, const char *report_json, const downgrade_options *o)
 {
     json_t *r = json_loads(report_json ? report_json : "{}", 0, NULL);
 #define FIELD(key) json_integer_value(json_object_get(r, key))
-    printf("%s: items chunk version %d -> %d, %" JSON_INTEGER_FORMAT " anchored objects kept in order", name,
-           (int)FIELD("fromVersion"), (int)FIELD("toVersion"), FIELD("objects"));
+    fprintf(stderr, "%s: items chunk version %d -> %d, %" JSON_INTEGER_FORMAT " anchored objects kept in order", name,
+            (int)FIELD("fromVersion"), (int)FIELD("toVersion"), FIELD("objects"));
     if (o->items_version)
-        printf(", %" JSON_INTEGER_FORMAT " rewritten at object version %d", FIELD("objectsRewritten"), o->items_version);
-    printf("\n  dropped: %" JSON_INTEGER_FORMAT " block snap links, %" JSON_INTEGER_FORMAT " item snap links, %" JSON_INTEGER_FORMAT
+        fprintf(stderr, ", %" JSON_INTEGER_FORMAT " rewritten at object version %d", FIELD("objectsRewritten"),
+                o->items_version);
+    fprintf(stderr, "\n  dropped: %" JSON_INTEGER_FORMAT " block snap links, %" JSON_INTEGER_FORMAT " item snap links, %" JSON_INTEGER_FORMAT
            " snap groups, %" JSON_INTEGER_FORMAT " snapped-on entries\n",
            FIELD("blockLinks"), FIELD("itemLinks"), FIELD("groups"), FIELD("snapped"));
 #undef FIELD
@@ -71,8 +74,7 @@ static int downgrade_file(const char *path, const downgrade_options *o)
     const rb_patch *const patches[1] = {patch};
     rb_status st = patch ? rb_apply(data, size, path, patches, 1, NULL, &r, &err) : RB_E_NOMEM;
     if (st != RB_OK) {
-        fprintf(stderr, "rebyte: %s: %s\n", path, err.message);
-        rc = st == RB_E_VERIFY ? EXIT_DIFFERS : EXIT_BAD_INPUT;
+        rc = cli_apply_failed(&err);
         goto done;
     }
     if (!o->quiet || o->dry_run) print_loss(path, report_json, o);
@@ -111,6 +113,13 @@ int cmd_downgrade_items(int argc, char **argv)
     }
     if (o.items_version && (o.items_version < 4 || o.items_version > 8)) {
         fprintf(stderr, "rebyte: --items-version must be 4 to 8\n");
+        goto usage;
+    }
+    /* --print-patch alone prints the patch and writes nothing, as --dry-run does; its patch and
+     * a map on stdout would mix */
+    if (o.print_patch && !o.in_place && !o.out) o.dry_run = 1;
+    if (o.print_patch && o.out && strcmp(o.out, "-") == 0) {
+        fprintf(stderr, "rebyte: --print-patch prints on stdout: give -o a file, not -\n");
         goto usage;
     }
     if (!n || (!o.dry_run && !o.in_place == !o.out) || (n > 1 && o.out)) goto usage;

@@ -35,14 +35,6 @@ static json_t *load_json_file(const char *path)
 
 /* ---------- dump ---------- */
 
-/* The folder `path` is in ("" for the working folder), and mkdir of `dir` (existing is fine). */
-static int make_folder(const char *dir)
-{
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return 0;
-    fprintf(stderr, "rebyte: %s: %s\n", dir, strerror(errno));
-    return -1;
-}
-
 /* OUT.json and, in OUT.files/ beside it, every blob (rb_doc_dump_files); a summary on stderr. */
 static int dump_with_files(const rb_doc *doc, const char *out)
 {
@@ -60,7 +52,11 @@ static int dump_with_files(const rb_doc *doc, const char *out)
         fprintf(stderr, "rebyte: %s\n", rb_error_format(&err, msg, sizeof msg));
         return EXIT_IO;
     }
-    int rc = count && make_folder(folder) != 0 ? EXIT_IO : EXIT_OK;
+    /* the JSON's folder, and the blob folder beside it, with every missing one above them */
+    char json_path[4200], below[4200];
+    snprintf(json_path, sizeof json_path, "%s", out);
+    snprintf(below, sizeof below, "%s/", folder);
+    int rc = cli_make_parents(json_path) != 0 || (count && cli_make_parents(below) != 0) ? EXIT_IO : EXIT_OK;
     uint64_t bytes = 0;
     for (size_t i = 0; i < count && rc == EXIT_OK; i++) {
         char path[4096];
@@ -141,6 +137,7 @@ static int load_source(const uint8_t *text, size_t size, const char *explicit_so
 int cmd_build(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *source = NULL, *v;
+    int new_record = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
@@ -149,6 +146,8 @@ int cmd_build(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v))) {
             if (r < 0) return EXIT_USAGE;
             source = v;
+        } else if (strcmp(argv[i], "--new-record") == 0) {
+            new_record = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("build", argv[i]);
         } else {
@@ -170,6 +169,7 @@ int cmd_build(int argc, char **argv)
     } else {
         uint8_t *bytes;
         size_t out_size;
+        if (new_record) rb_doc_author_records(doc);
         if (rb_doc_write(doc, NULL, &bytes, &out_size, &err) != RB_OK) {
             cli_print_error(&err);
         } else {

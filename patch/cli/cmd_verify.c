@@ -461,17 +461,13 @@ static void verify_serial(verify_pool *p, int as_json, int quiet, verify_totals 
     }
 }
 
-/* -j N, -jN or --jobs N; 0 on success. */
+/* -j N, -jN or --jobs N (0: every CPU); 0 on success. */
 static int parse_jobs(int argc, char **argv, int *i, int *jobs)
 {
     const char *v = NULL;
     if (strncmp(argv[*i], "-j", 2) == 0 && argv[*i][2]) v = argv[*i] + 2;
     else if ((strcmp(argv[*i], "-j") == 0 || strcmp(argv[*i], "--jobs") == 0) && *i + 1 < argc) v = argv[++*i];
-    char *end = NULL;
-    long n = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || n < 1 || n > 256) return -1;
-    *jobs = (int)n;
-    return 0;
+    return cli_parse_jobs(v, jobs);
 }
 
 /* A batch parses file after file: freed memory is kept for the next file instead of going back to
@@ -485,16 +481,10 @@ static void keep_freed_memory(void)
 #endif
 }
 
-static int default_jobs(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
-
 int cmd_verify(int argc, char **argv)
 {
     const char *reencode = NULL;
-    int as_json = 0, quiet = 0, jobs = default_jobs();
+    int as_json = 0, quiet = 0, jobs = cli_cpu_count();
     char **paths = calloc((size_t)argc + 1, sizeof(char *));
     int path_count = 0;
     if (!paths) return EXIT_IO;
@@ -512,7 +502,7 @@ int cmd_verify(int argc, char **argv)
     if (!path_count) { free(paths); return cli_usage_error("verify", NULL); }
     verify_pool pool = {.paths = paths, .path_count = path_count, .reencode = reencode};
     keep_freed_memory();
-    int walk_failed = cli_collect_files(paths, path_count, &pool.files, &pool.file_count) != 0;
+    size_t missing = (size_t)cli_collect_files(paths, path_count, &pool.files, &pool.file_count);
     verify_totals t = {0};
     /* one file, or one job: no threads (and a pool that cannot start runs serially too) */
     if (jobs < 2 || pool.file_count < 2 || verify_parallel(&pool, jobs, as_json, quiet, &t) != 0)
@@ -520,17 +510,19 @@ int cmd_verify(int argc, char **argv)
     size_t checked = pool.file_count - t.skipped;
     if (as_json) {
         printf("{\"summary\":true,\"files\":%zu,\"exact\":%zu,\"differs\":%zu,\"errors\":%zu,\"skipped\":%zu,"
-               "\"with_notes\":%zu,\"reencode\":%s}\n",
-               checked, t.exact, t.differs, t.errors, t.skipped, t.with_notes, reencode ? "true" : "false");
+               "\"with_notes\":%zu,\"missing\":%zu,\"reencode\":%s}\n",
+               checked, t.exact, t.differs, t.errors, t.skipped, t.with_notes, missing, reencode ? "true" : "false");
     } else {
         printf("%zu/%zu exact%s, %zu differ, %zu errors", t.exact, checked,
                reencode ? " (re-encoded streams, content compared)" : "", t.differs, t.errors);
         if (t.skipped) printf(", %zu skipped (not a known format)", t.skipped);
         if (t.with_notes) printf(", %zu with notes (deviations kept, listed above)", t.with_notes);
+        if (missing) printf(", %zu not found or unreadable (named above)", missing);
         printf("\n");
     }
     free(paths);
     cli_free_files(pool.files, pool.file_count);
-    if (t.errors || walk_failed) return EXIT_BAD_INPUT;
+    if (missing) return EXIT_IO;
+    if (t.errors) return EXIT_BAD_INPUT;
     return t.differs ? EXIT_DIFFERS : EXIT_OK;
 }

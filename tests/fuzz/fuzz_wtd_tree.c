@@ -31,7 +31,7 @@ static void as_file(const uint8_t *data, size_t size)
     int32_t *heights = NULL;
     uint32_t side = 0, root = rb_wtd_root_size(content);
     uint32_t spacing = root > 64 ? root / 64 : 1; /* a 64 x 64 grid keeps each run cheap */
-    if (rb_wtd_heights(content, content_size, spacing, &heights, &side, why, sizeof why) != 0) abort();
+    if (rb_wtd_heights(content, content_size, spacing, UINT64_MAX, &heights, &side, why, sizeof why) != 0) abort();
     free(heights);
     rb_buf_free(&again);
     free(content);

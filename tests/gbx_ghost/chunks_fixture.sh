@@ -45,7 +45,7 @@ PY
 
 for case in ghost-v1:2 ghost-v2:1 replay:5 ghost-v3:1; do
     name=${case%:*} added=${case#*:}
-    "$rebyte" build "$tmp/$name.json" -o "$tmp/$name.Gbx" || { fail "build $name"; continue; }
+    "$rebyte" build --new-record "$tmp/$name.json" -o "$tmp/$name.Gbx" || { fail "build $name"; continue; }
     "$rebyte" verify -q "$tmp/$name.Gbx" >/dev/null || fail "verify $name"
     "$rebyte" dump --blobs=base64 "$tmp/$name.Gbx" -o "$tmp/$name.dump.json" || fail "dump $name"
     python3 - "$tmp/$name.json" "$tmp/$name.dump.json" "$added" <<'PY' || fail "$name: the added chunks read back differently"

@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 has_python=0
 command -v python3 >/dev/null 2>&1 && has_python=1
 
-"$rebyte" build "$src/samples/gbx-ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
+"$rebyte" build --new-record "$src/samples/gbx-ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
 "$rebyte" verify "$tmp/g.Ghost.Gbx" >/dev/null || fail "the built sample does not verify"
 "$rebyte" dump "$tmp/g.Ghost.Gbx" -o "$tmp/g.json" || fail "dump"
 "$rebyte" dump --blobs=base64 "$tmp/g.Ghost.Gbx" -o "$tmp/g64.json" || fail "dump --blobs=base64"
@@ -53,7 +53,7 @@ printf '[{"op":"replace","path":"/body/chunks/1/ghostNickname","value":"someone 
 sed -e 's/"samplePeriod": 100/"samplePeriod": 50/' -e 's/"numSamples": 3/"numSamples": 4/' \
     -e 's/"stateBuffer": {"$hex": "0102030405060708090a0b0c"}/"stateBuffer": {"$hex": "0102030405060708090a0b0c0d0e0f10"}/' \
     "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/e.json.in"
-"$rebyte" build "$tmp/e.json.in" -o "$tmp/e.Ghost.Gbx" 2>"$tmp/err" || fail "build of the edited ghost: $(cat "$tmp/err")"
+"$rebyte" build --new-record "$tmp/e.json.in" -o "$tmp/e.Ghost.Gbx" 2>"$tmp/err" || fail "build of the edited ghost: $(cat "$tmp/err")"
 "$rebyte" verify "$tmp/e.Ghost.Gbx" >/dev/null || fail "the edited ghost does not verify"
 "$rebyte" dump "$tmp/e.Ghost.Gbx" -o "$tmp/e.json" || fail "dump of the edited ghost"
 grep -q '"samplePeriod": 50' "$tmp/e.json" || fail "the edit did not persist"
@@ -66,14 +66,14 @@ fi
 # the replay sample: header chunks, an embedded map (a GBX file inside chunk 002), the ghost as
 # a node of chunk 014. A patch of the replay (its map included) is refused; a replay authored
 # with a longer map name gets the embedded file's size right.
-"$rebyte" build "$src/samples/gbx-ghost/minimal.Replay.json" -o "$tmp/r.Replay.Gbx" || fail "build of the replay sample"
+"$rebyte" build --new-record "$src/samples/gbx-ghost/minimal.Replay.json" -o "$tmp/r.Replay.Gbx" || fail "build of the replay sample"
 "$rebyte" verify "$tmp/r.Replay.Gbx" >/dev/null || fail "the replay sample does not verify"
 printf '[{"op":"replace","path":"/body/chunks/0/map/body/chunks/0/mapName","value":"another"}]' > "$tmp/map.json"
 "$rebyte" apply "$tmp/map.json" "$tmp/r.Replay.Gbx" -o "$tmp/refused.Gbx" 2>/dev/null && fail "a patch changed a replay's map"
 [ -e "$tmp/refused.Gbx" ] && fail "a refused replay edit was written"
 sed 's/"mapName": "Map made by rebyte"/"mapName": "A longer map name, edited inside the replay"/' \
     "$src/samples/gbx-ghost/minimal.Replay.json" > "$tmp/r2.json.in"
-"$rebyte" build "$tmp/r2.json.in" -o "$tmp/r2.Replay.Gbx" || fail "build of the replay with a longer map name"
+"$rebyte" build --new-record "$tmp/r2.json.in" -o "$tmp/r2.Replay.Gbx" || fail "build of the replay with a longer map name"
 "$rebyte" dump "$tmp/r2.Replay.Gbx" -o "$tmp/r2.json" || fail "dump of the edited replay"
 grep -q '"mapName": "A longer map name, edited inside the replay"' "$tmp/r2.json" || fail "the map name edit did not persist"
 grep -q '"ghostNickname": "rebyte"' "$tmp/r2.json" || fail "the replay's ghost did not survive the map edit"
@@ -91,10 +91,10 @@ fi
 # models the description must refuse
 sed 's/"recordingContext": "TimeAttack"/"recordingContext": "TimeAttack", "ghostTrigram": "XYZ"/' \
     "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/bad1.json"
-if "$rebyte" build "$tmp/bad1.json" -o "$tmp/bad1.Gbx" 2>"$tmp/err"; then fail "a v2 appearance chunk accepted a v6 field"; fi
+if "$rebyte" build --new-record "$tmp/bad1.json" -o "$tmp/bad1.Gbx" 2>"$tmp/err"; then fail "a v2 appearance chunk accepted a v6 field"; fi
 grep -q ghostTrigram "$tmp/err" || fail "the refusal does not name the field: $(cat "$tmp/err")"
 sed 's/"sizePerSample": 4/"sizePerSample": -1/' "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/bad2.json"
-if "$rebyte" build "$tmp/bad2.json" -o "$tmp/bad2.Gbx" 2>"$tmp/err"; then fail "per-sample sizes missing but accepted"; fi
+if "$rebyte" build --new-record "$tmp/bad2.json" -o "$tmp/bad2.Gbx" 2>"$tmp/err"; then fail "per-sample sizes missing but accepted"; fi
 grep -q sampleSizes "$tmp/err" || fail "the refusal does not name sampleSizes: $(cat "$tmp/err")"
 
 # truncations: never a crash. Inside the header and the first chunk (its sample stream ends at

@@ -297,7 +297,7 @@ static void replace_bytes_and_check(const uint8_t *data, size_t size, const char
         gm_picture back;
         if (a && !picture) {
             CHECK(a->size == bytes_size && !memcmp(a->data, bytes, bytes_size), "%s: %s extracts other bytes", file, path);
-        } else if (a && gm_picture_from_png(a->data, a->size, &back, why, sizeof why) == 0) {
+        } else if (a && gm_picture_from_png(a->data, a->size, UINT64_MAX, &back, why, sizeof why) == 0) {
             CHECK(gm_picture_equal(&back, picture), "%s: %s extracts as %ux%u, not the %ux%u put there", file, path,
                   back.width, back.height, picture->width, picture->height);
             gm_picture_free(&back);
@@ -423,7 +423,7 @@ static void test_file(const char *file, const char *out_dir)
     if (page0) {
         gm_picture now, bigger;
         char why[200];
-        if (gm_picture_from_png(page0->data, page0->size, &now, why, sizeof why) == 0) {
+        if (gm_picture_from_png(page0->data, page0->size, UINT64_MAX, &now, why, sizeof why) == 0) {
             make_picture(&bigger, now.width + 16, now.height + 8, 3);
             gm_picture_blit(&bigger, 0, 0, &now);
             replace_and_check(data, size, file, page0->path, &bigger);
@@ -449,7 +449,7 @@ static void test_file(const char *file, const char *out_dir)
     if (frame0) {
         gm_picture now, other;
         char why[200];
-        if (gm_picture_from_png(frame0->data, frame0->size, &now, why, sizeof why) == 0) {
+        if (gm_picture_from_png(frame0->data, frame0->size, UINT64_MAX, &now, why, sizeof why) == 0) {
             make_picture(&other, now.width + 5, now.height + 3, 1);
             replace_and_check(data, size, file, frame0->path, &other);
             gm_picture_free(&other);

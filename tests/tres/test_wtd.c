@@ -134,9 +134,14 @@ static void synthetic(uint32_t root_size)
 
     int32_t *fine, *coarse;
     uint32_t side, coarse_side;
-    CHECK(rb_wtd_heights(c, size, 1, &fine, &side, why, sizeof why) == 0, "heights: %s", why);
-    CHECK(rb_wtd_heights(c, size, 4, &coarse, &coarse_side, why, sizeof why) == 0, "heights: %s", why);
+    CHECK(rb_wtd_heights(c, size, 1, UINT64_MAX, &fine, &side, why, sizeof why) == 0, "heights: %s", why);
+    CHECK(rb_wtd_heights(c, size, 4, UINT64_MAX, &coarse, &coarse_side, why, sizeof why) == 0, "heights: %s", why);
     CHECK(side == root_size && coarse_side == root_size / 4, "sides %u, %u", side, coarse_side);
+    int32_t *refused = NULL;
+    uint32_t refused_side = 0;
+    CHECK(rb_wtd_heights(c, size, 1, (uint64_t)root_size * root_size * 20 - 1, &refused, &refused_side, why,
+                         sizeof why) != 0 && !refused && strstr(why, "max_decompressed_size"),
+          "a grid beyond max_bytes was made (%s)", why);
     size_t bad = 0;
     for (uint32_t j = 0; j < coarse_side; j++)
         for (uint32_t i = 0; i < coarse_side; i++) bad += coarse[j * coarse_side + i] != fine[j * 4 * side + i * 4];
@@ -199,7 +204,7 @@ static void synthetic(uint32_t root_size)
     int32_t *raised;
     uint32_t raised_side;
     c[5] = (uint8_t)(c[5] + 100); /* root -1234 -> -1134: the low byte does not carry */
-    CHECK(rb_wtd_heights(c, size, 1, &raised, &raised_side, why, sizeof why) == 0, "heights: %s", why);
+    CHECK(rb_wtd_heights(c, size, 1, UINT64_MAX, &raised, &raised_side, why, sizeof why) == 0, "heights: %s", why);
     size_t off = 0;
     for (size_t i = 0; i < (size_t)side * side; i++) off += raised[i] != fine[i] + 100;
     CHECK(off == 0, "%zu heights did not rise by the root's 100", off);
@@ -370,8 +375,8 @@ static void raise_region(const uint8_t *file, size_t size, const uint8_t *conten
         int32_t *before, *after;
         uint32_t side, side2;
         char why[300];
-        CHECK(rb_wtd_heights(content, content_size, 16, &before, &side, why, sizeof why) == 0, "%s", why);
-        CHECK(rb_wtd_heights(edited_content, ec_size, 16, &after, &side2, why, sizeof why) == 0, "%s", why);
+        CHECK(rb_wtd_heights(content, content_size, 16, UINT64_MAX, &before, &side, why, sizeof why) == 0, "%s", why);
+        CHECK(rb_wtd_heights(edited_content, ec_size, 16, UINT64_MAX, &after, &side2, why, sizeof why) == 0, "%s", why);
         size_t inside = 0, outside = 0;
         for (uint32_t j = 0; j < side; j++)
             for (uint32_t i = 0; i < side; i++) {
@@ -534,7 +539,7 @@ static void asset(const char *what, const uint8_t *file, size_t size, const uint
     CHECK(ok, "%s: the PNG does not decode", what);
     int32_t *h = NULL;
     uint32_t side = 0;
-    CHECK(rb_wtd_heights(content, content_size, rb_wtd_root_size(content) / 2048, &h, &side, why, sizeof why) == 0,
+    CHECK(rb_wtd_heights(content, content_size, rb_wtd_root_size(content) / 2048, UINT64_MAX, &h, &side, why, sizeof why) == 0,
           "%s", why);
     if (ok && h) {
         CHECK(image.width == side && image.height == side, "%s: %u x %u PNG, %u x %u grid", what, image.width,
