@@ -68,7 +68,7 @@ static void instance_names_unique(rb_rule_run *r)
 }
 
 static const rb_rule GROFF_RULES[] = {
-    {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique},
+    {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique, RB_RULE_REFUSAL, NULL},
 };
 
 const rb_rule *groff_rules(size_t *count)
