@@ -76,7 +76,26 @@ static void copy_agrees(void *context, uint32_t chunk_id, int in_body, const rb_
     json_decref(sj);
 }
 
-static void header_copies(rb_rule_run *r) { gbx_visit_copies(r->doc->root, copy_agrees, r); }
+/* An XML attribute that says something else than the body: the game lists the map by the XML
+ * and loads it by the body, so it is a warning (real maps have some: docs/formats/gbx.md
+ * "Header copies"). */
+static void xml_copy_stale(void *context, const char *attribute, const uint8_t *stored, size_t stored_size,
+                           const uint8_t *body, size_t body_size)
+{
+    rb_rule_run *r = context;
+    rb_rule_warned(r, "/headerChunks/[id=0x03043005]/xml",
+                   "the header XML's %s=\"%.*s\" is not what the body gives (\"%.*s\"): the writer derives it when the "
+                   "XML holds the body's value",
+                   attribute, (int)(stored_size > 120 ? 120 : stored_size), (const char *)stored,
+                   (int)(body_size > 120 ? 120 : body_size), (const char *)body);
+}
+
+static void header_copies(rb_rule_run *r)
+{
+    gbx_visit_copies(r->doc->root, copy_agrees, r);
+    const rb_node *xml = map_chunk(rb_node_get(r->doc->root, "headerChunks"), 0x005, NULL);
+    if (xml) gbx_xml_stale_copies(r->doc->root, xml, xml_copy_stale, r);
+}
 
 /* ---------- items-snapping ---------- */
 
@@ -274,10 +293,9 @@ static void decoration_known(rb_rule_run *r)
     for (size_t n = strlen(name); n > 0 && name[n - 1] == ' '; n--) name[n - 1] = 0;
     for (size_t i = 0; known[i]; i++)
         if (!fnmatch(known[i], name, FNM_CASEFOLD)) return;
-    char path[96], environment[16];
+    char path[96], environment[24];
     snprintf(path, sizeof path, "/body/chunks/[id=0x%08X]/decoration/id", id);
-    if (ENVIRONMENTS[entry].environment) snprintf(environment, sizeof environment, "%s", ENVIRONMENTS[entry].environment);
-    else snprintf(environment, sizeof environment, "%u", ENVIRONMENTS[entry].number);
+    snprintf(environment, sizeof environment, "%s", ENVIRONMENTS[entry].environment ? ENVIRONMENTS[entry].environment : "TM2020 Stadium");
     rb_rule_violated(r, path,
                      "\"%s\" is no decoration a real %s map was seen using (the list: rebyte check --rules, "
                      "decoration-known)",
