@@ -67,6 +67,26 @@ for d in 30x30 20x60 20x60Sunrise 20x60Sunset 64x64Day Sunset; do
 done
 # an author time slower than gold (TMU's official IslandA1: 16200 ms against 16170 ms) is a warning
 warns medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":999999}]"
+# no stale copy in silence: a header XML attribute a patch leaves disagreeing with the body is a
+# header-copies warning in apply and in check (the corpus's TM2020 map: its mood is derived)
+tm2020=$(ls "${REBYTE_SHARED:-$src/../shared}"/corpus/gbx/*_GBX-NET_2_CGameCtnChallenge_TM2020_001.Map.Gbx 2>/dev/null | head -1)
+if [ -n "$tm2020" ]; then
+    # a file whose XML says "Sunset" where the body says Day (built from its edited dump)
+    "$rebyte" dump "$tm2020" -o "$tmp/tm.json" --blobs=base64 2>/dev/null
+    python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+t = [c for c in m["headerChunks"] if "xmlTemplate" in c][0]["xmlTemplate"]
+t[11] = "Sunset"
+json.dump(m, open(sys.argv[1], "w"))' "$tmp/tm.json"
+    "$rebyte" build "$tmp/tm.json" -o "$tmp/stale.Gbx" 2>"$tmp/err" || fail "header-copies: the stale file was not built: $(cat "$tmp/err")"
+    # apply warns when its result leaves the copy (a rename elsewhere), and check reports it
+    warns header-copies "$tmp/stale.Gbx" '[{"op":"replace","path":"/body/chunks/[id=0x0304301F]/mapName","value":"Renamed"}]'
+    grep -q "the header XML's mood=\"SunsetScreen16x9\" is not what the body gives (\"Day\")" "$tmp/check" ||
+        fail "header-copies: the warning does not give both texts: $(cat "$tmp/check")"
+else
+    echo "corpus TM2020 map not found: the stale XML copy is not tried"
+fi
 "$rebyte" check --rules | grep -q "^gbx  *decoration-known  *warning" || fail "check --rules does not give decoration-known's kind"
 "$rebyte" check --rules --json | python3 -c '
 import json, sys
