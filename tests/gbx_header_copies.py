@@ -112,7 +112,8 @@ def xml_text(value, old, apos=False):
     if value.startswith("\ufeff"):
         value = value[1:]
     if old:
-        return "".join("+" if c == " " else "%%%02X" % ord(c) if c in '&<>"%+\'' else c for c in value)
+        escaped = '&<>"%+' + ("'" if apos else "")  # no real map shows an old-style apostrophe: either
+        return "".join("+" if c == " " else "%%%02X" % ord(c) if c in escaped else c for c in value)
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     return value.replace("'", "&apos;") if apos else value
 
