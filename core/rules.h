@@ -2,14 +2,19 @@
  * Game rules: invariants the game relies on that the byte format does not enforce (a block
  * direction 0-3, medals in order, ...). Each format declares its rules next to its structures
  * (rb_format.rules); `rebyte check` runs them on any file, and apply refuses an edit that breaks
- * one (docs/usage.md "Game rules").
+ * a refusal rule (docs/usage.md "Game rules"). A rule states what every file the game wrote
+ * satisfies and takes its data from real files; one that cannot be stated without false
+ * positives is a warning: reported, never a reason to refuse.
  */
 #ifndef RB_RULES_H
 #define RB_RULES_H
 #include <stddef.h>
+#include <jansson.h>
 #include "rebyte.h"
 
 struct rb_doc;
+
+typedef enum rb_rule_kind { RB_RULE_REFUSAL, RB_RULE_WARNING } rb_rule_kind;
 
 /* One run of one rule over a document. */
 typedef struct rb_rule_run {
@@ -18,16 +23,22 @@ typedef struct rb_rule_run {
     rb_check_report report;
     void *context;
     size_t violations;
+    rb_rule_kind kind; /* of the rule being run */
 } rb_rule_run;
 
 typedef struct rb_rule {
     const char *name;        /* "block-direction": short, stable, what a user types */
     const char *description; /* one line: what the game expects */
     void (*run)(rb_rule_run *run);
+    rb_rule_kind kind;
+    /* the lists the rule checks against, as `check --rules` prints them (NULL: none) */
+    json_t *(*data)(void);
 } rb_rule;
 
-/* Reports a violation of the running rule at model path `path`. */
+/* Reports a violation of the running rule at model path `path`, of the rule's kind. */
 void rb_rule_violated(rb_rule_run *run, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports a warning whatever the rule's kind (a refusal rule's case that real files show). */
+void rb_rule_warned(rb_rule_run *run, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Runs every rule of the document's format; returns how many violations were reported. */
 size_t rb_rules_run(const struct rb_doc *doc, rb_check_report report, void *context);

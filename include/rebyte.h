@@ -191,11 +191,14 @@ RB_API rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t fi
 /* `rebyte check`: the game rules each format declares (a map's block directions 0-3, its medals
  * in order, its header copies agreeing with the body, ...): invariants the game relies on that
  * the byte format does not enforce. Each violation goes to `report`: the rule's name, the model
- * path it concerns ("" for the whole document) and a sentence; returns how many were found. */
+ * path it concerns ("" for the whole document) and a sentence; returns how many were found.
+ * A warning is something no real file was seen doing that the game may still load (an edit that
+ * makes one is written, with the warning); the others are refusals (docs/usage.md "Game rules"). */
 typedef struct rb_rule_violation {
     const char *rule;
     const char *path;
     const char *message;
+    int warning; /* 1: a warning, 0: a refusal */
 } rb_rule_violation;
 typedef void (*rb_check_report)(void *context, const rb_rule_violation *violation);
 RB_API size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
@@ -221,6 +224,10 @@ RB_API const char *rb_format_description(size_t index);
  * out of range). */
 RB_API size_t rb_format_rule_count(size_t index);
 RB_API const char *rb_format_rule(size_t index, size_t rule, const char **description);
+/* Rule `rule` of format `index` as compact JSON text (malloc'd; NULL when out of range):
+ * {"format", "rule", "kind": "refusal"|"warning", "description", "data": the lists it checks
+ * against (decorations per environment, reference ranges, ...) or null}. */
+RB_API char *rb_format_rule_json(size_t index, size_t rule);
 
 /* How each compressed stream was (or would be) written. */
 typedef struct rb_stream_report {

@@ -36,6 +36,10 @@ typedef struct rules_after {
 static void note_after(void *context, const rb_rule_violation *v)
 {
     rules_after *ra = context;
+    if (v->warning) { /* reported, never a reason to refuse (core/rules.h) */
+        apply_warning(ra->out, "game rule %s (warning) at %s: %s", v->rule, v->path, v->message);
+        return;
+    }
     json_t *key = violation_key(v);
     int known = key && ra->out->rules_before && json_object_get(ra->out->rules_before, json_string_value(key));
     json_decref(key);

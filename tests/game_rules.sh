@@ -35,14 +35,66 @@ breaks() {
 
 breaks block-direction "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/direction\",\"value\":7}]"
 breaks block-inside-map "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/1/coord/0\",\"value\":49}]"
-breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/goldTime\",\"value\":29000}]"
+breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/bronzeTime\",\"value\":1000}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":-5}]"
 # the items chunk cannot even be written out of step: refused, also when forced
 printf '%s\n' '[{"op":"remove","path":"/body/chunks/[id=0x03043040]/snappedOnIndexes/0"}]' >"$tmp/p.json"
 "$rebyte" apply "$tmp/p.json" "$map" -o "$tmp/out" 2>"$tmp/err" && fail "items-snapping: accepted"
 grep -q "game rule items-snapping at /" "$tmp/err" || fail "items-snapping: the refusal does not name the rule"
 "$rebyte" apply --force "$tmp/p.json" "$map" -o "$tmp/out" 2>/dev/null && fail "items-snapping: written when forced"
-breaks decoration-known "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/decoration/id\",\"value\":\"Sunset\"}]"
+# warnings (core/rules.h): what no real file was seen doing is written, with the warning, and
+# `check` reports it without failing
+warns() {
+    rule=$1 file=$2
+    printf '%s\n' "$3" >"$tmp/p.json"
+    "$rebyte" apply "$tmp/p.json" "$file" -o "$tmp/out" 2>"$tmp/err" || fail "$rule: a warning refused the write: $(cat "$tmp/err")"
+    grep -q "game rule $rule (warning) at /" "$tmp/err" || fail "$rule: apply does not warn: $(cat "$tmp/err")"
+    "$rebyte" check "$tmp/out" >"$tmp/check" || fail "$rule: check fails on a warning"
+    grep -q ": $rule (warning): /" "$tmp/check" || fail "$rule: check does not report the warning: $(cat "$tmp/check")"
+    grep -q "ok (1 warning)" "$tmp/check" || fail "$rule: check does not count the warning: $(cat "$tmp/check")"
+}
+warns decoration-known "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/decoration/id\",\"value\":\"Moonlight\"}]"
+grep -q '"Moonlight" is no decoration a real TM2020 Stadium map was seen using (the list: rebyte check --rules' "$tmp/check" ||
+    fail "decoration-known: the warning does not name the value and where the list is: $(cat "$tmp/check")"
+# decorations real maps use are accepted on any map of their environment (issue 29: SnowD5 and
+# 20x60Sunrise); the corpus's SnowC5 is a Sunrise-era Snow (Alpine) map
+snow=$(ls "${REBYTE_SHARED:-$src/../shared}"/corpus/gbx/*_snowC5.Challenge.Gbx 2>/dev/null | head -1)
+for d in 30x30 20x60 20x60Sunrise 20x60Sunset 64x64Day Sunset; do
+    [ -n "$snow" ] || { echo "corpus SnowC5 not found: the decoration list is not tried"; break; }
+    printf '%s\n' "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x2400301F]/decoration/id\",\"value\":\"$d\"}]" >"$tmp/p.json"
+    "$rebyte" apply "$tmp/p.json" "$snow" -o "$tmp/out" 2>"$tmp/err" || fail "decoration $d refused: $(cat "$tmp/err")"
+    grep -q "decoration-known" "$tmp/err" && fail "decoration $d warned: $(cat "$tmp/err")"
+done
+# an author time slower than gold (TMU's official IslandA1: 16200 ms against 16170 ms) is a warning
+warns medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":999999}]"
+# no stale copy in silence: a header XML attribute a patch leaves disagreeing with the body is a
+# header-copies warning in apply and in check (the corpus's TM2020 map: its mood is derived)
+tm2020=$(ls "${REBYTE_SHARED:-$src/../shared}"/corpus/gbx/*_GBX-NET_2_CGameCtnChallenge_TM2020_001.Map.Gbx 2>/dev/null | head -1)
+if [ -n "$tm2020" ]; then
+    # a file whose XML says "Sunset" where the body says Day (built from its edited dump)
+    "$rebyte" dump "$tm2020" -o "$tmp/tm.json" --blobs=base64 2>/dev/null
+    python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+t = [c for c in m["headerChunks"] if "xmlTemplate" in c][0]["xmlTemplate"]
+t[11] = "Sunset"
+json.dump(m, open(sys.argv[1], "w"))' "$tmp/tm.json"
+    "$rebyte" build "$tmp/tm.json" -o "$tmp/stale.Gbx" 2>"$tmp/err" || fail "header-copies: the stale file was not built: $(cat "$tmp/err")"
+    # apply warns when its result leaves the copy (a rename elsewhere), and check reports it
+    warns header-copies "$tmp/stale.Gbx" '[{"op":"replace","path":"/body/chunks/[id=0x0304301F]/mapName","value":"Renamed"}]'
+    grep -q "the header XML's mood=\"SunsetScreen16x9\" is not what the body gives (\"Day\")" "$tmp/check" ||
+        fail "header-copies: the warning does not give both texts: $(cat "$tmp/check")"
+else
+    echo "corpus TM2020 map not found: the stale XML copy is not tried"
+fi
+"$rebyte" check --rules | grep -q "^gbx  *decoration-known  *warning" || fail "check --rules does not give decoration-known's kind"
+"$rebyte" check --rules --json | python3 -c '
+import json, sys
+rules = [json.loads(l) for l in sys.stdin]
+deco = [r for r in rules if r["rule"] == "decoration-known"][0]
+assert deco["kind"] == "warning" and "20x60Sunrise" in deco["data"]["Snow (1)"], deco
+assert all(r["kind"] in ("refusal", "warning") for r in rules)
+' || fail "check --rules --json does not give kinds and lists"
 
 # a rule the original already breaks does not stop an edit elsewhere
 printf '%s\n' "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/direction\",\"value\":9}]" >"$tmp/p.json"
@@ -63,12 +115,26 @@ room='{"id":"ROOM","roomLayers":1,"roomSequences":0,"roomCreationOrder":0,"insta
 "top":0,"left":0,"right":0,"bottom":0,"gravityX":0.0,"gravityY":10.0,"metersPerPixel":0.1,"backgrounds":[],"views":[],
 "instances":[],"tiles":[],"layers":[]}]}'
 breaks room-size-positive "$win" "[{\"op\":\"add\",\"path\":\"/chunks/1\",\"value\":$room}]"
-# every real game checks clean: a rule one of them breaks is wrong, not the game
-corpus=${REBYTE_SHARED:-$src/../shared}/corpus/datawin
+# every real file checks clean, warnings included: a rule one of them breaks is wrong, not the
+# game (the public set, tests/public, is checked by public_world)
+corpus=${REBYTE_SHARED:-$src/../shared}/corpus
 if [ -d "$corpus" ]; then
-    for f in "$corpus"/*.win; do
-        "$rebyte" check "$f" >"$tmp/check" || fail "$(basename "$f") breaks a rule: $(head -3 "$tmp/check")"
-    done
+    "$rebyte" check -q "$corpus" >"$tmp/check" || fail "a corpus file breaks a rule: $(head -3 "$tmp/check")"
+    [ -s "$tmp/check" ] && fail "check warns on corpus files: $(head -3 "$tmp/check")"
+    # check DIR walks like verify: the same files, one JSON line each
+    "$rebyte" check --json "$corpus" >"$tmp/lines" || fail "check --json of the corpus failed"
+    checked=$(wc -l <"$tmp/lines")
+    verified=$("$rebyte" verify --json "$corpus" | grep -vc '"summary"')
+    skipped=$("$rebyte" verify --json "$corpus" | grep -c '"status":"skipped"')
+    [ "$checked" -eq $((verified - skipped)) ] || fail "check DIR took $checked files, verify $verified ($skipped skipped)"
+    python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert o["status"] == "ok" and o["violations"] == [] and o["format"] != "?", o
+' "$tmp/lines" || fail "check --json lines are not ok objects"
+else
+    echo "corpus not found at $corpus: the real-file checks are skipped"
 fi
 
 # streamer maps (docs/formats/streamer.md "Game rules")

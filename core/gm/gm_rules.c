@@ -23,7 +23,10 @@ enum {
     REF_MINUS_ONE_NONE = 1, /* -1: no reference (a sprite-less object, a null TPAG pointer) */
     REF_ZERO_DEFAULT = 2,   /* 0: the built-in default (audio group 0 exists without an AGRP entry) */
     REF_CODE_FLAG = 4,      /* bit 31 is a flag, the index is below it (2.3+ constructor scripts) */
-    REF_EMBEDDED_AUDIO = 8  /* an AUDO index only when the sound is in the default audio group */
+    REF_EMBEDDED_AUDIO = 8, /* an AUDO index only when the sound is in the default audio group */
+    /* may name an entry the compiler removed (GMAC's unused-asset removal leaves a null pointer
+     * in SPRT and the texture group still lists it: TeaTree's data.win in tests/public/datawin.tsv) */
+    REF_REMOVED_OK = 16
 };
 
 /* The values at `path` (keys, "*" for every element of a list) in chunk `chunk` index list
@@ -55,11 +58,11 @@ static const gm_reference REFERENCES[] = {
     {"CODE", "entries/*/parent", "CODE", "entries", 0, 0},
     {"CODE", "entries/*/variableReferences/*/variable", "VARI", "variables", 0, 0},
     {"CODE", "entries/*/functionReferences/*/function", "FUNC", "functions", 0, 0},
-    {"TGIN", "groups/*/texturePages/*", "TXTR", "textures", 0, 0},
-    {"TGIN", "groups/*/sprites/*", "SPRT", "sprites", 0, 0},
-    {"TGIN", "groups/*/spineSprites/*", "SPRT", "sprites", 0, 0},
-    {"TGIN", "groups/*/fonts/*", "FONT", "fonts", 0, 0},
-    {"TGIN", "groups/*/tilesets/*", "BGND", "backgrounds", 0, 0}, /* GMS2 tile sets live in BGND */
+    {"TGIN", "groups/*/texturePages/*", "TXTR", "textures", REF_REMOVED_OK, 0},
+    {"TGIN", "groups/*/sprites/*", "SPRT", "sprites", REF_REMOVED_OK, 0},
+    {"TGIN", "groups/*/spineSprites/*", "SPRT", "sprites", REF_REMOVED_OK, 0},
+    {"TGIN", "groups/*/fonts/*", "FONT", "fonts", REF_REMOVED_OK, 0},
+    {"TGIN", "groups/*/tilesets/*", "BGND", "backgrounds", REF_REMOVED_OK, 0}, /* GMS2 tile sets live in BGND */
     {"PSEM", "emitters/*/spriteId", "SPRT", "sprites", REF_MINUS_ONE_NONE, 0},
     {"PSYS", "systems/*/emitters/*", "PSEM", "emitters", 0, 0},
     {"ROOM", "rooms/*/creationCodeId", "CODE", "entries", REF_MINUS_ONE_NONE, 0},
@@ -238,7 +241,9 @@ static void reference_in_range(walk *w, const rb_node *value, const rb_node *hol
     if (needs_no_entry(t->ref, v, holder)) return;
     if ((t->ref->flags & REF_CODE_FLAG) && v < 0) v &= 0x7FFFFFFF;
     size_t count = rb_element_count(t->list);
-    const char *problem = v < 0 || (uint64_t)v >= count ? "is outside" : is_removed(t->list, v) ? "names a removed entry of" : NULL;
+    const char *problem = v < 0 || (uint64_t)v >= count                            ? "is outside"
+                          : !(t->ref->flags & REF_REMOVED_OK) && is_removed(t->list, v) ? "names a removed entry of"
+                                                                                        : NULL;
     if (!problem) return;
     char path[PATH_SIZE];
     walk_path(w, path, sizeof path);
@@ -282,12 +287,31 @@ static void room_size_positive(rb_rule_run *r)
     }
 }
 
+/* The references the rule checks, as `check --rules` lists them: "CHUNK path" -> "TARGET list"
+ * and the values that name nothing. */
+static json_t *references_data(void)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < sizeof REFERENCES / sizeof REFERENCES[0]; i++) {
+        const gm_reference *r = &REFERENCES[i];
+        char key[128], value[256];
+        snprintf(key, sizeof key, "%s %s", r->chunk, r->path);
+        snprintf(value, sizeof value, "%s %s%s%s%s%s%s", r->target, r->list,
+                 r->flags & REF_MINUS_ONE_NONE ? "; -1: none" : "", r->none ? "; -100: none" : "",
+                 r->flags & REF_ZERO_DEFAULT ? "; 0: the default group" : "",
+                 r->flags & REF_CODE_FLAG ? "; bit 31 a flag" : "",
+                 r->flags & REF_REMOVED_OK ? "; may name a removed entry" : "");
+        json_object_set_new(o, key, json_string(value));
+    }
+    return o;
+}
+
 static const rb_rule DATAWIN_RULES[] = {
     {"references-in-range",
      "an index one entry uses to name another (an instance's object, a sprite frame's TPAG item, a TPAG item's "
      "texture page, a sound's audio group, ...) is inside the list it indexes",
-     references_in_range},
-    {"room-size-positive", "each room's width and height are more than 0", room_size_positive},
+     references_in_range, RB_RULE_REFUSAL, references_data},
+    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL},
 };
 
 const rb_rule *gm_rules(size_t *count)

@@ -96,7 +96,7 @@ static const rb_rule STREAMER_RULES[] = {
     {"object-ids-in-range",
      "the ids the plugin passes to SA:MP (object and pickup models, map icon types and styles, race checkpoint "
      "types, a group's worlds, interiors and players) are inside their documented ranges",
-     object_ids_in_range},
+     object_ids_in_range, RB_RULE_REFUSAL, NULL},
 };
 
 const rb_rule *streamer_rules(size_t *count)

@@ -90,9 +90,9 @@ static void scene_block_names_hashed(rb_rule_run *r)
 }
 
 static const rb_rule GROFF_RULES[] = {
-    {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique},
+    {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique, RB_RULE_REFUSAL, NULL},
     {"scene-block-names-hashed", "a scene's instance blocks are named by the hash of the instance's name",
-     scene_block_names_hashed},
+     scene_block_names_hashed, RB_RULE_REFUSAL, NULL},
 };
 
 const rb_rule *groff_rules(size_t *count)

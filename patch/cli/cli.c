@@ -73,14 +73,22 @@ static const command COMMANDS[] = {
      "line for each file that was not patched, saying why. Folders are scanned for regular files,\n"
      "skipping backups (*.bak) and temporary files (*.rebyte-XXXXXX).\n"
      "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
-    {"check", cmd_check, "rebyte check FILE... | rebyte check --rules",
+    {"check", cmd_check, "rebyte check [--json] [-q] FILE|DIR... | rebyte check --rules [--json]",
      "Game rules: what the game relies on that the byte format does not enforce, found before the\n"
      "game finds them (\"Couldn't load map!\"). Each format declares its own: for maps a block's\n"
      "direction is 0-3 and it lies inside the map, race medals are in order, the decoration is one\n"
-     "of the environment's, the header's copies agree with the body. Each violation is a line\n"
-     "FILE: RULE: PATH: why. `rebyte apply` refuses a result that breaks a rule the original kept.\n"
-     "  --rules   list every format's rules\n"
-     "Exit 0 when every file is ok, 1 when a rule is broken, 2 when a file cannot be read or parsed"},
+     "real maps of the environment use, the header's copies agree with the body. A rule is a\n"
+     "refusal or a warning (what no real file was seen doing; the game may still load it). Each\n"
+     "violation is a line FILE: RULE: PATH: why (RULE (warning) for a warning). Folders are walked\n"
+     "like verify does. `rebyte apply` refuses a result that breaks a refusal rule the original\n"
+     "kept, and prints warnings.\n"
+     "  --json    one JSON object per file: file, format, status (ok, warnings, broken, error),\n"
+     "            violations [{rule, kind, path, message}]\n"
+     "  -q        print only the violations\n"
+     "  --rules   list every format's rules: kind (refusal, warning), description and the lists\n"
+     "            each checks against (decorations per environment, references, ...)\n"
+     "Exit 0 when every file is ok or only warned, 1 when a refusal rule is broken, 2 or 3 when a\n"
+     "file cannot be parsed or read"},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
      "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"

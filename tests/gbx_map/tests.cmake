@@ -10,7 +10,8 @@ if(REBYTE_SANITIZE)
     ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 else()
   add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
-    ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx)
+    ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
 endif()
 set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
 find_program(PYTHON3 python3)
@@ -21,7 +22,13 @@ if(PYTHON3)
   add_test(NAME gbx_header_copies COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_map/header_copies.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx)
   set_tests_properties(gbx_header_copies PROPERTIES TIMEOUT 600)
+  # the same over 30 maps of the public set too (tests/public/maps.tsv; skipped where not gathered)
+  add_test(NAME gbx_header_copies_public COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_map/header_copies.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
+  set_tests_properties(gbx_header_copies_public PROPERTIES TIMEOUT 1800 LABELS long)
   add_test(NAME gbx_parallel_lists COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_map/parallel.py
-    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx)
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
   set_tests_properties(gbx_parallel_lists PROPERTIES TIMEOUT 600)
 endif()

@@ -38,6 +38,13 @@ void gbx_map_header_xml(rb_ar *ar);
  * (NULL when none does, or out of memory: the XML then stays a string). */
 rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml);
 
+/* Every attribute of the header XML (chunk 005's record `chunk`: its `xml` or `xmlTemplate`)
+ * that copies a body fact but does not say what the writer derives from the body (a copy the
+ * file kept in its own words, or one a patch left): its stored text and the body's. */
+typedef void (*gbx_xml_stale_visit)(void *context, const char *attribute, const uint8_t *stored, size_t stored_size,
+                                    const uint8_t *body, size_t body_size);
+void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_stale_visit visit, void *context);
+
 /* Every copy the model keeps (a file whose copy differs, or one a patch added) with the body
  * value it copies: header chunks (stored id `chunk_id`) and the parameters' 00A (`in_body`). */
 typedef void (*gbx_copy_visit)(void *context, uint32_t chunk_id, int in_body, const rb_node *copy,

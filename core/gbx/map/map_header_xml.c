@@ -54,21 +54,66 @@ static const struct xml_copy *copy_by_attribute(const char *element, size_t elem
 
 /* ---------- a fact as the XML spells it ---------- */
 
-/* The first games (type="challenge", exever 0.x: TM Original, Sunrise, Nations ESWC) spell names
- * URL-style ("Paradise+Island"); from TMNF's 2.x on they are plain, XML-escaped. */
-static int old_style(const uint8_t *xml, size_t size)
+/* How an XML spells facts, learned from real maps (docs/formats/gbx.md "Header copies"). */
+enum {
+    XML_OLD = 1,  /* the first games (type="challenge", exever 0.x: TM Original, Sunrise, Nations ESWC)
+                     spell names URL-style ("Paradise+Island"); from TMNF's 2.x on they are XML-escaped */
+    XML_MP = 2,   /* exever 3.x (ManiaPlanet, TM2020): the mood is the decoration's time of day */
+    XML_APOS = 4, /* an apostrophe is written &apos; (TMNF 2.11 does; the derived record says so) */
+    XML_LAPS_ALWAYS = 8 /* nblaps is the lap count even when the map is no lap race (exever up to 0.1.4.3:
+                     Paradise Island, AirControl; from 0.1.4.4 on a race that is not a lap race says 0) */
+};
+
+/* exever "A.B.C.D" as 0xAABBCCDD (each part up to 255), 0 when unreadable. */
+static uint32_t exever_number(const uint8_t *v, size_t length)
 {
-    static const char OLD[] = "<header type=\"challenge\"", EXEVER[] = " exever=\"0.";
-    if (size < sizeof OLD - 1 || memcmp(xml, OLD, sizeof OLD - 1)) return 0;
-    const uint8_t *end = memchr(xml, '>', size);
-    size_t head = end ? (size_t)(end - xml) : size;
-    for (size_t i = 0; i + sizeof EXEVER - 1 <= head; i++)
-        if (!memcmp(xml + i, EXEVER, sizeof EXEVER - 1)) return 1;
-    return 0;
+    uint32_t number = 0, part = 0;
+    int parts = 0;
+    for (size_t i = 0; i <= length && parts < 4; i++) {
+        if (i < length && v[i] >= '0' && v[i] <= '9') {
+            part = part * 10 + (uint32_t)(v[i] - '0');
+            if (part > 255) return 0;
+            continue;
+        }
+        number = number << 8 | part;
+        part = 0;
+        parts++;
+        if (i == length || v[i] != '.') break;
+    }
+    return parts ? number << (8 * (4 - parts)) : 0;
 }
 
-static void put_encoded(rb_buf *out, const uint8_t *text, size_t size, int old)
+/* The text of `<header ...>`'s attribute `name` (with its '="'), or NULL. */
+static const uint8_t *header_attribute(const uint8_t *xml, size_t size, const char *name, size_t *length)
 {
+    const uint8_t *end = memchr(xml, '>', size);
+    size_t head = end ? (size_t)(end - xml) : size, n = strlen(name);
+    for (size_t i = 0; i + n <= head; i++)
+        if (!memcmp(xml + i, name, n)) {
+            *length = head - i - n;
+            return xml + i + n;
+        }
+    return NULL;
+}
+
+static unsigned xml_style(const uint8_t *xml, size_t size)
+{
+    static const char OLD[] = "<header type=\"challenge\"";
+    size_t length = 0;
+    const uint8_t *exever = header_attribute(xml, size, " exever=\"", &length);
+    unsigned style = 0;
+    if (exever && length >= 2 && exever[0] == '0' && exever[1] == '.' && size >= sizeof OLD - 1 &&
+        !memcmp(xml, OLD, sizeof OLD - 1))
+        style |= XML_OLD;
+    if (exever && length >= 2 && exever[0] >= '3' && exever[0] <= '9' && exever[1] == '.') style |= XML_MP;
+    uint32_t version = exever ? exever_number(exever, length) : 0;
+    if (version && version <= 0x00010403) style |= XML_LAPS_ALWAYS;
+    return style;
+}
+
+static void put_encoded(rb_buf *out, const uint8_t *text, size_t size, unsigned style)
+{
+    int old = style & XML_OLD;
     /* the game's strings may start with a byte-order mark; its XML never does */
     if (size >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF) {
         text += 3;
@@ -76,7 +121,8 @@ static void put_encoded(rb_buf *out, const uint8_t *text, size_t size, int old)
     }
     for (size_t i = 0; i < size; i++) {
         uint8_t c = text[i];
-        const char *entity = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;" : NULL;
+        const char *entity = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
+                           : c == '\'' && (style & XML_APOS) ? "&apos;" : NULL;
         if (old && c == ' ') rb_buf_put_u8(out, '+');
         else if (old && (entity || c == '%' || c == '+')) {
             char hex[4];
@@ -96,25 +142,35 @@ static const char *collection_name(uint64_t number)
     return number < 27 ? NAMES[number] : NULL;
 }
 
-/* The mood the XML shows for a decoration: "48x48Day" and "Day48" are "Day". */
-static void put_mood(rb_buf *out, const uint8_t *id, size_t size, int old)
+/* The mood the XML shows for a decoration, as real maps write it: the older games copy the
+ * decoration ("30x30Sunrise", "Sunrise "); from exever 3 on it is the time of day: TM2020's
+ * "48x48Day" and "Land48x48Night" are "Day" and "Night", ManiaPlanet's "Day48" is "Day" and
+ * "64x64Day" is "Day64" (the size follows). */
+static void put_mood(rb_buf *out, const uint8_t *id, size_t size, unsigned style)
 {
-    static const char BASE[] = "48x48";
-    char text[256];
-    size_t n = 0;
-    for (size_t i = 0; i < size && n < sizeof text - 1; i++) {
-        if (i + 5 <= size && !memcmp(id + i, BASE, 5)) {
-            i += 4;
-            continue;
-        }
-        text[n++] = (char)id[i];
+    if (!(style & XML_MP)) {
+        put_encoded(out, id, size, style);
+        return;
     }
+    static const char BASE[] = "48x48";
+    char text[256], size_prefix[16] = "";
+    size_t n = 0, from = 0;
+    for (size_t i = 0; i + 5 <= size; i++) /* whatever precedes 48x48 is the stadium's variant */
+        if (!memcmp(id + i, BASE, 5)) from = i + 5;
+    /* "NNxNN" (other than the 48x48 base) leads the name: it follows the time of day */
+    if (!from && size > 5 && id[2] == 'x' && id[0] >= '0' && id[0] <= '9' && id[1] >= '0' && id[1] <= '9' &&
+        !memcmp(id, id + 3, 2)) {
+        snprintf(size_prefix, sizeof size_prefix, "%c%c", id[0], id[1]);
+        from = 5;
+    }
+    for (size_t i = from; i < size && n < sizeof text - 1; i++) text[n++] = (char)id[i];
     if (n > 2 && text[n - 2] == '4' && text[n - 1] == '8') n -= 2;
-    put_encoded(out, (const uint8_t *)text, n, old);
+    for (size_t i = 0; size_prefix[i] && n < sizeof text - 1; i++) text[n++] = size_prefix[i];
+    put_encoded(out, (const uint8_t *)text, n, style);
 }
 
 /* The text of copy `c` derived from the body of `file`; 0 when the body lacks the fact. */
-static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, int old)
+static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, unsigned style)
 {
     const rb_node *n = gbx_map_fact(file, c->fact, c->key);
     if (c->subkey) n = rb_node_get(n, c->subkey);
@@ -124,7 +180,7 @@ static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, 
     case XML_LAPS: {
         const rb_node *laps = gbx_map_fact(file, c->fact, "isLapRace");
         if (n->kind != RB_K_INT || !laps) return 0;
-        snprintf(number, sizeof number, "%u", rb_node_uint(laps) ? (unsigned)rb_node_uint(n) : 0u);
+        snprintf(number, sizeof number, "%u", rb_node_uint(laps) || (style & XML_LAPS_ALWAYS) ? (unsigned)rb_node_uint(n) : 0u);
         rb_buf_put(out, number, strlen(number));
         return 1;
     }
@@ -135,7 +191,7 @@ static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, 
         return 1;
     case XML_TEXT:
         if (n->kind != RB_K_STRING) return 0;
-        put_encoded(out, n->v.bytes.data, n->v.bytes.size, old);
+        put_encoded(out, n->v.bytes.data, n->v.bytes.size, style);
         return 1;
     default: break;
     }
@@ -147,28 +203,32 @@ static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, 
         return 1;
     }
     if (n->wire != RB_ID_STRING) return c->value == XML_ID; /* an empty id is an empty value */
-    if (c->value == XML_MOOD) put_mood(out, n->v.bytes.data, n->v.bytes.size, old);
-    else put_encoded(out, n->v.bytes.data, n->v.bytes.size, old);
+    if (c->value == XML_MOOD) put_mood(out, n->v.bytes.data, n->v.bytes.size, style);
+    else put_encoded(out, n->v.bytes.data, n->v.bytes.size, style);
     return 1;
 }
 
 /* ---------- the chunk ---------- */
 
-static int render_part(rb_ar *ar, rb_buf *xml, int *old, size_t index)
+/* A derived record: {"derived": attribute} and, when the file spells an apostrophe &apos; in
+ * it, "escape": "apos". */
+static int render_part(rb_ar *ar, rb_buf *xml, unsigned *style, size_t index)
 {
     if (rb_ar_next_is_string(ar)) {
         const rb_node *literal = rb_ar_string_detached(ar, NULL, NULL, 0);
         if (!literal) return 0;
-        if (index == 0) *old = old_style(literal->v.bytes.data, literal->v.bytes.size);
+        if (index == 0) *style = xml_style(literal->v.bytes.data, literal->v.bytes.size);
         rb_buf_put(xml, literal->v.bytes.data, literal->v.bytes.size);
         return 1;
     }
     rb_ar_record_begin(ar, NULL);
     const rb_node *name = rb_ar_string_detached(ar, "derived", NULL, 0);
+    const rb_node *escape = rb_ar_has(ar, "escape", 0) ? rb_ar_string_detached(ar, "escape", NULL, 0) : NULL;
     rb_ar_record_end(ar);
     if (!name || rb_ar_direction(ar) != RB_AR_WRITE) return name != NULL;
+    unsigned here = *style | (escape && escape->v.bytes.size == 4 && !memcmp(escape->v.bytes.data, "apos", 4) ? XML_APOS : 0);
     const struct xml_copy *c = copy_by_attribute(NULL, 0, (const char *)name->v.bytes.data, name->v.bytes.size);
-    if (c && put_fact(xml, gbx_ctx_of(ar)->file, c, *old)) return 1;
+    if (c && put_fact(xml, gbx_ctx_of(ar)->file, c, here)) return 1;
     rb_ar_fail(ar, RB_E_MODEL, "the header XML derives \"%.*s\" from a body value the map does not have",
                (int)name->v.bytes.size, (const char *)name->v.bytes.data);
     return 0;
@@ -182,10 +242,10 @@ void gbx_map_header_xml(rb_ar *ar)
     }
     rb_buf xml;
     rb_buf_init(&xml);
-    int old = 0;
+    unsigned style = 0;
     uint64_t n = rb_ar_list_begin_n(ar, "xmlTemplate", 0, 0);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++)
-        if (!render_part(ar, &xml, &old, i)) break;
+        if (!render_part(ar, &xml, &style, i)) break;
     rb_ar_list_end(ar);
     if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar)) {
         rb_node rendered = {.kind = RB_K_STRING, .key = "xml"};
@@ -197,52 +257,18 @@ void gbx_map_header_xml(rb_ar *ar)
     rb_buf_free(&xml);
 }
 
-/* ---------- from a read XML to its template ---------- */
+/* ---------- the copy attributes of an XML text ---------- */
 
 static int name_char(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
-static int append_string(rb_doc *doc, rb_node *list, const char *key, const uint8_t *data, size_t size)
-{
-    rb_node *s = rb_node_new(&doc->arena, RB_K_STRING, key);
-    if (!s) return 0;
-    s->v.bytes.data = data;
-    s->v.bytes.size = size;
-    return rb_node_append(&doc->arena, list, s);
-}
+/* Calls `visit` for each attribute of XML_COPIES in `s` (its value at [value, value_end)) and
+ * returns where the scan stopped (n, or an unterminated value). */
+typedef int (*copy_attribute_visit)(void *context, const struct xml_copy *c, size_t value, size_t value_end);
 
-static int append_derived(rb_doc *doc, rb_node *list, const char *attribute)
+static void each_copy_attribute(const uint8_t *s, size_t n, copy_attribute_visit visit, void *context)
 {
-    rb_node *r = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
-    return r && append_string(doc, r, "derived", (const uint8_t *)attribute, strlen(attribute)) &&
-           rb_node_append(&doc->arena, list, r);
-}
-
-/* Is the value at [value, value_end) what the writer derives for `c`? */
-static int derives_to(const rb_node *file, const struct xml_copy *c, int old, const uint8_t *value, size_t size)
-{
-    rb_buf text;
-    rb_buf_init(&text);
-    int same = put_fact(&text, file, c, old) && text.size == size && (size == 0 || !memcmp(text.data, value, size));
-    rb_buf_free(&text);
-    return same;
-}
-
-static void note_literal(rb_doc *doc, const char *attribute)
-{
-    char note[160];
-    snprintf(note, sizeof note, "the header XML keeps its own %s=, which is not what the body gives (written back as it is)",
-             attribute);
-    rb_doc_add_note(doc, note);
-}
-
-rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml)
-{
-    const uint8_t *s = xml->v.bytes.data;
-    size_t n = xml->v.bytes.size, literal_from = 0, element_len = 0, derived = 0;
     const uint8_t *element = NULL;
-    int old = old_style(s, n);
-    rb_node *list = rb_node_new(&doc->arena, RB_K_LIST, "xmlTemplate");
-    if (!list) return NULL;
+    size_t element_len = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '<') {
             element = s + i + 1;
@@ -253,19 +279,162 @@ rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml)
         size_t a = i, value = i + 2, value_end = value;
         while (a > 0 && name_char(s[a - 1])) a--;
         while (value_end < n && s[value_end] != '"') value_end++;
-        if (value_end >= n) break;
+        if (value_end >= n) return;
         const struct xml_copy *c = copy_by_attribute((const char *)element, element_len, (const char *)s + a, i - a);
-        int derived_here = c && derives_to(file, c, old, s + value, value_end - value);
-        if (c && !derived_here) note_literal(doc, c->attribute);
-        if (derived_here) {
-            if (!append_string(doc, list, NULL, s + literal_from, value - literal_from) ||
-                !append_derived(doc, list, c->attribute))
-                return NULL;
-            literal_from = value_end;
-            derived++;
-        }
+        if (c && !visit(context, c, value, value_end)) return;
         i = value_end;
     }
-    if (!derived || !append_string(doc, list, NULL, s + literal_from, n - literal_from)) return NULL;
-    return list;
+}
+
+/* How the value at [value, value + size) derives from the body: 0 when it does not, else 1 + how
+ * many of its bytes are derived (a mood may be followed by what the writer keeps as it is:
+ * TM2020's "DayScreen16x9" is "Day" and "Screen16x9"); *apos says whether the file wrote an
+ * apostrophe &apos; (TMNF 2.11 does, in "Wesselll&apos;s first ever map"). */
+static size_t derived_length(const rb_node *file, const struct xml_copy *c, unsigned style, const uint8_t *value,
+                             size_t size, int *apos)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        rb_buf text;
+        rb_buf_init(&text);
+        size_t answer = 0;
+        if (put_fact(&text, file, c, style | (variant ? XML_APOS : 0))) {
+            int same = text.size == size && (size == 0 || !memcmp(text.data, value, size));
+            int head = c->value == XML_MOOD && text.size > 0 && text.size < size && !memcmp(text.data, value, text.size);
+            if (same || head) answer = 1 + text.size;
+        }
+        rb_buf_free(&text);
+        if (answer) {
+            *apos = variant;
+            return answer;
+        }
+    }
+    return 0;
+}
+
+/* ---------- from a read XML to its template ---------- */
+
+static int append_string(rb_doc *doc, rb_node *list, const char *key, const uint8_t *data, size_t size)
+{
+    rb_node *s = rb_node_new(&doc->arena, RB_K_STRING, key);
+    if (!s) return 0;
+    s->v.bytes.data = data;
+    s->v.bytes.size = size;
+    return rb_node_append(&doc->arena, list, s);
+}
+
+static int append_derived(rb_doc *doc, rb_node *list, const char *attribute, int apos)
+{
+    rb_node *r = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
+    return r && append_string(doc, r, "derived", (const uint8_t *)attribute, strlen(attribute)) &&
+           (!apos || append_string(doc, r, "escape", (const uint8_t *)"apos", 4)) &&
+           rb_node_append(&doc->arena, list, r);
+}
+
+static void note_literal(rb_doc *doc, const char *attribute)
+{
+    char note[160];
+    snprintf(note, sizeof note, "the header XML keeps its own %s=, which is not what the body gives (written back as it is)",
+             attribute);
+    rb_doc_add_note(doc, note);
+}
+
+typedef struct template_build {
+    rb_doc *doc;
+    const rb_node *file;
+    const uint8_t *s;
+    unsigned style;
+    rb_node *list;
+    size_t literal_from, derived;
+    int failed;
+} template_build;
+
+static int template_attribute(void *context, const struct xml_copy *c, size_t value, size_t value_end)
+{
+    template_build *t = context;
+    int apos = 0;
+    size_t derived = derived_length(t->file, c, t->style, t->s + value, value_end - value, &apos);
+    if (!derived) {
+        note_literal(t->doc, c->attribute);
+        return 1;
+    }
+    if (!append_string(t->doc, t->list, NULL, t->s + t->literal_from, value - t->literal_from) ||
+        !append_derived(t->doc, t->list, c->attribute, apos)) {
+        t->failed = 1;
+        return 0;
+    }
+    t->literal_from = value + (derived - 1);
+    t->derived++;
+    return 1;
+}
+
+rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml)
+{
+    template_build t = {doc, file, xml->v.bytes.data, xml_style(xml->v.bytes.data, xml->v.bytes.size), NULL, 0, 0, 0};
+    t.list = rb_node_new(&doc->arena, RB_K_LIST, "xmlTemplate");
+    if (!t.list) return NULL;
+    size_t n = xml->v.bytes.size;
+    each_copy_attribute(t.s, n, template_attribute, &t);
+    if (t.failed || !t.derived || !append_string(doc, t.list, NULL, t.s + t.literal_from, n - t.literal_from)) return NULL;
+    return t.list;
+}
+
+/* ---------- copies the XML keeps that disagree with the body ---------- */
+
+typedef struct stale_scan {
+    const rb_node *file;
+    const uint8_t *s;
+    unsigned style;
+    gbx_xml_stale_visit visit;
+    void *context;
+} stale_scan;
+
+static int stale_attribute(void *context, const struct xml_copy *c, size_t value, size_t value_end)
+{
+    stale_scan *st = context;
+    int apos = 0;
+    if (value_end == value) return 1; /* an empty attribute holds no fact (ManiaPlanet's mood="" on base maps) */
+    if (derived_length(st->file, c, st->style, st->s + value, value_end - value, &apos)) return 1;
+    rb_buf body;
+    rb_buf_init(&body);
+    if (put_fact(&body, st->file, c, st->style)) /* a fact the body lacks has nothing to disagree with */
+        st->visit(st->context, c->attribute, st->s + value, value_end - value, body.data, body.size);
+    rb_buf_free(&body);
+    return 1;
+}
+
+/* The XML text the chunk holds: `xml` as it is, or `xmlTemplate` rendered with the body's facts. */
+static int xml_text(const rb_node *file, const rb_node *chunk, rb_buf *out)
+{
+    const rb_node *xml = rb_node_get(chunk, "xml"), *list = rb_node_get(chunk, "xmlTemplate");
+    if (xml && xml->kind == RB_K_STRING) {
+        rb_buf_put(out, xml->v.bytes.data, xml->v.bytes.size);
+        return 1;
+    }
+    if (!list || list->kind != RB_K_LIST) return 0;
+    unsigned style = 0;
+    for (size_t i = 0; i < list->v.kids.count; i++) {
+        const rb_node *part = list->v.kids.items[i];
+        if (part->kind == RB_K_STRING) {
+            if (i == 0) style = xml_style(part->v.bytes.data, part->v.bytes.size);
+            rb_buf_put(out, part->v.bytes.data, part->v.bytes.size);
+            continue;
+        }
+        const rb_node *name = rb_node_get(part, "derived"), *escape = rb_node_get(part, "escape");
+        const struct xml_copy *c = name && name->kind == RB_K_STRING
+                                       ? copy_by_attribute(NULL, 0, (const char *)name->v.bytes.data, name->v.bytes.size)
+                                       : NULL;
+        if (c) put_fact(out, file, c, style | (escape ? XML_APOS : 0));
+    }
+    return 1;
+}
+
+void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_stale_visit visit, void *context)
+{
+    rb_buf text;
+    rb_buf_init(&text);
+    if (xml_text(file, chunk, &text) && text.size) {
+        stale_scan st = {file, text.data, xml_style(text.data, text.size), visit, context};
+        each_copy_attribute(text.data, text.size, stale_attribute, &st);
+    }
+    rb_buf_free(&text);
 }
