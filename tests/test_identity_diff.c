@@ -1,14 +1,8 @@
 /*
- * The differs on synthetic JSON: rb_json_diff (lists matched by identity, moves) and
- * rb_identity_diff (selectors, "test" pins), with the pieces they stand on: the batch
- * rb_identity_selectors against rb_identity_selector element by element, rb_values_equal against
- * a copy stripped of its storage annotations, and rb_apply_stack (in place, selectors resolved
- * through indexes, conflicts found in sorted paths) against the selector engine.
- *
- * Lists of thousands of elements: reordered, with insertions, removals, duplicate keys (then
- * addressed by index); the patch each differ gives must turn A into B, and small cases must give
- * exactly the expected operations. No timings: the lists are sized so a quadratic differ would
- * still pass, but slowly.
+ * The pieces portable patches stand on, on synthetic JSON: rb_values_equal against a copy
+ * stripped of its storage annotations, and rb_apply_stack (in place, selectors resolved through
+ * indexes, conflicts found in sorted paths) against the selector engine. The differ itself works
+ * on models and is tested by its law over real files (tests/test_diff_law.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
