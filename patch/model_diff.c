@@ -40,7 +40,7 @@ static int object_like(const rb_node *n)
 {
     return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED || n->kind == RB_K_STREAM;
 }
-static int scalar(const rb_node *n) { return !list_like(n) && !object_like(n); }
+static int number(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_FLOAT; }
 
 static const rb_node *element(const rb_node *list, size_t i, rb_record_scratch *s)
 {
@@ -188,7 +188,7 @@ static int short_vector(const rb_node *a, const rb_node *b)
     if (n != rb_element_count(b) || n > VECTOR_MAX) return 0;
     rb_record_scratch sa, sb;
     for (size_t i = 0; i < n; i++)
-        if (!scalar(element(a, i, &sa)) || !scalar(element(b, i, &sb))) return 0;
+        if (!number(element(a, i, &sa)) || !number(element(b, i, &sb))) return 0;
     return 1;
 }
 
