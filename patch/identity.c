@@ -273,6 +273,11 @@ static int rank_column(rb_list_keys *keys, size_t set)
     return 1;
 }
 
+int rb_list_keys_unique(rb_list_keys *keys, size_t set, size_t index)
+{
+    return rb_list_keys_token(keys, set, index) && rank_column(keys, set) && keys->columns[set].unique[index];
+}
+
 const char *rb_list_keys_selector(rb_list_keys *keys, size_t index)
 {
     for (size_t s = 0; s < key_sets(); s++) {

@@ -305,8 +305,8 @@ static int compare_entries(const void *x, const void *y)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* The first key set every element of the run has on both sides, or -1 (then content decides).
- * The element itself as key (lists of values) is content already. */
+/* The first key set that names every element of the run on both sides alone in its list, or -1
+ * (then content decides: chunks that share their id, lists of values). */
 static long common_key_set(side *A, side *B, const run *r)
 {
     if (!r->ma || !r->mb) return -1;
@@ -317,6 +317,8 @@ static long common_key_set(side *A, side *B, const run *r)
         int all = 1;
         for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_token(ka, s, r->first + i) != NULL;
         for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_token(kb, s, r->first + j) != NULL;
+        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_unique(ka, s, r->first + i);
+        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_unique(kb, s, r->first + j);
         if (all) return (long)s;
     }
     return -1;
