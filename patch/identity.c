@@ -110,6 +110,16 @@ json_t *rb_content_json(const rb_doc *doc, const rb_node *n)
     return inner;
 }
 
+static void put_escaped(rb_buf *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        const char *esc = c == '~' ? "~0" : c == '/' ? "~1" : c == ',' ? "~2" : c == ']' ? "~3" : NULL;
+        if (esc) rb_buf_put(out, esc, 2);
+        else rb_buf_put_u8(out, (uint8_t)c);
+    }
+}
+
 /* A key value as a selector spells it: strings raw with ~ / , ] escaped; reals in the dump's
  * shortest spelling (core/json.c rb_format_f64: the real the model renders for an f32 is the
  * double of its shortest decimal, so this is that decimal); others in compact JSON. */
@@ -129,12 +139,39 @@ static void spell_value(rb_buf *out, const json_t *v)
     } else {
         s = text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
     }
-    for (const char *p = s ? s : ""; *p; p++) {
-        const char *esc = *p == '~' ? "~0" : *p == '/' ? "~1" : *p == ',' ? "~2" : *p == ']' ? "~3" : NULL;
-        if (esc) rb_buf_put(out, esc, 2);
-        else rb_buf_put_u8(out, (uint8_t)*p);
-    }
+    put_escaped(out, s ? s : "", s ? strlen(s) : 0);
     free(text);
+}
+
+/* The common key values spelled straight from the node, as spell_value spells their JSON
+ * (core/json.c rb_model_to_json): numbers, floats, ids, text. 0 for the others (and symbol
+ * handles, which show as their text), which go through the JSON. Keys are read for every
+ * element of a list, so this is what a diff's keys cost. */
+static int spell_node(rb_buf *out, const rb_node *n)
+{
+    char text[48];
+    if (n->kind == RB_K_FLOAT) {
+        if ((n->wire & RB_W_WIDTH) == 4) rb_format_f32((uint32_t)n->v.bits, text, sizeof text);
+        else rb_format_f64(n->v.bits, text, sizeof text);
+    } else if (n->kind == RB_K_INT && !(n->wire & RB_W_CHAR)) {
+        if (n->wire & RB_W_HEX) snprintf(text, sizeof text, "0x%0*llX", (int)(n->wire & RB_W_WIDTH) * 2, (unsigned long long)n->v.bits);
+        else if (n->wire & RB_W_SIGNED) snprintf(text, sizeof text, "%lld", (long long)rb_node_int(n));
+        else snprintf(text, sizeof text, "%llu", (unsigned long long)n->v.bits);
+    } else if (n->kind == RB_K_ID && n->wire != RB_ID_STRING) {
+        if (n->wire == RB_ID_EMPTY) snprintf(text, sizeof text, "null");
+        else snprintf(text, sizeof text, "%llu", (unsigned long long)n->v.bits);
+    } else if ((n->kind == RB_K_ID || n->kind == RB_K_STRING) && n->v.bytes.size &&
+               !memchr(n->v.bytes.data, 0, n->v.bytes.size)) {
+        json_t *valid = json_stringn((const char *)n->v.bytes.data, n->v.bytes.size); /* UTF-8, else $hex */
+        if (!valid) return 0;
+        json_decref(valid);
+        put_escaped(out, (const char *)n->v.bytes.data, n->v.bytes.size);
+        return 1;
+    } else {
+        return 0;
+    }
+    put_escaped(out, text, strlen(text));
+    return 1;
 }
 
 /* "[k=v,...]" of `element` under `keys`, or NULL when it lacks one (malloc'd). */
@@ -153,15 +190,20 @@ static char *element_token(const rb_doc *doc, const rb_node *element, const char
             snprintf(pointer, sizeof pointer, "/%s", keys[k]);
             member = object_like(element) ? rb_identity_walk(element, pointer, scratch) : NULL;
         }
-        json_t *v = member && !list_like(member) && !object_like(member) ? rb_content_json(doc, member) : NULL;
-        if (!v || json_is_object(v) || json_is_array(v)) {
-            json_decref(v);
+        if (!member || list_like(member) || object_like(member)) {
             rb_buf_free(&out);
             return NULL;
         }
         if (k) rb_buf_put_u8(&out, ',');
         rb_buf_put(&out, keys[k], strlen(keys[k]));
         rb_buf_put_u8(&out, '=');
+        if (spell_node(&out, member)) continue;
+        json_t *v = rb_content_json(doc, member);
+        if (!v || json_is_object(v) || json_is_array(v)) {
+            json_decref(v);
+            rb_buf_free(&out);
+            return NULL;
+        }
         spell_value(&out, v);
         json_decref(v);
     }

@@ -2,8 +2,8 @@
  * Models compared node by node, without rendering them.
  *
  * After a patch is written, the file is read again and its model compared with the patched one:
- * the two must hold the same content. `diff` (patch/model_diff.c) compares with the documents
- * known, so that symbol handles compare by the text they stand for.
+ * the two must hold the same content; `diff` (patch/model_diff.c) matches list elements with it.
+ * Symbol handles compare as handles (a renamed symbol is one change, of the symbol table).
  * A table and the list of nodes it stands for are the same content, as are a packed record and
  * its spelled-out fields; how an id or a stream was stored is not content (as in the JSON
  * comparisons, core/json.c rb_json_strip_storage).
@@ -62,25 +62,10 @@ static int same_bytes(const rb_node *a, const rb_node *b)
            (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
 }
 
-/* The documents the two sides belong to, when known: symbol handles then compare by the text
- * they show (a renamed symbol renames its uses, as the JSON says). */
-typedef struct compare_docs {
-    const rb_doc *a, *b;
-} compare_docs;
-
-static int same_symbol(const compare_docs *docs, const rb_node *a, const rb_node *b)
-{
-    json_t *ja = rb_model_to_json(docs->a, a, RB_BLOBS_OMIT), *jb = rb_model_to_json(docs->b, b, RB_BLOBS_OMIT);
-    int same = json_equal(ja, jb);
-    json_decref(ja);
-    json_decref(jb);
-    return same;
-}
-
-static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node *b)
+/* Symbol handles compare as handles: a renamed symbol is one change, of the symbol. */
+static int same_scalar(const rb_node *a, const rb_node *b)
 {
     if (a->kind != b->kind) return 0;
-    if (docs && a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire) && a->wire == b->wire) return same_symbol(docs, a, b);
     switch (a->kind) {
     case RB_K_INT:
     case RB_K_FLOAT:
@@ -95,14 +80,14 @@ static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node
     }
 }
 
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
+static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
 
-static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
     size_t count = rb_element_count(a);
     if (count != rb_element_count(b)) return differs_at(path, where);
-    /* equal bytes are equal content, unless a symbol's text changed beside them */
-    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout && !docs &&
+    /* equal bytes are equal content */
+    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout &&
         a->v.bytes.size == b->v.bytes.size &&
         (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0))
         return 1;
@@ -110,16 +95,16 @@ static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node
     for (size_t i = 0; i < count; i++) {
         size_t mark = path->size;
         if (where) push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(docs, element(a, i, &sa), element(b, i, &sb), path, where);
+        int same = equal_at(element(a, i, &sa), element(b, i, &sb), path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_records(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout && !docs &&
+    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout &&
         same_bytes(a, b))
         return 1;
     rb_record_scratch sa, sb;
@@ -130,20 +115,20 @@ static int equal_records(const compare_docs *docs, const rb_node *a, const rb_no
         if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
         size_t mark = path->size;
         if (where) push_token(path, x->key);
-        int same = equal_at(docs, x, y, path, where);
+        int same = equal_at(x, y, path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a == b && (!docs || docs->a == docs->b)) return 1;
-    if (list_like(a) && list_like(b)) return equal_lists(docs, a, b, path, where);
+    if (a == b) return 1;
+    if (list_like(a) && list_like(b)) return equal_lists(a, b, path, where);
     if ((record_like(a) && record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(docs, a, b, path, where);
-    return same_scalar(docs, a, b) ? 1 : differs_at(path, where);
+        return equal_records(a, b, path, where);
+    return same_scalar(a, b) ? 1 : differs_at(path, where);
 }
 
 int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
@@ -151,7 +136,7 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(NULL, a, b, &at, where);
+    int same = equal_at(a, b, &at, where);
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
     return same;
@@ -160,5 +145,5 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
 int rb_model_same(const rb_node *a, const rb_node *b)
 {
     rb_buf path = {0}; /* only written when asked where */
-    return equal_at(NULL, a, b, &path, NULL);
+    return equal_at(a, b, &path, NULL);
 }
