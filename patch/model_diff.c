@@ -801,7 +801,7 @@ enum { SETTLE_ROUNDS = 3 };
  * companion value the user changed, a symbol table after new names) is walked again from
  * there. NULL when the result is not B. */
 static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, char *why, size_t why_size)
+                       int index_paths, int apply_decides, char *why, size_t why_size)
 {
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
     rb_doc *work = NULL;
@@ -831,12 +831,13 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         json_decref(more);
     }
     if (!refused && rb_model_same(work->root, b->root)) goto done;
-    /* an operation the model engine could not replay: apply as a whole decides */
+    /* an operation the model engine could not replay: apply as a whole decides (when asked:
+     * by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
     json_decref(kept);
     out = NULL;
     kept = first_pass(ops, plains, regions, 0);
-    if (proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     rb_doc_free(work);
@@ -852,7 +853,8 @@ int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
 {
     /* by identity, elements are named; when a name does not resolve where the patch uses it
      * (two elements that swap their keys), the lists are addressed by index instead */
-    for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
-        if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, why, why_size))) return 0;
+    for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
+        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
+            if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, why, why_size))) return 0;
     return -1;
 }
