@@ -2,11 +2,12 @@
  * Natural keys of list elements, read on the model.
  *
  * A chunk is known by its id, a block by its name and coordinates, an item by its model and
- * position, a named thing by its name, a string by its text (docs/usage.md "Identity diffs").
+ * position, a named thing by its name, a string by its text (see
+ * docs/usage.md "Portable patches: identity, fingerprints, stacking").
  * The generic key sets are here; each format declares its own (rb_format.identity_keys) and its
  * rank places it among them. `diff` matches two lists by these keys, and `diff --by-identity`
  * names elements by them ("[id=0x0304301F]"), spelled as the dump shows the values: a float in
- * the shortest form that reads back to the stored value (docs/usage.md "Values as shown").
+ * the shortest form that reads back to the stored value (docs/usage.md "Diffs").
  * Only the key members of an element are rendered, never the element.
  */
 #include "identity.h"

@@ -1,5 +1,5 @@
 /*
- * The difference of two models, as the patch apply takes (docs/usage.md "diff").
+ * The difference of two models, as the patch apply takes (docs/usage.md "Diffs").
  *
  * `diff` is the inverse of `apply` and walks the models the way apply edits them: records member
  * by member, and lists element by element after matching them, so that removing one item of

@@ -1,5 +1,5 @@
 /*
- * The law of diff (docs/usage.md "diff"): for a file A and any B that apply makes from it,
+ * The law of diff (docs/usage.md "Diffs"): for a file A and any B that apply makes from it,
  * apply(diff(A, B), A) gives B's bytes, plain and by identity, and the diff of one edit is a
  * handful of operations.
  *
