@@ -759,7 +759,8 @@ static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t 
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *plain = json_array_get(plains, i);
         if (in_region(regions, json_string_value(json_object_get(plain, "path")))) continue;
-        size_t at = i + 1 < json_array_size(ops) && symbols_only ? i + 1 : i; /* a pin goes with its replace */
+        int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
+        size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
         if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
         json_array_append(kept, json_array_get(ops, i));
     }
