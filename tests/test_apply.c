@@ -23,9 +23,9 @@ typedef struct totals {
     size_t cases, accepted, on_model, diffs;
 } totals;
 
-/* Files up to this size also have their diff checked (tests/test_diff_law.c checks it on every
- * corpus file). */
-enum { DIFF_CHECK_MAX = 64 * 1024 * 1024 };
+/* Files up to this size also have their diff checked, by identity up to the second size
+ * (tests/test_diff_law.c checks both on every corpus file, under the label long). */
+enum { DIFF_CHECK_MAX = 64 * 1024 * 1024, IDENTITY_CHECK_MAX = 1024 * 1024 };
 
 /* The diff of the patched file re-applies: apply(diff(A, B), A) gives B's bytes, plain and by
  * identity. */
@@ -35,7 +35,8 @@ static void check_diff(const char *file, const char *patch_file, const uint8_t *
     rb_error err;
     rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
     CHECK(da && db, "%s / %s: cannot parse for the diff check", file, patch_file);
-    for (unsigned flags = 0; da && db && flags <= RB_DIFF_BY_IDENTITY; flags += RB_DIFF_BY_IDENTITY) {
+    unsigned last = na <= IDENTITY_CHECK_MAX ? RB_DIFF_BY_IDENTITY : 0;
+    for (unsigned flags = 0; da && db && flags <= last; flags += RB_DIFF_BY_IDENTITY) {
         char *text = NULL;
         size_t count = 0;
         rb_patch *patch = NULL;
