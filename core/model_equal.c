@@ -13,15 +13,21 @@
 #include <string.h>
 #include "json.h"
 
-int rb_model_list_like(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
-int rb_model_record_like(const rb_node *n) { return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED; }
+/* One element of a list or of a table (built in `s`, valid while `s` is). */
+typedef struct rb_element_scratch {
+    rb_node nodes[RB_LAYOUT_MAX_FIELDS + 1];
+    rb_node *kids[RB_LAYOUT_MAX_FIELDS];
+} rb_element_scratch;
 
-const rb_node *rb_model_element(const rb_node *list, size_t i, rb_element_scratch *s)
+static int rb_model_list_like(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
+static int rb_model_record_like(const rb_node *n) { return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED; }
+
+static const rb_node *rb_model_element(const rb_node *list, size_t i, rb_element_scratch *s)
 {
     return list->kind == RB_K_TABLE ? rb_table_element(list, i, s->nodes, s->kids) : list->v.kids.items[i];
 }
 
-void rb_pointer_push_token(rb_buf *path, const char *token)
+static void rb_pointer_push_token(rb_buf *path, const char *token)
 {
     rb_buf_put_u8(path, '/');
     for (const char *t = token; *t; t++) {
@@ -31,7 +37,7 @@ void rb_pointer_push_token(rb_buf *path, const char *token)
     }
 }
 
-void rb_pointer_push_index(rb_buf *path, size_t i)
+static void rb_pointer_push_index(rb_buf *path, size_t i)
 {
     char s[32];
     snprintf(s, sizeof s, "/%zu", i);
@@ -53,25 +59,10 @@ static int same_bytes(const rb_node *a, const rb_node *b)
            (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
 }
 
-/* The documents the two sides belong to, when known: symbol handles then compare by the text
- * they show (a renamed symbol renames its uses, as the JSON says). */
-typedef struct compare_docs {
-    const rb_doc *a, *b;
-} compare_docs;
-
-static int same_symbol(const compare_docs *docs, const rb_node *a, const rb_node *b)
-{
-    json_t *ja = rb_model_to_json(docs->a, a, RB_BLOBS_OMIT), *jb = rb_model_to_json(docs->b, b, RB_BLOBS_OMIT);
-    int same = json_equal(ja, jb);
-    json_decref(ja);
-    json_decref(jb);
-    return same;
-}
-
-static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node *b)
+/* Symbol handles compare as handles: a renamed symbol is one change, of the symbol table. */
+static int same_scalar(const rb_node *a, const rb_node *b)
 {
     if (a->kind != b->kind) return 0;
-    if (docs && a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire) && a->wire == b->wire) return same_symbol(docs, a, b);
     switch (a->kind) {
     case RB_K_INT:
     case RB_K_FLOAT:
@@ -86,14 +77,14 @@ static int same_scalar(const compare_docs *docs, const rb_node *a, const rb_node
     }
 }
 
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
+static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
 
-static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
     size_t count = rb_element_count(a);
     if (count != rb_element_count(b)) return differs_at(path, where);
     /* equal bytes are equal content, unless a symbol's text changed beside them */
-    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout && !docs &&
+    if (a->kind == RB_K_TABLE && b->kind == RB_K_TABLE && a->table->layout == b->table->layout &&
         a->v.bytes.size == b->v.bytes.size &&
         (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0))
         return 1;
@@ -101,16 +92,16 @@ static int equal_lists(const compare_docs *docs, const rb_node *a, const rb_node
     for (size_t i = 0; i < count; i++) {
         size_t mark = path->size;
         if (where) rb_pointer_push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(docs, rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), path, where);
+        int same = equal_at(rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_records(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout && !docs &&
+    if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout &&
         same_bytes(a, b))
         return 1;
     rb_record_scratch sa, sb;
@@ -121,20 +112,20 @@ static int equal_records(const compare_docs *docs, const rb_node *a, const rb_no
         if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
         size_t mark = path->size;
         if (where) rb_pointer_push_token(path, x->key);
-        int same = equal_at(docs, x, y, path, where);
+        int same = equal_at(x, y, path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_at(const compare_docs *docs, const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
 {
-    if (a == b && (!docs || docs->a == docs->b)) return 1;
-    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(docs, a, b, path, where);
+    if (a == b) return 1;
+    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, path, where);
     if ((rb_model_record_like(a) && rb_model_record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(docs, a, b, path, where);
-    return same_scalar(docs, a, b) ? 1 : differs_at(path, where);
+        return equal_records(a, b, path, where);
+    return same_scalar(a, b) ? 1 : differs_at(path, where);
 }
 
 int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
@@ -142,16 +133,16 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(NULL, a, b, &at, where);
+    int same = equal_at(a, b, &at, where);
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
     return same;
 }
 
-
-int rb_model_equal_in(const rb_doc *da, const rb_doc *db, const rb_node *a, const rb_node *b, rb_buf *path,
-                      rb_buf *where)
+/* Without the place of the difference, so nothing is allocated: what `diff` compares list
+ * elements with, many times over (patch/model_diff.c). */
+int rb_model_same(const rb_node *a, const rb_node *b)
 {
-    compare_docs docs = {da, db};
-    return equal_at(da && db ? &docs : NULL, a, b, path, where);
+    rb_buf path = {0}; /* only written when asked where */
+    return equal_at(a, b, &path, NULL);
 }

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "model_compare.h"
+#include "../core/model_equal.h"
 #include "model_edit.h"
 #include "portable.h"
 

@@ -8,7 +8,8 @@
 #include "../core/error.h"
 #include "../core/json.h"
 #include "../core/options.h"
-#include "model_compare.h"
+#include "../core/model_equal.h"
+#include "model_diff.h"
 #include "model_edit.h"
 #include "portable.h"
 #include "selector.h"
@@ -159,60 +160,6 @@ void rb_apply_result_free(rb_apply_result *result)
 
 /* ---------- diff ---------- */
 
-/* A model as content: blobs spelled out, storage annotations left out. */
-static json_t *content_json(const rb_doc *doc)
-{
-    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
-    rb_json_strip_storage(j);
-    return j;
-}
-
-/* The identity patch proven on the whole renderings: applied to A's, it gives B's. */
-static int proven_on_json(const rb_doc *a, const rb_doc *b, json_t *ops, rb_error *err)
-{
-    json_t *ja = content_json(a), *jb = content_json(b);
-    const char *name = "the identity patch";
-    char why[1400];
-    int ok = rb_apply_stack(&ja, (const json_t *const *)&ops, &name, 1, RB_CONFLICT_STOP, NULL, NULL, why, sizeof why) == 0 &&
-             rb_values_equal(ja, jb);
-    if (!ok) rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "internal: the identity patch does not turn A into B (%.400s)", why);
-    json_decref(ja);
-    json_decref(jb);
-    return ok;
-}
-
-/* The identity patch proven on the model: applied to a fresh read of A, it gives B's model.
- * 0: proven; -1: this way could not say (the whole renderings decide). */
-static int proven_on_model(const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
-{
-    rb_error err;
-    rb_read_options ro = {.file_name = b->file_name};
-    rb_doc *work = rb_doc_parse(a_bytes, a_size, &ro, &err);
-    int rc = work ? 0 : -1;
-    char why[1200];
-    for (size_t i = 0; rc == 0 && i < json_array_size(ops); i++) {
-        char *resolved = NULL;
-        rc = rb_model_apply_op(work, json_array_get(ops, i), &resolved, why, sizeof why);
-        free(resolved);
-    }
-    if (rc == 0 && !rb_model_equal(work->root, b->root, "", NULL)) rc = -1;
-    rb_doc_free(work);
-    return rc;
-}
-
-static json_t *identity_ops(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, rb_error *err)
-{
-    /* element by element first; a run whose elements swapped identities (a re-sort) cannot be
-     * edited in place by identity, and is then removed and added whole */
-    for (int mode = RB_MODEL_DIFF_IDENTITY; mode <= RB_MODEL_DIFF_WHOLE_RUNS; mode++) {
-        json_t *ops = json_array();
-        rb_model_diff(a, a->root, b, b->root, ops, "", mode);
-        if (proven_on_model(a_bytes, a_size, b, ops) == 0 || proven_on_json(a, b, ops, err)) return ops;
-        json_decref(ops);
-    }
-    return NULL;
-}
-
 static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
@@ -224,13 +171,14 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
         return RB_E_USAGE;
     }
     json_t *ops;
+    char why[512];
     if (rb_model_equal(a->root, b->root, "", NULL)) {
         ops = json_array();
-    } else if (flags & RB_DIFF_BY_IDENTITY) {
-        if (!(ops = identity_ops(a, a_bytes, a_size, b, err))) return RB_E_MODEL;
-    } else {
-        ops = json_array();
-        rb_model_diff(a, a->root, b, b->root, ops, "", 0);
+    } else if (rb_model_diff_docs(a, a_bytes, a_size, b,
+                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops, why,
+                                  sizeof why) != 0) {
+        rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
+        return RB_E_MODEL;
     }
     *operation_count = json_array_size(ops);
     json_t *out = ops;

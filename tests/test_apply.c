@@ -18,52 +18,42 @@
 #include "rebyte.h"
 #include "core/doc.h"
 #include "core/json.h"
-#include "patch/jsondiff.h"
-#include "patch/model_compare.h"
-#include "patch/portable.h"
 
 typedef struct totals {
     size_t cases, accepted, on_model, diffs;
 } totals;
 
-/* Files up to this size also have their diff checked against the whole-JSON differ (which
- * renders both files: slow on big maps). */
-enum { DIFF_CHECK_MAX = 64 * 1024 * 1024 };
+/* Files up to this size also have their diff checked, by identity up to the second size
+ * (tests/test_diff_law.c checks both on every corpus file, under the label long). */
+enum { DIFF_CHECK_MAX = 64 * 1024 * 1024, IDENTITY_CHECK_MAX = 1024 * 1024 };
 
-static json_t *content(const rb_doc *doc)
-{
-    json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
-    rb_json_strip_storage(j);
-    return j;
-}
-
-/* The model differ gives the operations the JSON differ gives on the whole renderings. */
+/* The diff of the patched file re-applies: apply(diff(A, B), A) gives B's bytes, plain and by
+ * identity. */
 static void check_diff(const char *file, const char *patch_file, const uint8_t *a, size_t na, const uint8_t *b,
                        size_t nb, totals *t)
 {
     rb_error err;
     rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
-    if (!da || !db) {
-        CHECK(0, "%s / %s: cannot parse for the diff check", file, patch_file);
-    } else {
-        json_t *by_model = json_array(), *by_json = json_array(), *ja = content(da), *jb = content(db);
-        rb_model_diff(da, da->root, db, db->root, by_model, "", 0);
-        rb_json_diff(ja, jb, by_json, "");
-        CHECK(json_equal(by_model, by_json), "%s / %s: the model differ and the JSON differ disagree (%zu | %zu ops)",
-              file, patch_file, json_array_size(by_model), json_array_size(by_json));
-        json_t *identity_model = json_array(), *identity_json = rb_identity_diff(ja, jb);
-        rb_model_diff(da, da->root, db, db->root, identity_model, "", 1);
-        CHECK(json_equal(identity_model, identity_json), "%s / %s: the identity diffs disagree (%zu | %zu ops)", file,
-              patch_file, json_array_size(identity_model), json_array_size(identity_json));
-        json_decref(identity_model);
-        json_decref(identity_json);
-        CHECK(json_array_size(by_model) > 0, "%s / %s: the diff sees no change", file, patch_file);
-        t->diffs++;
-        json_decref(by_model);
-        json_decref(by_json);
-        json_decref(ja);
-        json_decref(jb);
+    CHECK(da && db, "%s / %s: cannot parse for the diff check", file, patch_file);
+    unsigned last = na <= IDENTITY_CHECK_MAX ? RB_DIFF_BY_IDENTITY : 0;
+    for (unsigned flags = 0; da && db && flags <= last; flags += RB_DIFF_BY_IDENTITY) {
+        char *text = NULL;
+        size_t count = 0;
+        rb_patch *patch = NULL;
+        rb_apply_result result = {0};
+        int ok = rb_doc_diff(da, a, na, db, flags, &text, &count, &err) == RB_OK &&
+                 (patch = rb_patch_parse(text, strlen(text), "the diff", &err)) != NULL;
+        const rb_patch *const patches[1] = {patch};
+        ok = ok && rb_apply(a, na, file, patches, 1, NULL, &result, &err) == RB_OK;
+        CHECK(ok && result.size == nb && memcmp(result.bytes, b, nb) == 0,
+              "%s / %s: the diff%s (%zu ops) does not give the patched file back: %s", file, patch_file,
+              flags ? " by identity" : "", count, ok ? "other bytes" : err.message);
+        CHECK(count > 0, "%s / %s: the diff sees no change", file, patch_file);
+        rb_apply_result_free(&result);
+        rb_patch_free(patch);
+        free(text);
     }
+    t->diffs++;
     rb_doc_free(da);
     rb_doc_free(db);
 }

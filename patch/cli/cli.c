@@ -98,11 +98,17 @@ static const command COMMANDS[] = {
      "The structural difference of two files of one format, as an RFC 6902 patch that turns\n"
      "A's model into B's, in the envelope that carries A's digest (`rebyte apply` then says when\n"
      "it is applied to another file). Exit 0 when equal, 1 when they differ.\n"
+     "List elements are matched (by their natural keys, else by content), so one removed,\n"
+     "inserted or moved element is one operation, and an element changed in place is addressed\n"
+     "where it is. What apply derives is left out: the lists a map keeps beside its blocks and\n"
+     "items, renumbered indexes, symbol tables, sizes, counts, checksums, header copies.\n"
+     "apply(diff(A, B), A) gives B's bytes. Numbers are spelled as `rebyte dump` shows them.\n"
      "  --plain        the bare RFC 6902 array, without the envelope\n"
      "  --by-identity  address list elements by their natural keys (a chunk by id, a block by name\n"
      "                 and coordinates, an item by model and position, a name, a string) and pin\n"
      "                 every replaced value with a test: the patch keeps applying to a base that\n"
-     "                 changed elsewhere. It is proven on A before printing."},
+     "                 changed elsewhere. It is proven on A before printing (where a name would not\n"
+     "                 resolve, the list is addressed by index)."},
     {"downgrade-items", cmd_downgrade_items,
      "rebyte downgrade-items MAP... (-o OUT | --in-place) [--to 4] [--items-version N] [--dry-run] [--print-patch]",
      "Rewrite a TM2020 map's items chunk (0x03043040, versions 5-7) at version 4 (or --to 0..4),\n"

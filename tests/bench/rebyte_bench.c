@@ -11,6 +11,9 @@
  *   rt     the full round trip: load + parse + write + free everything
  *   reenc  the same round trip with every compressed stream re-encoded (--reencode); files with
  *          compressed streams only
+ *   diff-id  on the largest map with items and blocks: an item moved 8 m, three items and a block
+ *          removed (issue 28's measurement); both read + `rb_doc_diff --by-identity` of it
+ *   apply-id rb_apply of that identity patch to the map (it must give the edited map back)
  * Floors:
  *   copy   load the file + copy it once into a second buffer (every format)
  *   lzo    lzo1x_decompress_safe of the file's LZO streams alone, into a fresh buffer (GBX bodies)
@@ -54,9 +57,12 @@
 #include "doc.h"
 #include "rebyte.h"
 
-enum metric { M_COPY, M_LZO, M_LZO_ENC, M_READ, M_WRITE, M_RT, M_REENC, M_APPLY, M_DIFF, M_DIFF_EDIT, M_COUNT };
-static const char *const METRIC_NAMES[M_COUNT] = {"copy", "lzo", "lzo+enc", "read", "write", "rt", "reenc",
-                                                  "apply", "diff", "diff-ed"};
+enum metric {
+    M_COPY, M_LZO, M_LZO_ENC, M_READ, M_WRITE, M_RT, M_REENC, M_APPLY, M_DIFF, M_DIFF_EDIT, M_DIFF_MANY, M_APPLY_MANY,
+    M_COUNT
+};
+static const char *const METRIC_NAMES[M_COUNT] = {"copy",  "lzo",  "lzo+enc", "read",    "write",  "rt",
+                                                  "reenc", "apply", "diff",   "diff-ed", "diff-id", "apply-id"};
 enum { MAX_RUNS = 99, MAX_LZO = 64 };
 
 typedef struct bench_file {
@@ -82,6 +88,12 @@ typedef struct bench_file {
     size_t edited_size;
     int whole_model;              /* the one-field apply needed the whole-model path */
     long peak_apply_kb;
+    /* the many-edit measurements (the largest map with items): the map with three items and a
+     * block removed and an item moved, the identity patch `diff --by-identity` makes of it */
+    uint8_t *many;
+    size_t many_size, many_ops;
+    rb_patch *many_patch;
+    int many_same;                /* applying that patch to the file gives `many` back */
 } bench_file;
 
 /* A one-field patch per format (FORMAT=FILE, relative to the samples folder unless absolute). */
@@ -253,11 +265,11 @@ static void op_reenc(bench_file *f) { round_trip(f, 1); }
 
 /* `rebyte apply` without the files: read, the one-field patch applied, written, read back and
  * compared (rb_apply). */
-static void apply_once(bench_file *f)
+static void apply_once(bench_file *f, const rb_patch *patch)
 {
     size_t size;
     uint8_t *data = load(f->path, &size);
-    const rb_patch *const patches[1] = {f->patch};
+    const rb_patch *const patches[1] = {patch};
     rb_apply_result r;
     rb_error err;
     die_on(rb_apply(data, size, f->path, patches, 1, NULL, &r, &err), &err);
@@ -265,10 +277,10 @@ static void apply_once(bench_file *f)
     free(data);
 }
 
-static void op_apply(bench_file *f) { apply_once(f); }
+static void op_apply(bench_file *f) { apply_once(f, f->patch); }
 
 /* `rebyte diff A B` without the files: both read, the patch between them made. */
-static void diff_with(bench_file *f, const uint8_t *other, size_t other_size)
+static void diff_with(bench_file *f, const uint8_t *other, size_t other_size, unsigned flags)
 {
     size_t size;
     uint8_t *data = load(f->path, &size);
@@ -276,25 +288,28 @@ static void diff_with(bench_file *f, const uint8_t *other, size_t other_size)
     char *json;
     size_t ops;
     rb_error err;
-    die_on(rb_doc_diff(a, data, size, b, 0, &json, &ops, &err), &err);
+    die_on(rb_doc_diff(a, data, size, b, flags, &json, &ops, &err), &err);
     free(json);
     rb_doc_free(a);
     rb_doc_free(b);
     free(data);
 }
 
-static void op_diff(bench_file *f) { diff_with(f, f->data, f->size); }
-static void op_diff_edit(bench_file *f) { diff_with(f, f->edited, f->edited_size); }
+static void op_diff(bench_file *f) { diff_with(f, f->data, f->size, 0); }
+static void op_diff_edit(bench_file *f) { diff_with(f, f->edited, f->edited_size, 0); }
+static void op_diff_many(bench_file *f) { diff_with(f, f->many, f->many_size, RB_DIFF_BY_IDENTITY); }
+static void op_apply_many(bench_file *f) { apply_once(f, f->many_patch); }
 
 typedef void (*op_fn)(bench_file *f);
 static const op_fn OPS[M_COUNT] = {op_copy, op_lzo, op_lzo_enc, op_read, op_write, op_rt, op_reenc,
-                                   op_apply, op_diff, op_diff_edit};
+                                   op_apply, op_diff, op_diff_edit, op_diff_many, op_apply_many};
 
 static int metric_applies(const bench_file *f, int m)
 {
     if (m == M_LZO || m == M_LZO_ENC) return f->lzo_count > 0;
     if (m == M_REENC) return f->stream_count > 0;
     if (m == M_APPLY || m == M_DIFF_EDIT) return f->patch != NULL;
+    if (m == M_DIFF_MANY || m == M_APPLY_MANY) return f->many_patch != NULL;
     return 1;
 }
 
@@ -380,6 +395,107 @@ static void prepare_patch(bench_file *f, const options *o)
     free(r.changes);
 }
 
+/* ---------- the many-edit identity patch ---------- */
+
+/* "/body/chunks/<c>/<key>" of the map chunk numbered `number` (current and legacy ids alike)
+ * when it holds a list `key` of at least `least` elements; its length in *count. */
+/* The checked getters' values, 0 where the node holds none. */
+static uint64_t uint_of(const rb_node *n)
+{
+    uint64_t v = 0;
+    rb_node_get_uint(n, &v);
+    return v;
+}
+
+static double float_of(const rb_node *n)
+{
+    double v = 0;
+    rb_node_get_float(n, &v);
+    return v;
+}
+
+static int map_list(rb_doc *doc, unsigned number, const char *key, size_t least, char *path, size_t size, size_t *count)
+{
+    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
+        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id");
+        rb_node *list = id && (uint_of(id) & 0xFFF) == number ? rb_node_member(chunk, key) : NULL;
+        if (!list || rb_node_kind_of(list) != RB_NODE_LIST || rb_node_child_count(list) < least) continue;
+        snprintf(path, size, "/body/chunks/%zu/%s", c, key);
+        *count = rb_node_child_count(list);
+        return 1;
+    }
+    return 0;
+}
+
+/* The edits of issue 28's measurement: an item moved 8 m, three items and a block removed. */
+static json_t *many_edits(rb_doc *doc)
+{
+    char items[160], blocks[160], path[300];
+    size_t n, m;
+    if (!map_list(doc, 0x040, "anchoredObjects", 8, items, sizeof items, &n) ||
+        !map_list(doc, 0x01F, "blocks", 1, blocks, sizeof blocks, &m))
+        return NULL;
+    snprintf(path, sizeof path, "%s/1/chunks/0/absolutePositionInMap", items);
+    rb_node *at = rb_node_at(rb_doc_root(doc), path);
+    if (!at || rb_node_child_count(at) != 3) return NULL;
+    json_t *ops = json_array(), *position = json_array();
+    for (size_t i = 0; i < 3; i++) json_array_append_new(position, json_real(float_of(rb_node_child(at, i)) + (i != 1) * 8.0));
+    json_array_append_new(ops, json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", position));
+    for (size_t k = 3; k > 0; k--) {
+        snprintf(path, sizeof path, "%s/%zu", items, k * n / 4);
+        json_array_append_new(ops, json_pack("{s:s,s:s}", "op", "remove", "path", path));
+    }
+    snprintf(path, sizeof path, "%s/%zu", blocks, m / 2);
+    json_array_append_new(ops, json_pack("{s:s,s:s}", "op", "remove", "path", path));
+    return ops;
+}
+
+static uint8_t *apply_text(bench_file *f, const char *text, rb_patch **kept, size_t *size)
+{
+    rb_error err;
+    rb_patch *patch = rb_patch_parse(text, strlen(text), "many edits", &err);
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result r = {0};
+    uint8_t *out = NULL;
+    if (patch && rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) == RB_OK) {
+        out = r.bytes;
+        *size = r.size;
+        r.bytes = NULL;
+    }
+    rb_apply_result_free(&r);
+    if (kept && out) *kept = patch;
+    else rb_patch_free(patch);
+    return out;
+}
+
+/* The edited map, the identity patch diff makes of it, and whether that patch gives the edited
+ * map back. 0 when the file is no map with items and blocks. */
+static int prepare_many(bench_file *f)
+{
+    rb_error err;
+    rb_doc *doc = strcmp(f->format, "gbx") == 0 ? rb_doc_parse(f->data, f->size, NULL, &err) : NULL;
+    json_t *edits = doc ? many_edits(doc) : NULL;
+    rb_doc_free(doc);
+    char *text = edits ? json_dumps(edits, JSON_COMPACT) : NULL;
+    json_decref(edits);
+    f->many = text ? apply_text(f, text, NULL, &f->many_size) : NULL;
+    free(text);
+    if (!f->many) return 0;
+    rb_doc *a = parse(f->path, f->data, f->size), *b = parse(f->path, f->many, f->many_size);
+    char *patch = NULL;
+    if (rb_doc_diff(a, f->data, f->size, b, RB_DIFF_BY_IDENTITY, &patch, &f->many_ops, &err) == RB_OK) {
+        size_t size = 0;
+        uint8_t *again = apply_text(f, patch, &f->many_patch, &size);
+        f->many_same = again && size == f->many_size && memcmp(again, f->many, size) == 0;
+        free(again);
+    }
+    free(patch);
+    rb_doc_free(a);
+    rb_doc_free(b);
+    return f->many_patch != NULL;
+}
+
 /* Loads and parses the file once; 0 when it is not a format rebyte knows (or not --format F). */
 static int prepare(bench_file *f, const options *o)
 {
@@ -403,6 +519,8 @@ static void release(bench_file *f)
     for (int i = 0; i < f->lzo_count; i++) free(f->lzo_content[i]);
     rb_doc_free(f->doc);
     rb_patch_free(f->patch);
+    rb_patch_free(f->many_patch);
+    free(f->many);
     free(f->edited);
     free(f->data);
     free(f->path);
@@ -462,7 +580,7 @@ static int peak_child(const char *path, int what, const char *patch_path)
         if (!f.patch) return 1;
     }
     long before = peak_rss_kb();
-    if (what == PEAK_APPLY) apply_once(&f);
+    if (what == PEAK_APPLY) apply_once(&f, f.patch);
     else round_trip(&f, what == PEAK_REENC);
     long after = peak_rss_kb();
     rb_patch_free(f.patch);
@@ -644,6 +762,20 @@ static void print_edits(const bench_file *files, size_t count, const char *forma
     }
 }
 
+/* The many-edit identity patch, on the map it was made for. */
+static void print_many(const bench_file *files, size_t count, const char *format, int runs)
+{
+    for (size_t i = 0; i < count; i++) {
+        const bench_file *f = &files[i];
+        if (strcmp(f->format, format) != 0 || !f->many_patch) continue;
+        printf("many edits on %s (an item moved, three items and a block removed): diff --by-identity %zu operations "
+               "%.2f ms = x%.2f rt; apply of it %.2f ms = x%.2f rt; gives the edited map back: %s\n",
+               base_name(f->path), f->many_ops, median(f->t[M_DIFF_MANY], runs) * 1e3,
+               ratio_to_rt(f, M_DIFF_MANY, runs), median(f->t[M_APPLY_MANY], runs) * 1e3,
+               ratio_to_rt(f, M_APPLY_MANY, runs), f->many_same ? "yes" : "NO");
+    }
+}
+
 /* Totals of one format: sums of the per-file medians; the ratio of the sums. */
 static void print_total(bench_file *files, size_t count, const char *format, int runs)
 {
@@ -797,6 +929,7 @@ static void report(file_list *l, const options *o)
             if (strcmp(l->items[i].format, formats[k]) == 0) print_file(&l->items[i], o->runs);
         print_total(l->items, l->count, formats[k], o->runs);
         print_edits(l->items, l->count, formats[k], o->runs);
+        print_many(l->items, l->count, formats[k], o->runs);
     }
 }
 
@@ -814,6 +947,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "rebyte_bench: no file of a known format%s%s\n", o.format ? " " : "", o.format ? o.format : "");
         return 1;
     }
+    /* the many-edit patch on the largest map that has items and blocks */
+    bench_file **by_size = malloc(files.count * sizeof *by_size);
+    for (size_t i = 0; by_size && i < files.count; i++) by_size[i] = &files.items[i];
+    for (size_t i = 0; by_size && i < files.count; i++) {
+        size_t largest = i;
+        for (size_t j = i + 1; j < files.count; j++)
+            if (by_size[j]->size > by_size[largest]->size) largest = j;
+        bench_file *t = by_size[i];
+        by_size[i] = by_size[largest];
+        by_size[largest] = t;
+        if (prepare_many(by_size[i])) break;
+    }
+    free(by_size);
     pin_heap(o.heap);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s\n", files.count,

@@ -1,0 +1,861 @@
+/*
+ * The difference of two models, as the patch apply takes (docs/usage.md "Diffs").
+ *
+ * `diff` is the inverse of `apply` and walks the models the way apply edits them: records member
+ * by member, and lists element by element after matching them, so that removing one item of
+ * 2,778 is one `remove` and changing an item's position one `replace`. Two lists are matched
+ * (list_match below) by trimming the common prefix and suffix, then pairing the elements of the
+ * rest whose natural keys (identity.c) or, without keys, whose content hashes occur once on each
+ * side; the longest increasing run of those pairs stays in place, the other pairs are moves, and
+ * between the pairs what is left is paired in place or removed and added. That is linear apart
+ * from sorting the changed part.
+ *
+ * What the writer or apply derives is never in the patch: apply keeps the data a format holds
+ * beside a list in step with every edit of the list (rb_format.companions: a map's per-item and
+ * per-block chunks, its index lists), so the walk's operations on those lists are dropped, the
+ * rest is applied to a fresh read of A exactly as apply does it, and what still differs (a
+ * companion value the user changed) is diffed again from there (rb_model_diff_docs). Sizes,
+ * counts, checksums, header copies and name tables are not in the model at all.
+ */
+#include "model_diff.h"
+#include <stdlib.h>
+#include <string.h>
+#include "companions.h"
+#include "identity.h"
+#include "../core/model_equal.h"
+#include "model_edit.h"
+
+typedef struct differ {
+    const rb_doc *da, *db;
+    int by_identity;
+    int index_paths; /* by identity, but list elements by index (when a selector does not resolve) */
+    json_t *ops, *plains;
+    rb_buf path, plain; /* the current place: as written, and with indexes */
+    int symbol_use;     /* the next operation replaces a symbol handle (rb_format.symbol_text) */
+    int failed;
+} differ;
+
+static int list_like(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
+static int object_like(const rb_node *n)
+{
+    return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED || n->kind == RB_K_STREAM;
+}
+static int number(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_FLOAT; }
+
+static const rb_node *element(const rb_node *list, size_t i, rb_record_scratch *s)
+{
+    return list->kind == RB_K_TABLE ? rb_table_element(list, i, s->nodes, s->kids) : list->v.kids.items[i];
+}
+
+/* ---------- paths and operations ---------- */
+
+static const char *text_of(rb_buf *b)
+{
+    rb_buf_put_u8(b, 0);
+    b->size--;
+    return (const char *)b->data;
+}
+
+/* "/token" with RFC 6901 escapes, on both paths. */
+static void push_key(differ *d, const char *key)
+{
+    for (rb_buf *p = &d->path; p; p = p == &d->path ? &d->plain : NULL) {
+        rb_buf_put_u8(p, '/');
+        for (const char *t = key; *t; t++) {
+            if (*t == '~') rb_buf_put(p, "~0", 2);
+            else if (*t == '/') rb_buf_put(p, "~1", 2);
+            else rb_buf_put_u8(p, (uint8_t)*t);
+        }
+    }
+}
+
+static void put_index(rb_buf *b, size_t i)
+{
+    char s[32];
+    snprintf(s, sizeof s, "/%zu", i);
+    rb_buf_put(b, s, strlen(s));
+}
+
+/* A list element: by `selector` when there is one (and elements are named), else by index. */
+static void push_element(differ *d, const char *selector, size_t index)
+{
+    if (selector && d->by_identity && !d->index_paths) {
+        rb_buf_put_u8(&d->path, '/');
+        rb_buf_put(&d->path, selector, strlen(selector));
+    } else {
+        put_index(&d->path, index);
+    }
+    put_index(&d->plain, index);
+}
+
+typedef struct mark {
+    size_t path, plain;
+} mark;
+static mark here(const differ *d) { return (mark){d->path.size, d->plain.size}; }
+static void back(differ *d, mark m)
+{
+    d->path.size = m.path;
+    d->plain.size = m.plain;
+}
+
+/* Appends {"op", "from"?, "path", "value"?} at the current place; `value` is taken. */
+static void emit(differ *d, const char *kind, const char *from, const char *plain_from, json_t *value)
+{
+    json_t *o = json_pack("{s:s}", "op", kind);
+    if (!o) { d->failed = 1; json_decref(value); return; }
+    if (from) json_object_set_new(o, "from", json_string(from));
+    json_object_set_new(o, "path", json_string(text_of(&d->path)));
+    if (value) json_object_set_new(o, "value", value);
+    if (json_array_append_new(d->ops, o) != 0) d->failed = 1;
+    if (d->plains)
+        json_array_append_new(d->plains, json_pack("{s:s,s:s?,s:b}", "path", text_of(&d->plain), "from", plain_from,
+                                                   "symbol", d->symbol_use));
+}
+
+static size_t mutations_since(const differ *d, size_t first)
+{
+    size_t n = 0;
+    for (size_t i = first; i < json_array_size(d->ops); i++)
+        n += strcmp(json_string_value(json_object_get(json_array_get(d->ops, i), "op")), "test") != 0;
+    return n;
+}
+
+static void drop_since(differ *d, size_t first)
+{
+    while (json_array_size(d->ops) > first) json_array_remove(d->ops, json_array_size(d->ops) - 1);
+    while (d->plains && json_array_size(d->plains) > first) json_array_remove(d->plains, json_array_size(d->plains) - 1);
+}
+
+/* ---------- records and values ---------- */
+
+static void diff_node(differ *d, const rb_node *a, const rb_node *b);
+
+/* A's value pinned (by identity; a blob is pinned by its place, not its bytes), B's put there. */
+static void replace_value(differ *d, const rb_node *a, const rb_node *b)
+{
+    if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
+    d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
+    emit(d, "replace", NULL, NULL, rb_content_json(d->db, b));
+    d->symbol_use = 0;
+}
+
+static const rb_node *member_of(const rb_node *record, const char *key)
+{
+    for (size_t i = 0; i < record->v.kids.count; i++)
+        if (record->v.kids.items[i]->key && strcmp(record->v.kids.items[i]->key, key) == 0) return record->v.kids.items[i];
+    return NULL;
+}
+
+/* Keys present and unique: then the record is the JSON object it renders as. */
+static int plain_members(const rb_node *record)
+{
+    for (size_t i = 0; i < record->v.kids.count; i++) {
+        const char *key = record->v.kids.items[i]->key;
+        if (!key) return 0;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(record->v.kids.items[j]->key, key) == 0) return 0;
+    }
+    return 1;
+}
+
+/* A's members in order (compared, or removed), then B's new ones (added). */
+static void diff_records(differ *d, const rb_node *ra, const rb_node *rb)
+{
+    for (size_t i = 0; i < ra->v.kids.count; i++) {
+        const rb_node *x = ra->v.kids.items[i], *y = member_of(rb, x->key);
+        mark m = here(d);
+        push_key(d, x->key);
+        if (y) diff_node(d, x, y);
+        else emit(d, "remove", NULL, NULL, NULL);
+        back(d, m);
+    }
+    for (size_t i = 0; i < rb->v.kids.count; i++) {
+        const rb_node *y = rb->v.kids.items[i];
+        if (member_of(ra, y->key)) continue;
+        mark m = here(d);
+        push_key(d, y->key);
+        emit(d, "add", NULL, NULL, rb_content_json(d->db, y));
+        back(d, m);
+    }
+}
+
+/* A short list of numbers of unchanged length (a position, a colour): one value, replaced whole
+ * ("moving an item is one replace of its position"). */
+enum { VECTOR_MAX = 4 };
+static int short_vector(const rb_node *a, const rb_node *b)
+{
+    size_t n = rb_element_count(a);
+    if (n != rb_element_count(b) || n > VECTOR_MAX) return 0;
+    rb_record_scratch sa, sb;
+    for (size_t i = 0; i < n; i++)
+        if (!number(element(a, i, &sa)) || !number(element(b, i, &sb))) return 0;
+    return 1;
+}
+
+static void diff_list(differ *d, const rb_node *a, const rb_node *b);
+
+static void diff_node(differ *d, const rb_node *a, const rb_node *b)
+{
+    if (d->failed || rb_model_same(a, b)) return;
+    if (object_like(a) && object_like(b)) {
+        rb_record_scratch sa, sb;
+        const rb_node *ra = rb_record_view(a, &sa), *rb = rb_record_view(b, &sb);
+        if (plain_members(ra) && plain_members(rb)) {
+            diff_records(d, ra, rb);
+            return;
+        }
+    } else if (list_like(a) && list_like(b) && !short_vector(a, b)) {
+        diff_list(d, a, b);
+        return;
+    }
+    replace_value(d, a, b);
+}
+
+/* ---------- matching two lists ---------- */
+
+static uint64_t mix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_bytes(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return mix64(h ^ n);
+}
+
+/* A hash that agrees with rb_model_same: equal content, equal hash, whatever the form (a table
+ * and the list it stands for, a packed record and its fields). */
+static uint64_t content_hash(const rb_node *n)
+{
+    rb_record_scratch s;
+    uint64_t h;
+    if (list_like(n)) {
+        h = 0x6c697374ULL;
+        for (size_t i = 0; i < rb_element_count(n); i++) h = mix64(h * 31 + content_hash(element(n, i, &s)));
+        return h;
+    }
+    if (object_like(n)) {
+        const rb_node *r = rb_record_view(n, &s);
+        h = 0x7265636fULL;
+        for (size_t i = 0; i < r->v.kids.count; i++) {
+            const rb_node *k = r->v.kids.items[i];
+            h = mix64(h * 31 + (k->key ? hash_bytes(k->key, strlen(k->key)) : 0) * 3 + content_hash(k));
+        }
+        return h;
+    }
+    h = mix64(((uint64_t)n->kind << 8 | n->wire) * 0x9e3779b97f4a7c15ULL);
+    switch (n->kind) {
+    case RB_K_STRING:
+    case RB_K_BLOB:
+    case RB_K_OPAQUE: return mix64(h ^ hash_bytes(n->v.bytes.data, n->v.bytes.size));
+    case RB_K_ID: return n->wire == RB_ID_STRING ? mix64(h ^ hash_bytes(n->v.bytes.data, n->v.bytes.size))
+                                                 : mix64(h ^ (n->wire == RB_ID_NUMBER ? n->v.bits : 0));
+    default: return mix64(h ^ n->v.bits);
+    }
+}
+
+/* One side of a list diff. */
+typedef struct side {
+    const rb_doc *doc;
+    const rb_node *list;
+    size_t n;
+    rb_list_keys *keys; /* made when first needed */
+} side;
+
+static rb_list_keys *keys_of(side *s)
+{
+    if (!s->keys) s->keys = rb_list_keys_new(s->doc, s->list);
+    return s->keys;
+}
+
+static const char *selector_of(differ *d, side *s, size_t i)
+{
+    if (!d->by_identity || d->index_paths) return NULL;
+    rb_list_keys *k = keys_of(s);
+    return k ? rb_list_keys_selector(k, i) : NULL;
+}
+
+/* The changed run [first, first + ma) of A against [first, first + mb) of B, and how its
+ * elements pair up (local indexes; -1: removed or added). */
+typedef struct run {
+    size_t first, ma, mb;
+    long *a_to_b, *b_to_a;
+    unsigned char *moved; /* per B element: paired, but not in A's order */
+} run;
+
+typedef struct entry {
+    uint64_t hash;
+    int side;
+    size_t index;
+} entry;
+
+static int compare_entries(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    if (a->side != b->side) return a->side - b->side;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The first key set that names every element of the run on both sides alone in its list, or -1
+ * (then content decides: chunks that share their id, lists of values). */
+static long common_key_set(side *A, side *B, const run *r)
+{
+    if (!r->ma || !r->mb) return -1;
+    rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
+    if (!ka || !kb) return -1;
+    for (size_t s = 0; rb_identity_key_set(s); s++) {
+        if (!*rb_identity_key_set(s)[0]) continue;
+        int all = 1;
+        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_token(ka, s, r->first + i) != NULL;
+        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_token(kb, s, r->first + j) != NULL;
+        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_unique(ka, s, r->first + i);
+        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_unique(kb, s, r->first + j);
+        if (all) return (long)s;
+    }
+    return -1;
+}
+
+static uint64_t match_hash(side *s, long set, size_t i)
+{
+    if (set >= 0) {
+        const char *t = rb_list_keys_token(keys_of(s), (size_t)set, i);
+        return hash_bytes(t, strlen(t));
+    }
+    rb_record_scratch sc;
+    return content_hash(element(s->list, i, &sc));
+}
+
+static int same_element(side *A, size_t i, side *B, size_t j)
+{
+    rb_record_scratch sa, sb;
+    return rb_model_same(element(A->list, i, &sa), element(B->list, j, &sb));
+}
+
+static int match_confirmed(side *A, side *B, long set, size_t i, size_t j)
+{
+    if (set < 0) return same_element(A, i, B, j);
+    return strcmp(rb_list_keys_token(keys_of(A), (size_t)set, i), rb_list_keys_token(keys_of(B), (size_t)set, j)) == 0;
+}
+
+/* Pairs of elements whose key (or content) occurs once on each side, in B's order: `pairs`
+ * gets their A indexes. Returns how many. */
+static size_t unique_pairs(side *A, side *B, run *r, long set, size_t *pair_a, size_t *pair_b)
+{
+    size_t m = r->ma + r->mb, count = 0;
+    entry *e = malloc((m + 1) * sizeof *e);
+    if (!e) return 0;
+    for (size_t i = 0; i < r->ma; i++) e[i] = (entry){match_hash(A, set, r->first + i), 0, i};
+    for (size_t j = 0; j < r->mb; j++) e[r->ma + j] = (entry){match_hash(B, set, r->first + j), 1, j};
+    qsort(e, m, sizeof *e, compare_entries);
+    for (size_t k = 0; k + 1 < m;) {
+        size_t end = k + 1;
+        while (end < m && e[end].hash == e[k].hash) end++;
+        if (end == k + 2 && e[k].side == 0 && e[k + 1].side == 1 &&
+            match_confirmed(A, B, set, r->first + e[k].index, r->first + e[k + 1].index)) {
+            pair_a[count] = e[k].index;
+            pair_b[count++] = e[k + 1].index;
+        }
+        k = end;
+    }
+    free(e);
+    /* in B's order (an insertion sort would be n² on a re-sorted list) */
+    entry *order = malloc((count + 1) * sizeof *order);
+    if (!order) return 0;
+    for (size_t k = 0; k < count; k++) order[k] = (entry){pair_b[k], 0, pair_a[k]};
+    qsort(order, count, sizeof *order, compare_entries);
+    for (size_t k = 0; k < count; k++) {
+        pair_b[k] = (size_t)order[k].hash;
+        pair_a[k] = order[k].index;
+    }
+    free(order);
+    return count;
+}
+
+/* Which pairs (in B's order) form the longest run increasing in A: they stay where they are.
+ * Patience sorting, n log n. */
+static void longest_increasing(const size_t *pair_a, size_t count, unsigned char *in_run)
+{
+    size_t *tails = malloc((count + 1) * sizeof(size_t)), *prev = malloc((count + 1) * sizeof(size_t));
+    if (!tails || !prev) {
+        free(tails);
+        free(prev);
+        return;
+    }
+    size_t length = 0;
+    for (size_t k = 0; k < count; k++) {
+        size_t lo = 0, hi = length;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (pair_a[tails[mid]] < pair_a[k]) lo = mid + 1;
+            else hi = mid;
+        }
+        prev[k] = lo ? tails[lo - 1] : (size_t)-1;
+        tails[lo] = k;
+        if (lo == length) length++;
+    }
+    for (size_t k = length ? tails[length - 1] : (size_t)-1; k != (size_t)-1; k = prev[k]) in_run[k] = 1;
+    free(tails);
+    free(prev);
+}
+
+/* Between two kept pairs: equal elements at either end pair up, the rest pair in place by
+ * position (an element whose key changed, or one edited among equal ones), the surplus is
+ * removed or added. */
+static void pair_gap(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    while (a0 < a1 && r->a_to_b[a0] >= 0) a0++;
+    while (b0 < b1 && r->b_to_a[b0] >= 0) b0++;
+    for (;;) { /* common prefix of the unpaired */
+        size_t i = a0, j = b0;
+        while (i < a1 && r->a_to_b[i] >= 0) i++;
+        while (j < b1 && r->b_to_a[j] >= 0) j++;
+        if (i == a1 || j == b1 || !same_element(A, r->first + i, B, r->first + j)) break;
+        r->a_to_b[i] = (long)j;
+        r->b_to_a[j] = (long)i;
+        a0 = i + 1;
+        b0 = j + 1;
+    }
+    for (;;) { /* common suffix */
+        size_t i = a1, j = b1;
+        while (i > a0 && r->a_to_b[i - 1] >= 0) i--;
+        while (j > b0 && r->b_to_a[j - 1] >= 0) j--;
+        if (i == a0 || j == b0 || !same_element(A, r->first + i - 1, B, r->first + j - 1)) break;
+        r->a_to_b[i - 1] = (long)(j - 1);
+        r->b_to_a[j - 1] = (long)(i - 1);
+        a1 = i - 1;
+        b1 = j - 1;
+    }
+    size_t i = a0, j = b0;
+    for (;;) {
+        while (i < a1 && r->a_to_b[i] >= 0) i++;
+        while (j < b1 && r->b_to_a[j] >= 0) j++;
+        if (i == a1 || j == b1) break;
+        r->a_to_b[i] = (long)j;
+        r->b_to_a[j] = (long)i;
+    }
+}
+
+static int list_match(side *A, side *B, run *r)
+{
+    size_t *pair_a = malloc((r->ma + 1) * sizeof(size_t)), *pair_b = malloc((r->ma + 1) * sizeof(size_t));
+    unsigned char *in_run = calloc(r->ma + 1, 1);
+    int ok = pair_a && pair_b && in_run;
+    size_t count = ok ? unique_pairs(A, B, r, common_key_set(A, B, r), pair_a, pair_b) : 0;
+    if (ok) longest_increasing(pair_a, count, in_run);
+    for (size_t k = 0; ok && k < count; k++) {
+        r->a_to_b[pair_a[k]] = (long)pair_b[k];
+        r->b_to_a[pair_b[k]] = (long)pair_a[k];
+        r->moved[pair_b[k]] = !in_run[k];
+    }
+    /* the gaps between the kept pairs (in both orders at once) */
+    size_t a0 = 0, b0 = 0;
+    for (size_t k = 0; ok && k <= count; k++) {
+        if (k < count && !in_run[k]) continue;
+        size_t a1 = k < count ? pair_a[k] : r->ma, b1 = k < count ? pair_b[k] : r->mb;
+        pair_gap(A, B, r, a0, a1, b0, b1);
+        a0 = a1 + 1;
+        b0 = b1 + 1;
+    }
+    free(pair_a);
+    free(pair_b);
+    free(in_run);
+    return ok;
+}
+
+/* ---------- a list's operations ---------- */
+
+/* An element kept in place: its changes, addressed by A's name for it. When they change its
+ * own keys in more than one operation, its name would not survive the first: by index then. */
+static void diff_kept(differ *d, side *A, size_t i, size_t now, side *B, size_t j)
+{
+    rb_record_scratch sa, sb;
+    const rb_node *x = element(A->list, i, &sa), *y = element(B->list, j, &sb);
+    if (rb_model_same(x, y)) return;
+    size_t first = json_array_size(d->ops);
+    const char *name = selector_of(d, A, i);
+    mark m = here(d);
+    push_element(d, name, now);
+    diff_node(d, x, y);
+    back(d, m);
+    if (!name || mutations_since(d, first) < 2) return;
+    const char *renamed = selector_of(d, B, j);
+    if (renamed && strcmp(renamed, name) == 0) return;
+    drop_since(d, first);
+    push_element(d, NULL, now);
+    diff_node(d, x, y);
+    back(d, m);
+}
+
+/* Kept elements not in A's order, moved one by one right after the element B has before them
+ * (RFC 6902 "move": the target index counts after the removal). `order` holds the B indexes of
+ * the kept elements in their current order. */
+static void emit_moves(differ *d, side *B, const run *r, long *order, size_t kept)
+{
+    for (size_t j = 0; j < r->mb; j++) {
+        if (r->b_to_a[j] < 0 || !r->moved[j]) continue;
+        size_t at = 0, to = 0;
+        while (order[at] != (long)j) at++;
+        memmove(order + at, order + at + 1, (kept - at - 1) * sizeof *order);
+        long before = -1;
+        for (size_t k = 0; k + 1 < kept; k++)
+            if (order[k] < (long)j && order[k] > before) { before = order[k]; to = k + 1; }
+        memmove(order + to + 1, order + to, (kept - 1 - to) * sizeof *order);
+        order[to] = (long)j;
+        const char *name = selector_of(d, B, r->first + j);
+        mark m = here(d);
+        push_element(d, name, r->first + at);
+        char *from_path = strdup(text_of(&d->path));
+        char *from_plain = strdup(text_of(&d->plain));
+        back(d, m);
+        push_element(d, NULL, r->first + to);
+        if (from_path && from_plain) emit(d, "move", from_path, from_plain, NULL);
+        else d->failed = 1;
+        back(d, m);
+        free(from_path);
+        free(from_plain);
+    }
+}
+
+/* Removals (from the end, by A's names), changes of the kept elements, moves, then additions
+ * (before the element that follows them in B, by its name; appended when nothing follows). */
+static void emit_list(differ *d, side *A, side *B, run *r)
+{
+    for (size_t i = r->ma; i-- > 0;) {
+        if (r->a_to_b[i] >= 0) continue;
+        mark m = here(d);
+        push_element(d, selector_of(d, A, r->first + i), r->first + i);
+        emit(d, "remove", NULL, NULL, NULL);
+        back(d, m);
+    }
+    long *order = malloc((r->ma + 1) * sizeof(long));
+    if (!order) { d->failed = 1; return; }
+    size_t kept = 0;
+    for (size_t i = 0; i < r->ma; i++) {
+        if (r->a_to_b[i] < 0) continue;
+        diff_kept(d, A, r->first + i, r->first + kept, B, r->first + (size_t)r->a_to_b[i]);
+        order[kept++] = r->a_to_b[i];
+    }
+    emit_moves(d, B, r, order, kept);
+    free(order);
+    long next = r->first + r->mb < B->n ? (long)(r->first + r->mb) : -1; /* the element after j in B */
+    long *follower = malloc((r->mb + 1) * sizeof(long));
+    if (!follower) { d->failed = 1; return; }
+    for (size_t j = r->mb; j-- > 0;) {
+        follower[j] = next;
+        if (r->b_to_a[j] >= 0) next = (long)(r->first + j);
+    }
+    for (size_t j = 0; j < r->mb; j++) {
+        if (r->b_to_a[j] >= 0) continue;
+        rb_record_scratch sb;
+        const char *name = follower[j] >= 0 ? selector_of(d, B, (size_t)follower[j]) : NULL;
+        mark m = here(d);
+        if (d->by_identity && !d->index_paths && follower[j] < 0) {
+            rb_buf_put(&d->path, "/-", 2);
+            put_index(&d->plain, r->first + j);
+        } else {
+            push_element(d, name, r->first + j);
+        }
+        emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+        back(d, m);
+    }
+    free(follower);
+}
+
+static void diff_list(differ *d, const rb_node *a, const rb_node *b)
+{
+    side A = {d->da, a, rb_element_count(a), NULL}, B = {d->db, b, rb_element_count(b), NULL};
+    size_t prefix = 0, suffix = 0;
+    while (prefix < A.n && prefix < B.n && same_element(&A, prefix, &B, prefix)) prefix++;
+    while (suffix < A.n - prefix && suffix < B.n - prefix && same_element(&A, A.n - 1 - suffix, &B, B.n - 1 - suffix))
+        suffix++;
+    run r = {prefix, A.n - prefix - suffix, B.n - prefix - suffix, NULL, NULL, NULL};
+    r.a_to_b = malloc((r.ma + 1) * sizeof(long));
+    r.b_to_a = malloc((r.mb + 1) * sizeof(long));
+    r.moved = calloc(r.mb + 1, 1);
+    if (!r.a_to_b || !r.b_to_a || !r.moved) {
+        d->failed = 1;
+    } else {
+        for (size_t i = 0; i < r.ma; i++) r.a_to_b[i] = -1;
+        for (size_t j = 0; j < r.mb; j++) r.b_to_a[j] = -1;
+        if (r.ma == r.mb && r.ma == 1) { /* one element changed: in place */
+            r.a_to_b[0] = r.b_to_a[0] = 0;
+        } else if (r.ma && r.mb && !list_match(&A, &B, &r)) {
+            d->failed = 1;
+        }
+        if (!d->failed) emit_list(d, &A, &B, &r);
+    }
+    free(r.a_to_b);
+    free(r.b_to_a);
+    free(r.moved);
+    rb_list_keys_free(A.keys);
+    rb_list_keys_free(B.keys);
+}
+
+static int walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, json_t *plains,
+                const char *path, int mode, int index_paths)
+{
+    differ d = {da, db, mode == RB_MODEL_DIFF_IDENTITY, index_paths, ops, plains, {0}, {0}, 0, 0};
+    rb_buf_init(&d.path);
+    rb_buf_init(&d.plain);
+    rb_buf_put(&d.path, path, strlen(path));
+    rb_buf_put(&d.plain, path, strlen(path));
+    diff_node(&d, a, b);
+    rb_buf_free(&d.path);
+    rb_buf_free(&d.plain);
+    return d.failed ? -1 : 0;
+}
+
+int rb_model_diff(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                  json_t *plains, const char *path, int mode)
+{
+    return walk(da, a, db, b, ops, plains, path, mode, 0);
+}
+
+/* ---------- what apply derives, settled ---------- */
+
+static int is_list_edit(const char *kind)
+{
+    return kind && (!strcmp(kind, "remove") || !strcmp(kind, "add") || !strcmp(kind, "move") || !strcmp(kind, "copy"));
+}
+
+/* How much of the plain `path` leads to the deepest list on its way in `doc` (the list a
+ * companion operation edits, or the one holding the element it renumbers). */
+enum { PATH_DEPTH = 32 };
+static size_t list_part(const rb_doc *doc, const char *path)
+{
+    rb_record_scratch scratch[PATH_DEPTH];
+    const rb_node *n = doc->root;
+    size_t part = 0;
+    const char *p = path;
+    for (int depth = 0; n && *p == '/' && depth < PATH_DEPTH; depth++) {
+        size_t len = strcspn(p + 1, "/");
+        char token[160];
+        if (len + 2 > sizeof token) break;
+        snprintf(token, sizeof token, "/%.*s", (int)len, p + 1);
+        if (list_like(n)) part = (size_t)(p - path);
+        n = rb_identity_walk(n, token, &scratch[depth]);
+        p += len + 1;
+    }
+    return part;
+}
+
+/* Does `path` lie in one of `regions` (plain list pointers)? */
+static int in_region(const json_t *regions, const char *path)
+{
+    for (size_t i = 0; path && i < json_array_size(regions); i++) {
+        const char *r = json_string_value(json_array_get(regions, i));
+        size_t n = strlen(r);
+        if (strncmp(path, r, n) == 0 && (path[n] == '/' || path[n] == 0)) return 1;
+    }
+    return 0;
+}
+
+/* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
+ * read on A: the walk's operations there are derived data. Each edit is asked for at most
+ * EDITS_ASKED times: the lists are the same for every edit of one list, and what is missed is
+ * settled by the replay. */
+enum { EDITS_ASKED = 1024 };
+static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
+{
+    json_t *regions = json_array();
+    if (!a->format->companions) return regions;
+    rb_model_view view = companions_model_view(a);
+    for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+        const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
+        if (!is_list_edit(json_string_value(json_object_get(op, "op")))) continue;
+        asked++;
+        json_t *extra = companions_for(a->format, &view, op, json_string_value(json_object_get(plain, "path")),
+                                       json_string_value(json_object_get(plain, "from")));
+        for (size_t k = 0; k < json_array_size(extra); k++) {
+            const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
+            size_t part = path ? list_part(a, path) : 0;
+            if (!part) continue;
+            json_t *region = json_stringn(path, part);
+            if (!in_region(regions, json_string_value(region))) json_array_append(regions, region);
+            json_decref(region);
+        }
+        json_decref(extra);
+    }
+    return regions;
+}
+
+/* One operation on the work model as apply does it: the format's companion operations are
+ * read before it and applied after it (patch/apply.c operation_on_model). */
+static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (kind && !strcmp(kind, "test")) return 0;
+    json_t *extra = NULL;
+    if (work->format->companions && is_list_edit(kind)) {
+        char *plain[2] = {NULL, NULL};
+        const char *paths[2] = {json_string_value(json_object_get(op, "path")),
+                                json_string_value(json_object_get(op, "from"))};
+        for (int k = 0; k < 2; k++) {
+            if (!paths[k]) continue;
+            rb_model_place place = {0};
+            rb_buf resolved;
+            rb_buf_init(&resolved);
+            if (rb_model_locate(work, paths[k], &place, &resolved, why, why_size) == 0)
+                plain[k] = strdup(text_of(&resolved));
+            rb_model_place_free(&place);
+            rb_buf_free(&resolved);
+        }
+        rb_model_view view = companions_model_view(work);
+        if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
+        free(plain[0]);
+        free(plain[1]);
+    }
+    char *resolved = NULL;
+    int rc = rb_model_apply_op(work, op, &resolved, why, why_size);
+    free(resolved);
+    for (size_t k = 0; rc == 0 && k < json_array_size(extra); k++) {
+        rc = rb_model_apply_op(work, json_array_get(extra, k), &resolved, why, why_size);
+        free(resolved);
+    }
+    json_decref(extra);
+    return rc;
+}
+
+/* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each).
+ * Returns how many did not. */
+static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
+{
+    const json_t *pin = NULL;
+    size_t refused = 0;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const json_t *op = json_array_get(ops, i);
+        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) {
+            pin = op;
+            continue;
+        }
+        char why[512];
+        if (replay(work, op, why, sizeof why) == 0) {
+            if (pin) json_array_append(out, (json_t *)pin);
+            json_array_append(out, (json_t *)op);
+        } else {
+            refused++;
+        }
+        pin = NULL;
+    }
+    return refused;
+}
+
+/* The operations of the walk that apply takes as they are: not in a list it keeps in step
+ * itself (`regions`). With `symbols_only`, only the replaced symbol handles (and their pins):
+ * a name given to one object makes or drops entries of the symbol table, so the table is
+ * compared again after them. */
+static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, int symbols_only)
+{
+    json_t *kept = json_array();
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const json_t *plain = json_array_get(plains, i);
+        if (in_region(regions, json_string_value(json_object_get(plain, "path")))) continue;
+        int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
+        size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
+        if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
+        json_array_append(kept, json_array_get(ops, i));
+    }
+    return kept;
+}
+
+static int any_symbol_use(const json_t *plains)
+{
+    for (size_t i = 0; i < json_array_size(plains); i++)
+        if (json_is_true(json_object_get(json_array_get(plains, i), "symbol"))) return 1;
+    return 0;
+}
+
+/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+ * model engine alone could not replay. */
+static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+{
+    char *text = json_dumps(ops, JSON_COMPACT);
+    rb_error err;
+    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result result = {0};
+    int same = 0;
+    if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
+        rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+        rb_doc *got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
+        same = got && rb_model_same(got->root, b->root);
+        rb_doc_free(got);
+    }
+    rb_apply_result_free(&result);
+    rb_patch_free(patch);
+    free(text);
+    return same;
+}
+
+enum { SETTLE_ROUNDS = 3 };
+
+/* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
+ * companion value the user changed, a symbol table after new names) is walked again from
+ * there. NULL when the result is not B. */
+static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       int index_paths, int apply_decides, char *why, size_t why_size)
+{
+    json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
+    rb_doc *work = NULL;
+    if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
+        snprintf(why, why_size, "out of memory");
+        goto done;
+    }
+    regions = derived_regions(a, ops, plains);
+    int symbols = any_symbol_use(plains);
+    if (!json_array_size(regions) && !symbols && mode == RB_MODEL_DIFF_PLAIN) { /* nothing derived: the walk is it */
+        out = json_incref(ops);
+        goto done;
+    }
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    if (!(work = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
+        snprintf(why, why_size, "%s", err.message);
+        goto done;
+    }
+    kept = first_pass(ops, plains, regions, symbols);
+    out = json_array();
+    size_t refused = replay_all(work, kept, out);
+    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work->root, b->root); round++) {
+        json_t *more = json_array();
+        if (walk(work, work->root, b, b->root, more, NULL, "", mode, index_paths) == 0) refused += replay_all(work, more, out);
+        else refused++;
+        json_decref(more);
+    }
+    if (!refused && rb_model_same(work->root, b->root)) goto done;
+    /* an operation the model engine could not replay: apply as a whole decides (when asked:
+     * by identity, addressing by index is tried first, as that replays on the model) */
+    json_decref(out);
+    json_decref(kept);
+    out = NULL;
+    kept = first_pass(ops, plains, regions, 0);
+    if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
+done:
+    rb_doc_free(work);
+    json_decref(kept);
+    json_decref(regions);
+    json_decref(plains);
+    json_decref(ops);
+    return out;
+}
+
+int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
+                       char *why, size_t why_size)
+{
+    /* by identity, elements are named; when a name does not resolve where the patch uses it
+     * (two elements that swap their keys), the lists are addressed by index instead */
+    for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
+        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
+            if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, why, why_size))) return 0;
+    return -1;
+}

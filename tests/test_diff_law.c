@@ -1,0 +1,379 @@
+/*
+ * The law of diff (docs/usage.md "Diffs"): for a file A and any B that apply makes from it,
+ * apply(diff(A, B), A) gives B's bytes, plain and by identity, and the diff of one edit is a
+ * handful of operations.
+ *
+ * Random edits that apply accepts (scalars anywhere in the model, names and strings among them;
+ * list elements removed, moved, copied, inserted; a map's items and blocks), drawn with a fixed
+ * seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
+ * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
+ * With --removals, every map of the corpus also has one item and one block removed: the diff must
+ * be at most 3 operations and give the same bytes back (issue 28's acceptance).
+ *
+ * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] FILE|DIR...
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "test_util.h"
+#include "rebyte.h"
+#include "core/doc.h"
+#include "core/json.h"
+
+/* One edit's diff stays within this many operations that change something ("test" pins
+ * aside): the edit itself, and what the replay could not leave to apply (a default a new
+ * companion entry gets where B has another value). */
+enum { HANDFUL = 6, REMOVAL_MAX = 3, TRIES = 40 };
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return n ? (unsigned)(rng % n) : 0;
+}
+
+typedef struct stats {
+    size_t files, sequences, edits, refused, diffs, ops_max_single, removals;
+} stats;
+
+/* ---------- random edits ---------- */
+
+static void push_key(char *path, size_t size, const char *key)
+{
+    size_t o = strlen(path);
+    if (o + 1 < size) path[o++] = '/';
+    for (const char *k = key; *k && o + 2 < size; k++) {
+        if (*k == '~' || *k == '/') { path[o++] = '~'; path[o++] = *k == '~' ? '0' : '1'; }
+        else path[o++] = *k;
+    }
+    path[o] = 0;
+}
+
+static void push_index(char *path, size_t size, size_t i)
+{
+    size_t o = strlen(path);
+    snprintf(path + o, size - o, "/%zu", i);
+}
+
+static int container(const rb_node *n)
+{
+    rb_node_kind k = rb_node_kind_of(n);
+    return k == RB_NODE_RECORD || k == RB_NODE_LIST || k == RB_NODE_STREAM;
+}
+
+/* A random place: descends from the root; stops at a scalar, or (when `list` is wanted) at a
+ * list with elements, with some chance at each one passed. */
+static const rb_node *pick(rb_doc *doc, char *path, size_t size, int list)
+{
+    const rb_node *n = rb_doc_root(doc), *found = NULL;
+    char at[1024] = "";
+    path[0] = 0;
+    for (int depth = 0; n && depth < 40; depth++) {
+        if (list && rb_node_kind_of(n) == RB_NODE_LIST && rb_node_child_count(n) && (rnd(3) == 0 || !found)) {
+            found = n;
+            snprintf(path, size, "%s", at);
+            if (rnd(2)) return n;
+        }
+        if (!container(n)) return list ? found : n;
+        size_t count = rb_node_child_count(n);
+        if (!count) return list ? found : NULL;
+        size_t i = rnd((unsigned)count);
+        const rb_node *child = rb_node_child(n, i);
+        if (rb_node_kind_of(n) == RB_NODE_LIST) push_index(at, sizeof at, i);
+        else push_key(at, sizeof at, rb_node_key(child));
+        n = child;
+        if (!list) snprintf(path, size, "%s", at);
+    }
+    return list ? found : NULL;
+}
+
+/* Another value of the scalar's JSON type: numbers moved, strings lengthened, flags flipped. */
+static json_t *other_value(const rb_doc *doc, const rb_node *n)
+{
+    json_t *v = rb_model_to_json(doc, n, RB_BLOBS_OMIT), *out = NULL;
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        out = json_integer(rnd(2) && x > 0 ? x - 1 : x + 1);
+    } else if (json_is_real(v)) {
+        out = json_real(json_real_value(v) * 0.5 + 0.25);
+    } else if (json_is_boolean(v)) {
+        out = json_boolean(!json_is_true(v));
+    } else if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        char text[300];
+        if (!strncmp(s, "0x", 2) && strlen(s) <= 18) { /* a hex spelled number: the same width */
+            unsigned long long x = strtoull(s, NULL, 16) ^ 1;
+            snprintf(text, sizeof text, "0x%0*llX", (int)strlen(s) - 2, x);
+        } else {
+            snprintf(text, sizeof text, "%.250s%c", s, "xyz"[rnd(3)]);
+        }
+        out = json_string(text);
+    }
+    json_decref(v);
+    return out;
+}
+
+/* One random operation on doc's model (NULL when the place drawn takes none). */
+static json_t *random_edit(rb_doc *doc)
+{
+    char path[1024], from[1100], to[1100];
+    if (rnd(2)) {
+        const rb_node *n = pick(doc, path, sizeof path, 0);
+        if (!n || !*path || container(n)) return NULL;
+        rb_node_kind k = rb_node_kind_of(n);
+        if (k == RB_NODE_BLOB || k == RB_NODE_OPAQUE) return NULL;
+        json_t *v = other_value(doc, n);
+        return v ? json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", v) : NULL;
+    }
+    const rb_node *list = pick(doc, path, sizeof path, 1);
+    if (!list) return NULL;
+    size_t count = rb_node_child_count(list), i = rnd((unsigned)count), j = rnd((unsigned)count);
+    snprintf(from, sizeof from, "%s/%zu", path, i);
+    snprintf(to, sizeof to, "%s/%zu", path, j);
+    switch (rnd(4)) {
+    case 0: return json_pack("{s:s,s:s}", "op", "remove", "path", from);
+    case 1: return i == j ? NULL : json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
+    case 2: return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
+    default: {
+        json_t *v = rb_model_to_json(doc, rb_node_child(list, i), RB_BLOBS_BASE64);
+        rb_json_strip_storage(v);
+        return json_pack("{s:s,s:s,s:o}", "op", "add", "path", to, "value", v);
+    }
+    }
+}
+
+/* ---------- applying ---------- */
+
+/* `ops` applied to `data`: the new file (malloc'd) or NULL, with the reason in `why`. */
+static uint8_t *apply_ops(const char *name, const uint8_t *data, size_t size, const json_t *ops, size_t *out_size,
+                          char *why, size_t why_size)
+{
+    char *text = json_dumps(ops, JSON_COMPACT);
+    rb_error err = {0};
+    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the patch", &err) : NULL;
+    rb_apply_result result = {0};
+    const rb_patch *const patches[1] = {patch};
+    uint8_t *out = NULL;
+    if (patch && rb_apply(data, size, name, patches, 1, NULL, &result, &err) == RB_OK) {
+        out = result.bytes;
+        *out_size = result.size;
+        result.bytes = NULL;
+    } else {
+        snprintf(why, why_size, "%s", err.message);
+    }
+    rb_apply_result_free(&result);
+    rb_patch_free(patch);
+    free(text);
+    return out;
+}
+
+static size_t changes(const json_t *ops)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(ops); i++)
+        n += strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test") != 0;
+    return n;
+}
+
+/* The law for A and B, plain and by identity; the largest diff's count of changes. */
+static size_t check_law(const char *name, const uint8_t *a, size_t na, const uint8_t *b, size_t nb, const json_t *edits,
+                        stats *st)
+{
+    rb_error err;
+    rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
+    size_t most = 0;
+    char *edit_text = json_dumps(edits, JSON_COMPACT);
+    CHECK(da && db, "%s: A or B does not parse: %s", name, err.message);
+    for (unsigned flags = RB_DIFF_PLAIN; da && db && flags <= (RB_DIFF_PLAIN | RB_DIFF_BY_IDENTITY); flags++) {
+        char *text = NULL, why[1200] = "";
+        size_t count = 0, got_size = 0;
+        rb_status s = rb_doc_diff(da, a, na, db, flags, &text, &count, &err);
+        CHECK(s == RB_OK, "%s: diff%s fails after %.300s: %s", name, flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "",
+              edit_text, err.message);
+        json_t *ops = s == RB_OK ? json_loads(text, 0, NULL) : NULL;
+        uint8_t *got = ops ? apply_ops(name, a, na, ops, &got_size, why, sizeof why) : NULL;
+        if (ops) {
+            st->diffs++;
+            CHECK(got && got_size == nb && memcmp(got, b, nb) == 0,
+                  "%s: apply(diff%s(A, B), A) is not B (%s) after %.300s; the diff: %.600s", name,
+                  flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "", got ? "other bytes" : why, edit_text, text);
+            if (changes(ops) > most) most = changes(ops);
+        }
+        free(got);
+        json_decref(ops);
+        free(text);
+    }
+    free(edit_text);
+    rb_doc_free(da);
+    rb_doc_free(db);
+    return most;
+}
+
+/* One sequence of 1..max_edits edits that apply accepts, applied one by one; then the law. */
+static void sequence(const char *name, const uint8_t *data, size_t size, unsigned max_edits, stats *st)
+{
+    unsigned want = 1 + rnd(max_edits);
+    uint8_t *cur = malloc(size ? size : 1);
+    size_t cur_size = size;
+    memcpy(cur, data, size);
+    json_t *edits = json_array();
+    for (unsigned tries = 0; json_array_size(edits) < want && tries < TRIES; tries++) {
+        rb_error err;
+        rb_doc *doc = rb_doc_parse(cur, cur_size, NULL, &err);
+        if (!doc) break;
+        json_t *op = random_edit(doc);
+        rb_doc_free(doc);
+        if (!op) continue;
+        json_t *one = json_pack("[O]", op);
+        char why[600];
+        size_t next_size = 0;
+        uint8_t *next = apply_ops(name, cur, cur_size, one, &next_size, why, sizeof why);
+        json_decref(one);
+        if (!next || (next_size == cur_size && !memcmp(next, cur, cur_size))) { /* refused, or no change */
+            st->refused++;
+            free(next);
+            json_decref(op);
+            continue;
+        }
+        json_array_append_new(edits, op);
+        free(cur);
+        cur = next;
+        cur_size = next_size;
+    }
+    if (json_array_size(edits)) {
+        st->sequences++;
+        st->edits += json_array_size(edits);
+        size_t most = check_law(name, data, size, cur, cur_size, edits, st);
+        if (json_array_size(edits) == 1) {
+            char *t = json_dumps(edits, JSON_COMPACT);
+            CHECK(most <= HANDFUL, "%s: one edit (%.300s) diffs to %zu changes", name, t, most);
+            free(t);
+            if (most > st->ops_max_single) st->ops_max_single = most;
+        }
+    }
+    json_decref(edits);
+    free(cur);
+}
+
+/* ---------- a map's items and blocks ---------- */
+
+/* The pointer of the list `key` of the body chunk `id` (current or legacy id), or 0. */
+static int map_list(rb_doc *doc, uint32_t id, const char *key, char *path, size_t size, size_t *count)
+{
+    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
+        rb_node *chunk = rb_node_child(chunks, c), *cid = rb_node_member(chunk, "id");
+        uint64_t v = 0;
+        if (cid) rb_node_get_uint(cid, &v);
+        if ((v & 0xFFF) != (id & 0xFFF)) continue; /* the chunk's number: current and legacy ids alike */
+        rb_node *list = rb_node_member(chunk, key);
+        if (!list || rb_node_kind_of(list) != RB_NODE_LIST || !rb_node_child_count(list)) return 0;
+        snprintf(path, size, "/body/chunks/%zu/%s", c, key);
+        *count = rb_node_child_count(list);
+        return 1;
+    }
+    return 0;
+}
+
+static void removal(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
+{
+    rb_error err;
+    rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
+    char path[200], at[240], why[600];
+    size_t count = 0;
+    int found = doc && map_list(doc, id, key, path, sizeof path, &count);
+    rb_doc_free(doc);
+    if (!found) return;
+    snprintf(at, sizeof at, "%s/%u", path, rnd((unsigned)count));
+    json_t *ops = json_pack("[{s:s,s:s}]", "op", "remove", "path", at);
+    size_t b_size = 0;
+    uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+    if (b) {
+        size_t most = check_law(name, data, size, b, b_size, ops, st);
+        CHECK(most <= REMOVAL_MAX, "%s: removing %s diffs to %zu operations", name, at, most);
+        st->removals++;
+    }
+    free(b);
+    json_decref(ops);
+}
+
+/* ---------- files ---------- */
+
+typedef struct options {
+    unsigned sequences, edits;
+    int removals;
+} options;
+
+static int is_input(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && strcmp(name, "MANIFEST.tsv") && !(n > 5 && !strcmp(name + n - 5, ".json")) &&
+           !(n > 3 && !strcmp(name + n - 3, ".md"));
+}
+
+static void one_file(const char *file, const options *o, stats *st)
+{
+    size_t size = 0;
+    uint8_t *data = test_read_file(file, &size);
+    rb_error err;
+    rb_doc *doc = data ? rb_doc_parse(data, size, NULL, &err) : NULL;
+    if (!doc) { free(data); return; }
+    rb_doc_free(doc);
+    st->files++;
+    for (unsigned s = 0; s < o->sequences; s++) sequence(file, data, size, o->edits, st);
+    if (o->removals) {
+        removal(file, data, size, 0x03043040, "anchoredObjects", st);
+        removal(file, data, size, 0x0304301F, "blocks", st);
+    }
+    free(data);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+static void walk_path(const char *path, const options *o, stats *st)
+{
+    struct dirent **names;
+    int n = scandir(path, &names, NULL, by_name);
+    if (n < 0) { one_file(path, o, st); return; }
+    for (int i = 0; i < n; i++) {
+        char child[4096];
+        snprintf(child, sizeof child, "%s/%s", path, names[i]->d_name);
+        if (names[i]->d_name[0] != '.' && names[i]->d_type == DT_DIR) walk_path(child, o, st);
+        else if (is_input(names[i]->d_name)) one_file(child, o, st);
+        free(names[i]);
+    }
+    free(names);
+}
+
+int main(int argc, char **argv)
+{
+    options o = {3, 3, 0};
+    stats st = {0};
+    int paths = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng = strtoull(argv[++i], NULL, 0) | 1;
+        else if (!strcmp(argv[i], "--sequences") && i + 1 < argc) o.sequences = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--edits") && i + 1 < argc) o.edits = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--removals")) o.removals = 1;
+        else {
+            struct stat sb;
+            if (stat(argv[i], &sb) != 0) {
+                printf("SKIP: %s is absent (set REBYTE_SHARED)\n", argv[i]);
+                return 77;
+            }
+            walk_path(argv[i], &o, &st);
+            paths++;
+        }
+    }
+    printf("diff law: %zu files, %zu sequences of %zu edits (%zu drawn edits refused by apply), %zu diffs "
+           "re-applied, %zu removals; one edit's diff: at most %zu changes\n",
+           st.files, st.sequences, st.edits, st.refused, st.diffs, st.removals, st.ops_max_single);
+    CHECK(paths && st.sequences, "no sequence was drawn");
+    if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
+    return test_failures ? 1 : 0;
+}
