@@ -136,6 +136,9 @@ uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value);
 /* Length-prefixed string (prefix wire RB_U32/RB_I32/RB_U16/RB_U8). Returns the node (NULL on error). */
 const rb_node *rb_ar_string(rb_ar *ar, const char *key, unsigned length_wire);
 const rb_node *rb_ar_fixed_string(rb_ar *ar, const char *key, size_t size);
+/* A NUL-terminated string: the text, then its terminator (READ fails when the range has no NUL;
+ * WRITE and FROM_JSON refuse a text holding a NUL, which would end it early). */
+const rb_node *rb_ar_cstring(rb_ar *ar, const char *key);
 /* Blob/opaque of a size the caller knows (READ); WRITE emits the model's bytes. In the text
  * encoding's READ, size UINT64_MAX takes the line's bytes whatever their number. */
 const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t size);

@@ -15,6 +15,9 @@ extern const rb_format rb_format_tres_tpa;
 extern const rb_format rb_format_tres_wtd;
 extern const rb_format rb_format_tres_spz;
 
+/* Save versions 13 to 16 have no instance flags: their partition records and base-instance
+ * blocks are 4 bytes shorter (docs/formats/trespasser.md "SCN and savegame blocks"). */
+static inline int tres_save_has_flags(int32_t save_version) { return save_version < 13 || save_version > 16; }
 /* Palette hash of a .pid palette: h ^= colour << (h & 2) over the colours. */
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
 
