@@ -172,6 +172,11 @@ void rb_ar_list_begin_open(rb_ar *ar, const char *key);
 /* In WRITE/FROM_JSON: 1 while the model still has an element; in READ: always 1. */
 int rb_ar_list_has_more(rb_ar *ar);
 void rb_ar_list_end(rb_ar *ar);
+/* A list whose elements have no known layout and that every known file has empty: the model
+ * holds it as an empty list, its count derived like any list's.
+ * READ refuses a stored count other than 0 and WRITE / FROM_JSON refuse elements, both as
+ * RB_E_UNSUPPORTED naming `what`. Returns 1 when the list is empty. */
+int rb_ar_empty_list(rb_ar *ar, const char *key, unsigned count_wire, const char *what);
 /* Length of the list being described (for WRITE-side loops). */
 uint64_t rb_ar_list_length(const rb_ar *ar);
 
