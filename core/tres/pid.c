@@ -119,7 +119,7 @@ static void pid_describe(rb_ar *ar)
     if (rb_ar_has(ar, "trailing", reading && !rb_ar_at_end(ar))) rb_ar_rest(ar, "trailing");
 }
 
-const rb_format rb_format_tres_pid = {
+const rb_format rb_format_pid = {
     .name = "pid",
     .description = "Trespasser packed image directory (-130.pid)",
     .detect = pid_detect,

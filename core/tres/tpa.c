@@ -353,7 +353,7 @@ done:
     free_state(&st);
 }
 
-const rb_format rb_format_tres_tpa = {
+const rb_format rb_format_tpa = {
     .name = "tpa",
     .description = "Trespasser packed audio (.tpa, version 0x150)",
     .detect = tpa_detect,

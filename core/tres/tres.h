@@ -10,10 +10,10 @@
 #include "../doc.h"
 
 extern const rb_format rb_format_groff;
-extern const rb_format rb_format_tres_pid;
-extern const rb_format rb_format_tres_tpa;
-extern const rb_format rb_format_tres_wtd;
-extern const rb_format rb_format_tres_spz;
+extern const rb_format rb_format_pid;
+extern const rb_format rb_format_tpa;
+extern const rb_format rb_format_wtd;
+extern const rb_format rb_format_spz;
 
 /* Save versions 13 to 16 have no instance flags: their partition records and base-instance
  * blocks are 4 bytes shorter (docs/formats/trespasser.md "SCN and savegame blocks"). */
@@ -22,7 +22,7 @@ static inline int tres_save_has_flags(int32_t save_version) { return save_versio
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
 
 /* The .wtd asset: the terrain's height map as a 16-bit greyscale PNG (rb_format.assets). */
-int rb_tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
-                       size_t why_size);
+int tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+                    size_t why_size);
 
 #endif
