@@ -1007,3 +1007,21 @@ uint64_t rb_ar_list_length(const rb_ar *ar)
 
 void rb_ar_list_end(rb_ar *ar) { ar_end_container(ar); }
 
+int rb_ar_empty_list(rb_ar *ar, const char *key, unsigned count_wire, const char *what)
+{
+    if (ar->failed) return 0;
+    uint32_t stored = 0;
+    /* before the count is taken as one: a stored count is not checked against the bytes left */
+    if (ar->dir == RB_AR_READ && (count_wire & RB_W_WIDTH) == 4 && rb_ar_peek_u32(ar, &stored) && stored != 0) {
+        ar_fail_at(ar, RB_E_UNSUPPORTED, key, "%s (%" PRId32 ") have no known layout", what, (int32_t)stored);
+        return 0;
+    }
+    uint64_t n = rb_ar_list_begin(ar, key, count_wire, 1);
+    if (n != 0 && !ar->failed) {
+        ar_fail_at(ar, RB_E_UNSUPPORTED, key, "%s have no known layout: only an empty list is written", what);
+        return 0;
+    }
+    rb_ar_list_end(ar);
+    return !ar->failed;
+}
+

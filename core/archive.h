@@ -136,6 +136,9 @@ uint64_t rb_ar_count_of(rb_ar *ar, const char *key, uint64_t read_value);
 /* Length-prefixed string (prefix wire RB_U32/RB_I32/RB_U16/RB_U8). Returns the node (NULL on error). */
 const rb_node *rb_ar_string(rb_ar *ar, const char *key, unsigned length_wire);
 const rb_node *rb_ar_fixed_string(rb_ar *ar, const char *key, size_t size);
+/* A NUL-terminated string: the text, then its terminator (READ fails when the range has no NUL;
+ * WRITE and FROM_JSON refuse a text holding a NUL, which would end it early). */
+const rb_node *rb_ar_cstring(rb_ar *ar, const char *key);
 /* Blob/opaque of a size the caller knows (READ); WRITE emits the model's bytes. In the text
  * encoding's READ, size UINT64_MAX takes the line's bytes whatever their number. */
 const rb_node *rb_ar_bytes(rb_ar *ar, const char *key, rb_kind kind, uint64_t size);
@@ -169,6 +172,11 @@ void rb_ar_list_begin_open(rb_ar *ar, const char *key);
 /* In WRITE/FROM_JSON: 1 while the model still has an element; in READ: always 1. */
 int rb_ar_list_has_more(rb_ar *ar);
 void rb_ar_list_end(rb_ar *ar);
+/* A list whose elements have no known layout and that every known file has empty: the model
+ * holds it as an empty list, its count derived like any list's.
+ * READ refuses a stored count other than 0 and WRITE / FROM_JSON refuse elements, both as
+ * RB_E_UNSUPPORTED naming `what`. Returns 1 when the list is empty. */
+int rb_ar_empty_list(rb_ar *ar, const char *key, unsigned count_wire, const char *what);
 /* Length of the list being described (for WRITE-side loops). */
 uint64_t rb_ar_list_length(const rb_ar *ar);
 

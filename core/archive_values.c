@@ -481,3 +481,24 @@ const rb_node *rb_ar_rest(rb_ar *ar, const char *key)
 {
     return rb_ar_bytes(ar, key, RB_K_OPAQUE, rb_ar_remaining(ar));
 }
+
+const rb_node *rb_ar_cstring(rb_ar *ar, const char *key)
+{
+    uint64_t length = 0;
+    if (rb_ar_direction(ar) == RB_AR_READ) {
+        uint64_t left = rb_ar_remaining(ar);
+        const uint8_t *at = rb_ar_peek_bytes(ar, left);
+        const uint8_t *nul = at ? memchr(at, 0, left) : NULL;
+        if (!nul) {
+            rb_ar_fail(ar, RB_E_FORMAT, "%s: no NUL terminator in the %llu bytes left", key ? key : "string",
+                       (unsigned long long)left);
+            return NULL;
+        }
+        length = (uint64_t)(nul - at);
+    }
+    const rb_node *text = rb_ar_bytes(ar, key, RB_K_STRING, length);
+    if (text && rb_ar_direction(ar) != RB_AR_READ && memchr(text->v.bytes.data, 0, text->v.bytes.size))
+        rb_ar_fail(ar, RB_E_MODEL, "%s: a NUL inside the text (the game reads up to the first NUL)", key ? key : "string");
+    rb_ar_expect(ar, "string terminator", "", 1);
+    return text;
+}

@@ -153,6 +153,23 @@ int rb_element_pack(const rb_node *list, size_t index, const rb_layout *layout, 
     return pack_record(element, layout, out) == stride;
 }
 
+const rb_node *rb_list_element(const rb_node *list, size_t index)
+{
+    return list && list->kind == RB_K_LIST && index < list->v.kids.count ? list->v.kids.items[index] : NULL;
+}
+
+const rb_node *rb_record_member(const rb_node *record, const char *key)
+{
+    return record && record->kind == RB_K_RECORD ? rb_node_get(record, key) : NULL;
+}
+
+int rb_node_text_equals(const rb_node *n, const void *text, size_t length)
+{
+    return n && n->kind == RB_K_STRING && n->v.bytes.size == length && memcmp(n->v.bytes.data, text, length) == 0;
+}
+
+int rb_node_text_is(const rb_node *n, const char *text) { return rb_node_text_equals(n, text, strlen(text)); }
+
 /* Memoised on first use; several threads may ask at once (reads never write to what another
  * reads: the digests are published with the flag, under one lock for all documents). */
 static pthread_mutex_t digests_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -180,6 +180,14 @@ size_t rb_element_count(const rb_node *list);
  * bytes at `out`): for descriptions that store elements in another arrangement than one after
  * the other (e.g. transposed). 0 when the element does not have the layout's fields and sizes. */
 int rb_element_pack(const rb_node *list, size_t index, const rb_layout *layout, uint8_t *out);
+/* Read-only steps that never turn a packed table or record into nodes (reads never write,
+ * docs/performance.md "Reads never write"): element `index` of a list of nodes, a member of a
+ * record; NULL past the end, for a missing key, or for any other kind of node. */
+const rb_node *rb_list_element(const rb_node *list, size_t index);
+const rb_node *rb_record_member(const rb_node *record, const char *key);
+/* Is `n` a string node holding exactly the `length` bytes of `text` (or the C string `text`)? */
+int rb_node_text_equals(const rb_node *n, const void *text, size_t length);
+int rb_node_text_is(const rb_node *n, const char *text);
 /* Sign-extended integer value according to the wire type. */
 int64_t rb_node_int(const rb_node *n);
 uint64_t rb_node_uint(const rb_node *n);

@@ -8,10 +8,10 @@
     X(rb_format_datawin)                                                                                  \
     X(rb_format_streamer)                                                                                 \
     X(rb_format_groff)                                                                                    \
-    X(rb_format_tres_pid)                                                                                 \
-    X(rb_format_tres_tpa)                                                                                 \
-    X(rb_format_tres_wtd)                                                                                 \
-    X(rb_format_tres_spz)
+    X(rb_format_pid)                                                                                      \
+    X(rb_format_tpa)                                                                                      \
+    X(rb_format_wtd)                                                                                      \
+    X(rb_format_spz)
 
 #define DECLARE_FORMAT(entry) extern const rb_format entry;
 #define LIST_FORMAT(entry) &entry,

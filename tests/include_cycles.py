@@ -5,6 +5,9 @@ each cycle found.
 Usage: include_cycles.py SOURCE_DIR"""
 import os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from object_symbols import strongly_connected  # noqa: E402
+
 root = os.path.abspath(os.path.join(sys.argv[1], "core"))
 deps = {}
 
@@ -33,37 +36,7 @@ for folder, _, names in os.walk(root):
                 if other != module:
                     deps.setdefault(module, set()).add(other)
 
-# Tarjan's strongly connected components: a component of more than one module is a cycle
-index, low, stack, on_stack, cycles, counter = {}, {}, [], set(), [], [0]
-sys.setrecursionlimit(10000)
-
-
-def visit(v):
-    index[v] = low[v] = counter[0]
-    counter[0] += 1
-    stack.append(v)
-    on_stack.add(v)
-    for w in sorted(deps.get(v, ())):
-        if w not in index:
-            visit(w)
-            low[v] = min(low[v], low[w])
-        elif w in on_stack:
-            low[v] = min(low[v], index[w])
-    if low[v] == index[v]:
-        component = []
-        while True:
-            w = stack.pop()
-            on_stack.discard(w)
-            component.append(w)
-            if w == v:
-                break
-        if len(component) > 1:
-            cycles.append(sorted(component))
-
-
-for module in sorted(deps):
-    if module not in index:
-        visit(module)
+cycles = strongly_connected(deps)  # a component of more than one module is a cycle
 for c in cycles:
     print("FAIL include cycle:", " <-> ".join(c))
 print(f"include cycles: {len(deps)} modules of core/ with includes, {len(cycles)} cycles")

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "assets.h"
+#include "bytes.h"
 #include "json.h"
 
 /* Bounds what a PNG may claim before anything is allocated for it (docs/usage.md "Assets"). */
@@ -106,18 +107,6 @@ int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t 
 
 /* ---------- WAV ---------- */
 
-static void put_le(uint8_t *p, uint32_t v, int width)
-{
-    for (int i = 0; i < width; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le(const uint8_t *p, int width)
-{
-    uint32_t v = 0;
-    for (int i = width - 1; i >= 0; i--) v = v << 8 | p[i];
-    return v;
-}
-
 int rb_wav_wrap(const rb_wav_format *f, const uint8_t *samples, size_t size, uint8_t **wav, size_t *wav_size)
 {
     int adpcm = f->tag == 0x11;
@@ -134,23 +123,23 @@ int rb_wav_wrap(const rb_wav_format *f, const uint8_t *samples, size_t size, uin
         if (samples_per_block) per_second = (uint32_t)((uint64_t)f->sample_rate * align / samples_per_block);
     }
     memcpy(p, "RIFF", 4);
-    put_le(p + 4, (uint32_t)(total - 8), 4);
+    rb_store_le(p + 4, (uint32_t)(total - 8), 4);
     memcpy(p + 8, "WAVEfmt ", 8);
-    put_le(p + 16, (uint32_t)fmt_size, 4);
-    put_le(p + 20, f->tag, 2);
-    put_le(p + 22, f->channels, 2);
-    put_le(p + 24, f->sample_rate, 4);
-    put_le(p + 28, per_second, 4);
-    put_le(p + 32, align, 2);
-    put_le(p + 34, f->bits, 2);
+    rb_store_le(p + 16, (uint32_t)fmt_size, 4);
+    rb_store_le(p + 20, f->tag, 2);
+    rb_store_le(p + 22, f->channels, 2);
+    rb_store_le(p + 24, f->sample_rate, 4);
+    rb_store_le(p + 28, per_second, 4);
+    rb_store_le(p + 32, align, 2);
+    rb_store_le(p + 34, f->bits, 2);
     size_t at = 36;
     if (adpcm) {
-        put_le(p + 36, 2, 2);
-        put_le(p + 38, samples_per_block, 2);
+        rb_store_le(p + 36, 2, 2);
+        rb_store_le(p + 38, samples_per_block, 2);
         at = 40;
     }
     memcpy(p + at, "data", 4);
-    put_le(p + at + 4, (uint32_t)size, 4);
+    rb_store_le(p + at + 4, (uint32_t)size, 4);
     if (size) memcpy(p + at + 8, samples, size);
     *wav = p;
     *wav_size = total;
@@ -167,7 +156,7 @@ int rb_wav_unwrap(const uint8_t *wav, size_t size, rb_wav_format *f, const uint8
     int have_format = 0;
     memset(f, 0, sizeof *f);
     for (size_t at = 12; at + 8 <= size;) {
-        uint32_t length = get_le(wav + at + 4, 4);
+        uint32_t length = (uint32_t)rb_load_le(wav + at + 4, 4);
         if (length > size - at - 8) {
             snprintf(why, why_size, "WAV chunk \"%.4s\" at %zu claims %u bytes, %zu are left", (const char *)wav + at, at,
                      (unsigned)length, size - at - 8);
@@ -175,11 +164,11 @@ int rb_wav_unwrap(const uint8_t *wav, size_t size, rb_wav_format *f, const uint8
         }
         const uint8_t *body = wav + at + 8;
         if (memcmp(wav + at, "fmt ", 4) == 0 && length >= 16) {
-            f->tag = (uint16_t)get_le(body, 2);
-            f->channels = (uint16_t)get_le(body + 2, 2);
-            f->sample_rate = get_le(body + 4, 4);
-            f->block_align = (uint16_t)get_le(body + 12, 2);
-            f->bits = (uint16_t)get_le(body + 14, 2);
+            f->tag = (uint16_t)(uint32_t)rb_load_le(body, 2);
+            f->channels = (uint16_t)(uint32_t)rb_load_le(body + 2, 2);
+            f->sample_rate = (uint32_t)rb_load_le(body + 4, 4);
+            f->block_align = (uint16_t)(uint32_t)rb_load_le(body + 12, 2);
+            f->bits = (uint16_t)(uint32_t)rb_load_le(body + 14, 2);
             have_format = 1;
         } else if (memcmp(wav + at, "data", 4) == 0) {
             if (!have_format) break;

@@ -14,30 +14,13 @@
 
 /* ---------- the model, read only ---------- */
 
-/* Element i of a list of records (never expands a table: reads never write). */
-static const rb_node *element(const rb_node *list, size_t i)
-{
-    return list && list->kind == RB_K_LIST && i < list->v.kids.count ? list->v.kids.items[i] : NULL;
-}
-
-static const rb_node *member(const rb_node *record, const char *key)
-{
-    return record && record->kind == RB_K_RECORD ? rb_node_get(record, key) : NULL;
-}
-
-static int text_is(const rb_node *n, const char *text)
-{
-    size_t len = strlen(text);
-    return n && n->kind == RB_K_STRING && n->v.bytes.size == len && memcmp(n->v.bytes.data, text, len) == 0;
-}
-
 /* The chunk with this id and its index in `chunks` (-1: none). */
 static const rb_node *chunk(const rb_doc *doc, const char *id, long *index)
 {
-    const rb_node *chunks = member(doc->root, "chunks");
+    const rb_node *chunks = rb_record_member(doc->root, "chunks");
     for (size_t i = 0; chunks && i < rb_element_count(chunks); i++) {
-        const rb_node *c = element(chunks, i);
-        if (text_is(member(c, "id"), id)) {
+        const rb_node *c = rb_list_element(chunks, i);
+        if (rb_node_text_is(rb_record_member(c, "id"), id)) {
             if (index) *index = (long)i;
             return c;
         }
@@ -77,8 +60,8 @@ static int pages_open(gm_pages *pages, const rb_doc *doc)
 {
     memset(pages, 0, sizeof *pages);
     pages->doc = doc;
-    pages->textures = member(chunk(doc, "TXTR", &pages->txtr_chunk), "textures");
-    pages->items = member(chunk(doc, "TPAG", &pages->tpag_chunk), "items");
+    pages->textures = rb_record_member(chunk(doc, "TXTR", &pages->txtr_chunk), "textures");
+    pages->items = rb_record_member(chunk(doc, "TPAG", &pages->tpag_chunk), "items");
     pages->count = pages->textures ? rb_element_count(pages->textures) : 0;
     if (!pages->count) return 0;
     pages->decoded = calloc(pages->count, sizeof *pages->decoded);
@@ -97,7 +80,7 @@ static void pages_close(gm_pages *pages)
 
 static const rb_node *page_blob(const gm_pages *pages, size_t k)
 {
-    const rb_node *data = member(element(pages->textures, k), "data");
+    const rb_node *data = rb_record_member(rb_list_element(pages->textures, k), "data");
     return data && data->kind == RB_K_BLOB ? data : NULL;
 }
 
@@ -235,23 +218,23 @@ static int extract_items_of(gm_extract *x, const char *id, const char *list_key,
                             const char *folder)
 {
     long c;
-    const rb_node *list = member(chunk(x->doc, id, &c), list_key);
+    const rb_node *list = rb_record_member(chunk(x->doc, id, &c), list_key);
     char name[200], path[128], base[120];
     for (size_t i = 0; list && i < rb_element_count(list); i++) {
-        const rb_node *e = element(list, i);
+        const rb_node *e = rb_list_element(list, i);
         if (!e) continue;
-        file_name_part(member(e, "name"), base, sizeof base);
+        file_name_part(rb_record_member(e, "name"), base, sizeof base);
         size_t len = strlen(base);
         if (len > 4 && !strcmp(base + len - 4, ".png")) base[len - 4] = 0; /* EMBI names are file names */
         if (link_key) {
-            const rb_node *link = member(e, link_key);
+            const rb_node *link = rb_record_member(e, link_key);
             if (!link || link->kind != RB_K_INT) continue;
             snprintf(name, sizeof name, "%s/%s.png", folder, base);
             snprintf(path, sizeof path, "/chunks/%ld/%s/%zu/%s", c, list_key, i, link_key);
             if (extract_item(x, rb_node_uint(link), name, path)) return -1;
             continue;
         }
-        const rb_node *frames = member(e, "frames");
+        const rb_node *frames = rb_record_member(e, "frames");
         for (size_t f = 0; frames && f < rb_element_count(frames); f++) {
             snprintf(name, sizeof name, "%s/%s-%zu.png", folder, base, f);
             snprintf(path, sizeof path, "/chunks/%ld/%s/%zu/frames/%zu", c, list_key, i, f);
@@ -264,17 +247,17 @@ static int extract_items_of(gm_extract *x, const char *id, const char *list_key,
 static int extract_sounds(gm_extract *x)
 {
     long c;
-    const rb_node *sounds = member(chunk(x->doc, "AUDO", &c), "sounds");
-    const rb_node *sond = member(chunk(x->doc, "SOND", NULL), "sounds");
+    const rb_node *sounds = rb_record_member(chunk(x->doc, "AUDO", &c), "sounds");
+    const rb_node *sond = rb_record_member(chunk(x->doc, "SOND", NULL), "sounds");
     char name[200], path[96], base[120];
     for (size_t k = 0; sounds && k < rb_element_count(sounds); k++) {
-        const rb_node *data = member(element(sounds, k), "data");
+        const rb_node *data = rb_record_member(rb_list_element(sounds, k), "data");
         if (!data || data->kind != RB_K_BLOB) continue;
         /* the sound that plays this entry names the file (SOND's audioFile is the AUDO index) */
         const rb_node *named = NULL;
         for (size_t s = 0; sond && s < rb_element_count(sond) && !named; s++) {
-            const rb_node *n = member(element(sond, s), "audioFile");
-            if (n && n->kind == RB_K_INT && rb_node_int(n) == (int64_t)k) named = member(element(sond, s), "name");
+            const rb_node *n = rb_record_member(rb_list_element(sond, s), "audioFile");
+            if (n && n->kind == RB_K_INT && rb_node_int(n) == (int64_t)k) named = rb_record_member(rb_list_element(sond, s), "name");
         }
         file_name_part(named, base, sizeof base);
         const uint8_t *b = data->v.bytes.data;
@@ -290,13 +273,13 @@ static int extract_sounds(gm_extract *x)
 static int extract_code(gm_extract *x)
 {
     long c;
-    const rb_node *entries = member(chunk(x->doc, "CODE", &c), "entries");
+    const rb_node *entries = rb_record_member(chunk(x->doc, "CODE", &c), "entries");
     char name[200], path[96], base[160];
     for (size_t i = 0; entries && i < rb_element_count(entries); i++) {
-        const rb_node *e = element(entries, i);
-        const rb_node *bytecode = member(e, "bytecode");
+        const rb_node *e = rb_list_element(entries, i);
+        const rb_node *bytecode = rb_record_member(e, "bytecode");
         if (!bytecode || bytecode->kind != RB_K_BLOB) continue; /* a child entry runs inside its parent's */
-        file_name_part(member(e, "name"), base, sizeof base);
+        file_name_part(rb_record_member(e, "name"), base, sizeof base);
         snprintf(name, sizeof name, "code/%s.bin", base);
         snprintf(path, sizeof path, "/chunks/%ld/entries/%zu/bytecode", c, i);
         if (emit(x, name, "code", path, bytecode->v.bytes.data, bytecode->v.bytes.size, 0,
@@ -387,11 +370,11 @@ static int page_ops(gm_pages *pages, size_t k, const gm_picture *pixels, json_t 
     snprintf(path, sizeof path, "/chunks/%ld/textures/%zu/data", pages->txtr_chunk, k);
     int r = add_op(ops, path, base64_value(out.data, out.size));
     rb_buf_free(&out);
-    const rb_node *texture = element(pages->textures, k);
+    const rb_node *texture = rb_list_element(pages->textures, k);
     const char *sizes[2] = {"width", "height"};
     unsigned values[2] = {pixels->width, pixels->height};
     for (int s = 0; s < 2 && !r; s++) {
-        const rb_node *field = member(texture, sizes[s]);
+        const rb_node *field = rb_record_member(texture, sizes[s]);
         if (!field || rb_node_int(field) == (int64_t)values[s]) continue;
         snprintf(path, sizeof path, "/chunks/%ld/textures/%zu/%s", pages->txtr_chunk, k, sizes[s]);
         r = add_op(ops, path, json_integer(values[s]));
@@ -512,20 +495,20 @@ json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data,
     unsigned long c, i;
     char list[32];
     const char *rest;
-    const rb_node *chunks = member(doc->root, "chunks");
+    const rb_node *chunks = rb_record_member(doc->root, "chunks");
     /* not an asset's path: `why` stays empty (a {"$file"} value there is a blob's plain bytes) */
     if (why_size) why[0] = 0;
     if (parse_path(path, &c, list, sizeof list, &i, &rest) || c >= rb_element_count(chunks)) return NULL;
-    const rb_node *ch = element(chunks, c), *id = member(ch, "id");
-    const rb_node *e = element(member(ch, list), i);
+    const rb_node *ch = rb_list_element(chunks, c), *id = rb_record_member(ch, "id");
+    const rb_node *e = rb_list_element(rb_record_member(ch, list), i);
     json_t *ops = json_array();
     if (!ops || !e) {
         if (!ops) snprintf(why, why_size, "out of memory");
         json_decref(ops);
         return NULL;
     }
-    if (text_is(id, "AUDO") && !strcmp(list, "sounds") && !strcmp(rest, "data")) {
-        const rb_node *now = member(e, "data");
+    if (rb_node_text_is(id, "AUDO") && !strcmp(list, "sounds") && !strcmp(rest, "data")) {
+        const rb_node *now = rb_record_member(e, "data");
         if (now && now->kind == RB_K_BLOB && now->v.bytes.size == size && !memcmp(now->v.bytes.data, data, size))
             return ops;
         if (add_op(ops, path, base64_value(data, size)) == 0) return ops;
@@ -533,19 +516,19 @@ json_t *gm_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data,
         json_decref(ops);
         return NULL;
     }
-    int is_page = text_is(id, "TXTR") && !strcmp(list, "textures") && !strcmp(rest, "data");
+    int is_page = rb_node_text_is(id, "TXTR") && !strcmp(list, "textures") && !strcmp(rest, "data");
     uint64_t item = 0;
     int is_item = 0;
-    if (text_is(id, "SPRT") && !strcmp(list, "sprites") && !strncmp(rest, "frames/", 7)) {
+    if (rb_node_text_is(id, "SPRT") && !strcmp(list, "sprites") && !strncmp(rest, "frames/", 7)) {
         char *end;
         unsigned long f = strtoul(rest + 7, &end, 10);
-        const rb_node *frames = member(e, "frames");
+        const rb_node *frames = rb_record_member(e, "frames");
         is_item = end != rest + 7 && !*end && frames && f < rb_element_count(frames);
         if (is_item) item = rb_element_uint(frames, f, NULL);
-    } else if (((text_is(id, "BGND") && !strcmp(list, "backgrounds")) || (text_is(id, "FONT") && !strcmp(list, "fonts")) ||
-                (text_is(id, "EMBI") && !strcmp(list, "images"))) &&
+    } else if (((rb_node_text_is(id, "BGND") && !strcmp(list, "backgrounds")) || (rb_node_text_is(id, "FONT") && !strcmp(list, "fonts")) ||
+                (rb_node_text_is(id, "EMBI") && !strcmp(list, "images"))) &&
                !strcmp(rest, "texture")) {
-        const rb_node *link = member(e, "texture");
+        const rb_node *link = rb_record_member(e, "texture");
         is_item = link && link->kind == RB_K_INT;
         if (is_item) item = rb_node_uint(link);
     }

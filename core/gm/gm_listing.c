@@ -70,15 +70,10 @@ static void put_string(rb_buf *out, const rb_node *s, int quoted)
     if (quoted) put_text(out, "\"");
 }
 
-static const rb_node *list_element(const rb_node *list, size_t i)
-{
-    return list && list->kind == RB_K_LIST && i < list->v.kids.count ? list->v.kids.items[i] : NULL;
-}
-
 /* The name of variable or function `index` of `list` (VARI's variables, FUNC's functions). */
 static void put_entity(rb_buf *out, const rb_node *list, uint64_t index)
 {
-    const rb_node *e = list_element(list, (size_t)index);
+    const rb_node *e = rb_list_element(list, (size_t)index);
     if (e && e->kind == RB_K_RECORD) put_string(out, rb_node_get(e, "name"), 0);
     else put_format(out, "#%" PRIu64, index);
 }
@@ -147,7 +142,7 @@ int gm_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out)
     const rb_node *functions = rb_node_get(entry, "functionReferences");
     const rb_node *vari = NULL, *func = NULL, *chunks = rb_node_get(doc->root, "chunks");
     for (size_t c = 0; chunks && c < rb_element_count(chunks); c++) {
-        const rb_node *ch = list_element(chunks, c), *id = ch ? rb_node_get(ch, "id") : NULL;
+        const rb_node *ch = rb_list_element(chunks, c), *id = ch ? rb_node_get(ch, "id") : NULL;
         if (!id || id->kind != RB_K_STRING || id->v.bytes.size != 4) continue;
         if (!memcmp(id->v.bytes.data, "VARI", 4)) vari = rb_node_get(ch, "variables");
         if (!memcmp(id->v.bytes.data, "FUNC", 4)) func = rb_node_get(ch, "functions");
@@ -183,7 +178,7 @@ int gm_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out)
             else put_text(out, "?");
         } else if (is_push(opcode) && t1 == 6) {
             k = element_at(strings, at + 4);
-            const rb_node *s = k >= 0 ? list_element(strings, (size_t)k) : NULL;
+            const rb_node *s = k >= 0 ? rb_list_element(strings, (size_t)k) : NULL;
             put_string(out, s && s->kind == RB_K_RECORD ? rb_node_get(s, "string") : NULL, 1);
         } else if (opcode == 0xD9 || (extra == 1 && (k = element_at(functions, at + 4)) >= 0)) {
             k = element_at(functions, at + 4);

@@ -21,11 +21,6 @@ static const rb_node *strref_text(rb_ar *ar, const char *key)
     return text && text->kind == RB_K_STRING ? text : NULL;
 }
 
-static int text_is(const rb_node *text, const char *s)
-{
-    return text && text->v.bytes.size == strlen(s) && memcmp(text->v.bytes.data, s, text->v.bytes.size) == 0;
-}
-
 /* A count stored before other fields, for list `key` (READ: the stored value; else the model's). */
 static rb_slot count_slot(rb_ar *ar, const char *what, const char *key, uint64_t *count)
 {
@@ -195,7 +190,7 @@ static const track_kind track_kinds[] = {
 static const track_kind *find_track_kind(const rb_node *model, const gm_sequence_layout *l)
 {
     for (size_t i = 0; i < sizeof track_kinds / sizeof track_kinds[0]; i++)
-        if (text_is(model, track_kinds[i].model)) return track_kinds[i].seqn_only && !l->all_tracks ? NULL : &track_kinds[i];
+        if (rb_node_text_is(model, track_kinds[i].model)) return track_kinds[i].seqn_only && !l->all_tracks ? NULL : &track_kinds[i];
     return NULL;
 }
 
@@ -213,7 +208,7 @@ static void owned_curves(rb_ar *ar, gm_state *st, uint64_t n, const gm_sequence_
         rb_ar_record_begin(ar, NULL);
         gm_strref(ar, st, "resourceModel");
         const rb_node *model = strref_text(ar, "resourceModel");
-        if (rb_ar_ok(ar) && !text_is(model, "GMAnimCurve")) {
+        if (rb_ar_ok(ar) && !rb_node_text_is(model, "GMAnimCurve")) {
             rb_ar_fail(ar, RB_E_FORMAT, "owned resource is not a GMAnimCurve");
             break;
         }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
+#include "../bytes.h"
 
 static const char MAGIC[] = "strmrgrps01";
 enum { MAGIC_SIZE = 11, HEADER_SIZE = 6, CHECKSUM_SIZE = 4, MAX_DATA = 0xFFFF };
@@ -106,7 +107,6 @@ static void chunk_fail(rb_ar *ar, rb_status status, const chunk_ctx *c, const ch
 
 /* ---------- sizes: which data sizes each id allows (READ, before anything is described) ---------- */
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
 static int one_of(uint64_t size, const unsigned *allowed, size_t n)
 {
@@ -179,7 +179,7 @@ static const char *size_problem(chunk_type t, const uint8_t *data, uint64_t size
             snprintf(why, why_size, "data size %" PRIu64 " is not a multiple of 4 of at least 8", size);
             return why;
         }
-        uint64_t count = le32(data);
+        uint64_t count = rb_le32(data);
         if (count == (size - 4) / 4 || count == (size - 8) / 4) return NULL;
         snprintf(why, why_size,
                  "stored count %" PRIu64 " fits neither reading of the data size %" PRIu64 ": %" PRIu64
@@ -230,7 +230,7 @@ static int peek_chunk(rb_ar *ar, const streamer_state *st, chunk_ctx *c)
     }
     const uint8_t *data = rb_ar_peek_bytes(ar, HEADER_SIZE + c->size + CHECKSUM_SIZE) + HEADER_SIZE;
     c->data_crc = (uint32_t)crc32(0, data, (uInt)c->size);
-    c->stored_crc = le32(data + c->size);
+    c->stored_crc = rb_le32(data + c->size);
     return 1;
 }
 
@@ -377,7 +377,7 @@ static void packed_chunk_and_checksum(rb_ar *ar, const rb_layout *layout)
     const rb_node *packed = rb_ar_packed_record(ar, NULL, layout); /* NULL: spelled out (text READ) */
     rb_slot checksum = rb_ar_slot(ar, "checksum", RB_U32);
     if (packed && rb_ar_direction(ar) == RB_AR_WRITE)
-        rb_ar_slot_set(ar, &checksum, le32(packed->v.bytes.data + packed->v.bytes.size));
+        rb_ar_slot_set(ar, &checksum, rb_le32(packed->v.bytes.data + packed->v.bytes.size));
 }
 
 /* WRITE: a packed chunk is one of PACKED_CHUNKS' layouts, by construction (only READ makes them). */

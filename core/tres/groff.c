@@ -494,16 +494,14 @@ static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
 }
 
 /* Partition and instance records carry 4 flag bytes except in save versions 13..16. */
-static int save_has_flags(const groff_state *st) { return st->save_version < 13 || st->save_version > 16; }
-
 static void scn_partitions(rb_ar *ar, groff_state *st, uint64_t size)
 {
     rb_ar_u8(ar, "version");
-    unsigned record = save_has_flags(st) ? 28 : 24;
+    unsigned record = tres_save_has_flags(st->save_version) ? 28 : 24;
     uint64_t n = rb_ar_list_begin_n(ar, "records", size > 0 ? (size - 1) / record : 0, record);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        if (rb_ar_has(ar, "flags", save_has_flags(st))) rb_ar_x32(ar, "flags");
+        if (rb_ar_has(ar, "flags", tres_save_has_flags(st->save_version))) rb_ar_x32(ar, "flags");
         vec3(ar, "centre");
         vec3(ar, "corner");
         rb_ar_record_end(ar);
@@ -535,7 +533,7 @@ static void scn_instance(rb_ar *ar, groff_state *st, uint64_t size)
     rb_ar_f32(ar, "z");
     rb_ar_record_end(ar);
     rb_ar_f32(ar, "scale");
-    if (rb_ar_has(ar, "flags", save_has_flags(st))) rb_ar_x32(ar, "flags");
+    if (rb_ar_has(ar, "flags", tres_save_has_flags(st->save_version))) rb_ar_x32(ar, "flags");
     if (rb_ar_has(ar, "extra", rb_ar_remaining(ar) > 0)) rb_ar_rest(ar, "extra");
 }
 
@@ -599,10 +597,10 @@ static payload_kind classify_special(rb_ar *ar, groff_state *st, const groff_ent
          name_is(st, e->name, "TerrainHierarchy")) && size % 8 == 0)
         return P_HIERARCHY;
     if (st->save_version < 0) return P_OPAQUE; /* record sizes depend on the save version */
-    unsigned record = save_has_flags(st) ? 28 : 24;
+    unsigned record = tres_save_has_flags(st->save_version) ? 28 : 24;
     if (name_is(st, e->name, "Partitions") && size >= 1 && (size - 1) % record == 0)
         return P_PARTITIONS;
-    if (is_instance_block_name(name_of(st, e->name)) && size == (save_has_flags(st) ? 36u : 32u)) return P_INSTANCE;
+    if (is_instance_block_name(name_of(st, e->name)) && size == (tres_save_has_flags(st->save_version) ? 36u : 32u)) return P_INSTANCE;
     return P_SCN_CLASS; /* scn.c decides, or keeps the bytes */
 }
 

@@ -15,18 +15,13 @@ enum { SECTION_HANDLES = 0x80000000u, HANDLE_STEP = 0x10 };
 
 static const rb_node *symbols_of(const rb_doc *doc) { return rb_node_get(doc->root, "symbols"); }
 
-static int text_is(const rb_node *name, const char *text, size_t length)
-{
-    return name && name->kind == RB_K_STRING && name->v.bytes.size == length && !memcmp(name->v.bytes.data, text, length);
-}
-
 /* The one handle `text` names in `symbols`: 0 found, -1 none, -2 several. */
 static int handle_of_text(const rb_node *symbols, const char *text, size_t length, uint32_t *handle)
 {
     int found = -1;
     for (size_t i = 0; symbols && i < symbols->v.kids.count; i++) {
         const rb_node *s = symbols->v.kids.items[i];
-        if (!text_is(rb_node_get(s, "name"), text, length)) continue;
+        if (!rb_node_text_equals(rb_node_get(s, "name"), text, length)) continue;
         uint32_t h = (uint32_t)rb_node_uint(rb_node_get(s, "handle"));
         if (found == 0 && h != *handle) return -2;
         *handle = h;
@@ -137,7 +132,7 @@ const char *groff_symbol_text(const rb_doc *doc, uint32_t handle, size_t *length
         const rb_node *s = symbols->v.kids.items[i];
         if ((uint32_t)rb_node_uint(rb_node_get(s, "handle")) != handle) continue;
         const rb_node *name = rb_node_get(s, "name");
-        if (!name || name->kind != RB_K_STRING || (text && !text_is(name, (const char *)text->v.bytes.data, text->v.bytes.size)))
+        if (!name || name->kind != RB_K_STRING || (text && !rb_node_text_equals(name, (const char *)text->v.bytes.data, text->v.bytes.size)))
             return NULL;
         text = name;
     }

@@ -10,18 +10,18 @@
 #include <string.h>
 #include "tres.h"
 #include "tres_assets.h"
+#include "../bytes.h"
 
 enum { PID_VERSION = 0x130, PID_HEADER_BYTES = 32, PID_ENTRY_BYTES = 56, PID_PALETTE_FIXED = 16 };
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
 static int pid_detect(const uint8_t *data, size_t size)
 {
     /* no magic: a version, a bit depth and a palette offset that must hold, and tables that fit */
-    if (size < PID_HEADER_BYTES || le32(data) != PID_VERSION || le32(data + 4) != 16 ||
-        le32(data + 16) != PID_HEADER_BYTES)
+    if (size < PID_HEADER_BYTES || rb_le32(data) != PID_VERSION || rb_le32(data + 4) != 16 ||
+        rb_le32(data + 16) != PID_HEADER_BYTES)
         return 0;
-    uint64_t entries_at = le32(data + 8), entries = le32(data + 12);
+    uint64_t entries_at = rb_le32(data + 8), entries = rb_le32(data + 12);
     if (entries_at < PID_HEADER_BYTES || entries_at > size || entries > (size - entries_at) / PID_ENTRY_BYTES) return 0;
     return 60;
 }
@@ -119,7 +119,7 @@ static void pid_describe(rb_ar *ar)
     if (rb_ar_has(ar, "trailing", reading && !rb_ar_at_end(ar))) rb_ar_rest(ar, "trailing");
 }
 
-const rb_format rb_format_tres_pid = {
+const rb_format rb_format_pid = {
     .name = "pid",
     .description = "Trespasser packed image directory (-130.pid)",
     .detect = pid_detect,

@@ -71,15 +71,13 @@ static void fixed_table(rb_ar *ar, const char *key, uint64_t n, const rb_layout 
 }
 
 /* Partition flags follow every saved presence except in save versions 13..16. */
-static int save_has_flags(const scn_context *cx) { return cx->save_version < 13 || cx->save_version > 16; }
-
 /* CInstance: the presence (position, rotation, scale), then the partition flags. */
 static void instance_part(rb_ar *ar, const scn_context *cx)
 {
     vec3(ar, "position");
     rb_ar_layout_record(ar, "rotation", &QUAT);
     rb_ar_f32(ar, "scale");
-    if (rb_ar_has(ar, "flags", save_has_flags(cx))) rb_ar_x32(ar, "flags");
+    if (rb_ar_has(ar, "flags", tres_save_has_flags(cx->save_version))) rb_ar_x32(ar, "flags");
 }
 
 static uint32_t peek32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -118,7 +116,7 @@ static void animate_part(rb_ar *ar, const scn_context *cx)
 /* Bytes of the animate part (READ sizing), or 0 when the block is too short. */
 static uint64_t animate_bytes(const uint8_t *p, uint64_t size, const scn_context *cx)
 {
-    uint64_t at = (save_has_flags(cx) ? 36 : 32) + 4 + (cx->animal_version >= 10 ? 4 : 0) +
+    uint64_t at = (tres_save_has_flags(cx->save_version) ? 36 : 32) + 4 + (cx->animal_version >= 10 ? 4 : 0) +
                   (cx->animal_version >= 7 ? 28 : 0);
     if (cx->save_version < 8) return at <= size ? at : 0;
     if (at + 4 > size) return 0;
@@ -668,7 +666,7 @@ static int read_class(rb_ar *ar, const scn_context *cx, uint64_t size, trigger_s
 {
     const uint8_t *p = payload_bytes(ar, size);
     if (!p) return -1;
-    unsigned base = save_has_flags(cx) ? 36 : 32;
+    unsigned base = tres_save_has_flags(cx->save_version) ? 36 : 32;
     if (named(cx, "80A9DC71")) return size == 124 ? C_CAMERA : -1;
     if (named(cx, "9FB57F53")) return C_PLAYER;
     if (named(cx, "A9AC56AE")) return C_AI_SYSTEM;

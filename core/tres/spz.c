@@ -35,7 +35,7 @@ static void spz_describe(rb_ar *ar)
     rb_ar_stream_end(ar, &size, &none);
 }
 
-const rb_format rb_format_tres_spz = {
+const rb_format rb_format_spz = {
     .name = "spz",
     .description = "Trespasser LZSS-packed texture swap file (-130.spz)",
     .detect = spz_detect,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "tres.h"
 #include "tres_assets.h"
+#include "../bytes.h"
 
 enum {
     TPA_VERSION = 0x150,
@@ -23,15 +24,14 @@ enum {
     WBOR = 0x524F4257u
 };
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
 static int tpa_detect(const uint8_t *data, size_t size)
 {
-    if (size < TPA_HEADER_BYTES || le32(data) != TPA_VERSION || le32(data + 8) != TPA_HEADER_BYTES) return 0;
-    uint64_t ids = le32(data + 20);
+    if (size < TPA_HEADER_BYTES || rb_le32(data) != TPA_VERSION || rb_le32(data + 8) != TPA_HEADER_BYTES) return 0;
+    uint64_t ids = rb_le32(data + 20);
     if (ids > (size - TPA_HEADER_BYTES) / TPA_ID_BYTES) return 0;
     /* the first id's header copy starts with the body magic */
-    if (ids && le32(data + TPA_HEADER_BYTES + 20) != WBOR) return 0;
+    if (ids && rb_le32(data + TPA_HEADER_BYTES + 20) != WBOR) return 0;
     return 80;
 }
 
@@ -146,26 +146,6 @@ static void tpa_id(rb_ar *ar, tpa_state *st, uint64_t i)
     rb_ar_record_end(ar);
 }
 
-/* NUL-terminated text (subtitles). */
-static void cstring(rb_ar *ar, const char *key)
-{
-    uint64_t length = 0;
-    if (rb_ar_direction(ar) == RB_AR_READ) {
-        uint64_t left = rb_ar_remaining(ar);
-        uint32_t w;
-        for (;; length++) {
-            if (length >= left) { rb_ar_fail(ar, RB_E_FORMAT, "text has no terminating NUL"); return; }
-            uint64_t at = length > left - 4 ? left - 4 : length;
-            if (left < 4 || !rb_ar_peek_u32_at(ar, at, &w)) { rb_ar_fail(ar, RB_E_FORMAT, "text runs off the block"); return; }
-            if (((w >> (8 * (length - at))) & 0xFF) == 0) break;
-        }
-    }
-    const rb_node *t = rb_ar_bytes(ar, key, RB_K_STRING, length);
-    if (t && rb_ar_direction(ar) != RB_AR_READ && memchr(t->v.bytes.data, 0, t->v.bytes.size))
-        rb_ar_fail(ar, RB_E_MODEL, "text contains a NUL byte, which would end it early");
-    rb_ar_expect(ar, "terminating NUL", "", 1);
-}
-
 /* Subtitles: u32 length of the rest, u32 section count, sections (duration in 1/5 s, text),
  * then 4 bytes of junk. */
 static void subtitle_sections(rb_ar *ar)
@@ -174,7 +154,7 @@ static void subtitle_sections(rb_ar *ar)
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
         rb_ar_u32(ar, "duration");
-        cstring(ar, "text");
+        rb_ar_cstring(ar, "text");
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
@@ -373,7 +353,7 @@ done:
     free_state(&st);
 }
 
-const rb_format rb_format_tres_tpa = {
+const rb_format rb_format_tpa = {
     .name = "tpa",
     .description = "Trespasser packed audio (.tpa, version 0x150)",
     .detect = tpa_detect,

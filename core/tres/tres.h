@@ -10,11 +10,14 @@
 #include "../doc.h"
 
 extern const rb_format rb_format_groff;
-extern const rb_format rb_format_tres_pid;
-extern const rb_format rb_format_tres_tpa;
-extern const rb_format rb_format_tres_wtd;
-extern const rb_format rb_format_tres_spz;
+extern const rb_format rb_format_pid;
+extern const rb_format rb_format_tpa;
+extern const rb_format rb_format_wtd;
+extern const rb_format rb_format_spz;
 
+/* Save versions 13 to 16 have no instance flags: their partition records and base-instance
+ * blocks are 4 bytes shorter (docs/formats/trespasser.md "SCN and savegame blocks"). */
+static inline int tres_save_has_flags(int32_t save_version) { return save_version < 13 || save_version > 16; }
 /* Palette hash of a .pid palette: h ^= colour << (h & 2) over the colours. */
 /* Name of the SCN/savegame block that holds an instance's state: "%X" of the game's u4Hash (plain
  * CRC-32 of the name's bytes, no terminator) of its name. */
@@ -22,7 +25,7 @@ void rb_tres_block_name(const char *instance_name, char out[9]);
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
 
 /* The .wtd asset: the terrain's height map as a 16-bit greyscale PNG (rb_format.assets). */
-int rb_tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
-                       size_t why_size);
+int tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+                    size_t why_size);
 
 #endif

@@ -18,28 +18,6 @@ enum { VT_BOOL = 1, VT_CHAR = 2, VT_INT = 3, VT_FLOAT = 4, VT_STRING = 5, VT_GRO
 
 static const char *const VALUE_KEYS[] = {NULL, "bool", "char", "int", "float", "string", "group"};
 
-/* A NUL-terminated string: the text, then its terminator. A text holding a NUL cannot be written. */
-static const rb_node *cstring(rb_ar *ar, const char *key)
-{
-    uint64_t length = 0;
-    if (rb_ar_direction(ar) == RB_AR_READ) {
-        uint64_t left = rb_ar_remaining(ar);
-        const uint8_t *at = rb_ar_peek_bytes(ar, left);
-        const uint8_t *nul = at ? memchr(at, 0, left) : NULL;
-        if (!nul) {
-            rb_ar_fail(ar, RB_E_FORMAT, "%s: no NUL terminator in the %llu bytes left", key ? key : "string",
-                       (unsigned long long)left);
-            return NULL;
-        }
-        length = (uint64_t)(nul - at);
-    }
-    const rb_node *text = rb_ar_bytes(ar, key, RB_K_STRING, length);
-    if (text && rb_ar_direction(ar) != RB_AR_READ && memchr(text->v.bytes.data, 0, text->v.bytes.size))
-        rb_ar_fail(ar, RB_E_MODEL, "%s: a NUL inside the text (the game reads up to the first NUL)", key ? key : "string");
-    rb_ar_expect(ar, "string terminator", "", 1);
-    return text;
-}
-
 static const rb_layout_field HANDLE_FIELDS[] = {{"id", RB_K_INT, RB_U32}, {"count", RB_K_INT, RB_U32}};
 static const rb_layout HANDLE = {"value handle", HANDLE_FIELDS, 2};
 
@@ -48,7 +26,7 @@ static const rb_layout HANDLE = {"value handle", HANDLE_FIELDS, 2};
 static void object_handle(rb_ar *ar, const char *key, rb_slot *length_slot)
 {
     rb_ar_record_begin(ar, key);
-    cstring(ar, "className");
+    rb_ar_cstring(ar, "className");
     rb_ar_u32(ar, "base");
     *length_slot = rb_ar_slot(ar, "list length", RB_U32);
     rb_ar_u32(ar, "count");
@@ -93,7 +71,7 @@ static void symbol_table(rb_ar *ar, vt_symbols *syms)
 {
     rb_slot next = {0};
     object_handle(ar, "symbolsHandle", &next);
-    cstring(ar, "symbolTableName");
+    rb_ar_cstring(ar, "symbolTableName");
     rb_slot count = rb_ar_slot(ar, "symbol count", RB_U32);
     uint64_t n = rb_ar_list_begin_n(ar, "symbols", rb_ar_count_of(ar, "symbols", count.value), 9);
     syms->by_index = calloc(n + 1, sizeof *syms->by_index);
@@ -105,7 +83,7 @@ static void symbol_table(rb_ar *ar, vt_symbols *syms)
     }
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
-        const rb_node *text = cstring(ar, "text");
+        const rb_node *text = rb_ar_cstring(ar, "text");
         /* the symbol's handle: its index, with a reference count */
         rb_slot id = rb_ar_slot(ar, "symbol id", RB_U32);
         if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && id.value != i)
@@ -194,7 +172,7 @@ static void value_record(rb_ar *ar, const vt_symbols *syms)
     case VT_CHAR: rb_ar_u8(ar, key); break;
     case VT_INT: rb_ar_i32(ar, key); break;
     case VT_FLOAT: rb_ar_f32(ar, key); break;
-    case VT_STRING: cstring(ar, key); break;
+    case VT_STRING: rb_ar_cstring(ar, key); break;
     case VT_GROUP: rb_ar_table(ar, key, RB_U32, &HANDLE); break;
     }
     /* the record ends with its key, which is its own handle */
@@ -214,7 +192,7 @@ static void value_record(rb_ar *ar, const vt_symbols *syms)
 void groff_value_table(rb_ar *ar, uint64_t size)
 {
     vt_symbols syms = {0};
-    cstring(ar, "tableName");
+    rb_ar_cstring(ar, "tableName");
     symbol_table(ar, &syms);
     rb_slot next = {0};
     object_handle(ar, "valuesHandle", &next);

@@ -150,13 +150,13 @@ static json_t *wtd_summary(const rb_doc *doc)
 /* Natural key of a node: its square (`diff --by-identity` shows an added node as one add). */
 static const rb_key_set WTD_IDENTITY_KEYS[] = {{20, {"x", "y", "size", NULL}}};
 
-const rb_format rb_format_tres_wtd = {
+const rb_format rb_format_wtd = {
     .name = "wtd",
     .description = "Trespasser wavelet terrain data (.wtd)",
     .detect = wtd_detect,
     .describe = wtd_describe,
     .summary = wtd_summary,
-    .assets = rb_tres_wtd_assets,
+    .assets = tres_wtd_assets,
     .identity_keys = WTD_IDENTITY_KEYS,
     .identity_key_count = 1,
 };

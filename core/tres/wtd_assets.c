@@ -86,8 +86,8 @@ static int png_grey16(const uint16_t *px, uint32_t side, void **png, size_t *png
     return 0;
 }
 
-int rb_tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
-                       size_t why_size)
+int tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+                    size_t why_size)
 {
     if (only_kind && strcmp(only_kind, "image") != 0) return 0;
     rb_doc_read_begin(doc);

@@ -6,3 +6,5 @@ rebyte_add_script_test(gbx_item_mesh_edit gbx_item/mesh_edit.sh)
 rebyte_add_script_test(gbx_item_solid_fixture gbx_item/solid_fixture.sh)
 # TM 1.0 / Sunrise collections and block infos (core/gbx/item/block_info.c): fixtures packed independently.
 rebyte_add_script_test(gbx_item_block_info gbx_item/block_info.sh)
+rebyte_add_script_test(gbx_item_empty_lists gbx_item/empty_lists.sh)
+set_tests_properties(gbx_item_empty_lists PROPERTIES LABELS long TIMEOUT 1800) # dumps every corpus file

@@ -82,7 +82,7 @@ d = json.load(open(sys.argv[1]))
 d["bodyCompression"] = "U"
 chunk = {"id": "0x3F001003", "version": 7, "flags": "0x0004", "decorationOffset": [1.0, 2.0, 3.0],
          "angelScriptModules": [{"flags": "0x01", "moduleName": "Main"}], "parameterSets": [],
-         "triggerGroups": [], "blockGroups": [], "embeddedBlockCount": 0,
+         "triggerGroups": [], "blockGroups": [], "embeddedBlocks": [],
          "materialModelRefs": [{"instanceIndex": 5, "materialModelRelativePath": "Mat.Gbx"}],
          "replacementTextureFlags": "0x05", "specularInstanceIndex": 7, "whiteInstanceIndex": 8,
          "embeddedImages": [], "vehicleIdentifiers": [],

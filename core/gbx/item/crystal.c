@@ -249,11 +249,7 @@ static void crystal(rb_ar *ar, const char *key, uint64_t materials)
     if (version < 29) item_f32_table_n(ar, "positionU01", k.positions);
     rb_ar_i32(ar, "u04");
     if (version < 32) {
-        int32_t links = rb_ar_i32(ar, "crystalLinkCount");
-        if (rb_ar_ok(ar) && links != 0) {
-            rb_ar_fail(ar, RB_E_UNSUPPORTED, "crystal links (%d) have no known layout", links);
-            return;
-        }
+        if (!rb_ar_empty_list(ar, "crystalLinks", RB_I32, "crystal links")) return;
         rb_ar_i32(ar, "u05");
         gbx_string(ar, "u06");
         if (version < 30) item_f32_table(ar, "smoothingGroups");

@@ -4,6 +4,7 @@
  * chunk of its node.
  */
 #include <string.h>
+#include "../../bytes.h"
 #include "item_shapes.h"
 
 int item_version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *what)
@@ -29,18 +30,6 @@ static const rb_layout_field U32_FIELD[] = {{NULL, RB_K_INT, RB_U32}};
 static const rb_layout U32_ELEMENT = {"index", U32_FIELD, 1};
 static const rb_layout_field PAIR_FIELDS[] = {{"a", RB_K_INT, RB_U32}, {"b", RB_K_INT, RB_U32}};
 static const rb_layout PAIR_ELEMENT = {"index pair", PAIR_FIELDS, 2};
-
-static uint32_t load_le(const uint8_t *p, unsigned width)
-{
-    uint32_t v = 0;
-    for (unsigned i = 0; i < width; i++) v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-
-static void store_le(uint8_t *p, uint32_t v, unsigned width)
-{
-    for (unsigned i = 0; i < width; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static int fits(uint64_t v, unsigned width) { return width >= 4 ? v <= UINT32_MAX : v < (1ull << (8 * width)); }
 
@@ -71,11 +60,11 @@ static uint64_t opt_table(rb_ar *ar, const char *key, uint64_t count, unsigned w
             return 0;
         }
         for (uint64_t i = 0; i < count; i++) {
-            uint32_t v = load_le(src + i * width, width);
+            uint32_t v = (uint32_t)rb_load_le(src + i * width, width);
             if (per == 1) values[i] = v;
             else if (width == 2) values[2 * i] = v & 0xFF, values[2 * i + 1] = v >> 8;
             else if (width == 4) values[2 * i] = v & 0xFFFF, values[2 * i + 1] = v >> 16;
-            else values[2 * i] = v, values[2 * i + 1] = load_le(src + i * width + 4, 4);
+            else values[2 * i] = v, values[2 * i + 1] = (uint32_t)rb_load_le(src + i * width + 4, 4);
         }
         uint64_t n = rb_ar_table_detached(ar, key, layout, (const uint8_t *)values, count);
         cover(ar, key, count * width);
@@ -97,9 +86,9 @@ static uint64_t opt_table(rb_ar *ar, const char *key, uint64_t count, unsigned w
         }
         if (rb_ar_direction(ar) != RB_AR_WRITE) continue;
         uint8_t out[8];
-        if (per == 1) store_le(out, v[0], width);
-        else if (width == 8) store_le(out, v[0], 4), store_le(out + 4, v[1], 4);
-        else store_le(out, v[0] | (v[1] << (4 * width)), width);
+        if (per == 1) rb_store_le(out, v[0], width);
+        else if (width == 8) rb_store_le(out, v[0], 4), rb_store_le(out + 4, v[1], 4);
+        else rb_store_le(out, v[0] | (v[1] << (4 * width)), width);
         rb_ar_emit(ar, out, width);
     }
     return n;
@@ -116,7 +105,7 @@ uint32_t item_opt_uint(rb_ar *ar, const char *key, unsigned width)
     if (rb_ar_direction(ar) == RB_AR_READ) {
         const uint8_t *src = rb_ar_take(ar, key, width);
         if (!src) return 0;
-        uint32_t v = (uint32_t)rb_ar_uint_detached(ar, key, RB_U32, load_le(src, width));
+        uint32_t v = (uint32_t)rb_ar_uint_detached(ar, key, RB_U32, (uint32_t)rb_load_le(src, width));
         cover(ar, key, width);
         return v;
     }
@@ -128,7 +117,7 @@ uint32_t item_opt_uint(rb_ar *ar, const char *key, unsigned width)
     }
     if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar)) {
         uint8_t out[4];
-        store_le(out, (uint32_t)v, width);
+        rb_store_le(out, (uint32_t)v, width);
         rb_ar_emit(ar, out, width);
     }
     return (uint32_t)v;

@@ -215,8 +215,7 @@ static void visual_00b(rb_ar *ar)
 static void visual_010(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    int32_t morphs = rb_ar_i32(ar, "morphCount");
-    if (rb_ar_ok(ar) && morphs > 0) rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual morphs (%d) have no known layout", morphs);
+    rb_ar_empty_list(ar, "morphs", RB_I32, "visual morphs");
 }
 
 /* texture coordinates: `count` of them per set, the set's version deciding each one's fields */

@@ -215,12 +215,7 @@ static void skel_000(rb_ar *ar)
         if (v < 16) skel_data(ar, "u04");
         if (v == 14) {
             rb_ar_i32(ar, "u09");
-            /* joint expressions: only an empty list has a known layout */
-            uint32_t exprs = rb_ar_u32(ar, "jointExprCount");
-            if (rb_ar_ok(ar) && exprs != 0) {
-                rb_ar_fail(ar, RB_E_UNSUPPORTED, "skeleton joint expressions (%u) have no known layout", exprs);
-                return;
-            }
+            if (!rb_ar_empty_list(ar, "jointExpressions", RB_U32, "skeleton joint expressions")) return;
         }
         if (v >= 19) skel_data(ar, "u07");
     }

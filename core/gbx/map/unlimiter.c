@@ -24,12 +24,7 @@ static int refuse(rb_ar *ar, const char *what)
 }
 
 /* a list this module only knows empty (GBX.NET reads it; no corpus file has one) */
-static void empty_list(rb_ar *ar, const char *key)
-{
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 1);
-    if (n) refuse(ar, key);
-    rb_ar_list_end(ar);
-}
+static void empty_list(rb_ar *ar, const char *key) { rb_ar_empty_list(ar, key, RB_U32, key); }
 
 static void script_modules(rb_ar *ar)
 {
@@ -135,7 +130,7 @@ static void unlimiter_chunk(rb_ar *ar)
     empty_list(ar, "triggerGroups");
     empty_list(ar, "blockGroups");
     /* the count of the embedded block data read further on, which this module only knows empty */
-    if (rb_ar_i32(ar, "embeddedBlockCount") != 0) refuse(ar, "embedded block");
+    rb_ar_empty_list(ar, "embeddedBlocks", RB_I32, "embedded blocks");
     material_refs(ar);
     replacement_textures(ar);
     empty_list(ar, "embeddedImages");
