@@ -142,6 +142,11 @@ def model_counts(dump):
             if isinstance(o.get('samples'), list) and 'samplePeriod' in o:
                 add('ghosts')
                 return
+            samples = o.get('samples')
+            if 'bufferType' in o and isinstance(samples, list) and samples and \
+                    ('position' in samples[0] or 'state' in samples[0]):
+                add('ghosts')  # a car entity of a TM2020 record (docs/formats/gbx-ghost.md)
+                return
             for v in o.values(): walk(v)
         elif isinstance(o, list):
             for v in o: walk(v)

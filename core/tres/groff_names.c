@@ -169,8 +169,8 @@ static rb_node *new_symbol(rb_arena *arena, uint32_t handle, const char *text, s
 
 /* ---------- scene block names: the hash of an instance's name ---------- */
 
-/* The blocks of a scene or savegame that are not an instance's (docs/formats/trespasser.md "SCN
- * and savegame blocks"); every other block is named by the hash of an instance's name. */
+/* The blocks of a scene or savegame that are not an instance's; every other block is named by
+ * the hash of an instance's name (docs/formats/trespasser.md "SCN and savegame blocks"). */
 static const char *const SCENE_FIXED_NAMES[] = {"Header", "Partitions", "Hierarchy", "TerrainHierarchy",
                                                 "TriggerHierarchy", "SaveGameName", "SaveSCNName", "SaveBMP"};
 

@@ -127,15 +127,17 @@ def position(state):
 
 
 def check_laws(name, samples):
+    """Times increase; between samples with a position (tools that cut a run leave placeholder
+    states, NaN among them, where the cut was) the car moves no faster than 1000 km/h but for a
+    few respawns."""
     times = [t for t, _ in samples]
     if any(b <= a for a, b in zip(times, times[1:])):
         return "%s: times do not increase" % name
-    jumps = 0
-    for (t0, s0), (t1, s1) in zip(samples, samples[1:]):
-        p0, p1 = position(s0), position(s1)
-        if not all(math.isfinite(v) for v in p0 + p1):
-            return "%s: a position is not finite at %d ms" % (name, t1)
-        jumps += math.dist(p0, p1) > 1000 / 3.6 * (t1 - t0) / 1000 + 1
+    placed = [(t, position(s)) for t, s in samples if all(math.isfinite(v) for v in position(s))]
+    if len(placed) < len(samples) // 2:
+        return "%s: only %d of %d samples have a finite position" % (name, len(placed), len(samples))
+    jumps = sum(math.dist(p0, p1) > 1000 / 3.6 * (t1 - t0) / 1000 + 1
+                for (t0, p0), (t1, p1) in zip(placed, placed[1:]))
     if jumps > max(2, len(samples) // 50):
         return "%s: the car jumps %d times in %d samples" % (name, jumps, len(samples))
     return None
@@ -159,7 +161,10 @@ def same_run(samples, table):
             if int(row["time_ms"]) != t:
                 return False
             for v, key in zip(position(state), "xyz"):
-                if abs(float(row[key]) - v) > 1e-4 * max(1.0, abs(v)):
+                if not math.isfinite(v):  # the CSV leaves NaN and infinities empty
+                    if row[key] not in ("", "inf", "-inf"):
+                        return False
+                elif abs(float(row[key]) - v) > 1e-4 * max(1.0, abs(v)):
                     return False
         except ValueError:  # an empty cell: a table of another kind
             return False

@@ -4,10 +4,9 @@
  * versions. Layout: docs/formats/gbx-ghost.md "Entity records".
  *
  * Lists here end with a marker byte: 1 before each element, 0 after the last. The markers are
- * derived on write. Before version 11 each sample's state is kept as its bytes (a blob); from
- * version 11 on the samples are stored transposed and delta-coded (ent_samples.c) and the car's
- * are typed. Content that the layout does not
- * read to its last byte stays whole as opaque "data".
+ * derived on write. A sample's state is the car's fields for the car (ent_samples.c), else its
+ * bytes; from version 11 on the samples are stored transposed and delta-coded (ent_samples.c).
+ * Content that the layout does not read to its last byte stays whole as opaque "data".
  */
 #include <stdio.h>
 #include "ghost.h"
@@ -56,7 +55,7 @@ static void sample(rb_ar *ar, uint32_t entity_class)
 {
     rb_ar_i32(ar, "time");
     uint32_t length = 0;
-    int car = gbx_ent_is_car(entity_class) && rb_ar_peek_u32(ar, &length) && length >= 103;
+    int car = rb_ar_peek_u32(ar, &length) && gbx_ent_is_car_state(entity_class, length);
     if (rb_ar_has(ar, "state", rb_ar_direction(ar) == RB_AR_READ ? car : 0)) gbx_ent_car_state(ar);
     else gbx_data_blob(ar, "data");
 }

@@ -58,7 +58,7 @@ static const rb_layout CAR_STATE = {"car state", VEHICLE_FIELDS + 1, COUNT(VEHIC
  * the document's arena: sizes differ per entity. */
 static const rb_layout *sample_layout(rb_ar *ar, uint32_t entity_class, uint32_t size)
 {
-    int vehicle = entity_class == VEHICLE_VIS_CLASS && size >= VEHICLE_TYPED_BYTES;
+    int vehicle = gbx_ent_is_car_state(entity_class, size);
     size_t typed = vehicle ? COUNT(VEHICLE_FIELDS) : 1;
     int tail = vehicle ? size > VEHICLE_TYPED_BYTES : 1;
     rb_layout_field *fields = rb_arena_alloc(rb_ar_arena(ar), (typed + 1) * sizeof *fields);
@@ -183,7 +183,10 @@ void gbx_ent_encoded_samples(rb_ar *ar, uint32_t entity_class)
         encode_samples(ar, rb_node_get(rb_ar_current(ar), "samples"), layout, (uint32_t)count, size);
 }
 
-int gbx_ent_is_car(uint32_t entity_class) { return entity_class == VEHICLE_VIS_CLASS; }
+int gbx_ent_is_car_state(uint32_t entity_class, uint32_t size)
+{
+    return entity_class == VEHICLE_VIS_CLASS && size >= VEHICLE_TYPED_BYTES;
+}
 
 void gbx_ent_car_state(rb_ar *ar)
 {

@@ -26,8 +26,8 @@ void gbx_ent_record_content(rb_ar *ar);
 /* An entity's samples from record version 11 on (ent_samples.c); `entity_class` is the class id
  * of the recorded object (0 when unknown): the car's samples are typed. */
 void gbx_ent_encoded_samples(rb_ar *ar, uint32_t entity_class);
-/* Is this the car (CSceneVehicleVis), whose samples are typed? */
-int gbx_ent_is_car(uint32_t entity_class);
+/* Is a state of `size` bytes of an entity of this class one the car's fields type (CSceneVehicleVis)? */
+int gbx_ent_is_car_state(uint32_t entity_class, uint32_t size);
 /* A car sample's state before version 11: its length, the typed state, the bytes after it (u103). */
 void gbx_ent_car_state(rb_ar *ar);
 #endif
