@@ -126,9 +126,9 @@ static const command COMMANDS[] = {
     {"replace", cmd_replace, "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup]) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
      "manifest's \"path\"), converted to the stored form (a PNG quantised to a texture's palette,\n"
-     "a thumbnail turned back upside down), then write, re-read and verify like `apply`. An\n"
-     "unchanged asset gives FILE byte for byte. A patch does the same with a value {\"$file\": F}\n"
-     "at an asset's path (F relative to the patch's folder).\n"
+     "a map thumbnail from any JPEG or PNG of its size, stored upside down), then write, re-read\n"
+     "and verify like `apply`. An unchanged asset gives FILE byte for byte. A patch does the\n"
+     "same with a value {\"$file\": F} at an asset's path (F relative to the patch's folder).\n"
      "  -o OUT        output file\n"
      "  --in-place    replace FILE (after verification); --backup keeps the original as FILE.bak\n"
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
