@@ -319,6 +319,8 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     free(resolved);
     rc = apply_companions(doc, companions, out, patch->name, i);
     if (rc == 0) rc = apply_companions(doc, followers, out, patch->name, i);
+    /* the whole-model path has no followers: a later failure must not hand it this patch */
+    if (json_array_size(followers)) out->final = 1;
     json_decref(companions);
     json_decref(followers);
     return rc;

@@ -8,7 +8,8 @@
 #     back by an independent walk of its bytes (tests/gm/datawin_bytes.py: STRG's table, CODE's
 #     blobs, every push.s operand's STRG index), the operands that pushed the old text now push
 #     the new one, as many, at the same places; the listing (extract --only code) shows it; STRG
-#     has as many strings as before and not the old text;
+#     has as many strings as before and not the old text; apply(diff(input, output), input) gives
+#     the output byte for byte;
 #  3. refusals, nothing written: a text that is also a variable's name (the runner looks it up by
 #     name), and a new text STRG already has.
 . "$(dirname "$0")/common.sh"
@@ -83,6 +84,10 @@ assert len(after_texts) == len(before_texts), "STRG has %d strings, not %d" % (l
 assert old not in after_texts, "STRG still has the old text (appended again)"
 print("%s: %d push.s of \"%s\" now push \"%s\"" % (sys.argv[1].split("/")[-1], len(moved), old, new))
 PY
+    # diff is apply's inverse: the references' replaces come before STRG's, which then has none to move
+    "$rebyte" diff "$win" "$tmp/edited.win" >"$tmp/diff.json" # exit 1: they differ
+    "$rebyte" apply -q "$tmp/diff.json" "$win" -o "$tmp/again.win" &&
+        cmp -s "$tmp/again.win" "$tmp/edited.win" || fail "$name: apply(diff(input, edited), input) is not the edited file"
     rm -rf "$tmp/code"
     "$rebyte" extract "$tmp/edited.win" -o "$tmp/code" --only code -q || fail "$name: extract the listings"
     grep -rqF "push.s \"$new\"" "$tmp/code" || fail "$name: no listing shows push.s \"$new\""
