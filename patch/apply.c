@@ -235,7 +235,7 @@ static json_t *follower_ops(rb_doc *doc, const json_t *op, const char *plain_pat
 {
     why[0] = 0;
     if (!doc->format->followers) return NULL;
-    return doc->format->followers(doc, json_string_value(json_object_get(op, "op")), plain_path,
+    return doc->format->followers(doc, NULL, json_string_value(json_object_get(op, "op")), plain_path,
                                   json_object_get(op, "value"), why, why_size);
 }
 
@@ -319,8 +319,6 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     free(resolved);
     rc = apply_companions(doc, companions, out, patch->name, i);
     if (rc == 0) rc = apply_companions(doc, followers, out, patch->name, i);
-    /* the whole-model path has no followers: a later failure must not hand it this patch */
-    if (json_array_size(followers)) out->final = 1;
     json_decref(companions);
     json_decref(followers);
     return rc;
