@@ -115,12 +115,12 @@ static int write_png(const char *path, unsigned w, unsigned h)
 }
 
 /* The pixels as stored, EXIF ignored (libjpeg reads no EXIF). */
-static unsigned char *decode(const char *path, unsigned *w, unsigned *h, struct jpeg_decompress_struct *c)
+static unsigned char *decode(const char *path, unsigned *w, unsigned *h, struct jpeg_decompress_struct *c,
+                             struct jpeg_error_mgr *e)
 {
     size_t size;
     unsigned char *data = read_file(path, &size);
     if (!data) return NULL;
-    struct jpeg_error_mgr *e = malloc(sizeof *e);
     c->err = jpeg_std_error(e);
     jpeg_create_decompress(c);
     jpeg_mem_src(c, data, (unsigned long)size);
@@ -134,6 +134,7 @@ static unsigned char *decode(const char *path, unsigned *w, unsigned *h, struct 
         jpeg_read_scanlines(c, &row, 1);
     }
     jpeg_finish_decompress(c);
+    jpeg_destroy_decompress(c);
     free(data);
     return rgb;
 }
@@ -141,9 +142,9 @@ static unsigned char *decode(const char *path, unsigned *w, unsigned *h, struct 
 static int compare(const char *path, unsigned w, unsigned h, int upside_down)
 {
     struct jpeg_decompress_struct c;
+    struct jpeg_error_mgr e;
     unsigned gw = 0, gh = 0;
-    unsigned char *rgb = decode(path, &gw, &gh, &c);
-    jpeg_destroy_decompress(&c);
+    unsigned char *rgb = decode(path, &gw, &gh, &c, &e);
     if (!rgb || gw != w || gh != h) {
         fprintf(stderr, "%s: %ux%u pixels, expected %ux%u\n", path, gw, gh, w, h);
         return 1;
