@@ -57,6 +57,15 @@ typedef struct rb_format {
      * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
     json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
+    /* Optional: the operations (an RFC 6902 array, or NULL for none) that make every reference to
+     * a value follow operation `kind` at plain `path` (new value `value`), for formats whose
+     * references name a shared value by its content, read before the operation from `doc` (the
+     * model path) or, with `doc` NULL, from `model`, its JSON rendering (the whole-model path)
+     * (data.win: what names a STRG string by its text follows a `replace` of that string's text,
+     * gm_follow.c). NULL with `why` set refuses the operation, naming the references that cannot
+     * follow. */
+    json_t *(*followers)(const struct rb_doc *doc, const json_t *model, const char *kind, const char *path,
+                         const json_t *value, char *why, size_t why_size);
     /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
      * the text a handle stands for (NULL when it has none, or when the text would not lead back
      * to this handle alone), and the handle of a text — found, or with `create` a new symbol the

@@ -230,6 +230,15 @@ static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_pa
     return ops;
 }
 
+/* What follows the operation elsewhere in the model (rb_format.followers); `why` set: refused. */
+static json_t *follower_ops(rb_doc *doc, const json_t *op, const char *plain_path, char *why, size_t why_size)
+{
+    why[0] = 0;
+    if (!doc->format->followers) return NULL;
+    return doc->format->followers(doc, NULL, json_string_value(json_object_get(op, "op")), plain_path,
+                                  json_object_get(op, "value"), why, why_size);
+}
+
 /* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
 static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i)
 {
@@ -285,6 +294,11 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     }
     json_t *was = rc == 0 && out->changes ? rb_model_json_at(doc, (const char *)plain.data) : NULL;
     json_t *companions = rc == 0 ? companion_ops(doc, op, (const char *)plain.data) : NULL;
+    json_t *followers = rc == 0 ? follower_ops(doc, op, (const char *)plain.data, why, sizeof why) : NULL;
+    if (rc == 0 && why[0]) { /* a refusal the whole-model path must not undo by editing without them */
+        rc = -1;
+        out->final = 1;
+    }
     rb_buf_free(&plain);
     char *resolved = NULL;
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
@@ -292,6 +306,7 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     if (rc != 0) {
         json_decref(was);
         json_decref(companions);
+        json_decref(followers);
         free(resolved);
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
         return -1;
@@ -303,7 +318,9 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     }
     free(resolved);
     rc = apply_companions(doc, companions, out, patch->name, i);
+    if (rc == 0) rc = apply_companions(doc, followers, out, patch->name, i);
     json_decref(companions);
+    json_decref(followers);
     return rc;
 }
 

@@ -53,10 +53,24 @@ static int check_base_on_json(const apply_request *rq, json_t *model, const rb_p
     return apply_pins_verdict(rq, patch, failing, out);
 }
 
+/* The format's companions of `op`, then its followers (rb_format.followers), read from the JSON
+ * rendering. A refusal by the followers comes back as a `test` that fails (the place must hold
+ * the reason), so the stack stops with the reason in its message. */
 static json_t *companions_on_json(void *format, const json_t *doc, const json_t *op, const char *path, const char *from)
 {
+    const rb_format *f = format;
     rb_model_view view = companions_json_view(doc);
-    return companions_for(format, &view, op, path, from);
+    json_t *ops = companions_for(f, &view, op, path, from);
+    if (!f->followers) return ops;
+    char why[600];
+    json_t *more = f->followers(NULL, doc, json_string_value(json_object_get(op, "op")), path,
+                                json_object_get(op, "value"), why, sizeof why);
+    if (!more && why[0]) more = json_pack("[{s:s,s:s,s:s}]", "op", "test", "path", path, "value", why);
+    if (!more) return ops;
+    if (!ops) return more;
+    json_array_extend(ops, more);
+    json_decref(more);
+    return ops;
 }
 
 static int stack_on_json(const apply_request *rq, const rb_format *format, json_t **model, apply_outcome *out)

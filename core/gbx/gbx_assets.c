@@ -1,6 +1,6 @@
 /*
- * GBX assets (docs/formats/gbx.md "Assets"): a map's thumbnail (a JPEG stored upside down, given
- * an EXIF orientation so viewers show it the right way up), its lightmap frames, its embedded
+ * GBX assets (docs/formats/gbx.md "Assets"): a map's thumbnail (a JPEG stored upside down:
+ * gbx_thumbnail.c), its lightmap frames, its embedded
  * items, its custom music and mod (references), the map inside a replay (the .Map.Gbx it was),
  * an item's icon, a ghost's samples as CSV. One walk over the model finds them, for extracting
  * and for putting a file back at a path.
@@ -191,89 +191,6 @@ static void walk_document(walk *w)
 {
     w->path[0] = 0;
     walk_node(w, w->doc->root, 0);
-}
-
-/* ---------- the thumbnail's orientation ---------- */
-
-/* Maps store their thumbnail upside down (docs/formats/gbx.md "Assets"). Rather than re-encode
- * the JPEG, extraction puts this EXIF segment right after SOI: Orientation (0x0112) = 4, "mirror
- * vertical", so a viewer shows it the right way up; replace takes exactly this segment out
- * again. APP1, length 34: "Exif\0\0", a little-endian TIFF header, one IFD of one entry. */
-static const uint8_t ORIENTATION_SEGMENT[] = {
-    0xFF, 0xE1, 0x00, 0x22, 'E', 'x', 'i', 'f', 0, 0, 'I', 'I', 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-    0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
-
-static int jpeg_with_orientation(const uint8_t *jpeg, size_t size, uint8_t **out, size_t *out_size)
-{
-    if (size < 2 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return -1;
-    uint8_t *p = malloc(size + sizeof ORIENTATION_SEGMENT);
-    if (!p) return -1;
-    memcpy(p, jpeg, 2);
-    memcpy(p + 2, ORIENTATION_SEGMENT, sizeof ORIENTATION_SEGMENT);
-    memcpy(p + 2 + sizeof ORIENTATION_SEGMENT, jpeg + 2, size - 2);
-    *out = p;
-    *out_size = size + sizeof ORIENTATION_SEGMENT;
-    return 0;
-}
-
-/* The EXIF Orientation of an APP1 segment's body (after the length), or 0. */
-static unsigned exif_orientation(const uint8_t *s, size_t n)
-{
-    if (n < 14 || memcmp(s, "Exif\0\0", 6) != 0) return 0;
-    const uint8_t *t = s + 6;
-    size_t tn = n - 6;
-    int le = t[0] == 'I';
-    if (!(le || t[0] == 'M')) return 0;
-#define RD16(p) (le ? (unsigned)((p)[0] | (p)[1] << 8) : (unsigned)((p)[0] << 8 | (p)[1]))
-#define RD32(p) (le ? ((uint32_t)(p)[0] | (uint32_t)(p)[1] << 8 | (uint32_t)(p)[2] << 16 | (uint32_t)(p)[3] << 24) \
-                    : ((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (uint32_t)(p)[3]))
-    uint32_t ifd = RD32(t + 4);
-    if (ifd > tn || tn - ifd < 2) return 0;
-    unsigned count = RD16(t + ifd);
-    for (unsigned i = 0; i < count; i++) {
-        size_t e = ifd + 2 + (size_t)i * 12;
-        if (e + 12 > tn) return 0;
-        if (RD16(t + e) == 0x0112) return RD16(t + e + 8);
-    }
-    return 0;
-#undef RD16
-#undef RD32
-}
-
-/* The stored form of an extracted (or edited) thumbnail: our segment, or an EXIF segment saying
- * Orientation 4 that an editor wrote in its place, taken out. 0, or -1 with why. */
-static int jpeg_as_stored(const uint8_t *jpeg, size_t size, uint8_t **out, size_t *out_size, char *why, size_t why_size)
-{
-    if (size < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) {
-        snprintf(why, why_size, "not a JPEG (no SOI marker FF D8 at its start)");
-        return -1;
-    }
-    size_t at = 2;
-    while (at + 4 <= size && jpeg[at] == 0xFF && jpeg[at + 1] >= 0xE0 && jpeg[at + 1] <= 0xEF) {
-        size_t length = (size_t)jpeg[at + 2] << 8 | jpeg[at + 3];
-        if (length < 2 || at + 2 + length > size) break;
-        unsigned orientation = jpeg[at + 1] == 0xE1 ? exif_orientation(jpeg + at + 4, length - 2) : 0;
-        if (orientation == 4) {
-            uint8_t *p = malloc(size - 2 - length);
-            if (!p) { snprintf(why, why_size, "out of memory"); return -1; }
-            memcpy(p, jpeg, at);
-            memcpy(p + at, jpeg + at + 2 + length, size - at - 2 - length);
-            *out = p;
-            *out_size = size - 2 - length;
-            return 0;
-        }
-        if (orientation > 1) {
-            snprintf(why, why_size, "the JPEG's EXIF Orientation is %u; a thumbnail goes back with Orientation 4 "
-                     "(as `extract` wrote it): rebyte does not re-encode JPEG to turn it", orientation);
-            return -1;
-        }
-        at += 2 + length;
-    }
-    snprintf(why, why_size, "the JPEG has no EXIF Orientation 4 (mirror vertical): its pixels are the right way up, "
-             "and a map stores its thumbnail upside down. rebyte does not re-encode JPEG: flip it vertically "
-             "(e.g. `jpegtran -flip vertical`) and give it EXIF Orientation 4, or edit the file `extract` "
-             "wrote with an editor that keeps its EXIF orientation");
-    return -1;
 }
 
 /* ---------- icons: 32-bit pixels, bottom row first (docs/formats/gbx.md "Assets") ---------- */
@@ -500,7 +417,7 @@ static int extract_one(walk *w, const found *f)
     int rc = 0;
     switch (f->type) {
     case ASSET_THUMBNAIL:
-        if (jpeg_with_orientation(data, size, &made, &made_size) == 0)
+        if (gbx_thumbnail_for_viewers(data, size, &made, &made_size) == 0)
             rc = emit_asset(x, f, "thumbnails/thumbnail.jpg", made, made_size, 1,
                             "stored upside down: an EXIF segment (Orientation 4) after SOI shows it the right way up");
         else
@@ -582,10 +499,14 @@ static int patch_one(walk *w, const found *f)
     uint8_t *stored = NULL;
     size_t stored_size = 0;
     switch (f->type) {
-    case ASSET_THUMBNAIL:
-        if (jpeg_as_stored(p->data, p->size, &stored, &stored_size, p->why, p->why_size) == 0)
+    case ASSET_THUMBNAIL: {
+        size_t current_size;
+        const uint8_t *current = bytes_of(f->node, &current_size);
+        if (gbx_thumbnail_as_stored(current, current_size, p->data, p->size, &stored, &stored_size, p->why,
+                                    p->why_size) == 0)
             p->ops = rb_asset_replace_ops(f->path, stored, stored_size);
         break;
+    }
     case ASSET_LIGHTMAP:
     case ASSET_ITEM:
     case ASSET_ICON_WEBP: p->ops = rb_asset_replace_ops(f->path, p->data, p->size); break;

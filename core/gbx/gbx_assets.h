@@ -8,4 +8,12 @@ int gbx_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
                size_t why_size);
 json_t *gbx_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                         size_t why_size);
+
+/* A map thumbnail (gbx_thumbnail.c): the stored JPEG with an EXIF Orientation 4 segment after SOI,
+ * so viewers show it the right way up (malloc'd; -1 when it is no JPEG); and the way back, the
+ * stored form of `picture` (a JPEG or PNG) that replaces thumbnail `current` (malloc'd; 0, or -1
+ * with why). */
+int gbx_thumbnail_for_viewers(const uint8_t *stored, size_t size, uint8_t **out, size_t *out_size);
+int gbx_thumbnail_as_stored(const uint8_t *current, size_t current_size, const uint8_t *picture, size_t size,
+                            uint8_t **out, size_t *out_size, char *why, size_t why_size);
 #endif

@@ -528,4 +528,5 @@ const rb_format rb_format_datawin = {
     .identity_key_count = 1,
     .assets = gm_assets,
     .asset_patch = gm_asset_patch,
+    .followers = gm_string_followers,
 };

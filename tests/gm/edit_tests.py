@@ -70,9 +70,11 @@ def make_patch(model):
                   key=lambda i: len(strings[i]))
     for i, new in ((long_i, strings[long_i] + " (lengthened by the edit test)"),
                    (short_i, strings[short_i][:1] + " (shortened)")):
-        patch.append({"op": "replace", "path": "/chunks/%d/strings/%d" % (s, i), "value": new})
+        # the references first: a string some of them name as an identifier (a variable's name) is
+        # renamed deliberately so; the string's own replace alone would be refused (gm_follow.c)
         for path in referenced.get(strings[i], []):
             patch.append({"op": "replace", "path": path, "value": new})
+        patch.append({"op": "replace", "path": "/chunks/%d/strings/%d" % (s, i), "value": new})
     patch.append({"op": "add", "path": "/chunks/%d/strings/-" % s, "value": "a string added by the edit test"})
     t = chunk_index(model, "TXTR")
     txtr = model["chunks"][t]

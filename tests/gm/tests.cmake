@@ -12,6 +12,7 @@ rebyte_add_script_test(datawin_code2 gm/code2_test.sh)
 rebyte_add_script_test(datawin_code3 gm/code3_test.sh)
 rebyte_add_script_test(datawin_uilr gm/uilr_test.sh)
 rebyte_add_script_test(datawin_strg_derive gm/strg_derive_test.sh)
+rebyte_add_script_test(datawin_strg_follow gm/strg_follow_test.sh)
 # Assets (extract and replace through the format's hooks): the QOI variant and bzip2 on made
 # pictures, then every corpus file (else the sample) with an independent check of what comes out.
 add_executable(test_gm_assets gm/test_assets.c)
