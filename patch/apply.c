@@ -18,6 +18,8 @@
 #include <zlib.h>
 #include "model_compare.h"
 #include "model_edit.h"
+#include "model_select.h"
+#include "../core/json.h"
 #include "portable.h"
 
 /* A line is kept with its kind first ('W' warning, 'I' information) and a newline last. */
@@ -145,6 +147,31 @@ static long conflict_with(const touched *t, const char *path, size_t owner)
     return -1;
 }
 
+/* Does "test" `op` hold on the model (its value compared as the dump shows values,
+ * patch/model_select.c)? When not, *got is what the file has, spelled as the dump spells it
+ * (malloc'd), NULL when the place does not exist; *want the value asked for. */
+static int pin_holds(rb_doc *doc, const json_t *op, char **want, char **got, char *why, size_t why_size)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const json_t *value = json_object_get(op, "value");
+    *want = *got = NULL;
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    why[0] = 0;
+    rb_node *node = path && rb_model_locate(doc, path, &place, &plain, why, why_size) == 0 ? place.node : NULL;
+    int holds = node && value && rb_model_value_matches(doc, node, value);
+    if (!holds) {
+        json_t *actual = node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
+        *got = actual ? rb_json_compact_text(actual) : NULL;
+        *want = value ? rb_json_compact_text(value) : NULL;
+        json_decref(actual);
+    }
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+    return holds;
+}
+
 /* A patch made against another file applies where every value it pins holds. */
 static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_patch *patch, apply_outcome *out)
 {
@@ -157,20 +184,17 @@ static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_pa
         const json_t *op = json_array_get(patch->ops, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
         const char *path = json_string_value(json_object_get(op, "path"));
-        if (!kind || strcmp(kind, "test") != 0) continue;
-        json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
-        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
-            char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-            char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-            apply_warning(out, "  %s: the patch expects %.120s, this file has %.120s", path ? path : "?",
-                       want ? want : "?", got ? got : "nothing");
-            free(want);
-            free(got);
-            failing++;
-        }
-        json_decref(actual);
+        char *want, *got, why[512];
+        if (!kind || strcmp(kind, "test") != 0 || pin_holds(doc, op, &want, &got, why, sizeof why)) continue;
+        apply_warning(out, "  %s: the patch expects %.120s, this file has %.120s", path ? path : "?", want ? want : "?",
+                      got ? got : "nothing");
+        free(want);
+        free(got);
+        failing++;
     }
-    return apply_pins_verdict(rq, patch, failing, out);
+    if (apply_pins_verdict(rq, patch, failing, out) == 0) return 0;
+    out->final = 1;
+    return -1;
 }
 
 static void note_change(json_t *changes, const char *op, const char *path, json_t *was, json_t *value)
@@ -186,26 +210,22 @@ typedef struct stack_state {
     size_t changed, skipped;
 } stack_state;
 
-/* A failed test whose place exists is final: the whole-model path would say the same. */
+/* A failed test is final: no other way of applying the patch would make it hold. */
 static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const json_t *op, apply_outcome *out)
 {
     const char *path = json_string_value(json_object_get(op, "path"));
-    json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
-    int same = actual && rb_values_equal(actual, json_object_get(op, "value"));
-    if (!same && actual) {
-        char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-        char *got = json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT);
+    char *want, *got, why[600];
+    if (pin_holds(doc, op, &want, &got, why, sizeof why)) return 0;
+    if (got)
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch->name, i, path,
-                   got ? got : "?", want ? want : "?");
-        out->final = 1;
-        free(want);
-        free(got);
-    } else if (!same) {
-        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist", patch->name, i,
-                   path ? path : "?");
-    }
-    json_decref(actual);
-    return same ? 0 : -1;
+                   got, want ? want : "?");
+    else
+        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch->name, i,
+                   path ? path : "?", why[0] ? " (" : "", why, why[0] ? ")" : "");
+    out->final = 1;
+    free(want);
+    free(got);
+    return -1;
 }
 
 /* What the format keeps beside a list, in step with an operation on one of its elements. */
@@ -273,6 +293,7 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
         snprintf(why, sizeof why, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
                  rq->patches[other]->name, patch->name, (const char *)plain.data);
         apply_fail(out, RB_E_MODEL, "%s", why);
+        out->final = 1;
         rb_buf_free(&plain);
         return -1;
     }
@@ -294,6 +315,7 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
         json_decref(companions);
         free(resolved);
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
+        out->final = rc != RB_MODEL_BEYOND; /* a refusal stands; structure goes to the description */
         return -1;
     }
     st->changed++;
@@ -346,8 +368,10 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
     if (rc == 0) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
-    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
-    if (rc == 0) rc = apply_rules_after(rq, doc, out);
+    /* the description would build the same model: a record changed or a rule broken stays so */
+    if (rc == 0 && (rc = apply_records_unchanged(rq, doc, out)) != 0) out->final = 1;
+    if (rc == 0 && (rc = apply_rules_after(rq, doc, out)) != 0) out->final = 1;
+    rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     if (rc == 0) rc = write_and_verify(rq, doc, out);
     doc->blob_source = NULL;
     doc->edited = 0;
