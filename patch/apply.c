@@ -250,6 +250,24 @@ static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_pa
     return ops;
 }
 
+/* A move takes its node away from "from": the nodes on that way are edited too. */
+static int note_from(rb_doc *doc, const json_t *op, apply_outcome *out)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    if (!kind || strcmp(kind, "move") != 0 || !from) return 0;
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    int rc = 0;
+    if (rb_model_locate(doc, from, &place, &plain, why, sizeof why) == 0)
+        rc = edited_nodes_note(out->edited, doc, (const char *)plain.data, 1);
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+    return rc;
+}
+
 /* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
 static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i)
 {
@@ -258,9 +276,11 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
         const char *kind = json_string_value(json_object_get(op, "op"));
         json_t *was = out->changes ? rb_model_json_at(doc, json_string_value(json_object_get(op, "path"))) : NULL;
         char *resolved = NULL, why[512];
-        if (rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0) {
+        if (note_from(doc, op, out) != 0 || rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0 ||
+            edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0) != 0) {
             apply_fail(out, RB_E_MODEL, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, why);
             json_decref(was);
+            free(resolved);
             return -1;
         }
         if (out->changes)
@@ -308,8 +328,10 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     json_t *companions = rc == 0 ? companion_ops(doc, op, (const char *)plain.data) : NULL;
     rb_buf_free(&plain);
     char *resolved = NULL;
+    if (rc == 0) rc = note_from(doc, op, out);
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = touch(&st->places, resolved, p);
+    if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
     if (rc != 0) {
         json_decref(was);
         json_decref(companions);
@@ -363,6 +385,11 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     rb_read_options ro = {.file_name = rq->name};
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
     if (!doc) return APPLY_FAILED;
+    if (!(out->edited = edited_nodes_new())) {
+        rb_doc_free(doc);
+        apply_fail(out, RB_E_NOMEM, "out of memory");
+        return APPLY_FAILED;
+    }
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
@@ -372,6 +399,8 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     if (rc == 0 && (rc = apply_records_unchanged(rq, doc, out)) != 0) out->final = 1;
     if (rc == 0 && (rc = apply_rules_after(rq, doc, out)) != 0) out->final = 1;
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
+    edited_nodes_free(out->edited);
+    out->edited = NULL;
     if (rc == 0) rc = write_and_verify(rq, doc, out);
     doc->blob_source = NULL;
     doc->edited = 0;

@@ -413,13 +413,16 @@ static int op_move_or_copy(op_context *c, int move)
     rb_buf from_plain;
     rb_buf_init(&from_plain);
     int rc = rb_model_locate(c->doc, from, &source, &from_plain, c->why, c->why_size);
-    if (rc == 0 && move) rb_model_select_forget(c->doc, (const char *)from_plain.data);
-    rb_buf_free(&from_plain);
-    if (rc != 0) { rb_model_place_free(&source); return rc; }
+    if (rc != 0) { rb_model_place_free(&source); rb_buf_free(&from_plain); return rc; }
     rb_node *node = source.node;
     if (node && !source.parent) node = NULL;
-    if (node && move) remove_kid(source.parent, source.index);
-    else if (node) node = clone_tree(c->doc, node, 0);
+    if (node && move) {
+        remove_kid(source.parent, source.index);
+        rb_model_select_edited(c->doc, (const char *)from_plain.data, 'r');
+    } else if (node) {
+        node = clone_tree(c->doc, node, 0);
+    }
+    rb_buf_free(&from_plain);
     rb_model_place_free(&source);
     if (!node) {
         snprintf(c->why, c->why_size, "%s: from %s cannot be taken on the model", c->path, from);
@@ -452,7 +455,8 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
     }
     if (rc == 0 && c.plain.data) *resolved = strdup((const char *)c.plain.data);
-    if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) rb_model_select_forget(doc, (const char *)c.plain.data);
+    if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) /* selector indexes follow the edit */
+        rb_model_select_edited(doc, (const char *)c.plain.data, name[0] == 'r' && name[2] == 'm' ? 'r' : name[0] == 'r' ? 'p' : 'a');
     if (rc == 0 && strcmp(name, "test") != 0 && doc->format->after_edit) doc->format->after_edit(doc);
     rb_model_place_free(&c.place);
     rb_buf_free(&c.plain);

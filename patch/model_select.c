@@ -10,9 +10,10 @@
  *
  * A list is searched through an index built the first time a selector names one of its
  * elements: each element's member values, in that canonical form, hashed to the elements that
- * have them. It is kept in the document until an edit touches the list (rb_model_select_forget),
- * so a patch of k operations naming elements of a list of n costs n per list edited plus a
- * lookup per operation, not a rendering of every element for every operation.
+ * have them. Edits keep it in step (rb_model_select_edited): removing, inserting or changing an
+ * element re-reads that element alone and shifts positions, so a patch of k operations naming
+ * elements of a list of n renders each element once, plus a lookup and a pass over positions
+ * per operation, instead of rendering every element for every operation.
  */
 #define _GNU_SOURCE /* asprintf */
 #include "model_select.h"
@@ -156,6 +157,7 @@ typedef struct list_index {
     char *keys; /* the conditions' pointers, each followed by a NUL */
     size_t keys_length;
     uint32_t element_count;
+    entry **element_entry; /* each element's entry (NULL: it lacks a member), kept in step by edits */
     entry *slots;
     size_t slot_count; /* a power of two, at least twice the entries */
     condition *conditions;
@@ -195,6 +197,7 @@ static void index_free(list_index *x)
 {
     for (size_t i = 0; i < x->slot_count; i++) free(x->slots[i].tuple);
     free(x->slots);
+    free(x->element_entry);
     free(x->list_path);
     free(x->keys);
     conditions_free(x->conditions, x->condition_count);
@@ -248,6 +251,24 @@ static char *element_tuple(rb_doc *doc, list_index *x, size_t i, size_t *length)
     return (char *)rb_buf_take(&b, length);
 }
 
+/* Element i's tuple counted in its entry (a new one, or one it shares); the entry, NULL when
+ * the element lacks a member. */
+static entry *enter_element(rb_doc *doc, list_index *x, size_t i)
+{
+    size_t length;
+    char *tuple = element_tuple(doc, x, i, &length);
+    if (!tuple) return NULL;
+    entry *e = slot_for(x, tuple, length);
+    if (e->tuple) {
+        free(tuple);
+        if (!e->count || i < e->first) e->first = i;
+        e->count++;
+    } else {
+        *e = (entry){tuple, length, i, 1};
+    }
+    return e;
+}
+
 static list_index *index_build(rb_doc *doc, rb_node *list, const char *list_path, condition *conditions, size_t count,
                                const char *keys, size_t keys_length)
 {
@@ -261,17 +282,11 @@ static list_index *index_build(rb_doc *doc, rb_node *list, const char *list_path
     x->keys = malloc(keys_length);
     for (x->slot_count = 16; x->slot_count < 2 * (size_t)x->element_count + 2; x->slot_count *= 2) {}
     x->slots = calloc(x->slot_count, sizeof(entry));
-    if (!x->list_path || !x->keys || !x->slots) { index_free(x); return NULL; }
+    x->element_entry = calloc((size_t)x->element_count + 1, sizeof(entry *));
+    if (!x->list_path || !x->keys || !x->slots || !x->element_entry) { index_free(x); return NULL; }
     memcpy(x->keys, keys, keys_length);
     x->keys_length = keys_length;
-    for (size_t i = 0; i < x->element_count; i++) {
-        size_t length;
-        char *tuple = element_tuple(doc, x, i, &length);
-        if (!tuple) continue;
-        entry *e = slot_for(x, tuple, length);
-        if (e->tuple) { free(tuple); e->count++; continue; }
-        *e = (entry){tuple, length, i, 1};
-    }
+    for (size_t i = 0; i < x->element_count; i++) x->element_entry[i] = enter_element(doc, x, i);
     return x;
 }
 
@@ -388,16 +403,85 @@ static int paths_overlap(const char *x, const char *y)
     return strncmp(x, y, n) == 0 && (nx == ny || (nx < ny ? y[nx] : x[ny]) == '/');
 }
 
-void rb_model_select_forget(rb_doc *doc, const char *plain_path)
+/* Element i no longer counts in its entry. */
+static void leave_element(list_index *x, size_t i)
+{
+    entry *e = x->element_entry[i];
+    x->element_entry[i] = NULL;
+    if (!e || --e->count == 0 || e->first != i) return;
+    for (size_t j = i + 1; j < x->element_count; j++) /* the entry's next element is its first now */
+        if (x->element_entry[j] == e) { e->first = j; return; }
+}
+
+/* Positions from `at` on moved by `by` (+1: an element was inserted, -1: one removed). */
+static void shift_firsts(list_index *x, size_t at, int by)
+{
+    for (size_t s = 0; s < x->slot_count; s++)
+        if (x->slots[s].tuple && x->slots[s].count && x->slots[s].first >= at) x->slots[s].first += (size_t)(long)by;
+}
+
+/* Keeps index `x` in step with an edit of element i of its list (kind: 'r' removed, 'a' inserted,
+ * else changed); 0, or -1 when it cannot (then it is dropped). */
+static int follow_edit(rb_doc *doc, list_index *x, size_t i, int kind)
+{
+    rb_node *list = x->list;
+    if (kind == 'r') {
+        if (i >= x->element_count) return -1;
+        leave_element(x, i);
+        memmove(x->element_entry + i, x->element_entry + i + 1, (x->element_count - i - 1) * sizeof(entry *));
+        x->element_count--;
+        shift_firsts(x, i + 1, -1);
+    } else if (kind == 'a') {
+        entry **grown = realloc(x->element_entry, ((size_t)x->element_count + 2) * sizeof(entry *));
+        if (!grown || i > x->element_count || 2 * ((size_t)x->element_count + 2) > x->slot_count) {
+            if (grown) x->element_entry = grown;
+            return -1;
+        }
+        x->element_entry = grown;
+        memmove(grown + i + 1, grown + i, (x->element_count - i) * sizeof(entry *));
+        grown[i] = NULL;
+        x->element_count++;
+        shift_firsts(x, i, +1);
+        if (list->v.kids.count != x->element_count) return -1;
+        x->element_entry[i] = enter_element(doc, x, i);
+    } else {
+        if (i >= x->element_count || list->v.kids.count != x->element_count) return -1;
+        leave_element(x, i);
+        x->element_entry[i] = enter_element(doc, x, i);
+    }
+    return list->v.kids.count == x->element_count ? 0 : -1;
+}
+
+/* Which element of x's list `plain_path` names, when it is below the list: 1 with *index and
+ * *whole (the path is the element itself); 0 when the path is not below the list. */
+static int element_of(const list_index *x, const char *plain_path, size_t *index, int *whole)
+{
+    size_t n = strlen(x->list_path);
+    if (strncmp(plain_path, x->list_path, n) != 0 || plain_path[n] != '/') return 0;
+    const char *token = plain_path + n + 1, *end = strchr(token, '/');
+    size_t length = end ? (size_t)(end - token) : strlen(token);
+    *whole = !end;
+    if (length == 1 && token[0] == '-') {
+        *index = x->element_count; /* appended: after the elements the index knows */
+        return 1;
+    }
+    return rb_pointer_index(token, length, index) == 0;
+}
+
+void rb_model_select_edited(rb_doc *doc, const char *plain_path, int kind)
 {
     select_state *st = doc->select_index;
     for (list_index **p = st ? &st->lists : NULL; p && *p;) {
-        if (paths_overlap((*p)->list_path, plain_path)) {
-            list_index *gone = *p;
-            *p = gone->next;
-            index_free(gone);
+        list_index *x = *p;
+        size_t i;
+        int whole, keep = !paths_overlap(x->list_path, plain_path);
+        if (!keep && element_of(x, plain_path, &i, &whole))
+            keep = follow_edit(doc, x, i, whole ? kind : 'p') == 0;
+        if (keep) {
+            p = &x->next;
         } else {
-            p = &(*p)->next;
+            *p = x->next;
+            index_free(x);
         }
     }
 }

@@ -16,8 +16,11 @@ rb_node *rb_model_walk(rb_node *n, const char *pointer, size_t length);
  * path). 0 with *index, or -1 with `why` (`path` is the operation's, for the message). */
 int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, const char *path,
                     size_t *index, char *why, size_t why_size);
-/* An edit changed the model at `plain_path`: indexes of lists at, above or below it are dropped. */
-void rb_model_select_forget(rb_doc *doc, const char *plain_path);
+/* An edit changed the model at `plain_path` (kind 'r': removed what was there, 'a': inserted a
+ * list element there, else changed it): the indexes of lists it is below follow it (an element
+ * removed, inserted or changed costs one pass over positions, not a new index); those at or
+ * below it are dropped. */
+void rb_model_select_edited(rb_doc *doc, const char *plain_path, int kind);
 /* Drops every index of the document (the end of an apply). */
 void rb_model_select_free(rb_doc *doc);
 
