@@ -51,14 +51,14 @@ rb_node *rb_model_walk(rb_node *n, const char *pointer, size_t length)
     size_t raw_length;
     if (rb_pointer_walk_begin(&w, pointer, length, 0) != 0) return NULL;
     while (n && rb_pointer_next(&w, &raw, &raw_length) == 1) {
-        int bad_escape;
+        char small[128], *token = raw_length < sizeof small ? small : malloc(raw_length + 1);
         size_t token_length, index;
-        char *token = rb_pointer_decode_dup(raw, raw_length, &token_length, &bad_escape);
-        if (!token || !rb_table_expand(n)) n = NULL;
+        int decoded = token && rb_pointer_decode(raw, raw_length, token, &token_length) == 0;
+        if (!decoded || !rb_table_expand(n)) n = NULL;
         else if (is_list(n)) n = rb_pointer_index(token, token_length, &index) == 0 && index < n->v.kids.count ? n->v.kids.items[index] : NULL;
         else if (is_record(n)) n = rb_model_member(n, token, token_length, NULL);
         else n = NULL;
-        free(token);
+        if (token != small) free(token);
     }
     return n;
 }
@@ -76,32 +76,88 @@ static enum value_class class_of(const rb_doc *doc, const rb_node *m)
     return CLASS_STRING; /* refined by the rendering: a string, or another value's spelling */
 }
 
-/* The canonical text of member `m` (malloc'd; its class in *class), NULL when out of memory. */
-static char *member_canonical(rb_doc *doc, rb_node *m, enum value_class *class)
+/* The canonical text of the members most selectors name, without rendering them: a plain
+ * integer (its JSON spelling: neither a symbol, hex, a character nor above INT64_MAX, which
+ * core/json.c spells as strings) and an ASCII string, appended to `out` with a NUL. 1 when done. */
+static int plain_canonical(const rb_node *m, enum value_class *class, rb_buf *out)
 {
-    char *text = NULL;
+    unsigned wire = m->wire;
+    char text[48];
+    if (m->kind == RB_K_INT && !RB_WIRE_IS_SYMBOL(wire) && !(wire & (RB_W_HEX | RB_W_CHAR))) {
+        *class = wire & RB_W_SIGNED || m->v.bits <= (uint64_t)INT64_MAX ? CLASS_SPELLING : CLASS_STRING;
+        if (wire & RB_W_SIGNED) snprintf(text, sizeof text, "%d:%" PRId64, (int)*class, rb_node_int(m));
+        else snprintf(text, sizeof text, "%d:%" PRIu64, (int)*class, m->v.bits);
+        rb_buf_put(out, text, strlen(text) + 1);
+        return 1;
+    }
+    if (m->kind != RB_K_STRING) return 0;
+    for (size_t i = 0; i < m->v.bytes.size; i++)
+        if (m->v.bytes.data[i] < 0x20 || m->v.bytes.data[i] >= 0x7f) return 0;
+    *class = CLASS_STRING;
+    snprintf(text, sizeof text, "%d:", (int)CLASS_STRING);
+    rb_buf_put(out, text, strlen(text));
+    rb_buf_put(out, m->v.bytes.data, m->v.bytes.size);
+    rb_buf_put_u8(out, 0);
+    return 1;
+}
+
+/* The canonical text of member `m`, appended to `out` with a NUL; its class in *class. */
+static void member_canonical(rb_doc *doc, const rb_node *m, enum value_class *class, rb_buf *out)
+{
+    char text[48];
     uint64_t current;
     *class = class_of(doc, m);
-    if (*class == CLASS_F32 || *class == CLASS_F64) {
-        if (asprintf(&text, "%d:%" PRIx64, (int)*class, m->v.bits) < 0) text = NULL;
-        return text;
+    if (*class == CLASS_F32 || *class == CLASS_F64 || *class == CLASS_ERA_ID) {
+        if (*class == CLASS_ERA_ID) doc->format->era_id(m, m->v.bits, &current);
+        snprintf(text, sizeof text, "%d:%" PRIx64, (int)*class, *class == CLASS_ERA_ID ? current : m->v.bits);
+        rb_buf_put(out, text, strlen(text) + 1);
+        return;
     }
-    if (*class == CLASS_ERA_ID) {
-        doc->format->era_id(m, m->v.bits, &current);
-        if (asprintf(&text, "%d:%" PRIx64, (int)*class, current) < 0) text = NULL;
-        return text;
-    }
+    if (plain_canonical(m, class, out)) return;
     json_t *j = rb_model_to_json(doc, m, RB_BLOBS_REF);
-    if (json_is_string(j)) {
-        if (asprintf(&text, "%d:%s", (int)CLASS_STRING, json_string_value(j)) < 0) text = NULL;
-    } else {
-        *class = CLASS_SPELLING;
-        char *spelled = j ? rb_json_compact_text(j) : NULL;
-        if (spelled && asprintf(&text, "%d:%s", (int)CLASS_SPELLING, spelled) < 0) text = NULL;
-        free(spelled);
-    }
+    if (!json_is_string(j)) *class = CLASS_SPELLING;
+    char *spelled = json_is_string(j) ? NULL : j ? rb_json_compact_text(j) : NULL;
+    const char *value = json_is_string(j) ? json_string_value(j) : spelled ? spelled : "";
+    snprintf(text, sizeof text, "%d:", (int)*class);
+    rb_buf_put(out, text, strlen(text));
+    rb_buf_put(out, value, strlen(value) + 1);
+    if (!j || (!json_is_string(j) && !spelled)) out->failed = 1;
+    free(spelled);
     json_decref(j);
-    return text;
+}
+
+/* rb_model_walk for reading: a packed record or table element on the way is viewed in scratch
+ * (one per level) instead of turned into nodes for good, so indexing a list of packed blocks
+ * costs no expansion. NULL when the pointer leads nowhere (or deeper than the scratch). */
+enum { VIEW_LEVELS = 4 };
+static const rb_node *walk_view(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
+{
+    rb_pointer_walk w;
+    const char *raw;
+    size_t raw_length, level = 0;
+    if (rb_pointer_walk_begin(&w, pointer, strlen(pointer), 0) != 0) return NULL;
+    while (n && rb_pointer_next(&w, &raw, &raw_length) == 1) {
+        char token[128];
+        size_t length, index;
+        if (raw_length >= sizeof token || rb_pointer_decode(raw, raw_length, token, &length) != 0) return NULL;
+        if (n->kind == RB_K_PACKED) {
+            if (level == VIEW_LEVELS) return NULL;
+            n = rb_record_view(n, &scratch[level++]);
+        }
+        if (n->kind == RB_K_TABLE) {
+            if (level == VIEW_LEVELS || rb_pointer_index(token, length, &index) != 0 || index >= rb_element_count(n))
+                return NULL;
+            n = rb_table_element(n, index, scratch[level].nodes, scratch[level].kids);
+            level++;
+        } else if (is_list(n)) {
+            n = rb_pointer_index(token, length, &index) == 0 && index < n->v.kids.count ? n->v.kids.items[index] : NULL;
+        } else if (is_record(n)) {
+            n = rb_model_member(n, token, length, NULL);
+        } else {
+            n = NULL;
+        }
+    }
+    return n;
 }
 
 /* A float literal rounded to `width` bytes, as bits; 0 when it is no number. */
@@ -162,6 +218,7 @@ typedef struct list_index {
     size_t slot_count; /* a power of two, at least twice the entries */
     condition *conditions;
     size_t condition_count;
+    rb_buf tuple; /* an element's tuple while it is entered */
 } list_index;
 
 typedef struct select_state {
@@ -198,6 +255,7 @@ static void index_free(list_index *x)
     for (size_t i = 0; i < x->slot_count; i++) free(x->slots[i].tuple);
     free(x->slots);
     free(x->element_entry);
+    rb_buf_free(&x->tuple);
     free(x->list_path);
     free(x->keys);
     conditions_free(x->conditions, x->condition_count);
@@ -231,39 +289,38 @@ static condition *parse_conditions(const char *selector, size_t *count)
     return c;
 }
 
-/* Element i's tuple (malloc'd, *length set), NULL when it lacks a member (it matches nothing). */
-static char *element_tuple(rb_doc *doc, list_index *x, size_t i, size_t *length)
+/* Element i's tuple in x->tuple (its canonical values, each with a NUL); 0 when the element
+ * lacks a member (it matches nothing) or out of memory. */
+static int element_tuple(rb_doc *doc, list_index *x, size_t i)
 {
-    rb_buf b;
-    rb_buf_init(&b);
+    rb_record_scratch scratch[VIEW_LEVELS];
+    x->tuple.size = 0;
     for (size_t k = 0; k < x->condition_count; k++) {
         condition *c = &x->conditions[k];
-        rb_node *m = rb_model_walk(x->list->v.kids.items[i], c->pointer, strlen(c->pointer));
+        const rb_node *m = walk_view(x->list->v.kids.items[i], c->pointer, scratch);
+        if (!m) return 0;
         enum value_class class;
-        char *text = m ? member_canonical(doc, m, &class) : NULL;
-        if (!text) { rb_buf_free(&b); return NULL; }
+        member_canonical(doc, m, &class, &x->tuple);
         if (!(c->classes & (1u << class))) c->shape[class] = *m;
         c->classes |= 1u << class;
-        rb_buf_put(&b, text, strlen(text) + 1);
-        free(text);
     }
-    if (b.failed) { rb_buf_free(&b); return NULL; }
-    return (char *)rb_buf_take(&b, length);
+    return !x->tuple.failed;
 }
 
 /* Element i's tuple counted in its entry (a new one, or one it shares); the entry, NULL when
  * the element lacks a member. */
 static entry *enter_element(rb_doc *doc, list_index *x, size_t i)
 {
-    size_t length;
-    char *tuple = element_tuple(doc, x, i, &length);
-    if (!tuple) return NULL;
-    entry *e = slot_for(x, tuple, length);
+    if (!element_tuple(doc, x, i)) return NULL;
+    size_t length = x->tuple.size;
+    entry *e = slot_for(x, (const char *)x->tuple.data, length);
     if (e->tuple) {
-        free(tuple);
         if (!e->count || i < e->first) e->first = i;
         e->count++;
     } else {
+        char *tuple = malloc(length);
+        if (!tuple) return NULL;
+        memcpy(tuple, x->tuple.data, length);
         *e = (entry){tuple, length, i, 1};
     }
     return e;
@@ -273,6 +330,7 @@ static list_index *index_build(rb_doc *doc, rb_node *list, const char *list_path
                                const char *keys, size_t keys_length)
 {
     list_index *x = calloc(1, sizeof(*x));
+    if (x) rb_buf_init(&x->tuple);
     if (!x) return NULL;
     x->list = list;
     x->element_count = list->v.kids.count;
