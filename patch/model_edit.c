@@ -380,7 +380,8 @@ static int op_add_or_replace(op_context *c, int replace)
     rb_node *node = build_like(c->doc, shape, value, c->path, c->why, c->why_size, 0);
     /* a scalar replaced in place is refused for good (its wire type says so); a structure built
      * after a neighbour may be one the format's description builds otherwise */
-    int in_place = shape == c->place.node && !rb_node_is_container(shape) && shape->kind != RB_K_STREAM;
+    int in_place = replace && shape == c->place.node && !rb_node_is_container(shape) && shape->kind != RB_K_STREAM &&
+                   shape->kind != RB_K_PACKED && shape->kind != RB_K_TABLE;
     if (!node) return in_place ? -1 : RB_MODEL_BEYOND;
     if (replace && c->place.parent && is_list(c->place.parent)) {
         c->place.parent->v.kids.items[c->place.index] = node;
