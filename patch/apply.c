@@ -1,14 +1,15 @@
 /*
  * Applying patches: one pipeline for the library and the command line (include/rebyte.h).
  *
- * The model path applies each operation to the parsed model (patch/model_edit.c), writes it,
- * reads the output back and compares the two models node by node (patch/model_compare.c): an
- * edit costs a round trip plus what it touches. Whatever the model path does not finish — an
- * operation beyond it, a patch that does not apply, a result that does not read back — goes to
- * the whole-model path (apply_json.c), which renders the model as JSON, patches that, rebuilds
- * the model through the format's description and verifies the same way. That path is as strict
- * as the format's description and has the messages users know, so a refusal costs more than a
- * success but says the same thing; only the lines of the path that decided are reported.
+ * The model path applies each operation to the parsed model (patch/model_edit.c; selectors and
+ * tests compared by wire type through patch/model_select.c), writes it, reads the output back
+ * and compares the two models node by node (patch/model_compare.c): an edit costs a round trip
+ * plus what it touches. A refusal on the model is final (out->final): a selector that matches
+ * nothing, a failed test, a conflict, a race record or a rule costs no more than a success. Only
+ * an operation that builds structure the model cannot take the shape of (RB_MODEL_BEYOND: a new
+ * record member, the first element of an empty list, an annotation), or a result the writer or
+ * the re-read refuses, goes to the whole-model path (apply_json.c), which rebuilds the model
+ * through the format's description; only the lines of the path that decided are reported.
  */
 #include "apply.h"
 #include "companions.h"

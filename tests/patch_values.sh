@@ -1,5 +1,5 @@
 #!/bin/sh
-# Values as shown and ids of every era (docs/usage.md "Values as shown", "Ids of every era"):
+# Values as shown and ids of every era (docs/usage.md "Paths and selectors"):
 # a selector or a test written with the dump's own spelling of a float holds, another f32 does
 # not; a refusal says what the file has in the dump's spelling; a selector on a current chunk id
 # finds the legacy id every TM 2003-2006 map of the corpus stores, and a selector matching nothing
