@@ -7,6 +7,7 @@
 #include <string.h>
 #include "doc.h"
 #include "error.h"
+#include "pointer.h"
 #include "json.h"
 
 /* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
@@ -35,34 +36,27 @@ rb_node *rb_node_child(const rb_node *n, size_t i)
 }
 rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
 
-/* One pointer token, unescaped (~1 -> '/', ~0 -> '~'). */
-static size_t next_token(const char *p, char *out, size_t size)
-{
-    size_t n = 0, i = 0;
-    for (; p[i] && p[i] != '/'; i++) {
-        char c = p[i];
-        if (c == '~' && (p[i + 1] == '0' || p[i + 1] == '1')) c = p[++i] == '0' ? '~' : '/';
-        if (n + 1 < size) out[n++] = c;
-    }
-    out[n] = 0;
-    return i;
-}
-
+/* RFC 6901, read as every other place reads pointers (core/pointer.c): a bad '~' escape, an
+ * index such as "01" or "+1", a pointer not starting with '/' lead nowhere. */
 rb_node *rb_node_at(rb_node *root, const char *pointer)
 {
     rb_node *n = root;
-    while (n && *pointer == '/') {
-        char token[256];
-        pointer += 1 + next_token(pointer + 1, token, sizeof token);
-        if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE) {
-            char *end;
-            unsigned long i = strtoul(token, &end, 10);
-            n = (*token && !*end) ? rb_node_child(n, i) : NULL;
-        } else {
-            n = rb_node_get(n, token);
-        }
+    rb_pointer_walk w;
+    const char *raw;
+    size_t raw_length;
+    if (rb_pointer_walk_begin(&w, pointer, strlen(pointer), 0) != 0) return NULL;
+    while (n && rb_pointer_next(&w, &raw, &raw_length) == 1) {
+        int bad_escape;
+        size_t length, index;
+        char *token = rb_pointer_decode_dup(raw, raw_length, &length, &bad_escape);
+        if (!token) return NULL;
+        if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE)
+            n = rb_pointer_index(token, length, &index) == 0 ? rb_node_child(n, index) : NULL;
+        else
+            n = strlen(token) == length ? rb_node_get(n, token) : NULL; /* member names hold no NUL */
+        free(token);
     }
-    return *pointer ? NULL : n;
+    return n;
 }
 
 /* ---------- checked getters: the kind first, then whether the value fits ---------- */

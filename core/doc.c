@@ -60,6 +60,7 @@ void rb_doc_free(rb_doc *doc)
     if (!doc) return;
     rb_doc_free(doc->kept);
     rb_doc_free(doc->companion);
+    if (doc->select_index_free) doc->select_index_free(doc);
     if (doc->format_index && doc->format && doc->format->free_index) doc->format->free_index(doc->format_index);
     free(doc->notes);
     for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);

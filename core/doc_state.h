@@ -58,6 +58,10 @@ struct rb_doc {
     size_t companion_size;
     /* the format's lookup over the model (rb_format.free_index), or NULL */
     void *format_index;
+    /* the patch engine's indexes of lists selectors searched (patch/model_select.c), or NULL,
+     * and what frees them */
+    void *select_index;
+    void (*select_index_free)(struct rb_doc *doc);
     /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;

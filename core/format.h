@@ -101,5 +101,11 @@ typedef struct rb_format {
      * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
     json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                            size_t why_size);
+    /* Optional: ids the format's eras store differently (GBX: a TM 2003-2006 chunk or class id)
+     * are one id to a selector (docs/usage.md "Paths and selectors"): 1 when integer `member`
+     * holds such an id, with its current form in *current (the value itself when it has no other);
+     * and the other spellings of a current id (up to `max`), for messages: their count. */
+    int (*era_id)(const rb_node *member, uint64_t value, uint64_t *current);
+    size_t (*era_spellings)(uint64_t current, uint64_t *others, size_t max);
 } rb_format;
 #endif

@@ -68,7 +68,7 @@ static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file
     json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
                                                  "opaque_bytes", (json_int_t)cov.opaque_bytes, "opaque_tail",
                                                  cov.opaque_tail));
-    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *text = rb_json_compact_text(o); /* floats as the dump spells them (docs/usage.md "Paths and selectors") */
     json_decref(o);
     return text;
 }

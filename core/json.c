@@ -632,9 +632,12 @@ static void put_json_string(rb_buf *out, const char *s, size_t n)
 
 static void indent(rb_buf *out, int depth)
 {
+    if (depth < 0) return; /* one line: depth stays negative below a compact value */
     rb_buf_put_u8(out, '\n');
     for (int i = 0; i < depth; i++) put_str(out, "  ");
 }
+
+static int deeper(int depth) { return depth < 0 ? depth : depth + 1; }
 
 /* Small containers of scalars stay on one line: vectors and coordinates read better that way. */
 static int is_flat_small(const json_t *j)
@@ -649,6 +652,7 @@ static int is_flat_small(const json_t *j)
     return 1;
 }
 
+/* depth < 0: on one line (messages); else indented from `depth`. */
 static void print_value(const json_t *j, rb_buf *out, int depth)
 {
     char tmp[64];
@@ -662,10 +666,10 @@ static void print_value(const json_t *j, rb_buf *out, int depth)
         json_object_foreach((json_t *)j, k, v) {
             if (!first) rb_buf_put_u8(out, ',');
             first = 0;
-            indent(out, depth + 1);
+            indent(out, deeper(depth));
             put_json_string(out, k, strlen(k));
-            put_str(out, ": ");
-            print_value(v, out, depth + 1);
+            put_str(out, depth < 0 ? ":" : ": ");
+            print_value(v, out, deeper(depth));
         }
         indent(out, depth);
         rb_buf_put_u8(out, '}');
@@ -677,9 +681,9 @@ static void print_value(const json_t *j, rb_buf *out, int depth)
         int flat = is_flat_small(j);
         rb_buf_put_u8(out, '[');
         for (size_t i = 0; i < n; i++) {
-            if (i) put_str(out, flat ? ", " : ",");
-            if (!flat) indent(out, depth + 1);
-            print_value(json_array_get(j, i), out, depth + 1);
+            if (i) put_str(out, flat && depth >= 0 ? ", " : ",");
+            if (!flat) indent(out, deeper(depth));
+            print_value(json_array_get(j, i), out, deeper(depth));
         }
         if (!flat) indent(out, depth);
         rb_buf_put_u8(out, ']');
@@ -710,6 +714,20 @@ void rb_json_print(const json_t *json, rb_buf *out)
 {
     print_value(json, out, 0);
     rb_buf_put_u8(out, '\n');
+}
+
+char *rb_json_compact_text(const json_t *json)
+{
+    rb_buf b;
+    rb_buf_init(&b);
+    print_value(json, &b, -1);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) {
+        rb_buf_free(&b);
+        return NULL;
+    }
+    size_t size;
+    return (char *)rb_buf_take(&b, &size);
 }
 
 void rb_json_strip_storage(json_t *j)

@@ -20,6 +20,8 @@ void rb_json_strip_storage(json_t *json);
 void rb_json_print(const json_t *json, rb_buf *out);
 /* The same as a NUL-terminated text (malloc'd), NULL when out of memory. */
 char *rb_json_print_text(const json_t *json);
+/* On one line, reals spelled as the dump spells them (messages, selectors): NULL when out of memory. */
+char *rb_json_compact_text(const json_t *json);
 
 /* JSON -> wire values, with the reason on failure. */
 int rb_json_to_int(const json_t *v, unsigned wire, uint64_t *bits, char *why, size_t why_size);

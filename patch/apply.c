@@ -1,14 +1,15 @@
 /*
  * Applying patches: one pipeline for the library and the command line (include/rebyte.h).
  *
- * The model path applies each operation to the parsed model (patch/model_edit.c), writes it,
- * reads the output back and compares the two models node by node (patch/model_compare.c): an
- * edit costs a round trip plus what it touches. Whatever the model path does not finish — an
- * operation beyond it, a patch that does not apply, a result that does not read back — goes to
- * the whole-model path (apply_json.c), which renders the model as JSON, patches that, rebuilds
- * the model through the format's description and verifies the same way. That path is as strict
- * as the format's description and has the messages users know, so a refusal costs more than a
- * success but says the same thing; only the lines of the path that decided are reported.
+ * The model path applies each operation to the parsed model (patch/model_edit.c; selectors and
+ * tests compared by wire type through patch/model_select.c), writes it, reads the output back
+ * and compares the two models node by node (patch/model_compare.c): an edit costs a round trip
+ * plus what it touches. A refusal on the model is final (out->final): a selector that matches
+ * nothing, a failed test, a conflict, a race record or a rule costs no more than a success. Only
+ * an operation that builds structure the model cannot take the shape of (RB_MODEL_BEYOND: a new
+ * record member, the first element of an empty list, an annotation), or a result the writer or
+ * the re-read refuses, goes to the whole-model path (apply_json.c), which rebuilds the model
+ * through the format's description; only the lines of the path that decided are reported.
  */
 #include "apply.h"
 #include "companions.h"
@@ -18,6 +19,8 @@
 #include <zlib.h>
 #include "../core/model_equal.h"
 #include "model_edit.h"
+#include "model_select.h"
+#include "../core/json.h"
 #include "portable.h"
 
 /* A line is kept with its kind first ('W' warning, 'I' information) and a newline last. */
@@ -145,6 +148,31 @@ static long conflict_with(const touched *t, const char *path, size_t owner)
     return -1;
 }
 
+/* Does "test" `op` hold on the model (its value compared as the dump shows values,
+ * patch/model_select.c)? When not, *got is what the file has, spelled as the dump spells it
+ * (malloc'd), NULL when the place does not exist; *want the value asked for. */
+static int pin_holds(rb_doc *doc, const json_t *op, char **want, char **got, char *why, size_t why_size)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const json_t *value = json_object_get(op, "value");
+    *want = *got = NULL;
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    why[0] = 0;
+    rb_node *node = path && rb_model_locate(doc, path, &place, &plain, why, why_size) == 0 ? place.node : NULL;
+    int holds = node && value && rb_model_value_matches(doc, node, value);
+    if (!holds) {
+        json_t *actual = node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
+        *got = actual ? rb_json_compact_text(actual) : NULL;
+        *want = value ? rb_json_compact_text(value) : NULL;
+        json_decref(actual);
+    }
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+    return holds;
+}
+
 /* A patch made against another file applies where every value it pins holds. */
 static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_patch *patch, apply_outcome *out)
 {
@@ -157,20 +185,17 @@ static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_pa
         const json_t *op = json_array_get(patch->ops, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
         const char *path = json_string_value(json_object_get(op, "path"));
-        if (!kind || strcmp(kind, "test") != 0) continue;
-        json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
-        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
-            char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-            char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-            apply_warning(out, "  %s: the patch expects %.120s, this file has %.120s", path ? path : "?",
-                       want ? want : "?", got ? got : "nothing");
-            free(want);
-            free(got);
-            failing++;
-        }
-        json_decref(actual);
+        char *want, *got, why[512];
+        if (!kind || strcmp(kind, "test") != 0 || pin_holds(doc, op, &want, &got, why, sizeof why)) continue;
+        apply_warning(out, "  %s: the patch expects %.120s, this file has %.120s", path ? path : "?", want ? want : "?",
+                      got ? got : "nothing");
+        free(want);
+        free(got);
+        failing++;
     }
-    return apply_pins_verdict(rq, patch, failing, out);
+    if (apply_pins_verdict(rq, patch, failing, out) == 0) return 0;
+    out->final = 1;
+    return -1;
 }
 
 static void note_change(json_t *changes, const char *op, const char *path, json_t *was, json_t *value)
@@ -186,26 +211,22 @@ typedef struct stack_state {
     size_t changed, skipped;
 } stack_state;
 
-/* A failed test whose place exists is final: the whole-model path would say the same. */
+/* A failed test is final: no other way of applying the patch would make it hold. */
 static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const json_t *op, apply_outcome *out)
 {
     const char *path = json_string_value(json_object_get(op, "path"));
-    json_t *actual = path ? rb_model_json_at(doc, path) : NULL;
-    int same = actual && rb_values_equal(actual, json_object_get(op, "value"));
-    if (!same && actual) {
-        char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-        char *got = json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT);
+    char *want, *got, why[600];
+    if (pin_holds(doc, op, &want, &got, why, sizeof why)) return 0;
+    if (got)
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch->name, i, path,
-                   got ? got : "?", want ? want : "?");
-        out->final = 1;
-        free(want);
-        free(got);
-    } else if (!same) {
-        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist", patch->name, i,
-                   path ? path : "?");
-    }
-    json_decref(actual);
-    return same ? 0 : -1;
+                   got, want ? want : "?");
+    else
+        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch->name, i,
+                   path ? path : "?", why[0] ? " (" : "", why, why[0] ? ")" : "");
+    out->final = 1;
+    free(want);
+    free(got);
+    return -1;
 }
 
 /* What the format keeps beside a list, in step with an operation on one of its elements. */
@@ -239,6 +260,24 @@ static json_t *follower_ops(rb_doc *doc, const json_t *op, const char *plain_pat
                                   json_object_get(op, "value"), why, why_size);
 }
 
+/* A move takes its node away from "from": the nodes on that way are edited too. */
+static int note_from(rb_doc *doc, const json_t *op, apply_outcome *out)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    if (!kind || strcmp(kind, "move") != 0 || !from) return 0;
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    int rc = 0;
+    if (rb_model_locate(doc, from, &place, &plain, why, sizeof why) == 0)
+        rc = edited_nodes_note(out->edited, doc, (const char *)plain.data, 1);
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+    return rc;
+}
+
 /* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
 static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i)
 {
@@ -247,9 +286,11 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
         const char *kind = json_string_value(json_object_get(op, "op"));
         json_t *was = out->changes ? rb_model_json_at(doc, json_string_value(json_object_get(op, "path"))) : NULL;
         char *resolved = NULL, why[512];
-        if (rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0) {
+        if (note_from(doc, op, out) != 0 || rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0 ||
+            edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0) != 0) {
             apply_fail(out, RB_E_MODEL, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, why);
             json_decref(was);
+            free(resolved);
             return -1;
         }
         if (out->changes)
@@ -282,6 +323,7 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
         snprintf(why, sizeof why, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
                  rq->patches[other]->name, patch->name, (const char *)plain.data);
         apply_fail(out, RB_E_MODEL, "%s", why);
+        out->final = 1;
         rb_buf_free(&plain);
         return -1;
     }
@@ -301,14 +343,17 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
     }
     rb_buf_free(&plain);
     char *resolved = NULL;
+    if (rc == 0) rc = note_from(doc, op, out);
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = touch(&st->places, resolved, p);
+    if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
     if (rc != 0) {
         json_decref(was);
         json_decref(companions);
         json_decref(followers);
         free(resolved);
         apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
+        out->final = rc != RB_MODEL_BEYOND; /* a refusal stands; structure goes to the description */
         return -1;
     }
     st->changed++;
@@ -358,13 +403,22 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     rb_read_options ro = {.file_name = rq->name};
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
     if (!doc) return APPLY_FAILED;
+    if (!(out->edited = edited_nodes_new())) {
+        rb_doc_free(doc);
+        apply_fail(out, RB_E_NOMEM, "out of memory");
+        return APPLY_FAILED;
+    }
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
     if (rc == 0) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
-    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
-    if (rc == 0) rc = apply_rules_after(rq, doc, out);
+    /* the description would build the same model: a record changed or a rule broken stays so */
+    if (rc == 0 && (rc = apply_records_unchanged(rq, doc, out)) != 0) out->final = 1;
+    if (rc == 0 && (rc = apply_rules_after(rq, doc, out)) != 0) out->final = 1;
+    rb_model_select_free(doc); /* the indexes serve this run's selectors only */
+    edited_nodes_free(out->edited);
+    out->edited = NULL;
     if (rc == 0) rc = write_and_verify(rq, doc, out);
     doc->blob_source = NULL;
     doc->edited = 0;

@@ -34,6 +34,7 @@ typedef struct apply_outcome {
     int final;        /* the failure is the whole-model path's too: it need not run */
     rb_buf lines;     /* report lines (apply.c put_line); passed on from the path that decides */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
+    struct edited_nodes *edited; /* the model path's: what its edits reached (apply_records.c) */
 } apply_outcome;
 
 /* Results of a path: done, failed in a way the other path would fail too (an input that does not
@@ -55,6 +56,14 @@ int apply_verify(const apply_request *request, const rb_doc *written, apply_outc
  * the ones the patched model adds. */
 void apply_rules_before(const rb_doc *original, apply_outcome *out);
 int apply_rules_after(const apply_request *request, const rb_doc *patched, apply_outcome *out);
-/* Race records (apply_records.c): 0 when every record of the patched model is the original's. */
+/* The nodes the model path's edits went through and put in place (apply_records.c), so the
+ * race-record check looks only at records an edit reached. `plain_path` has no selectors;
+ * `removed`: the operation took away what was at the path. 0, or -1 when out of memory. */
+typedef struct edited_nodes edited_nodes;
+edited_nodes *edited_nodes_new(void);
+void edited_nodes_free(edited_nodes *edited);
+int edited_nodes_note(edited_nodes *edited, rb_doc *doc, const char *plain_path, int removed);
+/* Race records (apply_records.c): 0 when every record of the patched model is the original's
+ * (out->edited, when set, limits the check to the records edits reached). */
 int apply_records_unchanged(const apply_request *request, const rb_doc *patched, apply_outcome *out);
 #endif

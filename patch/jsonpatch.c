@@ -4,6 +4,7 @@
  * lengths so that "\u0000" inside member names survives; jansson's *n
  * functions (getn/setn/deln) take lengths for the same reason. */
 #include "jsonpatch.h"
+#include "../core/pointer.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -141,55 +142,28 @@ struct token {
     size_t len;
 };
 
-/* Decodes src[0..n) per RFC 6901 section 4 ("~1" -> '/', "~0" -> '~', in a
-   single left-to-right pass so "~01" is "~1", not "/"). Any other '~' is a
-   syntax error rather than a literal, so malformed pointers fail loudly. */
+/* Decodes src[0..n) per RFC 6901 section 4 (core/pointer.c: "~01" is "~1", not "/"). Any other
+   '~' is a syntax error rather than a literal, so malformed pointers fail loudly. */
 static int decode_token(const char *src, size_t n, struct token *tok, char *err, size_t errlen)
 {
-    size_t i, o = 0;
+    int bad_escape;
 
-    tok->buf = malloc(n + 1);
+    tok->buf = rb_pointer_decode_dup(src, n, &tok->len, &bad_escape);
     if (tok->buf == NULL) {
-        set_err(err, errlen, "out of memory");
+        if (bad_escape)
+            set_err(err, errlen, "invalid '~' escape in token '%.*s'", SHOW_LEN(n), src);
+        else
+            set_err(err, errlen, "out of memory");
         return -1;
     }
-    for (i = 0; i < n; i++) {
-        char c = src[i];
-        if (c == '~') {
-            char next = i + 1 < n ? src[i + 1] : '\0';
-            if (next != '0' && next != '1') {
-                free(tok->buf);
-                set_err(err, errlen, "invalid '~' escape in token '%.*s'", SHOW_LEN(n), src);
-                return -1;
-            }
-            c = next == '0' ? '~' : '/';
-            i++;
-        }
-        tok->buf[o++] = c;
-    }
-    tok->buf[o] = '\0';
-    tok->len = o;
     return 0;
 }
 
-/* RFC 6901 array-index: "0" or digits without a leading zero. "01", "1e0",
-   "-1", "+1" are rejected rather than coerced, since lenient parsing would
-   let several spellings address one element. Huge values saturate so that
-   they are reported as out of range instead of wrapping around. */
+/* RFC 6901 array-index (core/pointer.c): "01", "1e0", "-1", "+1" are rejected rather than
+   coerced, since lenient parsing would let several spellings address one element. */
 static int parse_index(const struct token *tok, size_t *out)
 {
-    size_t i, v = 0;
-
-    if (tok->len == 0 || (tok->len > 1 && tok->buf[0] == '0'))
-        return -1;
-    for (i = 0; i < tok->len; i++) {
-        unsigned d = (unsigned char)tok->buf[i] - (unsigned)'0';
-        if (d > 9)
-            return -1;
-        v = v > (SIZE_MAX - d) / 10 ? SIZE_MAX : v * 10 + d;
-    }
-    *out = v;
-    return 0;
+    return rb_pointer_index(tok->buf, tok->len, out);
 }
 
 /* Maps a token to an array position. allow_end is set only for "add", the
@@ -245,22 +219,21 @@ static json_t *child(json_t *node, const struct token *tok, char *err, size_t er
 static json_t *walk(json_t *doc, const char *ptr, size_t len, char *err, size_t errlen)
 {
     json_t *cur = doc;
-    size_t pos = 0;
+    rb_pointer_walk w;
+    const char *raw;
+    size_t n;
 
-    if (len > 0 && ptr[0] != '/') {
+    if (rb_pointer_walk_begin(&w, ptr, len, 0) != 0) {
         set_err(err, errlen, "pointer must be empty or start with '/'");
         return NULL;
     }
-    while (cur != NULL && pos < len) {
-        const char *slash = memchr(ptr + pos + 1, '/', len - pos - 1);
-        size_t end = slash ? (size_t)(slash - ptr) : len;
+    while (cur != NULL && rb_pointer_next(&w, &raw, &n) == 1) {
         struct token tok;
 
-        if (decode_token(ptr + pos + 1, end - pos - 1, &tok, err, errlen) != 0)
+        if (decode_token(raw, n, &tok, err, errlen) != 0)
             return NULL;
         cur = child(cur, &tok, err, errlen);
         free(tok.buf);
-        pos = end;
     }
     return cur;
 }

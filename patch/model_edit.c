@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/json.h"
+#include "../core/pointer.h"
+#include "model_select.h"
 #include "portable.h"
 #include "selector.h"
 
@@ -31,137 +33,73 @@ static int is_record(const rb_node *n)
     return n->kind == RB_K_RECORD || n->kind == RB_K_STREAM || n->kind == RB_K_PACKED;
 }
 
-/* RFC 6901: "~1" is '/', "~0" is '~'. In place. */
-static void unescape_token(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        if (*p == '~' && (p[1] == '0' || p[1] == '1')) *o++ = *++p == '0' ? '~' : '/';
-        else *o++ = *p;
-    }
-    *o = 0;
-}
-
-/* RFC 6901 array index: "0" or digits without a leading zero. */
-static int parse_index(const char *t, size_t *index)
-{
-    if (!*t || (t[0] == '0' && t[1]) || strlen(t) > 18) return 0;
-    size_t v = 0;
-    for (const char *p = t; *p; p++) {
-        if (*p < '0' || *p > '9') return 0;
-        v = v * 10 + (size_t)(*p - '0');
-    }
-    *index = v;
-    return 1;
-}
-
-static rb_node *record_member(const rb_node *record, const char *key, size_t *index)
-{
-    for (size_t i = 0; i < record->v.kids.count; i++) {
-        rb_node *c = record->v.kids.items[i];
-        if (c->key && strcmp(c->key, key) == 0) {
-            if (index) *index = i;
-            return c;
-        }
-    }
-    return NULL;
-}
-
-/* A relative pointer (no selectors) from `n`; NULL when it leads nowhere in the model. */
-static rb_node *walk_relative(rb_node *n, const char *pointer)
-{
-    const char *p = pointer;
-    while (n && *p == '/') {
-        p++;
-        size_t len = strcspn(p, "/");
-        char token[256];
-        if (len >= sizeof token) return NULL;
-        memcpy(token, p, len);
-        token[len] = 0;
-        p += len;
-        unescape_token(token);
-        if (!rb_table_expand(n)) return NULL;
-        size_t index;
-        if (is_list(n)) n = parse_index(token, &index) && index < n->v.kids.count ? n->v.kids.items[index] : NULL;
-        else if (is_record(n)) n = record_member(n, token, NULL);
-        else n = NULL;
-    }
-    return *p ? NULL : n;
-}
-
-typedef struct model_element {
-    rb_doc *doc;
-    rb_node *node;
-} model_element;
-
-/* rb_selector_member_fn over the model: the member rendered alone. */
-static json_t *model_member(void *context, const char *pointer)
-{
-    model_element *e = context;
-    rb_node *member = walk_relative(e->node, pointer);
-    return member ? rb_model_to_json(e->doc, member, RB_BLOBS_REF) : NULL;
-}
-
-static int select_element(rb_doc *doc, rb_node *list, char *selector, const char *path, size_t *index, char *why,
-                          size_t why_size)
-{
-    size_t found = 0;
-    for (size_t i = 0; i < list->v.kids.count; i++) {
-        model_element e = {doc, list->v.kids.items[i]};
-        if (rb_selector_matches(selector, model_member, &e)) {
-            if (!found) *index = i;
-            found++;
-        }
-    }
-    if (found == 1) return 0;
-    snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)", selector, path,
-             found);
-    return -1;
-}
-
 static void put_text(rb_buf *b, const char *s) { rb_buf_put(b, s, strlen(s)); }
 
-/* One step of rb_model_locate: from `cur` through `token` (raw, as in the path). */
-static int step(rb_doc *doc, rb_node *cur, char *token, int last, const char *path, rb_model_place *place,
-                rb_buf *plain, char *why, size_t why_size)
+/* A list's element named by `token` (decoded): a selector, "-" (the end, last token only) or
+ * an index (its end: a new last element). */
+static int list_step(rb_doc *doc, rb_node *list, const char *raw, size_t raw_length, int last, const char *path,
+                     rb_model_place *place, rb_buf *plain, char *why, size_t why_size)
+{
+    size_t count = list->v.kids.count, index = 0;
+    char number[32];
+    if (raw_length >= 2 && raw[0] == '[' && raw[raw_length - 1] == ']') {
+        char *selector = strndup(raw + 1, raw_length - 2);
+        rb_buf_put_u8(plain, 0); /* the list's plain path, for its index */
+        plain->size--;
+        int rc = selector ? rb_model_select(doc, list, plain->data ? (const char *)plain->data : "", selector, path,
+                                            &index, why, why_size)
+                          : -1;
+        if (!selector) snprintf(why, why_size, "out of memory");
+        free(selector);
+        if (rc != 0) return -1;
+        snprintf(number, sizeof number, "/%zu", index);
+        put_text(plain, number);
+    } else if (last && raw_length == 1 && raw[0] == '-') {
+        index = count;
+        put_text(plain, "/-");
+    } else if (rb_pointer_index(raw, raw_length, &index) != 0 || index > count || (index == count && !last)) {
+        snprintf(why, why_size, "%s: \"%.*s\" is not an element of a list of %zu", path, (int)(raw_length > 64 ? 64 : raw_length),
+                 raw, count);
+        return -1;
+    } else {
+        snprintf(number, sizeof number, "/%zu", index);
+        put_text(plain, number);
+    }
+    place->node = index < count ? list->v.kids.items[index] : NULL;
+    place->index = index;
+    return 0;
+}
+
+/* One step of rb_model_locate: from `cur` through the token raw[0..raw_length) as spelled. */
+static int step(rb_doc *doc, rb_node *cur, const char *raw, size_t raw_length, int last, const char *path,
+                rb_model_place *place, rb_buf *plain, char *why, size_t why_size)
 {
     if (!rb_table_expand(cur)) { snprintf(why, why_size, "out of memory"); return -1; }
-    size_t len = strlen(token), index = 0;
+    free(place->key);
+    place->key = NULL;
     if (is_list(cur)) {
-        size_t count = cur->v.kids.count;
-        char number[32];
-        if (len >= 2 && token[0] == '[' && token[len - 1] == ']') {
-            token[len - 1] = 0;
-            if (select_element(doc, cur, token + 1, path, &index, why, why_size) != 0) return -1;
-            snprintf(number, sizeof number, "/%zu", index);
-            put_text(plain, number);
-        } else if (last && strcmp(token, "-") == 0) {
-            index = count;
-            put_text(plain, "/-");
-        } else if (!parse_index(token, &index) || index > count || (index == count && !last)) {
-            snprintf(why, why_size, "%s: \"%s\" is not an element of a list of %zu", path, token, count);
-            return -1;
-        } else {
-            put_text(plain, "/");
-            put_text(plain, token);
-        }
-        place->node = index < count ? cur->v.kids.items[index] : NULL;
+        if (list_step(doc, cur, raw, raw_length, last, path, place, plain, why, why_size) != 0) return -1;
     } else if (is_record(cur)) {
-        put_text(plain, "/");
-        put_text(plain, token);
-        unescape_token(token);
-        if (token[0] == '$') {
-            snprintf(why, why_size, "%s: annotations are edited on the whole model", path);
+        int bad_escape;
+        size_t length, index;
+        place->key = rb_pointer_decode_dup(raw, raw_length, &length, &bad_escape);
+        if (!place->key) {
+            snprintf(why, why_size, bad_escape ? "%s: invalid '~' escape in a token" : "out of memory", path);
             return -1;
         }
-        place->node = record_member(cur, token, &index);
-        if (!place->node) index = cur->v.kids.count;
+        put_text(plain, "/");
+        rb_buf_put(plain, raw, raw_length);
+        if (place->key[0] == '$') {
+            snprintf(why, why_size, "%s: annotations are edited on the whole model", path);
+            return RB_MODEL_BEYOND;
+        }
+        place->node = rb_model_member(cur, place->key, length, &index);
+        place->index = place->node ? index : cur->v.kids.count;
     } else {
         snprintf(why, why_size, "%s: a value, not a container, is on the way", path);
         return -1;
     }
     place->parent = cur;
-    place->index = index;
     return 0;
 }
 
@@ -169,28 +107,24 @@ int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf
 {
     memset(place, 0, sizeof(*place));
     place->node = doc->root;
-    if (*path && *path != '/') {
+    rb_pointer_walk w;
+    if (rb_pointer_walk_begin(&w, path, strlen(path), 1) != 0) {
         snprintf(why, why_size, "path %s must start with '/'", path);
         return -1;
     }
-    const char *p = path;
-    while (*p == '/') {
-        p++;
-        size_t len = rb_pointer_token_length(p);
+    const char *raw;
+    size_t raw_length;
+    int next;
+    while ((next = rb_pointer_next(&w, &raw, &raw_length)) == 1) {
         rb_node *cur = place->node;
         if (!cur) {
             snprintf(why, why_size, "%s: a part of the path does not exist", path);
             return -1;
         }
-        free(place->key);
-        place->key = malloc(len + 1);
-        if (!place->key) { snprintf(why, why_size, "out of memory"); return -1; }
-        memcpy(place->key, p, len);
-        place->key[len] = 0;
-        p += len;
-        if (step(doc, cur, place->key, *p == 0, path, place, plain, why, why_size) != 0) return -1;
+        int rc = step(doc, cur, raw, raw_length, rb_pointer_at_end(&w), path, place, plain, why, why_size);
+        if (rc != 0) return rc;
     }
-    if (*p) { /* a token that runs on after its selector: "[id=1]x" */
+    if (next < 0) { /* a token that runs on after its selector: "[id=1]x" */
         snprintf(why, why_size, "path %s must start with '/'", path);
         return -1;
     }
@@ -389,7 +323,10 @@ static rb_node *clone_tree(rb_doc *doc, const rb_node *n, int depth)
 /* Puts `node` at `place` (add semantics): into a list at its index; over an existing member. */
 static int put_node(rb_doc *doc, rb_model_place *place, rb_node *node, const char *path, char *why, size_t why_size)
 {
-    if (!place->parent) { snprintf(why, why_size, "%s: the whole document is replaced on the whole model", path); return -1; }
+    if (!place->parent) {
+        snprintf(why, why_size, "%s: the whole document is replaced on the whole model", path);
+        return RB_MODEL_BEYOND;
+    }
     if (is_list(place->parent)) {
         node->key = NULL;
         if (insert_kid(doc, place->parent, place->index, node) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
@@ -397,7 +334,7 @@ static int put_node(rb_doc *doc, rb_model_place *place, rb_node *node, const cha
     }
     if (!place->node) {
         snprintf(why, why_size, "%s: a new member takes its place on the whole model", path);
-        return -1;
+        return RB_MODEL_BEYOND;
     }
     node->key = place->node->key;
     place->parent->v.kids.items[place->index] = node;
@@ -428,9 +365,7 @@ typedef struct op_context {
 static int op_test(op_context *c)
 {
     if (!c->place.node) { snprintf(c->why, c->why_size, "test failed: %s does not exist", c->path); return -1; }
-    json_t *actual = rb_model_to_json(c->doc, c->place.node, RB_BLOBS_REF);
-    int same = rb_values_equal(actual, json_object_get(c->op, "value"));
-    json_decref(actual);
+    int same = rb_model_value_matches(c->doc, c->place.node, json_object_get(c->op, "value"));
     if (!same) snprintf(c->why, c->why_size, "test failed at %s", c->path);
     return same ? 0 : -1;
 }
@@ -441,9 +376,13 @@ static int op_add_or_replace(op_context *c, int replace)
     if (!value) { snprintf(c->why, c->why_size, "%s: the operation has no value", c->path); return -1; }
     if (replace && !c->place.node) { snprintf(c->why, c->why_size, "%s does not exist", c->path); return -1; }
     const rb_node *shape = shape_for(&c->place);
-    if (!shape) { snprintf(c->why, c->why_size, "%s: nothing to take the shape of", c->path); return -1; }
+    if (!shape) { snprintf(c->why, c->why_size, "%s: nothing to take the shape of", c->path); return RB_MODEL_BEYOND; }
     rb_node *node = build_like(c->doc, shape, value, c->path, c->why, c->why_size, 0);
-    if (!node) return -1;
+    /* a scalar replaced in place is refused for good (its wire type says so); a structure built
+     * after a neighbour may be one the format's description builds otherwise */
+    int in_place = replace && shape == c->place.node && !rb_node_is_container(shape) && shape->kind != RB_K_STREAM &&
+                   shape->kind != RB_K_PACKED && shape->kind != RB_K_TABLE;
+    if (!node) return in_place ? -1 : RB_MODEL_BEYOND;
     if (replace && c->place.parent && is_list(c->place.parent)) {
         c->place.parent->v.kids.items[c->place.index] = node;
         return 0;
@@ -472,23 +411,29 @@ static int op_move_or_copy(op_context *c, int move)
         return -1;
     }
     rb_model_place source;
-    rb_buf ignored;
-    rb_buf_init(&ignored);
-    int rc = rb_model_locate(c->doc, from, &source, &ignored, c->why, c->why_size);
-    rb_buf_free(&ignored);
-    rb_node *node = rc == 0 ? source.node : NULL;
+    rb_buf from_plain;
+    rb_buf_init(&from_plain);
+    int rc = rb_model_locate(c->doc, from, &source, &from_plain, c->why, c->why_size);
+    if (rc != 0) { rb_model_place_free(&source); rb_buf_free(&from_plain); return rc; }
+    rb_node *node = source.node;
     if (node && !source.parent) node = NULL;
-    if (node && move) remove_kid(source.parent, source.index);
-    else if (node) node = clone_tree(c->doc, node, 0);
+    if (node && move) {
+        remove_kid(source.parent, source.index);
+        rb_model_select_edited(c->doc, (const char *)from_plain.data, 'r');
+    } else if (node) {
+        node = clone_tree(c->doc, node, 0);
+    }
+    rb_buf_free(&from_plain);
     rb_model_place_free(&source);
     if (!node) {
-        if (rc == 0) snprintf(c->why, c->why_size, "%s: from %s cannot be taken on the model", c->path, from);
-        return -1;
+        snprintf(c->why, c->why_size, "%s: from %s cannot be taken on the model", c->path, from);
+        return RB_MODEL_BEYOND;
     }
     rb_model_place_free(&c->place);
     rb_buf_free(&c->plain);
     rb_buf_init(&c->plain);
-    if (rb_model_locate(c->doc, c->path, &c->place, &c->plain, c->why, c->why_size) != 0) return -1;
+    rc = rb_model_locate(c->doc, c->path, &c->place, &c->plain, c->why, c->why_size);
+    if (rc != 0) return rc;
     return put_node(c->doc, &c->place, node, c->path, c->why, c->why_size);
 }
 
@@ -511,6 +456,8 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
     }
     if (rc == 0 && c.plain.data) *resolved = strdup((const char *)c.plain.data);
+    if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) /* selector indexes follow the edit */
+        rb_model_select_edited(doc, (const char *)c.plain.data, name[0] == 'r' && name[2] == 'm' ? 'r' : name[0] == 'r' ? 'p' : 'a');
     if (rc == 0 && strcmp(name, "test") != 0 && doc->format->after_edit) doc->format->after_edit(doc);
     rb_model_place_free(&c.place);
     rb_buf_free(&c.plain);

@@ -31,4 +31,10 @@ json_t *rb_model_json_at(rb_doc *doc, const char *path);
  * which is as strict and reports as before). *resolved gets the operation's plain path
  * (malloc'd). */
 int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why, size_t why_size);
+/* rb_model_apply_op's and rb_model_locate's failures: -1 the operation is refused (a selector
+ * that matches no element, an index out of range, a failed test, a value its wire type cannot
+ * hold); RB_MODEL_BEYOND the operation builds structure the model cannot take the shape of (a
+ * new record member, the first element of an empty list, an annotation): the format's
+ * description decides (patch/apply.c). */
+enum { RB_MODEL_BEYOND = -2 };
 #endif

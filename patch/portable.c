@@ -18,6 +18,7 @@
 #include "../core/json.h"
 #include "jsonpatch.h"
 #include "selector.h"
+#include "../core/pointer.h"
 
 /* Hashes for the selector indexes of the stack below. */
 static uint64_t mix64(uint64_t h)
@@ -532,33 +533,6 @@ static void caches_removed(sel_caches *all, json_t *array, size_t index)
     }
 }
 
-/* Length of the path token at p: up to '/', but a selector's brackets may hold '/' (as
- * selector.c reads a path). */
-static size_t token_length(const char *p)
-{
-    if (*p == '[') {
-        const char *end = strchr(p, ']');
-        if (end) return (size_t)(end - p) + 1;
-    }
-    const char *slash = strchr(p, '/');
-    return slash ? (size_t)(slash - p) : strlen(p);
-}
-
-/* "~0".."~3" in a selector's value: '~', '/', ',' and ']' (as selector.c reads them). */
-static void selector_unescape(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p; p++) {
-        if (*p == '~' && p[1] >= '0' && p[1] <= '3') {
-            *o++ = "~/,]"[p[1] - '0'];
-            p++;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = 0;
-}
-
 /* The element of `array` that `selector` (the text between the brackets) names, as
  * rb_pointer_resolve would find it; 0 when there is not exactly one (or out of memory). */
 static int select_indexed(sel_caches *all, json_t *array, const char *selector, size_t *index)
@@ -577,7 +551,7 @@ static int select_indexed(sel_caches *all, json_t *array, const char *selector, 
         size_t n = strlen(key);
         memcpy(keys + keys_len, key, n + 1);
         keys_len += n + 1;
-        selector_unescape(eq + 1);
+        rb_selector_unescape(eq + 1);
         n = strlen(eq + 1);
         memcpy(tuple + tuple_len, eq + 1, n + 1);
         tuple_len += n + 1;
@@ -606,7 +580,7 @@ static int resolve_indexed(sel_caches *all, json_t *doc, const char *path, char 
     out[0] = 0;
     while (*p == '/') {
         p++;
-        size_t n = token_length(p);
+        size_t n = rb_pointer_token_length(p);
         char token[1024];
         if (n >= sizeof token) { free(out); return 0; }
         memcpy(token, p, n);
@@ -657,34 +631,17 @@ typedef struct in_place {
     size_t *taken, depth;
 } in_place;
 
-/* An RFC 6901 token, decoded; NULL when it has an escape other than ~0 or ~1. */
+/* An RFC 6901 token, decoded (core/pointer.c); NULL when it has an escape other than ~0 or ~1. */
 static char *decode_token(const char *p, size_t n, size_t *len)
 {
-    char *out = malloc(n + 1), *o = out;
-    if (!out) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] != '~') { *o++ = p[i]; continue; }
-        if (i + 1 >= n || (p[i + 1] != '0' && p[i + 1] != '1')) { free(out); return NULL; }
-        *o++ = p[++i] == '0' ? '~' : '/';
-    }
-    *o = 0;
-    *len = (size_t)(o - out);
-    return out;
+    int bad_escape;
+    return rb_pointer_decode_dup(p, n, len, &bad_escape);
 }
 
-/* RFC 6901 array index: "0" or digits without a leading zero, below `limit` */
+/* An RFC 6901 array index (core/pointer.c) below `limit`. */
 static int array_index(const char *token, size_t len, size_t limit, size_t *index)
 {
-    size_t v = 0;
-    if (!len || (len > 1 && token[0] == '0')) return 0;
-    for (size_t i = 0; i < len; i++) {
-        if (token[i] < '0' || token[i] > '9') return 0;
-        if (v > (limit + 10) / 10) return 0; /* far out of range */
-        v = v * 10 + (size_t)(token[i] - '0');
-    }
-    if (v >= limit) return 0;
-    *index = v;
-    return 1;
+    return rb_pointer_index(token, len, index) == 0 && *index < limit;
 }
 
 static int plain_key(const char *key, size_t len) /* ASCII without NUL: a valid member name as is */

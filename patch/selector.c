@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jsonpatch.h"
+#include "../core/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
-static void rb_selector_unescape(char *s)
+void rb_selector_unescape(char *s)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
@@ -100,16 +101,6 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
     return 1;
 }
 
-size_t rb_pointer_token_length(const char *p)
-{
-    if (*p == '[') {
-        const char *end = strchr(p, ']');
-        if (end) return (size_t)(end - p) + 1;
-    }
-    const char *slash = strchr(p, '/');
-    return slash ? (size_t)(slash - p) : strlen(p);
-}
-
 int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size)
 {
     char *out = NULL;
@@ -117,16 +108,15 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
     json_t *cur = doc;
     *resolved = NULL;
     if (!append(&out, &len, &cap, "", 0)) return -1;
-    const char *p = path;
-    while (*p == '/') {
-        p++;
-        size_t n = rb_pointer_token_length(p);
-        char token[1024];
-        if (n >= sizeof token) { snprintf(err, err_size, "path token too long in %s", path); free(out); return -1; }
-        memcpy(token, p, n);
-        token[n] = 0;
-        p += n;
-        if (token[0] == '[' && token[n - 1] == ']' && json_is_array(cur)) {
+    rb_pointer_walk w;
+    const char *raw;
+    size_t n;
+    int next = rb_pointer_walk_begin(&w, path, strlen(path), 1);
+    while (next == 0 && (next = rb_pointer_next(&w, &raw, &n)) == 1) {
+        next = 0;
+        char *token = strndup(raw, n);
+        if (!token) { free(out); return -1; }
+        if (n >= 2 && token[0] == '[' && token[n - 1] == ']' && json_is_array(cur)) {
             token[n - 1] = 0;
             size_t found = 0, index = 0;
             for (size_t i = 0; i < json_array_size(cur); i++)
@@ -134,6 +124,7 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
             if (found != 1) {
                 snprintf(err, err_size, "selector [%s] in %s matches %zu elements (it must match exactly one)",
                          token + 1, path, found);
+                free(token);
                 free(out);
                 return -1;
             }
@@ -141,18 +132,16 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
             snprintf(num, sizeof num, "/%zu", index);
             append(&out, &len, &cap, num, strlen(num));
             cur = json_array_get(cur, index);
+            free(token);
             continue;
         }
         append(&out, &len, &cap, "/", 1);
-        if (!append(&out, &len, &cap, token, n)) { free(out); return -1; }
+        if (!append(&out, &len, &cap, raw, n)) { free(token); free(out); return -1; }
         /* plain tokens pass through; follow them while the document has them */
-        if (cur) {
-            char one[1100];
-            snprintf(one, sizeof one, "/%s", token);
-            cur = rb_json_pointer_get(cur, one, NULL, 0);
-        }
+        if (cur) cur = rb_json_pointer_get(cur, out + len - n - 1, NULL, 0);
+        free(token);
     }
-    if (*p) { snprintf(err, err_size, "path %s must start with '/'", path); free(out); return -1; }
+    if (next < 0) { snprintf(err, err_size, "path %s must start with '/'", path); free(out); return -1; }
     *resolved = out;
     return 0;
 }

@@ -10,8 +10,8 @@ typedef json_t *(*rb_selector_member_fn)(void *element, const char *pointer);
 /* Does the element satisfy every "key=value" condition of `selector` (the text between the
  * brackets)? Strings match exactly, other values by their compact JSON spelling. */
 int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element);
-/* Length of the path token at p: up to '/', but a selector's brackets may hold '/' in its keys. */
-size_t rb_pointer_token_length(const char *p);
+/* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
+void rb_selector_unescape(char *s);
 /* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
 int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size);
 /* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against

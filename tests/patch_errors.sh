@@ -24,7 +24,7 @@ expect_refusal() { # NAME PATCH EXPECTED-TEXT
 expect_refusal "wrong type" "[{\"op\":\"replace\",\"path\":\"$B/mapName\",\"value\":5}]" "mapName: expected a string"
 expect_refusal "out of range" "[{\"op\":\"replace\",\"path\":\"$M/authorTime\",\"value\":2147483648}]" "out of range for i32"
 expect_refusal "u8 out of range" "[{\"op\":\"replace\",\"path\":\"$B/blocks/0/direction\",\"value\":300}]" "out of range for u8"
-expect_refusal "missing path" "[{\"op\":\"replace\",\"path\":\"/body/chunks/99/mapName\",\"value\":\"x\"}]" "patch\[0\]"
+expect_refusal "missing path" "[{\"op\":\"replace\",\"path\":\"/body/chunks/99/mapName\",\"value\":\"x\"}]" "operation 0: /body/chunks/99/mapName: \"99\" is not an element of a list of 11"
 expect_refusal "failing test" "[{\"op\":\"test\",\"path\":\"$B/mapName\",\"value\":\"not this name\"}]" "test failed"
 expect_refusal "derived value" "[{\"op\":\"remove\",\"path\":\"/body/chunks/[id=0x03043040]/snappedOnIndexes/0\"}]" "game rule items-snapping at /body/chunks/\\[id=0x03043040\\]/snappedOnIndexes: 1 snapped-on entries for 2 items"
 expect_refusal "field of another version" "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x03043040]/version\",\"value\":4}]" "not part of this structure"

@@ -21,6 +21,7 @@
 
 typedef struct totals {
     size_t cases, accepted, on_model, diffs;
+    size_t model_only; /* taken by the model path alone: an id of another era, a float as shown */
 } totals;
 
 /* Files up to this size also have their diff checked, by identity up to the second size
@@ -91,11 +92,17 @@ static void check_case(const char *file, const char *patch_file, totals *t)
     rb_status sa = rb_apply(data, size, file, patches, 1, &on_model, &a, &ea);
     rb_status sb = rb_apply(data, size, file, patches, 1, &whole, &b, &eb);
     t->cases++;
-    CHECK((sa == RB_OK) == (sb == RB_OK), "%s / %s: one path accepts, the other refuses (%s | %s)", file, patch_file,
-          sa == RB_OK ? "ok" : ea.message, sb == RB_OK ? "ok" : eb.message);
-    if (sa != RB_OK && sb != RB_OK)
-        CHECK(strcmp(ea.message, eb.message) == 0, "%s / %s: refused differently: %s | %s", file, patch_file,
-              ea.message, eb.message);
+    /* A refusal on the model is final (patch/apply.c): what the whole-model path takes, the model
+     * path takes too. The model path alone matches selectors by the field's wire type and ids of
+     * every era (patch/model_select.c), so it takes some patches the whole-model path refuses. */
+    CHECK(sa == RB_OK || sb != RB_OK, "%s / %s: only the whole-model path accepts (%s)", file, patch_file, ea.message);
+    if (sa != RB_OK) CHECK(ea.message[0] != 0, "%s / %s: refused without a reason", file, patch_file);
+    if (sa == RB_OK && sb != RB_OK) {
+        t->model_only++;
+        if (getenv("TEST_APPLY_VERBOSE")) printf("model path only: %s / %s: %s\n", file, patch_file, eb.message);
+        rb_apply_result_free(&a);
+        goto done;
+    }
     if (sa == RB_OK && sb == RB_OK) {
         t->accepted++;
         t->on_model += !a.whole_model;
@@ -192,9 +199,11 @@ int main(int argc, char **argv)
             snprintf(b, sizeof b, "%s/corpus/%s", argv[2], pairs[i][1]);
             cross(a, b, &c);
         }
-        printf("corpus: %zu cases, %zu applied, %zu of them on the model, %zu diffs checked\n", c.cases, c.accepted,
-               c.on_model, c.diffs);
+        printf("corpus: %zu cases, %zu applied, %zu of them on the model, %zu diffs checked, %zu taken by the model "
+               "path alone\n", c.cases, c.accepted, c.on_model, c.diffs, c.model_only);
         CHECK(c.on_model > 0, "no corpus patch was applied on the model");
+        /* the TM 2003-2006 maps of the corpus store legacy chunk ids: the cookbook names current ones */
+        CHECK(c.model_only > 0, "no legacy-era corpus map took a patch written with current ids");
     }
     printf("%s\n", test_failures ? "FAILED" : "ok");
     return test_failures ? 1 : 0;

@@ -284,4 +284,6 @@ const rb_format rb_format_gbx = {
     .set_encoding = gbx_set_encoding,
     .assets = gbx_assets,
     .asset_patch = gbx_asset_patch,
+    .era_id = gbx_era_id,
+    .era_spellings = gbx_era_spellings,
 };

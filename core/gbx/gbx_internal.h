@@ -123,6 +123,9 @@ enum { GBX_WHOLE_NODE = 2 };
 /* Legacy class/chunk ids (TM 2003-2006 engine ids) mapped to current ones, for dispatch only:
  * the raw id is what the model keeps and writes. */
 uint32_t gbx_remap_id(uint32_t raw);
+/* rb_format.era_id and era_spellings: legacy and current ids are one id to selectors. */
+int gbx_era_id(const rb_node *member, uint64_t value, uint64_t *current);
+size_t gbx_era_spellings(uint64_t current, uint64_t *others, size_t max);
 const gbx_chunk_def *gbx_find_chunk(uint32_t raw_chunk_id);
 /* Header chunks (user data) with a known layout. */
 const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw_chunk_id);

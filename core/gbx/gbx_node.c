@@ -308,6 +308,24 @@ uint32_t gbx_remap_id(uint32_t raw)
     return raw;
 }
 
+/* A selector on a chunk or class id matches every era's spelling of it (rb_format.era_id). */
+int gbx_era_id(const rb_node *member, uint64_t value, uint64_t *current)
+{
+    if (member->kind != RB_K_INT || (member->wire & RB_W_WIDTH) != 4 || !member->key ||
+        (strcmp(member->key, "id") != 0 && strcmp(member->key, "classId") != 0))
+        return 0;
+    *current = gbx_remap_id((uint32_t)value);
+    return 1;
+}
+
+size_t gbx_era_spellings(uint64_t current, uint64_t *others, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof REMAP / sizeof REMAP[0]; i++)
+        if (REMAP[i].current == (current & 0xFFFFF000u) && n < max) others[n++] = REMAP[i].legacy | (current & 0xFFFu);
+    return n;
+}
+
 /* The lookup walks the one list of gbx_tables.h; no id is in two tables of a list. */
 #define GBX_TABLE_ADDRESS(table) &table,
 static const gbx_chunk_table *const BODY_TABLES[] = {GBX_BODY_TABLES(GBX_TABLE_ADDRESS)};
