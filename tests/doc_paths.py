@@ -53,9 +53,7 @@ def candidates(pointer):
     return [f for f in files if f.lower().endswith(ends)] or files
 
 
-# The data.win string-edit cookbook (docs/formats/gamemaker.md) is being rewritten on another
-# branch of issue 29 (a string edit that reaches the bytecode, with a tested example): its two
-# illustrative paths wait for it. Empty this set once that branch is merged.
+# Illustrative paths of the data.win cookbook that name a text no sample or corpus file holds.
 PENDING = {"/chunks/[id=CODE]/entries/[name=gml_Object_oTitle_Draw_0]/stringOperands/[at=260]/string",
            "/chunks/[id=STRG]/strings/[=old text]"}
 

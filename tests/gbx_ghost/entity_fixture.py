@@ -122,14 +122,14 @@ def main(argv):
             with open(json_path, "w") as f:
                 json.dump(dump, f)
             rebuilt = os.path.join(tmp, "r%d.Gbx" % version)
-            run(rebyte, "build", json_path, "-o", rebuilt)
+            run(rebyte, "build", "--new-record", json_path, "-o", rebuilt)
             if open(rebuilt, "rb").read() != open(path, "rb").read():
                 failures.append("v%d: built from its dump, the bytes differ" % version)
             if version >= 11:  # a sample of another size than sampleSize is refused
                 entities[1]["samples"][2]["data"] = {"$base64": "AAEC"}
                 with open(json_path, "w") as f:
                     json.dump(dump, f)
-                bad = run(rebyte, "build", json_path, "-o", os.path.join(tmp, "bad.Gbx"), ok=False)
+                bad = run(rebyte, "build", "--new-record", json_path, "-o", os.path.join(tmp, "bad.Gbx"), ok=False)
                 if bad.returncode == 0 or os.path.exists(os.path.join(tmp, "bad.Gbx")):
                     failures.append("v11: a 3-byte sample among 13-byte ones was written")
     for f in failures:

@@ -15,7 +15,7 @@ fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 json=$samples/tm2020.Clip.json
-"$rebyte" build "$json" -o "$tmp/clip.Gbx" || { echo "FAIL build"; exit 1; }
+"$rebyte" build --new-record "$json" -o "$tmp/clip.Gbx" || { echo "FAIL build"; exit 1; }
 cmp -s "$tmp/clip.Gbx" "$samples/tm2020.Clip.Gbx" || fail "built tm2020.Clip differs from the sample"
 "$rebyte" verify --json "$tmp/clip.Gbx" >"$tmp/verify.json" || fail "verify"
 grep -q '"opaque_bytes":0,' "$tmp/verify.json" || fail "not fully typed: $(cat "$tmp/verify.json")"
@@ -32,7 +32,7 @@ sys.exit(0 if a == b else 1)
 PY
 
 sed 's/"bodyCompression": "C"/"bodyCompression": "U"/' "$json" >"$tmp/u.json"
-"$rebyte" build "$tmp/u.json" -o "$tmp/u.Gbx" || fail "build uncompressed"
+"$rebyte" build --new-record "$tmp/u.json" -o "$tmp/u.Gbx" || fail "build uncompressed"
 python3 "$here/tm2020_bytes.py" "$tmp/u.Gbx" || fail "bytes differ from the chunkl layouts"
 
 # a version's fields and nothing else; versions nobody has described are refused
@@ -53,7 +53,7 @@ for f in (entity_v12, entity_v3_keys, entity_v11_no_ghost_name, object_v2, skel_
     variant(f.__name__, f)
 PY
 for bad in entity_v12 entity_v3_keys entity_v11_no_ghost_name object_v2 skel_v5; do
-    if "$rebyte" build "$tmp/$bad.json" -o "$tmp/$bad.Gbx" 2>"$tmp/$bad.err"; then
+    if "$rebyte" build --new-record "$tmp/$bad.json" -o "$tmp/$bad.Gbx" 2>"$tmp/$bad.err"; then
         fail "$bad was accepted"
     fi
     grep -q "tracks" "$tmp/$bad.err" || fail "$bad: the error does not name the path: $(cat "$tmp/$bad.err")"

@@ -36,7 +36,7 @@ edits_on() {
     new=$(sed -n 's/.*"replace".*"value": "\([^"]*\)".*/\1/p' "$samples/$prefix-rename-instance.patch.json")
     grep -q "$new" "$tmp/renamed" || fail "$prefix: the new name $new is not in the file"
     "$rebyte" dump "$tmp/renamed" | grep -q "\"name\": \"$new\"" || fail "$prefix: the instance does not show its new name"
-    "$rebyte" diff --plain "$grf" "$tmp/renamed" | grep -q "\"name\": \"$new\"" ||
+    "$rebyte" diff --plain "$grf" "$tmp/renamed" | grep -q "\"value\": \"$new\"" ||
         fail "$prefix: the diff does not show the instance's new name"
 }
 
