@@ -614,12 +614,6 @@ static int walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_n
     return d.failed ? -1 : 0;
 }
 
-int rb_model_diff(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
-                  json_t *plains, const char *path, int mode)
-{
-    return walk(da, a, db, b, ops, plains, path, mode, 0);
-}
-
 /* ---------- what apply derives, settled ---------- */
 
 static int is_list_edit(const char *kind)

@@ -62,7 +62,9 @@ static int condition_holds(rb_selector_member_fn member, void *element, char *co
     return same;
 }
 
-int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element)
+/* Does the element satisfy every "key=value" condition of `selector` (the text between the
+ * brackets)? Strings match exactly, other values by their compact JSON spelling. */
+static int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element)
 {
     char *copy = strdup(selector);
     if (!copy) return 0;

@@ -7,9 +7,6 @@
 /* An element's member for a condition: `pointer` is "" (the element itself) or an RFC 6901
  * pointer into the element. Returns a new reference to its JSON value, or NULL when absent. */
 typedef json_t *(*rb_selector_member_fn)(void *element, const char *pointer);
-/* Does the element satisfy every "key=value" condition of `selector` (the text between the
- * brackets)? Strings match exactly, other values by their compact JSON spelling. */
-int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element);
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
 void rb_selector_unescape(char *s);
 /* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
