@@ -101,7 +101,7 @@ def records(version, content):
 def streams_of(rebyte, path):
     """(version, zlib bytes) of every CPlugEntRecordData chunk 0x0911F000 of version 5 on."""
     info = subprocess.run([rebyte, "info", path], capture_output=True, text=True).stdout
-    if "compressedData" not in info:  # no record stream: spare the dump
+    if "compressedData" not in info and "embedded_streams" not in info:  # no record stream: spare the dump
         return []
     dump = subprocess.run([rebyte, "dump", "--blobs=base64", path], capture_output=True, check=True).stdout
     import json

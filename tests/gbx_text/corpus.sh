@@ -25,7 +25,7 @@ for f in "$corpus"/*; do
     if [ "$(head -c 6 "$t" | tail -c 1)" != T ] || [ "$(head -c 6 "$f" | tail -c 1)" != B ]; then
         echo "FAIL $name: the format byte is not B in the binary and T in the text file"; continue
     fi
-    if ! "$rebyte" convert --to binary --no-check "$t" -o "$tmp/back" 2>"$tmp/err"; then
+    if ! "$rebyte" convert --to binary --no-check --source "$f" "$t" -o "$tmp/back" 2>"$tmp/err"; then
         echo "FAIL to binary $name: $(head -c 400 "$tmp/err")"; continue
     fi
     if ! cmp -s "$f" "$tmp/back"; then
