@@ -17,6 +17,7 @@
  * companion value the user changed) is diffed again from there (rb_model_diff_docs). Sizes,
  * counts, checksums, header copies and name tables are not in the model at all.
  */
+#include "../core/hash64.h"
 #include "model_diff.h"
 #include <stdlib.h>
 #include <string.h>
@@ -213,24 +214,6 @@ static void diff_node(differ *d, const rb_node *a, const rb_node *b)
 
 /* ---------- matching two lists ---------- */
 
-static uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static uint64_t hash_bytes(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-    return mix64(h ^ n);
-}
-
 /* A hash that agrees with rb_model_same: equal content, equal hash, whatever the form (a table
  * and the list it stands for, a packed record and its fields). */
 static uint64_t content_hash(const rb_node *n)
@@ -239,7 +222,7 @@ static uint64_t content_hash(const rb_node *n)
     uint64_t h;
     if (list_like(n)) {
         h = 0x6c697374ULL;
-        for (size_t i = 0; i < rb_element_count(n); i++) h = mix64(h * 31 + content_hash(element(n, i, &s)));
+        for (size_t i = 0; i < rb_element_count(n); i++) h = rb_mix64(h * 31 + content_hash(element(n, i, &s)));
         return h;
     }
     if (object_like(n)) {
@@ -247,18 +230,18 @@ static uint64_t content_hash(const rb_node *n)
         h = 0x7265636fULL;
         for (size_t i = 0; i < r->v.kids.count; i++) {
             const rb_node *k = r->v.kids.items[i];
-            h = mix64(h * 31 + (k->key ? hash_bytes(k->key, strlen(k->key)) : 0) * 3 + content_hash(k));
+            h = rb_mix64(h * 31 + (k->key ? rb_hash_bytes(k->key, strlen(k->key)) : 0) * 3 + content_hash(k));
         }
         return h;
     }
-    h = mix64(((uint64_t)n->kind << 8 | n->wire) * 0x9e3779b97f4a7c15ULL);
+    h = rb_mix64(((uint64_t)n->kind << 8 | n->wire) * 0x9e3779b97f4a7c15ULL);
     switch (n->kind) {
     case RB_K_STRING:
     case RB_K_BLOB:
-    case RB_K_OPAQUE: return mix64(h ^ hash_bytes(n->v.bytes.data, n->v.bytes.size));
-    case RB_K_ID: return n->wire == RB_ID_STRING ? mix64(h ^ hash_bytes(n->v.bytes.data, n->v.bytes.size))
-                                                 : mix64(h ^ (n->wire == RB_ID_NUMBER ? n->v.bits : 0));
-    default: return mix64(h ^ n->v.bits);
+    case RB_K_OPAQUE: return rb_mix64(h ^ rb_hash_bytes(n->v.bytes.data, n->v.bytes.size));
+    case RB_K_ID: return n->wire == RB_ID_STRING ? rb_mix64(h ^ rb_hash_bytes(n->v.bytes.data, n->v.bytes.size))
+                                                 : rb_mix64(h ^ (n->wire == RB_ID_NUMBER ? n->v.bits : 0));
+    default: return rb_mix64(h ^ n->v.bits);
     }
 }
 
@@ -328,7 +311,7 @@ static uint64_t match_hash(side *s, long set, size_t i)
 {
     if (set >= 0) {
         const char *t = rb_list_keys_token(keys_of(s), (size_t)set, i);
-        return hash_bytes(t, strlen(t));
+        return rb_hash_bytes(t, strlen(t));
     }
     rb_record_scratch sc;
     return content_hash(element(s->list, i, &sc));

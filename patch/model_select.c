@@ -16,6 +16,7 @@
  * per operation, instead of rendering every element for every operation.
  */
 #define _GNU_SOURCE /* asprintf */
+#include "../core/hash64.h"
 #include "model_select.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -225,17 +226,10 @@ typedef struct select_state {
     list_index *lists;
 } select_state;
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 static entry *slot_for(list_index *x, const char *tuple, size_t length)
 {
     size_t mask = x->slot_count - 1;
-    for (size_t i = hash_bytes(tuple, length) & mask;; i = (i + 1) & mask) {
+    for (size_t i = rb_hash_bytes(tuple, length) & mask;; i = (i + 1) & mask) {
         entry *e = &x->slots[i];
         if (!e->tuple || (e->length == length && memcmp(e->tuple, tuple, length) == 0)) return e;
     }

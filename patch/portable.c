@@ -8,6 +8,7 @@
  * (entries added before the edited one, another game version's save of the same map), it edits
  * the same objects, or refuses and says which pinned value differs.
  */
+#include "../core/hash64.h"
 #include "portable.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,24 +20,6 @@
 #include "jsonpatch.h"
 #include "selector.h"
 #include "../core/pointer.h"
-
-/* Hashes for the selector indexes of the stack below. */
-static uint64_t mix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
-    return mix64(h ^ n);
-}
 
 /* ---------- patch files: plain arrays or fingerprinted objects ---------- */
 
@@ -355,7 +338,7 @@ static void group_leave(sel_cache *c, sel_node *node)
 static int group_join(sel_cache *c, sel_node *node, char *tuple, size_t len)
 {
     if (!tuple) return 1; /* a key is absent: no selector of these keys names it */
-    uint64_t hash = hash_bytes(tuple, len);
+    uint64_t hash = rb_hash_bytes(tuple, len);
     sel_group *g = group_find(c, tuple, len, hash);
     if (g) {
         free(tuple);
@@ -440,7 +423,7 @@ static void caches_clear(sel_caches *all)
 
 static size_t cache_bucket(const sel_caches *all, const json_t *array)
 {
-    return (size_t)mix64((uint64_t)(uintptr_t)array) & (all->nbuckets - 1);
+    return (size_t)rb_mix64((uint64_t)(uintptr_t)array) & (all->nbuckets - 1);
 }
 
 /* The index of `array` under `keys`, built when there is none (or it lost count); NULL when out
@@ -558,7 +541,7 @@ static int select_indexed(sel_caches *all, json_t *array, const char *selector, 
         nkeys++;
     }
     sel_cache *cache = ok ? cache_get(all, array, keys, keys_len, nkeys) : NULL;
-    sel_group *g = cache ? group_find(cache, tuple, tuple_len, hash_bytes(tuple, tuple_len)) : NULL;
+    sel_group *g = cache ? group_find(cache, tuple, tuple_len, rb_hash_bytes(tuple, tuple_len)) : NULL;
     ok = g && g->count == 1;
     if (ok) *index = node_rank(g->members);
     free(copy);
