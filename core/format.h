@@ -62,7 +62,7 @@ typedef struct rb_format {
      * references name a shared value by its content, read before the operation from `doc` (the
      * model path) or, with `doc` NULL, from `model`, its JSON rendering (the whole-model path)
      * (data.win: what names a STRG string by its text follows a `replace` of that string's text,
-     * gm_follow.c). NULL with `why` set refuses the operation, naming the references that cannot
+     * datawin_follow.c). NULL with `why` set refuses the operation, naming the references that cannot
      * follow. */
     json_t *(*followers)(const struct rb_doc *doc, const json_t *model, const char *kind, const char *path,
                          const json_t *value, char *why, size_t why_size);

@@ -14,8 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0 extracted=0 identical=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-files="$src/samples/gbx/sample.Map.Gbx $src/samples/gbx-mapextra/extras.Map.Gbx $src/samples/gbx-ghost/minimal.Replay.Gbx
-$src/samples/gbx-item/marker.Item.Gbx $src/samples/tres/box.tpa $src/samples/tres/box-130.pid
+files="$src/samples/gbx/sample.Map.Gbx $src/samples/gbx_mapextra/extras.Map.Gbx $src/samples/gbx_ghost/minimal.Replay.Gbx
+$src/samples/gbx_item/marker.Item.Gbx $src/samples/tres/box.tpa $src/samples/tres/box-130.pid
 $src/samples/streamer/stunt-park.map $src/samples/streamer/safehouse.map"
 if [ -d "$shared/corpus" ]; then
     files="$files $(find "$shared/corpus/gbx" "$shared/corpus/tres" -type f \( -name '*.[Gg]bx' -o -name '*.tpa' -o -name '*.pid' \) | sort)"
@@ -89,7 +89,7 @@ grep -q "pixel (0, 0) is #123456" "$tmp/err" || fail "the palette error does not
 [ ! -e "$tmp/off.spz" ] || fail "a refused replace wrote its output"
 
 # ---- a map thumbnail: another JPEG, by replace and by a patch's {"$file"} ----
-map=$src/samples/gbx-mapextra/extras.Map.Gbx
+map=$src/samples/gbx_mapextra/extras.Map.Gbx
 "$rebyte" extract "$map" -o "$tmp/m" -q
 thumb=$(python3 -c "import json;print([a['path'] for a in json.load(open('$tmp/m/manifest.json'))['assets'] if a['file'].startswith('thumbnails/')][0])")
 # a new picture, as extract writes one: SOI, the orientation segment, then other JPEG bytes

@@ -145,7 +145,7 @@ def model_counts(dump):
             samples = o.get('samples')
             if 'bufferType' in o and isinstance(samples, list) and samples and \
                     ('position' in samples[0] or 'state' in samples[0]):
-                add('ghosts')  # a car entity of a TM2020 record (docs/formats/gbx-ghost.md)
+                add('ghosts')  # a car entity of a TM2020 record (docs/formats/gbx_ghost.md)
                 return
             for v in o.values(): walk(v)
         elif isinstance(o, list):

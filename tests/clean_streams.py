@@ -46,7 +46,7 @@ with tempfile.TemporaryDirectory() as tmp:
     t = lambda n: os.path.join(tmp, n)
     map_ = os.path.join(samples, "gbx", "sample.Map.Gbx")
     patch = os.path.join(samples, "gbx", "rename-and-retime.patch.json")
-    win = os.path.join(samples, "gm", "sprites.win")
+    win = os.path.join(samples, "datawin", "sprites.win")
     run("dump", map_, "-o", t("map.json"))
     run("convert", "--to", "text", map_, "-o", t("map.txt"))
     run("extract", win, "-o", t("assets"))

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 map=$src/samples/gbx/sample.Map.Gbx
-win=$src/samples/gm/sprites.win
+win=$src/samples/datawin/sprites.win
 tpa=$src/samples/tres/box.tpa
 
 "$rebyte" verify "$tmp/missing.Gbx" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -54,7 +54,7 @@ taken=$(grep -c '^checked \|^skipped \|^FAIL ' "$tmp/results")
 [ "$taken" -ge "$(tr -cd '\000' <"$tmp/files" | wc -c)" ] || fail "a file was not taken (a run was lost)"
 # an edited blob file reaches the output, and nothing else changes: the map thumbnail of the
 # map-extras sample, one byte flipped, is what a dump of the built map gives back
-map=$src/samples/gbx-mapextra/extras.Map.Gbx
+map=$src/samples/gbx_mapextra/extras.Map.Gbx
 rm -rf "$tmp/e" "$tmp/f" && mkdir "$tmp/e" "$tmp/f"
 "$rebyte" dump "$map" --blobs=files -o "$tmp/e/map.json" 2>/dev/null
 thumb=$(find "$tmp/e/map.files" -name '*-thumbnail.jpg' | head -1)

@@ -102,9 +102,9 @@ printf '%s\n' "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/direction\",\"va
 "$rebyte" apply -q "$src/samples/gbx/cookbook/rename.patch.json" "$tmp/broken.Gbx" -o "$tmp/renamed.Gbx" ||
     fail "an edit of a file that already breaks a rule was refused"
 
-# data.win (docs/formats/gamemaker.md "Game rules"): the sample has no ROOM chunk, so the room
+# data.win (docs/formats/datawin.md "Game rules"): the sample has no ROOM chunk, so the room
 # rule's patch adds one (a GMS2 2.0 room of width 0)
-win=$src/samples/gm/sample.win
+win=$src/samples/datawin/sample.win
 "$rebyte" check "$win" >/dev/null || fail "the sample data.win breaks a rule"
 "$rebyte" check --rules | grep -q "^datawin  *room-size-positive" || fail "check --rules does not list room-size-positive"
 breaks references-in-range "$win" '[{"op":"replace","path":"/chunks/[id=TPAG]/items/0/texturePage","value":3}]'

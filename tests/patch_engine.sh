@@ -44,7 +44,7 @@ grep -q "does not exist (selector \[id=0x03043099\].*matches 0 elements" "$tmp/e
 mkdir "$tmp/batch"
 for i in 1 2 3 4 5; do cp "$sample" "$tmp/batch/m$i.Map.Gbx"; done
 printf 'not a map' >"$tmp/batch/broken.Map.Gbx"
-cp "$src/samples/gm/sample.win" "$tmp/batch/game.win"
+cp "$src/samples/datawin/sample.win" "$tmp/batch/game.win"
 "$rebyte" apply -q "$rename" "$tmp/batch" --in-place -j 2 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || fail "batch with failures: exit $rc"
 grep -q "^  $tmp/batch/broken.Map.Gbx: " "$tmp/err" || fail "summary does not name the broken file: $(cat "$tmp/err")"
@@ -79,7 +79,7 @@ EOF
 cmp -s "$tmp/swapped.grf" "$tmp/swapped2.grf" || fail "the re-sort identity diff does not give B"
 
 # fuzz_apply's findings: the model path and the whole-model path agree on each
-extras=$src/samples/gbx-mapextra/extras.Map.Gbx
+extras=$src/samples/gbx_mapextra/extras.Map.Gbx
 both_paths() { # expected-exit file patch
     "$rebyte" apply -q "$3" "$2" -o "$tmp/m.out" 2>"$tmp/m.err"; m=$?
     "$rebyte" apply -q --whole-model "$3" "$2" -o "$tmp/w.out" 2>"$tmp/w.err"; w=$?

@@ -58,7 +58,7 @@ grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(
 
 # a data.win updated with a string inserted before the edited one (string references are links
 # by text): a rename made on the old file applies to the newer one and edits the same objects
-G=$src/samples/gm/sample.win
+G=$src/samples/datawin/sample.win
 printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"a string added by an update"}]' > "$tmp/upd.json"
 "$rebyte" apply -q "$tmp/upd.json" "$G" -o "$tmp/newer.win" || fail "making the newer data.win"
 printf '%s' '[{"op":"replace","path":"/chunks/[id=STRG]/strings/[=rebyte sample game]","value":"My Game"},{"op":"replace","path":"/chunks/[id=GEN8]/displayName","value":"My Game"}]' > "$tmp/ren.json"

@@ -23,8 +23,8 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/game_rules.sh"
 "$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"
 if command -v python3 >/dev/null 2>&1; then
-    python3 "$src/tests/gbx_map/header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
-    python3 "$src/tests/gbx_map/parallel.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+    python3 "$src/tests/gbx/header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
+    python3 "$src/tests/gbx/parallel.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"
 fi
 for folder in "$src"/samples/*/; do
     "$out/tests/test_mutation" "$folder" 10

@@ -21,7 +21,7 @@ from object_symbols import read_objects, strongly_connected  # noqa: E402
 # issue 30: left to the work on those files (map header facts, ghost records, Trespasser assets)
 KNOWN = {
     ("core/gbx/map/map_header.c", "core/gbx/map/map_header_xml.c"),
-    ("core/gbx/record/ent_record.c", "core/gbx/record/ghost.c", "core/gbx/record/ghost_samples.c"),
+    ("core/gbx/ghost/ent_record.c", "core/gbx/ghost/ghost.c", "core/gbx/ghost/ghost_samples.c"),
     ("core/tres/pid.c", "core/tres/spz.c", "core/tres/tres_assets.c"),
 }
 

@@ -175,7 +175,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_apply SOURCE_DIR [SHARED_DIR]\n");
         return 64;
     }
-    static const char *const sample_dirs[] = {"gbx", "gbx-item", "gbx-mapextra", "gbx-mediatracker", "gm", "streamer",
+    static const char *const sample_dirs[] = {"gbx", "gbx_item", "gbx_mapextra", "gbx_mediatracker", "datawin", "streamer",
                                               "tres"};
     totals t = {0};
     char a[4096], b[4096];
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
         totals c = {0};
         snprintf(b, sizeof b, "%s/corpus/gbx", argv[2]);
         cross(a, b, &c);
-        static const char *const pairs[][2] = {{"gm", "datawin"}, {"tres", "tres"}};
+        static const char *const pairs[][2] = {{"datawin", "datawin"}, {"tres", "tres"}};
         for (size_t i = 0; i < 2; i++) {
             snprintf(a, sizeof a, "%s/samples/%s", argv[1], pairs[i][0]);
             snprintf(b, sizeof b, "%s/corpus/%s", argv[2], pairs[i][1]);

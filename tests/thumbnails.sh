@@ -64,7 +64,7 @@ every_route() {
 }
 
 # ---- the sample map: its made-up thumbnail replaced by a real one, the lossless way ----
-map=$src/samples/gbx-mapextra/extras.Map.Gbx
+map=$src/samples/gbx_mapextra/extras.Map.Gbx
 "$rebyte" extract "$map" -o "$tmp/e" -q || fail "extract the sample"
 path=$(thumbnail_path "$tmp/e")
 "$check" jpeg "$tmp/marked.jpg" 256 256 4 # stored upside down, marked Orientation 4: as extract writes one

@@ -1,5 +1,5 @@
 /* bzip2 (libbz2), for GameMaker's bzip2-packed textures:
- * docs/formats/gamemaker.md "Texture encodings". */
+ * docs/formats/datawin.md "Texture encodings". */
 #ifndef RB_BZIP2_H
 #define RB_BZIP2_H
 #include <stddef.h>

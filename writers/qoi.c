@@ -1,5 +1,5 @@
 /*
- * GameMaker's QOI variant (docs/formats/gamemaker.md "Texture encodings"). The decoder and the
+ * GameMaker's QOI variant (docs/formats/datawin.md "Texture encodings"). The decoder and the
  * encoder keep the same state (the previous pixel and the 64-entry table of recent pixels) and
  * update it the same way after every operation, so whatever the encoder emits decodes back to
  * its input.

@@ -1,7 +1,7 @@
 /*
  * GameMaker's variant of QOI, the texture encoding of GameMaker 2022 and later (alone, or inside
  * bzip2). It is not the published QOI format: another magic, a byte-length header and other
- * operations (docs/formats/gamemaker.md "Texture encodings"). Pixels are 8-bit RGBA, rows top
+ * operations (docs/formats/datawin.md "Texture encodings"). Pixels are 8-bit RGBA, rows top
  * to bottom, 4 bytes a pixel.
  */
 #ifndef RB_QOI_H

@@ -1,5 +1,5 @@
 /* SZDD (MS COMPRESS) streams: the LZSS of lzss.c with COMPRESS.EXE 2.50's parameters
- * (docs/formats/trespasser.md "SZDD"): window filled with spaces, writing starts at 4096 - 16,
+ * (docs/formats/tres.md "SZDD"): window filled with spaces, writing starts at 4096 - 16,
  * matches 3..16. */
 #include "szdd.h"
 

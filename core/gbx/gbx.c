@@ -194,7 +194,7 @@ static void gbx_describe_file(rb_ar *ar)
     unsigned body_compression = (unsigned)rb_ar_uint(ar, "bodyCompression", RB_U8 | RB_W_CHAR);
     if (version >= 4) rb_ar_uint(ar, "unknownByte", RB_U8 | RB_W_CHAR);
     /* text GBX: the bytes so far are binary, every value from here on is a line
-     * (docs/formats/gbx-text.md "Layout") */
+     * (docs/formats/gbx_text.md "Layout") */
     rb_ar_set_text(ar, format == 'T');
     rb_ar_x32(ar, "classId");
     if (version >= 6) gbx_user_data(ar);

@@ -249,7 +249,7 @@ static json_t *icon_from_png(const found *f, const uint8_t *png, size_t png_size
     return ops;
 }
 
-/* ---------- ghosts: samples as CSV (docs/formats/gbx-ghost.md "Samples") ---------- */
+/* ---------- ghosts: samples as CSV (docs/formats/gbx_ghost.md "Samples") ---------- */
 
 static double member_number(const rb_node *record, const char *key)
 {
@@ -293,7 +293,7 @@ static void sample_rotation(const rb_node *state, double q[4])
     q[0] = cos(heading) * cos(pitch) * s, q[1] = sin(heading) * cos(pitch) * s, q[2] = sin(pitch) * s, q[3] = cos(angle);
 }
 
-/* A car entity of a TM2020 record (docs/formats/gbx-ghost.md "Entity records"): each sample holds
+/* A car entity of a TM2020 record (docs/formats/gbx_ghost.md "Entity records"): each sample holds
  * its time and (in itself from version 11, in `state` before) position, rotation and velocity
  * (length exp(magnitude/1000) m/s). */
 static void entity_sample_csv(rb_buf *b, const rb_node *sample)

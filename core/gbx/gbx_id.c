@@ -163,7 +163,7 @@ static int read_version(rb_ar *ar, rb_node *n, const char *key)
 }
 
 /* The id's u32. Text GBX spells it as 8 hex digits ("40000000" before a new string, "40000003"
- * for the third, "0000001A" for a number), the empty id as 4294967295 (docs/formats/gbx-text.md
+ * for the third, "0000001A" for a number), the empty id as 4294967295 (docs/formats/gbx_text.md
  * "Layout"). */
 static int take_raw_id(rb_ar *ar, const char *key, uint32_t *raw)
 {

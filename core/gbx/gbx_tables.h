@@ -10,31 +10,31 @@
 
 /* Body chunks (and GBX_WHOLE_NODE classes), by the file that describes them. */
 #define GBX_BODY_TABLES(X)                                                                        \
-    X(gbx_challenge_chunks)        /* map/challenge.c: CGameCtnChallenge */                       \
-    X(gbx_game_chunks)             /* map/nested.c: collector list, parameters, blocks, skins */  \
-    X(gbx_anchored_chunks)         /* map/anchored.c: items chunk 0x03043040, anchored objects */ \
-    X(gbx_unlimiter_chunks)        /* map/unlimiter.c: TMUnlimiter map chunks 0x3F001002/003 */   \
-    X(gbx_map_extra_chunks)        /* map/map_extra.c: skippable map chunks */                    \
-    X(gbx_media_clip_chunks)       /* media/clip.c: clips, clip groups, tracks */                 \
-    X(gbx_media_camera_chunks)     /* media/camera.c: camera media blocks */                      \
-    X(gbx_media_effects_chunks)    /* media/effects.c: effect media blocks */                     \
-    X(gbx_media_replay_ui_chunks)  /* media/replay_ui.c: TMN/TMU replay events, UI controls */    \
-    X(gbx_media_entity_chunks)     /* media/entity.c: entity, object, skel, decal 2d blocks */    \
-    X(gbx_ghost_chunks)            /* record/ghost.c: CGameGhost, CGameCtnGhost, records */       \
-    X(gbx_replay_chunks)           /* record/replay.c: CGameCtnReplayRecord */                    \
-    X(gbx_item_chunks)             /* item/item.c: CGameCtnCollector, CGameItemModel, macros */   \
-    X(gbx_entity_chunks)           /* item/entity.c: entity models, block items, placement */     \
-    X(gbx_crystal_chunks)          /* item/crystal.c: CPlugCrystal meshes, material instances */  \
-    X(gbx_surface_chunks)          /* item/surface.c: CPlugSurface collision shapes */            \
-    X(gbx_solid_chunks)            /* item/solid2.c: CPlugSolid2Model meshes and visuals */       \
-    X(gbx_object_chunks)           /* item/object.c: physical and visual models, lights */        \
-    X(gbx_old_solid_chunks)        /* item/solid.c: CPlugSolid and its CPlugTree nodes */         \
+    X(gbx_challenge_chunks)        /* map/challenge.c: CGameCtnChallenge */                        \
+    X(gbx_game_chunks)             /* map/nested.c: collector list, parameters, blocks, skins */   \
+    X(gbx_anchored_chunks)         /* map/anchored.c: items chunk 0x03043040, anchored objects */  \
+    X(gbx_unlimiter_chunks)        /* map/unlimiter.c: TMUnlimiter map chunks 0x3F001002/003 */    \
+    X(gbx_map_extra_chunks)        /* map/map_extra.c: skippable map chunks */                     \
+    X(gbx_media_clip_chunks)       /* mediatracker/clip.c: clips, clip groups, tracks */           \
+    X(gbx_media_camera_chunks)     /* mediatracker/camera.c: camera media blocks */                \
+    X(gbx_media_effects_chunks)    /* mediatracker/effects.c: effect media blocks */               \
+    X(gbx_media_replay_ui_chunks)  /* mediatracker/replay_ui.c: TMN/TMU replay events, UI controls */ \
+    X(gbx_media_entity_chunks)     /* mediatracker/entity.c: entity, object, skel, decal 2d blocks */ \
+    X(gbx_ghost_chunks)            /* ghost/ghost.c: CGameGhost, CGameCtnGhost, records */         \
+    X(gbx_replay_chunks)           /* ghost/replay.c: CGameCtnReplayRecord */                      \
+    X(gbx_item_chunks)             /* item/item.c: CGameCtnCollector, CGameItemModel, macros */    \
+    X(gbx_entity_chunks)           /* item/entity.c: entity models, block items, placement */      \
+    X(gbx_crystal_chunks)          /* item/crystal.c: CPlugCrystal meshes, material instances */   \
+    X(gbx_surface_chunks)          /* item/surface.c: CPlugSurface collision shapes */             \
+    X(gbx_solid_chunks)            /* item/solid2.c: CPlugSolid2Model meshes and visuals */        \
+    X(gbx_object_chunks)           /* item/object.c: physical and visual models, lights */         \
+    X(gbx_old_solid_chunks)        /* item/solid.c: CPlugSolid and its CPlugTree nodes */          \
     X(gbx_block_info_chunks)       /* item/block_info.c: TM 1.0 collections, block infos */
 
 /* Header chunks (user data) with a known layout. */
 #define GBX_HEADER_TABLES(X)                                                                      \
-    X(gbx_map_header_chunks)       /* map/map_header.c: header chunks of maps */                  \
-    X(gbx_replay_header_chunks)    /* record/replay.c: header chunks of replays */                \
-    X(gbx_item_header_chunks)      /* item/item.c: header chunks of items, macroblocks */         \
+    X(gbx_map_header_chunks)       /* map/map_header.c: header chunks of maps */                   \
+    X(gbx_replay_header_chunks)    /* ghost/replay.c: header chunks of replays */                  \
+    X(gbx_item_header_chunks)      /* item/item.c: header chunks of items, macroblocks */          \
     X(gbx_block_info_header_chunks) /* item/block_info.c: the collection's chunk 0x03033001 */
 #endif

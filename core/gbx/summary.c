@@ -174,7 +174,7 @@ json_t *gbx_summary(const rb_doc *doc)
     return out;
 }
 
-/* ---------- encodings: binary and text GBX (docs/formats/gbx-text.md) ---------- */
+/* ---------- encodings: binary and text GBX (docs/formats/gbx_text.md) ---------- */
 
 /* A GBX file header in the model: a record with the format byte and the compression bytes. */
 static int is_gbx_header(const rb_node *record)

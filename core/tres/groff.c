@@ -1,5 +1,5 @@
 /*
- * GROFF containers (docs/formats/trespasser.md "GROFF layout"): .grf levels, .scn scenes and
+ * GROFF containers (docs/formats/tres.md "GROFF layout"): .grf levels, .scn scenes and
  * savegames, plain or SZDD-packed.
  *
  *   header (48) | section directory (32 per section) | section payloads, contiguous | name table
@@ -208,7 +208,7 @@ static void vec3(rb_ar *ar, const char *key) { rb_ar_layout_record(ar, key, &VEC
 
 /* A fixed-size char buffer: the text up to its NUL, then whatever the original program left in
  * the rest of the buffer (uninitialised memory). A tail of zeros is not stored; new or shortened
- * texts are zero-filled. docs/formats/trespasser.md "Principles applied here" */
+ * texts are zero-filled. docs/formats/tres.md "Principles applied here" */
 static void fixed_text(rb_ar *ar, const char *key, size_t slot_size)
 {
     rb_ar_record_begin(ar, key);
@@ -253,7 +253,7 @@ static void fixed_text(rb_ar *ar, const char *key, size_t slot_size)
     rb_ar_record_end(ar);
 }
 
-/* ---------- GRF payloads (docs/formats/trespasser.md "GRF sections") ---------- */
+/* ---------- GRF payloads (docs/formats/tres.md "GRF sections") ---------- */
 
 static void grf_header(rb_ar *ar, groff_state *st, uint64_t size)
 {
@@ -476,7 +476,7 @@ static void grf_mapping(rb_ar *ar, groff_state *st, uint64_t size)
 static void grf_material_link(rb_ar *ar, groff_state *st, uint64_t size) { rb_ar_x32(ar, "materialSection"); }
 
 /* ---------- SCN and savegame payloads ---------- */
-/* docs/formats/trespasser.md "SCN and savegame blocks" */
+/* docs/formats/tres.md "SCN and savegame blocks" */
 
 static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
 {
@@ -568,7 +568,7 @@ static const struct {
 };
 
 /* Subsystem blocks are CRC-named like instances but hold other classes
- * (docs/formats/trespasser.md "Hashes and ids"). */
+ * (docs/formats/tres.md "Hashes and ids"). */
 static int is_subsystem_block(const groff_symbol *s)
 {
     static const char *const subsystems[] = {"80A9DC71", "9FB57F53", "4C56C6CC", "A9AC56AE",
@@ -855,7 +855,7 @@ static void derived_header_field(rb_ar *ar, const char *key, rb_slot *slot, uint
 }
 
 /* The GROFF description, usable inside another container (the SZDD wrapper). */
-static void rb_tres_groff_describe(rb_ar *ar)
+static void groff_container(rb_ar *ar)
 {
     groff_state st = {.save_version = -1, .file_order_sorted = 1};
     groff_json_names json_names;
@@ -917,12 +917,12 @@ static int groff_detect(const uint8_t *data, size_t size)
     return 0;
 }
 
-static void groff_format_describe(rb_ar *ar)
+static void groff_describe(rb_ar *ar)
 {
     int packed = rb_ar_direction(ar) == RB_AR_READ ? rb_ar_remaining(ar) >= 8 && peek_u32(ar, 0) == 0x44445A53u
                                                    : rb_ar_has(ar, "szdd", 0);
     if (!packed) {
-        rb_tres_groff_describe(ar);
+        groff_container(ar);
         return;
     }
     rb_ar_expect(ar, "SZDD magic", RB_SZDD_MAGIC, 8);
@@ -932,7 +932,7 @@ static void groff_format_describe(rb_ar *ar)
     rb_ar_record_end(ar);
     rb_slot content_size = rb_ar_slot(ar, "uncompressed size", RB_U32);
     rb_ar_stream_begin(ar, "content", &rb_codec_szdd, content_size.value, rb_ar_remaining(ar));
-    rb_tres_groff_describe(ar);
+    groff_container(ar);
     rb_slot no_encoded_size = {0}; /* SZDD stores only the content size */
     rb_ar_stream_end(ar, &content_size, &no_encoded_size);
 }
@@ -944,7 +944,7 @@ const rb_format rb_format_groff = {
     .name = "groff",
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
     .detect = groff_detect,
-    .describe = groff_format_describe,
+    .describe = groff_describe,
     .symbol_text = groff_symbol_text,
     .symbol_handle = groff_symbol_handle,
     .after_read = groff_names_index,

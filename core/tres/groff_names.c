@@ -1,5 +1,5 @@
 /*
- * GROFF names as text (docs/formats/trespasser.md "Names"). The file refers to every name by a
+ * GROFF names as text (docs/formats/tres.md "Names"). The file refers to every name by a
  * symbol handle (a leftover heap address of the exporter) and lists handle and text in its name
  * table, the model's `symbols`. Wherever the model holds a handle (RB_W_SYMBOL fields: section
  * names, region instances, object blocks, material textures) the JSON shows the text, when that
@@ -170,7 +170,7 @@ static rb_node *new_symbol(rb_arena *arena, uint32_t handle, const char *text, s
 /* ---------- scene block names: the hash of an instance's name ---------- */
 
 /* The blocks of a scene or savegame that are not an instance's; every other block is named by
- * the hash of an instance's name (docs/formats/trespasser.md "SCN and savegame blocks"). */
+ * the hash of an instance's name (docs/formats/tres.md "SCN and savegame blocks"). */
 static const char *const SCENE_FIXED_NAMES[] = {"Header", "Partitions", "Hierarchy", "TerrainHierarchy",
                                                 "TriggerHierarchy", "SaveGameName", "SaveSCNName", "SaveBMP"};
 

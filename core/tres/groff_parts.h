@@ -4,11 +4,11 @@
 #define RB_TRES_GROFF_PARTS_H
 #include "tres.h"
 
-/* The GRF `.valuetable` (docs/formats/trespasser.md "Value table"). */
+/* The GRF `.valuetable` (docs/formats/tres.md "Value table"). */
 void groff_value_table(rb_ar *ar, uint64_t size);
 
 /* What is known when an SCN/savegame block is described: the versions from the Header block (-1
- * before it) and the block's name (docs/formats/trespasser.md "SCN block classes"). */
+ * before it) and the block's name (docs/formats/tres.md "SCN block classes"). */
 typedef struct scn_context {
     int32_t save_version;
     int32_t animal_version;

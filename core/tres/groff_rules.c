@@ -1,5 +1,5 @@
 /*
- * The game rules of GROFF levels (docs/formats/trespasser.md "Game rules"; core/rules.h).
+ * The game rules of GROFF levels (docs/formats/tres.md "Game rules"; core/rules.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,7 @@ static void instance_names_unique(rb_rule_run *r)
     }
 }
 
-/* The game finds the saved state of an instance by the hash of its name (docs/formats/trespasser.md
+/* The game finds the saved state of an instance by the hash of its name (docs/formats/tres.md
  * "Hashes and ids"): in a scene, a block named neither by a fixed name nor by such a hash is never
  * read. Renaming a block by an instance's name writes the hash (groff_names.c). */
 static void scene_block_names_hashed(rb_rule_run *r)

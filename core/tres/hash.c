@@ -1,4 +1,4 @@
-/* Trespasser's hashes (docs/formats/trespasser.md "Hashes and ids"): names by zlib's crc32, palettes. */
+/* Trespasser's hashes (docs/formats/tres.md "Hashes and ids"): names by zlib's crc32, palettes. */
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>

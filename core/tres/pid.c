@@ -1,5 +1,5 @@
 /*
- * Trespasser packed image directory, `<level>-130.pid` (docs/formats/trespasser.md "PID layout"): a
+ * Trespasser packed image directory, `<level>-130.pid` (docs/formats/tres.md "PID layout"): a
  * 32-byte header, the palettes, then one 56-byte entry per texture and mip level describing where
  * its texels sit in the matching .swp. Offsets, counts, sizes and palette hashes are derived on
  * write; a stored value that differs from the derived one is kept (`stored...`) so the file still
@@ -124,5 +124,5 @@ const rb_format rb_format_pid = {
     .description = "Trespasser packed image directory (-130.pid)",
     .detect = pid_detect,
     .describe = pid_describe,
-    .assets = tres_pid_assets,
+    .assets = pid_assets,
 };

@@ -1,5 +1,5 @@
 /*
- * Class payloads of SCN and savegame blocks (docs/formats/trespasser.md "SCN block classes").
+ * Class payloads of SCN and savegame blocks (docs/formats/tres.md "SCN block classes").
  *
  * A block holds what one object's save function wrote: fields dumped one after another, with no
  * tag saying which class wrote them (the class is in the level's value table, not in the scene).
@@ -649,7 +649,7 @@ static const char *const CLASS_KEYS[C_COUNT] = {
     [C_CAMERA] = "camera", [C_PLAYER] = "player", [C_AI_SYSTEM] = "aiSystem", [C_AUDIO] = "audioDaemon",
     [C_TERRAIN] = "terrain", [C_BLOOD] = "bloodSplats", [C_PHYSICS] = "physicsSystem", [C_RENDER] = "renderDb"};
 
-/* The subsystems' blocks are named by the hash of fixed names (docs/formats/trespasser.md
+/* The subsystems' blocks are named by the hash of fixed names (docs/formats/tres.md
  * "Hashes and ids"). */
 static int named(const scn_context *cx, const char *name) { return strcmp(cx->block_name, name) == 0; }
 

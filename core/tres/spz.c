@@ -1,5 +1,5 @@
 /*
- * Trespasser packed swap file, `<level>-130.spz` (docs/formats/trespasser.md "SPZ (spz)"): the
+ * Trespasser packed swap file, `<level>-130.spz` (docs/formats/tres.md "SPZ (spz)"): the
  * uncompressed size as u32, then one continuous LZSS stream (writers/lzss.h) over the whole .swp
  * texel image. The original stream is kept and written back while the texels are unchanged; edited
  * texels are re-encoded with Okumura's encoder (the one lzencode.exe is built from).
@@ -40,6 +40,6 @@ const rb_format rb_format_spz = {
     .description = "Trespasser LZSS-packed texture swap file (-130.spz)",
     .detect = spz_detect,
     .describe = spz_describe,
-    .assets = tres_spz_assets,
-    .asset_patch = tres_spz_asset_patch,
+    .assets = spz_assets,
+    .asset_patch = spz_asset_patch,
 };

@@ -1,5 +1,5 @@
 /*
- * Trespasser packed audio, .tpa version 0x150 (docs/formats/trespasser.md "TPA layout"): a 24-byte
+ * Trespasser packed audio, .tpa version 0x150 (docs/formats/tres.md "TPA layout"): a 24-byte
  * header, a table of sound ids (56 bytes each), the sample bodies ("CAU", magic WBOR) back to back
  * without padding, then the collision ("foley") table when there is one.
  *
@@ -358,6 +358,6 @@ const rb_format rb_format_tpa = {
     .description = "Trespasser packed audio (.tpa, version 0x150)",
     .detect = tpa_detect,
     .describe = tpa_describe,
-    .assets = tres_tpa_assets,
-    .asset_patch = tres_tpa_asset_patch,
+    .assets = tpa_assets,
+    .asset_patch = tpa_asset_patch,
 };

@@ -1,5 +1,5 @@
 /*
- * Trespasser assets (docs/formats/trespasser.md "Assets"): a .pid's palettes and, with the swap
+ * Trespasser assets (docs/formats/tres.md "Assets"): a .pid's palettes and, with the swap
  * image beside it (its .spz, or the unpacked .swp), its textures as palettised PNG; an .spz's
  * textures, described by its .pid, as PNG that go back quantised to the texture's palette; a
  * .tpa's sounds as WAV.
@@ -75,7 +75,7 @@ static const char *texture_check(const texture *t, size_t swap_size)
 }
 
 /* 8 bits: the colour index; 16 bits (a bump map): the colour index is the high byte of each
- * little-endian texel, the low byte the bump angles (docs/formats/trespasser.md "Assets"). */
+ * little-endian texel, the low byte the bump angles (docs/formats/tres.md "Assets"). */
 static uint8_t *texture_indexes(const texture *t, const uint8_t *swap)
 {
     uint8_t *indexes = malloc((size_t)(t->width * t->height));
@@ -176,7 +176,7 @@ static int emit_palettes(const rb_doc *doc, rb_asset_sink sink, void *context, c
 
 static int wants(const char *only_kind, const char *kind) { return !only_kind || strcmp(only_kind, kind) == 0; }
 
-int tres_pid_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+int pid_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
     if (!wants(only_kind, "image")) return 0;
@@ -199,7 +199,7 @@ static const rb_doc *directory_of(const rb_doc *spz, char *why, size_t why_size)
     return NULL;
 }
 
-int tres_spz_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+int spz_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
     if (!wants(only_kind, "image")) return 0;
@@ -220,7 +220,7 @@ static int quantise(const uint8_t *pixel, uint8_t original, const uint8_t palett
     return -1;
 }
 
-json_t *tres_spz_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
+json_t *spz_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                              size_t why_size)
 {
     static const char PREFIX[] = "/swap/texels/";
@@ -299,7 +299,7 @@ static int body_wav(const rb_node *body, uint8_t **wav, size_t *wav_size)
     return rb_wav_wrap(&f, samples ? samples : (const uint8_t *)"", size, wav, wav_size);
 }
 
-int tres_tpa_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+int tpa_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
     if (!wants(only_kind, "sound")) return 0;
@@ -322,7 +322,7 @@ int tres_tpa_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink
     return 0;
 }
 
-json_t *tres_tpa_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
+json_t *tpa_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                              size_t why_size)
 {
     unsigned long index;

@@ -1,5 +1,5 @@
 /*
- * The GRF value table (docs/formats/trespasser.md "Value table"): the exporter's serialised table
+ * The GRF value table (docs/formats/tres.md "Value table"): the exporter's serialised table
  * of per-object properties (class, physics, AI, sound, trigger parameters), the last section of
  * a level. A symbol table of names, then typed value records; group records list the values of
  * one object, and a `.region` instance points at its group by the group's value id.

@@ -1,5 +1,5 @@
 /*
- * Trespasser wavelet terrain data, .wtd (docs/formats/trespasser.md "WTD layout"). The file is one
+ * Trespasser wavelet terrain data, .wtd (docs/formats/tres.md "WTD layout"). The file is one
  * bit stream kept in little-endian u32 words, read most-significant bit first. The model is what
  * the stream encodes: the header fields and the significant nodes of the wavelet zero-tree with
  * their coefficients (`terrain`, a stream whose codec is the zero-tree coder of wtd_tree.c). The
@@ -74,7 +74,7 @@ static void wtd_version(rb_ar *ar)
 
 /* A significant node of the zero-tree: its square in quad space and the three wavelet
  * coefficients it holds, at the middle of its bottom edge, its centre and the middle of its left
- * edge (docs/formats/trespasser.md "WTD zero-tree"). */
+ * edge (docs/formats/tres.md "WTD zero-tree"). */
 static const rb_layout_field WTD_NODE_FIELDS[] = {
     {"x", RB_K_INT, RB_U32},         {"y", RB_K_INT, RB_U32},      {"size", RB_K_INT, RB_U32},
     {"bottomMid", RB_K_INT, RB_I32}, {"centre", RB_K_INT, RB_I32}, {"leftMid", RB_K_INT, RB_I32},
@@ -156,7 +156,7 @@ const rb_format rb_format_wtd = {
     .detect = wtd_detect,
     .describe = wtd_describe,
     .summary = wtd_summary,
-    .assets = tres_wtd_assets,
+    .assets = wtd_assets,
     .identity_keys = WTD_IDENTITY_KEYS,
     .identity_key_count = 1,
 };

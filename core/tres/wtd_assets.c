@@ -1,5 +1,5 @@
 /*
- * The asset of a .wtd (`rebyte extract`, docs/formats/trespasser.md "WTD heights"): the terrain's
+ * The asset of a .wtd (`rebyte extract`, docs/formats/tres.md "WTD heights"): the terrain's
  * height map as a 16-bit greyscale PNG, made from the model as it is now (an edited tree gives
  * the edited terrain).
  */
@@ -86,7 +86,7 @@ static int png_grey16(const uint16_t *px, uint32_t side, void **png, size_t *png
     return 0;
 }
 
-int tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
+int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
     if (only_kind && strcmp(only_kind, "image") != 0) return 0;
@@ -95,7 +95,7 @@ int tres_wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink
     size_t size = 0;
     uint8_t *content = terrain ? model_content(terrain, &size, why, why_size) : NULL;
     rb_doc_read_end(doc);
-    if (!terrain) return 0; /* a tree kept as its bits (docs/formats/trespasser.md "WTD (wtd)") */
+    if (!terrain) return 0; /* a tree kept as its bits (docs/formats/tres.md "WTD (wtd)") */
     if (!content) return -1;
     uint32_t root = rb_wtd_root_size(content), side = 0;
     uint32_t spacing = root > MAX_PNG_SIDE ? root / MAX_PNG_SIDE : 1;

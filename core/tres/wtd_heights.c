@@ -1,6 +1,6 @@
 /*
  * The height grid a WTD tree stands for: the inverse of the exporter's integer wavelet
- * transform (docs/formats/trespasser.md "WTD heights"). Levels run from the root down; at each,
+ * transform (docs/formats/tres.md "WTD heights"). Levels run from the root down; at each,
  * the update step is undone on the corners of that level's nodes, then the predict step gives
  * the midpoints. A node the tree does not store has zero wavelets. A coarser grid (every
  * `spacing` quad units) is exact too: its points are corners at every finer level, and undoing

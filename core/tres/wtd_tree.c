@@ -1,6 +1,6 @@
 /*
  * The WTD zero-tree coder: the bit stream of a .wtd file <-> node records
- * (docs/formats/trespasser.md "WTD zero-tree"). The encoder derives everything the stream
+ * (docs/formats/tres.md "WTD zero-tree"). The encoder derives everything the stream
  * stores besides the coefficients: which nodes are significant, each branch's maximum
  * coefficient and bit size, the field widths, and the header's node and vertex counts. Branch
  * sizes are found the way the exporter found them (the widths of a node's fields depend on its
@@ -50,7 +50,7 @@ static int root_size_of(const uint8_t *mapping, uint32_t *root, char *err, size_
 /* ---------- vertices: the distinct corners of the nodes present ---------- */
 
 /* Every vertex but the root's four corners first appears as a corner of the descendants of one
- * significant node: its centre, or the middle of one of its edges (docs/formats/trespasser.md
+ * significant node: its centre, or the middle of one of its edges (docs/formats/tres.md
  * "WTD layout"). A centre belongs to its node alone; an edge middle is shared with the node of the
  * same side across that edge. So the count is 4 + 5 x significant, less one per pair of
  * significant same-side nodes that share an edge: 8 bytes a node, where listing every corner

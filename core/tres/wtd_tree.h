@@ -1,5 +1,5 @@
 /*
- * The WTD zero-tree coder (docs/formats/trespasser.md "WTD zero-tree"): the whole .wtd file
+ * The WTD zero-tree coder (docs/formats/tres.md "WTD zero-tree"): the whole .wtd file
  * (little-endian u32 words holding one MSB-first bit stream) <-> the decoded content the model
  * describes. Private to core/tres.
  *

@@ -125,7 +125,7 @@ static const command COMMANDS[] = {
      "Reports go to stderr: with -o - stdout holds the map's bytes alone."},
     {"convert", cmd_convert, "rebyte convert --to text|binary FILE -o OUT [--source ORIGINAL] [--no-check]",
      "Convert a GBX file between its binary form and its text form (format byte 'T': one value\n"
-     "per CR LF line, ids and chunk ids in hex; docs/formats/gbx-text.md). The text form keeps\n"
+     "per CR LF line, ids and chunk ids in hex; docs/formats/gbx_text.md). The text form keeps\n"
      "what restores the binary file byte for byte (the original compressed streams), so\n"
      "binary -> text -> binary gives the same bytes; text files diff line by line.\n"
      "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"

@@ -2,7 +2,7 @@
  * rebyte convert: binary GBX <-> text GBX (format byte 'B' / 'T').
  *
  * The format byte is a field of the model and the GBX description switches the archive to
- * lines after it (docs/formats/gbx-text.md), so a conversion is: read, set the format byte of
+ * lines after it (docs/formats/gbx_text.md), so a conversion is: read, set the format byte of
  * the file (and of every GBX file embedded in it, such as a replay's map), write. Before
  * anything is written the result is converted back and compared with the input: a conversion
  * that would not restore the same bytes is refused, not written.

@@ -828,7 +828,7 @@ static int parse_options(int argc, char **argv, options *o, file_list *files)
 {
     *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh", .samples = REBYTE_SAMPLES_DIR};
     static const patch_choice defaults[] = {
-        {"gbx", "gbx/cookbook/rename.patch.json"},        {"datawin", "gm/one-field-datawin.patch.json"},
+        {"gbx", "gbx/cookbook/rename.patch.json"},        {"datawin", "datawin/one-field-datawin.patch.json"},
         {"groff", "tres/one-field-groff.patch.json"},     {"tpa", "tres/one-field-tpa.patch.json"},
         {"pid", "tres/one-field-pid.patch.json"},         {"wtd", "tres/one-field-wtd.patch.json"},
         {"streamer", "streamer/one-field-streamer.patch.json"}};

@@ -39,8 +39,8 @@ static void load(const char *path)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    static const char *const files[] = {"gbx/sample.Map.Gbx", "gbx-item/marker.Item.Gbx", "gbx-mapextra/extras.Map.Gbx",
-                                        "gm/sample.win", "streamer/safehouse.map", "tres/box.grf", "tres/box.scn",
+    static const char *const files[] = {"gbx/sample.Map.Gbx", "gbx_item/marker.Item.Gbx", "gbx_mapextra/extras.Map.Gbx",
+                                        "datawin/sample.win", "streamer/safehouse.map", "tres/box.grf", "tres/box.scn",
                                         "tres/box-130.pid", "tres/box.tpa"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[1024];

@@ -1,13 +1,13 @@
 #!/bin/sh
 # The ghost and replay chunks GBX.NET skips and this project lays out from the corpus
-# (docs/formats/gbx-ghost.md): ghost 01B (race result, versions 1 and 2) and 02B, replay 01E,
+# (docs/formats/gbx_ghost.md): ghost 01B (race result, versions 1 and 2) and 02B, replay 01E,
 # 01F (version 0: anchored object infos), 020, 022, 023, added to the samples' JSON. The files
 # build and verify, their chunks read back to the same model, their bytes are what is packed
 # here independently of the writer, and a version nobody has described stays bytes.
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:-.}
-samples=$src/samples/gbx-ghost
+samples=$src/samples/gbx_ghost
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

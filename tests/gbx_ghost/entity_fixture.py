@@ -4,7 +4,7 @@ one record of version 10 (samples as a marked list) and one of version 11 (trans
 delta-coded samples), each with a car entity (CSceneVehicleVis) and another entity. Checks that
 rebyte reads them back exactly (also re-encoded), types the car's samples (time from the steps,
 position at byte 47), writes them as CSV, rebuilds the same bytes from its JSON dump, and refuses
-a sample of another size than sampleSize. Layout: docs/formats/gbx-ghost.md "Entity records".
+a sample of another size than sampleSize. Layout: docs/formats/gbx_ghost.md "Entity records".
 
 usage: entity_fixture.py REBYTE
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Entity records of TM2020 ghosts and replays (CPlugEntRecordData), decoded here on our own and
-compared with what `rebyte extract` writes as CSV (docs/formats/gbx-ghost.md "Entity records").
+compared with what `rebyte extract` writes as CSV (docs/formats/gbx_ghost.md "Entity records").
 
 rebyte is used only to find the record's zlib stream (`dump --blobs=base64`); this script
 inflates it and reads the records itself: version 10 and below as marked lists of (time, length,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Ghost sample authored as JSON (samples/gbx-ghost/minimal.Ghost.json), built by rebyte:
+# Ghost sample authored as JSON (samples/gbx_ghost/minimal.Ghost.json), built by rebyte:
 # it must verify, read back the values written, hold a real zlib stream for its samples (checked
 # with Python's zlib, outside the tool), re-encode that stream when the samples are authored anew, refuse a patch
 # that changes the ghost (a race record),
@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 has_python=0
 command -v python3 >/dev/null 2>&1 && has_python=1
 
-"$rebyte" build --new-record "$src/samples/gbx-ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
+"$rebyte" build --new-record "$src/samples/gbx_ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
 "$rebyte" verify "$tmp/g.Ghost.Gbx" >/dev/null || fail "the built sample does not verify"
 "$rebyte" dump "$tmp/g.Ghost.Gbx" -o "$tmp/g.json" || fail "dump"
 "$rebyte" dump --blobs=base64 "$tmp/g.Ghost.Gbx" -o "$tmp/g64.json" || fail "dump --blobs=base64"
@@ -52,7 +52,7 @@ printf '[{"op":"replace","path":"/body/chunks/1/ghostNickname","value":"someone 
 # by the project, not a changed record) with a new period and one more sample
 sed -e 's/"samplePeriod": 100/"samplePeriod": 50/' -e 's/"numSamples": 3/"numSamples": 4/' \
     -e 's/"stateBuffer": {"$hex": "0102030405060708090a0b0c"}/"stateBuffer": {"$hex": "0102030405060708090a0b0c0d0e0f10"}/' \
-    "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/e.json.in"
+    "$src/samples/gbx_ghost/minimal.Ghost.json" > "$tmp/e.json.in"
 "$rebyte" build --new-record "$tmp/e.json.in" -o "$tmp/e.Ghost.Gbx" 2>"$tmp/err" || fail "build of the edited ghost: $(cat "$tmp/err")"
 "$rebyte" verify "$tmp/e.Ghost.Gbx" >/dev/null || fail "the edited ghost does not verify"
 "$rebyte" dump "$tmp/e.Ghost.Gbx" -o "$tmp/e.json" || fail "dump of the edited ghost"
@@ -66,13 +66,13 @@ fi
 # the replay sample: header chunks, an embedded map (a GBX file inside chunk 002), the ghost as
 # a node of chunk 014. A patch of the replay (its map included) is refused; a replay authored
 # with a longer map name gets the embedded file's size right.
-"$rebyte" build --new-record "$src/samples/gbx-ghost/minimal.Replay.json" -o "$tmp/r.Replay.Gbx" || fail "build of the replay sample"
+"$rebyte" build --new-record "$src/samples/gbx_ghost/minimal.Replay.json" -o "$tmp/r.Replay.Gbx" || fail "build of the replay sample"
 "$rebyte" verify "$tmp/r.Replay.Gbx" >/dev/null || fail "the replay sample does not verify"
 printf '[{"op":"replace","path":"/body/chunks/0/map/body/chunks/0/mapName","value":"another"}]' > "$tmp/map.json"
 "$rebyte" apply "$tmp/map.json" "$tmp/r.Replay.Gbx" -o "$tmp/refused.Gbx" 2>/dev/null && fail "a patch changed a replay's map"
 [ -e "$tmp/refused.Gbx" ] && fail "a refused replay edit was written"
 sed 's/"mapName": "Map made by rebyte"/"mapName": "A longer map name, edited inside the replay"/' \
-    "$src/samples/gbx-ghost/minimal.Replay.json" > "$tmp/r2.json.in"
+    "$src/samples/gbx_ghost/minimal.Replay.json" > "$tmp/r2.json.in"
 "$rebyte" build --new-record "$tmp/r2.json.in" -o "$tmp/r2.Replay.Gbx" || fail "build of the replay with a longer map name"
 "$rebyte" dump "$tmp/r2.Replay.Gbx" -o "$tmp/r2.json" || fail "dump of the edited replay"
 grep -q '"mapName": "A longer map name, edited inside the replay"' "$tmp/r2.json" || fail "the map name edit did not persist"
@@ -90,10 +90,10 @@ fi
 
 # models the description must refuse
 sed 's/"recordingContext": "TimeAttack"/"recordingContext": "TimeAttack", "ghostTrigram": "XYZ"/' \
-    "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/bad1.json"
+    "$src/samples/gbx_ghost/minimal.Ghost.json" > "$tmp/bad1.json"
 if "$rebyte" build --new-record "$tmp/bad1.json" -o "$tmp/bad1.Gbx" 2>"$tmp/err"; then fail "a v2 appearance chunk accepted a v6 field"; fi
 grep -q ghostTrigram "$tmp/err" || fail "the refusal does not name the field: $(cat "$tmp/err")"
-sed 's/"sizePerSample": 4/"sizePerSample": -1/' "$src/samples/gbx-ghost/minimal.Ghost.json" > "$tmp/bad2.json"
+sed 's/"sizePerSample": 4/"sizePerSample": -1/' "$src/samples/gbx_ghost/minimal.Ghost.json" > "$tmp/bad2.json"
 if "$rebyte" build --new-record "$tmp/bad2.json" -o "$tmp/bad2.Gbx" 2>"$tmp/err"; then fail "per-sample sizes missing but accepted"; fi
 grep -q sampleSizes "$tmp/err" || fail "the refusal does not name sampleSizes: $(cat "$tmp/err")"
 

@@ -1,5 +1,5 @@
 /*
- * Ghost samples through the library (docs/formats/gbx-ghost.md "Samples", "Entity records"): in every corpus
+ * Ghost samples through the library (docs/formats/gbx_ghost.md "Samples", "Entity records"): in every corpus
  * file with car ghosts, every state buffer is decoded into sample records (none left as a blob),
  * each sample has a finite position, the number of samples is the stored numSamples; every
  * TM2020 entity record is decoded (entities, timed samples in order, none left opaque); the

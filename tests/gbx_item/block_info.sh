@@ -1,7 +1,7 @@
 #!/bin/sh
 # TM 1.0 / Sunrise collection and block info fixtures (core/gbx/item/block_info.c), authored as JSON:
 # they build, verify byte for byte, are fully typed, read back to the same model, and their body is
-# exactly what docs/formats/gbx-item.md "Collection and block info chunks" says, packed here with
+# exactly what docs/formats/gbx_item.md "Collection and block info chunks" says, packed here with
 # Python's struct independently of the writer. Models whose flags disagree with what follows are
 # refused. On the corpus, the two Sunrise files this was laid out from parse to their end.
 set -u

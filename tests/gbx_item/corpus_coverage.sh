@@ -3,10 +3,10 @@
 # whose blocks are CGameCtnBlock nodes) and every macroblock is typed to its end, system configs
 # have no opaque byte at all, items are typed down to their mesh (no typed parse stops; the one
 # opaque part left is a 32-byte skippable chunk, see
-# docs/formats/gbx-item.md "What stays opaque, and why"), no file's typed parse stops at a chunk
+# docs/formats/gbx_item.md "What stays opaque, and why"), no file's typed parse stops at a chunk
 # of a class the item files describe, and every file embedded in a map (items, meshes, shapes) is
 # typed as a GBX file. The old solid (TrackMania Sunrise's Ground.Solid.Gbx, a CPlugSolid tree) has
-# no opaque byte (docs/formats/gbx-solid.md "Tests").
+# no opaque byte (docs/formats/gbx_solid.md "Tests").
 set -u
 rebyte=${REBYTE:-rebyte}
 corpus=${REBYTE_SHARED:-../shared}/corpus/gbx

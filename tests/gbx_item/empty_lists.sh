@@ -1,6 +1,6 @@
 #!/bin/sh
 # Lists the GBX reader knows only empty (crystal links, visual morphs, skeleton joint expressions,
-# TMUnlimiter embedded blocks; docs/formats/gbx-item.md "What stays opaque, and why"): in the model of every
+# TMUnlimiter embedded blocks; docs/formats/gbx_item.md "What stays opaque, and why"): in the model of every
 # corpus file that has one they are empty lists, never a count field, and a patch that adds an
 # element to one is refused with an error naming the list, writing no output file.
 set -u

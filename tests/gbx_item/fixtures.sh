@@ -1,13 +1,13 @@
 #!/bin/sh
-# Item-family fixtures authored as JSON (samples/gbx-item, tests/gbx_item): they must build, verify
-# byte for byte, read back to the same model, lay out their bytes as docs/formats/gbx-item.md says,
+# Item-family fixtures authored as JSON (samples/gbx_item, tests/gbx_item): they must build, verify
+# byte for byte, read back to the same model, lay out their bytes as docs/formats/gbx_item.md says,
 # reject fields their version does not have, follow the item type for chunk 0x2E002019, and take
 # the sample patches.
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:-.}
 here=$src/tests/gbx_item
-samples=$src/samples/gbx-item
+samples=$src/samples/gbx_item
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fails=0
@@ -33,7 +33,7 @@ for json in "$samples/ramp.Macroblock.json" "$samples/marker.Item.json" "$sample
     same_chunks "$json" "$tmp/$name.Gbx" || fail "$name reads back to other chunks"
 done
 for name in ramp.Macroblock marker.Item default.SystemConfig; do
-    cmp -s "$tmp/$name.Gbx" "$samples/$name.Gbx" || fail "built $name differs from samples/gbx-item/$name.Gbx"
+    cmp -s "$tmp/$name.Gbx" "$samples/$name.Gbx" || fail "built $name differs from samples/gbx_item/$name.Gbx"
 done
 
 # 2. bytes as the layouts say, packed here independently of the writer (uncompressed copies)
@@ -50,13 +50,13 @@ def expect(path, what, blob):
         print("missing:", what); sys.exit(1)
 def string(s):
     return struct.pack("<i", len(s)) + s
-# TM 1.0 block node 0x24007002 (docs/formats/gbx-item.md "TM 1.0 block nodes"): ident, u8 dir, byte3, u32 flags
+# TM 1.0 block node 0x24007002 (docs/formats/gbx_item.md "TM 1.0 block nodes"): ident, u8 dir, byte3, u32 flags
 expect(sys.argv[2], "TM1.0 block", b"Nadeo" + bytes([2, 4, 1, 7]) + struct.pack("<I", 0x01000000) + FACADE)
 # a back-reference to block node 1 in 0x0304300F: just its index
 expect(sys.argv[2], "block back-reference", FACADE + struct.pack("<i", 1) + struct.pack("<I", 0))
 mb = tmp + "/ramp.Macroblock-u.Gbx"
 # BlockSpawn v8, flag 26 (free): flags, position, rotation, waypoint node, u16
-# (docs/formats/gbx-item.md "Block and object spawns")
+# (docs/formats/gbx_item.md "Block and object spawns")
 expect(mb, "free block spawn", struct.pack("<I", 0x04000000) + struct.pack("<6f", 96, 12.5, 160, 1.5707964, 0, 0)
        + struct.pack("<iII", 1, 0x2E009000, 0x2E009000) + struct.pack("<I", 2) + string(b"Checkpoint")
        + struct.pack("<I", 0) + FACADE + struct.pack("<H", 0))

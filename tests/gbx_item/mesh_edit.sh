@@ -1,16 +1,16 @@
 #!/bin/sh
 # Item meshes (core/gbx/item/crystal.c, entity.c, solid2.c): moving a vertex is a patch. On the
-# sample made by the project's writer (samples/gbx-item/pyramid.Item.json), on every corpus item
+# sample made by the project's writer (samples/gbx_item/pyramid.Item.json), on every corpus item
 # with a crystal mesh, on the vertex stream of a corpus item's game mesh and of an item embedded in
 # a corpus map: apply a replace of one position, verify the output, re-read it, and require that
 # the re-read model differs from the original in that one value and nowhere else. Also: the crystal
-# bytes are laid out as docs/formats/gbx-item.md "Crystal mesh" says (packed here with Python's
+# bytes are laid out as docs/formats/gbx_item.md "Crystal mesh" says (packed here with Python's
 # struct, not by the writer), face index widths follow the position count ("Optimized integers"),
 # and a value that does not fit its width is refused.
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:-.}
-samples=$src/samples/gbx-item
+samples=$src/samples/gbx_item
 corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -91,7 +91,7 @@ PY
 
 # 1. the sample: builds to the committed file, fully typed, a vertex moves
 "$rebyte" build "$samples/pyramid.Item.json" -o "$tmp/pyramid.Item.Gbx" || fail "build pyramid"
-cmp -s "$tmp/pyramid.Item.Gbx" "$samples/pyramid.Item.Gbx" || fail "built pyramid differs from samples/gbx-item/pyramid.Item.Gbx"
+cmp -s "$tmp/pyramid.Item.Gbx" "$samples/pyramid.Item.Gbx" || fail "built pyramid differs from samples/gbx_item/pyramid.Item.Gbx"
 "$rebyte" verify --json "$tmp/pyramid.Item.Gbx" | grep -q '"opaque_bytes":0,' || fail "pyramid is not fully typed"
 move_vertex "$tmp/pyramid.Item.Gbx" pyramid
 "$rebyte" apply "$samples/pyramid-raise-apex.patch.json" "$tmp/pyramid.Item.Gbx" -o "$tmp/apex.Gbx" >/dev/null ||
@@ -199,7 +199,7 @@ if [ -d "$corpus" ]; then
     done
     [ "$n" -ge 7 ] || fail "only $n corpus items have a crystal mesh in their model (expected 7 or more)"
     echo "moved a vertex in $n corpus items"
-    # a game mesh (CPlugSolid2Model, docs/formats/gbx-item.md "Vertex streams"): its vertex stream
+    # a game mesh (CPlugSolid2Model, docs/formats/gbx_item.md "Vertex streams"): its vertex stream
     for f in "$corpus"/9b499f1f*.Item.Gbx; do
         [ -f "$f" ] && move_vertex "$f" "corpus-solid-$(basename "$f" | cut -c1-8)" stream
     done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Old solid fixture (tests/gbx_item/small.Solid.json: a CPlugSolid whose tree holds a mip node, a
 # light and a tree with an old visual and surface geometry): it builds, verifies byte for byte,
-# reads back to the same model, lays out its bytes as docs/formats/gbx-solid.md says, and the
+# reads back to the same model, lays out its bytes as docs/formats/gbx_solid.md says, and the
 # descriptions refuse what they do not know instead of misreading it.
 set -u
 rebyte=${REBYTE:-rebyte}

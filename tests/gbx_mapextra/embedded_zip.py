@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embedded items as files (docs/formats/gbx-mapextra.md "Embedded items"), checked with readers
+"""Embedded items as files (docs/formats/gbx_mapextra.md "Embedded items"), checked with readers
 of our own: the body decoded by a Python LZO1X decoder (lzo1x.py), the zip by Python's zipfile.
 
 On every corpus map whose embedded-items zip the model types: removing one embedded item is one

@@ -6,7 +6,7 @@
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:?}
-dir=$src/samples/gbx-mapextra
+dir=$src/samples/gbx_mapextra
 here=$src/tests/gbx_mapextra
 command -v python3 >/dev/null || { echo "python3 not found: skipped"; exit 77; }
 tmp=$(mktemp -d)
@@ -44,7 +44,7 @@ if "$rebyte" build "$tmp/bad.json" -o "$tmp/bad.Gbx" 2>"$tmp/bad.err"; then
 else
     grep -q nbLaps "$tmp/bad.err" || fail "the error does not name the missing field: $(cat "$tmp/bad.err")"
 fi
-# chunk 061 (docs/formats/gbx-mapextra.md "Skippable body chunks"): version, two u32, the
+# chunk 061 (docs/formats/gbx_mapextra.md "Skippable body chunks"): version, two u32, the
 # payload, then zeroFill zero bytes and the last u32, packed here independently of the writer;
 # the text encoding carries the fill as its length; a fill no map chunk holds is refused
 python3 - "$dir/extras.Map.json" "$tmp" <<'PY'
@@ -72,7 +72,7 @@ cmp -s "$tmp/c061.Gbx" "$tmp/c061.back.Gbx" || fail "chunk 061: binary -> text -
 if "$rebyte" build "$tmp/c061-huge.json" -o "$tmp/huge.Gbx" 2>"$tmp/huge.err"; then fail "a zero fill of 1 GiB was accepted"
 else grep -q "zeroFill" "$tmp/huge.err" || fail "the error does not name zeroFill: $(cat "$tmp/huge.err")"; fi
 
-# TMUnlimiter's chunk 0x3F001003, version 7 (docs/formats/gbx-mapextra.md "TMUnlimiter chunks"):
+# TMUnlimiter's chunk 0x3F001003, version 7 (docs/formats/gbx_mapextra.md "TMUnlimiter chunks"):
 # moved decoration, a named script module, a material reference, two replacement textures and a
 # game block with every placement property; packed here independently of the writer up to the
 # block's ids, and from its coordinate on. Script byte code is refused (the chunk stays bytes).

@@ -14,15 +14,15 @@ trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp/verify.jsonl" "${REBYTE_SOURCE:?}" <<'PY'
 import glob, json, os, re, sys
 # The class parts (id >> 12) the media tracker describes, read from its chunk tables in
-# core/gbx/media/ (entries {0x........, skippable, "name", fn}, as tests/gbx_class_index.py reads
+# core/gbx/mediatracker/ (entries {0x........, skippable, "name", fn}, as tests/gbx_class_index.py reads
 # them), and the legacy class parts the GBX reader remaps onto them (its REMAP pairs).
 source = sys.argv[2]
 MEDIA = set()
-for path in glob.glob(os.path.join(source, "core/gbx/media/*.c")):
+for path in glob.glob(os.path.join(source, "core/gbx/mediatracker/*.c")):
     for m in re.finditer(r'^\s*\{0x([0-9A-Fa-f]{8}), (?:\d|GBX_WHOLE_NODE), "', open(path, encoding="utf-8").read(), re.M):
         MEDIA.add(m.group(1).upper()[:5])
 if len(MEDIA) < 40:
-    sys.exit("FAIL: only %d media-tracker classes found in core/gbx/media/*.c: has the table syntax changed?" % len(MEDIA))
+    sys.exit("FAIL: only %d media-tracker classes found in core/gbx/mediatracker/*.c: has the table syntax changed?" % len(MEDIA))
 legacy = set()
 for path in glob.glob(os.path.join(source, "core/gbx/**/*.[ch]"), recursive=True):
     for m in re.finditer(r"\{0x([0-9A-Fa-f]{5})000, 0x([0-9A-Fa-f]{5})000\}", open(path, encoding="utf-8").read()):

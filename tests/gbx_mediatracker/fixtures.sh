@@ -6,7 +6,7 @@ set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:-.}
 here=$src/tests/gbx_mediatracker
-samples=$src/samples/gbx-mediatracker
+samples=$src/samples/gbx_mediatracker
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -27,7 +27,7 @@ sys.exit(0 if a == b else 1)
 PY
 done
 for name in intro.Clip triggers.ClipGroup; do
-    cmp -s "$tmp/$name.Gbx" "$samples/$name.Gbx" || fail "built $name differs from samples/gbx-mediatracker/$name.Gbx"
+    cmp -s "$tmp/$name.Gbx" "$samples/$name.Gbx" || fail "built $name differs from samples/gbx_mediatracker/$name.Gbx"
 done
 
 # 2. bytes as GBX.NET's chunkl layouts lay them out, packed here independently of the writer

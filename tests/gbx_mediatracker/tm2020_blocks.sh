@@ -1,14 +1,14 @@
 #!/bin/sh
 # The TM2020 media blocks no corpus file has (Entity with its entity record, Object with its
-# visibility data, Skel, Decal2d; docs/formats/gbx-mediatracker.md "TM2020 blocks"), in the sample
-# samples/gbx-mediatracker/tm2020.Clip.json: it builds to the committed sample, verifies exactly
+# visibility data, Skel, Decal2d; docs/formats/gbx_mediatracker.md "TM2020 blocks"), in the sample
+# samples/gbx_mediatracker/tm2020.Clip.json: it builds to the committed sample, verifies exactly
 # (also re-encoded) and fully typed, reads back to the same model, lays out its bytes as GBX.NET's
 # chunkl says, refuses versions and fields the layouts do not have, and keeps its race record.
 set -u
 rebyte=${REBYTE:-rebyte}
 src=${REBYTE_SOURCE:-.}
 here=$src/tests/gbx_mediatracker
-samples=$src/samples/gbx-mediatracker
+samples=$src/samples/gbx_mediatracker
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

@@ -1,4 +1,4 @@
-# The TM2020 media blocks of samples/gbx-mediatracker/tm2020.Clip.json, built uncompressed: their
+# The TM2020 media blocks of samples/gbx_mediatracker/tm2020.Clip.json, built uncompressed: their
 # bytes as GBX.NET's chunkl files lay them out, packed here independently of the writer.
 # Usage: tm2020_bytes.py FILE.Clip.Gbx
 import struct, sys

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Text GBX on the sample map (samples/gbx/sample.Map.Gbx, made by `rebyte build`):
 # - the text file keeps the binary header up to the format byte ('T' there) and then has one
-#   value per CR LF line, spelled as docs/formats/gbx-text.md says (expectations below come
+#   value per CR LF line, spelled as docs/formats/gbx_text.md says (expectations below come
 #   from the sample's JSON model and those rules, not from the tool's output);
 # - text -> binary gives the sample's bytes back (cmp), and text -> model -> text is exact;
 # - strings with CR LF, a lone LF, quotes, a leading "0x" and invalid UTF-8 are quoted lines

@@ -1,4 +1,4 @@
-# Text GBX (format byte 'T', `rebyte convert`; docs/formats/gbx-text.md): the sample map made
+# Text GBX (format byte 'T', `rebyte convert`; docs/formats/gbx_text.md): the sample map made
 # by the project (no corpus needed), and every corpus file binary -> text -> binary compared
 # with cmp (skipped without the corpus).
 rebyte_add_script_test(gbx_text_fixture gbx_text/fixture.sh)

@@ -7,7 +7,7 @@ rebyte=${REBYTE:?}
 src=${REBYTE_SOURCE:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$rebyte" build "$src/samples/gm/sample.json" -o "$tmp/a.win" || { echo "FAIL build"; exit 1; }
+"$rebyte" build "$src/samples/datawin/sample.json" -o "$tmp/a.win" || { echo "FAIL build"; exit 1; }
 python3 - "$tmp/a.win" "$tmp/b.win" <<'PY'
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())

@@ -1,6 +1,6 @@
 /*
  * An independent GROFF checker for the tests (it does not use the library): the rules the
- * game and the original exporter follow (docs/formats/trespasser.md "GROFF layout"), checked on
+ * game and the original exporter follow (docs/formats/tres.md "GROFF layout"), checked on
  * a written file.
  *   groff_check FILE              header totals, contiguity, the name table sorted by strcmp,
  *                                 handles unique, every reference count equal to a recount

@@ -1,5 +1,5 @@
 /*
- * The WTD zero-tree coder and height grid (docs/formats/trespasser.md "WTD zero-tree", "WTD
+ * The WTD zero-tree coder and height grid (docs/formats/tres.md "WTD zero-tree", "WTD
  * heights"):
  *  - synthetic trees: encode -> decode gives the records back; the height grid, put through
  *    the exporter's forward transform (written here from the document, independently of

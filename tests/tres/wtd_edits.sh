@@ -1,5 +1,5 @@
 #!/bin/sh
-# WTD terrain edits through the command line (docs/formats/trespasser.md "WTD (wtd)"): a changed
+# WTD terrain edits through the command line (docs/formats/tres.md "WTD (wtd)"): a changed
 # coefficient or root coefficient writes, verifies and differs from the original in exactly that
 # value (`rebyte diff`); a node put where the tree order does not have it is refused with its
 # place and nothing is written.

@@ -3,7 +3,7 @@
  * to the current ones by the REMAP of gbx_node.c): CGameCtnCollection (0x03033000, 0x24004000),
  * CGameCtnBlockInfo (0x0304E000, 0x24005000), CGameCtnBlockUnitInfo (0x03036000, 0x24006000), and
  * what a block info's helper mobils hold: CHmsItem (0x06003000), whose old CPlugSolid
- * (0x09005000) is described in solid.c. Layouts: docs/formats/gbx-item.md "Collection and block info chunks".
+ * (0x09005000) is described in solid.c. Layouts: docs/formats/gbx_item.md "Collection and block info chunks".
  */
 #include "../map/map_header.h"
 
@@ -83,7 +83,7 @@ static void collection_019(rb_ar *ar) { gbx_noderef(ar, "loadScreenFid"); }
 /* Header chunk 001, the collection's description for menus. The values the body also holds in 009
  * and 00E are copies derived from it (docs/formats/gbx.md "Header copies"); the map rectangle and
  * coordinates (also in 018) are fixed numbers, which a copy cannot derive yet: the header keeps
- * its own (docs/formats/gbx-item.md "Collection and block info chunks"). */
+ * its own (docs/formats/gbx_item.md "Collection and block info chunks"). */
 static void bool_field(rb_ar *ar, const char *key) { gbx_bool(ar, key); }
 static void i32_field(rb_ar *ar, const char *key) { rb_ar_i32(ar, key); }
 

@@ -3,7 +3,7 @@
  * layers, materials, lightmap UVs, smoothing groups), its base CPlugTreeGenerator (0x09051000)
  * and the material instances it refers to, CPlugMaterialUserInst (0x090FD000).
  *
- * Layouts: docs/formats/gbx-item.md "Crystal chunks", "Crystal mesh", "Crystal layers",
+ * Layouts: docs/formats/gbx_item.md "Crystal chunks", "Crystal mesh", "Crystal layers",
  * "Material instance chunks" (from GBX.NET's CPlugCrystal.cs and .chunkl files, checked on the
  * corpus). Widths of face indices, material and group indices are derived from counts
  * ("Optimized integers"): the model holds the values, the writer chooses the width.
@@ -92,7 +92,7 @@ static void material_user_002(rb_ar *ar)
 
 static void tree_generator_000(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 
-/* ---------- the crystal mesh (docs/formats/gbx-item.md "Crystal mesh") ---------- */
+/* ---------- the crystal mesh (docs/formats/gbx_item.md "Crystal mesh") ---------- */
 
 static const rb_layout_field VISUAL_LEVEL_FIELDS[] = {{"u01", RB_K_INT, RB_I32}, {"u02", RB_K_FLOAT, 4}};
 static const rb_layout VISUAL_LEVEL = {"visual level", VISUAL_LEVEL_FIELDS, 2};
@@ -258,7 +258,7 @@ static void crystal(rb_ar *ar, const char *key, uint64_t materials)
     rb_ar_record_end(ar);
 }
 
-/* ---------- layers (docs/formats/gbx-item.md "Crystal layers") ---------- */
+/* ---------- layers (docs/formats/gbx_item.md "Crystal layers") ---------- */
 
 enum {
     LAYER_GEOMETRY, LAYER_SUBDIVIDE_SMOOTH, LAYER_TRANSLATION, LAYER_ROTATION, LAYER_SCALE, LAYER_MIRROR,
@@ -385,7 +385,7 @@ static void crystal_layer(rb_ar *ar, uint64_t materials)
     rb_ar_record_end(ar);
 }
 
-/* ---------- CPlugCrystal 0x09003000 (docs/formats/gbx-item.md "Crystal chunks") ---------- */
+/* ---------- CPlugCrystal 0x09003000 (docs/formats/gbx_item.md "Crystal chunks") ---------- */
 
 /* The faces index the materials of chunk 003 with a width derived from their count. */
 static uint64_t crystal_material_count(rb_ar *ar) { return item_sibling_chunk_count(ar, 0x09003003, "materials"); }

@@ -4,7 +4,7 @@
  * block item's customized variants, CGameBlockItem (0x2E025000, one crystal per variant), and the
  * default placement of chunk 0x2E00201C, CGameItemPlacementParam (0x2E020000, pivots).
  *
- * Layouts: docs/formats/gbx-item.md "Entity model chunks", "Block item chunks", "Placement
+ * Layouts: docs/formats/gbx_item.md "Entity model chunks", "Block item chunks", "Placement
  * chunks" (from GBX.NET's .chunkl files of these classes, checked on the corpus).
  */
 #include "item_shapes.h"

@@ -6,7 +6,7 @@
  * CSystemConfigDisplay node it holds (0x0B013000). The header chunks of items and macroblocks
  * follow at the end of the file.
  *
- * Layouts: docs/formats/gbx-item.md "Layouts" (checked on the corpus), from GBX.NET's *.chunkl of
+ * Layouts: docs/formats/gbx_item.md "Layouts" (checked on the corpus), from GBX.NET's *.chunkl of
  * these classes. Key names are GBX.NET's property names; unnamed fields are u01, u02...
  *
  * The entity model below CGameItemModel 0x2E002019 is described in the files beside this one:
@@ -132,7 +132,7 @@ static void block_002(rb_ar *ar)
     rb_ar_x32(ar, "flags");
 }
 
-/* ---------- CGameCtnCollector 0x2E001000 (docs/formats/gbx-item.md "Collector chunks") ---------- */
+/* ---------- CGameCtnCollector 0x2E001000 (docs/formats/gbx_item.md "Collector chunks") ---------- */
 
 static void collector_002(rb_ar *ar) { gbx_meta(ar, "ident"); }
 static void collector_006(rb_ar *ar) { rb_ar_u32(ar, "skinKind"); }
@@ -176,7 +176,7 @@ static void collector_011(rb_ar *ar)
 
 FLAT_CHUNK(collector_012, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
 
-/* ---------- CGameItemModel 0x2E002000 (docs/formats/gbx-item.md "Item model chunks") ---------- */
+/* ---------- CGameItemModel 0x2E002000 (docs/formats/gbx_item.md "Item model chunks") ---------- */
 
 static void item_000(rb_ar *ar) { gbx_noderef(ar, "vehicle"); }
 static void item_001(rb_ar *ar) { gbx_noderef(ar, "gameSkin"); }
@@ -404,7 +404,7 @@ static void item_026(rb_ar *ar)
 FLAT_CHUNK(item_027, {'u', "version"}, {'f', "u01"})
 
 /* ---------- CGameCtnMacroBlockInfo 0x0310D000 ---------- */
-/* docs/formats/gbx-item.md "Block and object spawns" */
+/* docs/formats/gbx_item.md "Block and object spawns" */
 
 enum { SPAWN_FREE = 1u << 26 }; /* a block placed freely: position and rotation instead of a coordinate */
 
@@ -992,7 +992,7 @@ static const gbx_chunk_def ITEM_CHUNKS[] = {
 const gbx_chunk_table gbx_item_chunks = {ITEM_CHUNKS, sizeof ITEM_CHUNKS / sizeof ITEM_CHUNKS[0]};
 
 /* ---------- header chunks of items and macroblocks (GBX.NET CGameCtnCollector, CGameItemModel;
- * docs/formats/gbx-mapextra.md "Header chunks") ---------- */
+ * docs/formats/gbx_mapextra.md "Header chunks") ---------- */
 
 static void u16(rb_ar *ar, const char *key) { rb_ar_u16(ar, key); }
 static void u8(rb_ar *ar, const char *key) { rb_ar_u8(ar, key); }
@@ -1041,7 +1041,7 @@ static void item_header_lightmap_time(rb_ar *ar) { rb_ar_u64(ar, "lightmapComput
 static void item_header_item_type(rb_ar *ar) { rb_ar_u32(ar, "itemType"); }
 static void item_header_file_version(rb_ar *ar) { rb_ar_u32(ar, "version"); }
 
-/* 090BB000: the file version of a .Mesh.Gbx (CPlugSolid2Model), docs/formats/gbx-item.md "Solid chunks" */
+/* 090BB000: the file version of a .Mesh.Gbx (CPlugSolid2Model), docs/formats/gbx_item.md "Solid chunks" */
 static void solid_header_file_version(rb_ar *ar) { rb_ar_i32(ar, "fileVersion"); }
 
 static const gbx_chunk_def ITEM_HEADER_CHUNKS[] = {

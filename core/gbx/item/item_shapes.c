@@ -1,5 +1,5 @@
 /*
- * Shapes shared by the item model files: optimized integers (docs/formats/gbx-item.md
+ * Shapes shared by the item model files: optimized integers (docs/formats/gbx_item.md
  * "Optimized integers"), counted tables, the material count a mesh chunk reads from an earlier
  * chunk of its node.
  */

@@ -1,6 +1,6 @@
 /*
  * Shapes shared by the item model files (crystal.c, entity.c, solid2.c): the "optimized"
- * integers of meshes, whose byte width the file derives from a count (docs/formats/gbx-item.md
+ * integers of meshes, whose byte width the file derives from a count (docs/formats/gbx_item.md
  * "Optimized integers"), and small checks. Private to core/gbx/item.
  */
 #ifndef RB_GBX_ITEM_SHAPES_H

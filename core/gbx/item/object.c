@@ -4,7 +4,7 @@
  * numbers) and CGameObjectVisModel (0x2E007000: the mesh, sounds, effects), and the light model
  * of solids, CPlugLightUserModel (0x090F9000).
  *
- * Layouts: docs/formats/gbx-item.md "Object model chunks" (from GBX.NET's CGameObjectPhyModel.cs,
+ * Layouts: docs/formats/gbx_item.md "Object model chunks" (from GBX.NET's CGameObjectPhyModel.cs,
  * CGameObjectVisModel.cs and .chunkl files, checked on the corpus).
  */
 #include "item_shapes.h"

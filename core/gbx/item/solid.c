@@ -3,7 +3,7 @@
  * and the tree of nodes it holds: CPlugTree (0x0904F000), CPlugTreeLight (0x09062000) and
  * CPlugTreeVisualMip (0x09015000). The visuals the trees point to are in solid2.c.
  *
- * Layouts: docs/formats/gbx-solid.md "Solid chunks" and "Tree chunks" (from GBX.NET's
+ * Layouts: docs/formats/gbx_solid.md "Solid chunks" and "Tree chunks" (from GBX.NET's
  * CPlugSolid.chunkl, CPlugTree.cs, CPlugTreeLight.chunkl, CPlugTreeVisualMip.cs, checked on the
  * corpus's Ground.Solid.Gbx).
  */

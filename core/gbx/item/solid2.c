@@ -5,7 +5,7 @@
  * (0x0901E000, no chunks of its own), their vertex streams CPlugVertexStream (0x09056000) and
  * index buffers CPlugIndexBuffer (0x09057000).
  *
- * Layouts: docs/formats/gbx-item.md "Solid chunks", "Visual chunks", "Vertex streams" (from
+ * Layouts: docs/formats/gbx_item.md "Solid chunks", "Visual chunks", "Vertex streams" (from
  * GBX.NET's CPlugSolid2Model.cs, CPlugVisual*.cs, CPlugVertexStream.cs, CPlugIndexBuffer.cs,
  * checked on the corpus). The vertex layout of CPlugVisual3D 004 follows the flags and counts of
  * CPlugVisual 00F in the same node, which the model holds once (there).
@@ -324,7 +324,7 @@ static void visual_00f(rb_ar *ar)
 }
 
 /* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
- * of locations after (docs/formats/gbx-solid.md "Old visual chunks") */
+ * of locations after (docs/formats/gbx_solid.md "Old visual chunks") */
 static void visual_00a(rb_ar *ar)
 {
     static const rb_layout_field ISO4_FIELDS[] = {
@@ -352,7 +352,7 @@ static void visual_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
 static void visual3d_002(rb_ar *ar) { gbx_noderef(ar, "u01"); }
 
 /* 003 (TrackMania Sunrise): one vertex of 40 bytes per vertex of the visual's 00A, then two
- * counted vec3 arrays (docs/formats/gbx-solid.md "Old visual chunks") */
+ * counted vec3 arrays (docs/formats/gbx_solid.md "Old visual chunks") */
 static void visual3d_003(rb_ar *ar)
 {
     static const rb_layout_field VTX_FIELDS[] = {

@@ -3,7 +3,7 @@
  * of block item variants: a surface (sphere, ellipsoid, box, triangle mesh or a compound of
  * surfaces) and the materials its triangles name.
  *
- * Layouts: docs/formats/gbx-item.md "Surface chunks" (from GBX.NET's CPlugSurface.cs and
+ * Layouts: docs/formats/gbx_item.md "Surface chunks" (from GBX.NET's CPlugSurface.cs and
  * .chunkl, checked on the shapes embedded in the corpus maps).
  */
 #include "item_shapes.h"
@@ -148,7 +148,7 @@ static void surface_003(rb_ar *ar)
     if (version >= 5) item_id_list(ar, "u06");
 }
 
-/* ---------- CPlugSkel 0x090BA000 (docs/formats/gbx-item.md "Skeleton chunk") ---------- */
+/* ---------- CPlugSkel 0x090BA000 (docs/formats/gbx_item.md "Skeleton chunk") ---------- */
 
 static void skel_data(rb_ar *ar, const char *key)
 {
@@ -226,7 +226,7 @@ static void skel_000(rb_ar *ar)
     }
 }
 
-/* ---------- old surface geometry 0x0900D000 (docs/formats/gbx-solid.md "Old surface chunks") ---------- */
+/* ---------- old surface geometry 0x0900D000 (docs/formats/gbx_solid.md "Old surface chunks") ---------- */
 
 /* Chunk 0x0900C000 is an id in the old surface geometry (TrackMania Sunrise) but a geometry and its
  * materials in TrackMania United's CPlugSurface: the id is read only in a node of the old class. */

@@ -1,6 +1,6 @@
 /*
  * The zip of a map's embedded items (chunk 0x03043054) as a list of files, each item a GBX file
- * parsed as one. Layout and what is derived: docs/formats/gbx-mapextra.md "Embedded items".
+ * parsed as one. Layout and what is derived: docs/formats/gbx_mapextra.md "Embedded items".
  *
  * Only the local entries are in the model: name, times, method, extra bytes and the content, a
  * raw deflate stream (the original compressed bytes pass through while the content is

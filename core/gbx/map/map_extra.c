@@ -1,6 +1,6 @@
 /*
  * CGameCtnChallenge (0x03043000) beyond the block data: the skippable body chunks (the header
- * chunks are in map_header.c). Layouts: docs/formats/gbx-mapextra.md "Skippable body chunks",
+ * chunks are in map_header.c). Layouts: docs/formats/gbx_mapextra.md "Skippable body chunks",
  * from GBX.NET's CGameCtnChallenge.chunkl/.cs and the GBX wiki's CGameCtnChallenge page, checked
  * on the corpus. Key names are GBX.NET's property names in camelCase; fields whose
  * meaning nobody knows are u01, u02, ...
@@ -114,7 +114,7 @@ static void chunk_060(rb_ar *ar) { unknown_u32s(ar, 2); }
  * a fill of zero bytes that ends four bytes before the chunk; the last u32 follows. The fill is
  * most of the chunk (the payload grows to about 20 bytes per counted element, the chunk is sized
  * for it): its length is a model value, its bytes are checked to be zero. The payload stays opaque
- * (docs/formats/gbx-mapextra.md "Skippable body chunks"). */
+ * (docs/formats/gbx_mapextra.md "Skippable body chunks"). */
 static void chunk_061(rb_ar *ar)
 {
     static const uint8_t zeros[4096];
@@ -457,7 +457,7 @@ static void chunk_044(rb_ar *ar)
 }
 
 /* ---------- CScriptTraitsMetadata 0x11002000 (GBX.NET CScriptTraitsMetadata.cs) ---------- */
-/* docs/formats/gbx-mapextra.md "Script metadata" */
+/* docs/formats/gbx_mapextra.md "Script metadata" */
 
 /* Script types and values. The traits version is the chunk version - 2. From traits version 1
  * counts and string lengths are "SmallLen" (u8; bit 7 set: 7 low bits + u16 << 7); from 3 the

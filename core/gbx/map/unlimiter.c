@@ -2,7 +2,7 @@
  * TMUnlimiter's map chunks 0x3F001002 and 0x3F001003 (a TMF mod: its own block list with offsets,
  * rotations and scales, scripts, parameter sets, embedded blocks and images). Layout: GBX.NET's
  * CGameCtnChallenge.TMUnlimiter.cs, version 7; what the corpus has is typed and the rest refused,
- * so such a chunk stays bytes (docs/formats/gbx-mapextra.md "TMUnlimiter chunks").
+ * so such a chunk stays bytes (docs/formats/gbx_mapextra.md "TMUnlimiter chunks").
  */
 #include "../gbx_internal.h"
 

@@ -1,0 +1,22 @@
+/* GameMaker data.win (IFF "FORM" game package). */
+#ifndef RB_GM_H
+#define RB_GM_H
+#include "../doc.h"
+
+extern const rb_format rb_format_datawin;
+/* The game rules of data.win files (datawin_rules.c; docs/formats/datawin.md "Game rules"). */
+const struct rb_rule *datawin_rules(size_t *count);
+/* The assets hooks (datawin_assets.c; docs/formats/datawin.md "Assets"). */
+int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size);
+json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
+                       size_t why_size);
+/* What `rebyte info` says of a data.win: the game's name and its lists counted (datawin_summary.c). */
+json_t *datawin_summary(const rb_doc *doc);
+/* The `followers` hook (datawin_follow.c; docs/formats/datawin.md "STRG"): the references that
+ * follow a new text of a STRG string, or a refusal naming those that cannot. */
+json_t *datawin_string_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+                            const json_t *value, char *why, size_t why_size);
+/* A readable listing of a code entry's bytecode (datawin_listing.c), appended to `out`; -1 when the
+ * entry has no bytecode of its own or memory runs out. */
+int datawin_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out);
+#endif

@@ -1,0 +1,23 @@
+# GameMaker data.win: corpus round trip (rewrite, dump/build, verify --reencode), the edit tests
+# (strings, textures, audio) on every corpus file, and the sample built from JSON.
+rebyte_add_script_test(datawin_corpus_roundtrip corpus_roundtrip.sh datawin)
+rebyte_add_script_test(datawin_edits datawin/edit_tests.sh)
+rebyte_add_script_test(datawin_sample datawin/sample_test.sh)
+rebyte_add_script_test(datawin_room datawin/room_test.sh)
+rebyte_add_script_test(datawin_sprt datawin/sprt_test.sh)
+rebyte_add_script_test(datawin_code datawin/code_test.sh)
+rebyte_add_script_test(datawin_misc datawin/misc_test.sh)
+rebyte_add_script_test(datawin_objt datawin/objt_test.sh)
+rebyte_add_script_test(datawin_code2 datawin/code2_test.sh)
+rebyte_add_script_test(datawin_code3 datawin/code3_test.sh)
+rebyte_add_script_test(datawin_uilr datawin/uilr_test.sh)
+rebyte_add_script_test(datawin_strg_derive datawin/strg_derive_test.sh)
+rebyte_add_script_test(datawin_strg_follow datawin/strg_follow_test.sh)
+# Assets (extract and replace through the format's hooks): the QOI variant and bzip2 on made
+# pictures, then every corpus file (else the sample) with an independent check of what comes out.
+add_executable(test_datawin_assets datawin/test_assets.c)
+target_link_libraries(test_datawin_assets PRIVATE rebyte_objects)
+target_include_directories(test_datawin_assets PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME datawin_assets_codecs COMMAND test_datawin_assets)
+rebyte_add_script_test(datawin_assets datawin/assets_test.sh $<TARGET_FILE:test_datawin_assets>)
+set_tests_properties(datawin_assets PROPERTIES TIMEOUT 600)

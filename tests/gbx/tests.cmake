@@ -1,0 +1,34 @@
+# GBX maps (core/gbx/map/): the bundled sample maps and their patches, the cookbook patches on
+# the sample and every corpus map, items downgrade, header copies and parallel lists.
+rebyte_add_script_test(gbx_samples gbx/samples.sh)
+add_executable(test_cookbook gbx/test_cookbook.c)
+target_link_libraries(test_cookbook PRIVATE rebyte_objects)
+target_include_directories(test_cookbook PRIVATE ${PROJECT_SOURCE_DIR})
+# (under the sanitizers the corpus part would take the better part of an hour: sample only)
+if(REBYTE_SANITIZE)
+  add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
+    ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+else()
+  add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
+    ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
+endif()
+set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
+find_program(PYTHON3 python3)
+if(PYTHON3)
+  add_test(NAME gbx_downgrade_items COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/downgrade.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx ${REBYTE_SHARED}/corpus/gbx)
+  set_tests_properties(gbx_downgrade_items PROPERTIES TIMEOUT 600)
+  add_test(NAME gbx_header_copies COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/header_copies.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx)
+  set_tests_properties(gbx_header_copies PROPERTIES TIMEOUT 600)
+  # the same over 30 maps of the public set too (tests/public/maps.tsv; skipped where not gathered)
+  add_test(NAME gbx_header_copies_public COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/header_copies.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
+  set_tests_properties(gbx_header_copies_public PROPERTIES TIMEOUT 1800 LABELS long)
+  add_test(NAME gbx_parallel_lists COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/parallel.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
+    ${REBYTE_SHARED}/public/maps)
+  set_tests_properties(gbx_parallel_lists PROPERTIES TIMEOUT 600)
+endif()
