@@ -598,8 +598,9 @@ int ar_depth_ok(rb_ar *ar)
 static const char *kind_name(int kind)
 {
     static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
-                                  "string", "blob", "opaque bytes", "stream", "id", "table", "record"};
-    return kind >= 0 && kind <= RB_K_PACKED ? names[kind] : "?";
+                                  "string", "blob", "opaque bytes", "stream", "id", "table", "record",
+                                  "deferred unit"};
+    return kind >= 0 && kind <= RB_K_DEFERRED ? names[kind] : "?";
 }
 
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */

@@ -42,6 +42,7 @@ typedef struct gbx_ctx {
     size_t external_count;
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
+    int deferring;           /* READ: the document's own file, read with rb_read_options.defer */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);
@@ -56,6 +57,13 @@ typedef struct gbx_mark {
     int version_seen;
 } gbx_mark;
 gbx_mark gbx_mark_here(rb_ar *ar);
+/* Deferred body chunks (docs/performance.md "The deferred model"): the ids a chunk defined in the
+ * current scope since `ids_before`, kept with it as its replay (RB_K_DEFERRED), and read back
+ * into the writer's scope when the chunk is written as its bytes. */
+enum { GBX_UNIT_READ_ID_VERSION = 1 }; /* rb_deferred.flags: the scope's version word is in the unit */
+rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before);
+size_t gbx_id_count(rb_ar *ar, int *version_seen);
+void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */
