@@ -52,6 +52,7 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
     rb_coverage coverage = {0};
     rb_node_coverage(unit, &coverage);
     rb_node_coverage_kinds(unit, &facts.kinds);
+    facts.elements = (uint32_t)rb_element_count(unit);
     facts.typed_bytes = coverage.typed_bytes;
     facts.opaque_bytes = coverage.opaque_bytes;
     const char *key = unit->key; /* a description's literal: it survives the nodes */

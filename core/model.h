@@ -134,6 +134,7 @@ typedef struct rb_deferred {
     const void *replay;
     uint32_t replay_count;
     uint32_t flags; /* the format's (GBX: the scope's id version word was read in the unit) */
+    uint32_t elements; /* a list's elements (rb_element_count: siblings count them as they read) */
 } rb_deferred;
 
 /* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
@@ -190,7 +191,7 @@ const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch)
  * `index` of a table or of a list, as raw bits; 0 when there is no such field. For descriptions that act on every
  * element (counting the names a list refers to) whichever form the list has. */
 uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key);
-/* Elements of a table or a list. */
+/* Elements of a table, a list, or a list kept as its bytes (RB_K_DEFERRED). */
 size_t rb_element_count(const rb_node *list);
 /* Element `index` of a table or a list as the packed wire bytes of `layout` (rb_layout_stride
  * bytes at `out`): for descriptions that store elements in another arrangement than one after

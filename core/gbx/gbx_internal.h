@@ -64,6 +64,11 @@ enum { GBX_UNIT_READ_ID_VERSION = 1 }; /* rb_deferred.flags: the scope's version
 rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before);
 size_t gbx_id_count(rb_ar *ar, int *version_seen);
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
+/* A long list inside a chunk that cannot be deferred whole (a map's blocks, baked blocks and
+ * anchored objects: header copies and sibling chunks read the chunk's other fields and the
+ * list's length), described by `describe`: in a deferring read kept as its bytes once read, and
+ * written as them (docs/performance.md "The deferred model"). Elsewhere just `describe`. */
+void gbx_deferrable_list(rb_ar *ar, void (*describe)(rb_ar *ar, uint32_t argument), uint32_t argument);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

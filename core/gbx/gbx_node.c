@@ -277,6 +277,25 @@ static void describe_chunk_deferred(rb_ar *ar)
         gbx_defer_ids(ar, &unit, ids_before, version_seen);
 }
 
+void gbx_deferrable_list(rb_ar *ar, void (*describe)(rb_ar *ar, uint32_t argument), uint32_t argument)
+{
+    const rb_node *deferred = rb_ar_next_deferred(ar);
+    if (deferred) { /* WRITE: kept as its bytes */
+        gbx_replay_ids(ar, deferred);
+        rb_ar_copy_deferred(ar);
+        return;
+    }
+    if (!gbx_ctx_of(ar)->deferring) {
+        describe(ar, argument);
+        return;
+    }
+    int version_seen = 0;
+    size_t ids_before = gbx_id_count(ar, &version_seen);
+    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    describe(ar, argument);
+    if (unit.open && rb_ar_ok(ar)) gbx_defer_ids(ar, &unit, ids_before, version_seen);
+}
+
 void gbx_node_chunks(rb_ar *ar, int top_level)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
