@@ -116,7 +116,7 @@ static void append_segment(rb_ar *ar, const ar_frame *parent, const char *key, c
     int pointer = ar->dir == RB_AR_FROM_JSON;
     char seg[200];
     if (parent->node && parent->node->kind == RB_K_LIST) {
-        snprintf(seg, sizeof seg, pointer ? "/%zu" : "[%zu]", parent->current);
+        snprintf(seg, sizeof seg, pointer ? "/%zu" : "[%zu]", parent->current + parent->dropped);
         append_path(path, size, seg, 0);
     } else if (key) {
         snprintf(seg, sizeof seg, pointer ? "/%s" : "%s", key);

@@ -10,6 +10,15 @@
 #include "archive_internal.h"
 #include "coverage.h"
 
+/* Frees the nodes made since `mark`, and what the read cached in them (packed tables' side data,
+ * the child buffers' owners at the depths below the top frame). */
+static void free_since(rb_ar *ar, const rb_arena_mark *mark, size_t packed_tables)
+{
+    rb_arena_reset(&ar->doc->arena, mark);
+    ar->packed_table_count = packed_tables;
+    for (size_t depth = ar->frame_count; depth < AR_MAX_FRAMES; depth++) ar->kids_owner[depth] = NULL;
+}
+
 rb_ar_unit rb_ar_unit_begin(rb_ar *ar)
 {
     rb_ar_unit u = {0};
@@ -49,18 +58,15 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
     if (!unit) return NULL;
     const ar_range *r = ar_top_range(ar);
     rb_deferred facts = {.replay_count = replay_count, .flags = flags};
-    rb_coverage coverage = {0};
+    rb_coverage coverage = u->dropped_coverage;
+    facts.kinds = u->dropped_kinds;
     rb_node_coverage(unit, &coverage);
     rb_node_coverage_kinds(unit, &facts.kinds);
-    facts.elements = (uint32_t)rb_element_count(unit);
+    facts.elements = (uint32_t)(rb_element_count(unit) + u->dropped);
     facts.typed_bytes = coverage.typed_bytes;
     facts.opaque_bytes = coverage.opaque_bytes;
     const char *key = unit->key; /* a description's literal: it survives the nodes */
-    rb_arena_reset(&ar->doc->arena, &u->arena);
-    /* what the unit's read cached in nodes now freed (packed tables' side data, the buffers'
-     * owners at the depths below) goes with them */
-    ar->packed_table_count = u->packed_tables;
-    for (size_t depth = ar->frame_count; depth < AR_MAX_FRAMES; depth++) ar->kids_owner[depth] = NULL;
+    free_since(ar, &u->arena, u->packed_tables);
     rb_node *d = rb_node_new(&ar->doc->arena, RB_K_DEFERRED, key);
     rb_deferred *side = rb_arena_alloc(&ar->doc->arena, sizeof *side);
     void *replay_copy = replay_size ? rb_arena_dup(&ar->doc->arena, replay, replay_size) : NULL;
@@ -79,6 +85,37 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
     ar_top_frame(ar)->node->v.kids.items[u->kids] = d;
     ar->doc->deferred_units++;
     return d;
+}
+
+void rb_ar_unit_elements(rb_ar *ar, rb_ar_unit *u)
+{
+    if (!u->open || ar->failed || ar->frame_count != u->frame_count + 1 || ar_top_frame(ar)->node->kind != RB_K_LIST)
+        return;
+    u->elements = rb_arena_mark_here(&ar->doc->arena);
+    u->element_packed_tables = ar->packed_table_count;
+    u->dropping = 1;
+}
+
+void rb_ar_unit_drop_elements(rb_ar *ar, rb_ar_unit *u)
+{
+    if (!u->dropping || ar->failed || ar->frame_count != u->frame_count + 1) return;
+    /* a stream or section opened in the list points at its nodes: no more dropping (the caller
+     * reads the list again if some were dropped already) */
+    if (ar->doc->section_count != u->sections || ar->doc->stream_count != u->streams) {
+        u->dropping = 0;
+        return;
+    }
+    ar_frame *f = ar_top_frame(ar);
+    rb_node *list = f->node;
+    for (size_t i = 0; i < list->v.kids.count; i++) {
+        rb_node_coverage(list->v.kids.items[i], &u->dropped_coverage);
+        rb_node_coverage_kinds(list->v.kids.items[i], &u->dropped_kinds);
+    }
+    u->dropped += list->v.kids.count;
+    f->dropped += list->v.kids.count;
+    list->v.kids.count = 0;
+    f->next = 0;
+    free_since(ar, &u->elements, u->element_packed_tables);
 }
 
 const rb_node *rb_ar_next_deferred(rb_ar *ar)

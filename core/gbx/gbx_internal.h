@@ -64,11 +64,18 @@ enum { GBX_UNIT_READ_ID_VERSION = 1 }; /* rb_deferred.flags: the scope's version
 rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before);
 size_t gbx_id_count(rb_ar *ar, int *version_seen);
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
-/* A long list inside a chunk that cannot be deferred whole (a map's blocks, baked blocks and
- * anchored objects: header copies and sibling chunks read the chunk's other fields and the
- * list's length), described by `describe`: in a deferring read kept as its bytes once read, and
- * written as them (docs/performance.md "The deferred model"). Elsewhere just `describe`. */
-void gbx_deferrable_list(rb_ar *ar, void (*describe)(rb_ar *ar, uint32_t argument), uint32_t argument);
+/* A long counted list (u32 count) inside a chunk that cannot be deferred whole (a map's blocks,
+ * baked blocks and anchored objects: header copies and sibling chunks read the chunk's other
+ * fields and the list's length): in a deferring read its elements are read and checked a few at
+ * a time and the list is kept as its bytes, and written as them (docs/performance.md "The
+ * deferred model"). Elsewhere the list of `element`s it describes. */
+typedef struct gbx_list {
+    const char *key;
+    uint64_t min_element_bytes;
+    void (*element)(rb_ar *ar, uint32_t argument);
+    uint32_t argument;
+} gbx_list;
+void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

@@ -277,7 +277,22 @@ static void describe_chunk_deferred(rb_ar *ar)
         gbx_defer_ids(ar, &unit, ids_before, version_seen);
 }
 
-void gbx_deferrable_list(rb_ar *ar, void (*describe)(rb_ar *ar, uint32_t argument), uint32_t argument)
+/* Elements a deferred list keeps as nodes at most while it is read (docs/performance.md "The
+ * deferred model": the peak of a read is the largest unit it holds at once). */
+enum { GBX_ELEMENTS_AT_ONCE = 256 };
+
+static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
+{
+    uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
+    if (unit) rb_ar_unit_elements(ar, unit);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        list->element(ar, list->argument);
+        if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) rb_ar_unit_drop_elements(ar, unit);
+    }
+    rb_ar_list_end(ar);
+}
+
+void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
 {
     const rb_node *deferred = rb_ar_next_deferred(ar);
     if (deferred) { /* WRITE: kept as its bytes */
@@ -285,15 +300,20 @@ void gbx_deferrable_list(rb_ar *ar, void (*describe)(rb_ar *ar, uint32_t argumen
         rb_ar_copy_deferred(ar);
         return;
     }
-    if (!gbx_ctx_of(ar)->deferring) {
-        describe(ar, argument);
+    if (!gbx_ctx_of(ar)->deferring || rb_ar_direction(ar) != RB_AR_READ) {
+        counted_list(ar, list, NULL);
         return;
     }
+    gbx_mark mark = gbx_mark_here(ar);
     int version_seen = 0;
     size_t ids_before = gbx_id_count(ar, &version_seen);
     rb_ar_unit unit = rb_ar_unit_begin(ar);
-    describe(ar, argument);
-    if (unit.open && rb_ar_ok(ar)) gbx_defer_ids(ar, &unit, ids_before, version_seen);
+    counted_list(ar, list, &unit);
+    if (!unit.open || !rb_ar_ok(ar) || gbx_defer_ids(ar, &unit, ids_before, version_seen) || !unit.dropped) return;
+    /* elements were let go but the list cannot stand as its bytes (a stream opened in it):
+     * read it again, whole */
+    gbx_rewind(ar, &mark, NULL, 0);
+    counted_list(ar, list, NULL);
 }
 
 void gbx_node_chunks(rb_ar *ar, int top_level)

@@ -704,19 +704,13 @@ static void script_metadata_000(rb_ar *ar)
 
 /* ---------- 048: baked blocks (defines ids in the body scope: must be typed) ---------- */
 
-static void baked_block_list(rb_ar *ar, uint32_t blocks_version)
-{
-    uint64_t n = rb_ar_list_begin(ar, "bakedBlocks", RB_U32, 10);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_block(ar, blocks_version);
-    rb_ar_list_end(ar);
-}
-
 static void chunk_048(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     uint32_t blocks_version = rb_ar_u32(ar, "blocksVersion");
-    gbx_deferrable_list(ar, baked_block_list, blocks_version);
+    gbx_list baked = {"bakedBlocks", 10, gbx_block, blocks_version};
+    gbx_deferrable_list(ar, &baked);
     rb_ar_u32(ar, "u01");
     uint64_t k = rb_ar_list_begin(ar, "bakedClipsAdditionalData", RB_U32, 24);
     for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
