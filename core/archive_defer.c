@@ -58,13 +58,11 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
     if (!unit) return NULL;
     const ar_range *r = ar_top_range(ar);
     rb_deferred facts = {.replay_count = replay_count, .flags = flags};
-    rb_coverage coverage = u->dropped_coverage;
+    facts.coverage = u->dropped_coverage;
     facts.kinds = u->dropped_kinds;
-    rb_node_coverage(unit, &coverage);
+    rb_node_coverage(unit, &facts.coverage);
     rb_node_coverage_kinds(unit, &facts.kinds);
     facts.elements = (uint32_t)(rb_element_count(unit) + u->dropped);
-    facts.typed_bytes = coverage.typed_bytes;
-    facts.opaque_bytes = coverage.opaque_bytes;
     const char *key = unit->key; /* a description's literal: it survives the nodes */
     free_since(ar, &u->arena, u->packed_tables);
     rb_node *d = rb_node_new(&ar->doc->arena, RB_K_DEFERRED, key);

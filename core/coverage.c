@@ -21,8 +21,9 @@ void rb_node_coverage(const rb_node *n, rb_coverage *c)
         if (n->key && strcmp(n->key, "opaqueTail") == 0) c->opaque_tail = 1;
         return;
     case RB_K_DEFERRED:
-        c->typed_bytes += n->deferred->typed_bytes;
-        c->opaque_bytes += n->deferred->opaque_bytes;
+        c->typed_bytes += n->deferred->coverage.typed_bytes;
+        c->opaque_bytes += n->deferred->coverage.opaque_bytes;
+        c->opaque_tail |= n->deferred->coverage.opaque_tail; /* an embedded file's */
         return;
     default:
         c->typed_bytes += n->src_size;

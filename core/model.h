@@ -127,8 +127,8 @@ typedef struct rb_table {
 /* A deferred unit's side data (one per RB_K_DEFERRED node, in the document's arena): what the
  * check-only read saw of it, so that coverage and writing need not expand it. */
 typedef struct rb_deferred {
-    uint64_t typed_bytes, opaque_bytes;     /* rb_coverage of the unit's nodes */
-    rb_coverage_kinds kinds;                /* and rb_coverage_kinds */
+    rb_coverage coverage;    /* rb_coverage of the unit's nodes (an opaque tail in them too) */
+    rb_coverage_kinds kinds; /* and rb_coverage_kinds */
     /* the format's record of what the unit did to the reader's state, replayed on write
      * (GBX: the lookback strings it defined, in order); NULL when it did nothing */
     const void *replay;

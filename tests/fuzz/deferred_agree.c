@@ -46,9 +46,10 @@ static int reports_agree(rb_doc *full, rb_doc *deferred, char *why, size_t why_s
     rb_doc_coverage_kinds(full, &k_full);
     rb_doc_coverage_kinds(deferred, &k_deferred);
     if (memcmp(&c_full, &c_deferred, sizeof c_full) != 0 || memcmp(&k_full, &k_deferred, sizeof k_full) != 0)
-        snprintf(why, why_size, "coverage differs: typed %llu / %llu, opaque %llu / %llu",
+        snprintf(why, why_size, "coverage differs: typed %llu / %llu, opaque %llu / %llu, opaque tail %d / %d, or by kind",
                  (unsigned long long)c_full.typed_bytes, (unsigned long long)c_deferred.typed_bytes,
-                 (unsigned long long)c_full.opaque_bytes, (unsigned long long)c_deferred.opaque_bytes);
+                 (unsigned long long)c_full.opaque_bytes, (unsigned long long)c_deferred.opaque_bytes,
+                 c_full.opaque_tail, c_deferred.opaque_tail);
     else if (!same_notes(full, deferred))
         snprintf(why, why_size, "the notes differ (%zu / %zu)", rb_doc_note_count(full), rb_doc_note_count(deferred));
     else
