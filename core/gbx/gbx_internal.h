@@ -67,8 +67,8 @@ void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
 /* A long counted list (u32 count) inside a chunk that cannot be deferred whole (a map's blocks,
  * baked blocks and anchored objects: header copies and sibling chunks read the chunk's other
  * fields and the list's length): in a deferring read its elements are read and checked a few at
- * a time and the list is kept as its bytes, and written as them (docs/performance.md "The
- * deferred model"). Elsewhere the list of `element`s it describes. */
+ * a time and the list is kept as its bytes, and written as them
+ * (docs/performance.md "The deferred model"). Elsewhere the list of `element`s it describes. */
 typedef struct gbx_list {
     const char *key;
     uint64_t min_element_bytes;

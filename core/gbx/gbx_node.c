@@ -277,8 +277,8 @@ static void describe_chunk_deferred(rb_ar *ar)
         gbx_defer_ids(ar, &unit, ids_before, version_seen);
 }
 
-/* Elements a deferred list keeps as nodes at most while it is read (docs/performance.md "The
- * deferred model": the peak of a read is the largest unit it holds at once). */
+/* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
+ * largest unit it holds at once (docs/performance.md "The deferred model"). */
 enum { GBX_ELEMENTS_AT_ONCE = 256 };
 
 static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
