@@ -116,7 +116,7 @@ static void append_segment(rb_ar *ar, const ar_frame *parent, const char *key, c
     int pointer = ar->dir == RB_AR_FROM_JSON;
     char seg[200];
     if (parent->node && parent->node->kind == RB_K_LIST) {
-        snprintf(seg, sizeof seg, pointer ? "/%zu" : "[%zu]", parent->current);
+        snprintf(seg, sizeof seg, pointer ? "/%zu" : "[%zu]", parent->current + parent->dropped);
         append_path(path, size, seg, 0);
     } else if (key) {
         snprintf(seg, sizeof seg, pointer ? "/%s" : "%s", key);
@@ -598,8 +598,9 @@ int ar_depth_ok(rb_ar *ar)
 static const char *kind_name(int kind)
 {
     static const char *names[] = {"?", "record", "list", "integer", "float", "boolean",
-                                  "string", "blob", "opaque bytes", "stream", "id", "table", "record"};
-    return kind >= 0 && kind <= RB_K_PACKED ? names[kind] : "?";
+                                  "string", "blob", "opaque bytes", "stream", "id", "table", "record",
+                                  "deferred unit"};
+    return kind >= 0 && kind <= RB_K_DEFERRED ? names[kind] : "?";
 }
 
 /* FROM_JSON: the JSON value for `key` in the current container (or the next array element). */

@@ -274,6 +274,45 @@ rb_ar_mark rb_ar_mark_here(rb_ar *ar);
  * of that error is copied to `why` so the caller can report why it fell back. */
 void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size);
 
+/* --- deferred units (docs/performance.md "The deferred model"; core/archive_defer.c) ---
+ * In a document read with rb_read_options.defer, a unit the format has read and checked in full
+ * (a GBX body chunk) may be kept as its bytes: rb_ar_unit_begin before describing it,
+ * rb_ar_unit_defer after. READ only; everywhere else both do nothing. */
+typedef struct rb_ar_unit {
+    rb_arena_mark arena;
+    const uint8_t *start;
+    uint64_t offset; /* of start in its section */
+    uint16_t section;
+    size_t range_count, frame_count, kids, sections, streams, packed_tables;
+    int open;
+    /* a list unit letting go of its elements as it reads them (rb_ar_unit_elements) */
+    int dropping;
+    rb_arena_mark elements;
+    size_t element_packed_tables, dropped;
+    rb_coverage dropped_coverage;
+    rb_coverage_kinds dropped_kinds;
+} rb_ar_unit;
+rb_ar_unit rb_ar_unit_begin(rb_ar *ar);
+/* The unit described since `unit` (the last child of the current container) becomes one
+ * RB_K_DEFERRED node holding its bytes, its coverage and `replay` (replay_size bytes the format
+ * reads back on write: what the unit did to its state), and the nodes its read built are freed.
+ * NULL when it cannot be (an error, text, a stream or section opened inside it): the unit then
+ * stays as read. */
+rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay, size_t replay_size,
+                          uint32_t replay_count, uint32_t flags);
+/* A unit that is one list (opened just before, at the top): rb_ar_unit_elements right after
+ * rb_ar_list_begin, then rb_ar_unit_drop_elements between elements frees the elements read so
+ * far (their coverage and number are kept; error paths keep their indices), so that reading a
+ * long list costs the memory of a few elements. Once elements were dropped the list must be
+ * deferred: when rb_ar_unit_defer refuses it (unit->dropped is not 0), the caller reads the list
+ * again from a mark taken before the unit. */
+void rb_ar_unit_elements(rb_ar *ar, rb_ar_unit *unit);
+void rb_ar_unit_drop_elements(rb_ar *ar, rb_ar_unit *unit);
+/* WRITE: the model's next child when it is a deferred unit (the format replays its state), else
+ * NULL; rb_ar_copy_deferred emits its bytes unchanged and moves past it. */
+const rb_node *rb_ar_next_deferred(rb_ar *ar);
+void rb_ar_copy_deferred(rb_ar *ar);
+
 /* --- path access for descriptions that must look ahead in WRITE/FROM_JSON --- */
 /* The model node of the current container with this key (WRITE and after creation in others). */
 const rb_node *rb_ar_current(rb_ar *ar);

@@ -45,6 +45,7 @@ typedef struct ar_frame {
     json_t *json;    /* FROM_JSON: the object or array matching node */
     size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
     int open_list;   /* READ: list without a count */
+    size_t dropped;  /* READ: elements a deferred unit let go of already (rb_ar_unit_drop_elements) */
 } ar_frame;
 
 typedef struct ar_range {

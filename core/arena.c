@@ -81,3 +81,34 @@ char *rb_arena_strdup(rb_arena *arena, const char *s)
 {
     return rb_arena_dup(arena, s, strlen(s) + 1);
 }
+
+rb_arena_mark rb_arena_mark_here(const rb_arena *arena)
+{
+    rb_arena_mark m = {arena->head, arena->head ? arena->head->next : NULL, arena->head ? arena->head->used : 0,
+                       arena->used_total};
+    return m;
+}
+
+/* Blocks made since the mark are either in front of the marked head (a new head) or right behind
+ * the head of their time (a large request's own block, rb_arena_alloc_slow): both are freed. */
+void rb_arena_reset(rb_arena *arena, const rb_arena_mark *mark)
+{
+    rb_arena_block *b = arena->head;
+    while (b != mark->head) {
+        rb_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    if (mark->head) {
+        b = mark->head->next;
+        while (b != mark->after_head) {
+            rb_arena_block *next = b->next;
+            free(b);
+            b = next;
+        }
+        mark->head->next = mark->after_head;
+        mark->head->used = mark->head_used;
+    }
+    arena->head = mark->head;
+    arena->used_total = mark->used_total;
+}

@@ -35,6 +35,15 @@ static inline void *rb_arena_alloc_uninit(rb_arena *arena, size_t size)
     }
     return rb_arena_alloc_slow(arena, size);
 }
+/* A point to go back to: rb_arena_reset frees everything allocated since rb_arena_mark_here
+ * (a deferred unit's nodes once it is checked: docs/performance.md "The deferred model"). The
+ * memory of the block that was the head is handed out again, still warm. */
+typedef struct rb_arena_mark {
+    rb_arena_block *head, *after_head; /* the head and the block behind it, at the mark */
+    size_t head_used, used_total;
+} rb_arena_mark;
+rb_arena_mark rb_arena_mark_here(const rb_arena *arena);
+void rb_arena_reset(rb_arena *arena, const rb_arena_mark *mark);
 void *rb_arena_dup(rb_arena *arena, const void *src, size_t size);
 char *rb_arena_strdup(rb_arena *arena, const char *s);
 #endif

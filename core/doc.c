@@ -1,4 +1,4 @@
-/* The document layer: parse, coverage, the format registry (writing: doc_write.c; error text: error.c). */
+/* The document layer: parse, navigation, the format registry (writing: doc_write.c; coverage: coverage.c; error text: error.c). */
 #include "doc.h"
 #include "error.h"
 #include "options.h"
@@ -55,13 +55,10 @@ void rb_doc_keep_alive(rb_doc *doc, rb_doc *original)
     doc->kept = original;
 }
 
-void rb_doc_free(rb_doc *doc)
+/* What one read of the file made: the model, its arena, sections, streams, notes. */
+static void free_model(rb_doc *doc)
 {
-    if (!doc) return;
-    rb_doc_free(doc->kept);
-    rb_doc_free(doc->companion);
-    if (doc->select_index_free) doc->select_index_free(doc);
-    if (doc->format_index && doc->format && doc->format->free_index) doc->format->free_index(doc->format_index);
+    for (size_t i = 0; i < doc->note_count; i++) free((void *)doc->notes[i]);
     free(doc->notes);
     for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
     free(doc->owned);
@@ -69,6 +66,16 @@ void rb_doc_free(rb_doc *doc)
     free(doc->streams);
     free(doc->derived_offsets);
     rb_arena_free(&doc->arena);
+}
+
+void rb_doc_free(rb_doc *doc)
+{
+    if (!doc) return;
+    rb_doc_free(doc->kept);
+    rb_doc_free(doc->companion);
+    if (doc->select_index_free) doc->select_index_free(doc);
+    if (doc->format_index && doc->format && doc->format->free_index) doc->format->free_index(doc->format_index);
+    free_model(doc);
     pthread_rwlock_destroy(&doc->lock);
     pthread_mutex_destroy(&doc->report_lock);
     free(doc);
@@ -92,6 +99,54 @@ static int take_read_options(const rb_read_options *in, rb_read_options *options
     return 0;
 }
 
+/* Reads `data` (section 0) into the document's empty model with its format's description. */
+static int read_model(rb_doc *doc, const uint8_t *data, size_t size, const char *name, rb_error *err)
+{
+    rb_doc_add_section(doc, "file", data, size, NULL);
+    doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
+    rb_ar *ar = doc->root ? rb_ar_new_read(doc, data, size, doc->root) : NULL;
+    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return 0; }
+    doc->format->describe(ar);
+    int ok = rb_ar_finish(ar);
+    if (ok && doc->format->after_read) doc->format->after_read(doc);
+    if (!ok && err) *err = *rb_ar_error(ar);
+    rb_ar_free(ar);
+    return ok;
+}
+
+/* The model of a document with deferred units, expanded: the file read again without deferring
+ * into the same document (its tables point at its arena), the deferred model freed. Reading the
+ * whole file again is what expanding every unit at once comes to, and it gives the full read's
+ * model by construction (docs/performance.md "The deferred model"). Called holding the
+ * document's lock exclusive (rb_doc_expand_units). */
+static int read_again_in_full(rb_doc *doc)
+{
+    rb_doc *deferred = calloc(1, sizeof *deferred);
+    if (!deferred) return 0;
+    rb_doc_swap_model(doc, deferred); /* doc's model is empty now */
+    doc->defer_units = 0; /* no unit is deferred again: deferred_units stays until the end */
+    const rb_section *file = &deferred->sections[0];
+    if (!read_model(doc, file->data, file->size, doc->file_name, NULL)) {
+        free_model(doc); /* out of memory: the deferred model stays */
+        rb_doc_swap_model(doc, deferred);
+        free(deferred);
+        return 0;
+    }
+    /* the same file gives the same streams, in the same order: a write's reports carry over */
+    for (size_t i = 0; i < doc->stream_count && i < deferred->stream_count; i++)
+        doc->streams[i]->stream->report = deferred->streams[i]->stream->report;
+    free_model(deferred);
+    free(deferred);
+    /* lookups over the model are rebuilt on the new nodes when next asked for */
+    if (doc->select_index_free) doc->select_index_free(doc);
+    doc->select_index = NULL;
+    doc->select_index_free = NULL;
+    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
+    doc->format_index = NULL;
+    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    return 1;
+}
+
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
                         rb_error *err)
 {
@@ -103,17 +158,10 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
     rb_doc_init(doc, name, &limits);
     doc->record_derived_offsets = options.record_derived_offsets;
+    doc->defer_units = options.defer;
+    doc->expand = read_again_in_full;
     doc->format = format;
-    rb_doc_add_section(doc, "file", data, size, NULL);
-    doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
-    rb_ar *ar = doc->root ? rb_ar_new_read(doc, data, size, doc->root) : NULL;
-    if (!ar) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); rb_doc_free(doc); return NULL; }
-    format->describe(ar);
-    int ok = rb_ar_finish(ar);
-    if (ok && format->after_read) format->after_read(doc);
-    if (!ok && err) *err = *rb_ar_error(ar);
-    rb_ar_free(ar);
-    if (!ok) { rb_doc_free(doc); return NULL; }
+    if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
     return doc;
 }
 
@@ -165,42 +213,13 @@ static int expand_all(rb_node *n)
  * threads may read at once (docs/performance.md "Reads never write"). */
 rb_node *rb_doc_root(rb_doc *doc)
 {
+    rb_doc_expand_units(doc);
     if (!__atomic_load_n(&doc->navigable, __ATOMIC_ACQUIRE)) {
         pthread_rwlock_wrlock(&doc->lock);
         if (!doc->navigable && expand_all(doc->root)) __atomic_store_n(&doc->navigable, 1, __ATOMIC_RELEASE);
         pthread_rwlock_unlock(&doc->lock);
     }
     return doc->root;
-}
-
-static void count_coverage(const rb_node *n, rb_coverage *c)
-{
-    switch (n->kind) {
-    case RB_K_RECORD:
-    case RB_K_LIST:
-    case RB_K_STREAM:
-        for (size_t i = 0; i < n->v.kids.count; i++) count_coverage(n->v.kids.items[i], c);
-        return;
-    case RB_K_OPAQUE:
-        c->opaque_bytes += n->v.bytes.size;
-        if (n->key && strcmp(n->key, "opaqueTail") == 0) c->opaque_tail = 1;
-        return;
-    default:
-        c->typed_bytes += n->src_size;
-    }
-}
-
-static void coverage_unlocked(const rb_doc *doc, rb_coverage *coverage)
-{
-    memset(coverage, 0, sizeof(*coverage));
-    count_coverage(doc->root, coverage);
-}
-
-void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
-{
-    rb_doc_read_begin(doc);
-    coverage_unlocked(doc, coverage);
-    rb_doc_read_end(doc);
 }
 
 size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)

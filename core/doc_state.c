@@ -1,5 +1,6 @@
 /* The document's state: registering sections, streams, notes and owned buffers (doc_state.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "doc_state.h"
 
 /* Grows an array of `item` sized elements to hold one more; 0 when out of memory. */
@@ -57,7 +58,9 @@ int rb_doc_add_note(rb_doc *doc, const char *text)
         doc->notes = notes;
         doc->note_cap = cap;
     }
-    const char *copy = rb_arena_strdup(&doc->arena, text);
+    /* malloc'd, not in the arena: a deferred unit's nodes are freed by an arena reset, its notes
+     * stay (core/archive_defer.c) */
+    const char *copy = strdup(text);
     if (!copy) return -1;
     doc->notes[doc->note_count++] = copy;
     return 0;
@@ -65,5 +68,54 @@ int rb_doc_add_note(rb_doc *doc, const char *text)
 
 /* The lock is the document's own synchronisation, not part of its value: taking it on a const
  * document is a read. */
-void rb_doc_read_begin(const rb_doc *doc) { pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock); }
+void rb_doc_read_units_begin(const rb_doc *doc) { pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock); }
+
+/* Expanding changes the representation, not the value (the units read again give the nodes a
+ * full read gives): the document stays logically const, as for rb_doc_root's tables. The check
+ * of `deferred_units` outside the lock is an atomic load; the expansion publishes 0 with a
+ * release store after the new model is in place. */
+int rb_doc_expand_units(rb_doc *doc)
+{
+    if (!__atomic_load_n(&doc->deferred_units, __ATOMIC_ACQUIRE)) return 1;
+    pthread_rwlock_wrlock(&doc->lock);
+    int ok = !doc->deferred_units || (doc->expand && doc->expand(doc));
+    pthread_rwlock_unlock(&doc->lock);
+    return ok;
+}
+
+void rb_doc_read_begin(const rb_doc *doc)
+{
+    rb_doc_expand_units((rb_doc *)doc);
+    pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock);
+}
 void rb_doc_read_end(const rb_doc *doc) { pthread_rwlock_unlock((pthread_rwlock_t *)&doc->lock); }
+
+#define SWAP(field)                                                                                                    \
+    do {                                                                                                               \
+        __typeof__(a->field) swapped = a->field;                                                                       \
+        a->field = b->field;                                                                                           \
+        b->field = swapped;                                                                                            \
+    } while (0)
+
+void rb_doc_swap_model(rb_doc *a, rb_doc *b)
+{
+    SWAP(arena);
+    SWAP(root);
+    SWAP(sections);
+    SWAP(section_count);
+    SWAP(section_cap);
+    SWAP(owned);
+    SWAP(owned_count);
+    SWAP(owned_cap);
+    SWAP(streams);
+    SWAP(stream_count);
+    SWAP(stream_cap);
+    SWAP(derived_offsets);
+    SWAP(derived_count);
+    SWAP(derived_cap);
+    SWAP(notes);
+    SWAP(note_count);
+    SWAP(note_cap);
+    SWAP(notes_dropped);
+}
+#undef SWAP

@@ -62,7 +62,7 @@ struct rb_doc {
      * and what frees them */
     void *select_index;
     void (*select_index_free)(struct rb_doc *doc);
-    /* deviations the reader kept (rb_ar_note): text in the arena, the array malloc'd */
+    /* deviations the reader kept (rb_ar_note): the texts and the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;
     /* Reads never write (docs/performance.md "Reads never write"): whole-model reads (write, JSON,
@@ -70,12 +70,29 @@ struct rb_doc {
      * holding it exclusive, then sets `navigable`. */
     pthread_rwlock_t lock;
     int navigable;
+    /* The deferred model (docs/performance.md "The deferred model"): read with
+     * rb_read_options.defer, formats may keep units as checked bytes (RB_K_DEFERRED, counted in
+     * deferred_units); `expand` (set by the parse) reads the document again in full, holding the
+     * lock exclusive, the first time a whole-model read or rb_doc_root needs nodes. */
+    int defer_units;
+    size_t deferred_units;
+    int (*expand)(struct rb_doc *doc);
     /* the last write's stream reports (rb_stream_info.report) are written and read under this */
     pthread_mutex_t report_lock;
 };
 
-/* Brackets a read of the whole model (several threads may hold it at once; nestable). */
+/* Brackets a read of the whole model (several threads may hold it at once; nestable). A
+ * document with deferred units is expanded first. */
 void rb_doc_read_begin(const rb_doc *doc);
+/* The same for the reads that take deferred units as they are (writing, coverage): they do not
+ * expand them. */
+void rb_doc_read_units_begin(const rb_doc *doc);
+/* Exchanges the models of two documents (the nodes, their arena, sections, streams, derived
+ * offsets and notes): how a document with deferred units moves its model out before it reads
+ * the file again in full. */
+void rb_doc_swap_model(rb_doc *a, rb_doc *b);
+/* Expands the deferred units of a document (no-op without any): 0 when out of memory. */
+int rb_doc_expand_units(rb_doc *doc);
 void rb_doc_read_end(const rb_doc *doc);
 
 /* Registers a byte space; returns its index (0 is the input file). */

@@ -139,13 +139,16 @@ rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *opti
     return st;
 }
 
+/* The format's hooks read (and set) the model by its nodes: deferred units are expanded first. */
 const char *rb_doc_encoding(const rb_doc *doc)
 {
+    rb_doc_expand_units((rb_doc *)doc);
     return doc->format->encoding ? doc->format->encoding(doc) : NULL;
 }
 
 rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding)
 {
+    rb_doc_expand_units(doc);
     if (!doc->format->set_encoding || doc->format->set_encoding(doc, encoding) != 0) return RB_E_UNSUPPORTED;
     return RB_OK;
 }

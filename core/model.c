@@ -85,6 +85,7 @@ size_t rb_element_count(const rb_node *list)
 {
     if (!list) return 0;
     if (list->kind == RB_K_TABLE) return list->table->count;
+    if (list->kind == RB_K_DEFERRED) return list->deferred->elements; /* a list kept as its bytes */
     return list->kind == RB_K_LIST ? list->v.kids.count : 0;
 }
 

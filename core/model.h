@@ -23,8 +23,11 @@ typedef enum rb_kind {
     RB_K_STREAM, /* a compressed stream: a record of content plus the original encoded bytes */
     RB_K_ID,     /* a GBX lookback id: a string, a number or empty, with how it was stored (aux) */
     RB_K_TABLE,  /* a list of fixed-layout elements kept packed as their wire bytes (see rb_layout) */
-    RB_K_PACKED  /* one fixed-layout record kept as its wire bytes: a table of one element that
+    RB_K_PACKED, /* one fixed-layout record kept as its wire bytes: a table of one element that
                     stands for the element itself (a record to JSON and to the C API) */
+    RB_K_DEFERRED /* a unit (a GBX body chunk) read and checked but kept as its bytes: only in a
+                     document read with rb_read_options.defer, until the model is navigated
+                     (docs/performance.md "The deferred model") */
 } rb_kind;
 
 /* Wire description: low 4 bits = byte width; flags above. */
@@ -121,6 +124,19 @@ typedef struct rb_table {
     uint32_t stride;
 } rb_table;
 
+/* A deferred unit's side data (one per RB_K_DEFERRED node, in the document's arena): what the
+ * check-only read saw of it, so that coverage and writing need not expand it. */
+typedef struct rb_deferred {
+    rb_coverage coverage;    /* rb_coverage of the unit's nodes (an opaque tail in them too) */
+    rb_coverage_kinds kinds; /* and rb_coverage_kinds */
+    /* the format's record of what the unit did to the reader's state, replayed on write
+     * (GBX: the lookback strings it defined, in order); NULL when it did nothing */
+    const void *replay;
+    uint32_t replay_count;
+    uint32_t flags; /* the format's (GBX: the scope's id version word was read in the unit) */
+    uint32_t elements; /* a list's elements (rb_element_count: siblings count them as they read) */
+} rb_deferred;
+
 /* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
  * Offsets and sizes are 32-bit: every supported format addresses its data with u32 offsets. */
 struct rb_node {
@@ -135,13 +151,14 @@ struct rb_node {
         uint32_t aux2;           /* more of them (IDs only) */
         rb_stream_info *stream;  /* STREAM only */
         rb_table *table;         /* TABLE only: the packed elements are v.bytes */
+        rb_deferred *deferred;   /* DEFERRED only: the unit's bytes are v.bytes */
     };
     union {
         uint64_t bits; /* INT (zero-extended raw), FLOAT bits, BOOL raw value */
         struct {
             const uint8_t *data;
             size_t size;
-        } bytes; /* STRING, BLOB, OPAQUE, TABLE, PACKED */
+        } bytes; /* STRING, BLOB, OPAQUE, TABLE, PACKED, DEFERRED */
         struct {
             rb_node **items;
             uint32_t count, cap;
@@ -174,7 +191,7 @@ const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch)
  * `index` of a table or of a list, as raw bits; 0 when there is no such field. For descriptions that act on every
  * element (counting the names a list refers to) whichever form the list has. */
 uint64_t rb_element_uint(const rb_node *list, size_t index, const char *key);
-/* Elements of a table or a list. */
+/* Elements of a table, a list, or a list kept as its bytes (RB_K_DEFERRED). */
 size_t rb_element_count(const rb_node *list);
 /* Element `index` of a table or a list as the packed wire bytes of `layout` (rb_layout_stride
  * bytes at `out`): for descriptions that store elements in another arrangement than one after

@@ -51,30 +51,3 @@ const char *rb_payload_kind_name(rb_payload_kind kind)
     static const char *const names[RB_PAYLOAD_KINDS] = {"unknown", "image", "archive", "audio", "compressed"};
     return (unsigned)kind < RB_PAYLOAD_KINDS ? names[kind] : "unknown";
 }
-
-static void count_kinds(const rb_node *n, rb_coverage_kinds *k)
-{
-    switch (n->kind) {
-    case RB_K_RECORD:
-    case RB_K_LIST:
-    case RB_K_STREAM:
-        for (size_t i = 0; i < n->v.kids.count; i++) count_kinds(n->v.kids.items[i], k);
-        return;
-    case RB_K_OPAQUE:
-        k->opaque[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
-        return;
-    case RB_K_BLOB:
-        k->blob[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
-        return;
-    default:
-        return;
-    }
-}
-
-void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
-{
-    memset(kinds, 0, sizeof(*kinds));
-    rb_doc_read_begin(doc);
-    count_kinds(doc->root, kinds);
-    rb_doc_read_end(doc);
-}

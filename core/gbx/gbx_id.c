@@ -143,6 +143,32 @@ static int add_id(rb_ar *ar, const uint8_t *data, size_t size)
     return 1;
 }
 
+/* ---------- deferred chunks: the ids they define ---------- */
+
+size_t gbx_id_count(rb_ar *ar, int *version_seen)
+{
+    *version_seen = scope(ar)->version_seen;
+    return scope(ar)->count;
+}
+
+rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before)
+{
+    const gbx_id_scope *s = scope(ar);
+    uint32_t flags = !version_seen_before && s->version_seen ? GBX_UNIT_READ_ID_VERSION : 0;
+    size_t defined = s->count - ids_before;
+    return rb_ar_unit_defer(ar, unit, s->entries + ids_before, defined * sizeof *s->entries, (uint32_t)defined, flags);
+}
+
+/* What writing the unit's nodes would have done to the scope: the same strings added in the
+ * same order (definitions, redefinitions included, as read_id and write_id add them). */
+void gbx_replay_ids(rb_ar *ar, const rb_node *unit)
+{
+    const rb_deferred *d = unit->deferred;
+    const gbx_id_entry *defined = d->replay;
+    for (uint32_t i = 0; i < d->replay_count && rb_ar_ok(ar); i++) add_id(ar, defined[i].data, defined[i].size);
+    if (d->flags & GBX_UNIT_READ_ID_VERSION) scope(ar)->version_seen = 1;
+}
+
 /* The version word before a scope's first id. */
 static int read_version(rb_ar *ar, rb_node *n, const char *key)
 {

@@ -42,6 +42,7 @@ typedef struct gbx_ctx {
     size_t external_count;
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
+    int deferring;           /* READ: the document's own file, read with rb_read_options.defer */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);
@@ -56,6 +57,25 @@ typedef struct gbx_mark {
     int version_seen;
 } gbx_mark;
 gbx_mark gbx_mark_here(rb_ar *ar);
+/* Deferred body chunks (docs/performance.md "The deferred model"): the ids a chunk defined in the
+ * current scope since `ids_before`, kept with it as its replay (RB_K_DEFERRED), and read back
+ * into the writer's scope when the chunk is written as its bytes. */
+enum { GBX_UNIT_READ_ID_VERSION = 1 }; /* rb_deferred.flags: the scope's version word is in the unit */
+rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before);
+size_t gbx_id_count(rb_ar *ar, int *version_seen);
+void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
+/* A long counted list (u32 count) inside a chunk that cannot be deferred whole (a map's blocks,
+ * baked blocks and anchored objects: header copies and sibling chunks read the chunk's other
+ * fields and the list's length): in a deferring read its elements are read and checked a few at
+ * a time and the list is kept as its bytes, and written as them
+ * (docs/performance.md "The deferred model"). Elsewhere the list of `element`s it describes. */
+typedef struct gbx_list {
+    const char *key;
+    uint64_t min_element_bytes;
+    void (*element)(rb_ar *ar, uint32_t argument);
+    uint32_t argument;
+} gbx_list;
+void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

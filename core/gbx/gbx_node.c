@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gbx_internal.h"
+#include "map/map_header.h"
 
 /* ---------- speculative reads ---------- */
 
@@ -243,6 +244,78 @@ static int next_is_node_end(rb_ar *ar, int *at_end)
     return *at_end;
 }
 
+/* Chunks whose lists a later chunk of the same node counts while it is read (map/map_extra.c's
+ * per-element chunks, item/solid2.c's vertex streams): they stay nodes. */
+static int chunk_is_counted_by_siblings(uint32_t raw_id)
+{
+    static const uint32_t COUNTED[] = {0x0304301F, 0x03043048, 0x03043040, 0x0900600A, 0x0900600F, 0x09006006};
+    uint32_t id = gbx_remap_id(raw_id);
+    for (size_t i = 0; i < sizeof COUNTED / sizeof COUNTED[0]; i++)
+        if (COUNTED[i] == id) return 1;
+    return 0;
+}
+
+/* Can the main node's chunk `id` be kept as its bytes once read? Not when other descriptions
+ * read its nodes: a header copy (map/map_header.c, when the header is written) or a sibling. */
+static int chunk_is_deferrable(uint32_t id)
+{
+    return !gbx_chunk_holds_copied_facts(id) && !chunk_is_counted_by_siblings(id);
+}
+
+/* READ, deferring: the main node's chunk is read and checked in full, then kept as its bytes
+ * (docs/performance.md "The deferred model") when nothing else reads its nodes. */
+static void describe_chunk_deferred(rb_ar *ar)
+{
+    int version_seen = 0;
+    size_t ids_before = gbx_id_count(ar, &version_seen);
+    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    describe_chunk(ar);
+    if (!unit.open || !rb_ar_ok(ar)) return;
+    const rb_node *chunks = rb_ar_current(ar);
+    const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
+    if (chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
+        gbx_defer_ids(ar, &unit, ids_before, version_seen);
+}
+
+/* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
+ * largest unit it holds at once (docs/performance.md "The deferred model"). */
+enum { GBX_ELEMENTS_AT_ONCE = 256 };
+
+static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
+{
+    uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
+    if (unit) rb_ar_unit_elements(ar, unit);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        list->element(ar, list->argument);
+        if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) rb_ar_unit_drop_elements(ar, unit);
+    }
+    rb_ar_list_end(ar);
+}
+
+void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
+{
+    const rb_node *deferred = rb_ar_next_deferred(ar);
+    if (deferred) { /* WRITE: kept as its bytes */
+        gbx_replay_ids(ar, deferred);
+        rb_ar_copy_deferred(ar);
+        return;
+    }
+    if (!gbx_ctx_of(ar)->deferring || rb_ar_direction(ar) != RB_AR_READ) {
+        counted_list(ar, list, NULL);
+        return;
+    }
+    gbx_mark mark = gbx_mark_here(ar);
+    int version_seen = 0;
+    size_t ids_before = gbx_id_count(ar, &version_seen);
+    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    counted_list(ar, list, &unit);
+    if (!unit.open || !rb_ar_ok(ar) || gbx_defer_ids(ar, &unit, ids_before, version_seen) || !unit.dropped) return;
+    /* elements were let go but the list cannot stand as its bytes (a stream opened in it):
+     * read it again, whole */
+    gbx_rewind(ar, &mark, NULL, 0);
+    counted_list(ar, list, NULL);
+}
+
 void gbx_node_chunks(rb_ar *ar, int top_level)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
@@ -250,13 +323,20 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
     rb_ar_list_begin_open(ar, "chunks");
     while (rb_ar_ok(ar) && rb_ar_list_has_more(ar)) {
         if (next_is_node_end(ar, &at_end) || !rb_ar_ok(ar)) break;
+        const rb_node *deferred = rb_ar_next_deferred(ar);
+        if (deferred) { /* WRITE: a chunk kept as its bytes */
+            gbx_replay_ids(ar, deferred);
+            rb_ar_copy_deferred(ar);
+            continue;
+        }
         if (!(top_level && reading)) {
             describe_chunk(ar);
             continue;
         }
         /* the main node: a chunk that cannot be typed ends the typed part, not the parse */
         gbx_mark m = gbx_mark_here(ar);
-        describe_chunk(ar);
+        if (gbx_ctx_of(ar)->deferring) describe_chunk_deferred(ar);
+        else describe_chunk(ar);
         if (!rb_ar_ok(ar) && !gbx_error_is_final(ar)) {
             gbx_ctx *ctx = gbx_ctx_of(ar);
             gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);

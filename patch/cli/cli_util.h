@@ -68,6 +68,10 @@ int cli_load(const char *path, cli_loaded *loaded);
 void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);
+/* The same with the deferred model (rb_read_options.defer): for commands that only write the
+ * document back and report on it (rewrite, verify), which then never build the nodes of the
+ * units the format keeps as bytes. */
+rb_doc *cli_parse_deferred(const char *name, const uint8_t *data, size_t size, rb_error *err);
 
 /* The model as JSON with the $format/$source annotations `build` needs. */
 json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs);

@@ -94,7 +94,7 @@ int cmd_rewrite(int argc, char **argv)
     size_t size, result_size;
     if (cli_read_file(in, &data, &size) != 0) return EXIT_IO;
     rb_error err;
-    rb_doc *doc = cli_parse(in, data, size, &err);
+    rb_doc *doc = cli_parse_deferred(in, data, size, &err);
     if (!doc) {
         cli_print_error(&err);
         free(data);
@@ -175,7 +175,7 @@ static void fail_result(verify_result *r, const rb_error *err)
 static void verify_reencoded(verify_result *r, rb_doc *doc, const char *path, const uint8_t *out, size_t out_size)
 {
     rb_error err;
-    rb_doc *again = cli_parse(path, out, out_size, &err);
+    rb_doc *again = cli_parse_deferred(path, out, out_size, &err);
     if (!again) {
         r->status = "differs";
         snprintf(r->error, sizeof r->error, "re-encoded output does not parse: %s", err.message);
@@ -221,7 +221,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         return;
     }
     rb_error err;
-    rb_doc *doc = cli_parse(path, data, size, &err);
+    rb_doc *doc = cli_parse_deferred(path, data, size, &err);
     if (!doc) {
         fail_result(r, &err);
         free(data);

@@ -3,7 +3,7 @@
  * each beside a floor measured in the same run on the same files.
  *
  *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused]
- *                [--peak-code prefault|lazy] DIR|FILE...
+ *                [--peak-code prefault|lazy] [--defer] DIR|FILE...
  *
  * Operations (per file; times are medians over the runs):
  *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
@@ -221,10 +221,14 @@ static void op_lzo_enc(bench_file *f)
     free(work);
 }
 
+/* --defer: documents are read with the deferred model (rb_read_options.defer), as `rebyte
+ * rewrite` and `verify` read them (docs/performance.md "The deferred model") */
+static int defer_reads;
+
 static rb_doc *parse(const char *path, const uint8_t *data, size_t size)
 {
     rb_error err;
-    rb_read_options ro = {.file_name = path};
+    rb_read_options ro = {.size = sizeof ro, .file_name = path, .defer = defer_reads};
     rb_doc *doc = rb_doc_parse(data, size, &ro, &err);
     if (!doc) die_on(err.status ? err.status : RB_E_FORMAT, &err);
     return doc;
@@ -566,9 +570,14 @@ static void prefault_code(void)
  * patch file `patch`), peak; prints the difference in KiB. */
 enum { PEAK_RT = 0, PEAK_REENC = 1, PEAK_APPLY = 2 };
 enum { PEAK_CODE_LAZY = 16 }; /* added to `what`: code pages count as the operation's (--peak-code lazy) */
+enum { PEAK_DEFER = 32 };     /* added to `what`: the deferred model (--defer) */
 static int peak_child(const char *path, int what, const char *patch_path)
 {
     bench_file f = {.path = (char *)path};
+    if (what & PEAK_DEFER) {
+        defer_reads = 1;
+        what -= PEAK_DEFER;
+    }
     if (what & PEAK_CODE_LAZY) what -= PEAK_CODE_LAZY;
     else prefault_code();
     if (what == PEAK_APPLY) {
@@ -820,7 +829,7 @@ static void print_total(bench_file *files, size_t count, const char *format, int
 static int usage(void)
 {
     fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] "
-                    "[--peak-code prefault|lazy] [--samples DIR] [--patch FORMAT=FILE]... DIR|FILE...\n");
+                    "[--peak-code prefault|lazy] [--defer] [--samples DIR] [--patch FORMAT=FILE]... DIR|FILE...\n");
     return 2;
 }
 
@@ -838,6 +847,7 @@ static int parse_options(int argc, char **argv, options *o, file_list *files)
         else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) o->format = argv[++i];
         else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc) o->min_seconds = atof(argv[++i]) / 1000;
         else if (strcmp(argv[i], "--no-peak") == 0) o->peak = 0;
+        else if (strcmp(argv[i], "--defer") == 0) defer_reads = 1;
         else if (strcmp(argv[i], "--heap") == 0 && i + 1 < argc) o->heap = argv[++i];
         else if (strcmp(argv[i], "--peak-code") == 0 && i + 1 < argc) {
             const char *code = argv[++i];
@@ -962,13 +972,13 @@ int main(int argc, char **argv)
     free(by_size);
     pin_heap(o.heap);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s\n", files.count,
-           o.runs, o.min_seconds * 1000, cpus, o.heap);
+    printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s%s\n", files.count,
+           o.runs, o.min_seconds * 1000, cpus, o.heap, defer_reads ? ", deferred model (--defer)" : "");
     measure_all(&files, &o);
     if (o.peak) {
         printf("peaks: %s\n", o.peak_code_lazy ? "code pages counted when first run (--peak-code lazy)"
                                               : "code and constants resident before the baseline (--peak-code prefault)");
-        measure_peaks(&files, o.peak_code_lazy ? PEAK_CODE_LAZY : 0);
+        measure_peaks(&files, (o.peak_code_lazy ? PEAK_CODE_LAZY : 0) | (defer_reads ? PEAK_DEFER : 0));
     }
     report(&files, &o);
     for (size_t i = 0; i < files.count; i++) release(&files.items[i]);

@@ -1,7 +1,9 @@
 /*
  * libFuzzer harness for every registered reader: parse; when the parse succeeds, write, re-parse
  * and require the round trip to be exact, and require the write compared against the input
- * (rb_doc_write_against) to call it identical. Any crash, hang, leak, sanitizer finding or
+ * (rb_doc_write_against) to call it identical. Every input, parsed or not, must read the same with
+ * the deferred model (rb_read_options.defer) as in full: the same error, or the same coverage,
+ * notes, bytes and model (deferred_agree.c). Any crash, hang, leak, sanitizer finding or
  * abort() here is a bug.
  *
  * The registry drives it: REBYTE_FUZZ_FORMAT=<name> (a name `rebyte formats` lists) fuzzes that
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc.h"
+#include "deferred_agree.h"
 #include "fuzz_reader.h"
 
 static const rb_format *forced_format;
@@ -48,6 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     limits.max_decompressed_size = 64u << 20; /* keep single inputs cheap */
     rb_read_options opt = {.file_name = "fuzz", .limits = &limits};
     rb_error err;
+    char why[2000];
+    size_t units = 0;
+    if (!rb_deferred_agrees(format, data, size, &limits, &units, why, sizeof why)) {
+        fprintf(stderr, "deferred and full reads disagree: %s\n", why);
+        abort();
+    }
     rb_doc *doc = rb_doc_parse_as(format, data, size, &opt, &err);
     if (!doc) {
         if (!err.message[0]) abort(); /* every failure must say why */

@@ -49,6 +49,12 @@ static void snap_arrays(rb_ar *ar, uint32_t version, uint64_t objects)
                    (unsigned long long)snapped, (unsigned long long)objects, version);
 }
 
+static void anchored_object(rb_ar *ar, uint32_t unused)
+{
+    (void)unused;
+    gbx_noderef_encapsulated(ar, NULL);
+}
+
 static void chunk_040_items(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
@@ -58,9 +64,9 @@ static void chunk_040_items(rb_ar *ar)
     }
     gbx_encapsulation_begin(ar);
     rb_ar_u32(ar, "listVersion");
-    uint64_t n = rb_ar_list_begin(ar, "anchoredObjects", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_encapsulated(ar, NULL);
-    rb_ar_list_end(ar);
+    gbx_list objects = {"anchoredObjects", 4, anchored_object, 0};
+    gbx_deferrable_list(ar, &objects);
+    uint64_t n = rb_element_count(rb_node_get(rb_ar_current(ar), "anchoredObjects"));
     if (version >= 1 && version != 5 && version < 8) items_on_item(ar);
     if (version >= 5) snap_arrays(ar, version, n);
     gbx_encapsulation_end(ar);

@@ -65,9 +65,8 @@ void gbx_block(rb_ar *ar, uint32_t version)
 
 static void blocks(rb_ar *ar, uint32_t version)
 {
-    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 10);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_block(ar, version);
-    rb_ar_list_end(ar);
+    gbx_list list = {"blocks", 10, gbx_block, version};
+    gbx_deferrable_list(ar, &list);
 }
 
 /* 00F: TM 1.0 block data (blocks are nodes) */

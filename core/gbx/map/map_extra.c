@@ -709,9 +709,8 @@ static void chunk_048(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     uint32_t blocks_version = rb_ar_u32(ar, "blocksVersion");
-    uint64_t n = rb_ar_list_begin(ar, "bakedBlocks", RB_U32, 10);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_block(ar, blocks_version);
-    rb_ar_list_end(ar);
+    gbx_list baked = {"bakedBlocks", 10, gbx_block, blocks_version};
+    gbx_deferrable_list(ar, &baked);
     rb_ar_u32(ar, "u01");
     uint64_t k = rb_ar_list_begin(ar, "bakedClipsAdditionalData", RB_U32, 24);
     for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
@@ -745,7 +744,7 @@ static uint64_t sibling_length(rb_ar *ar, uint32_t id, const char *key, int *kno
         const rb_node *chunk = chunks->v.kids.items[i];
         if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))) != id) continue;
         const rb_node *list = rb_node_get(chunk, key);
-        if (!list || (list->kind != RB_K_LIST && list->kind != RB_K_TABLE)) return 0;
+        if (!list || (list->kind != RB_K_LIST && list->kind != RB_K_TABLE && list->kind != RB_K_DEFERRED)) return 0;
         *known = 1;
         return rb_element_count(list);
     }

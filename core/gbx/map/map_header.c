@@ -57,6 +57,17 @@ static const rb_node *collector_chunk(const rb_node *file, uint32_t id)
     return NULL;
 }
 
+int gbx_chunk_holds_copied_facts(uint32_t raw_id)
+{
+    uint32_t id = gbx_remap_id(raw_id);
+    if ((id >> 12) == 0x03043) {
+        uint32_t low = id & 0xFFF;
+        return low == 0x011 || low == 0x01F || low == 0x013 || low == 0x00F || low == 0x042 || low == 0x018;
+    }
+    return id == 0x2E00100B || id == 0x2E001002 || id == 0x2E001009 || id == 0x2E00100C || id == 0x2E001011 ||
+           id == 0x03033009 || id == 0x0303300E;
+}
+
 const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
 {
     switch (fact) {

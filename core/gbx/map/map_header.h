@@ -26,6 +26,10 @@ typedef enum gbx_fact {
  * map does not have it. */
 const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key);
 
+/* Does the body chunk with this stored id hold a fact a header copy repeats (gbx_map_fact reads
+ * it when the header is written)? Such a chunk is never deferred (core/gbx/gbx_node.c). */
+int gbx_chunk_holds_copied_facts(uint32_t raw_id);
+
 /* A field that copies a body fact (`fact_key`, NULL: the same key): READ reads it; WRITE writes
  * the model's copy when it keeps one (a file whose copy differs), else the body's value;
  * FROM_JSON takes it only when the JSON has it. */

@@ -1,0 +1,90 @@
+/* A deferred read and a full read of the same bytes agree: see deferred_agree.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/model_equal.h"
+#include "deferred_agree.h"
+
+static rb_doc *read_as(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits, int defer,
+                       char *error, size_t error_size)
+{
+    rb_read_options options = {.size = sizeof options, .file_name = "input", .limits = limits, .defer = defer};
+    rb_error err;
+    rb_doc *doc = rb_doc_parse_as(format, data, size, &options, &err);
+    if (!doc) rb_error_format(&err, error, error_size);
+    return doc;
+}
+
+static int same_notes(const rb_doc *a, const rb_doc *b)
+{
+    if (rb_doc_note_count(a) != rb_doc_note_count(b)) return 0;
+    for (size_t i = 0; i < rb_doc_note_count(a); i++)
+        if (strcmp(rb_doc_note(a, i), rb_doc_note(b, i)) != 0) return 0;
+    return 1;
+}
+
+/* Both documents write the same bytes (or fail alike) with these options. */
+static int same_write(rb_doc *a, rb_doc *b, const rb_write_options *options)
+{
+    uint8_t *out_a = NULL, *out_b = NULL;
+    size_t size_a = 0, size_b = 0;
+    rb_error err;
+    rb_status st_a = rb_doc_write(a, options, &out_a, &size_a, &err);
+    rb_status st_b = rb_doc_write(b, options, &out_b, &size_b, &err);
+    int same = st_a == st_b && size_a == size_b && (size_a == 0 || memcmp(out_a, out_b, size_a) == 0);
+    rb_free(out_a);
+    rb_free(out_b);
+    return same;
+}
+
+static int reports_agree(rb_doc *full, rb_doc *deferred, char *why, size_t why_size)
+{
+    rb_coverage c_full, c_deferred;
+    rb_coverage_kinds k_full, k_deferred;
+    rb_doc_coverage(full, &c_full);
+    rb_doc_coverage(deferred, &c_deferred);
+    rb_doc_coverage_kinds(full, &k_full);
+    rb_doc_coverage_kinds(deferred, &k_deferred);
+    if (memcmp(&c_full, &c_deferred, sizeof c_full) != 0 || memcmp(&k_full, &k_deferred, sizeof k_full) != 0)
+        snprintf(why, why_size, "coverage differs: typed %llu / %llu, opaque %llu / %llu, opaque tail %d / %d, or by kind",
+                 (unsigned long long)c_full.typed_bytes, (unsigned long long)c_deferred.typed_bytes,
+                 (unsigned long long)c_full.opaque_bytes, (unsigned long long)c_deferred.opaque_bytes,
+                 c_full.opaque_tail, c_deferred.opaque_tail);
+    else if (!same_notes(full, deferred))
+        snprintf(why, why_size, "the notes differ (%zu / %zu)", rb_doc_note_count(full), rb_doc_note_count(deferred));
+    else
+        return 1;
+    return 0;
+}
+
+static int writes_agree(rb_doc *full, rb_doc *deferred, char *why, size_t why_size)
+{
+    rb_write_options plain = {.size = sizeof plain}, decoded = {.size = sizeof decoded, .decoded = 1};
+    if (same_write(full, deferred, &plain) && same_write(full, deferred, &decoded)) return 1;
+    snprintf(why, why_size, "the written bytes differ");
+    return 0;
+}
+
+int rb_deferred_agrees(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits,
+                       size_t *units, char *why, size_t why_size)
+{
+    char error_full[1600] = "", error_deferred[1600] = "";
+    rb_doc *full = read_as(format, data, size, limits, 0, error_full, sizeof error_full);
+    rb_doc *deferred = read_as(format, data, size, limits, 1, error_deferred, sizeof error_deferred);
+    *units = deferred ? deferred->deferred_units : 0;
+    int agree = 0;
+    if (!full || !deferred) {
+        agree = !full && !deferred && strcmp(error_full, error_deferred) == 0;
+        if (!agree) snprintf(why, why_size, "full read: %.700s; deferred read: %.700s", full ? "ok" : error_full,
+                             deferred ? "ok" : error_deferred);
+    } else if (reports_agree(full, deferred, why, why_size) && writes_agree(full, deferred, why, why_size)) {
+        rb_buf where;
+        rb_buf_init(&where);
+        agree = rb_model_equal(rb_doc_root(full), rb_doc_root(deferred), "", &where) && !deferred->deferred_units;
+        if (!agree) snprintf(why, why_size, "the expanded model differs at %.*s", (int)where.size, (const char *)where.data);
+        rb_buf_free(&where);
+    }
+    rb_doc_free(full);
+    rb_doc_free(deferred);
+    return agree;
+}

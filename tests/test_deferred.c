@@ -1,0 +1,108 @@
+/*
+ * The deferred model's law (docs/performance.md "The deferred model"): for every file given (a
+ * file, or every file of a folder), and for damaged copies of it (cut short, a byte flipped), a
+ * read with rb_read_options.defer agrees with the full read — the same error, or the same
+ * coverage, notes, written bytes and, once navigated, the same model node by node
+ * (tests/fuzz/deferred_agree.c). At least one file must have had units deferred, so the law is
+ * not met by a reader that never defers.
+ *
+ * Usage: test_deferred [--damaged N] PATH...  (N damaged copies per file; default 0)
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "core/doc.h"
+#include "fuzz/deferred_agree.h"
+#include "test_util.h"
+
+static size_t files, files_with_units, units_total, damaged_cases;
+static int damaged_per_file;
+
+static void agree_on(const rb_format *format, const char *path, const char *what, const uint8_t *data, size_t size)
+{
+    rb_limits limits = RB_LIMITS_INIT;
+    rb_limits_default(&limits);
+    char why[2000] = "";
+    size_t units = 0;
+    CHECK(rb_deferred_agrees(format, data, size, &limits, &units, why, sizeof why), "%s (%s): %s", path, what, why);
+    if (strcmp(what, "as is") == 0) {
+        units_total += units;
+        files_with_units += units > 0;
+    } else {
+        damaged_cases++;
+    }
+}
+
+/* Cut short at and a byte flipped at evenly spaced offsets (the same offsets every run). */
+static void agree_on_damaged(const rb_format *format, const char *path, const uint8_t *data, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy) return;
+    for (int k = 1; k <= damaged_per_file && size > 16; k++) {
+        size_t at = (size_t)((double)size * k / (damaged_per_file + 1));
+        char what[64];
+        snprintf(what, sizeof what, "cut at %zu", at);
+        agree_on(format, path, what, data, at);
+        memcpy(copy, data, size);
+        copy[at] ^= 0x5A;
+        snprintf(what, sizeof what, "byte %zu flipped", at);
+        agree_on(format, path, what, copy, size);
+    }
+    free(copy);
+}
+
+static void check_file(const char *path)
+{
+    size_t size = 0;
+    uint8_t *data = test_read_file(path, &size);
+    if (!data) return;
+    const rb_format *format = rb_format_detect(data, size);
+    if (format) {
+        files++;
+        agree_on(format, path, "as is", data, size);
+        agree_on_damaged(format, path, data, size);
+    }
+    free(data);
+}
+
+static void check_path(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        CHECK(0, "%s: no such file or folder", path);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        check_file(path);
+        return;
+    }
+    struct dirent **entries;
+    int n = scandir(path, &entries, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        if (entries[i]->d_name[0] != '.') {
+            char child[4096];
+            snprintf(child, sizeof child, "%s/%s", path, entries[i]->d_name);
+            check_path(child);
+        }
+        free(entries[i]);
+    }
+    if (n >= 0) free(entries);
+}
+
+int main(int argc, char **argv)
+{
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "--damaged") == 0) {
+        damaged_per_file = atoi(argv[2]);
+        first = 3;
+    }
+    for (int i = first; i < argc; i++) check_path(argv[i]);
+    CHECK(files > 0, "no file of a known format given");
+    CHECK(files_with_units > 0, "no file had a unit deferred: the law holds of nothing");
+    printf("deferred reads agree with full reads: %zu files (%zu with deferred units, %zu units), %zu damaged copies; "
+           "%d failures\n",
+           files, files_with_units, units_total, damaged_cases, test_failures);
+    return test_failures ? 1 : 0;
+}
