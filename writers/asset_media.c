@@ -63,6 +63,18 @@ int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height,
     return png_write(&image, indexes, palette, png, size, why, why_size);
 }
 
+int rb_png_from_grey16(const uint16_t *grey, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
+                       size_t why_size)
+{
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = width;
+    image.height = height;
+    image.format = PNG_FORMAT_LINEAR_Y; /* 16-bit samples, written as they are */
+    return png_write(&image, grey, NULL, png, size, why, why_size);
+}
+
 int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t **rgba, uint32_t *width,
                    uint32_t *height, char *why, size_t why_size)
 {
