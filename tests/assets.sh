@@ -4,15 +4,10 @@
 # many as the model holds; every replaceable asset put back unchanged gives the file byte for
 # byte; an edited thumbnail, texture, sound and object table are put back (replace and a patch's
 # {"$file"}), verified, and extracted again as edited; what does not fit is refused clearly.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:?}
+. "$(dirname "$0")/lib.sh"
 shared=${REBYTE_SHARED:-$src/../shared}
 check="python3 $src/tests/assets_check.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0 extracted=0 identical=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 files="$src/samples/gbx/sample.Map.Gbx $src/samples/gbx_mapextra/extras.Map.Gbx $src/samples/gbx_ghost/minimal.Replay.Gbx
 $src/samples/gbx_item/marker.Item.Gbx $src/samples/tres/box.tpa $src/samples/tres/box-130.pid

@@ -1,11 +1,6 @@
 #!/bin/sh
 # The command line's contract: help, usage errors, exit codes, atomic output, untouched input.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$(dirname "$0")/lib.sh"
 check() { # check DESCRIPTION EXPECTED_EXIT command...
     desc=$1 want=$2; shift 2
     "$@" >"$tmp/stdout" 2>"$tmp/stderr"; got=$?

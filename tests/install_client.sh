@@ -4,14 +4,11 @@
 # then static with --static), strict C11 with warnings as errors, and run both on the sample map.
 # The header is also compiled as C++ when a C++ compiler is present.
 # Usage: install_client.sh BUILD_DIR
-set -u
+. "$(dirname "$0")/lib.sh"
 build=${1:?usage: install_client.sh BUILD_DIR}
-src=${REBYTE_SOURCE:?}
 for tool in cmake pkg-config cc; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "FAIL: cmake --install"; exit 1; }
 pc=$(find "$tmp/prefix" -name rebyte.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: no rebyte.pc installed"; exit 1; }
@@ -19,7 +16,6 @@ export PKG_CONFIG_PATH="$(dirname "$pc")"
 libdir=$(pkg-config --variable=libdir rebyte)
 [ "$(pkg-config --modversion rebyte)" = "$(sed -n 's/^#define REBYTE_VERSION_STRING "\(.*\)"/\1/p' "$tmp/prefix/include/rebyte.h")" ] ||
     { echo "FAIL: pkg-config's version is not the installed header's"; exit 1; }
-fails=0
 # shellcheck disable=SC2046 # pkg-config's flags are words
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags rebyte) "$src/tests/api_client.c" \
     -o "$tmp/client_shared" $(pkg-config --libs rebyte) || { echo "FAIL: the client does not build against the installed library"; exit 1; }

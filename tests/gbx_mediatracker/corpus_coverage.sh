@@ -1,15 +1,8 @@
 #!/bin/sh
 # Media-tracker coverage on the real files: every clip file is typed to its last byte, and no file's
 # typed parse stops at a media-tracker chunk or inside a clip, clip group, track or media block.
-set -u
-rebyte=${REBYTE:-rebyte}
-corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-if [ ! -d "$corpus" ]; then
-    echo "corpus not found: $corpus (set REBYTE_SHARED)"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
 "$rebyte" verify --json "$corpus" >"$tmp/verify.jsonl"
 python3 - "$tmp/verify.jsonl" "${REBYTE_SOURCE:?}" <<'PY'
 import glob, json, os, re, sys
