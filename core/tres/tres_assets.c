@@ -88,7 +88,7 @@ static uint8_t *texture_indexes(const texture *t, const uint8_t *swap)
 }
 
 /* By the registry name, not the entry: pid.c and spz.c call this file's hooks, so this file
- * naming their entries would close a loop (tests/symbol_cycles.py). */
+ * naming their entries would close a loop (tests/structure/symbol_cycles.py). */
 static int is_format(const rb_doc *doc, const char *name) { return strcmp(doc->format->name, name) == 0; }
 
 /* The swap image of a pair: the .spz's texels, or a .swp's bytes. */

@@ -7,7 +7,7 @@ require_corpus gbx
 python3 - "$tmp/verify.jsonl" "${REBYTE_SOURCE:?}" <<'PY'
 import glob, json, os, re, sys
 # The class parts (id >> 12) the media tracker describes, read from its chunk tables in
-# core/gbx/mediatracker/ (entries {0x........, skippable, "name", fn}, as tests/gbx_class_index.py reads
+# core/gbx/mediatracker/ (entries {0x........, skippable, "name", fn}, as tests/gbx/gbx_class_index.py reads
 # them), and the legacy class parts the GBX reader remaps onto them (its REMAP pairs).
 source = sys.argv[2]
 MEDIA = set()

@@ -3,7 +3,7 @@
 # replace --dry-run writes nothing, dump --blobs=files makes missing folders, one wording of
 # "changes" (an unchanged replace has 0 on every format), info gives a data.win's counts and a
 # map's own body.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 shared=${REBYTE_SHARED:-}
 map=$src/samples/gbx/sample.Map.Gbx
 win=$src/samples/datawin/sprites.win

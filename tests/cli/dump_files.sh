@@ -4,7 +4,7 @@
 # every corpus file of a known format. The dump keeps no reference into the original ("$blob"),
 # each blob file is named in it, and a blob file changed on disk reaches the built file.
 # The files are taken REBYTE_TEST_JOBS at a time (default 2); `dump_files.sh --one FILE` checks one.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 fails=0 checked=0
 
 # One file: prints "checked", "skipped" (not a format rebyte reads) or FAIL lines.

@@ -5,7 +5,7 @@
 # `apply --in-place --backup` runs keep the first original in FILE.bak and never take backups as
 # inputs; a batch `apply --in-place` killed with SIGKILL leaves every file either original or fully
 # patched, and nothing a later scan takes as an input.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 sample=$src/samples/gbx/sample.Map.Gbx
 json=$src/samples/gbx/sample.Map.json
 patch=$src/samples/gbx/rename-and-retime.patch.json

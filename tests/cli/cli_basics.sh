@@ -1,6 +1,6 @@
 #!/bin/sh
 # The command line's contract: help, usage errors, exit codes, atomic output, untouched input.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 check() { # check DESCRIPTION EXPECTED_EXIT command...
     desc=$1 want=$2; shift 2
     "$@" >"$tmp/stdout" 2>"$tmp/stderr"; got=$?

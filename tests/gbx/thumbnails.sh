@@ -9,7 +9,7 @@
 # first replaced by a real one) and, when the corpus is there, on one map of each size the games
 # make (256, 512, 1024 pixels a side). Sizes that differ and files that are no picture are refused
 # with a message, and nothing is written.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 check=${1:?usage: thumbnails.sh THUMBNAIL_CHECK}
 shared=${REBYTE_SHARED:-$src/../shared}
 fails=0 compared=0
