@@ -21,6 +21,10 @@ int rb_png_from_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, uint8
                      size_t why_size);
 int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *palette,
                         size_t colours, uint8_t **png, size_t *size, char *why, size_t why_size);
+/* A 16-bit greyscale PNG of `width` x `height` samples (host order, rows top to bottom), each
+ * written as it is (a height map). 0, or -1 with why. */
+int rb_png_from_grey16(const uint16_t *grey, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
+                       size_t why_size);
 /* Any PNG decoded to RGBA 8-bit (malloc'd in *rgba, rows top to bottom); a picture of more than
  * `max_bytes` of pixels (the document's max_decompressed_size: a 16384x16384 page is 1 GiB) is
  * refused before anything is allocated. 0, or -1 with why. */

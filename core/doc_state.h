@@ -2,7 +2,7 @@
  * The document's state: what one parse owns (sections, streams, notes, the model; what a format
  * is, its hook table, is format.h). The archive fills it and the JSON renderer reads it; both
  * include this header alone, so neither depends on the parsing and registry code in doc.c (no
- * include cycle: tests/include_cycles.py).
+ * include cycle: tests/structure/include_cycles.py).
  */
 #ifndef RB_DOC_STATE_H
 #define RB_DOC_STATE_H

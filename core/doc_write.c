@@ -2,7 +2,7 @@
  * Writing a document (include/rebyte.h rb_doc_write, rb_doc_write_against): the format's
  * description run in the write direction, then the race-record guard (core/record_guard.c) on
  * the bytes. Apart from doc.c so that the guard, which parses the original through doc.c, is a
- * layer above the document and not in a loop with it (tests/symbol_cycles.py).
+ * layer above the document and not in a loop with it (tests/structure/symbol_cycles.py).
  */
 #include <stdlib.h>
 #include <string.h>

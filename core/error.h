@@ -1,7 +1,7 @@
 /*
  * Errors (rb_error, include/rebyte.h): filling one and spelling it. A leaf of the engine: the
  * archive, the document and the patch engine all report through it, so none of them depends on
- * another for its error text (tests/symbol_cycles.py).
+ * another for its error text (tests/structure/symbol_cycles.py).
  */
 #ifndef RB_ERROR_H
 #define RB_ERROR_H

@@ -34,15 +34,22 @@ static int png_write(png_image *image, const void *pixels, const void *colormap,
     return 0;
 }
 
-int rb_png_from_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
-                     size_t why_size)
+/* A simplified-API image of `format`, for writing. */
+static png_image image_of(uint32_t width, uint32_t height, png_uint_32 format)
 {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     image.width = width;
     image.height = height;
-    image.format = PNG_FORMAT_RGBA;
+    image.format = format;
+    return image;
+}
+
+int rb_png_from_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
+                     size_t why_size)
+{
+    png_image image = image_of(width, height, PNG_FORMAT_RGBA);
     return png_write(&image, rgba, NULL, png, size, why, why_size);
 }
 
@@ -53,14 +60,16 @@ int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height,
         snprintf(why, why_size, "a palette of %zu colours cannot be a PNG's (1 to 256)", colours);
         return -1;
     }
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = PNG_FORMAT_RGBA_COLORMAP;
+    png_image image = image_of(width, height, PNG_FORMAT_RGBA_COLORMAP);
     image.colormap_entries = (png_uint_32)colours;
     return png_write(&image, indexes, palette, png, size, why, why_size);
+}
+
+int rb_png_from_grey16(const uint16_t *grey, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
+                       size_t why_size)
+{
+    png_image image = image_of(width, height, PNG_FORMAT_LINEAR_Y); /* 16-bit samples, written as they are */
+    return png_write(&image, grey, NULL, png, size, why, why_size);
 }
 
 int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t **rgba, uint32_t *width,

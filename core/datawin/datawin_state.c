@@ -1,7 +1,7 @@
 /*
  * The data.win reader's state as the chunk descriptions share it (datawin_internal.h): absolute
  * offsets, the chunk spans, string references and the links the writer resolves, zero fills.
- * Every file of the folder may use these; they use no other file of it (tests/symbol_cycles.py),
+ * Every file of the folder may use these; they use no other file of it (tests/structure/symbol_cycles.py),
  * so datawin.c, which calls the chunk descriptions, is the only file above them.
  */
 #include <stdio.h>

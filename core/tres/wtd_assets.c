@@ -3,10 +3,10 @@
  * height map as a 16-bit greyscale PNG, made from the model as it is now (an edited tree gives
  * the edited terrain).
  */
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../assets.h"
 #include "../doc_state.h"
 #include "tres.h"
 #include "wtd_tree.h"
@@ -68,24 +68,6 @@ static uint16_t *to_grey(const int32_t *h, uint32_t side, char *note, size_t not
     return px;
 }
 
-static int png_grey16(const uint16_t *px, uint32_t side, void **png, size_t *png_size)
-{
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = side, image.height = side;
-    image.format = PNG_FORMAT_LINEAR_Y; /* 16-bit samples, written as they are */
-    png_alloc_size_t size = 0;
-    if (!png_image_write_to_memory(&image, NULL, &size, 0, px, 0, NULL)) return -1;
-    *png = malloc(size);
-    if (!*png || !png_image_write_to_memory(&image, *png, &size, 0, px, 0, NULL)) {
-        free(*png);
-        return -1;
-    }
-    *png_size = size;
-    return 0;
-}
-
 int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
@@ -101,19 +83,20 @@ int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
     uint32_t spacing = root > MAX_PNG_SIDE ? root / MAX_PNG_SIDE : 1;
     int32_t *heights = NULL;
     uint16_t *grey = NULL;
-    void *png = NULL;
+    uint8_t *png = NULL;
     size_t png_size = 0;
     char note[200];
     int r = -1;
     if (rb_wtd_heights(content, size, spacing, doc->limits.max_decompressed_size, &heights, &side, why, why_size) != 0)
         goto done;
-    if (!(grey = to_grey(heights, side, note, sizeof note, spacing)) || png_grey16(grey, side, &png, &png_size) != 0) {
-        snprintf(why, why_size, "could not make the %u x %u PNG", side, side);
+    if (!(grey = to_grey(heights, side, note, sizeof note, spacing))) {
+        snprintf(why, why_size, "out of memory for the %u x %u height map", side, side);
         goto done;
     }
+    if (rb_png_from_grey16(grey, side, side, &png, &png_size, why, why_size) != 0) goto done;
     rb_asset asset = {.name = "terrain/heights.png", .kind = "image", .path = "/terrain", .data = png,
                       .size = png_size, .replaceable = 0, .note = note};
-    r = sink(context, &asset) ? (snprintf(why, why_size, "the asset sink stopped"), -1) : 0;
+    r = rb_asset_emit(sink, context, &asset, why, why_size);
 done:
     free(content), free(heights), free(grey), free(png);
     return r;

@@ -18,7 +18,7 @@ static const command COMMANDS[] = {
      "What FILE is: format, version, class id, sizes, compression, chunk list, coverage.\n"
      "  --json   one JSON object instead of text"},
     {"verify", cmd_verify, "rebyte verify [--reencode] [--json] [-q] [-j N] PATH...",
-     "Read -> model -> write -> compare, for each file (directories recursively).\n"
+     "Read -> model -> write -> compare, for each file (directories recursively; - is stdin).\n"
      "Prints one line per file and a summary; the first difference is located by offset and\n"
      "structure path. Deviations the reader kept so the file comes back exactly (a stale\n"
      "checksum, ...) are listed under the file as notes (\"notes\" in --json). Every value is\n"

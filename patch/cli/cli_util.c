@@ -300,6 +300,7 @@ static int list_add(file_list *l, const char *path)
 
 static int walk(const char *path, file_list *l, int depth)
 {
+    if (depth == 0 && strcmp(path, "-") == 0) return list_add(l, path); /* stdin, read by cli_read_file */
     struct stat st;
     if (stat(path, &st) != 0) {
         fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));

@@ -48,7 +48,7 @@ int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int
  * (*.rebyte-XXXXXX). Names given on the command line are always taken. */
 int cli_scan_skips(const char *name);
 
-/* Every file under each path: a path named is taken as it is; directories are walked
+/* Every file under each path: a path named is taken as it is ("-" is stdin); directories are walked
  * recursively (sorted), taking their regular files except hidden ones and cli_scan_skips().
  * Returns how many paths could not be walked (a missing file: named on stderr), 0 when all were. */
 typedef int (*cli_file_fn)(const char *path, void *ctx);

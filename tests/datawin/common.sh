@@ -1,4 +1,5 @@
-# What every data.win shell test (tests/datawin/*_test.sh) starts with; each sources it first:
+# What every data.win shell test (tests/datawin/*_test.sh) starts with, on top of tests/lib.sh;
+# each sources it first:
 #   . "$(dirname "$0")/common.sh"
 # (ctest runs them as `sh /absolute/path/tests/datawin/NAME_test.sh`, so $0 finds this file from any
 # working directory.) It sets
@@ -10,19 +11,12 @@
 #   PYTHONPATH  includes tests/datawin, so inline python can `from datawin_bytes import ...`
 # A test needs python3 (patches and model comparisons are written in it): without it the test is
 # skipped, exit 77 being ctest's SKIP_RETURN_CODE. Tests that need the corpus call require_corpus.
-set -u
-rebyte=${REBYTE:-rebyte}
-shared=${REBYTE_SHARED:-../shared}
+. "$(dirname "$0")/../lib.sh"
 corpus="$shared/corpus/datawin"
-src=${REBYTE_SOURCE:-.}
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+require_python
 # the tests' own reading of data.win bytes (datawin_bytes.py) for their inline python
 PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # A patch that must be refused: `apply` fails, says something containing the expected text, and
 # writes nothing. Arguments: what is tested (for the failure line), patch, input, expected text.

@@ -2,13 +2,7 @@
 # The bundled samples: each binary sample is what `rebyte build` makes of its JSON source (so
 # the samples are the project's own writer's output and stay in sync with it), verifies, and
 # every sample patch applies to its sample and verifies.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 for json in "$src"/samples/gbx/*.Map.json; do
     bin=${json%.json}.Gbx
     "$rebyte" build "$json" -o "$tmp/built" || { fail "build $json"; continue; }

@@ -1,5 +1,8 @@
-# GBX maps (core/gbx/map/): the bundled sample maps and their patches, the cookbook patches on
-# the sample and every corpus map, items downgrade, header copies and parallel lists.
+# GBX, the container and its maps (core/gbx/, core/gbx/map/): the corpus round trip, the class
+# tables, the bundled sample maps and their patches, the cookbook patches on the sample and every
+# corpus map, items downgrade, header copies, parallel lists and map thumbnails.
+rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
+rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
 rebyte_add_script_test(gbx_samples gbx/samples.sh)
 add_executable(test_cookbook gbx/test_cookbook.c)
 target_link_libraries(test_cookbook PRIVATE rebyte_objects)
@@ -14,7 +17,6 @@ else()
     ${REBYTE_SHARED}/public/maps)
 endif()
 set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
-find_program(PYTHON3 python3)
 if(PYTHON3)
   add_test(NAME gbx_downgrade_items COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/downgrade.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx ${REBYTE_SHARED}/corpus/gbx)
@@ -32,3 +34,14 @@ if(PYTHON3)
     ${REBYTE_SHARED}/public/maps)
   set_tests_properties(gbx_parallel_lists PROPERTIES TIMEOUT 600)
 endif()
+if(PYTHON3)
+  # every class with a table has its row in gbx.md's class index, and every row a class and file
+  add_test(NAME gbx_class_index COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/gbx_class_index.py ${PROJECT_SOURCE_DIR})
+endif()
+
+# Map thumbnails from ordinary pictures (docs/formats/gbx.md "Assets"): a plain JPEG, a PNG and a
+# JPEG turned by its EXIF put back, extracted again and compared pixel by pixel, flip included, by
+# thumbnail_check (libjpeg and libpng called directly, none of rebyte's code).
+add_executable(thumbnail_check gbx/thumbnail_check.c)
+target_link_libraries(thumbnail_check PRIVATE PkgConfig::JPEG PkgConfig::PNG)
+rebyte_add_script_test(gbx_thumbnails gbx/thumbnails.sh $<TARGET_FILE:thumbnail_check>)

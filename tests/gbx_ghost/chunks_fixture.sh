@@ -4,14 +4,8 @@
 # 01F (version 0: anchored object infos), 020, 022, 023, added to the samples' JSON. The files
 # build and verify, their chunks read back to the same model, their bytes are what is packed
 # here independently of the writer, and a version nobody has described stays bytes.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 samples=$src/samples/gbx_ghost
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
 
 python3 - "$samples" "$tmp" <<'PY'

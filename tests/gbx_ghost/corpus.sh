@@ -5,18 +5,13 @@
 # model; no ghost or replay chunk is kept as bytes; and an edit inside a real ghost's
 # zlib-compressed samples is re-encoded and re-read (checked with Python's zlib, outside the
 # tool, when python3 is there).
-set -u
+. "$(dirname "$0")/../lib.sh"
 corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-rebyte=${REBYTE:-rebyte}
 here=${REBYTE_SOURCE:-.}/tests/gbx_ghost
 if [ ! -d "$corpus" ]; then
     echo "SKIP: corpus folder $corpus not found (set REBYTE_SHARED to the folder holding corpus/)"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 ghosts=0
 for f in "$corpus"/*.Ghost.Gbx; do
@@ -122,5 +117,5 @@ for i, c in enumerate(d["body"]["chunks"]):
     echo "validation ghost guarded, map renamed: $(basename "$f")"
     break
 done
-echo "ghosts/replays: $ghosts ghost files, $with_ghost of $with_chunk maps with a validation ghost, $replays replays, $refused record edits refused; $failed failure(s)"
-[ $failed -eq 0 ]
+echo "ghosts/replays: $ghosts ghost files, $with_ghost of $with_chunk maps with a validation ghost, $replays replays, $refused record edits refused; $fails failure(s)"
+[ $fails -eq 0 ]

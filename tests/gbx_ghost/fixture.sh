@@ -4,12 +4,8 @@
 # with Python's zlib, outside the tool), re-encode that stream when the samples are authored anew, refuse a patch
 # that changes the ghost (a race record),
 # refuse inconsistent or wrongly versioned models, and fail cleanly on every truncation.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_ghost
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has_python=0
 command -v python3 >/dev/null 2>&1 && has_python=1

@@ -7,15 +7,8 @@
 # of a class the item files describe, and every file embedded in a map (items, meshes, shapes) is
 # typed as a GBX file. The old solid (TrackMania Sunrise's Ground.Solid.Gbx, a CPlugSolid tree) has
 # no opaque byte (docs/formats/gbx_solid.md "Tests").
-set -u
-rebyte=${REBYTE:-rebyte}
-corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-if [ ! -d "$corpus" ]; then
-    echo "corpus not found: $corpus (set REBYTE_SHARED)"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
 "$rebyte" verify --json "$corpus" >"$tmp/verify.jsonl"
 python3 - "$tmp/verify.jsonl" <<'PY'
 import json, re, sys

@@ -3,14 +3,8 @@
 # TMUnlimiter embedded blocks; docs/formats/gbx_item.md "What stays opaque, and why"): in the model of every
 # corpus file that has one they are empty lists, never a count field, and a patch that adds an
 # element to one is refused with an error naming the list, writing no output file.
-set -u
-rebyte=${REBYTE:-rebyte}
-corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-[ -d "$corpus" ] || { echo "no corpus at $corpus: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
 keys='crystalLinks morphs jointExpressions embeddedBlocks'
 found=0
 for f in "$corpus"/*.Gbx; do

@@ -8,3 +8,5 @@ rebyte_add_script_test(gbx_item_solid_fixture gbx_item/solid_fixture.sh)
 rebyte_add_script_test(gbx_item_block_info gbx_item/block_info.sh)
 rebyte_add_script_test(gbx_item_empty_lists gbx_item/empty_lists.sh)
 set_tests_properties(gbx_item_empty_lists PROPERTIES LABELS long TIMEOUT 1800) # dumps every corpus file
+rebyte_add_script_test(gbx_item_vertex_count gbx_item/vertex_count.sh)
+set_tests_properties(gbx_item_vertex_count PROPERTIES LABELS long TIMEOUT 1800) # dumps every corpus file

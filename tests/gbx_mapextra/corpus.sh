@@ -3,13 +3,10 @@
 # chunk of every map (and of maps inside replays) is typed, and no skippable map chunk this
 # module describes is left opaque (061 included: its frame and zero fill are typed, its payload
 # stays opaque inside; TMUnlimiter's 0x3F001003 included).
-set -u
-rebyte=${REBYTE:-rebyte}
+. "$(dirname "$0")/../lib.sh"
 corpus=${REBYTE_SHARED:-}/corpus/gbx
 [ -d "$corpus" ] || { echo "corpus not found at $corpus: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 not found: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 n=0
 for f in "$corpus"/*.Map.Gbx "$corpus"/*.Challenge.Gbx "$corpus"/*.Replay.Gbx "$corpus"/*.Item.Gbx "$corpus"/*.Macroblock.Gbx; do
     [ -f "$f" ] || continue

@@ -3,16 +3,10 @@
 # the sample is what `rebyte build` makes of its JSON, every chunk of it is typed, and edits that
 # change derived values (thumbnail size, header chunk sizes, SmallLen counts, id tables) give
 # files whose stored sizes match what an independent reader (check_sizes.py) finds.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:?}
+. "$(dirname "$0")/../lib.sh"
 dir=$src/samples/gbx_mapextra
 here=$src/tests/gbx_mapextra
 command -v python3 >/dev/null || { echo "python3 not found: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 "$rebyte" build "$dir/extras.Map.json" -o "$tmp/built.Gbx" || fail "build extras.Map.json"
 cmp -s "$tmp/built.Gbx" "$dir/extras.Map.Gbx" || fail "extras.Map.Gbx is not what \`rebyte build\` makes of its JSON"

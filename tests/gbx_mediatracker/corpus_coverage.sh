@@ -1,20 +1,13 @@
 #!/bin/sh
 # Media-tracker coverage on the real files: every clip file is typed to its last byte, and no file's
 # typed parse stops at a media-tracker chunk or inside a clip, clip group, track or media block.
-set -u
-rebyte=${REBYTE:-rebyte}
-corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-if [ ! -d "$corpus" ]; then
-    echo "corpus not found: $corpus (set REBYTE_SHARED)"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
 "$rebyte" verify --json "$corpus" >"$tmp/verify.jsonl"
 python3 - "$tmp/verify.jsonl" "${REBYTE_SOURCE:?}" <<'PY'
 import glob, json, os, re, sys
 # The class parts (id >> 12) the media tracker describes, read from its chunk tables in
-# core/gbx/mediatracker/ (entries {0x........, skippable, "name", fn}, as tests/gbx_class_index.py reads
+# core/gbx/mediatracker/ (entries {0x........, skippable, "name", fn}, as tests/gbx/gbx_class_index.py reads
 # them), and the legacy class parts the GBX reader remaps onto them (its REMAP pairs).
 source = sys.argv[2]
 MEDIA = set()

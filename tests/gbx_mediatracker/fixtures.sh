@@ -2,15 +2,9 @@
 # Media-tracker fixtures authored as JSON: they must build, verify byte for byte, read back to the same
 # model (including the chunk ids two classes share), lay out their bytes as GBX.NET's chunkl says, reject
 # fields that their version does not have, and take the sample patch.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_mediatracker
 samples=$src/samples/gbx_mediatracker
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # 1. every fixture and sample: build, verify (also re-encoded), dump back to the same chunks
 for json in "$here/layouts.Clip.json" "$samples/intro.Clip.json" "$samples/triggers.ClipGroup.json"; do

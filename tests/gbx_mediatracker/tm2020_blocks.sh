@@ -4,15 +4,9 @@
 # samples/gbx_mediatracker/tm2020.Clip.json: it builds to the committed sample, verifies exactly
 # (also re-encoded) and fully typed, reads back to the same model, lays out its bytes as GBX.NET's
 # chunkl says, refuses versions and fields the layouts do not have, and keeps its race record.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_mediatracker
 samples=$src/samples/gbx_mediatracker
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 json=$samples/tm2020.Clip.json
 "$rebyte" build --new-record "$json" -o "$tmp/clip.Gbx" || { echo "FAIL build"; exit 1; }

@@ -3,15 +3,8 @@
 # cmp, outside the tool; the second conversion runs with --no-check so the tool's own check
 # proves nothing here); the text file has the format byte 'T' where the binary one has 'B';
 # and each text file is itself read and written back exactly (`verify` on the text files).
-set -u
-corpus=${REBYTE_SHARED:-../shared}/corpus/gbx
-rebyte=${REBYTE:-rebyte}
-if [ ! -d "$corpus" ]; then
-    echo "SKIP: corpus folder $corpus not found (set REBYTE_SHARED to the folder holding corpus/)"
-    exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
 mkdir "$tmp/text"
 total=0 exact=0 bin_bytes=0 text_bytes=0
 for f in "$corpus"/*; do

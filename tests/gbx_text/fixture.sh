@@ -10,13 +10,9 @@
 #   file gives what it gives on the binary file; a length-changing hand edit is refused with an
 #   error (sizes count text bytes), nothing written;
 # - every truncation and a spread of byte changes of the text file fail cleanly (no crash).
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_text
 sample=$src/samples/gbx/sample.Map.Gbx
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 has_line() { grep -a -q -x -F "$(printf '%s\r' "$2")" "$1"; }
 

@@ -2,11 +2,7 @@
 # Fuzz find (2026-11-22): a data.win with two STRG chunks (the second renamed from another chunk)
 # parsed and then could not be written ("string reference to string 25, but STRG has 0
 # strings"). Such a file must round-trip exactly (its chunks kept whole) or be refused.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
 "$rebyte" build "$src/samples/datawin/sample.json" -o "$tmp/a.win" || { echo "FAIL build"; exit 1; }
 python3 - "$tmp/a.win" "$tmp/b.win" <<'PY'
 import struct, sys

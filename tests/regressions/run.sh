@@ -1,12 +1,8 @@
 #!/bin/sh
 # Regression inputs, each built from a JSON model by rebyte itself: every bug found (by fuzzing or
 # otherwise) becomes one. Each must build, verify exactly, and survive dump/build.
-set -u
-rebyte=${REBYTE:?}
+. "$(dirname "$0")/../lib.sh"
 dir=$(dirname "$0")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
 for json in "$dir"/*.json; do
     name=$(basename "$json" .json)
     "$rebyte" build "$json" -o "$tmp/$name" || { echo "FAIL $name: does not build"; fails=$((fails + 1)); continue; }

@@ -2,11 +2,7 @@
 # Fuzz find (2026-11-22): a data.win whose STRG pointer did not point at its string record parsed
 # and then wrote back different bytes. Such a file must either come back exactly (STRG kept
 # opaque) or be refused with the offset; never "differs".
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
 "$rebyte" build "$src/samples/datawin/sample.json" -o "$tmp/a.win" || { echo "FAIL build"; exit 1; }
 python3 - "$tmp/a.win" "$tmp/b.win" <<'PY'
 import struct, sys

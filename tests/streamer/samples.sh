@@ -3,14 +3,8 @@
 # JSON (`rebyte build`) to exactly the committed .map, verifies, and survives dump + build; the
 # sample patches apply and get fresh checksums; a stale checksum is reported by `verify` and kept
 # by `rewrite`; damaged files end in clean errors that name the chunk and its offset.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 samples=$src/samples/streamer
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 ok() { echo "ok   $*"; }
 run() { # run EXPECTED_EXIT command...: output in $tmp/out, $tmp/err
     want=$1; shift

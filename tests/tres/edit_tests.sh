@@ -4,14 +4,9 @@
 # parses GROFF on its own), have its name table in strcmp order with recounted references,
 # and differ from the original (per `rebyte diff`) in exactly the patched values.
 # Usage: edit_tests.sh GROFF_CHECK
-set -u
+. "$(dirname "$0")/../lib.sh"
 check=$1
-rebyte=${REBYTE:-rebyte}
 samples=${REBYTE_SOURCE:?}/samples/tres
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # apply PATCH INPUT OUT: patch, then the invariants every written GROFF file must keep
 apply() {
@@ -57,5 +52,5 @@ if [ -f "$demo" ]; then
 else
     echo "note: $demo not found (set REBYTE_SHARED); edits checked on the sample only"
 fi
-[ "$failed" -eq 0 ] && echo "tres edits: all checks passed"
-[ "$failed" -eq 0 ]
+[ "$fails" -eq 0 ] && echo "tres edits: all checks passed"
+[ "$fails" -eq 0 ]

@@ -2,13 +2,7 @@
 # GROFF names and game rules (issue 19): instances are renamed by their names (no handles), a
 # name two instances would share is refused naming the rule (written with --force, reported by
 # check), and every corpus level and scene checks clean.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 box=$src/samples/tres/box.grf
 
 "$rebyte" check "$box" >/dev/null || fail "the sample level breaks a rule"

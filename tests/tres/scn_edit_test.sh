@@ -4,14 +4,9 @@
 # exactly that value (per `rebyte diff`, and in at most the bytes of that value). A block whose
 # bytes no class takes is kept as bytes, with a note, and still written back exactly.
 # Usage: scn_edit_test.sh GROFF_CHECK
-set -u
+. "$(dirname "$0")/../lib.sh"
 check=$1
-rebyte=${REBYTE:-rebyte}
 samples=${REBYTE_SOURCE:?}/samples/tres
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # edit NAME INPUT OUT PATH VALUE MAX_BYTES: one replace, then every check
 edit() {
@@ -146,5 +141,5 @@ if [ -f "$corpus/demo.scn" ] && [ -f "$corpus/demo.grf" ]; then
 else
     echo "note: $corpus not found (set REBYTE_SHARED); edits checked on the sample only"
 fi
-[ "$failed" -eq 0 ] && echo "tres scn and value-table edits: all checks passed"
-[ "$failed" -eq 0 ]
+[ "$fails" -eq 0 ] && echo "tres scn and value-table edits: all checks passed"
+[ "$fails" -eq 0 ]

@@ -1,6 +1,6 @@
 # Trespasser formats: corpus round trip (rewrite, dump/build, verify --reencode), the LZSS/SZDD
 # codecs, SZDD-packed GROFF, GROFF edits checked by an independent GROFF checker, the samples.
-rebyte_add_script_test(tres_corpus_roundtrip corpus_roundtrip.sh tres)
+rebyte_add_script_test(tres_corpus_roundtrip engine/corpus_roundtrip.sh tres)
 
 add_executable(test_tres_lzss ${CMAKE_CURRENT_LIST_DIR}/test_lzss.c)
 target_link_libraries(test_tres_lzss PRIVATE rebyte_objects)

@@ -3,14 +3,9 @@
 # coefficient or root coefficient writes, verifies and differs from the original in exactly that
 # value (`rebyte diff`); a node put where the tree order does not have it is refused with its
 # place and nothing is written.
-set -u
-rebyte=${REBYTE:-rebyte}
+. "$(dirname "$0")/../lib.sh"
 samples=${REBYTE_SOURCE:?}/samples/tres
 pv=${REBYTE_SHARED:-../shared}/corpus/tres/pv.wtd
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 # edit NAME INPUT PATCH_TEXT: apply, verify, one operation in the diff (nodes matched by their
 # square), and it changes the patched field
@@ -44,5 +39,5 @@ if [ -f "$pv" ]; then
 else
     echo "$pv is absent: the pv.wtd edit did not run"
 fi
-[ "$failed" -eq 0 ] && echo "wtd edits: all checks passed"
-[ "$failed" -eq 0 ]
+[ "$fails" -eq 0 ] && echo "wtd edits: all checks passed"
+[ "$fails" -eq 0 ]

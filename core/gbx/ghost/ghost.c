@@ -12,18 +12,6 @@
 
 /* ---------- small building blocks ---------- */
 
-void gbx_data_blob(rb_ar *ar, const char *key)
-{
-    rb_slot size = rb_ar_slot(ar, "data size", RB_U32);
-    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && size.value > rb_ar_remaining(ar)) {
-        rb_ar_fail(ar, RB_E_FORMAT, "%s: data length %llu exceeds the %llu bytes left", key,
-                   (unsigned long long)size.value, (unsigned long long)rb_ar_remaining(ar));
-        return;
-    }
-    const rb_node *n = rb_ar_bytes(ar, key, RB_K_BLOB, size.value);
-    if (n) rb_ar_slot_set(ar, &size, n->v.bytes.size);
-}
-
 /* A checksum or key of a fixed size: an edit must keep its length. */
 static void fixed_blob(rb_ar *ar, const char *key, uint64_t size)
 {

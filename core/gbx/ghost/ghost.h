@@ -7,7 +7,8 @@
  * Used by CGameCtnGhost 011/019/025 and CGameCtnReplayRecord 00D. */
 void gbx_ghost_input_events(rb_ar *ar);
 
-/* An i32 length + raw bytes ("data" in GBX.NET), kept as a blob; the length is derived. */
+/* An i32 length + raw bytes ("data" in GBX.NET), kept as a blob; the length is derived
+ * (ghost_samples.c). */
 void gbx_data_blob(rb_ar *ar, const char *key);
 
 /* ---------- samples (ghost_samples.c, docs/formats/gbx_ghost.md "Samples") ---------- */

@@ -10,6 +10,20 @@
  */
 #include "ghost.h"
 
+/* Here, the lowest file of the folder, because ghost.c, replay.c, ent_record.c and this file
+ * all store data this way (no loop among them, docs/formats/adding.md). */
+void gbx_data_blob(rb_ar *ar, const char *key)
+{
+    rb_slot size = rb_ar_slot(ar, "data size", RB_U32);
+    if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && size.value > rb_ar_remaining(ar)) {
+        rb_ar_fail(ar, RB_E_FORMAT, "%s: data length %llu exceeds the %llu bytes left", key,
+                   (unsigned long long)size.value, (unsigned long long)rb_ar_remaining(ar));
+        return;
+    }
+    const rb_node *n = rb_ar_bytes(ar, key, RB_K_BLOB, size.value);
+    if (n) rb_ar_slot_set(ar, &size, n->v.bytes.size);
+}
+
 #define F32(key) {key, RB_K_FLOAT, 4, 0, NULL, 0}
 #define U8(key) {key, RB_K_INT, RB_U8, 0, NULL, 0}
 #define I8(key) {key, RB_K_INT, RB_I8, 0, NULL, 0}

@@ -507,20 +507,20 @@ static const rb_layout *stream_layout(uint32_t flags1, const char **key)
     }
 }
 
-static void vertex_stream_000(rb_ar *ar)
+/* Everything after the vertex count; 1 when it described arrays (at least one), whose length is
+ * then the count. */
+static int vertex_stream_body(rb_ar *ar, uint32_t version, uint64_t count)
 {
-    uint32_t version = rb_ar_u32(ar, "version");
-    uint32_t count = rb_ar_u32(ar, "count");
     rb_ar_x32(ar, "flags");
     gbx_noderef(ar, "streamModel");
     const rb_node *model = rb_node_get(rb_ar_current(ar), "streamModel");
     const rb_node *index = model ? rb_node_get(model, "index") : NULL;
-    if (count == 0 || (index && rb_node_int(index) != -1)) return;
+    if (count == 0 || (index && rb_node_int(index) != -1)) return 0;
     uint32_t decl_flags[DECL_MAX];
     uint64_t n = item_list_begin(ar, "dataDecls", 8);
     if (rb_ar_ok(ar) && n > DECL_MAX) {
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "%llu vertex declarations: at most %d are read", (unsigned long long)n, DECL_MAX);
-        return;
+        return 0;
     }
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         rb_ar_record_begin(ar, NULL);
@@ -535,14 +535,14 @@ static void vertex_stream_000(rb_ar *ar)
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
-    if (version == 0 || !rb_ar_ok(ar)) return;
+    if (version == 0 || !rb_ar_ok(ar)) return 0;
     gbx_bool(ar, "u01");
     /* one array of `count` elements per declaration, in their order */
     uint64_t m = rb_ar_list_begin_n(ar, "arrays", n, 4);
     if (rb_ar_ok(ar) && m != n) {
         rb_ar_fail(ar, RB_E_MODEL, "arrays has %llu arrays for %llu declarations", (unsigned long long)m,
                    (unsigned long long)n);
-        return;
+        return 0;
     }
     for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) {
         const char *key = NULL;
@@ -555,10 +555,48 @@ static void vertex_stream_000(rb_ar *ar)
         rb_ar_record_begin(ar, NULL);
         uint64_t got = rb_ar_table_n(ar, key, count, layout);
         if (rb_ar_ok(ar) && got != count)
-            rb_ar_fail(ar, RB_E_MODEL, "%s has %llu elements, the stream's count is %u", key, (unsigned long long)got, count);
+            rb_ar_fail(ar, RB_E_MODEL, "%s has %llu elements, the first array (the stream's count) has %llu", key,
+                       (unsigned long long)got, (unsigned long long)count);
         rb_ar_record_end(ar);
     }
     rb_ar_list_end(ar);
+    return m > 0;
+}
+
+/* WRITE / FROM_JSON: the length of the stream's first array (the only member of arrays[0]), or
+ * -1 when the stream has no array. */
+static int64_t first_array_length(rb_ar *ar)
+{
+    if (rb_ar_direction(ar) == RB_AR_WRITE) {
+        const rb_node *first = rb_list_element(rb_node_get(rb_ar_current(ar), "arrays"), 0);
+        const rb_node *array = first && first->kind == RB_K_RECORD && first->v.kids.count ? first->v.kids.items[0] : NULL;
+        return array ? (int64_t)rb_element_count(array) : -1;
+    }
+    json_t *first = json_array_get(rb_ar_json_member(ar, "arrays"), 0);
+    if (!json_is_object(first) || json_object_size(first) == 0) return -1;
+    json_t *array = json_object_iter_value(json_object_iter(first));
+    return json_is_array(array) ? (int64_t)json_array_size(array) : -1;
+}
+
+/* WRITE / FROM_JSON: the field `count` of a stream without arrays, before its place (the end). */
+static uint64_t count_field(rb_ar *ar)
+{
+    if (rb_ar_direction(ar) == RB_AR_WRITE) return rb_node_uint(rb_node_get(rb_ar_current(ar), "count"));
+    const json_t *field = rb_ar_json_member(ar, "count");
+    return json_is_integer(field) && json_integer_value(field) > 0 ? (uint64_t)json_integer_value(field) : 0;
+}
+
+/* The vertex count is one fact: the length of the arrays when the stream has them (derived,
+ * docs/formats/gbx_item.md "Vertex streams"); a stream without arrays (count 0, a stream model,
+ * version 0, no declaration) keeps it as the field `count`, last. */
+static void vertex_stream_000(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    rb_slot slot = rb_ar_slot(ar, "vertex count", RB_U32);
+    int64_t derived = rb_ar_direction(ar) == RB_AR_READ ? -1 : first_array_length(ar);
+    uint64_t count = rb_ar_direction(ar) == RB_AR_READ ? slot.value : derived >= 0 ? (uint64_t)derived : count_field(ar);
+    if (!vertex_stream_body(ar, version, count)) count = rb_ar_uint_detached(ar, "count", RB_U32, slot.value);
+    rb_ar_slot_set(ar, &slot, count);
 }
 
 /* 002 (skippable): fake occlusion, an image and its projections */

@@ -1,4 +1,4 @@
-/* Map header chunks and the body facts they copy (map_header.c, map_header_xml.c). */
+/* Map header chunks and the body facts they copy (map_facts.c, map_header.c, map_header_xml.c). */
 #ifndef RB_GBX_MAP_HEADER_H
 #define RB_GBX_MAP_HEADER_H
 #include "../gbx_internal.h"
@@ -29,6 +29,10 @@ const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
 /* Does the body chunk with this stored id hold a fact a header copy repeats (gbx_map_fact reads
  * it when the header is written)? Such a chunk is never deferred (core/gbx/gbx_node.c). */
 int gbx_chunk_holds_copied_facts(uint32_t raw_id);
+
+/* ChallengeParameters' chunk `low` (001 tips, 004 medals, 008 stunts, 00A the medals' copy, 00E
+ * map type) of the map whose file record is `file`, current or legacy id; NULL without it. */
+const rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low);
 
 /* A field that copies a body fact (`fact_key`, NULL: the same key): READ reads it; WRITE writes
  * the model's copy when it keeps one (a file whose copy differs), else the body's value;

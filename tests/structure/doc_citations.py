@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
 CODE_DIRS = ("core", "patch", "writers", "include", "tests")
 CODE_SUFFIXES = (".c", ".h", ".sh", ".py", ".cmake", "CMakeLists.txt")
 

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "core/gbx/gbx_internal.h"
 
 typedef struct named_table {

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
 code = collections.defaultdict(set)
 for path in glob.glob(os.path.join(root, "core/gbx/**/*.c"), recursive=True):
     rel = os.path.relpath(path, os.path.join(root, "core/gbx"))

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "core/json.h"
 
 static const rb_layout_field VEC_FIELDS[] = {{"x", RB_K_FLOAT, 4}, {"y", RB_K_FLOAT, 4}, {"z", RB_K_FLOAT, 4}};

@@ -1,6 +1,6 @@
 /*
  * A program that knows rebyte only as an installed package: <rebyte.h> from the install prefix and
- * the library through pkg-config (tests/install_client.sh builds it so). It runs the API's main
+ * the library through pkg-config (tests/api/install_client.sh builds it so). It runs the API's main
  * jobs on the sample map with option structs started from their _INIT macros, frees what the
  * library hands out with rb_free, and checks the library's run-time version against the header
  * it was compiled with. Usage: api_client SAMPLE_MAP

@@ -1,5 +1,5 @@
 /*
- * The independent side of tests/thumbnails.sh: makes test pictures and reads thumbnails back with
+ * The independent side of tests/gbx/thumbnails.sh: makes test pictures and reads thumbnails back with
  * libjpeg and libpng directly (none of rebyte's code), so a thumbnail put back by `replace` and
  * extracted again is judged by another decoder than the one that made it.
  *
@@ -209,6 +209,6 @@ int main(int argc, char **argv)
     if (argc == 6 && strcmp(argv[1], "compare") == 0)
         return compare(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]), strcmp(argv[5], "upside-down") == 0);
     if (argc == 3 && strcmp(argv[1], "info") == 0) return info(argv[2]);
-    fprintf(stderr, "usage: see the comment at the top of tests/thumbnail_check.c\n");
+    fprintf(stderr, "usage: see the comment at the top of tests/gbx/thumbnail_check.c\n");
     return 64;
 }

@@ -3,14 +3,8 @@
 # replace --dry-run writes nothing, dump --blobs=files makes missing folders, one wording of
 # "changes" (an unchanged replace has 0 on every format), info gives a data.win's counts and a
 # map's own body.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:-.}
+. "$(dirname "$0")/../lib.sh"
 shared=${REBYTE_SHARED:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 map=$src/samples/gbx/sample.Map.Gbx
 win=$src/samples/datawin/sprites.win
 tpa=$src/samples/tres/box.tpa

@@ -5,7 +5,7 @@
  * spelling, and tokens have no length limit.
  */
 #include <string.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc.h"
 #include "core/json.h"

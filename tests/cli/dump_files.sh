@@ -4,12 +4,8 @@
 # every corpus file of a known format. The dump keeps no reference into the original ("$blob"),
 # each blob file is named in it, and a blob file changed on disk reaches the built file.
 # The files are taken REBYTE_TEST_JOBS at a time (default 2); `dump_files.sh --one FILE` checks one.
-set -u
-rebyte=${REBYTE:-rebyte}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
 fails=0 checked=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 # One file: prints "checked", "skipped" (not a format rebyte reads) or FAIL lines.
 one_file() {
@@ -37,7 +33,6 @@ if [ "${1:-}" = "--one" ]; then
     exit 0
 fi
 
-src=${REBYTE_SOURCE:?}
 shared=${REBYTE_SHARED:-$src/../shared}
 find "$src/samples" -type f ! -name '*.json' ! -name '*.md' -print0 >"$tmp/files"
 if [ -d "$shared/corpus" ]; then

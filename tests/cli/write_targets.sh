@@ -5,13 +5,7 @@
 # `apply --in-place --backup` runs keep the first original in FILE.bak and never take backups as
 # inputs; a batch `apply --in-place` killed with SIGKILL leaves every file either original or fully
 # patched, and nothing a later scan takes as an input.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 sample=$src/samples/gbx/sample.Map.Gbx
 json=$src/samples/gbx/sample.Map.json
 patch=$src/samples/gbx/rename-and-retime.patch.json

@@ -1,18 +1,13 @@
 #!/bin/sh
 # Assets out and in (docs/usage.md "Assets"): `rebyte extract` on every sample and corpus file of
-# the formats with assets writes files an independent decoder opens (tests/assets_check.py), as
+# the formats with assets writes files an independent decoder opens (tests/cli/assets_check.py), as
 # many as the model holds; every replaceable asset put back unchanged gives the file byte for
 # byte; an edited thumbnail, texture, sound and object table are put back (replace and a patch's
 # {"$file"}), verified, and extracted again as edited; what does not fit is refused clearly.
-set -u
-rebyte=${REBYTE:-rebyte}
-src=${REBYTE_SOURCE:?}
+. "$(dirname "$0")/../lib.sh"
 shared=${REBYTE_SHARED:-$src/../shared}
-check="python3 $src/tests/assets_check.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+check="python3 $src/tests/cli/assets_check.py"
 fails=0 extracted=0 identical=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 files="$src/samples/gbx/sample.Map.Gbx $src/samples/gbx_mapextra/extras.Map.Gbx $src/samples/gbx_ghost/minimal.Replay.Gbx
 $src/samples/gbx_item/marker.Item.Gbx $src/samples/tres/box.tpa $src/samples/tres/box-130.pid
@@ -108,7 +103,7 @@ cmp -s "$tmp/new.jpg" "$tmp/m2/thumbnails/thumbnail.jpg" || fail "the new thumbn
 printf '[{"op": "replace", "path": "%s", "value": {"$file": "new.jpg"}}]\n' "$thumb" >"$tmp/thumb.patch.json"
 (cd / && "$rebyte" apply "$tmp/thumb.patch.json" "$map" -o "$tmp/patched.Map.Gbx" -q) || fail "a patch with {\"\$file\"} at the thumbnail"
 cmp -s "$tmp/patched.Map.Gbx" "$tmp/new.Map.Gbx" || fail "the patch's {\"\$file\"} did not do what replace does"
-# without the orientation it must be decoded (tests/thumbnails.sh has pictures that are): these bytes are not
+# without the orientation it must be decoded (tests/gbx/thumbnails.sh has pictures that are): these bytes are not
 "$rebyte" replace "$map" "$thumb" "$tmp/plain.jpg" -o "$tmp/plain.Map.Gbx" 2>"$tmp/err" &&
     fail "a JPEG libjpeg cannot decode was accepted"
 grep -q "not a JPEG libjpeg reads" "$tmp/err" || fail "the decoding error does not say why: $(cat "$tmp/err")"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "core/doc.h"
 #include "core/json.h"
 

@@ -7,9 +7,9 @@ symbol B's object defines. Include lines miss what a declaration in a shared hea
   * the engine: the files directly in core/;
   * every folder of a format (core/<family>/ and its subfolders, each alone) of more than two
     files.
-Prints each loop (the modules of a strongly connected component and one symbol of each edge).
-KNOWN lists the loops left when this check came, in files other work was changing; such a loop
-is reported but passes, and a note says when one is gone (then remove it from KNOWN).
+Prints each loop (the modules of a strongly connected component and one symbol of each edge);
+any loop fails. The way out: move what both files need to the lower one, or to a small file of
+its own below both (core/gbx/map/map_facts.c), as docs/formats/adding.md says.
 Usage: symbol_cycles.py SOURCE_DIR OBJECT..."""
 import collections
 import os
@@ -17,13 +17,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from object_symbols import read_objects, strongly_connected  # noqa: E402
-
-# issue 30: left to the work on those files (map header facts, ghost records, Trespasser assets)
-KNOWN = {
-    ("core/gbx/map/map_header.c", "core/gbx/map/map_header_xml.c"),
-    ("core/gbx/ghost/ent_record.c", "core/gbx/ghost/ghost.c", "core/gbx/ghost/ghost_samples.c"),
-    ("core/tres/pid.c", "core/tres/spz.c", "core/tres/tres_assets.c"),
-}
 
 source_dir, objects = sys.argv[1], sys.argv[2:]
 defined, used = read_objects(source_dir, objects)
@@ -44,24 +37,19 @@ for module in set(defined.values()) | set(used):
     elif folder.startswith("core/"):
         groups[folder].append(module)
 
-loops, seen = [], set()
+loops = []
 for group, modules in sorted(groups.items()):
     if group != "core/ (the engine)" and len(modules) <= 2:
         continue
     members = set(modules)
     graph = {m: {o for o in edges[m] if o in members} for m in members}
     for component in strongly_connected(graph):
-        known = tuple(component) in KNOWN
-        seen.add(tuple(component))
-        if not known:
-            loops.append((group, component))
-        print("%s dependency loop in %s: %s" % ("known" if known else "FAIL", group, " <-> ".join(component)))
+        loops.append((group, component))
+        print("FAIL dependency loop in %s: %s" % (group, " <-> ".join(component)))
         for a in component:
             for b in component:
                 if b in graph[a]:
                     print("    %s uses %s of %s" % (a, sorted(edges[a][b])[0], b))
-for gone in sorted(KNOWN - seen):
-    print("note: the known loop %s is gone: remove it from KNOWN" % " <-> ".join(gone))
-print("symbol cycles: %d graphs (%d modules) checked, %d new loops, %d known"
-      % (len(groups), sum(len(m) for m in groups.values()), len(loops), len(seen & KNOWN)))
+print("symbol cycles: %d graphs (%d modules) checked, %d loops"
+      % (len(groups), sum(len(m) for m in groups.values()), len(loops)))
 sys.exit(1 if loops or not groups else 0)

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "core/doc.h"
 
 typedef struct stats {

@@ -2,13 +2,7 @@
 # Game rules (issue 19): every rule a format declares is broken once by a patch; apply refuses it
 # naming the rule and the path and writes nothing, --force writes it and says so, and `check`
 # reports it on the written file. A file that already breaks a rule can still be edited elsewhere.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 
 map=$src/samples/gbx/sample.Map.Gbx
 blocks='/body/chunks/[id=0x0304301F]'

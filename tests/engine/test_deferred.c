@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/doc.h"
-#include "fuzz/deferred_agree.h"
-#include "test_util.h"
+#include "tests/fuzz/deferred_agree.h"
+#include "tests/test_util.h"
 
 static size_t files, files_with_units, units_total, damaged_cases;
 static int damaged_per_file;

@@ -20,7 +20,7 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 "$out/tests/test_apply" "$src"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
 # game rules, derived copies, companions and race records (issue 19)
-REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/game_rules.sh"
+REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/engine/game_rules.sh"
 "$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"
 if command -v python3 >/dev/null 2>&1; then
     python3 "$src/tests/gbx/header_copies.py" "$out/rebyte" "$src/samples/gbx/sample.Map.Gbx" "$shared/corpus/gbx"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rebyte.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 
 
 static void count_problem(void *count, const rb_rule_violation *violation)

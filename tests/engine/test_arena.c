@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "core/arena.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 
 /* Small and large requests: enough to need new blocks in front of the head and own blocks behind it. */
 static void allocate_a_lot(rb_arena *arena, unsigned seed)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 
 enum { THREADS = 4, ROUNDS = 2 };

@@ -9,15 +9,10 @@
 # first replaced by a real one) and, when the corpus is there, on one map of each size the games
 # make (256, 512, 1024 pixels a side). Sizes that differ and files that are no picture are refused
 # with a message, and nothing is written.
-set -u
-rebyte=${REBYTE:-rebyte}
+. "$(dirname "$0")/../lib.sh"
 check=${1:?usage: thumbnails.sh THUMBNAIL_CHECK}
-src=${REBYTE_SOURCE:?}
 shared=${REBYTE_SHARED:-$src/../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0 compared=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
 thumbnail_path() { # the manifest's path of the thumbnail extracted into $1
     python3 -c "import json,sys;print([a['path'] for a in json.load(open(sys.argv[1]))['assets'] if a['file'].startswith('thumbnails/')][0])" "$1/manifest.json"

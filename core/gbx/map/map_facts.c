@@ -1,0 +1,81 @@
+/*
+ * Where a map's body keeps each fact its header chunks and header XML copy (docs/formats/gbx.md
+ * "Header copies"). Below map_header.c and map_header_xml.c, which both ask it, so neither
+ * calls the other for a fact.
+ */
+#include "../gbx_internal.h"
+#include "map_header.h"
+
+static const rb_node *chunk_in(const rb_node *chunks, uint32_t family, uint32_t legacy, uint32_t low)
+{
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        uint32_t id = (uint32_t)rb_node_uint(rb_node_get(c, "id"));
+        if ((id & 0xFFF) == low && ((id >> 12) == family || (id >> 12) == legacy)) return c;
+    }
+    return NULL;
+}
+
+static const rb_node *body_chunk(const rb_node *file, uint32_t low)
+{
+    return chunk_in(rb_node_get(rb_node_get(file, "body"), "chunks"), 0x03043, 0x24003, low);
+}
+
+const rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low)
+{
+    const rb_node *params = rb_node_get(body_chunk(file, 0x011), "challengeParameters");
+    return chunk_in(rb_node_get(params, "chunks"), 0x0305B, 0x2400C, low);
+}
+
+/* The block data chunk: 01F, TMPU's 013 or TM 1.0's 00F. */
+static const rb_node *block_data(const rb_node *file)
+{
+    const rb_node *c = body_chunk(file, 0x01F);
+    if (!c) c = body_chunk(file, 0x013);
+    return c ? c : body_chunk(file, 0x00F);
+}
+
+/* The collector chunk `id` (current id) of the file's main node. */
+static const rb_node *collector_chunk(const rb_node *file, uint32_t id)
+{
+    const rb_node *chunks = rb_node_get(rb_node_get(file, "body"), "chunks");
+    for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+        const rb_node *c = chunks->v.kids.items[i];
+        if (gbx_remap_id((uint32_t)rb_node_uint(rb_node_get(c, "id"))) == id) return c;
+    }
+    return NULL;
+}
+
+int gbx_chunk_holds_copied_facts(uint32_t raw_id)
+{
+    uint32_t id = gbx_remap_id(raw_id);
+    if ((id >> 12) == 0x03043) {
+        uint32_t low = id & 0xFFF;
+        return low == 0x011 || low == 0x01F || low == 0x013 || low == 0x00F || low == 0x042 || low == 0x018;
+    }
+    return id == 0x2E00100B || id == 0x2E001002 || id == 0x2E001009 || id == 0x2E00100C || id == 0x2E001011 ||
+           id == 0x03033009 || id == 0x0303300E;
+}
+
+const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
+{
+    switch (fact) {
+    case GBX_FACT_BLOCK_DATA: return rb_node_get(block_data(file), key);
+    case GBX_FACT_MEDALS: return rb_node_get(gbx_map_params_chunk(file, 0x004), key);
+    case GBX_FACT_STUNTS: return rb_node_get(gbx_map_params_chunk(file, 0x008), key);
+    case GBX_FACT_TIPS: return rb_node_get(gbx_map_params_chunk(file, 0x001), key);
+    case GBX_FACT_MAP_TYPE: return rb_node_get(gbx_map_params_chunk(file, 0x00E), key);
+    case GBX_FACT_AUTHOR: return rb_node_get(body_chunk(file, 0x042), key);
+    case GBX_FACT_LAPS: return rb_node_get(body_chunk(file, 0x018), key);
+    case GBX_FACT_COLLECTOR_IDENT: {
+        const rb_node *c = collector_chunk(file, 0x2E00100B);
+        return rb_node_get(c ? c : collector_chunk(file, 0x2E001002), key);
+    }
+    case GBX_FACT_COLLECTOR_PAGE: return rb_node_get(collector_chunk(file, 0x2E001009), key);
+    case GBX_FACT_COLLECTOR_NAME: return rb_node_get(collector_chunk(file, 0x2E00100C), key);
+    case GBX_FACT_COLLECTOR_CATALOG: return rb_node_get(collector_chunk(file, 0x2E001011), key);
+    case GBX_FACT_COLLECTION: return rb_node_get(collector_chunk(file, 0x03033009), key);
+    case GBX_FACT_COLLECTION_SORT: return rb_node_get(collector_chunk(file, 0x0303300E), key);
+    }
+    return NULL;
+}

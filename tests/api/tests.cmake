@@ -1,0 +1,25 @@
+# The public API as a client sees it: the header's functions (test_api), the exported symbols
+# (exports), the installed header and library through pkg-config, and one document read by several
+# threads at once.
+add_executable(test_api api/test_api.c)
+target_link_libraries(test_api PRIVATE rebyte_objects)
+target_include_directories(test_api PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME test_api COMMAND test_api ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+rebyte_add_script_test(exports api/exports.sh $<TARGET_FILE:rebyte_shared>)
+# (a plain build only: a sanitizer's library needs its runtime in the client too)
+if(NOT REBYTE_SANITIZE AND NOT REBYTE_TSAN AND NOT REBYTE_FUZZ)
+  rebyte_add_script_test(api_installed_client api/install_client.sh ${CMAKE_BINARY_DIR})
+endif()
+
+# One document read by several threads at once gives each what one reader gets; under
+# ThreadSanitizer (tsan.sh, label tsan) it also proves the reads race with nothing.
+add_executable(test_concurrent_reads api/test_concurrent_reads.c)
+target_link_libraries(test_concurrent_reads PRIVATE rebyte_objects)
+target_include_directories(test_concurrent_reads PRIVATE ${PROJECT_SOURCE_DIR})
+file(GLOB_RECURSE REBYTE_SAMPLE_MODELS ${PROJECT_SOURCE_DIR}/samples/*)
+list(FILTER REBYTE_SAMPLE_MODELS EXCLUDE REGEX "\\.(json|md)$")
+add_test(NAME concurrent_reads COMMAND test_concurrent_reads ${REBYTE_SAMPLE_MODELS})
+if(NOT REBYTE_TSAN AND NOT REBYTE_SANITIZE)
+  rebyte_add_script_test(tsan_concurrent_reads api/tsan.sh ${CMAKE_BINARY_DIR}/tsan)
+  set_tests_properties(tsan_concurrent_reads PROPERTIES LABELS tsan TIMEOUT 900)
+endif()

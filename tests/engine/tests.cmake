@@ -1,0 +1,61 @@
+# The engine under every format: the archive and table units, JSON Pointer, the JSON Patch suite,
+# the corpus round trip of any folder (used by the format folders too), the mutation suite, the
+# fuzz harness's checks, game rules, and the sanitizer rebuild.
+rebyte_add_unit_test(test_archive engine/test_archive.c)
+rebyte_add_unit_test(test_table engine/test_table.c)
+rebyte_add_unit_test(test_arena engine/test_arena.c)
+add_executable(test_pointer engine/test_pointer.c)
+target_link_libraries(test_pointer PRIVATE rebyte_objects)
+target_include_directories(test_pointer PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME pointer_module COMMAND test_pointer ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+
+add_executable(test_json_patch_conformance engine/test_json_patch_conformance.c)
+target_link_libraries(test_json_patch_conformance PRIVATE rebyte_objects)
+add_test(NAME json_patch_conformance COMMAND test_json_patch_conformance ${REBYTE_SHARED}/conformance/json-patch)
+set_tests_properties(json_patch_conformance PROPERTIES SKIP_RETURN_CODE 77)
+
+# The fuzz harness's checks without libFuzzer, over every sample the project ships: each file
+# goes to the reader detection picks (tests/fuzz/fuzz_reader.c), so every registered format with
+# a sample is covered without a list here.
+add_executable(fuzz_replay fuzz/replay_main.c fuzz/fuzz_reader.c fuzz/deferred_agree.c)
+target_link_libraries(fuzz_replay PRIVATE rebyte_objects)
+target_include_directories(fuzz_replay PRIVATE ${PROJECT_SOURCE_DIR})
+file(GLOB_RECURSE REBYTE_SAMPLE_FILES ${PROJECT_SOURCE_DIR}/samples/*)
+list(FILTER REBYTE_SAMPLE_FILES EXCLUDE REGEX "\\.(json|md)$")
+add_test(NAME fuzz_harness_on_samples COMMAND fuzz_replay ${REBYTE_SAMPLE_FILES})
+
+# The deferred model's law: a deferred read agrees with the full read (same error, coverage,
+# notes, bytes, and model once navigated), on the samples and damaged copies of them; every
+# corpus file under the label `long`.
+add_executable(test_deferred engine/test_deferred.c fuzz/deferred_agree.c)
+target_link_libraries(test_deferred PRIVATE rebyte_objects)
+target_include_directories(test_deferred PRIVATE ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME deferred_samples COMMAND test_deferred --damaged 8 ${PROJECT_SOURCE_DIR}/samples)
+if(EXISTS ${REBYTE_SHARED}/corpus)
+  add_test(NAME deferred_corpus COMMAND test_deferred --damaged 2 ${REBYTE_SHARED}/corpus)
+  set_tests_properties(deferred_corpus PROPERTIES LABELS long TIMEOUT 1800)
+endif()
+
+add_executable(test_mutation engine/test_mutation.c)
+target_link_libraries(test_mutation PRIVATE rebyte_objects)
+target_include_directories(test_mutation PRIVATE ${PROJECT_SOURCE_DIR})
+# arguments: the corpus folder and the number of evenly spaced / random cases per file
+# (skipped when the shared folder is absent, failed when it is there without the folder or with
+# no file of a known format in it)
+foreach(folder gbx datawin tres)
+  add_test(NAME ${folder}_mutation COMMAND test_mutation ${REBYTE_SHARED}/corpus/${folder} 20)
+  set_tests_properties(${folder}_mutation PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHARED}")
+endforeach()
+# the mutation suite over the project's own samples of every format (no corpus needed)
+foreach(folder gbx gbx_mapextra gbx_mediatracker gbx_ghost gbx_item streamer tres datawin)
+  add_test(NAME mutation_samples_${folder} COMMAND test_mutation ${PROJECT_SOURCE_DIR}/samples/${folder} 10)
+endforeach()
+
+rebyte_add_script_test(game_rules engine/game_rules.sh)
+
+# The same checks under ASan + UBSan, in a nested build (slow: labelled so it can be run alone
+# with `ctest -L sanitize` or excluded with `-LE sanitize`).
+if(NOT REBYTE_SANITIZE AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  rebyte_add_script_test(sanitized_corpus engine/sanitize.sh ${CMAKE_BINARY_DIR}/sanitize)
+  set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 900)
+endif()
