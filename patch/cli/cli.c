@@ -64,7 +64,6 @@ static const command COMMANDS[] = {
      "  -j N          patch N files at a time (folders and several files; 0: one per CPU)\n"
      "  -q            only problems and the summary\n"
      "  --conflicts   when stacked patches change the same value: stop (default), first-wins, last-wins\n"
-     "  --whole-model apply on the model's JSON rendering instead of the model (slower; for comparing)\n"
      "  --force       write even when the result breaks a game rule (`rebyte check --rules`) the\n"
      "                original kept; each broken rule is still reported\n"
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
