@@ -65,7 +65,7 @@ void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...)
     snprintf(out->error.message, sizeof out->error.message, "%s", message);
 }
 
-int apply_base_matches(const apply_request *rq, const rb_patch *patch)
+static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
 {
     const char *crc_text = json_string_value(json_object_get(patch->base, "crc32"));
     json_int_t base_size = json_integer_value(json_object_get(patch->base, "size"));
@@ -74,7 +74,7 @@ int apply_base_matches(const apply_request *rq, const rb_patch *patch)
 }
 
 /* Reads the written bytes back and compares the model read with the one they were written from. */
-int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
+static int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
 {
     rb_read_options ro = {.file_name = rq->name};
     rb_error err;
@@ -94,7 +94,8 @@ int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *
     return same ? 0 : -1;
 }
 
-int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t failing, apply_outcome *out)
+/* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
+static int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t failing, apply_outcome *out)
 {
     if (!failing) {
         apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);

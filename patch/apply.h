@@ -44,10 +44,6 @@ int apply_on_model(const apply_request *request, apply_outcome *out);
 void apply_line(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int apply_base_matches(const apply_request *request, const rb_patch *patch);
-/* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
-int apply_pins_verdict(const apply_request *request, const rb_patch *patch, size_t failing, apply_outcome *out);
-int apply_verify(const apply_request *request, const rb_doc *written, apply_outcome *out);
 /* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
  * the ones the patched model adds. */
 void apply_rules_before(const rb_doc *original, apply_outcome *out);
