@@ -64,6 +64,17 @@ EOF
         sed 's/\[5, 6, 7\]/[3, 1, 3]/' "$tmp/up.json" >"$tmp/back.json"
         applies "$tmp/down.Gbx" "$tmp/back.json" "$tmp/back.Gbx" && cmp -s "$tmp/back.Gbx" "$map" ||
             fail "down to version 0 and back up does not give the sample's bytes"
+        # a copy inside the unit (a member taken from its neighbour) and the dry run's list
+        cat >"$tmp/copy.json" <<EOF
+[{"op": "replace", "path": "$clips/version", "value": 2},
+ {"op": "copy", "from": "$clips/clipIntro", "path": "$clips/clipAmbiance"},
+ {"op": "add", "path": "$clips/clipTriggerSize", "value": [3, 1, 3]}]
+EOF
+        applies "$tmp/down.Gbx" "$tmp/copy.json" "$tmp/copy.Gbx" && cmp -s "$tmp/copy.Gbx" "$map" ||
+            fail "a member copied inside the unit does not give the sample's bytes"
+        "$rebyte" apply --dry-run "$tmp/copy.json" "$tmp/down.Gbx" >"$tmp/dry" 2>&1
+        grep -q 'copy .*/body/chunks/10/clipAmbiance -> {"index":-1}' "$tmp/dry" ||
+            fail "the dry run does not list the copy: $(cat "$tmp/dry")"
     fi
 fi
 # the description refuses a version without its members, naming the operation and the path
