@@ -308,7 +308,7 @@ static rb_node *build_like(rb_doc *doc, const rb_node *like, const json_t *v, co
 
 /* ---------- moving nodes ---------- */
 
-int rb_model_insert_kid(rb_doc *doc, rb_node *parent, size_t index, rb_node *kid)
+static int insert_kid(rb_doc *doc, rb_node *parent, size_t index, rb_node *kid)
 {
     size_t count = parent->v.kids.count;
     rb_node **items = parent->v.kids.items;
@@ -353,7 +353,7 @@ static int put_node(rb_doc *doc, rb_model_place *place, rb_node *node, const cha
     }
     if (is_list(place->parent)) {
         node->key = NULL;
-        if (rb_model_insert_kid(doc, place->parent, place->index, node) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
+        if (insert_kid(doc, place->parent, place->index, node) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
         return 0;
     }
     if (!place->node) {
@@ -506,6 +506,24 @@ static int op_move_or_copy(op_context *c, int move)
     return put_node(c->doc, &c->place, node, c->path, c->why, c->why_size);
 }
 
+/* The unit around the operation's place opened (patch/model_unit.c); a new element of a list of
+ * units has a placeholder put at its place meanwhile. */
+static int open_unit(op_context *c, int replace)
+{
+    rb_node *placeholder = NULL;
+    int rc = rb_units_open_for(c->doc, c->op, (const char *)c->plain.data, &placeholder, c->why, c->why_size);
+    if (rc != 0 || !placeholder) return rc;
+    if (replace) {
+        c->place.parent->v.kids.items[c->place.index] = placeholder;
+        return 0;
+    }
+    if (insert_kid(c->doc, c->place.parent, c->place.index, placeholder) != 0) {
+        snprintf(c->why, c->why_size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* Which selector index follows an operation (rb_model_select_edited). */
 static int edit_kind(const char *name) { return name[0] == 'r' && name[2] == 'm' ? 'r' : name[0] == 'r' ? 'p' : 'a'; }
 
@@ -529,10 +547,9 @@ static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, si
         else if (moves) rc = op_move_or_copy(&c, name[0] == 'm');
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
         /* what no node has the shape of: the format's description builds it */
-        if (rc == RB_MODEL_BEYOND && doc->units && !moves && c.plain.data)
-            rc = rb_units_open_for(doc, op, (const char *)c.plain.data, why, why_size);
+        if (rc == RB_MODEL_BEYOND && doc->units && !moves && c.plain.data) rc = open_unit(&c, name[0] == 'r');
     } else if (rc == RB_MODEL_BEYOND && doc->units && c.plain.data) {
-        rc = rb_units_open_for(doc, op, (const char *)c.plain.data, why, why_size);
+        rc = open_unit(&c, 0);
     }
     if (rc == 0 && c.plain.data) rb_buf_put(plain, c.plain.data, strlen((const char *)c.plain.data) + 1);
     if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) /* selector indexes follow the edit */

@@ -41,6 +41,5 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
  * hold): RB_MODEL_BEYOND the operation builds structure the model cannot take the shape of and no
  * units were begun; RB_MODEL_IN_UNIT (rb_model_locate) the path goes into a unit held as JSON. */
 enum { RB_MODEL_BEYOND = -2, RB_MODEL_IN_UNIT = 1 };
-/* Puts `kid` into container `parent` at `index` (the elements from there on move up one). */
-int rb_model_insert_kid(rb_doc *doc, rb_node *parent, size_t index, rb_node *kid);
+
 #endif

@@ -21,7 +21,6 @@
 #include "../core/json.h"
 #include "../core/pointer.h"
 #include "jsonpatch.h"
-#include "model_edit.h"
 #include "model_select.h"
 #include "selector.h"
 
@@ -198,26 +197,24 @@ static open_unit *unit_add(rb_doc *doc, const unit_place *p, rb_node *node, json
 }
 
 /* A new element of a list of units (an add at its place, or a replace of one), held as the
- * operation's value until the end: a placeholder stands in the list meanwhile. */
-static int open_new_element(rb_doc *doc, const unit_place *p, const json_t *op, const char *plain, char *why,
-                            size_t why_size)
+ * operation's value until the end: *placeholder stands in the list meanwhile (the caller puts it). */
+static int open_new_element(rb_doc *doc, const unit_place *p, const json_t *op, const char *plain,
+                            rb_node **placeholder, char *why, size_t why_size)
 {
     const char *kind = json_string_value(json_object_get(op, "op"));
     const json_t *value = json_object_get(op, "value");
-    int replace = kind && strcmp(kind, "replace") == 0;
-    if (!value || !kind || (!replace && strcmp(kind, "add") != 0)) {
+    if (!value || !kind || (strcmp(kind, "replace") != 0 && strcmp(kind, "add") != 0)) {
         snprintf(why, why_size, "%s: nothing to build there", plain);
         return -1;
     }
-    rb_node *placeholder = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
+    rb_node *node = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     json_t *json = json_deep_copy(value);
-    if (!placeholder || !json) { json_decref(json); snprintf(why, why_size, "out of memory"); return -1; }
-    if (!unit_add(doc, p, placeholder, json, plain)) { json_decref(json); snprintf(why, why_size, "out of memory"); return -1; }
-    if (replace) p->list->v.kids.items[p->index] = placeholder;
-    else if (rb_model_insert_kid(doc, p->list, p->index, placeholder) != 0) {
+    if (!node || !json || !unit_add(doc, p, node, json, plain)) {
+        json_decref(json);
         snprintf(why, why_size, "out of memory");
         return -1;
     }
+    *placeholder = node;
     return 0;
 }
 
@@ -231,8 +228,10 @@ static const open_unit *unit_inside(const rb_doc *doc, const rb_node *node)
     return NULL;
 }
 
-int rb_units_open_for(rb_doc *doc, const json_t *op, const char *plain, char *why, size_t why_size)
+int rb_units_open_for(rb_doc *doc, const json_t *op, const char *plain, rb_node **placeholder, char *why,
+                      size_t why_size)
 {
+    *placeholder = NULL;
     if (!doc->units) { snprintf(why, why_size, "%s: not a shape the model can take here", plain); return -1; }
     unit_place p;
     if (find_unit(doc, plain, &p, why, why_size) != 0) return -1;
@@ -246,7 +245,7 @@ int rb_units_open_for(rb_doc *doc, const json_t *op, const char *plain, char *wh
                  inner->path, inner->opened_by);
         return -1;
     }
-    if (p.list && !rest[0]) return open_new_element(doc, &p, op, plain, why, why_size);
+    if (p.list && !rest[0]) return open_new_element(doc, &p, op, plain, placeholder, why, why_size);
     json_t *json = rb_model_to_json(doc, node, RB_BLOBS_REF);
     if (!json || !(u = unit_add(doc, &p, node, json, plain))) {
         json_decref(json);

@@ -21,8 +21,11 @@ json_t *rb_units_value(const rb_doc *doc, const rb_node *node, const char *rest)
 /* Applies `op` (add, remove, replace, test) with its path `rest` inside open unit `node`. */
 int rb_units_apply(rb_doc *doc, const rb_node *node, const json_t *op, const char *rest, char *why, size_t why_size);
 /* Opens the smallest unit around plain path `plain` (the place `op` acts on, which the model
- * cannot shape) and applies `op` there. *unit_length: how much of `plain` names the unit. */
-int rb_units_open_for(rb_doc *doc, const json_t *op, const char *plain, char *why, size_t why_size);
+ * cannot shape) and applies `op` there. When the unit is the new element itself (an add at its
+ * place in a list of units, a replace of one), *placeholder gets the node the caller puts at
+ * `plain` meanwhile (the add's or the replace's way); else NULL. 0, or -1 with `why`. */
+int rb_units_open_for(rb_doc *doc, const json_t *op, const char *plain, rb_node **placeholder, char *why,
+                      size_t why_size);
 /* Builds every open unit through its description, in place of its node, and calls `placed` with
  * each node put in place, its path when opened and the operation that opened it (NULL: none).
  * 0, or -1 with `why` naming the operation that opened the unit the description refused. The
