@@ -65,6 +65,16 @@ rb_ar *rb_ar_new_from_json(rb_doc *doc, json_t *json, rb_node *root)
     return ar;
 }
 
+rb_ar *rb_ar_new_unit_from_json(rb_doc *doc, json_t *json, rb_node *root, const rb_node *const *around,
+                                 size_t around_count)
+{
+    rb_ar *ar = rb_ar_new_from_json(doc, json, root);
+    if (!ar) return NULL;
+    ar->around = around;
+    ar->around_count = around_count;
+    return ar;
+}
+
 void rb_ar_free(rb_ar *ar)
 {
     if (!ar) return;

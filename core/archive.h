@@ -41,6 +41,12 @@ rb_ar *rb_ar_new_write(rb_doc_state *doc, rb_node *root, int reencode, int decod
 /* With re-encoding: only streams of this codec (NULL = all). */
 void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec);
 rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
+/* FROM_JSON of one unit of a model (patch/model_unit.c): `root` is a fresh list standing in for
+ * the model's container around[0] (the list the unit belongs in), `json` the array of the one
+ * element; rb_ar_enclosing reaches the model's containers around[1..] above it, so a description
+ * that reads its siblings or its node's class finds them as in a whole build. */
+rb_ar *rb_ar_new_unit_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
+                                size_t around_count);
 /* Finishes: checks that everything was consumed. Returns 1 when no error happened. */
 int rb_ar_finish(rb_ar *ar);
 void rb_ar_free(rb_ar *ar);

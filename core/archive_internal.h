@@ -114,6 +114,10 @@ struct rb_ar {
     /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
     const char *derived_key;
     const rb_node *derived_value;
+    /* FROM_JSON of one unit (rb_ar_new_unit_from_json): the model's containers around it, from
+     * the one the root stands in for upwards, for rb_ar_enclosing past the root */
+    const rb_node *const *around;
+    size_t around_count;
 };
 
 /* ---------- what the parts share (archive.c) ---------- */

@@ -319,6 +319,9 @@ const rb_node *rb_ar_current(rb_ar *ar) { return ar_top_frame(ar)->node; }
 
 const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
 {
-    return up < ar->frame_count ? ar->frames[ar->frame_count - 1 - up].node : NULL;
+    if (up + 1 < ar->frame_count || (up + 1 == ar->frame_count && !ar->around_count))
+        return ar->frames[ar->frame_count - 1 - up].node;
+    size_t beyond = up + 1 - ar->frame_count; /* 0: the container the root stands in for */
+    return beyond < ar->around_count ? ar->around[beyond] : NULL;
 }
 

@@ -13,8 +13,8 @@
 struct rb_ar;
 struct rb_rule;
 
-/* A read-only view of a model by JSON pointers (plain indexes), over the model itself or over
- * its JSON rendering, so a hook reads both apply paths alike (patch/companions.c). */
+/* A read-only view of a model by JSON pointers (plain indexes), so a hook reads the model
+ * without walking its nodes (patch/companions.c). */
 typedef struct rb_model_view {
     const void *context;
     /* elements of the list at `pointer`; *present = 0 when there is none */
@@ -31,6 +31,9 @@ typedef struct rb_key_set {
     int rank;
     const char *keys[5];
 } rb_key_set;
+
+/* A description: one structure, every direction (core/archive.h). */
+typedef void (*rb_describe_fn)(struct rb_ar *ar);
 
 typedef struct rb_format {
     const char *name;
@@ -107,5 +110,11 @@ typedef struct rb_format {
      * and the other spellings of a current id (up to `max`), for messages: their count. */
     int (*era_id)(const rb_node *member, uint64_t value, uint64_t *current);
     size_t (*era_spellings)(uint64_t current, uint64_t *others, size_t max);
+    /* Optional: the units the description builds on their own, for edits the model cannot take
+     * the shape of (a new member, a version change: patch/model_unit.c). For a list of the
+     * model, the description of one of its elements (it begins and ends the element's record
+     * itself, and sets up any state of its own), or NULL when its elements are no units. Without
+     * one around an edit, the document is the unit (GBX: the chunks of a node). */
+    rb_describe_fn (*unit_description)(const rb_node *list);
 } rb_format;
 #endif

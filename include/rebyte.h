@@ -381,7 +381,7 @@ typedef struct rb_apply_options {
     void (*report)(void *context, int warning, const char *line);
     void *report_context;
     int want_changes;  /* fill rb_apply_result.changes (for a dry run) */
-    int whole_model;   /* take the whole-model path even where the model path would do (tests) */
+    int reserved;      /* unused (was whole_model: apply has one engine, docs/usage.md "How apply works") */
     int force;         /* write even when the result breaks a game rule the original kept (each
                           broken rule is reported as a warning) */
 } rb_apply_options;
@@ -391,8 +391,8 @@ typedef struct rb_apply_result {
     uint8_t *bytes;      /* the patched, verified file (rb_apply_result_free frees it) */
     size_t size;
     size_t operations;   /* operations that changed the model (tests and skipped conflicts excluded) */
-    int whole_model;     /* 1 when the whole-model path made it (docs/performance.md) */
-    char whole_model_reason[256]; /* why the model path did not finish, when it did not */
+    int units;           /* units the format's description built (docs/usage.md "How apply works") */
+    char first_unit[256]; /* the first of them: its path and the operation that opened it */
     char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} */
 } rb_apply_result;
 

@@ -1,17 +1,19 @@
 /*
- * Applying patches: one pipeline for the library and the command line (include/rebyte.h).
+ * Applying patches: one engine for the library and the command line (include/rebyte.h).
  *
- * The model path applies each operation to the parsed model (patch/model_edit.c; selectors and
- * tests compared by wire type through patch/model_select.c), writes it, reads the output back
- * and compares the two models node by node (patch/model_compare.c): an edit costs a round trip
- * plus what it touches. A refusal on the model is final (out->final): a selector that matches
- * nothing, a failed test, a conflict, a race record or a rule costs no more than a success. Only
- * an operation that builds structure the model cannot take the shape of (RB_MODEL_BEYOND: a new
- * record member, the first element of an empty list, an annotation), or a result the writer or
- * the re-read refuses, goes to the whole-model path (apply_json.c), which rebuilds the model
- * through the format's description; only the lines of the path that decided are reported.
+ * Each operation is applied to the parsed model (patch/model_edit.c; selectors and tests compared
+ * by wire type through patch/model_select.c). What no node of the model has the shape of (a new
+ * record member, the first element of an empty list, an annotation, a version change, the whole
+ * document) is built by the format's description on the smallest unit around it
+ * (patch/model_unit.c), once the stack is done. The model is then written, the output read back
+ * and the two models compared node by node (core/model_equal.c): an edit costs a round trip plus
+ * what it touches. Every refusal is final and names the file, the patch, the operation and the
+ * path: a selector that matches nothing, a failed test, a conflict, a race record, a rule, a
+ * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no
+ * more than a success.
  */
 #include "apply.h"
+#include "apply_assets.h"
 #include "companions.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,8 +22,10 @@
 #include "../core/model_equal.h"
 #include "model_edit.h"
 #include "model_select.h"
+#include "model_unit.h"
 #include "../core/json.h"
 #include "portable.h"
+#include "stack.h"
 
 /* A line is kept with its kind first ('W' warning, 'I' information) and a newline last. */
 static void put_line(apply_outcome *out, char kind, const char *fmt, va_list ap)
@@ -61,7 +65,7 @@ void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...)
     snprintf(out->error.message, sizeof out->error.message, "%s", message);
 }
 
-int apply_base_matches(const apply_request *rq, const rb_patch *patch)
+static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
 {
     const char *crc_text = json_string_value(json_object_get(patch->base, "crc32"));
     json_int_t base_size = json_integer_value(json_object_get(patch->base, "size"));
@@ -70,7 +74,7 @@ int apply_base_matches(const apply_request *rq, const rb_patch *patch)
 }
 
 /* Reads the written bytes back and compares the model read with the one they were written from. */
-int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
+static int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
 {
     rb_read_options ro = {.file_name = rq->name};
     rb_error err;
@@ -90,7 +94,8 @@ int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *
     return same ? 0 : -1;
 }
 
-int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t failing, apply_outcome *out)
+/* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
+static int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t failing, apply_outcome *out)
 {
     if (!failing) {
         apply_line(out, "%s: every value %s relies on holds: applying", rq->name, patch->name);
@@ -101,52 +106,7 @@ int apply_pins_verdict(const apply_request *rq, const rb_patch *patch, size_t fa
     return -1;
 }
 
-/* ---------- the model path ---------- */
-
-/* Places changed by earlier patches of a stack, by plain path. */
-typedef struct touched {
-    char **paths;
-    size_t *owner;
-    size_t count, cap;
-} touched;
-
-static int touch(touched *t, const char *path, size_t owner)
-{
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        char **paths = realloc(t->paths, cap * sizeof(char *));
-        if (paths) t->paths = paths;
-        size_t *owners = paths ? realloc(t->owner, cap * sizeof(size_t)) : NULL;
-        if (!owners) return -1;
-        t->owner = owners;
-        t->cap = cap;
-    }
-    if (!(t->paths[t->count] = strdup(path))) return -1;
-    t->owner[t->count++] = owner;
-    return 0;
-}
-
-static void touched_free(touched *t)
-{
-    for (size_t i = 0; i < t->count; i++) free(t->paths[i]);
-    free(t->paths);
-    free(t->owner);
-}
-
-/* Does one place hold the other (or are they one)? */
-static int paths_overlap(const char *x, const char *y)
-{
-    size_t nx = strlen(x), ny = strlen(y), n = nx < ny ? nx : ny;
-    return strncmp(x, y, n) == 0 && (nx == ny || (nx < ny ? y[nx] : x[ny]) == '/');
-}
-
-/* The patch (other than `owner`) that changed `path`, a place inside it or around it; -1: none. */
-static long conflict_with(const touched *t, const char *path, size_t owner)
-{
-    for (size_t i = 0; i < t->count; i++)
-        if (t->owner[i] != owner && paths_overlap(t->paths[i], path)) return (long)t->owner[i];
-    return -1;
-}
+/* ---------- the stack on the model (patch/stack.c) ---------- */
 
 /* Does "test" `op` hold on the model (its value compared as the dump shows values,
  * patch/model_select.c)? When not, *got is what the file has, spelled as the dump spells it
@@ -160,10 +120,13 @@ static int pin_holds(rb_doc *doc, const json_t *op, char **want, char **got, cha
     rb_buf plain;
     rb_buf_init(&plain);
     why[0] = 0;
-    rb_node *node = path && rb_model_locate(doc, path, &place, &plain, why, why_size) == 0 ? place.node : NULL;
-    int holds = node && value && rb_model_value_matches(doc, node, value);
+    int rc = path ? rb_model_locate(doc, path, &place, &plain, why, why_size) : -1;
+    rb_node *node = rc == 0 ? place.node : NULL;
+    json_t *in_unit = rc == RB_MODEL_IN_UNIT ? rb_units_value(doc, place.node, place.rest) : NULL;
+    if (node && doc->units && rb_units_holds(doc, node)) in_unit = rb_units_value(doc, node, ""), node = NULL;
+    int holds = value && (in_unit ? rb_values_equal(in_unit, value) : node && rb_model_value_matches(doc, node, value));
     if (!holds) {
-        json_t *actual = node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
+        json_t *actual = in_unit ? json_incref(in_unit) : node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
         *got = actual ? rb_json_compact_text(actual) : NULL;
         *want = value ? rb_json_compact_text(value) : NULL;
         json_decref(actual);
@@ -194,7 +157,6 @@ static int check_base_on_model(const apply_request *rq, rb_doc *doc, const rb_pa
         failing++;
     }
     if (apply_pins_verdict(rq, patch, failing, out) == 0) return 0;
-    out->final = 1;
     return -1;
 }
 
@@ -206,28 +168,56 @@ static void note_change(json_t *changes, const char *op, const char *path, json_
     json_array_append_new(changes, c);
 }
 
-typedef struct stack_state {
-    touched places;
-    size_t changed, skipped;
-} stack_state;
+/* The engine's state for the stack's callbacks. */
+typedef struct model_stack {
+    const apply_request *rq;
+    rb_doc *doc;
+    apply_outcome *out;
+} model_stack;
 
-/* A failed test is final: no other way of applying the patch would make it hold. */
-static int test_on_model(rb_doc *doc, const rb_patch *patch, size_t i, const json_t *op, apply_outcome *out)
+/* A failed test: what the file has there, spelled as the dump spells it. */
+static int test_on_model(void *context, const char *patch, size_t i, const json_t *op, char *message, size_t size)
 {
+    model_stack *ms = context;
     const char *path = json_string_value(json_object_get(op, "path"));
     char *want, *got, why[600];
-    if (pin_holds(doc, op, &want, &got, why, sizeof why)) return 0;
+    if (pin_holds(ms->doc, op, &want, &got, why, sizeof why)) return 0;
     if (got)
-        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch->name, i, path,
-                   got, want ? want : "?");
+        snprintf(message, size, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch, i, path, got,
+                 want ? want : "?");
     else
-        apply_fail(out, RB_E_MODEL, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch->name, i,
-                   path ? path : "?", why[0] ? " (" : "", why, why[0] ? ")" : "");
-    out->final = 1;
+        snprintf(message, size, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch, i, path ? path : "?",
+                 why[0] ? " (" : "", why, why[0] ? ")" : "");
     free(want);
     free(got);
     return -1;
 }
+
+/* Where an operation acts: its plain path (inside a unit the description builds, or a place it
+ * will build). */
+static int locate_on_model(void *context, const json_t *op, char **plain, char *why, size_t why_size)
+{
+    model_stack *ms = context;
+    const char *path = json_string_value(json_object_get(op, "path"));
+    if (!path || !json_string_value(json_object_get(op, "op"))) {
+        snprintf(why, why_size, "an operation needs \"op\" and \"path\"");
+        return -1;
+    }
+    rb_model_place place = {0};
+    rb_buf where;
+    rb_buf_init(&where);
+    int rc = rb_model_locate(ms->doc, path, &place, &where, why, why_size);
+    if (rc == RB_MODEL_IN_UNIT || rc == RB_MODEL_BEYOND) rc = 0; /* `where` names the place */
+    rb_model_place_free(&place);
+    if (rc == 0 && !(*plain = strdup(where.data ? (const char *)where.data : ""))) {
+        snprintf(why, why_size, "out of memory");
+        rc = -1;
+    }
+    rb_buf_free(&where);
+    return rc;
+}
+
+static void line_on_model(void *context, const char *text) { apply_line(((model_stack *)context)->out, "%s", text); }
 
 /* What the format keeps beside a list, in step with an operation on one of its elements. */
 static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_path)
@@ -279,7 +269,8 @@ static int note_from(rb_doc *doc, const json_t *op, apply_outcome *out)
 }
 
 /* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
-static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i)
+static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i,
+                            char *message, size_t size)
 {
     for (size_t k = 0; k < json_array_size(ops); k++) {
         const json_t *op = json_array_get(ops, k);
@@ -288,7 +279,7 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
         char *resolved = NULL, why[512];
         if (note_from(doc, op, out) != 0 || rb_model_apply_op(doc, op, &resolved, why, sizeof why) != 0 ||
             edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0) != 0) {
-            apply_fail(out, RB_E_MODEL, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, why);
+            snprintf(message, size, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, why);
             json_decref(was);
             free(resolved);
             return -1;
@@ -301,69 +292,32 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
     return 0;
 }
 
-/* One operation of patch `p` of the stack. */
-static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, size_t i, stack_state *st,
-                              apply_outcome *out)
+/* One operation: what the format keeps in step with it read first, then the operation, then
+ * those; each change noted for the dry run and the race-record check. */
+static int change_on_model(void *context, const char *patch, size_t i, const json_t *op, const char *plain,
+                           char *message, size_t size)
 {
-    const rb_patch *patch = rq->patches[p];
-    const json_t *op = json_array_get(patch->ops, i);
+    model_stack *ms = context;
+    rb_doc *doc = ms->doc;
+    apply_outcome *out = ms->out;
     const char *kind = json_string_value(json_object_get(op, "op"));
-    const char *path = json_string_value(json_object_get(op, "path"));
-    if (kind && strcmp(kind, "test") == 0) return test_on_model(doc, patch, i, op, out);
     char why[1200];
-    rb_model_place place = {0};
-    rb_buf plain;
-    rb_buf_init(&plain);
-    int rc = path ? rb_model_locate(doc, path, &place, &plain, why, sizeof why) : -1;
-    if (!path) snprintf(why, sizeof why, "an operation needs \"op\" and \"path\"");
-    rb_model_place_free(&place);
-    long other = rc == 0 ? conflict_with(&st->places, (const char *)plain.data, p) : -1;
-    rb_conflicts policy = rq->options ? rq->options->conflicts : RB_CONFLICTS_STOP;
-    if (rc == 0 && other >= 0 && policy == RB_CONFLICTS_STOP) {
-        snprintf(why, sizeof why, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
-                 rq->patches[other]->name, patch->name, (const char *)plain.data);
-        apply_fail(out, RB_E_MODEL, "%s", why);
-        out->final = 1;
-        rb_buf_free(&plain);
-        return -1;
-    }
-    if (rc == 0 && other >= 0 && policy == RB_CONFLICTS_FIRST_WINS) {
-        st->skipped++;
-        apply_line(out, "  %s: %s %s skipped (%s changed it first)", patch->name, kind, (const char *)plain.data,
-                   rq->patches[other]->name);
-        rb_buf_free(&plain);
-        return 0;
-    }
-    json_t *was = rc == 0 && out->changes ? rb_model_json_at(doc, (const char *)plain.data) : NULL;
-    json_t *companions = rc == 0 ? companion_ops(doc, op, (const char *)plain.data) : NULL;
-    json_t *followers = rc == 0 ? follower_ops(doc, op, (const char *)plain.data, why, sizeof why) : NULL;
-    if (rc == 0 && why[0]) { /* a refusal the whole-model path must not undo by editing without them */
-        rc = -1;
-        out->final = 1;
-    }
-    rb_buf_free(&plain);
+    rb_units_set_operation(doc, patch, i);
+    json_t *was = out->changes ? rb_model_json_at(doc, plain) : NULL;
+    json_t *companions = companion_ops(doc, op, plain);
+    json_t *followers = follower_ops(doc, op, plain, why, sizeof why);
+    int rc = why[0] ? -1 : 0; /* the followers refuse */
     char *resolved = NULL;
     if (rc == 0) rc = note_from(doc, op, out);
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
-    if (rc == 0) rc = touch(&st->places, resolved, p);
     if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
-    if (rc != 0) {
-        json_decref(was);
-        json_decref(companions);
-        json_decref(followers);
-        free(resolved);
-        apply_fail(out, RB_E_MODEL, "%s: operation %zu: %s", patch->name, i, why);
-        out->final = rc != RB_MODEL_BEYOND; /* a refusal stands; structure goes to the description */
-        return -1;
-    }
-    st->changed++;
-    if (out->changes) {
-        json_t *now = strcmp(kind, "remove") == 0 ? NULL : rb_model_json_at(doc, resolved);
-        note_change(out->changes, kind, resolved, was, now);
-    }
+    if (rc == 0 && out->changes)
+        note_change(out->changes, kind, resolved, was, strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL);
+    else json_decref(was);
     free(resolved);
-    rc = apply_companions(doc, companions, out, patch->name, i);
-    if (rc == 0) rc = apply_companions(doc, followers, out, patch->name, i);
+    if (rc != 0) snprintf(message, size, "%s: operation %zu: %s", patch, i, why);
+    if (rc == 0) rc = apply_companions(doc, companions, out, patch, i, message, size);
+    if (rc == 0) rc = apply_companions(doc, followers, out, patch, i, message, size);
     json_decref(companions);
     json_decref(followers);
     return rc;
@@ -371,51 +325,94 @@ static int operation_on_model(const apply_request *rq, rb_doc *doc, size_t p, si
 
 static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *out)
 {
-    stack_state st = {0};
-    int rc = 0;
-    for (size_t p = 0; p < rq->count && rc == 0; p++) {
-        const rb_patch *patch = rq->patches[p];
-        st.changed = st.skipped = 0;
-        for (size_t i = 0; i < json_array_size(patch->ops) && rc == 0; i++)
-            rc = operation_on_model(rq, doc, p, i, &st, out);
-        out->operations += st.changed;
-        if (rc == 0 && rq->count > 1)
-            apply_line(out, "  %s: %zu change%s%s", patch->name, st.changed, st.changed == 1 ? "" : "s",
-                       st.skipped ? " (some skipped as conflicts)" : "");
+    const json_t **ops = calloc(rq->count ? rq->count : 1, sizeof(json_t *));
+    const char **names = calloc(rq->count ? rq->count : 1, sizeof(char *));
+    char why[1600];
+    int rc = ops && names ? 0 : -1;
+    if (rc != 0) snprintf(why, sizeof why, "out of memory");
+    for (size_t p = 0; rc == 0 && p < rq->count; p++) {
+        ops[p] = rq->patches[p]->ops;
+        names[p] = rq->patches[p]->name;
     }
-    touched_free(&st.places);
+    model_stack ms = {rq, doc, out};
+    rb_stack_target target = {&ms, test_on_model, locate_on_model, change_on_model, line_on_model};
+    rb_conflicts policy = rq->options ? rq->options->conflicts : RB_CONFLICTS_STOP;
+    if (rc == 0) rc = rb_stack_apply(&target, ops, names, rq->count, policy, &out->operations, why, sizeof why);
+    if (rc != 0) apply_fail(out, RB_E_MODEL, "%s", why);
+    free(ops);
+    free(names);
     return rc;
 }
 
+/* A model the writer or the re-read refuses: the error names the file and the structure path,
+ * and the patches that made the model. */
 static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome *out)
 {
     rb_error err;
     doc->edited = 1; /* descriptions check what an edit may break (rb_ar_checks_edits) */
     if (rb_doc_write(doc, NULL, &out->bytes, &out->size, &err) != RB_OK) {
-        apply_fail(out, err.status, "%s", err.message);
+        char where[1400];
+        apply_fail(out, err.status, "%s: the patched model does not write: %s", rq->count ? rq->patches[rq->count - 1]->name : "the patch",
+                   rb_error_format(&err, where, sizeof where));
         return -1;
     }
     return apply_verify(rq, doc, out);
 }
 
+/* The units the stack opened, built by the description; each node put in place counts as
+ * edited (the race-record check looks below it). */
+static int note_placed(void *context, rb_node *node, const char *path, const char *opened_by)
+{
+    apply_outcome *out = context;
+    if (!out->units++) snprintf(out->first_unit, sizeof out->first_unit, "%.120s (%.120s)", path, opened_by);
+    return edited_nodes_place(out->edited, node);
+}
+
+static int build_units(rb_doc *doc, apply_outcome *out)
+{
+    char why[1600];
+    if (rb_units_end(doc, note_placed, out, why, sizeof why) == 0) return 0;
+    apply_fail(out, RB_E_MODEL, "%s", why);
+    return -1;
+}
+
+static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out);
+
+/* The file parsed once: {"$file": F} values become the format's operations (apply_assets.c)
+ * read from it, then the stack is applied to it. */
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     rb_read_options ro = {.file_name = rq->name};
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
-    if (!doc) return APPLY_FAILED;
-    if (!(out->edited = edited_nodes_new())) {
+    if (!doc) return -1;
+    rb_patch **expanded = NULL;
+    if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
+        rb_doc_free(doc);
+        return -1;
+    }
+    apply_request with_assets = *rq;
+    if (expanded) with_assets.patches = (const rb_patch *const *)expanded;
+    int rc = apply_stack_to(&with_assets, doc, out);
+    apply_free_expanded(expanded, rq->count);
+    return rc;
+}
+
+static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out)
+{
+    if (!(out->edited = edited_nodes_new()) || rb_units_begin(doc) != 0) {
         rb_doc_free(doc);
         apply_fail(out, RB_E_NOMEM, "out of memory");
-        return APPLY_FAILED;
+        return -1;
     }
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
     if (rc == 0) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
-    /* the description would build the same model: a record changed or a rule broken stays so */
-    if (rc == 0 && (rc = apply_records_unchanged(rq, doc, out)) != 0) out->final = 1;
-    if (rc == 0 && (rc = apply_rules_after(rq, doc, out)) != 0) out->final = 1;
+    if (rc == 0) rc = build_units(doc, out);
+    rb_units_discard(doc);
+    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
+    if (rc == 0) rc = apply_rules_after(rq, doc, out);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;
@@ -424,5 +421,5 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;
     else rb_doc_free(doc);
-    return rc == 0 ? APPLY_DONE : out->final ? APPLY_FAILED : APPLY_ELSEWHERE;
+    return rc;
 }

@@ -1,4 +1,4 @@
-/* The apply pipeline's two paths (see apply.c); the public API is in include/rebyte.h. */
+/* The apply engine (see apply.c); the public API is in include/rebyte.h. */
 #ifndef RB_APPLY_H
 #define RB_APPLY_H
 #include <jansson.h>
@@ -30,28 +30,20 @@ typedef struct apply_outcome {
     rb_doc *doc;      /* want_doc: the patched model */
     json_t *changes;  /* want_changes: [{op, path, was?, value?}] */
     size_t operations;
+    int units;             /* units the description built (patch/model_unit.c) */
+    char first_unit[256];  /* the first one's path and operation */
     rb_error error;   /* on failure */
-    int final;        /* the failure is the whole-model path's too: it need not run */
-    rb_buf lines;     /* report lines (apply.c put_line); passed on from the path that decides */
+    rb_buf lines;     /* report lines (apply.c put_line) */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
-    struct edited_nodes *edited; /* the model path's: what its edits reached (apply_records.c) */
+    struct edited_nodes *edited; /* what the edits reached (apply_records.c) */
 } apply_outcome;
 
-/* Results of a path: done, failed in a way the other path would fail too (an input that does not
- * parse), or not done here (the whole-model path decides). */
-enum { APPLY_DONE = 0, APPLY_FAILED = -1, APPLY_ELSEWHERE = -2 };
-
+/* Applies the request's stack to its file: 0, or -1 with out->error (every refusal is final). */
 int apply_on_model(const apply_request *request, apply_outcome *out);
-int apply_on_json(const apply_request *request, apply_outcome *out);
 
 void apply_line(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The checks and messages both paths share. */
-int apply_base_matches(const apply_request *request, const rb_patch *patch);
-/* After a fingerprinted patch's pins were checked on another base: go on, or why not. */
-int apply_pins_verdict(const apply_request *request, const rb_patch *patch, size_t failing, apply_outcome *out);
-int apply_verify(const apply_request *request, const rb_doc *written, apply_outcome *out);
 /* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
  * the ones the patched model adds. */
 void apply_rules_before(const rb_doc *original, apply_outcome *out);
@@ -63,6 +55,8 @@ typedef struct edited_nodes edited_nodes;
 edited_nodes *edited_nodes_new(void);
 void edited_nodes_free(edited_nodes *edited);
 int edited_nodes_note(edited_nodes *edited, rb_doc *doc, const char *plain_path, int removed);
+/* `node` was put in place (a unit the description built): everything below it is new. */
+int edited_nodes_place(edited_nodes *edited, const rb_node *node);
 /* Race records (apply_records.c): 0 when every record of the patched model is the original's
  * (out->edited, when set, limits the check to the records edits reached). */
 int apply_records_unchanged(const apply_request *request, const rb_doc *patched, apply_outcome *out);

@@ -3,7 +3,8 @@
  * applied, such an operation becomes the operations the format gives for putting F back there
  * (rb_doc_asset_patch: a PNG quantised to a texture's palette, a thumbnail turned back upside
  * down). At a path that is no asset's, the value stays what it always was: the file's bytes as
- * the blob.
+ * the blob. The format's hook reads the document apply parsed, before any operation (each file is
+ * put back into the original), at the operation's path alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -134,13 +135,10 @@ static void free_expanded(rb_patch **patches, size_t count)
     free(patches);
 }
 
-int apply_expand_assets(const apply_request *rq, rb_patch ***expanded, rb_error *err)
+int apply_expand_assets(const apply_request *rq, const rb_doc *doc, rb_patch ***expanded, rb_error *err)
 {
     *expanded = NULL;
     if (!has_file_values(rq->patches, rq->count)) return 0;
-    rb_read_options ro = {.file_name = rq->name};
-    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, err);
-    if (!doc) return -1;
     rb_patch **out = calloc(rq->count, sizeof *out);
     json_t *touched = json_array();
     int rc = out && touched ? 0 : -1;
@@ -154,7 +152,6 @@ int apply_expand_assets(const apply_request *rq, rb_patch ***expanded, rb_error 
             rc = expand_operation(doc, original, i, ops, touched, err);
     }
     json_decref(touched);
-    rb_doc_free(doc);
     if (rc != 0) {
         if (!err->status) err->status = RB_E_NOMEM;
         if (!err->message[0]) snprintf(err->message, sizeof err->message, "out of memory");

@@ -85,6 +85,8 @@ int edited_nodes_note(edited_nodes *e, rb_doc *doc, const char *plain_path, int 
     return rc;
 }
 
+int edited_nodes_place(edited_nodes *e, const rb_node *node) { return set_add(&e->placed, node); }
+
 /* Is a record at or below `n` one an edit reached? */
 static int record_reached(const rb_format *format, const edited_nodes *e, const rb_node *n, int below_placed)
 {
@@ -115,6 +117,5 @@ int apply_records_unchanged(const apply_request *rq, const rb_doc *patched, appl
                    "verifies records but never writes one changed, since a changed nickname, time or sample passes "
                    "a run off as someone else's (docs/usage.md \"Race records\")",
                    path[0] ? path : "the file");
-    if (same) out->final = 1;
     return same ? -1 : 0;
 }

@@ -60,6 +60,5 @@ int apply_rules_after(const apply_request *rq, const rb_doc *patched, apply_outc
     if (ra.force || !ra.broken) return 0;
     apply_fail(out, RB_E_RULE, "%s%s; force the write to keep it (rebyte apply --force)", ra.first,
                ra.broken > 1 ? " (and the rules listed above)" : "");
-    out->final = 1; /* the other path would build the same model */
     return -1;
 }

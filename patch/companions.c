@@ -1,7 +1,7 @@
 /*
  * The data a format keeps beside a list, kept in step by apply (rb_format.companions): the hook
- * reads the model through a view by JSON pointers, over the model itself (the model path) or
- * over its JSON rendering (the whole-model path), so both paths make the same operations.
+ * reads the model through a view by JSON pointers (core/format.h rb_model_view), so a format's
+ * hook does not walk nodes itself.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,37 +68,6 @@ static int64_t model_integer(const void *context, const char *pointer, int *pres
 }
 
 rb_model_view companions_model_view(const rb_doc *doc) { return (rb_model_view){doc, model_count, model_integer}; }
-
-/* ---------- the view over the JSON rendering ---------- */
-
-static const json_t *json_at(const json_t *j, const char *pointer)
-{
-    char token[128];
-    while (j && *pointer) {
-        if (!next_token(&pointer, token, sizeof token)) return NULL;
-        if (json_is_object(j)) j = json_object_get(j, token);
-        else if (json_is_array(j)) j = json_array_get(j, strtoul(token, NULL, 10));
-        else return NULL;
-    }
-    return j;
-}
-
-static size_t json_count(const void *context, const char *pointer, int *present)
-{
-    const json_t *j = json_at(context, pointer);
-    *present = json_is_array(j);
-    return *present ? json_array_size(j) : 0;
-}
-
-static int64_t json_integer_at(const void *context, const char *pointer, int *present)
-{
-    const json_t *j = json_at(context, pointer);
-    *present = json_is_integer(j) || (json_is_string(j) && !strncmp(json_string_value(j), "0x", 2));
-    if (json_is_integer(j)) return json_integer_value(j);
-    return *present ? (int64_t)strtoull(json_string_value(j), NULL, 16) : 0;
-}
-
-rb_model_view companions_json_view(const json_t *model) { return (rb_model_view){model, json_count, json_integer_at}; }
 
 json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from)

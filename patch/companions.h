@@ -1,11 +1,10 @@
-/* Views of a model for rb_format.companions, and the hook's call (companions.c). */
+/* The view of a model for rb_format.companions, and the hook's call (companions.c). */
 #ifndef RB_COMPANIONS_H
 #define RB_COMPANIONS_H
 #include <jansson.h>
 #include "../core/doc.h"
 
 rb_model_view companions_model_view(const rb_doc *doc);
-rb_model_view companions_json_view(const json_t *model);
 /* The format's operations that go with `op` (resolved to plain `path` and `from`), or NULL. */
 json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from);

@@ -6,11 +6,12 @@
  * is built from JSON with (core/json.c), so the same values are accepted and refused. A value
  * that brings new structure (a replaced record, a new list element) is built from its JSON after
  * a node of the same shape already in the model: the node it replaces, or a neighbour in its
- * list. That gives every new node its kind and wire type without the format's description;
- * the writer then walks the description over the edited model (WRITE checks every key and
- * kind), and the caller re-reads what was written and compares it with the model
- * (patch/apply.c). What this engine does not do (a new record member, a stream, the document's
- * annotations) it refuses with a reason, and the caller takes the whole-model path.
+ * list. That gives every new node its kind and wire type; the writer then walks the description
+ * over the edited model (WRITE checks every key and kind), and the caller re-reads what was
+ * written and compares it with the model (patch/apply.c). What no node has the shape of (a new
+ * record member, the first element of an empty list, an annotation, a version change, the whole
+ * document) is built by the format's description on the smallest unit around it
+ * (patch/model_unit.c); a path into such a unit edits its JSON until it is built.
  */
 #include "model_edit.h"
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "../core/json.h"
 #include "../core/pointer.h"
 #include "model_select.h"
+#include "model_unit.h"
 #include "portable.h"
 #include "selector.h"
 
@@ -89,8 +91,9 @@ static int step(rb_doc *doc, rb_node *cur, const char *raw, size_t raw_length, i
         }
         put_text(plain, "/");
         rb_buf_put(plain, raw, raw_length);
-        if (place->key[0] == '$') {
-            snprintf(why, why_size, "%s: annotations are edited on the whole model", path);
+        if (place->key[0] == '$') { /* the rest of the path is the annotation's: the unit's JSON */
+            put_text(plain, raw + raw_length);
+            snprintf(why, why_size, "%s: an annotation is built by the format's description", path);
             return RB_MODEL_BEYOND;
         }
         place->node = rb_model_member(cur, place->key, length, &index);
@@ -101,6 +104,20 @@ static int step(rb_doc *doc, rb_node *cur, const char *raw, size_t raw_length, i
     }
     place->parent = cur;
     return 0;
+}
+
+/* The path goes on inside open unit `unit` (patch/model_unit.c) from `rest`. */
+static int into_unit(rb_doc *doc, rb_node *unit, const char *rest, rb_model_place *place, rb_buf *plain, char *why,
+                     size_t why_size)
+{
+    free(place->key);
+    place->key = NULL;
+    place->node = unit;
+    place->rest = rest;
+    if (rb_units_resolve(doc, unit, rest, plain, why, why_size) != 0) return -1;
+    rb_buf_put_u8(plain, 0);
+    if (plain->failed) { snprintf(why, why_size, "out of memory"); return -1; }
+    return RB_MODEL_IN_UNIT;
 }
 
 int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf *plain, char *why, size_t why_size)
@@ -115,14 +132,19 @@ int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf
     const char *raw;
     size_t raw_length;
     int next;
+    if (doc->units && rb_units_holds(doc, doc->root)) return into_unit(doc, doc->root, path, place, plain, why, why_size);
     while ((next = rb_pointer_next(&w, &raw, &raw_length)) == 1) {
         rb_node *cur = place->node;
         if (!cur) {
             snprintf(why, why_size, "%s: a part of the path does not exist", path);
             return -1;
         }
+        if (doc->units && rb_units_holds(doc, cur)) return into_unit(doc, cur, raw - 1, place, plain, why, why_size);
         int rc = step(doc, cur, raw, raw_length, rb_pointer_at_end(&w), path, place, plain, why, why_size);
-        if (rc != 0) return rc;
+        if (rc != 0) {
+            rb_buf_put_u8(plain, 0); /* a BEYOND's plain path is read */
+            return rc;
+        }
     }
     if (next < 0) { /* a token that runs on after its selector: "[id=1]x" */
         snprintf(why, why_size, "path %s must start with '/'", path);
@@ -140,8 +162,10 @@ json_t *rb_model_json_at(rb_doc *doc, const char *path)
     rb_buf_init(&plain);
     char why[256];
     json_t *v = NULL;
-    if (rb_model_locate(doc, path, &place, &plain, why, sizeof why) == 0 && place.node)
-        v = rb_model_to_json(doc, place.node, RB_BLOBS_REF);
+    int rc = rb_model_locate(doc, path, &place, &plain, why, sizeof why);
+    if (rc == RB_MODEL_IN_UNIT) v = json_incref(rb_units_value(doc, place.node, place.rest));
+    else if (rc == 0 && place.node && rb_units_holds(doc, place.node)) v = json_incref(rb_units_value(doc, place.node, ""));
+    else if (rc == 0 && place.node) v = rb_model_to_json(doc, place.node, RB_BLOBS_REF);
     rb_model_place_free(&place);
     rb_buf_free(&plain);
     return v;
@@ -276,7 +300,7 @@ static rb_node *build_like(rb_doc *doc, const rb_node *like, const json_t *v, co
     case RB_K_LIST:
     case RB_K_TABLE: return build_list(doc, like, v, path, why, why_size, depth);
     case RB_K_STREAM:
-        snprintf(why, why_size, "%s: a compressed stream is rebuilt on the whole model", path);
+        snprintf(why, why_size, "%s: a compressed stream is built by the format's description", path);
         return NULL;
     default: return build_scalar(doc, like, v, path, why, why_size);
     }
@@ -324,7 +348,7 @@ static rb_node *clone_tree(rb_doc *doc, const rb_node *n, int depth)
 static int put_node(rb_doc *doc, rb_model_place *place, rb_node *node, const char *path, char *why, size_t why_size)
 {
     if (!place->parent) {
-        snprintf(why, why_size, "%s: the whole document is replaced on the whole model", path);
+        snprintf(why, why_size, "%s: the whole document is built by the format's description", path);
         return RB_MODEL_BEYOND;
     }
     if (is_list(place->parent)) {
@@ -333,7 +357,7 @@ static int put_node(rb_doc *doc, rb_model_place *place, rb_node *node, const cha
         return 0;
     }
     if (!place->node) {
-        snprintf(why, why_size, "%s: a new member takes its place on the whole model", path);
+        snprintf(why, why_size, "%s: a new member is built by the format's description", path);
         return RB_MODEL_BEYOND;
     }
     node->key = place->node->key;
@@ -365,9 +389,19 @@ typedef struct op_context {
 static int op_test(op_context *c)
 {
     if (!c->place.node) { snprintf(c->why, c->why_size, "test failed: %s does not exist", c->path); return -1; }
-    int same = rb_model_value_matches(c->doc, c->place.node, json_object_get(c->op, "value"));
+    const json_t *value = json_object_get(c->op, "value");
+    int same = c->doc->units && rb_units_holds(c->doc, c->place.node)
+                   ? rb_values_equal(rb_units_value(c->doc, c->place.node, ""), value)
+                   : rb_model_value_matches(c->doc, c->place.node, value);
     if (!same) snprintf(c->why, c->why_size, "test failed at %s", c->path);
     return same ? 0 : -1;
+}
+
+/* A version field: the description decides which fields go with it, so the unit around it is
+ * built again (patch/model_unit.c) once the patch's other operations are done. */
+static int changes_version(const rb_doc *doc, const rb_node *node)
+{
+    return doc->units && node->kind == RB_K_INT && node->key && strcmp(node->key, "version") == 0;
 }
 
 static int op_add_or_replace(op_context *c, int replace)
@@ -375,6 +409,10 @@ static int op_add_or_replace(op_context *c, int replace)
     const json_t *value = json_object_get(c->op, "value");
     if (!value) { snprintf(c->why, c->why_size, "%s: the operation has no value", c->path); return -1; }
     if (replace && !c->place.node) { snprintf(c->why, c->why_size, "%s does not exist", c->path); return -1; }
+    if (replace && changes_version(c->doc, c->place.node)) {
+        snprintf(c->why, c->why_size, "%s: a version is changed by the format's description", c->path);
+        return RB_MODEL_BEYOND;
+    }
     const rb_node *shape = shape_for(&c->place);
     if (!shape) { snprintf(c->why, c->why_size, "%s: nothing to take the shape of", c->path); return RB_MODEL_BEYOND; }
     rb_node *node = build_like(c->doc, shape, value, c->path, c->why, c->why_size, 0);
@@ -400,6 +438,30 @@ static int op_remove(op_context *c)
     return 0;
 }
 
+static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, size_t why_size);
+
+/* move and copy as "remove from" (a move) and "add path" with the value found at "from": where
+ * either side is in a unit held as JSON, or the node cannot be taken over (a stream, the root). */
+static int move_by_value(op_context *c, const char *from, int move)
+{
+    json_t *value = rb_model_json_at(c->doc, from);
+    if (!value) { snprintf(c->why, c->why_size, "%s: from %s does not exist", c->path, from); return -1; }
+    json_t *remove = json_pack("{s:s,s:s}", "op", "remove", "path", from);
+    json_t *add = json_pack("{s:s,s:s,s:o}", "op", "add", "path", c->path, "value", value);
+    rb_buf ignored;
+    rb_buf_init(&ignored);
+    int rc = remove && add ? 0 : -1;
+    if (rc != 0) snprintf(c->why, c->why_size, "out of memory");
+    if (rc == 0 && move) rc = apply_one(c->doc, remove, &ignored, c->why, c->why_size);
+    rb_buf_free(&c->plain);
+    rb_buf_init(&c->plain);
+    if (rc == 0) rc = apply_one(c->doc, add, &c->plain, c->why, c->why_size);
+    rb_buf_free(&ignored);
+    json_decref(remove);
+    json_decref(add);
+    return rc;
+}
+
 /* move and copy: the node at "from" goes (or its copy goes) where "path" says. */
 static int op_move_or_copy(op_context *c, int move)
 {
@@ -410,13 +472,18 @@ static int op_move_or_copy(op_context *c, int move)
         snprintf(c->why, c->why_size, "%s: cannot move a value into itself", c->path);
         return -1;
     }
-    rb_model_place source;
-    rb_buf from_plain;
+    rb_model_place source, target;
+    rb_buf from_plain, target_plain;
     rb_buf_init(&from_plain);
+    rb_buf_init(&target_plain);
     int rc = rb_model_locate(c->doc, from, &source, &from_plain, c->why, c->why_size);
-    if (rc != 0) { rb_model_place_free(&source); rb_buf_free(&from_plain); return rc; }
-    rb_node *node = source.node;
-    if (node && !source.parent) node = NULL;
+    int target_rc = rc == 0 ? rb_model_locate(c->doc, c->path, &target, &target_plain, c->why, c->why_size) : 0;
+    if (rc == 0) rb_model_place_free(&target);
+    rb_buf_free(&target_plain);
+    int by_value = rc == RB_MODEL_IN_UNIT || target_rc == RB_MODEL_IN_UNIT || target_rc == RB_MODEL_BEYOND ||
+                   (rc == 0 && source.node && (!source.parent || source.node->kind == RB_K_STREAM ||
+                                               (c->doc->units && rb_units_holds(c->doc, source.node))));
+    rb_node *node = rc == 0 && !by_value ? source.node : NULL;
     if (node && move) {
         remove_kid(source.parent, source.index);
         rb_model_select_edited(c->doc, (const char *)from_plain.data, 'r');
@@ -425,6 +492,8 @@ static int op_move_or_copy(op_context *c, int move)
     }
     rb_buf_free(&from_plain);
     rb_model_place_free(&source);
+    if (by_value && c->doc->units) return move_by_value(c, from, move);
+    if (rc != 0 && rc != RB_MODEL_IN_UNIT) return rc;
     if (!node) {
         snprintf(c->why, c->why_size, "%s: from %s cannot be taken on the model", c->path, from);
         return RB_MODEL_BEYOND;
@@ -437,9 +506,30 @@ static int op_move_or_copy(op_context *c, int move)
     return put_node(c->doc, &c->place, node, c->path, c->why, c->why_size);
 }
 
-int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why, size_t why_size)
+/* The unit around the operation's place opened (patch/model_unit.c); a new element of a list of
+ * units has a placeholder put at its place meanwhile. */
+static int open_unit(op_context *c, int replace)
 {
-    *resolved = NULL;
+    rb_node *placeholder = NULL;
+    int rc = rb_units_open_for(c->doc, c->op, (const char *)c->plain.data, &placeholder, c->why, c->why_size);
+    if (rc != 0 || !placeholder) return rc;
+    if (replace) {
+        c->place.parent->v.kids.items[c->place.index] = placeholder;
+        return 0;
+    }
+    if (insert_kid(c->doc, c->place.parent, c->place.index, placeholder) != 0) {
+        snprintf(c->why, c->why_size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* Which selector index follows an operation (rb_model_select_edited). */
+static int edit_kind(const char *name) { return name[0] == 'r' && name[2] == 'm' ? 'r' : name[0] == 'r' ? 'p' : 'a'; }
+
+/* One operation; `plain` gets its plain path. */
+static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, size_t why_size)
+{
     const char *name = json_string_value(json_object_get(op, "op"));
     op_context c = {.doc = doc, .op = op, .path = json_string_value(json_object_get(op, "path")), .why = why,
                     .why_size = why_size};
@@ -447,19 +537,39 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
     rb_buf_init(&c.plain);
     int moves = strcmp(name, "move") == 0 || strcmp(name, "copy") == 0;
     int rc = moves ? 0 : rb_model_locate(doc, c.path, &c.place, &c.plain, why, why_size);
-    if (rc == 0) {
+    if (rc == RB_MODEL_IN_UNIT) {
+        rc = rb_units_apply(doc, c.place.node, op, c.place.rest, why, why_size);
+    } else if (rc == 0) {
         if (strcmp(name, "test") == 0) rc = op_test(&c);
         else if (strcmp(name, "replace") == 0) rc = op_add_or_replace(&c, 1);
         else if (strcmp(name, "add") == 0) rc = op_add_or_replace(&c, 0);
         else if (strcmp(name, "remove") == 0) rc = op_remove(&c);
         else if (moves) rc = op_move_or_copy(&c, name[0] == 'm');
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
+        /* what no node has the shape of: the format's description builds it */
+        if (rc == RB_MODEL_BEYOND && doc->units && !moves && c.plain.data) rc = open_unit(&c, name[0] == 'r');
+    } else if (rc == RB_MODEL_BEYOND && doc->units && c.plain.data) {
+        rc = open_unit(&c, 0);
     }
-    if (rc == 0 && c.plain.data) *resolved = strdup((const char *)c.plain.data);
+    if (rc == 0 && c.plain.data) rb_buf_put(plain, c.plain.data, strlen((const char *)c.plain.data) + 1);
     if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) /* selector indexes follow the edit */
-        rb_model_select_edited(doc, (const char *)c.plain.data, name[0] == 'r' && name[2] == 'm' ? 'r' : name[0] == 'r' ? 'p' : 'a');
+        rb_model_select_edited(doc, (const char *)c.plain.data, edit_kind(name));
     if (rc == 0 && strcmp(name, "test") != 0 && doc->format->after_edit) doc->format->after_edit(doc);
     rb_model_place_free(&c.place);
     rb_buf_free(&c.plain);
+    return rc;
+}
+
+int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why, size_t why_size)
+{
+    *resolved = NULL;
+    rb_buf plain;
+    rb_buf_init(&plain);
+    int rc = apply_one(doc, op, &plain, why, why_size);
+    if (rc == 0 && plain.data && !(*resolved = strdup((const char *)plain.data))) {
+        snprintf(why, why_size, "out of memory");
+        rc = -1;
+    }
+    rb_buf_free(&plain);
     return rc;
 }

@@ -12,13 +12,16 @@ typedef struct rb_model_place {
     size_t index;    /* position in parent: of the node, or where a new list element goes */
     rb_node *node;   /* what is there, NULL for a place that does not exist yet */
     char *key;       /* the last token, unescaped (malloc'd; free with rb_model_place_free) */
+    const char *rest; /* RB_MODEL_IN_UNIT: the rest of the path (inside `path`) below unit `node` */
 } rb_model_place;
 void rb_model_place_free(rb_model_place *place);
 
 /* Follows `path` (RFC 6901 tokens and "[key=value]" selectors, patch/selector.c) through the
  * model. The last token may name a place that does not exist yet (a new member, "-" or the end
  * index of a list). `plain` receives the path with selectors replaced by indices. Tables and
- * packed records on the way become nodes. 0 on success, else -1 and `why`. */
+ * packed records on the way become nodes. 0 on success; RB_MODEL_IN_UNIT when the path goes
+ * into a unit held as JSON (patch/model_unit.c: place->node is the unit, place->rest the rest of
+ * the path, `plain` the whole path resolved); else -1 (or RB_MODEL_BEYOND) and `why`. */
 int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf *plain, char *why, size_t why_size);
 
 /* The JSON value at `path` (a new reference; blobs as references), NULL when there is none. */
@@ -26,15 +29,17 @@ json_t *rb_model_json_at(rb_doc *doc, const char *path);
 
 /* Applies one operation to the model. Scalars go through their wire types; a new or replaced
  * structure is built from its JSON after the node it replaces or a sibling (same keys, same wire
- * types), and the writer checks it against the description. 0 on success; -1 when the operation
- * fails or is beyond this engine (why says which; the caller then takes the whole-model path,
- * which is as strict and reports as before). *resolved gets the operation's plain path
- * (malloc'd). */
+ * types), and the writer checks it against the description. Structure no node has the shape of
+ * (a new record member, the first element of an empty list, an annotation, a version change, the
+ * whole document) is built by the format's description: with units begun (rb_units_begin), the
+ * smallest unit around it is opened (patch/model_unit.c); without, the operation is refused
+ * (RB_MODEL_BEYOND). 0 on success, else -1 (or RB_MODEL_BEYOND) with `why`. *resolved gets the
+ * operation's plain path (malloc'd). */
 int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why, size_t why_size);
-/* rb_model_apply_op's and rb_model_locate's failures: -1 the operation is refused (a selector
+/* rb_model_apply_op's and rb_model_locate's results besides 0 and -1 (a refusal: a selector
  * that matches no element, an index out of range, a failed test, a value its wire type cannot
- * hold); RB_MODEL_BEYOND the operation builds structure the model cannot take the shape of (a
- * new record member, the first element of an empty list, an annotation): the format's
- * description decides (patch/apply.c). */
-enum { RB_MODEL_BEYOND = -2 };
+ * hold): RB_MODEL_BEYOND the operation builds structure the model cannot take the shape of and no
+ * units were begun; RB_MODEL_IN_UNIT (rb_model_locate) the path goes into a unit held as JSON. */
+enum { RB_MODEL_BEYOND = -2, RB_MODEL_IN_UNIT = 1 };
+
 #endif

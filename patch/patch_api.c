@@ -4,7 +4,6 @@
 #include <string.h>
 #include <zlib.h>
 #include "apply.h"
-#include "apply_assets.h"
 #include "../core/error.h"
 #include "../core/json.h"
 #include "../core/options.h"
@@ -80,40 +79,6 @@ static void pass_lines(const apply_outcome *out, const rb_apply_options *o)
     }
 }
 
-/* Both paths in order; the outcome of the one that decided. */
-static int run_expanded(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason,
-                        size_t reason_size);
-
-/* Operations with {"$file": F} at an asset's path become the format's first (apply_assets.c). */
-static int run(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason, size_t reason_size)
-{
-    rb_patch **expanded;
-    if (apply_expand_assets(rq, &expanded, &out->error) != 0) {
-        *whole_model = 0;
-        return APPLY_FAILED;
-    }
-    if (!expanded) return run_expanded(rq, out, whole_model, reason, reason_size);
-    apply_request with_assets = *rq;
-    with_assets.patches = (const rb_patch *const *)expanded;
-    int rc = run_expanded(&with_assets, out, whole_model, reason, reason_size);
-    apply_free_expanded(expanded, rq->count);
-    return rc;
-}
-
-static int run_expanded(const apply_request *rq, apply_outcome *out, int *whole_model, char *reason,
-                        size_t reason_size)
-{
-    int want_changes = rq->options && rq->options->want_changes;
-    outcome_reset(out, want_changes);
-    int rc = APPLY_ELSEWHERE;
-    if (!rq->options || !rq->options->whole_model) rc = apply_on_model(rq, out);
-    *whole_model = rc == APPLY_ELSEWHERE;
-    if (rc != APPLY_ELSEWHERE) return rc;
-    if (reason) snprintf(reason, reason_size, "%.200s", out->error.message[0] ? out->error.message : "asked for");
-    outcome_reset(out, 0);
-    return apply_on_json(rq, out);
-}
-
 rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
                    size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err)
 {
@@ -127,10 +92,11 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
     options = &taken;
     apply_request rq = {data, size, file_name ? file_name : "", patches, count, options, 0};
     apply_outcome out = {0};
-    int rc = run(&rq, &out, &result->whole_model, result->whole_model_reason, sizeof result->whole_model_reason);
+    outcome_reset(&out, options->want_changes);
+    int rc = apply_on_model(&rq, &out);
     pass_lines(&out, options);
     rb_buf_free(&out.lines);
-    if (rc != APPLY_DONE) {
+    if (rc != 0) {
         if (err) {
             *err = out.error;
             if (!err->status) err->status = RB_E_MODEL;
@@ -144,6 +110,8 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
     result->bytes = out.bytes;
     result->size = out.size;
     result->operations = out.operations;
+    result->units = out.units;
+    snprintf(result->first_unit, sizeof result->first_unit, "%s", out.first_unit);
     if (out.changes) result->changes = json_dumps(out.changes, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(out.changes);
     json_decref(out.rules_before);

@@ -20,6 +20,7 @@
 #include "jsonpatch.h"
 #include "selector.h"
 #include "../core/pointer.h"
+#include "stack.h"
 
 /* ---------- patch files: plain arrays or fingerprinted objects ---------- */
 
@@ -33,141 +34,6 @@ int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base)
         return 0;
     }
     return -1;
-}
-
-/* ---------- stacking ---------- */
-
-/* Paths (resolved) changed by earlier patches of the stack. */
-typedef struct touched {
-    char **paths;
-    int *owner;
-    size_t count, cap;
-    /* the paths of the earlier patches (the first `indexed` entries), sorted, each with the first
-     * entry that has it, and a range-minimum table over those entries: a conflict is found in
-     * log time where a scan would make a stack of n changes cost n² */
-    size_t indexed, distinct, levels;
-    size_t *sorted;    /* distinct paths: the entry that has it first */
-    size_t **minimum;  /* minimum[k][i]: the first entry among sorted[i .. i + 2^k - 1] */
-} touched;
-
-static void touch(touched *t, const char *path, int owner)
-{
-    if (t->count == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 32;
-        t->paths = realloc(t->paths, t->cap * sizeof(char *));
-        t->owner = realloc(t->owner, t->cap * sizeof(int));
-    }
-    t->paths[t->count] = strdup(path);
-    t->owner[t->count++] = owner;
-}
-
-static void forget_index(touched *t)
-{
-    for (size_t k = 0; k < t->levels; k++) free(t->minimum[k]);
-    free(t->minimum);
-    free(t->sorted);
-    t->minimum = NULL;
-    t->sorted = NULL;
-    t->indexed = t->distinct = t->levels = 0;
-}
-
-static char *const *sort_paths; /* qsort has no context argument */
-static int compare_entries(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    int c = strcmp(sort_paths[a], sort_paths[b]);
-    return c ? c : (a > b) - (a < b);
-}
-
-/* Index every entry so far: called when a patch starts, the entries then being the earlier ones. */
-static int index_touched(touched *t)
-{
-    forget_index(t);
-    size_t n = t->count;
-    if (!n) return 0;
-    size_t *order = malloc(n * sizeof(size_t));
-    if (!order) return -1;
-    for (size_t i = 0; i < n; i++) order[i] = i;
-    sort_paths = t->paths;
-    qsort(order, n, sizeof(size_t), compare_entries);
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) /* equal paths are adjacent, the first entry first */
-        if (!d || strcmp(t->paths[order[d - 1]], t->paths[order[i]]) != 0) order[d++] = order[i];
-    size_t levels = 1;
-    while (((size_t)1 << levels) <= d) levels++;
-    t->minimum = calloc(levels, sizeof(size_t *));
-    if (!t->minimum) { free(order); return -1; }
-    t->sorted = order;
-    t->distinct = d;
-    t->levels = levels;
-    for (size_t k = 0; k < levels; k++) {
-        size_t span = (size_t)1 << k;
-        if (!(t->minimum[k] = malloc(d * sizeof(size_t)))) { forget_index(t); return -1; }
-        for (size_t i = 0; i + span <= d; i++) {
-            if (!k) { t->minimum[k][i] = order[i]; continue; }
-            size_t x = t->minimum[k - 1][i], y = t->minimum[k - 1][i + span / 2];
-            t->minimum[k][i] = x < y ? x : y;
-        }
-    }
-    t->indexed = n;
-    return 0;
-}
-
-/* strcmp of an indexed path with the first `len` bytes of `key` (then, when `slash`, a '/') */
-static int compare_prefix(const char *path, const char *key, size_t len, int slash)
-{
-    int c = strncmp(path, key, len);
-    if (c || !slash) return c ? c : path[len] != 0;
-    return (unsigned char)path[len] - '/' ? ((unsigned char)path[len] < '/' ? -1 : 1) : path[len + 1] != 0;
-}
-
-/* The first sorted position whose path is not below key[0..len) (+ '/') */
-static size_t lower_bound(const touched *t, const char *key, size_t len, int slash)
-{
-    size_t lo = 0, hi = t->distinct;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (compare_prefix(t->paths[t->sorted[mid]], key, len, slash) < 0) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-static size_t range_minimum(const touched *t, size_t from, size_t to) /* over sorted[from .. to-1] */
-{
-    size_t k = 0;
-    while (((size_t)2 << k) <= to - from) k++;
-    size_t x = t->minimum[k][from], y = t->minimum[k][to - ((size_t)1 << k)];
-    return x < y ? x : y;
-}
-
-/* The owner of the first entry of an earlier patch whose path overlaps `path` (is it, is above
- * it or below it), as a scan of the entries in order would find it; -1 when there is none. */
-static int conflict_with(const touched *t, const char *path, int owner)
-{
-    size_t best = (size_t)-1, n = strlen(path);
-    for (size_t len = 0; len <= n; len++) { /* the path and the paths above it */
-        if (len < n && path[len] != '/') continue;
-        size_t at = lower_bound(t, path, len, 0);
-        if (at < t->distinct && compare_prefix(t->paths[t->sorted[at]], path, len, 0) == 0 && t->sorted[at] < best)
-            best = t->sorted[at];
-    }
-    /* the paths below it: those that start with path + '/', a run of the sorted list */
-    size_t from = lower_bound(t, path, n, 1), to = from;
-    size_t lo = from, hi = t->distinct;
-    while (lo < hi) { /* the end of the run: the first path that does not start with path + '/' */
-        size_t mid = lo + (hi - lo) / 2;
-        const char *p = t->paths[t->sorted[mid]];
-        if (strncmp(p, path, n) == 0 && p[n] == '/') lo = mid + 1;
-        else hi = mid;
-    }
-    to = lo;
-    if (from < to) {
-        size_t m = range_minimum(t, from, to);
-        if (m < best) best = m;
-    }
-    (void)owner; /* the indexed entries are the earlier patches', never the current one's */
-    return best == (size_t)-1 ? -1 : t->owner[best];
 }
 
 /* ---------- selectors resolved through indexes ---------- */
@@ -775,7 +641,7 @@ static void test_failure(json_t *doc, const json_t *op, const char *patch, size_
     free(plain);
 }
 
-/* The operations that go with one (rb_stack_options.companions), applied after it. */
+/* The operations that go with one (rb_stack_companions), applied after it. */
 static int apply_companions(json_t **work, json_t *extra, sel_caches *indexes, char *why, size_t why_size)
 {
     if (!extra) return 0;
@@ -785,113 +651,113 @@ static int apply_companions(json_t **work, json_t *extra, sel_caches *indexes, c
     return rc;
 }
 
+/* ---------- the stack on plain JSON (patch/stack.c) ---------- */
+
+/* The document and what locating the current operation prepared: a change in place, or the
+ * document with the operation applied (a probe) and the operation with plain paths. */
+typedef struct json_stack {
+    json_t *work;
+    sel_caches indexes;
+    const rb_stack_companions *companions;
+    in_place ip;
+    int in_place;
+    json_t *probe, *resolved;
+    FILE *report;
+} json_stack;
+
+static void forget_plan(json_stack *js)
+{
+    if (js->in_place) in_place_free(&js->ip);
+    js->in_place = 0;
+    json_decref(js->probe);
+    json_decref(js->resolved);
+    js->probe = js->resolved = NULL;
+}
+
+static int test_on_json(void *context, const char *patch, size_t i, const json_t *op, char *why, size_t why_size)
+{
+    json_stack *js = context;
+    if (!pin_fails(&js->indexes, js->work, (json_t *)op)) return 0;
+    test_failure(js->work, op, patch, i, why, why_size);
+    return -1;
+}
+
+static int locate_on_json(void *context, const json_t *op, char **plain, char *why, size_t why_size)
+{
+    json_stack *js = context;
+    forget_plan(js);
+    if ((js->in_place = in_place_prepare(&js->indexes, js->work, op, &js->ip))) {
+        *plain = strdup(js->ip.plain);
+    } else {
+        json_t *one = json_pack("[O]", op);
+        js->probe = json_deep_copy(js->work); /* resolved against the document as it is */
+        int rc = rb_json_patch_apply_selectors(&js->probe, one, &js->resolved, why, why_size);
+        json_decref(one);
+        if (rc != 0) return -1;
+        *plain = strdup(json_string_value(json_object_get(json_array_get(js->resolved, 0), "path")));
+    }
+    if (!*plain) { snprintf(why, why_size, "out of memory"); return -1; }
+    return 0;
+}
+
+static int change_on_json(void *context, const char *patch, size_t i, const json_t *op, const char *plain, char *why,
+                          size_t why_size)
+{
+    json_stack *js = context;
+    const rb_stack_companions *c = js->companions;
+    json_t *extra;
+    char reason[600];
+    if (js->in_place) {
+        extra = c ? c->make(c->context, js->work, op, plain, NULL) : NULL;
+        if (in_place_commit(&js->indexes, &js->work, &js->ip) != 0) {
+            json_decref(extra);
+            snprintf(why, why_size, "%s: operation %zu: out of memory", patch, i);
+            return -1;
+        }
+    } else {
+        const json_t *plain_op = json_array_get(js->resolved, 0);
+        extra = c ? c->make(c->context, js->work, plain_op, plain, json_string_value(json_object_get(plain_op, "from")))
+                  : NULL;
+        json_decref(js->work);
+        js->work = js->probe;
+        js->probe = NULL;
+        caches_clear(&js->indexes); /* a new document: the indexes name the old one's lists */
+    }
+    forget_plan(js);
+    if (apply_companions(&js->work, extra, &js->indexes, reason, sizeof reason) != 0) {
+        snprintf(why, why_size, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, reason);
+        return -1;
+    }
+    return 0;
+}
+
+static void line_on_json(void *context, const char *text) { fprintf(((json_stack *)context)->report, "%s\n", text); }
+
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
-                   rb_conflict_policy policy, FILE *report, const rb_stack_companions *companions, char *err,
+                   rb_conflicts policy, FILE *report, const rb_stack_companions *companions, char *err,
                    size_t err_size)
 {
-    json_t *work = json_deep_copy(*doc);
-    touched t = {0};
-    sel_caches indexes = {.random = 2463534242u};
-    int rc = 0;
-    for (int p = 0; p < count && rc == 0; p++) {
-        const json_t *ops, *base;
-        if (rb_patch_parts(patches[p], &ops, &base) != 0) {
+    const json_t **ops = calloc(count > 0 ? (size_t)count : 1, sizeof(json_t *));
+    if (!ops) { snprintf(err, err_size, "out of memory"); return -1; }
+    for (int p = 0; p < count; p++) {
+        const json_t *base;
+        if (rb_patch_parts(patches[p], &ops[p], &base) != 0) {
             snprintf(err, err_size, "%s is neither a JSON Patch array nor a rebyte patch object", names[p]);
-            rc = -1;
-            break;
+            free(ops);
+            return -1;
         }
-        if (index_touched(&t) != 0) {
-            snprintf(err, err_size, "out of memory");
-            rc = -1;
-            break;
-        }
-        size_t changed = 0, skipped = 0;
-        for (size_t i = 0; i < json_array_size(ops) && rc == 0; i++) {
-            json_t *op = json_array_get(ops, i);
-            const char *op_name = json_string_value(json_object_get(op, "op"));
-            if (op_name && strcmp(op_name, "test") == 0) {
-                if (pin_fails(&indexes, work, op)) {
-                    test_failure(work, op, names[p], i, err, err_size);
-                    rc = -1;
-                }
-                continue;
-            }
-            in_place ip;
-            if (in_place_prepare(&indexes, work, op, &ip)) {
-                int other = conflict_with(&t, ip.plain, p);
-                if (other >= 0 && policy == RB_CONFLICT_STOP) {
-                    snprintf(err, err_size, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
-                             names[other], names[p], ip.plain);
-                    rc = -1;
-                } else if (other >= 0 && policy == RB_CONFLICT_FIRST_WINS) {
-                    skipped++;
-                    if (report) fprintf(report, "  %s: %s %s skipped (%s changed it first)\n", names[p], op_name, ip.plain, names[other]);
-                } else {
-                    json_t *extra = companions ? companions->make(companions->context, work, op, ip.plain, NULL) : NULL;
-                    char why[600];
-                    if (in_place_commit(&indexes, &work, &ip) != 0) {
-                        snprintf(err, err_size, "%s: operation %zu: out of memory", names[p], i);
-                        json_decref(extra);
-                        rc = -1;
-                    } else if (apply_companions(&work, extra, &indexes, why, sizeof why) != 0) {
-                        snprintf(err, err_size, "%s: operation %zu: keeping the data beside it in step: %s", names[p], i, why);
-                        rc = -1;
-                    } else {
-                        touch(&t, ip.plain, p);
-                        changed++;
-                    }
-                }
-                in_place_free(&ip);
-                continue;
-            }
-            json_t *one = json_pack("[O]", op), *resolved = NULL;
-            char why[1200];
-            /* resolve first, to know what this operation touches */
-            json_t *probe = json_deep_copy(work);
-            if (rb_json_patch_apply_selectors(&probe, one, &resolved, why, sizeof why) != 0) {
-                snprintf(err, err_size, "%s: operation %zu: %s", names[p], i, why);
-                rc = -1;
-            } else {
-                const char *kind = json_string_value(json_object_get(op, "op"));
-                const char *path = json_string_value(json_object_get(json_array_get(resolved, 0), "path"));
-                int other = kind && strcmp(kind, "test") != 0 ? conflict_with(&t, path, p) : -1;
-                if (other >= 0 && policy == RB_CONFLICT_STOP) {
-                    snprintf(err, err_size, "%s and %s both change %s (use --conflicts=first-wins or last-wins)",
-                             names[other], names[p], path);
-                    rc = -1;
-                } else if (other >= 0 && policy == RB_CONFLICT_FIRST_WINS) {
-                    skipped++;
-                    if (report) fprintf(report, "  %s: %s %s skipped (%s changed it first)\n", names[p], kind, path, names[other]);
-                } else {
-                    const json_t *plain_op = json_array_get(resolved, 0);
-                    json_t *extra = companions ? companions->make(companions->context, work, plain_op, path,
-                                                                  json_string_value(json_object_get(plain_op, "from")))
-                                               : NULL;
-                    json_decref(work);
-                    work = probe;
-                    probe = NULL;
-                    caches_clear(&indexes); /* a new document: the indexes name the old one's lists */
-                    if (apply_companions(&work, extra, &indexes, why, sizeof why) != 0) {
-                        snprintf(err, err_size, "%s: operation %zu: keeping the data beside it in step: %s", names[p], i, why);
-                        rc = -1;
-                    } else if (kind && strcmp(kind, "test") != 0) { touch(&t, path, p); changed++; }
-                }
-            }
-            json_decref(probe);
-            json_decref(one);
-            json_decref(resolved);
-        }
-        if (rc == 0 && report)
-            fprintf(report, "  %s: %zu change%s%s\n", names[p], changed, changed == 1 ? "" : "s",
-                    skipped ? " (some skipped as conflicts)" : "");
     }
-    for (size_t i = 0; i < t.count; i++) free(t.paths[i]);
-    free(t.paths);
-    free(t.owner);
-    forget_index(&t);
-    caches_clear(&indexes);
-    if (rc != 0) { json_decref(work); return -1; }
+    json_stack js = {.work = json_deep_copy(*doc), .indexes = {.random = 2463534242u}, .companions = companions,
+                     .report = report};
+    rb_stack_target target = {&js, test_on_json, locate_on_json, change_on_json, report ? line_on_json : NULL};
+    int rc = js.work ? 0 : -1;
+    if (rc != 0) snprintf(err, err_size, "out of memory");
+    if (rc == 0) rc = rb_stack_apply(&target, ops, names, (size_t)count, policy, NULL, err, err_size);
+    forget_plan(&js);
+    caches_clear(&js.indexes);
+    free(ops);
+    if (rc != 0) { json_decref(js.work); return -1; }
     json_decref(*doc);
-    *doc = work;
+    *doc = js.work;
     return 0;
 }

@@ -11,7 +11,6 @@
 #include <jansson.h>
 #include "test_util.h"
 #include "core/json.h"
-#include "patch/jsondiff.h"
 #include "patch/jsonpatch.h"
 #include "patch/portable.h"
 #include "patch/selector.h"
@@ -40,7 +39,7 @@ static int apply_identity(json_t *a, const json_t *ops, json_t **result, char *w
 {
     const char *name = "identity";
     *result = json_deep_copy(a);
-    return rb_apply_stack(result, &ops, &name, 1, RB_CONFLICT_STOP, NULL, NULL, why, why_size);
+    return rb_apply_stack(result, &ops, &name, 1, RB_CONFLICTS_STOP, NULL, NULL, why, why_size);
 }
 
 /* An element of a big list: a unique id (or a shared one when `dup`), a name, a nested list. */
@@ -197,7 +196,7 @@ static void conflicts(void)
         const json_t *patches[] = {p1, p2};
         const char *names[] = {"p1", "p2"};
         char why[600] = "";
-        int rc = rb_apply_stack(&work, patches, names, 2, RB_CONFLICT_STOP, NULL, NULL, why, sizeof why);
+        int rc = rb_apply_stack(&work, patches, names, 2, RB_CONFLICTS_STOP, NULL, NULL, why, sizeof why);
         if (cases[c].message)
             CHECK(rc != 0 && strncmp(why, cases[c].message, strlen(cases[c].message)) == 0, "case %zu: %s", c, why);
         else
@@ -205,7 +204,7 @@ static void conflicts(void)
         json_decref(work);
         /* the first patch wins: the second's overlapping change is skipped */
         work = json_deep_copy(doc);
-        rc = rb_apply_stack(&work, patches, names, 2, RB_CONFLICT_FIRST_WINS, NULL, NULL, why, sizeof why);
+        rc = rb_apply_stack(&work, patches, names, 2, RB_CONFLICTS_FIRST_WINS, NULL, NULL, why, sizeof why);
         CHECK(rc == 0, "case %zu first-wins: %s", c, why);
         json_decref(work);
         json_decref(p1);
@@ -218,7 +217,7 @@ static void conflicts(void)
     const char *names[] = {"p1", "p2", "p3"};
     json_t *work = json_deep_copy(doc);
     char why[600] = "";
-    CHECK(rb_apply_stack(&work, (const json_t *const *)p, names, 3, RB_CONFLICT_STOP, NULL, NULL, why, sizeof why) != 0 &&
+    CHECK(rb_apply_stack(&work, (const json_t *const *)p, names, 3, RB_CONFLICTS_STOP, NULL, NULL, why, sizeof why) != 0 &&
               strncmp(why, "p1 and p3 both change /a", 24) == 0,
           "first owner: %s", why);
     json_decref(work);

@@ -288,4 +288,5 @@ const rb_format rb_format_gbx = {
     .asset_patch = gbx_asset_patch,
     .era_id = gbx_era_id,
     .era_spellings = gbx_era_spellings,
+    .unit_description = gbx_unit_description,
 };

@@ -38,6 +38,7 @@ typedef struct walk {
     char path[4096];
     int stopped;
     int in_record; /* depth of race records (docs/usage.md "Race records") around the walk */
+    const char *target; /* when set, only the way down to this path is walked (gbx_asset_patch) */
 } walk;
 
 static const uint8_t *bytes_of(const rb_node *n, size_t *size)
@@ -170,6 +171,12 @@ static int record_assets(walk *w, const rb_node *n, size_t at)
     return 0;
 }
 
+/* Does `target` lie at or below path[0..length)? */
+static int on_the_way(const char *target, const char *path, size_t length)
+{
+    return strncmp(target, path, length) == 0 && (target[length] == 0 || target[length] == '/');
+}
+
 static void walk_node(walk *w, const rb_node *n, size_t at)
 {
     if (w->stopped) return;
@@ -181,7 +188,7 @@ static void walk_node(walk *w, const rb_node *n, size_t at)
     for (size_t i = 0; i < rb_node_child_count(n) && !w->stopped; i++) {
         const rb_node *child = rb_node_child(n, i);
         size_t child_at = push_path(w, at, kind == RB_NODE_LIST ? NULL : rb_node_key(child), i);
-        walk_node(w, child, child_at);
+        if (!w->target || on_the_way(w->target, w->path, child_at)) walk_node(w, child, child_at);
         w->path[at] = 0;
     }
     w->in_record -= record;
@@ -529,7 +536,7 @@ json_t *gbx_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data
 {
     why[0] = 0;
     patch_context p = {path, data, size, NULL, why, why_size, 0};
-    walk w = {.doc = doc, .visit = patch_one, .context = &p};
+    walk w = {.doc = doc, .visit = patch_one, .context = &p, .target = path}; /* one path: not the whole model */
     walk_document(&w);
     return p.ops;
 }

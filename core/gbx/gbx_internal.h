@@ -112,6 +112,8 @@ void gbx_node_direct(rb_ar *ar, const char *key);
 /* The chunk stream of a node, up to 0xFACADE01. `top_level`: the main node, which keeps an
  * opaque tail when a chunk cannot be typed instead of failing. */
 void gbx_node_chunks(rb_ar *ar, int top_level);
+/* rb_format.unit_description: a node's chunk list is a list of units. */
+rb_describe_fn gbx_unit_description(const rb_node *list);
 
 /* The payload of a sized chunk: typed when `def` knows its layout and the layout consumes all
  * of its bytes, else kept opaque as "data". */

@@ -231,6 +231,25 @@ static void describe_chunk(rb_ar *ar)
     rb_ar_record_end(ar);
 }
 
+/* One chunk of a node's chunk list built on its own (rb_format.unit_description): a fresh id
+ * scope, like the body's. */
+static void describe_chunk_alone(rb_ar *ar)
+{
+    gbx_ctx *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    ctx->scope_count = 1;
+    void *outer = rb_ar_user(ar);
+    rb_ar_set_user(ar, ctx);
+    describe_chunk(ar);
+    rb_ar_set_user(ar, outer);
+    gbx_ctx_free(ctx);
+}
+
+rb_describe_fn gbx_unit_description(const rb_node *list)
+{
+    return list->kind == RB_K_LIST && list->key && strcmp(list->key, "chunks") == 0 ? describe_chunk_alone : NULL;
+}
+
 static int next_is_node_end(rb_ar *ar, int *at_end)
 {
     uint32_t id = 0;

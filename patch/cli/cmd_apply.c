@@ -10,7 +10,7 @@ typedef struct apply_options {
     rb_patch **patches;
     size_t patch_count;
     const char *out;
-    int in_place, backup, dry_run, quiet, whole_model, force, jobs;
+    int in_place, backup, dry_run, quiet, force, jobs;
     rb_conflicts conflicts;
 } apply_options;
 
@@ -32,7 +32,7 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     }
     rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = cli_report_line,
                            .report_context = (void *)&o->quiet, .want_changes = o->dry_run,
-                           .whole_model = o->whole_model, .force = o->force};
+                           .force = o->force};
     rb_apply_result r;
     rb_error err;
     rb_status st = rb_apply(data, size, path, (const rb_patch *const *)o->patches, o->patch_count, &ao, &r, &err);
@@ -173,7 +173,6 @@ static int parse_argument(int argc, char **argv, int *i, apply_options *o, char 
     if (strcmp(a, "--in-place") == 0) o->in_place = 1;
     else if (strcmp(a, "--backup") == 0) o->backup = 1;
     else if (strcmp(a, "--dry-run") == 0) o->dry_run = 1;
-    else if (strcmp(a, "--whole-model") == 0) o->whole_model = 1;
     else if (strcmp(a, "--force") == 0) o->force = 1;
     else if (strcmp(a, "-q") == 0) o->quiet = 1;
     else if (a[0] == '-' && a[1]) return cli_usage_error("apply", a);

@@ -86,7 +86,7 @@ typedef struct bench_file {
     char patch_note[300];
     uint8_t *edited;
     size_t edited_size;
-    int whole_model;              /* the one-field apply needed the whole-model path */
+    int units;                    /* units the one-field apply built through the description */
     long peak_apply_kb;
     /* the many-edit measurements (the largest map with items): the map with three items and a
      * block removed and an item moved, the identity patch `diff --by-identity` makes of it */
@@ -394,8 +394,8 @@ static void prepare_patch(bench_file *f, const options *o)
     f->patch = patch;
     f->edited = r.bytes;
     f->edited_size = r.size;
-    f->whole_model = r.whole_model;
-    if (r.whole_model) snprintf(f->patch_note, sizeof f->patch_note, "whole-model path: %s", r.whole_model_reason);
+    f->units = r.units;
+    if (r.units) snprintf(f->patch_note, sizeof f->patch_note, "units built: %s", r.first_unit);
     free(r.changes);
 }
 

@@ -26,8 +26,12 @@ for offset, text in ((16 + 4, b"sample"), (16 + 40, b"renamed by a patch"), (16 
     at = struct.unpack_from("<I", d, offset)[0]
     assert d[at:at + len(text)] == text and struct.unpack_from("<I", d, at - 4)[0] == len(text), (offset, d[at:at + 20])
 PY
-"$rebyte" apply -q --whole-model "$src/samples/datawin/rename-game.patch.json" "$src/samples/datawin/sample.win" -o "$tmp/renamed2.win" &&
-    cmp -s "$tmp/renamed.win" "$tmp/renamed2.win" || fail "the whole-model path renames the game to other bytes"
+# the same edit made on the dump and built through the description gives the same bytes
+"$rebyte" dump "$src/samples/datawin/sample.win" -o "$tmp/whole.json" &&
+    "$rebyte" resolve "$src/samples/datawin/rename-game.patch.json" "$src/samples/datawin/sample.win" >"$tmp/plain.json" &&
+    "$rebyte" json-patch "$tmp/whole.json" "$tmp/plain.json" >"$tmp/whole2.json" &&
+    "$rebyte" build "$tmp/whole2.json" -o "$tmp/renamed2.win" --source "$src/samples/datawin/sample.win" &&
+    cmp -s "$tmp/renamed.win" "$tmp/renamed2.win" || fail "the edit built from the dump gives other bytes than apply"
 # a string inserted before all the others: every reference still lands on its text
 printf '%s' '[{"op":"add","path":"/chunks/[id=STRG]/strings/0","value":"inserted first"}]' > "$tmp/ins.json"
 "$rebyte" apply -q "$tmp/ins.json" "$src/samples/datawin/sample.win" -o "$tmp/ins.win" || fail "insert a string first"

@@ -4,8 +4,8 @@
 # write, and nothing else changes. On samples/datawin/sample.win and, when ../shared is present, on
 # every corpus data.win, one patch replaces GEN8's name and the first sprite's name (where there
 # is a sprite) with new texts, and nothing else:
-#  1. `rebyte apply` and `rebyte apply --whole-model` (the model rebuilt from JSON) both take it
-#     and write the same bytes;
+#  1. `rebyte apply` takes it, and the same edit made on the dump and built through the
+#     description (`resolve`, `json-patch`, `build`) writes the same bytes;
 #  2. the output verifies exactly, and its dump shows the new names;
 #  3. `rebyte diff --plain` of input and output is exactly the two replaces plus the two new
 #     texts appended to STRG (in the order their references are written), and the output's dump
@@ -52,12 +52,14 @@ json.dump(patch, open(sys.argv[2], "w"))
 json.dump(doc, open(sys.argv[3], "w"))
 json.dump(ops, open(sys.argv[4], "w"))
 PY
-    # 1. both paths take it, with the same bytes
+    # 1. apply takes it; the edit built from the dump gives the same bytes
     "$rebyte" apply -q "$tmp/patch.json" "$win" -o "$tmp/out.win" 2>"$tmp/err" ||
         { fail "$name: apply: $(cat "$tmp/err")"; continue; }
-    "$rebyte" apply -q --whole-model "$tmp/patch.json" "$win" -o "$tmp/whole.win" 2>"$tmp/err" ||
-        fail "$name: apply --whole-model: $(cat "$tmp/err")"
-    cmp -s "$tmp/out.win" "$tmp/whole.win" || fail "$name: the model path and the whole-model path wrote different bytes"
+    "$rebyte" resolve "$tmp/patch.json" "$win" >"$tmp/plain.json" &&
+        "$rebyte" json-patch "$tmp/in.json" "$tmp/plain.json" >"$tmp/whole.json" &&
+        "$rebyte" build "$tmp/whole.json" -o "$tmp/whole.win" --source "$win" 2>"$tmp/err" ||
+        fail "$name: the edit built from the dump: $(cat "$tmp/err")"
+    cmp -s "$tmp/out.win" "$tmp/whole.win" || fail "$name: apply and the edit built from the dump wrote different bytes"
     # 2. exact, and the dump shows the new names
     "$rebyte" verify "$tmp/out.win" >"$tmp/verify" 2>&1 && grep -q "^exact" "$tmp/verify" ||
         fail "$name: the output does not verify exactly: $(cat "$tmp/verify")"

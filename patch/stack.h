@@ -1,0 +1,29 @@
+/* Stacking patches and their conflicts, written once (see stack.c). */
+#ifndef RB_STACK_H
+#define RB_STACK_H
+#include <jansson.h>
+#include "rebyte.h"
+
+/* What a document does for the stack: the model (patch/apply.c) or plain JSON (portable.c). */
+typedef struct rb_stack_target {
+    void *context;
+    /* "test" operation `index` of patch `patch`: 0 when it holds, else -1 with the whole message */
+    int (*test)(void *context, const char *patch, size_t index, const json_t *op, char *why, size_t why_size);
+    /* where operation `op` acts: its plain path (malloc'd), or -1 with why (the patch and the
+     * operation index are put before it) */
+    int (*locate)(void *context, const json_t *op, char **plain, char *why, size_t why_size);
+    /* carries out `op` (and what the format keeps in step with it) at `plain`: 0, or -1 with the
+     * whole message */
+    int (*apply)(void *context, const char *patch, size_t index, const json_t *op, const char *plain, char *why,
+                 size_t why_size);
+    /* a line of the report (a patch's count of changes, a skipped conflict), or NULL */
+    void (*line)(void *context, const char *text);
+} rb_stack_target;
+
+/* Applies the patches' operations in order. Two patches that change one place (the same path,
+ * or one inside the other) follow `policy`: stop (refused, naming both), the first wins (the
+ * later change is skipped and reported) or the last wins. *changed gets the changes made (tests
+ * and skipped ones excluded). 0, or -1 with `why`. */
+int rb_stack_apply(const rb_stack_target *target, const json_t *const *ops, const char *const *names, size_t count,
+                   rb_conflicts policy, size_t *changed, char *why, size_t why_size);
+#endif
