@@ -271,6 +271,39 @@ static json_t *lazy_array_of(rb_json_loader *l, uint64_t from)
     return array;
 }
 
+static lazy_array *lazy_of(rb_json_loader *l, const json_t *array);
+static void release_window(rb_json_loader *l, lazy_array *a);
+
+/* A value a repeated member name replaces (the last one counts, as in jansson): what of it was not
+ * decoded yet is decoded and dropped, so the text is checked as a whole read would check it, and
+ * its arrays leave the list before their memory is freed. 0 when that text is not JSON. */
+static int retire_value(rb_json_loader *l, json_t *v)
+{
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *m;
+        json_object_foreach(v, k, m) if (!retire_value(l, m)) return 0;
+        return 1;
+    }
+    if (!json_is_array(v)) return 1;
+    lazy_array *a = lazy_of(l, v);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        if (a && !a->pinned && (i < a->lo || i >= a->hi)) {
+            json_t *e = decode(l, a->starts[i], a->ends[i]);
+            json_decref(e);
+            if (!e) return 0;
+        } else if (!retire_value(l, json_array_get(v, i))) {
+            return 0;
+        }
+    }
+    if (!a) return 1;
+    release_window(l, a);
+    for (size_t i = 0; i < l->array_count; i++)
+        if (l->arrays[i] == a) l->arrays[i] = l->arrays[--l->array_count];
+    free_array(a);
+    return 1;
+}
+
 /* A large object: member by member (each value loaded by its own size). */
 static json_t *object_of(rb_json_loader *l, uint64_t from)
 {
@@ -290,6 +323,11 @@ static json_t *object_of(rb_json_loader *l, uint64_t from)
         if (key && byte_at(l, colon) != ':') fail(l, colon, "':' expected");
         uint64_t end = key && !l->failed ? value_end(l, value_at) : 0;
         json_t *value = end ? load_value(l, value_at, end) : NULL;
+        json_t *earlier = value ? json_object_get(object, json_string_value(key)) : NULL;
+        if (earlier && !retire_value(l, earlier)) {
+            json_decref(value);
+            value = NULL;
+        }
         int ok = value && json_object_set_new(object, json_string_value(key), value) == 0;
         json_decref(key);
         at = ok ? skip_space(l, end) : 0;
