@@ -3,7 +3,7 @@
  * file given (the samples; the corpus with the label long):
  *   - the dump streamed in pieces is rb_doc_dump's text, and that text is the stable printer's
  *     text of the tree rb_model_to_json builds (one printer, two walks);
- *   - the piecewise reader, with sizes small enough that every list is read element by element,
+ *   - the piecewise reader, with sizes small enough that every list is read piecewise,
  *     gives the tree jansson reads from the whole text; building from it writes the file's bytes
  *     (rb_doc_build_file, from the file, too);
  *   - a text damaged deep inside a list fails with the place (line, column, byte).
@@ -85,12 +85,16 @@ static int same_through_loader(rb_json_loader *l, json_t *v, const json_t *whole
     return 1;
 }
 
+/* Small enough that every list is read piecewise, a few thousand pieces at most (large corpus
+ * dumps would take minutes at 64 bytes). */
+static size_t piece_size(size_t length) { return length / 4096 > 64 ? length / 4096 : 64; }
+
 static void check_build(const char *path, const uint8_t *data, size_t size, const rb_doc *doc, const char *text)
 {
     size_t length = strlen(text);
     json_t *whole = json_loadb(text, length, JSON_ALLOW_NUL, NULL);
     rb_json_loader *l = rb_json_loader_memory(text, length, path);
-    rb_json_loader_set_sizes(l, 64, 256);
+    rb_json_loader_set_sizes(l, piece_size(length), 4 * piece_size(length));
     char why[256];
     json_t *root = rb_json_loader_root(l, why, sizeof why);
     CHECK(root && whole && same_through_loader(l, root, whole), "%s: the piecewise tree differs", path);
@@ -135,7 +139,7 @@ static void check_damage(const char *path, const rb_doc *doc, const char *text)
     if (at == length) { free(bad); return; }
     bad[at] = 'x';
     rb_json_loader *l = rb_json_loader_memory(bad, length, path);
-    rb_json_loader_set_sizes(l, 64, 256);
+    rb_json_loader_set_sizes(l, piece_size(length), 4 * piece_size(length));
     char why[256] = "";
     json_t *root = rb_json_loader_root(l, why, sizeof why);
     rb_error err = {0};
