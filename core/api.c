@@ -1,5 +1,9 @@
 /* The public model and JSON API (include/rebyte.h) over the internal model. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <zlib.h>
@@ -9,6 +13,8 @@
 #include "error.h"
 #include "pointer.h"
 #include "json.h"
+#include "json_emit.h"
+#include "json_stream.h"
 
 /* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
  * for a child turns them into the nodes they stand for, once, so a child can be read and edited
@@ -160,23 +166,41 @@ rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t s
     return RB_OK;
 }
 
-static char *dump_unlocked(const rb_doc *doc, rb_blob_mode blobs, const char *source_name)
+static int dump_usage_ok(const rb_doc *doc, rb_blob_mode blobs, rb_error *err)
 {
-    json_t *body = rb_model_to_json(doc, doc->root, blobs);
-    json_t *out = json_object();
-    json_object_set_new(out, "$format", json_string(doc->format->name));
-    const rb_section *file = doc->section_count ? &doc->sections[0] : NULL;
-    if (source_name && blobs == RB_BLOBS_REF && file && file->data) {
-        char crc[16];
-        snprintf(crc, sizeof crc, "0x%08" PRIx32, (uint32_t)crc32(0, file->data, (uInt)file->size));
-        json_object_set_new(out, "$source", json_pack("{s:s,s:I,s:s}", "file", source_name, "size",
-                                                      (json_int_t)file->size, "crc32", crc));
+    if (doc && blobs >= RB_BLOBS_REF && blobs <= RB_BLOBS_OMIT) return 1;
+    rb_error_set(err, RB_E_USAGE, doc ? doc->file_name : NULL, NULL, "rb_doc_dump: no document, or no such blob mode");
+    return 0;
+}
+
+/* The text is printed while the model is walked (json_emit.h): no tree of the whole file. */
+rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, rb_text_sink sink,
+                         void *context, rb_error *err)
+{
+    if (!sink) return RB_E_USAGE;
+    if (!dump_usage_ok(doc, blobs, err)) return RB_E_USAGE;
+    rb_json_emitter e;
+    rb_json_text_emitter(&e, NULL, 0, sink, context);
+    rb_doc_read_begin(doc);
+    rb_doc_emit(&e, doc, blobs, source_name, NULL, NULL);
+    rb_doc_read_end(doc);
+    int nomem = e.own.failed;
+    const char *newline = "\n";
+    int failed = e.failed;
+    if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, newline, 1) != 0) {
+        rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
+        rb_error_set(err, st, doc->file_name, NULL, nomem ? "out of memory while printing the model"
+                                                          : "the dump's text could not be written");
+        return st;
     }
-    json_object_update(out, body);
-    json_decref(body);
-    char *text = rb_json_print_text(out);
-    json_decref(out);
-    return text;
+    return RB_OK;
+}
+
+static int sink_to_buf(void *context, const char *text, size_t size)
+{
+    rb_buf *b = context;
+    rb_buf_put(b, text, size);
+    return b->failed ? -1 : 0;
 }
 
 rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
@@ -184,16 +208,18 @@ rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_
 {
     if (!json_text) return RB_E_USAGE;
     *json_text = NULL;
-    if (!doc || blobs < RB_BLOBS_REF || blobs > RB_BLOBS_OMIT) {
-        rb_error_set(err, RB_E_USAGE, doc ? doc->file_name : NULL, NULL, "rb_doc_dump: no document, or no such blob mode");
-        return RB_E_USAGE;
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_status st = rb_doc_dump_to(doc, blobs, source_name, sink_to_buf, &b, err);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) {
+        st = RB_E_NOMEM;
+        rb_error_set(err, st, doc->file_name, NULL, "out of memory while printing the model");
     }
-    rb_doc_read_begin(doc);
-    *json_text = dump_unlocked(doc, blobs, source_name);
-    rb_doc_read_end(doc);
-    if (*json_text) return RB_OK;
-    rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory while printing the model");
-    return RB_E_NOMEM;
+    size_t size;
+    if (st == RB_OK) *json_text = (char *)rb_buf_take(&b, &size);
+    else rb_buf_free(&b);
+    return st;
 }
 
 /* ---------- the library itself ---------- */
@@ -205,32 +231,86 @@ const char *rb_version(void) { return REBYTE_VERSION_STRING; }
  * allocated goes back through the library. */
 void rb_free(void *p) { free(p); }
 
-rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
+static void build_error(rb_error *err, const char *name, const char *message)
 {
-    json_error_t jerr;
-    json_t *j = json_loadb(json_text, size, JSON_ALLOW_NUL, &jerr);
+    if (!err) return;
+    memset(err, 0, sizeof(*err));
+    err->status = RB_E_USAGE;
+    snprintf(err->file, sizeof err->file, "%s", name ? name : "");
+    snprintf(err->message, sizeof err->message, "%s", message);
+}
+
+/* The text is read piecewise (json_stream.h): a large list's elements are decoded when the
+ * description reaches them, so the JSON is never a tree of the whole file. */
+static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const rb_doc *blob_source, rb_error *err)
+{
+    char why[sizeof err->message];
     if (err) memset(err, 0, sizeof(*err));
+    json_t *j = loader ? rb_json_loader_root(loader, why, sizeof why) : NULL;
     if (!j) {
-        if (err) {
-            err->status = RB_E_USAGE;
-            snprintf(err->file, sizeof err->file, "%s", name ? name : "");
-            snprintf(err->message, sizeof err->message, "not JSON: %d:%d: %s", jerr.line, jerr.column, jerr.text);
-        }
+        build_error(err, name, loader ? why : "out of memory");
         return NULL;
     }
     const char *format_name = json_string_value(json_object_get(j, "$format"));
     const rb_format *format = format_name ? rb_format_by_name(format_name) : blob_source ? blob_source->format : NULL;
     rb_doc *doc = NULL;
-    if (!format) {
-        if (err) {
-            err->status = RB_E_USAGE;
-            snprintf(err->file, sizeof err->file, "%s", name ? name : "");
-            snprintf(err->message, sizeof err->message, "\"$format\" is missing or names no known format");
-        }
-    } else {
-        rb_json_resolve_files(j, name);
-        doc = rb_doc_from_json(format, j, blob_source, name, err);
-    }
+    if (!format) build_error(err, name, "\"$format\" is missing or names no known format");
+    else doc = rb_doc_from_json_loader(format, j, loader, blob_source, name, err);
     json_decref(j);
     return doc;
+}
+
+rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
+{
+    rb_json_loader *loader = rb_json_loader_memory(json_text, size, name);
+    rb_doc *doc = build_from_loader(loader, name, blob_source, err);
+    rb_json_loader_free(loader);
+    return doc;
+}
+
+/* The JSON file opened, for a loader that reads it where it is. */
+static rb_json_loader *file_loader(const char *json_path, int *fd, rb_error *err)
+{
+    struct stat st;
+    *fd = open(json_path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0 || fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rb_error_set(err, RB_E_IO, json_path, NULL, "%s", *fd < 0 ? strerror(errno) : "not a regular file");
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        return NULL;
+    }
+    rb_json_loader *loader = rb_json_loader_fd(*fd, (uint64_t)st.st_size, json_path);
+    if (!loader) {
+        rb_error_set(err, RB_E_NOMEM, json_path, NULL, "out of memory");
+        close(*fd);
+        *fd = -1;
+    }
+    return loader;
+}
+
+rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err)
+{
+    int fd;
+    if (!json_path) return NULL;
+    rb_json_loader *loader = file_loader(json_path, &fd, err);
+    if (!loader) return NULL;
+    rb_doc *doc = build_from_loader(loader, json_path, blob_source, err);
+    rb_json_loader_free(loader);
+    close(fd);
+    return doc;
+}
+
+char *rb_dump_source_file(const char *json_path, rb_error *err)
+{
+    int fd;
+    if (err) memset(err, 0, sizeof(*err));
+    rb_json_loader *loader = json_path ? file_loader(json_path, &fd, err) : NULL;
+    if (!loader) return NULL;
+    json_t *source = rb_json_loader_member(loader, "$source");
+    const char *file = json_string_value(json_object_get(source, "file"));
+    char *copy = file ? strdup(file) : NULL;
+    json_decref(source);
+    rb_json_loader_free(loader);
+    close(fd);
+    return copy;
 }

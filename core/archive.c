@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "archive_internal.h"
+#include "json_stream.h"
 
 
 /* ---------- lifetime ---------- */
@@ -619,8 +620,8 @@ static json_t *json_member(rb_ar *ar, const char *key)
     ar_frame *f = ar_top_frame(ar);
     if (!f->json) return NULL;
     if (json_is_array(f->json)) {
-        json_t *v = json_array_get(f->json, f->node->v.kids.count);
-        if (!v) ar_fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
+        json_t *v = ar_json_element(ar, f->json, f->node->v.kids.count, key);
+        if (!v && !ar->failed) ar_fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
         return v;
     }
     json_t *v = key ? json_object_get(f->json, key) : NULL;
@@ -762,7 +763,25 @@ const json_t *rb_ar_json_member(rb_ar *ar, const char *key)
 {
     if (ar->dir != RB_AR_FROM_JSON) return NULL;
     const json_t *j = ar_top_frame(ar)->json;
-    return json_is_object(j) ? json_object_get(j, key) : NULL;
+    json_t *member = json_is_object(j) ? json_object_get(j, key) : NULL;
+    char why[256];
+    /* the description indexes what it is given: a list read piecewise is decoded whole first */
+    if (member && ar->json_loader && !rb_json_loader_fill(ar->json_loader, member, why, sizeof why)) {
+        ar_fail_at(ar, RB_E_USAGE, key, "%s", why);
+        return NULL;
+    }
+    return member;
+}
+
+void rb_ar_set_json_loader(rb_ar *ar, struct rb_json_loader *loader) { ar->json_loader = loader; }
+
+json_t *ar_json_element(rb_ar *ar, json_t *array, size_t index, const char *key)
+{
+    if (!ar->json_loader) return json_array_get(array, index);
+    char why[256];
+    json_t *v = rb_json_loader_element(ar->json_loader, array, index, why, sizeof why);
+    if (!v && why[0]) ar_fail_at(ar, RB_E_USAGE, key, "%s", why);
+    return v;
 }
 
 void ar_note_size(rb_ar *ar, rb_node *n)

@@ -47,6 +47,10 @@ rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
  * that reads its siblings or its node's class finds them as in a whole build. */
 rb_ar *rb_ar_new_unit_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
                                 size_t around_count);
+/* FROM_JSON: `json` came from this loader, its large lists filled as they are reached
+ * (json_stream.h). */
+struct rb_json_loader;
+void rb_ar_set_json_loader(rb_ar *ar, struct rb_json_loader *loader);
 /* Finishes: checks that everything was consumed. Returns 1 when no error happened. */
 int rb_ar_finish(rb_ar *ar);
 void rb_ar_free(rb_ar *ar);

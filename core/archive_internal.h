@@ -108,6 +108,8 @@ struct rb_ar {
     ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
     ar_layout_facts layout_facts[AR_LAYOUT_CACHE];
     size_t packed_table_count;
+    /* FROM_JSON: a text read piecewise (rb_ar_set_json_loader; NULL: the tree is whole) */
+    struct rb_json_loader *json_loader;
     /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
     rb_ar_symbol_resolver symbol_resolver;
     void *symbol_context;
@@ -154,5 +156,8 @@ void ar_emit_raw_text(rb_ar *ar, const void *bytes, size_t n);
 int ar_depth_ok(rb_ar *ar);
 uint32_t ar_clamp32(uint64_t v);
 void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
+/* FROM_JSON: element `index` of `array`, decoded now when the text is read piecewise (NULL and a
+ * failure when that text is not JSON; NULL alone when there is no such element). */
+json_t *ar_json_element(rb_ar *ar, json_t *array, size_t index, const char *key);
 void ar_end_container(rb_ar *ar);
 #endif

@@ -179,6 +179,12 @@ rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *op
 rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
                          rb_error *err)
 {
+    return rb_doc_from_json_loader(format, json, NULL, blob_source, name, err);
+}
+
+rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
+                                const rb_doc *blob_source, const char *name, rb_error *err)
+{
     rb_doc *doc = malloc(sizeof(*doc));
     if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
     rb_doc_init(doc, name, blob_source ? &blob_source->limits : NULL);
@@ -188,6 +194,7 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
     doc->root = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
     rb_ar *ar = doc->root ? rb_ar_new_from_json(doc, json, doc->root) : NULL;
     if (!ar) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); rb_doc_free(doc); return NULL; }
+    rb_ar_set_json_loader(ar, loader);
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);

@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "doc.h"
+#include "error.h"
 #include "json.h"
+#include "json_emit.h"
 
 typedef struct file_list {
-    const rb_doc *doc;
     const char *prefix;
     rb_dump_file *files;
     size_t count, cap;
-    int failed;
-    char why[256];
+    int nomem;
 } file_list;
 
 /* A file name's extension from the bytes' signature (what a viewer needs to open it). */
@@ -34,29 +34,14 @@ static const char *extension_of(const uint8_t *d, size_t n)
     return "bin";
 }
 
-/* The bytes a blob reference names: a slice of one of the document's byte spaces. */
-static const uint8_t *referenced_bytes(const rb_doc *doc, const json_t *ref, size_t *size)
+/* The blob as the next file of the list: its name (the list keeps it), NULL when out of memory. */
+static const char *add_file(void *context, const char *key, const uint8_t *data, size_t size)
 {
-    const char *section = json_string_value(json_object_get(ref, "section"));
-    json_int_t offset = json_integer_value(json_object_get(ref, "offset"));
-    json_int_t length = json_integer_value(json_object_get(ref, "size"));
-    for (size_t i = 0; section && i < doc->section_count; i++) {
-        const rb_section *s = &doc->sections[i];
-        if (strcmp(s->name, section) != 0 || offset < 0 || length < 0 || (size_t)offset > s->size ||
-            (size_t)length > s->size - (size_t)offset)
-            continue;
-        *size = (size_t)length;
-        return s->data + offset;
-    }
-    return NULL;
-}
-
-static int add_file(file_list *l, const char *key, const uint8_t *data, size_t size, uint8_t *owned, json_t **spelled)
-{
+    file_list *l = context;
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
         rb_dump_file *bigger = realloc(l->files, cap * sizeof *bigger);
-        if (!bigger) return 0;
+        if (!bigger) { l->nomem = 1; return NULL; }
         l->files = bigger;
         l->cap = cap;
     }
@@ -67,63 +52,10 @@ static int add_file(file_list *l, const char *key, const uint8_t *data, size_t s
     clean[o] = 0;
     size_t name_size = strlen(l->prefix) + sizeof clean + 32;
     char *name = malloc(name_size);
-    if (!name) return 0;
+    if (!name) { l->nomem = 1; return NULL; }
     snprintf(name, name_size, "%s/%05zu-%s.%s", l->prefix, l->count + 1, clean, extension_of(data, size));
-    l->files[l->count++] = (rb_dump_file){name, data, size, owned};
-    *spelled = json_pack("{s:s}", "$file", name);
-    return *spelled != NULL;
-}
-
-/* {"$blob": ref} or {"$base64": text}: the bytes it stands for (owned: malloc'd here), or NULL. */
-static const uint8_t *blob_bytes(file_list *l, const json_t *v, size_t *size, uint8_t **owned)
-{
-    *owned = NULL;
-    if (!json_is_object(v) || json_object_size(v) != 1) return NULL;
-    const json_t *ref = json_object_get(v, "$blob"), *b64 = json_object_get(v, "$base64");
-    if (ref) return referenced_bytes(l->doc, ref, size);
-    if (!json_is_string(b64)) return NULL;
-    size_t len = json_string_length(b64);
-    *owned = malloc(len / 4 * 3 + 3);
-    if (!*owned) return NULL;
-    *size = rb_base64_decode(json_string_value(b64), len, *owned);
-    if (*size == (size_t)-1) {
-        free(*owned);
-        *owned = NULL;
-        return NULL;
-    }
-    return *owned;
-}
-
-/* Every blob below `v` (named after the member holding it) becomes a file. */
-static void replace_blobs(file_list *l, json_t *v, const char *key)
-{
-    if (l->failed) return;
-    if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            json_t *item = json_array_get(v, i), *spelled = NULL;
-            size_t size = 0;
-            uint8_t *owned;
-            const uint8_t *bytes = blob_bytes(l, item, &size, &owned);
-            if (bytes && !add_file(l, key, bytes, size, owned, &spelled)) l->failed = 1;
-            if (spelled) json_array_set_new(v, i, spelled);
-            else if (!bytes) replace_blobs(l, item, key);
-        }
-        return;
-    }
-    if (!json_is_object(v)) return;
-    const char *member;
-    json_t *item;
-    void *tmp;
-    json_object_foreach_safe(v, tmp, member, item) {
-        json_t *spelled = NULL;
-        size_t size = 0;
-        uint8_t *owned;
-        const uint8_t *bytes = blob_bytes(l, item, &size, &owned);
-        if (bytes && !add_file(l, member, bytes, size, owned, &spelled)) l->failed = 1;
-        if (spelled) json_object_set_new(v, member, spelled);
-        else if (!bytes) replace_blobs(l, item, member);
-        if (l->failed) return;
-    }
+    l->files[l->count++] = (rb_dump_file){name, data, size, NULL};
+    return name;
 }
 
 void rb_dump_files_free(rb_dump_file *files, size_t count)
@@ -135,37 +67,58 @@ void rb_dump_files_free(rb_dump_file *files, size_t count)
     free(files);
 }
 
-rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
-                            size_t *count, rb_error *err)
+/* The text streamed to `sink` while the model is walked, each blob a file of the list. */
+rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_sink sink, void *context,
+                               rb_dump_file **files, size_t *count, rb_error *err)
 {
-    *json_text = NULL;
     *files = NULL;
     *count = 0;
     if (err) memset(err, 0, sizeof *err);
+    file_list l = {.prefix = prefix && *prefix ? prefix : "files"};
+    rb_json_emitter e;
+    rb_json_text_emitter(&e, NULL, 0, sink, context);
     rb_doc_read_begin(doc);
-    json_t *body = rb_model_to_json(doc, doc->root, RB_BLOBS_REF);
-    json_t *out = json_pack("{s:s}", "$format", doc->format->name);
-    file_list l = {.doc = doc, .prefix = prefix && *prefix ? prefix : "files"};
-    if (body && out) {
-        json_object_update(out, body);
-        replace_blobs(&l, out, NULL);
-        if (!l.failed) *json_text = rb_json_print_text(out);
-    }
+    rb_doc_emit(&e, doc, RB_BLOBS_REF, NULL, add_file, &l);
     rb_doc_read_end(doc);
-    json_decref(body);
-    json_decref(out);
-    if (!*json_text) {
+    int nomem = e.own.failed || l.nomem;
+    int failed = e.failed;
+    if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, "\n", 1) != 0) {
         rb_dump_files_free(l.files, l.count);
-        if (err) {
-            err->status = RB_E_NOMEM;
-            snprintf(err->file, sizeof err->file, "%s", doc->file_name);
-            snprintf(err->message, sizeof err->message, "out of memory");
-        }
-        return RB_E_NOMEM;
+        rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
+        rb_error_set(err, st, doc->file_name, NULL, nomem ? "out of memory" : "the dump's text could not be written");
+        return st;
     }
     *files = l.files;
     *count = l.count;
     return RB_OK;
+}
+
+static int sink_to_buf(void *context, const char *text, size_t size)
+{
+    rb_buf *b = context;
+    rb_buf_put(b, text, size);
+    return b->failed ? -1 : 0;
+}
+
+rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
+                            size_t *count, rb_error *err)
+{
+    *json_text = NULL;
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_status st = rb_doc_dump_files_to(doc, prefix, sink_to_buf, &b, files, count, err);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) {
+        if (st == RB_OK) rb_dump_files_free(*files, *count);
+        *files = NULL;
+        *count = 0;
+        st = RB_E_NOMEM;
+        rb_error_set(err, st, doc->file_name, NULL, "out of memory");
+    }
+    size_t size;
+    if (st == RB_OK) *json_text = (char *)rb_buf_take(&b, &size);
+    else rb_buf_free(&b);
+    return st;
 }
 
 /* A relative {"$file": path} of a JSON read from `json_path` names a file beside that JSON (the

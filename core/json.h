@@ -9,14 +9,16 @@ typedef struct rb_doc rb_doc;
 
 /* rb_blob_mode: include/rebyte.h */
 
-/* model -> JSON. Needs no description: nodes carry their wire types. */
+/* model -> JSON. Needs no description: nodes carry their wire types (json_model.c; walked into a
+ * printer without a tree: json_emit.h). */
 json_t *rb_model_to_json(const rb_doc *doc, const rb_node *node, rb_blob_mode blobs);
+
 
 /* Drop what describes how values were stored rather than what they are ("$stream" annotations,
  * "$id" storage flags), so two models can be compared for content. In place. */
 void rb_json_strip_storage(json_t *json);
 
-/* Stable text: keys in model order, two-space indent, reals in their shortest exact spelling. */
+/* Stable text (json_print.c): keys in model order, two-space indent, reals in their shortest exact spelling. */
 void rb_json_print(const json_t *json, rb_buf *out);
 /* The same as a NUL-terminated text (malloc'd), NULL when out of memory. */
 char *rb_json_print_text(const json_t *json);

@@ -338,6 +338,13 @@ typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } r
  * they refer to. */
 RB_API rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
                              rb_error *err);
+/* Where streamed text goes: called with consecutive pieces of it (not NUL-terminated); returns
+ * 0 to go on, nonzero to stop (the call then fails with RB_E_IO). */
+typedef int (*rb_text_sink)(void *context, const char *text, size_t size);
+/* rb_doc_dump's text handed to `sink` in pieces (about 64 KiB each) while the model is walked:
+ * memory stays that of the model, whatever the size of the JSON. The same text as rb_doc_dump. */
+RB_API rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, rb_text_sink sink,
+                                void *context, rb_error *err);
 /* `rebyte dump --blobs=files`: the model as JSON text (rb_free) in which every blob (thumbnails,
  * zips, sounds, opaque bytes, streams' original bytes) is {"$file": "<prefix>/NNNNN-<key>.<ext>"},
  * and those files (`count` of them, names relative to the JSON's folder) for the caller to write.
@@ -351,11 +358,21 @@ typedef struct rb_dump_file {
 } rb_dump_file;
 RB_API rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
                                    size_t *count, rb_error *err);
+/* The same text handed to `sink` in pieces while the model is walked (rb_doc_dump_to). */
+RB_API rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_sink sink, void *context,
+                                      rb_dump_file **files, size_t *count, rb_error *err);
 RB_API void rb_dump_files_free(rb_dump_file *files, size_t count);
 /* `rebyte build`: a model from JSON text (a dump, edited or not), validated through the format's
  * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
  * against blob_source (the parsed original; may be NULL), which must outlive the result. */
 RB_API rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err);
+/* The same from a JSON file, read piecewise where it is (a large list's elements decoded as the
+ * description reaches them, then freed): memory stays that of the model, whatever the size of the
+ * text. Relative {"$file": ...} resolve beside it. */
+RB_API rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err);
+/* The original a dump names ("$source" {"file": ...}; malloc'd, rb_free), NULL when it names none
+ * (or `err` when the file cannot be read). Reads the top of the file alone. */
+RB_API char *rb_dump_source_file(const char *json_path, rb_error *err);
 
 /* ---------- patches: apply, diff, resolve ---------- */
 

@@ -29,7 +29,8 @@ static const command COMMANDS[] = {
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
      "  --json      JSON Lines: one object per file, then a summary object\n"
      "  -q          print only files that are not exact or have notes (deviations kept), and the summary\n"
-     "  -j N        check N files at once (default, and 0: the number of CPUs); output stays in order\n"
+     "  -j N        check N files at once (default, and 0: the number of CPUs), the largest first;\n"
+     "              output stays in order\n"
      "Exit: 0 every file exact, 1 some differ, 2 some could not be parsed, 3 a path does not exist\n"
      "or cannot be read (named on stderr, counted in the summary)"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
@@ -38,7 +39,8 @@ static const command COMMANDS[] = {
      "body chunks and a map's blocks and items kept as their bytes): less memory, a faster write.\n"
      "  --reencode  re-encode compressed streams from the model"},
     {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|files|omit]",
-     "The model as JSON (keys in file order, stable formatting).\n"
+     "The model as JSON (keys in file order, stable formatting), printed while the model is walked:\n"
+     "memory stays that of the model, however large the JSON.\n"
      "  --blobs=ref     blobs as references into FILE (default; `build` needs FILE then)\n"
      "  --blobs=base64  blobs inline: the dump stands alone\n"
      "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"
@@ -46,7 +48,9 @@ static const command COMMANDS[] = {
      "  --blobs=omit    sizes only (for reading; cannot be built)"},
     {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-record]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
-     "format's description. Blob references resolve against ORIGINAL, or the file named in the\n"
+     "format's description. IN.json is read piecewise where it is (a list's elements decoded as\n"
+     "they are reached): memory stays that of the model; `-` reads stdin whole first.\n"
+     "Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\". A ghost or a replay is written only when its records equal ORIGINAL's\n"
      "(docs/usage.md \"Race records\"): a changed one is refused, nothing written.\n"
      "  --source ORIGINAL  the file the JSON was dumped from\n"

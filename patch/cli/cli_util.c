@@ -47,7 +47,7 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     return 0;
 }
 
-static int write_all(int fd, const uint8_t *data, size_t size)
+int cli_write_all(int fd, const uint8_t *data, size_t size)
 {
     while (size) {
         ssize_t w = write(fd, data, size);
@@ -59,6 +59,17 @@ static int write_all(int fd, const uint8_t *data, size_t size)
         size -= (size_t)w;
     }
     return 0;
+}
+
+typedef struct bytes_to_write {
+    const uint8_t *data;
+    size_t size;
+} bytes_to_write;
+
+static int produce_bytes(void *context, int fd)
+{
+    const bytes_to_write *b = context;
+    return cli_write_all(fd, b->data, b->size);
 }
 
 cli_write_strategy cli_write_strategy_for(int exists, mode_t mode)
@@ -108,7 +119,7 @@ static char *resolve_target(const char *path)
  * file behind /proc/self/fd): opened through `path` (the kernel follows every link, /dev/stdout's
  * too) without create, and written. 1 when the target turned out to be a regular file after all
  * (it changed since it was looked at): the caller replaces it. */
-static int write_direct(const char *path, const uint8_t *data, size_t size, int truncate)
+static int write_direct(const char *path, cli_producer produce, void *context, int truncate)
 {
     int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC : 0));
     if (fd < 0) {
@@ -120,7 +131,7 @@ static int write_direct(const char *path, const uint8_t *data, size_t size, int 
         close(fd);
         return 1;
     }
-    int failed = write_all(fd, data, size) != 0;
+    int failed = produce(context, fd) != 0;
     int saved = errno;
     if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
     if (failed) fprintf(stderr, "rebyte: %s: write failed: %s\n", path, strerror(saved));
@@ -145,7 +156,7 @@ static mode_t create_mode(void)
 
 /* A temporary file beside `target` ("TARGET.rebyte-XXXXXX", which directory scans skip) holding
  * `data`, with `mode`, synced. Returns its name (malloc'd) or NULL (printed, nothing left). */
-static char *write_temporary(const char *path, const char *target, const uint8_t *data, size_t size, mode_t mode,
+static char *write_temporary(const char *path, const char *target, cli_producer produce, void *context, mode_t mode,
                              const struct stat *owner)
 {
     char *tmp = NULL;
@@ -162,7 +173,7 @@ static char *write_temporary(const char *path, const char *target, const uint8_t
         fchown(fd, owner->st_uid, owner->st_gid) != 0) {
         /* not permitted: the file belongs to whoever writes it, as a plain create would */
     }
-    int failed = fchmod(fd, mode) != 0 || write_all(fd, data, size) != 0 || fsync(fd) != 0;
+    int failed = fchmod(fd, mode) != 0 || produce(context, fd) != 0 || fsync(fd) != 0;
     int saved = errno;
     if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
     if (failed) {
@@ -174,11 +185,11 @@ static char *write_temporary(const char *path, const char *target, const uint8_t
     return tmp;
 }
 
-static int write_replace(const char *path, const char *target, const uint8_t *data, size_t size)
+static int write_replace(const char *path, const char *target, cli_producer produce, void *context)
 {
     struct stat old;
     int exists = stat(target, &old) == 0;
-    char *tmp = write_temporary(path, target, data, size, exists ? old.st_mode & 07777 : create_mode(),
+    char *tmp = write_temporary(path, target, produce, context, exists ? old.st_mode & 07777 : create_mode(),
                                 exists ? &old : NULL);
     if (!tmp) return -1;
     int rc = 0;
@@ -194,8 +205,15 @@ static int write_replace(const char *path, const char *target, const uint8_t *da
 
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
 {
+    bytes_to_write bytes = {data, size};
+    return cli_write_produced(path, produce_bytes, &bytes);
+}
+
+int cli_write_produced(const char *path, cli_producer produce, void *context)
+{
     if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, size, stdout) != size || fflush(stdout) != 0) {
+        /* what stdio holds goes first, then the text straight to the descriptor */
+        if (fflush(stdout) != 0 || produce(context, STDOUT_FILENO) != 0) {
             fprintf(stderr, "rebyte: stdout: %s\n", strerror(errno));
             return -1;
         }
@@ -209,7 +227,7 @@ int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
         fprintf(stderr, "rebyte: %s: %s; nothing was written\n", path, cli_write_refusal(st.st_mode));
         return -1;
     case CLI_WRITE_DIRECT: {
-        int rc = write_direct(path, data, size, 0);
+        int rc = write_direct(path, produce, context, 0);
         if (rc != 1) return rc;
         if (stat(path, &st) != 0) return -1;
         break; /* a regular file now: replaced below */
@@ -223,9 +241,9 @@ int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
     struct stat at;
     int rc;
     if (exists && (lstat(target, &at) != 0 || at.st_dev != st.st_dev || at.st_ino != st.st_ino))
-        rc = write_direct(path, data, size, 1); /* no name leads to it (/proc/self/fd/N of a deleted file) */
+        rc = write_direct(path, produce, context, 1); /* no name leads to it (/proc/self/fd/N of a deleted file) */
     else
-        rc = write_replace(path, target, data, size);
+        rc = write_replace(path, target, produce, context);
     free(target);
     return rc;
 }
@@ -243,7 +261,8 @@ int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int
         fprintf(stderr, "rebyte: %s: %s (no backup written, the input was not replaced)\n", bak, strerror(errno));
     } else {
         mode_t mode = stat(input, &st) == 0 ? st.st_mode & 07777 : create_mode();
-        char *tmp = write_temporary(bak, bak, orig, size, mode, NULL);
+        bytes_to_write bytes = {orig, size};
+        char *tmp = write_temporary(bak, bak, produce_bytes, &bytes, mode, NULL);
         if (tmp) {
             /* link() never replaces: a backup that appeared meanwhile is kept */
             int r = link(tmp, bak), saved = errno;
@@ -529,6 +548,39 @@ void cli_print_changes(const char *changes_json, const char *name)
         free(old);
     }
     json_decref(changes);
+}
+
+typedef struct sized_file {
+    uint64_t size;
+    size_t index;
+} sized_file;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized_file *x = a, *y = b;
+    if (x->size != y->size) return x->size < y->size ? 1 : -1;
+    return x->index < y->index ? -1 : x->index > y->index; /* equal sizes in input order */
+}
+
+size_t *cli_largest_first(char **files, size_t count, size_t block)
+{
+    sized_file *sized = malloc((count ? count : 1) * sizeof *sized);
+    size_t *order = malloc((count ? count : 1) * sizeof *order);
+    if (!sized || !order) {
+        free(sized);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        sized[i] = (sized_file){stat(files[i], &st) == 0 ? (uint64_t)st.st_size : 0, i};
+    }
+    if (!block) block = count ? count : 1;
+    for (size_t from = 0; from < count; from += block)
+        qsort(sized + from, count - from < block ? count - from : block, sizeof *sized, larger_first);
+    for (size_t i = 0; i < count; i++) order[i] = sized[i].index;
+    free(sized);
+    return order;
 }
 
 int cli_cpu_count(void)

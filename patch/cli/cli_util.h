@@ -37,6 +37,12 @@ const char *cli_write_refusal(mode_t mode);
  * a FIFO or a character device is written in place; anything else is refused. Nothing is left
  * behind on failure. Prints why on failure. */
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size);
+/* The same for a text made while it is written (a streamed dump): `produce` writes it to the
+ * descriptor and returns 0, or -1 with errno set (nothing is then left behind). */
+typedef int (*cli_producer)(void *context, int fd);
+/* All of `data` to `fd` (interrupted writes resumed): 0, or -1 with errno set. */
+int cli_write_all(int fd, const uint8_t *data, size_t size);
+int cli_write_produced(const char *path, cli_producer produce, void *context);
 
 /* --backup: keep the first original. When INPUT.bak does not exist, it is created with `orig`
  * (temporary file, fsync, then link(): never overwrites a backup that appeared meanwhile); when it
@@ -105,6 +111,10 @@ void cli_print_changes(const char *changes_json, const char *name);
 enum { CLI_MAX_JOBS = 256 };
 int cli_parse_jobs(const char *value, int *jobs);
 int cli_cpu_count(void);
+/* The order a batch hands its files out in: largest first within each `block` of consecutive
+ * files (0: the whole list), so a large file does not end up alone at the tail of a run while the
+ * other workers idle. Indices into `files` (malloc'd), NULL when out of memory. */
+size_t *cli_largest_first(char **files, size_t count, size_t block);
 
 /* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is
  * restored). 0, or -1 (printed). */

@@ -56,27 +56,26 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
 
 /* ---------- batches ---------- */
 
+/* Files are handed out largest first (cli_largest_first) by an atomic counter: no lock between a
+ * worker and its next file. Outcomes land in their own slots, reported in input order after. */
 typedef struct batch {
     char **files;
-    size_t count, next, done;
+    size_t count, next, done; /* next, done: atomic */
+    size_t *order;
     file_outcome *outcomes;
     const apply_options *o;
-    pthread_mutex_t lock;
 } batch;
 
 static void *batch_worker(void *arg)
 {
     batch *b = arg;
     for (;;) {
-        pthread_mutex_lock(&b->lock);
-        size_t i = b->next < b->count ? b->next++ : b->count;
-        pthread_mutex_unlock(&b->lock);
-        if (i == b->count) return NULL;
+        size_t ticket = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
+        if (ticket >= b->count) return NULL;
+        size_t i = b->order ? b->order[ticket] : ticket;
         apply_to_file(b->files[i], b->o->in_place ? b->files[i] : b->o->out, b->o, &b->outcomes[i]);
-        pthread_mutex_lock(&b->lock);
-        b->done++;
-        if (b->o->jobs > 1) cli_progress(b->done, b->count, b->files[i]);
-        pthread_mutex_unlock(&b->lock);
+        size_t done = __atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED);
+        cli_progress(done, b->count, b->files[i]);
     }
 }
 
@@ -84,9 +83,10 @@ static void run_batch(batch *b)
 {
     pthread_t threads[64];
     int started = 0, jobs = b->o->jobs < 64 ? b->o->jobs : 64;
-    pthread_mutex_init(&b->lock, NULL);
-    if (jobs > 1)
+    if (jobs > 1) {
+        b->order = cli_largest_first(b->files, b->count, 0);
         while (started < jobs && pthread_create(&threads[started], NULL, batch_worker, b) == 0) started++;
+    }
     if (!started) { /* one job, in order, with the progress line before each file */
         for (size_t i = 0; i < b->count; i++) {
             cli_progress(i + 1, b->count, b->files[i]);
@@ -96,7 +96,8 @@ static void run_batch(batch *b)
     }
     for (int k = 0; k < started; k++) pthread_join(threads[k], NULL);
     if (started) cli_progress_clear();
-    pthread_mutex_destroy(&b->lock);
+    free(b->order);
+    b->order = NULL;
 }
 
 /* The summary of a batch: a line per file that was not patched, then the count. */

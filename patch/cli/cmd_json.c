@@ -35,41 +35,94 @@ static json_t *load_json_file(const char *path)
 
 /* ---------- dump ---------- */
 
-/* OUT.json and, in OUT.files/ beside it, every blob (rb_doc_dump_files); a summary on stderr. */
-static int dump_with_files(const rb_doc *doc, const char *out)
-{
-    const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
-    size_t stem = strlen(base) > 5 && strcmp(base + strlen(base) - 5, ".json") == 0 ? strlen(base) - 5 : strlen(base);
-    char prefix[512], folder[4096];
-    snprintf(prefix, sizeof prefix, "%.*s.files", (int)stem, base);
-    snprintf(folder, sizeof folder, "%.*s%s", (int)(base - out), out, prefix);
-    char *text = NULL;
-    rb_dump_file *files = NULL;
-    size_t count = 0;
+/* The dump is printed while the model is walked, straight into the output file (rb_doc_dump_to):
+ * memory stays that of the model, whatever the size of the JSON. */
+typedef struct dump_job {
+    const rb_doc *doc;
+    rb_blob_mode blobs;
+    const char *source;     /* "$source" */
+    const char *files_prefix, *files_base; /* --blobs=files: the folder's name, and where it goes */
+    int fd;
+    int write_errno;
     rb_error err;
-    if (rb_doc_dump_files(doc, prefix, &text, &files, &count, &err) != RB_OK) {
-        char msg[1024];
-        fprintf(stderr, "rebyte: %s\n", rb_error_format(&err, msg, sizeof msg));
-        return EXIT_IO;
+    int printed;            /* the library's error was printed */
+    size_t file_count;
+    uint64_t file_bytes;
+} dump_job;
+
+static int sink_to_fd(void *context, const char *text, size_t size)
+{
+    dump_job *job = context;
+    if (cli_write_all(job->fd, (const uint8_t *)text, size) == 0) return 0;
+    job->write_errno = errno;
+    return -1;
+}
+
+/* --blobs=files: every blob in the folder beside the JSON (written before the JSON is in place). */
+static int write_blob_files(dump_job *job, const rb_dump_file *files, size_t count)
+{
+    char below[4200];
+    snprintf(below, sizeof below, "%s%s/", job->files_base, job->files_prefix);
+    if (count && cli_make_parents(below) != 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s%s", job->files_base, files[i].name);
+        if (cli_write_atomic(path, files[i].data, files[i].size) != 0) return -1;
+        job->file_bytes += files[i].size;
     }
-    /* the JSON's folder, and the blob folder beside it, with every missing one above them */
-    char json_path[4200], below[4200];
-    snprintf(json_path, sizeof json_path, "%s", out);
-    snprintf(below, sizeof below, "%s/", folder);
-    int rc = cli_make_parents(json_path) != 0 || (count && cli_make_parents(below) != 0) ? EXIT_IO : EXIT_OK;
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < count && rc == EXIT_OK; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%.*s%s", (int)(base - out), out, files[i].name);
-        if (cli_write_atomic(path, files[i].data, files[i].size) != 0) rc = EXIT_IO;
-        bytes += files[i].size;
+    job->file_count = count;
+    return 0;
+}
+
+static int produce_dump(void *context, int fd)
+{
+    dump_job *job = context;
+    job->fd = fd;
+    rb_status st;
+    if (job->files_prefix) {
+        rb_dump_file *files = NULL;
+        size_t count = 0;
+        st = rb_doc_dump_files_to(job->doc, job->files_prefix, sink_to_fd, job, &files, &count, &job->err);
+        if (st == RB_OK && write_blob_files(job, files, count) != 0) {
+            job->printed = 1;
+            st = RB_E_IO;
+        }
+        rb_dump_files_free(files, count);
+    } else {
+        st = rb_doc_dump_to(job->doc, job->blobs, job->source, sink_to_fd, job, &job->err);
     }
-    if (rc == EXIT_OK && cli_write_atomic(out, (const uint8_t *)text, strlen(text)) != 0) rc = EXIT_IO;
-    if (rc == EXIT_OK)
-        fprintf(stderr, "%s: %zu blob files (%llu bytes) in %s\n", out, count, (unsigned long long)bytes, folder);
-    rb_dump_files_free(files, count);
-    rb_free(text);
-    return rc;
+    if (st == RB_OK) return 0;
+    if (job->write_errno) {
+        errno = job->write_errno; /* the writer says what failed */
+        return -1;
+    }
+    if (!job->printed) cli_print_error(&job->err);
+    job->printed = 1;
+    errno = EIO;
+    return -1;
+}
+
+/* OUT.json, and for --blobs=files the folder OUT.files beside it (files named relative to it). */
+static int dump_to_path(const rb_doc *doc, int blobs, const char *source, const char *out)
+{
+    dump_job job = {.doc = doc, .blobs = (rb_blob_mode)blobs, .source = source};
+    char prefix[512], base[4096];
+    if (blobs == BLOBS_FILES) {
+        const char *name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+        size_t stem = strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".json") == 0 ? strlen(name) - 5 : strlen(name);
+        snprintf(prefix, sizeof prefix, "%.*s.files", (int)stem, name);
+        snprintf(base, sizeof base, "%.*s", (int)(name - out), out);
+        job.files_prefix = prefix;
+        job.files_base = base;
+        char json_path[4200];
+        snprintf(json_path, sizeof json_path, "%s", out);
+        if (cli_make_parents(json_path) != 0) return EXIT_IO;
+    }
+    if (cli_write_produced(out, produce_dump, &job) != 0) return EXIT_IO;
+    if (blobs == BLOBS_FILES)
+        fprintf(stderr, "%s: %zu blob files (%llu bytes) in %s%s\n", out, job.file_count,
+                (unsigned long long)job.file_bytes, base, prefix);
+    return EXIT_OK;
 }
 
 int cmd_dump(int argc, char **argv)
@@ -97,20 +150,7 @@ int cmd_dump(int argc, char **argv)
     cli_loaded l;
     int rc = cli_load(in, &l);
     if (rc) return rc;
-    if (blobs == BLOBS_FILES) {
-        rc = dump_with_files(l.doc, out);
-        cli_unload(&l);
-        return rc;
-    }
-    char *text;
-    rb_error err;
-    if (rb_doc_dump(l.doc, (rb_blob_mode)blobs, in, &text, &err) != RB_OK) {
-        cli_print_error(&err);
-        cli_unload(&l);
-        return EXIT_IO;
-    }
-    rc = cli_write_atomic(out ? out : "-", (const uint8_t *)text, strlen(text)) == 0 ? EXIT_OK : EXIT_IO;
-    rb_free(text);
+    rc = dump_to_path(l.doc, blobs, in, out ? out : "-");
     cli_unload(&l);
     return rc;
 }
@@ -118,20 +158,40 @@ int cmd_dump(int argc, char **argv)
 /* ---------- build ---------- */
 
 /* The file named by --source or the dump's "$source" (needed when blobs are references). */
-static int load_source(const uint8_t *text, size_t size, const char *explicit_source, cli_loaded *src)
+static int load_source(const char *named, const char *explicit_source, cli_loaded *src)
 {
     memset(src, 0, sizeof(*src));
-    json_t *j = explicit_source ? NULL : json_loadb((const char *)text, size, JSON_ALLOW_NUL, NULL);
-    const char *path = explicit_source ? explicit_source
-                                       : json_string_value(json_object_get(json_object_get(j, "$source"), "file"));
-    int rc = EXIT_OK;
-    if (path && !explicit_source && access(path, R_OK) != 0)
+    const char *path = explicit_source ? explicit_source : named;
+    if (path && !explicit_source && access(path, R_OK) != 0) {
         fprintf(stderr, "rebyte: note: the dump's source %s is not readable (%s); blob references will fail\n", path,
                 strerror(errno));
-    else if (path)
-        rc = cli_load(path, src);
-    json_decref(j);
-    return rc;
+        return EXIT_OK;
+    }
+    return path ? cli_load(path, src) : EXIT_OK;
+}
+
+/* A file is read piecewise where it is (rb_doc_build_file); stdin is read whole first. */
+static rb_doc *build_doc(const char *in, const char *source, cli_loaded *src, int *rc)
+{
+    rb_error err;
+    rb_doc *doc = NULL;
+    if (strcmp(in, "-") == 0) {
+        uint8_t *text;
+        size_t size;
+        if (cli_read_file(in, &text, &size) != 0) { *rc = EXIT_IO; return NULL; }
+        json_t *j = source ? NULL : json_loadb((const char *)text, size, JSON_ALLOW_NUL, NULL);
+        *rc = load_source(json_string_value(json_object_get(json_object_get(j, "$source"), "file")), source, src);
+        json_decref(j);
+        if (!*rc && !(doc = rb_doc_build((const char *)text, size, in, src->doc, &err))) cli_print_error(&err);
+        free(text);
+        return doc;
+    }
+    char *named = source ? NULL : rb_dump_source_file(in, &err);
+    if (!source && !named && err.status) { cli_print_error(&err); *rc = EXIT_IO; return NULL; }
+    *rc = load_source(named, source, src);
+    rb_free(named);
+    if (!*rc && !(doc = rb_doc_build_file(in, src->doc, &err))) cli_print_error(&err);
+    return doc;
 }
 
 int cmd_build(int argc, char **argv)
@@ -155,18 +215,13 @@ int cmd_build(int argc, char **argv)
         }
     }
     if (!in || !out) return cli_usage_error("build", NULL);
-    uint8_t *text;
-    size_t size;
-    if (cli_read_file(in, &text, &size) != 0) return EXIT_IO;
     cli_loaded src;
-    int rc = load_source(text, size, source, &src);
-    if (rc) { free(text); return rc; }
-    rb_error err;
-    rb_doc *doc = rb_doc_build((const char *)text, size, in, src.doc, &err);
+    int rc;
+    rb_doc *doc = build_doc(in, source, &src, &rc);
+    if (rc) return rc;
     rc = EXIT_BAD_INPUT;
-    if (!doc) {
-        cli_print_error(&err);
-    } else {
+    if (doc) {
+        rb_error err;
         uint8_t *bytes;
         size_t out_size;
         if (new_record) rb_doc_author_records(doc);
@@ -179,7 +234,6 @@ int cmd_build(int argc, char **argv)
         rb_doc_free(doc);
     }
     cli_unload(&src);
-    free(text);
     return rc;
 }
 

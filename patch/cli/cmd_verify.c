@@ -1,6 +1,8 @@
 /* rebyte info / rewrite / verify */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -321,25 +323,26 @@ static void print_result_text(const char *path, const verify_result *r)
 
 /* ---------- verify: files in parallel, reported in input order ---------- */
 
-/* The main thread prints results in input order as they complete. Workers may run ahead of the
- * printing by at most `window` files (memory stays bounded) and take the largest file not yet
- * taken inside that window, so a large file does not end up alone at the tail of the run while
- * the other workers idle. */
+/* The main thread prints results in input order as they complete. The files are handed out from
+ * one list, largest first within each block of `window` files (cli_largest_first), by an atomic
+ * counter: no lock on the way to the next file or to a finished result. A worker waits (on the
+ * lock) only when it would run a block ahead of the printing, which bounds the results held to
+ * two blocks. */
 typedef struct verify_pool {
     char **files;
     size_t file_count;
     char **paths;
     int path_count;
     const char *reencode; /* NULL: pass streams through; "": re-encode all; else only this codec */
-    size_t window;
-    verify_result *slots; /* result of file i in slots[i % window] */
-    int *ready;           /* slot holds the result of its file */
-    uint64_t *sizes;      /* of each file, to take the largest first */
-    uint8_t *taken;
-    size_t next;          /* every file before it is taken */
-    size_t printed;       /* files the main thread is done with */
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
+    size_t window;        /* files per block */
+    size_t *order;        /* the files in the order they are handed out */
+    verify_result *slots; /* result of file i in slots[i % (2 * window)] */
+    int *ready;           /* slot holds the result of its file (atomic) */
+    size_t next;          /* next ticket into `order` (atomic) */
+    size_t printed;       /* files the main thread is done with (atomic) */
+    sem_t finished;       /* posted once per result */
+    pthread_mutex_t lock; /* only to wait for the printing to free a block */
+    pthread_cond_t block_free;
 } verify_pool;
 
 static int named_on_command_line(const verify_pool *p, const char *file)
@@ -349,35 +352,28 @@ static int named_on_command_line(const verify_pool *p, const char *file)
     return named;
 }
 
-/* Under the lock: the largest file not taken yet among those the window allows; marks it taken. */
-static size_t largest_untaken(verify_pool *p)
+/* Before a file of block `block`: the block two before it (whose slots it reuses) is printed. */
+static void wait_for_slots(verify_pool *p, size_t block)
 {
-    size_t end = p->printed + p->window < p->file_count ? p->printed + p->window : p->file_count, best = p->next;
-    for (size_t k = p->next; k < end; k++)
-        if (!p->taken[k] && p->sizes[k] > p->sizes[best]) best = k;
-    p->taken[best] = 1;
-    while (p->next < p->file_count && p->taken[p->next]) p->next++;
-    return best;
+    size_t needed = block >= 2 ? (block - 1) * p->window : 0;
+    if (__atomic_load_n(&p->printed, __ATOMIC_ACQUIRE) >= needed) return;
+    pthread_mutex_lock(&p->lock);
+    while (__atomic_load_n(&p->printed, __ATOMIC_ACQUIRE) < needed) pthread_cond_wait(&p->block_free, &p->lock);
+    pthread_mutex_unlock(&p->lock);
 }
 
 static void *verify_worker(void *arg)
 {
     verify_pool *p = arg;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (p->next < p->file_count && p->next >= p->printed + p->window) pthread_cond_wait(&p->changed, &p->lock);
-        if (p->next >= p->file_count) break;
-        size_t i = largest_untaken(p);
-        pthread_mutex_unlock(&p->lock);
-        verify_result r;
-        verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &r);
-        pthread_mutex_lock(&p->lock);
-        p->slots[i % p->window] = r;
-        p->ready[i % p->window] = 1;
-        pthread_cond_broadcast(&p->changed);
+        size_t ticket = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+        if (ticket >= p->file_count) return NULL;
+        wait_for_slots(p, ticket / p->window);
+        size_t i = p->order[ticket], slot = i % (2 * p->window);
+        verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &p->slots[slot]);
+        __atomic_store_n(&p->ready[slot], 1, __ATOMIC_RELEASE);
+        sem_post(&p->finished);
     }
-    pthread_mutex_unlock(&p->lock);
-    return NULL;
 }
 
 typedef struct verify_totals {
@@ -402,36 +398,35 @@ static void report_result(const char *file, verify_result *r, int as_json, int q
 /* The result of file i, once a worker has it (the main thread's side of the pool). */
 static void take_result(verify_pool *p, size_t i, verify_result *r)
 {
-    pthread_mutex_lock(&p->lock);
-    while (!p->ready[i % p->window]) pthread_cond_wait(&p->changed, &p->lock);
-    *r = p->slots[i % p->window];
-    p->ready[i % p->window] = 0;
-    p->printed = i + 1;
-    pthread_cond_broadcast(&p->changed);
-    pthread_mutex_unlock(&p->lock);
+    size_t slot = i % (2 * p->window);
+    while (!__atomic_load_n(&p->ready[slot], __ATOMIC_ACQUIRE))
+        while (sem_wait(&p->finished) != 0 && errno == EINTR) {}
+    *r = p->slots[slot];
+    p->ready[slot] = 0;
+    __atomic_store_n(&p->printed, i + 1, __ATOMIC_RELEASE);
+    if ((i + 1) % p->window == 0) { /* a block is free: a worker may be waiting for it */
+        pthread_mutex_lock(&p->lock);
+        pthread_cond_broadcast(&p->block_free);
+        pthread_mutex_unlock(&p->lock);
+    }
 }
 
 static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, verify_totals *t)
 {
     pthread_t threads[256];
     int started = 0;
-    /* results may run ahead of printing by this many files: a large file in the queue must not
+    /* results may run ahead of printing by up to two blocks: a large file in the queue must not
      * stall the other workers while it is checked (a result is small) */
     p->window = (size_t)jobs * 64;
-    p->slots = calloc(p->window, sizeof *p->slots);
-    p->ready = calloc(p->window, sizeof *p->ready);
-    p->sizes = calloc(p->file_count + 1, sizeof *p->sizes);
-    p->taken = calloc(p->file_count + 1, 1);
-    if (!p->slots || !p->ready || !p->sizes || !p->taken) {
-        free(p->slots), free(p->ready), free(p->sizes), free(p->taken);
+    p->slots = calloc(2 * p->window, sizeof *p->slots);
+    p->ready = calloc(2 * p->window, sizeof *p->ready);
+    p->order = cli_largest_first(p->files, p->file_count, p->window);
+    if (!p->slots || !p->ready || !p->order || sem_init(&p->finished, 0, 0) != 0) {
+        free(p->slots), free(p->ready), free(p->order);
         return -1;
     }
-    for (size_t i = 0; i < p->file_count; i++) {
-        struct stat st;
-        p->sizes[i] = stat(p->files[i], &st) == 0 ? (uint64_t)st.st_size : 0;
-    }
     pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->changed, NULL);
+    pthread_cond_init(&p->block_free, NULL);
     while (started < jobs && pthread_create(&threads[started], NULL, verify_worker, p) == 0) started++;
     for (size_t i = 0; started && i < p->file_count; i++) {
         cli_progress(i + 1, p->file_count, p->files[i]);
@@ -441,12 +436,12 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
         report_result(p->files[i], &r, as_json, quiet, t);
     }
     for (int k = 0; k < started; k++) pthread_join(threads[k], NULL);
-    pthread_cond_destroy(&p->changed);
+    pthread_cond_destroy(&p->block_free);
     pthread_mutex_destroy(&p->lock);
+    sem_destroy(&p->finished);
     free(p->slots);
     free(p->ready);
-    free(p->sizes);
-    free(p->taken);
+    free(p->order);
     return started ? 0 : -1;
 }
 

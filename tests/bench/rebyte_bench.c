@@ -3,7 +3,11 @@
  * each beside a floor measured in the same run on the same files.
  *
  *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused]
- *                [--peak-code prefault|lazy] [--defer] DIR|FILE...
+ *                [--peak-code prefault|lazy] [--defer] [--process [--cli REBYTE]] DIR|FILE...
+ *
+ * --process adds issue 31's figures of the CLI itself (process_figures.c): verify -j1 over the GBX
+ * files against their floor, rewrite's peak less the bare program's, dump and build of the largest
+ * map, verify -j1 / -j2 over the folders given.
  *
  * Operations (per file; times are medians over the runs):
  *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
@@ -55,6 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "doc.h"
+#include "process_figures.h"
 #include "rebyte.h"
 
 enum metric {
@@ -112,6 +117,10 @@ typedef struct options {
     int peak;
     const char *heap; /* "fresh" or "reused" (--heap) */
     int peak_code_lazy; /* --peak-code lazy: code pages count as the operation's memory */
+    int process;        /* --process: issue 31's process-level figures (process_figures.c) */
+    const char *cli;    /* --cli: the rebyte program they run */
+    char *folders[64];  /* the folders given, for verify -j2 / -j1 */
+    int folder_count;
 } options;
 
 /* ---------- small helpers ---------- */
@@ -829,13 +838,14 @@ static void print_total(bench_file *files, size_t count, const char *format, int
 static int usage(void)
 {
     fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] "
-                    "[--peak-code prefault|lazy] [--defer] [--samples DIR] [--patch FORMAT=FILE]... DIR|FILE...\n");
+                    "[--peak-code prefault|lazy] [--defer] [--samples DIR] [--patch FORMAT=FILE]... [--process [--cli REBYTE]] DIR|FILE...\n");
     return 2;
 }
 
 static int parse_options(int argc, char **argv, options *o, file_list *files)
 {
-    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh", .samples = REBYTE_SAMPLES_DIR};
+    *o = (options){.runs = 5, .min_seconds = 0.02, .peak = 1, .heap = "fresh", .samples = REBYTE_SAMPLES_DIR,
+                   .cli = REBYTE_CLI};
     static const patch_choice defaults[] = {
         {"gbx", "gbx/cookbook/rename.patch.json"},        {"datawin", "datawin/one-field-datawin.patch.json"},
         {"groff", "tres/one-field-groff.patch.json"},     {"tpa", "tres/one-field-tpa.patch.json"},
@@ -864,8 +874,14 @@ static int parse_options(int argc, char **argv, options *o, file_list *files)
             o->patches[0] = (patch_choice){choice, eq + 1};
             o->patch_count++;
         }
+        else if (strcmp(argv[i], "--process") == 0) o->process = 1;
+        else if (strcmp(argv[i], "--cli") == 0 && i + 1 < argc) o->cli = argv[++i];
         else if (argv[i][0] == '-') return 0;
-        else walk(files, argv[i]);
+        else {
+            struct stat st;
+            if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode) && o->folder_count < 64) o->folders[o->folder_count++] = argv[i];
+            walk(files, argv[i]);
+        }
     }
     int heap_known = strcmp(o->heap, "fresh") == 0 || strcmp(o->heap, "reused") == 0;
     return heap_known && o->runs >= 1 && o->runs <= MAX_RUNS && files->count > 0;
@@ -943,8 +959,22 @@ static void report(file_list *l, const options *o)
     }
 }
 
+/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
+static void process_figures(const file_list *l, const options *o)
+{
+    process_file *files = xmalloc(l->count * sizeof *files);
+    for (size_t i = 0; i < l->count; i++) {
+        const bench_file *f = &l->items[i];
+        double floor = median(f->t[M_COPY], o->runs) + (f->lzo_count ? median(f->t[M_LZO], o->runs) : 0);
+        files[i] = (process_file){f->path, f->format, f->size, f->decoded_size, floor};
+    }
+    bench_process_figures("/proc/self/exe", o->cli, files, l->count, (char **)o->folders, o->folder_count, o->runs);
+    free(files);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && strcmp(argv[1], "--run-measure") == 0) return bench_run_measure(argv + 2);
     if (argc == 5 && strcmp(argv[1], "--peak-child") == 0) {
         pin_heap("fresh"); /* peaks are a one-file command's */
         return peak_child(argv[2], atoi(argv[3]), argv[4]);
@@ -981,6 +1011,7 @@ int main(int argc, char **argv)
         measure_peaks(&files, (o.peak_code_lazy ? PEAK_CODE_LAZY : 0) | (defer_reads ? PEAK_DEFER : 0));
     }
     report(&files, &o);
+    if (o.process) process_figures(&files, &o);
     for (size_t i = 0; i < files.count; i++) release(&files.items[i]);
     free(files.items);
     return 0;

@@ -60,5 +60,18 @@ assert body["compressed_size"] > d["size"] // 2, body  # the map's body, not a 1
 assert embedded["count"] > 0, embedded
 P
 fi
+# verify -j hands files out largest first, a block of 64 per job at a time: over more files than
+# two blocks (the samples folder named twelve times) its output is -j1's, line for line
+set --
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do set -- "$@" "$src/samples"; done
+"$rebyte" verify -j1 "$@" >"$tmp/j1" 2>/dev/null
+for jobs in 2 3; do
+    "$rebyte" verify -j$jobs "$@" >"$tmp/jn" 2>/dev/null
+    cmp -s "$tmp/j1" "$tmp/jn" || fail "verify -j$jobs over $(wc -l <"$tmp/j1") lines: not -j1's output"
+done
+"$rebyte" verify -j1 --json "$@" >"$tmp/j1" 2>/dev/null
+"$rebyte" verify -j2 --json "$@" >"$tmp/jn" 2>/dev/null
+cmp -s "$tmp/j1" "$tmp/jn" || fail "verify -j2 --json: not -j1's output"
+
 [ "$fails" -eq 0 ] && echo "cli habits: all passed"
 [ "$fails" -eq 0 ]

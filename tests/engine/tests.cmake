@@ -24,6 +24,20 @@ file(GLOB_RECURSE REBYTE_SAMPLE_FILES ${PROJECT_SOURCE_DIR}/samples/*)
 list(FILTER REBYTE_SAMPLE_FILES EXCLUDE REGEX "\\.(json|md)$")
 add_test(NAME fuzz_harness_on_samples COMMAND fuzz_replay ${REBYTE_SAMPLE_FILES})
 
+# Streaming dump and build (test_json_stream.c): the streamed dump is the tree's text, the
+# piecewise reader gives jansson's tree and builds the file's bytes; on the samples, and (long) on
+# every corpus file.
+add_executable(test_json_stream engine/test_json_stream.c)
+target_link_libraries(test_json_stream PRIVATE rebyte_objects)
+target_include_directories(test_json_stream PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME json_stream_samples COMMAND test_json_stream ${REBYTE_SAMPLE_FILES})
+file(GLOB REBYTE_CORPUS_FILES ${REBYTE_SHARED}/corpus/*/*)
+list(FILTER REBYTE_CORPUS_FILES EXCLUDE REGEX "MANIFEST")
+if(REBYTE_CORPUS_FILES)
+  add_test(NAME json_stream_corpus COMMAND test_json_stream ${REBYTE_CORPUS_FILES})
+  set_tests_properties(json_stream_corpus PROPERTIES LABELS long TIMEOUT 1800)
+endif()
+
 # The deferred model's law: a deferred read agrees with the full read (same error, coverage,
 # notes, bytes, and model once navigated), on the samples and damaged copies of them; every
 # corpus file under the label `long`.

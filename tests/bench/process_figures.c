@@ -1,0 +1,242 @@
+/*
+ * The process-level figures of issue 31 (docs/performance.md "Issue 31: the process figures"):
+ * the CLI run as a user runs it, timed by the wall clock, its peak resident set read from
+ * wait4's rusage in an intermediate process (bench_run_measure), less the bare program's peak
+ * measured the same way. Medians over the runs; the machine's load average is printed with the
+ * parallel figures, which mean little on a busy machine.
+ */
+#define _GNU_SOURCE /* wait4 */
+#include "process_figures.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+enum { MAX_SAMPLES = 99, MAX_ARGS = 4096 };
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int bench_run_measure(char **argv)
+{
+    double start = wall();
+    pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid) return 1;
+    double seconds = wall() - start;
+    printf("%.6f %ld %d\n", seconds, ru.ru_maxrss, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+    return 0;
+}
+
+typedef struct sample {
+    double seconds;
+    long kb;
+    int exit_code;
+} sample;
+
+/* One run of `cmd` through `self --run-measure` (a fresh, small process between). */
+static int measure(const char *self, char **cmd, sample *s)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        char *args[MAX_ARGS + 3];
+        int n = 0;
+        args[n++] = (char *)self;
+        args[n++] = "--run-measure";
+        for (int i = 0; cmd[i] && n < MAX_ARGS + 2; i++) args[n++] = cmd[i];
+        args[n] = NULL;
+        execv(self, args);
+        _exit(127);
+    }
+    close(fds[1]);
+    char text[128] = "";
+    ssize_t got = read(fds[0], text, sizeof text - 1);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    return sscanf(text, "%lf %ld %d", &s->seconds, &s->kb, &s->exit_code) == 3 ? 0 : -1;
+}
+
+static int compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare);
+    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Medians of `runs` runs of `cmd`: seconds and peak KiB. 0 when every run worked. */
+static int measure_runs(const char *self, char **cmd, int runs, double *seconds, double *kb)
+{
+    double t[MAX_SAMPLES], m[MAX_SAMPLES];
+    int n = 0;
+    for (int r = 0; r < runs && r < MAX_SAMPLES; r++) {
+        sample s;
+        if (measure(self, cmd, &s) != 0 || s.exit_code > 1) return -1; /* 1: verify found a difference */
+        t[n] = s.seconds;
+        m[n++] = (double)s.kb;
+    }
+    *seconds = median(t, n);
+    *kb = median(m, n);
+    return 0;
+}
+
+static void load_average(char *out, size_t size)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double a = 0, b = 0, c = 0;
+    if (f && fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3) snprintf(out, size, "%.2f %.2f %.2f", a, b, c);
+    else snprintf(out, size, "?");
+    if (f) fclose(f);
+}
+
+static const process_file *largest_of(const process_file *files, size_t count, const char *format, const char *suffix)
+{
+    const process_file *best = NULL;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = strlen(files[i].path), sl = suffix ? strlen(suffix) : 0;
+        if (strcmp(files[i].format, format) != 0 || (suffix && (len < sl || strcmp(files[i].path + len - sl, suffix) != 0)))
+            continue;
+        if (!best || files[i].size > best->size) best = &files[i];
+    }
+    return best;
+}
+
+static double over(double kb, const process_file *f) { return kb * 1024.0 / (double)(f->size + f->decoded); }
+
+static void verify_against_floor(const char *self, const char *cli, const process_file *files, size_t count, int runs)
+{
+    char **cmd = calloc(count + 5, sizeof *cmd);
+    int n = 0;
+    double floor = 0;
+    cmd[n++] = (char *)cli;
+    cmd[n++] = "verify";
+    cmd[n++] = "-q";
+    cmd[n++] = "-j1";
+    for (size_t i = 0; i < count && n < MAX_ARGS; i++)
+        if (strcmp(files[i].format, "gbx") == 0) {
+            cmd[n++] = (char *)files[i].path;
+            floor += files[i].floor_seconds;
+        }
+    double seconds, kb;
+    if (n > 4 && measure_runs(self, cmd, runs, &seconds, &kb) == 0)
+        printf("verify -j1 over the %d GBX files: %.3f s; floor (read + LZO-decompress the bodies) %.3f s: x%.2f\n",
+               n - 4, seconds, floor, seconds / floor);
+    free(cmd);
+}
+
+static void rewrite_peaks(const char *self, const char *cli, const process_file *files, size_t count, int runs,
+                          double bare_kb)
+{
+    static const char *const FORMATS[] = {"gbx", "datawin", "groff"};
+    for (size_t k = 0; k < sizeof FORMATS / sizeof *FORMATS; k++) {
+        const process_file *f = largest_of(files, count, FORMATS[k], NULL);
+        if (!f) continue;
+        char *cmd[] = {(char *)cli, "rewrite", (char *)f->path, "-o", "/tmp/rebyte-bench-rewrite.out", NULL};
+        double seconds, kb;
+        if (measure_runs(self, cmd, runs, &seconds, &kb) != 0) continue;
+        printf("rewrite %s (%.2f MB + %.2f MB decoded): %.3f s, peak %.1f MB less the bare program's: x%.2f of (file + decoded)\n",
+               f->path, f->size / 1e6, f->decoded / 1e6, seconds, (kb - bare_kb) * 1.024e-3,
+               over(kb - bare_kb, f));
+    }
+    unlink("/tmp/rebyte-bench-rewrite.out");
+}
+
+static void dump_and_build(const char *self, const char *cli, const process_file *files, size_t count, int runs,
+                           double bare_kb)
+{
+    const process_file *map = largest_of(files, count, "gbx", ".Map.Gbx");
+    if (!map) return;
+    const char *json = "/tmp/rebyte-bench-dump.json", *built = "/tmp/rebyte-bench-built.Gbx";
+    char *dump[] = {(char *)cli, "dump", (char *)map->path, "-o", (char *)json, NULL};
+    char *build[] = {(char *)cli, "build", (char *)json, "-o", (char *)built, NULL};
+    double dump_s, dump_kb, build_s, build_kb;
+    if (measure_runs(self, dump, runs, &dump_s, &dump_kb) == 0 && measure_runs(self, build, runs, &build_s, &build_kb) == 0) {
+        struct stat js, bs;
+        int same = stat(json, &js) == 0 && stat(built, &bs) == 0 && (uint64_t)bs.st_size == map->size;
+        printf("dump of %s (%.2f MB + %.2f MB decoded; JSON %.1f MB): %.3f s, peak %.1f MB less bare: x%.2f\n", map->path,
+               map->size / 1e6, map->decoded / 1e6, js.st_size / 1e6, dump_s, (dump_kb - bare_kb) * 1.024e-3,
+               over(dump_kb - bare_kb, map));
+        printf("build of that dump (the source read for blob references): %.3f s, peak %.1f MB less bare: x%.2f%s\n",
+               build_s, (build_kb - bare_kb) * 1.024e-3, over(build_kb - bare_kb, map),
+               same ? "" : " (the built file's size differs!)");
+    }
+    unlink(json);
+    unlink(built);
+}
+
+static void parallel(const char *self, const char *cli, char **folders, int folder_count, int runs)
+{
+    char *cmd[MAX_ARGS];
+    int n = 0;
+    cmd[n++] = (char *)cli;
+    cmd[n++] = "verify";
+    cmd[n++] = "-q";
+    int jobs_at = n++;
+    for (int i = 0; i < folder_count && n < MAX_ARGS - 1; i++) cmd[n++] = folders[i];
+    cmd[n] = NULL;
+    double one[MAX_SAMPLES], two[MAX_SAMPLES];
+    int done = 0;
+    char before[64], after[64];
+    load_average(before, sizeof before);
+    for (int r = 0; r < runs && r < MAX_SAMPLES; r++) { /* alternating, so both see the same load */
+        sample a, b;
+        cmd[jobs_at] = "-j1";
+        if (measure(self, cmd, &a) != 0) return;
+        cmd[jobs_at] = "-j2";
+        if (measure(self, cmd, &b) != 0) return;
+        one[done] = a.seconds;
+        two[done++] = b.seconds;
+    }
+    load_average(after, sizeof after);
+    double m1 = median(one, done), m2 = median(two, done);
+    printf("verify -j1 / -j2 over %d folders, %d alternating runs: %.3f s / %.3f s = x%.2f (load average %s before, %s after)\n",
+           folder_count, done, m1, m2, m1 / m2, before, after);
+}
+
+void bench_process_figures(const char *self, const char *cli, const process_file *files, size_t count,
+                           char **folders, int folder_count, int runs)
+{
+    char *bare[] = {(char *)cli, "--version", NULL};
+    double bare_s, bare_kb;
+    if (measure_runs(self, bare, runs, &bare_s, &bare_kb) != 0) {
+        printf("process figures: %s does not run\n", cli);
+        return;
+    }
+    printf("\n== process figures (issue 31): %s, medians of %d runs, the bare program %.1f MB peak\n", cli, runs,
+           bare_kb * 1.024e-3);
+    verify_against_floor(self, cli, files, count, runs);
+    rewrite_peaks(self, cli, files, count, runs, bare_kb);
+    dump_and_build(self, cli, files, count, runs, bare_kb);
+    if (folder_count) parallel(self, cli, folders, folder_count, runs);
+}
