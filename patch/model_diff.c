@@ -636,14 +636,48 @@ static int in_region(const json_t *regions, const char *path)
     return 0;
 }
 
+enum { EDITS_ASKED = 1024 }; /* see derived_regions */
+
+/* The operations a `replace` at plain `path` brings along in `doc` (rb_format.followers: a
+ * data.win string's references follow its text), read before it as apply does
+ * (patch/apply.c follower_ops); NULL when there are none, and NULL with `why` set when the
+ * format refuses the replace. */
+static json_t *followers_of(const rb_doc *doc, const json_t *op, const char *path, char *why, size_t why_size)
+{
+    why[0] = 0;
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (!doc->format->followers || !path || !kind || strcmp(kind, "replace") != 0) return NULL;
+    return doc->format->followers(doc, NULL, kind, path, json_object_get(op, "value"), why, why_size);
+}
+
+/* The places the followers of the walk's replaces (read on A) reach: what they set there is
+ * derived from the replace, so the walk's own operation there is left out (one string edit is
+ * one `replace`, not one more per reference). Appended to `places`. */
+static void follower_places(const rb_doc *a, const json_t *ops, const json_t *plains, json_t *places)
+{
+    for (size_t i = 0, asked = 0; a->format->followers && i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+        char why[512];
+        const json_t *op = json_array_get(ops, i);
+        if (strcmp(json_string_value(json_object_get(op, "op")), "replace") != 0) continue;
+        asked++;
+        json_t *more = followers_of(a, op, json_string_value(json_object_get(json_array_get(plains, i), "path")), why,
+                                    sizeof why);
+        for (size_t k = 0; k < json_array_size(more); k++) {
+            const char *path = json_string_value(json_object_get(json_array_get(more, k), "path"));
+            if (path && !in_region(places, path)) json_array_append_new(places, json_string(path));
+        }
+        json_decref(more);
+    }
+}
+
 /* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
  * read on A: the walk's operations there are derived data. Each edit is asked for at most
  * EDITS_ASKED times: the lists are the same for every edit of one list, and what is missed is
  * settled by the replay. */
-enum { EDITS_ASKED = 1024 };
 static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
 {
     json_t *regions = json_array();
+    follower_places(a, ops, plains, regions);
     if (!a->format->companions) return regions;
     rb_model_view view = companions_model_view(a);
     for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
@@ -665,8 +699,9 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
     return regions;
 }
 
-/* One operation on the work model as apply does it: the format's companion operations are
- * read before it and applied after it (patch/apply.c operation_on_model). */
+/* One operation on the work model as apply does it: the format's companion operations (of a
+ * list edit) or followers (of a replace) are read before it and applied after it
+ * (patch/apply.c operation_on_model). */
 static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
 {
     const char *kind = json_string_value(json_object_get(op, "op"));
@@ -690,6 +725,17 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
         if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
         free(plain[0]);
         free(plain[1]);
+    }
+    if (!extra && work->format->followers && kind && !strcmp(kind, "replace")) {
+        rb_model_place place = {0};
+        rb_buf resolved;
+        rb_buf_init(&resolved);
+        int found = rb_model_locate(work, json_string_value(json_object_get(op, "path")), &place, &resolved, why,
+                                    why_size) == 0;
+        rb_model_place_free(&place);
+        extra = found ? followers_of(work, op, text_of(&resolved), why, why_size) : NULL;
+        rb_buf_free(&resolved);
+        if (found && !extra && why[0]) return -1; /* refused, as apply refuses it */
     }
     char *resolved = NULL;
     int rc = rb_model_apply_op(work, op, &resolved, why, why_size);
