@@ -390,6 +390,56 @@ static void longest_increasing(const size_t *pair_a, size_t count, unsigned char
     free(prev);
 }
 
+/* The unpaired elements of [a0, a1) and [b0, b1) paired in order. */
+static void pair_in_place(run *r, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    size_t i = a0, j = b0;
+    for (;;) {
+        while (i < a1 && r->a_to_b[i] >= 0) i++;
+        while (j < b1 && r->b_to_a[j] >= 0) j++;
+        if (i >= a1 || j >= b1) break;
+        r->a_to_b[i] = (long)j;
+        r->b_to_a[j] = (long)i;
+    }
+}
+
+/* Do A's element i and B's element j share their first key (1), differ in it (0), or have none
+ * (-1)? Keys that occur more than once count too: two chunks of one id are still that chunk. */
+static int same_key(side *A, size_t i, side *B, size_t j)
+{
+    rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
+    for (size_t s = 0; ka && kb && rb_identity_key_set(s); s++) {
+        if (!*rb_identity_key_set(s)[0]) return -1; /* values: content decides */
+        const char *ta = rb_list_keys_token(ka, s, i), *tb = rb_list_keys_token(kb, s, j);
+        if (ta && tb) return strcmp(ta, tb) == 0;
+        if (ta || tb) return 0;
+    }
+    return -1;
+}
+
+/* In a gap, elements with the same key pair up in order (a second copy of a chunk beside the
+ * first: the copy is added, not the first turned into the next chunk by replacing its id), so
+ * that only what is left pairs in place. Bounded: a larger gap pairs in place. */
+enum { KEYED_GAP_MAX = 1 << 16 };
+static void pair_by_key(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    if (a1 <= a0 || b1 <= b0 || (a1 - a0) * (b1 - b0) > KEYED_GAP_MAX) return;
+    size_t next_b = b0;
+    for (size_t i = a0; i < a1; i++) {
+        if (r->a_to_b[i] >= 0) continue;
+        for (size_t j = next_b; j < b1; j++) {
+            if (r->b_to_a[j] >= 0) continue;
+            int same = same_key(A, r->first + i, B, r->first + j);
+            if (same < 0) return;
+            if (!same) continue;
+            r->a_to_b[i] = (long)j;
+            r->b_to_a[j] = (long)i;
+            next_b = j + 1;
+            break;
+        }
+    }
+}
+
 /* Between two kept pairs: equal elements at either end pair up, the rest pair in place by
  * position (an element whose key changed, or one edited among equal ones), the surplus is
  * removed or added. */
@@ -417,14 +467,16 @@ static void pair_gap(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, 
         a1 = i - 1;
         b1 = j - 1;
     }
-    size_t i = a0, j = b0;
-    for (;;) {
-        while (i < a1 && r->a_to_b[i] >= 0) i++;
-        while (j < b1 && r->b_to_a[j] >= 0) j++;
-        if (i == a1 || j == b1) break;
-        r->a_to_b[i] = (long)j;
-        r->b_to_a[j] = (long)i;
+    pair_by_key(A, B, r, a0, a1, b0, b1);
+    /* what is left pairs in place between the pairs made, so that no two pairs cross */
+    size_t sa = a0, sb = b0;
+    for (size_t i = a0; i < a1; i++) {
+        if (r->a_to_b[i] < 0) continue;
+        pair_in_place(r, sa, i, sb, (size_t)r->a_to_b[i]);
+        sa = i + 1;
+        sb = (size_t)r->a_to_b[i] + 1;
     }
+    pair_in_place(r, sa, a1, sb, b1);
 }
 
 static int list_match(side *A, side *B, run *r)
