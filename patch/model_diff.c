@@ -41,7 +41,11 @@ static int object_like(const rb_node *n)
 {
     return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED || n->kind == RB_K_STREAM;
 }
-static int number(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_FLOAT; }
+/* A number (a symbol handle is a name, not a number: rb_format.symbol_text) */
+static int number(const rb_node *n)
+{
+    return (n->kind == RB_K_INT && !RB_WIRE_IS_SYMBOL(n->wire)) || n->kind == RB_K_FLOAT;
+}
 
 static const rb_node *element(const rb_node *list, size_t i, rb_record_scratch *s)
 {
