@@ -299,11 +299,12 @@ static long common_key_set(side *A, side *B, const run *r)
     if (!r->ma || !r->mb) return -1;
     rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
     if (!ka || !kb) return -1;
+    uint64_t h;
     for (size_t s = 0; rb_identity_key_set(s); s++) {
         if (!*rb_identity_key_set(s)[0]) continue;
         int all = 1;
-        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_token(ka, s, r->first + i) != NULL;
-        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_token(kb, s, r->first + j) != NULL;
+        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_hash(ka, s, r->first + i, &h);
+        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_hash(kb, s, r->first + j, &h);
         for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_unique(ka, s, r->first + i);
         for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_unique(kb, s, r->first + j);
         if (all) return (long)s;
@@ -314,8 +315,9 @@ static long common_key_set(side *A, side *B, const run *r)
 static uint64_t match_hash(side *s, long set, size_t i)
 {
     if (set >= 0) {
-        const char *t = rb_list_keys_token(keys_of(s), (size_t)set, i);
-        return rb_hash_bytes(t, strlen(t));
+        uint64_t h = 0;
+        rb_list_keys_hash(keys_of(s), (size_t)set, i, &h);
+        return h;
     }
     rb_record_scratch sc;
     return content_hash(element(s->list, i, &sc));
@@ -330,7 +332,7 @@ static int same_element(side *A, size_t i, side *B, size_t j)
 static int match_confirmed(side *A, side *B, long set, size_t i, size_t j)
 {
     if (set < 0) return same_element(A, i, B, j);
-    return strcmp(rb_list_keys_token(keys_of(A), (size_t)set, i), rb_list_keys_token(keys_of(B), (size_t)set, j)) == 0;
+    return match_hash(A, set, i) == match_hash(B, set, j); /* keys compared by their hash (identity.c) */
 }
 
 /* Pairs of elements whose key (or content) occurs once on each side, in B's order: `pairs`
@@ -414,9 +416,10 @@ static int same_key(side *A, size_t i, side *B, size_t j)
     rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
     for (size_t s = 0; ka && kb && rb_identity_key_set(s); s++) {
         if (!*rb_identity_key_set(s)[0]) return -1; /* values: content decides */
-        const char *ta = rb_list_keys_token(ka, s, i), *tb = rb_list_keys_token(kb, s, j);
-        if (ta && tb) return strcmp(ta, tb) == 0;
-        if (ta || tb) return 0;
+        uint64_t ha, hb;
+        int in_a = rb_list_keys_hash(ka, s, i, &ha), in_b = rb_list_keys_hash(kb, s, j, &hb);
+        if (in_a && in_b) return ha == hb;
+        if (in_a || in_b) return 0;
     }
     return -1;
 }
@@ -727,21 +730,28 @@ static void follower_places(const rb_doc *a, const json_t *ops, const json_t *pl
 }
 
 /* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
- * read on A: the walk's operations there are derived data. Each edit is asked for at most
- * EDITS_ASKED times: the lists are the same for every edit of one list, and what is missed is
- * settled by the replay. */
+ * read on A: the walk's operations there are derived data. The format is asked once per kind of
+ * edit of one list (and at most EDITS_ASKED times): the lists are the same for every edit of
+ * one list, and what is missed is settled by the replay. */
 static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
 {
     json_t *regions = json_array();
     follower_places(a, ops, plains, regions);
     if (!a->format->companions) return regions;
     rb_model_view view = companions_model_view(a);
+    json_t *asked_for = json_object(); /* the kinds of edit of each list asked about already */
     for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
         const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
-        if (!is_list_edit(json_string_value(json_object_get(op, "op")))) continue;
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        if (!is_list_edit(kind)) continue;
+        const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
+        char edit[600];
+        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path ? strrchr(path, '/') - path : 0), path ? path : "",
+                 (int)(from ? strrchr(from, '/') - from : 0), from ? from : "");
+        if (json_object_get(asked_for, edit)) continue;
+        json_object_set_new(asked_for, edit, json_true());
         asked++;
-        json_t *extra = companions_for(a->format, &view, op, json_string_value(json_object_get(plain, "path")),
-                                       json_string_value(json_object_get(plain, "from")));
+        json_t *extra = companions_for(a->format, &view, op, path, from);
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
             size_t part = path ? list_part(a, path) : 0;
@@ -752,6 +762,7 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         }
         json_decref(extra);
     }
+    json_decref(asked_for);
     return regions;
 }
 
