@@ -567,6 +567,39 @@ static void emit_moves(differ *d, side *B, const run *r, long *order, size_t kep
     }
 }
 
+/* An element B adds that holds stored bytes and equals one the list already holds when it is
+ * added (a chunk with a lightmap copied): that element's index then, or -1. The additions come in B's order after the removals and
+ * moves, so B's elements before it are in place, and a kept one after it sits as many places
+ * earlier as additions are still to come up to it (this one included). Bounded by `allowed`
+ * comparisons. */
+/* Does `n` hold bytes whose stored form a rendering as JSON does not carry (a compressed stream,
+ * blobs that may be)? Only such an element is copied rather than added: elsewhere an `add` says
+ * the same thing and is what a person writes. */
+static int holds_stored_bytes(const rb_node *n, int depth)
+{
+    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE) return 1;
+    if (depth > 32 || (n->kind != RB_K_RECORD && n->kind != RB_K_LIST)) return 0;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (holds_stored_bytes(n->v.kids.items[i], depth + 1)) return 1;
+    return 0;
+}
+
+enum { COPY_COMPARISONS = 1 << 16 };
+static long copy_source(side *B, const run *r, size_t j, size_t *allowed)
+{
+    size_t at = r->first + j, pending = 1; /* the element itself is not there yet */
+    rb_record_scratch sb;
+    if (!holds_stored_bytes(element(B->list, at, &sb), 0)) return -1;
+    for (size_t k = 0; k < B->n && *allowed; k++) {
+        if (k == at) continue;
+        int in_run = k >= r->first && k < r->first + r->mb;
+        if (k > at && in_run && r->b_to_a[k - r->first] < 0) { pending++; continue; }
+        --*allowed;
+        if (same_element(B, k, B, at)) return (long)(k < at ? k : k - pending);
+    }
+    return -1;
+}
+
 /* Removals (from the end, by A's names), changes of the kept elements, moves, then additions
  * (before the element that follows them in B, by its name; appended when nothing follows). */
 static void emit_list(differ *d, side *A, side *B, run *r)
@@ -595,6 +628,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         follower[j] = next;
         if (r->b_to_a[j] >= 0) next = (long)(r->first + j);
     }
+    size_t copies_allowed[1] = {COPY_COMPARISONS};
     for (size_t j = 0; j < r->mb; j++) {
         if (r->b_to_a[j] >= 0) continue;
         rb_record_scratch sb;
@@ -606,7 +640,20 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         } else {
             push_element(d, name, r->first + j);
         }
-        emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+        long source = copy_source(B, r, j, copies_allowed);
+        if (source >= 0) { /* a copy of what the list holds: apply clones it, stored form and all */
+            char *from_path = malloc(m.path + 32), *from_plain = malloc(m.plain + 32);
+            if (from_path && from_plain) {
+                snprintf(from_path, m.path + 32, "%.*s/%ld", (int)m.path, (const char *)d->path.data, source);
+                snprintf(from_plain, m.plain + 32, "%.*s/%ld", (int)m.plain, (const char *)d->plain.data, source);
+            }
+            if (from_path && from_plain) emit(d, "copy", from_path, from_plain, NULL);
+            else d->failed = 1;
+            free(from_path);
+            free(from_plain);
+        } else {
+            emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+        }
         back(d, m);
     }
     free(follower);
