@@ -4,8 +4,9 @@
  * handful of operations.
  *
  * Random edits that apply accepts (scalars anywhere in the model, names and strings among them;
- * list elements removed, moved, copied, inserted; a map's items and blocks), drawn with a fixed
- * seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
+ * the bytes of blobs and assets; list elements removed, moved, copied, inserted, on every list,
+ * chunk lists included; a map's items and blocks; a map's name, which the header copies), drawn
+ * with a fixed seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
  * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
  * With --removals, every map of the corpus also has one item and one block removed (blocks of
  * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
@@ -39,8 +40,8 @@ static unsigned rnd(unsigned n)
 }
 
 /* The kinds of edit drawn, counted when apply takes them (the run's coverage). */
-enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_KINDS };
-static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds"};
+enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_HEADER, E_KINDS };
+static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds", "header facts"};
 
 typedef struct stats {
     size_t files, sequences, edits, refused, diffs, ops_max_single, removals, maps, by_kind[E_KINDS], chunk_list_edits;
@@ -152,11 +153,35 @@ static int chunk_list(const char *path)
     return n >= 5 && strcmp(path + n - 5, "hunks") == 0;
 }
 
+/* A header fact of a map: the name the header's chunks copy from the block data chunk (01F,
+ * TMPU's 013, TM 1.0's 00F), renamed (docs/formats/gbx.md "Header copies"); NULL for no map. */
+static json_t *header_fact_edit(rb_doc *doc)
+{
+    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
+        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id"), *name;
+        uint64_t v = 0;
+        if (id) rb_node_get_uint(id, &v);
+        unsigned low = (unsigned)(v & 0xFFF);
+        if ((low != 0x01F && low != 0x013 && low != 0x00F) || !(name = rb_node_member(chunk, "mapName"))) continue;
+        json_t *other = other_value(doc, name);
+        char path[80];
+        snprintf(path, sizeof path, "/body/chunks/%zu/mapName", c);
+        return other ? json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", other) : NULL;
+    }
+    return NULL;
+}
+
 /* One random operation on doc's model (NULL when the place drawn takes none); its kind in *kind. */
 static json_t *random_edit(rb_doc *doc, int *kind, int *on_chunks)
 {
     char path[1024], from[1100], to[1100];
     *on_chunks = 0;
+    if (rnd(8) == 0) { /* random places seldom reach the few facts the header copies */
+        json_t *fact = header_fact_edit(doc);
+        *kind = E_HEADER;
+        if (fact) return fact;
+    }
     if (rnd(2)) {
         const rb_node *n = pick(doc, path, sizeof path, 0);
         if (!n || !*path || container(n)) return NULL;
@@ -428,6 +453,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < E_KINDS; k++) printf(" %zu %s%s", st.by_kind[k], EDIT_KIND[k], k + 1 < E_KINDS ? "," : "");
     printf("; %zu of them on chunk lists\n", st.chunk_list_edits);
     CHECK(paths && st.sequences, "no sequence was drawn");
+    CHECK(!o.removals || st.maps, "--removals, but no map with items or blocks was found");
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;
 }
