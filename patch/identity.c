@@ -305,7 +305,9 @@ void rb_list_keys_free(rb_list_keys *keys)
     free(keys);
 }
 
-const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index)
+/* The token of element `index` under key set `set` (NULL when it lacks a key): "[k=v,...]", as
+ * a selector names it. Owned by `keys`. */
+static const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index)
 {
     if (set >= key_sets() || index >= keys->count) return NULL;
     key_column *c = &keys->columns[set];
