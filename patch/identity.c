@@ -11,6 +11,7 @@
  * Only the key members of an element are rendered, never the element.
  */
 #include "identity.h"
+#include "../core/hash64.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,53 @@ static char *element_token(const rb_doc *doc, const rb_node *element, const char
     return (char *)out.data;
 }
 
+/* The key values of `element` under `keys` as a hash, read from the nodes without spelling
+ * them: 0 when it lacks one. Equal tokens give equal hashes (a number is hashed by its value
+ * whatever its base; what spell_node does not spell is spelled and hashed as text), so an
+ * element whose hash no other element shares has a token no other element shares: this is
+ * what ranking a whole list costs, instead of spelling every float of it. */
+static int element_key_hash(const rb_doc *doc, const rb_node *element, const char *const *keys, uint64_t *hash)
+{
+    uint64_t h = 0x6b657973ULL;
+    for (int k = 0; keys[k]; k++) {
+        rb_record_scratch scratch[RB_IDENTITY_DEPTH];
+        const rb_node *member;
+        if (!*keys[k]) {
+            member = list_like(element) || object_like(element) ? NULL : element;
+        } else {
+            char pointer[256];
+            snprintf(pointer, sizeof pointer, "/%s", keys[k]);
+            member = object_like(element) ? rb_identity_walk(element, pointer, scratch) : NULL;
+        }
+        if (!member || list_like(member) || object_like(member)) return 0;
+        uint64_t v;
+        if (member->kind == RB_K_FLOAT) {
+            v = rb_mix64(member->v.bits ^ ((uint64_t)(member->wire & RB_W_WIDTH) << 59));
+        } else if (member->kind == RB_K_INT && !(member->wire & RB_W_CHAR)) {
+            v = rb_mix64((uint64_t)((member->wire & RB_W_SIGNED) ? (uint64_t)rb_node_int(member) : member->v.bits) ^ 0x1ULL);
+        } else if (member->kind == RB_K_ID && member->wire != RB_ID_STRING) {
+            v = rb_mix64(member->wire == RB_ID_EMPTY ? 0x2ULL : member->v.bits ^ 0x3ULL);
+        } else if ((member->kind == RB_K_ID || member->kind == RB_K_STRING) && member->v.bytes.size) {
+            v = rb_hash_bytes(member->v.bytes.data, member->v.bytes.size);
+        } else { /* symbol handles (their text), booleans, empty texts: as spelled */
+            json_t *j = rb_content_json(doc, member);
+            if (!j || json_is_object(j) || json_is_array(j)) {
+                json_decref(j);
+                return 0;
+            }
+            rb_buf text;
+            rb_buf_init(&text);
+            spell_value(&text, j);
+            json_decref(j);
+            v = rb_hash_bytes(text.data, text.size);
+            rb_buf_free(&text);
+        }
+        h = rb_mix64(h * 31 + v);
+    }
+    *hash = h;
+    return 1;
+}
+
 /* ---------- the keys of one list ---------- */
 
 enum { TOKEN_UNKNOWN = 0, TOKEN_ABSENT, TOKEN_PRESENT };
@@ -219,6 +267,8 @@ enum { TOKEN_UNKNOWN = 0, TOKEN_ABSENT, TOKEN_PRESENT };
 typedef struct key_column {
     char **tokens;
     unsigned char *state;  /* TOKEN_* per element */
+    uint64_t *hashes;      /* element_key_hash per element, ... */
+    unsigned char *hashed; /* ... known when TOKEN_PRESENT or TOKEN_ABSENT here */
     unsigned char *unique; /* per element, once `ranked` */
     int ranked;
 } key_column;
@@ -248,12 +298,16 @@ void rb_list_keys_free(rb_list_keys *keys)
         for (size_t i = 0; c->tokens && i < keys->count; i++) free(c->tokens[i]);
         free(c->tokens);
         free(c->state);
+        free(c->hashes);
+        free(c->hashed);
         free(c->unique);
     }
     free(keys);
 }
 
-const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index)
+/* The token of element `index` under key set `set` (NULL when it lacks a key): "[k=v,...]", as
+ * a selector names it. Owned by `keys`. */
+static const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index)
 {
     if (set >= key_sets() || index >= keys->count) return NULL;
     key_column *c = &keys->columns[set];
@@ -279,19 +333,47 @@ const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index)
     return c->tokens[index];
 }
 
-static int compare_tokens(const void *x, const void *y)
+static int compare_hashes(const void *x, const void *y)
 {
-    const char *a = *(char *const *)x, *b = *(char *const *)y;
-    return strcmp(a, b);
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
 }
 
-/* Which elements' tokens under `set` no other element shares: sorting, n log n. */
+int rb_list_keys_hash(rb_list_keys *keys, size_t set, size_t index, uint64_t *hash)
+{
+    if (set >= key_sets() || index >= keys->count) return 0;
+    key_column *c = &keys->columns[set];
+    if (!c->hashes) {
+        c->hashes = calloc(keys->count + 1, sizeof *c->hashes);
+        c->hashed = calloc(keys->count + 1, 1);
+        if (!c->hashes || !c->hashed) {
+            free(c->hashes);
+            free(c->hashed);
+            c->hashes = NULL;
+            c->hashed = NULL;
+            return 0;
+        }
+    }
+    if (c->hashed[index] == TOKEN_UNKNOWN) {
+        rb_record_scratch scratch;
+        const rb_node *element = keys->list->kind == RB_K_TABLE
+                                     ? rb_table_element(keys->list, index, scratch.nodes, scratch.kids)
+                                     : keys->list->v.kids.items[index];
+        c->hashed[index] = element_key_hash(keys->doc, element, KEY_SETS[set], &c->hashes[index]) ? TOKEN_PRESENT
+                                                                                                  : TOKEN_ABSENT;
+    }
+    *hash = c->hashes[index];
+    return c->hashed[index] == TOKEN_PRESENT;
+}
+
+/* Which elements' keys under `set` no other element shares: their hashes (element_key_hash)
+ * sorted, n log n; an element is unique when its hash is. */
 static int rank_column(rb_list_keys *keys, size_t set)
 {
     key_column *c = &keys->columns[set];
     if (c->ranked) return c->unique != NULL;
     c->ranked = 1;
-    char **sorted = malloc((keys->count + 1) * sizeof(char *));
+    uint64_t *sorted = malloc((keys->count + 1) * sizeof *sorted), h;
     c->unique = calloc(keys->count + 1, 1);
     if (!sorted || !c->unique) {
         free(sorted);
@@ -301,16 +383,14 @@ static int rank_column(rb_list_keys *keys, size_t set)
     }
     size_t m = 0;
     for (size_t i = 0; i < keys->count; i++)
-        if (rb_list_keys_token(keys, set, i)) sorted[m++] = c->tokens[i];
-    qsort(sorted, m, sizeof *sorted, compare_tokens);
+        if (rb_list_keys_hash(keys, set, i, &h)) sorted[m++] = h;
+    qsort(sorted, m, sizeof *sorted, compare_hashes);
     for (size_t i = 0; i < keys->count; i++) {
-        if (!c->tokens || !c->tokens[i]) continue;
-        /* equal tokens sit together: find this one's run */
-        char **hit = bsearch(&c->tokens[i], sorted, m, sizeof *sorted, compare_tokens);
+        if (!rb_list_keys_hash(keys, set, i, &h)) continue;
+        /* equal hashes sit together: find this one's run */
+        uint64_t *hit = bsearch(&h, sorted, m, sizeof *sorted, compare_hashes);
         size_t at = (size_t)(hit - sorted);
-        int shared = (at > 0 && !strcmp(sorted[at - 1], c->tokens[i])) ||
-                     (at + 1 < m && !strcmp(sorted[at + 1], c->tokens[i]));
-        c->unique[i] = !shared;
+        c->unique[i] = !((at > 0 && sorted[at - 1] == h) || (at + 1 < m && sorted[at + 1] == h));
     }
     free(sorted);
     return 1;
@@ -318,14 +398,13 @@ static int rank_column(rb_list_keys *keys, size_t set)
 
 int rb_list_keys_unique(rb_list_keys *keys, size_t set, size_t index)
 {
-    return rb_list_keys_token(keys, set, index) && rank_column(keys, set) && keys->columns[set].unique[index];
+    uint64_t h;
+    return rb_list_keys_hash(keys, set, index, &h) && rank_column(keys, set) && keys->columns[set].unique[index];
 }
 
 const char *rb_list_keys_selector(rb_list_keys *keys, size_t index)
 {
-    for (size_t s = 0; s < key_sets(); s++) {
-        if (!rb_list_keys_token(keys, s, index)) continue;
-        if (rank_column(keys, s) && keys->columns[s].unique[index]) return keys->columns[s].tokens[index];
-    }
+    for (size_t s = 0; s < key_sets(); s++)
+        if (rb_list_keys_unique(keys, s, index)) return rb_list_keys_token(keys, s, index);
     return NULL;
 }

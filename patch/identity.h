@@ -26,9 +26,10 @@ void rb_list_keys_free(rb_list_keys *keys);
  * whose keys it has and whose values no other element of the list shares; NULL when there is
  * none (address it by index). Owned by `keys`. */
 const char *rb_list_keys_selector(rb_list_keys *keys, size_t index);
-/* The token of element `index` under key set `set` (NULL when it lacks a key), whether unique or
- * not: what two lists are matched by. Owned by `keys`. */
-const char *rb_list_keys_token(rb_list_keys *keys, size_t set, size_t index);
+/* 1 when element `index` has keys under key set `set`, with their hash in *hash (read from the
+ * nodes, not spelled: equal tokens give equal hashes), 0 when it lacks one. What two lists are
+ * matched by, at the cost of reading the keys. */
+int rb_list_keys_hash(rb_list_keys *keys, size_t set, size_t index, uint64_t *hash);
 /* 1 when element `index` has a token under key set `set` that no other element shares. */
 int rb_list_keys_unique(rb_list_keys *keys, size_t set, size_t index);
 #endif

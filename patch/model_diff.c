@@ -41,7 +41,11 @@ static int object_like(const rb_node *n)
 {
     return n->kind == RB_K_RECORD || n->kind == RB_K_PACKED || n->kind == RB_K_STREAM;
 }
-static int number(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_FLOAT; }
+/* A number (a symbol handle is a name, not a number: rb_format.symbol_text) */
+static int number(const rb_node *n)
+{
+    return (n->kind == RB_K_INT && !RB_WIRE_IS_SYMBOL(n->wire)) || n->kind == RB_K_FLOAT;
+}
 
 static const rb_node *element(const rb_node *list, size_t i, rb_record_scratch *s)
 {
@@ -295,11 +299,12 @@ static long common_key_set(side *A, side *B, const run *r)
     if (!r->ma || !r->mb) return -1;
     rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
     if (!ka || !kb) return -1;
+    uint64_t h;
     for (size_t s = 0; rb_identity_key_set(s); s++) {
         if (!*rb_identity_key_set(s)[0]) continue;
         int all = 1;
-        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_token(ka, s, r->first + i) != NULL;
-        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_token(kb, s, r->first + j) != NULL;
+        for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_hash(ka, s, r->first + i, &h);
+        for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_hash(kb, s, r->first + j, &h);
         for (size_t i = 0; i < r->ma && all; i++) all = rb_list_keys_unique(ka, s, r->first + i);
         for (size_t j = 0; j < r->mb && all; j++) all = rb_list_keys_unique(kb, s, r->first + j);
         if (all) return (long)s;
@@ -310,8 +315,9 @@ static long common_key_set(side *A, side *B, const run *r)
 static uint64_t match_hash(side *s, long set, size_t i)
 {
     if (set >= 0) {
-        const char *t = rb_list_keys_token(keys_of(s), (size_t)set, i);
-        return rb_hash_bytes(t, strlen(t));
+        uint64_t h = 0;
+        rb_list_keys_hash(keys_of(s), (size_t)set, i, &h);
+        return h;
     }
     rb_record_scratch sc;
     return content_hash(element(s->list, i, &sc));
@@ -326,7 +332,7 @@ static int same_element(side *A, size_t i, side *B, size_t j)
 static int match_confirmed(side *A, side *B, long set, size_t i, size_t j)
 {
     if (set < 0) return same_element(A, i, B, j);
-    return strcmp(rb_list_keys_token(keys_of(A), (size_t)set, i), rb_list_keys_token(keys_of(B), (size_t)set, j)) == 0;
+    return match_hash(A, set, i) == match_hash(B, set, j); /* keys compared by their hash (identity.c) */
 }
 
 /* Pairs of elements whose key (or content) occurs once on each side, in B's order: `pairs`
@@ -390,6 +396,57 @@ static void longest_increasing(const size_t *pair_a, size_t count, unsigned char
     free(prev);
 }
 
+/* The unpaired elements of [a0, a1) and [b0, b1) paired in order. */
+static void pair_in_place(run *r, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    size_t i = a0, j = b0;
+    for (;;) {
+        while (i < a1 && r->a_to_b[i] >= 0) i++;
+        while (j < b1 && r->b_to_a[j] >= 0) j++;
+        if (i >= a1 || j >= b1) break;
+        r->a_to_b[i] = (long)j;
+        r->b_to_a[j] = (long)i;
+    }
+}
+
+/* Do A's element i and B's element j share their first key (1), differ in it (0), or have none
+ * (-1)? Keys that occur more than once count too: two chunks of one id are still that chunk. */
+static int same_key(side *A, size_t i, side *B, size_t j)
+{
+    rb_list_keys *ka = keys_of(A), *kb = keys_of(B);
+    for (size_t s = 0; ka && kb && rb_identity_key_set(s); s++) {
+        if (!*rb_identity_key_set(s)[0]) return -1; /* values: content decides */
+        uint64_t ha, hb;
+        int in_a = rb_list_keys_hash(ka, s, i, &ha), in_b = rb_list_keys_hash(kb, s, j, &hb);
+        if (in_a && in_b) return ha == hb;
+        if (in_a || in_b) return 0;
+    }
+    return -1;
+}
+
+/* In a gap, elements with the same key pair up in order (a second copy of a chunk beside the
+ * first: the copy is added, not the first turned into the next chunk by replacing its id), so
+ * that only what is left pairs in place. Bounded: a larger gap pairs in place. */
+enum { KEYED_GAP_MAX = 1 << 16 };
+static void pair_by_key(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    if (a1 <= a0 || b1 <= b0 || (a1 - a0) * (b1 - b0) > KEYED_GAP_MAX) return;
+    size_t next_b = b0;
+    for (size_t i = a0; i < a1; i++) {
+        if (r->a_to_b[i] >= 0) continue;
+        for (size_t j = next_b; j < b1; j++) {
+            if (r->b_to_a[j] >= 0) continue;
+            int same = same_key(A, r->first + i, B, r->first + j);
+            if (same < 0) return;
+            if (!same) continue;
+            r->a_to_b[i] = (long)j;
+            r->b_to_a[j] = (long)i;
+            next_b = j + 1;
+            break;
+        }
+    }
+}
+
 /* Between two kept pairs: equal elements at either end pair up, the rest pair in place by
  * position (an element whose key changed, or one edited among equal ones), the surplus is
  * removed or added. */
@@ -417,14 +474,16 @@ static void pair_gap(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, 
         a1 = i - 1;
         b1 = j - 1;
     }
-    size_t i = a0, j = b0;
-    for (;;) {
-        while (i < a1 && r->a_to_b[i] >= 0) i++;
-        while (j < b1 && r->b_to_a[j] >= 0) j++;
-        if (i == a1 || j == b1) break;
-        r->a_to_b[i] = (long)j;
-        r->b_to_a[j] = (long)i;
+    pair_by_key(A, B, r, a0, a1, b0, b1);
+    /* what is left pairs in place between the pairs made, so that no two pairs cross */
+    size_t sa = a0, sb = b0;
+    for (size_t i = a0; i < a1; i++) {
+        if (r->a_to_b[i] < 0) continue;
+        pair_in_place(r, sa, i, sb, (size_t)r->a_to_b[i]);
+        sa = i + 1;
+        sb = (size_t)r->a_to_b[i] + 1;
     }
+    pair_in_place(r, sa, a1, sb, b1);
 }
 
 static int list_match(side *A, side *B, run *r)
@@ -508,6 +567,39 @@ static void emit_moves(differ *d, side *B, const run *r, long *order, size_t kep
     }
 }
 
+/* An element B adds that holds stored bytes and equals one the list already holds when it is
+ * added (a chunk with a lightmap copied): that element's index then, or -1. The additions come in B's order after the removals and
+ * moves, so B's elements before it are in place, and a kept one after it sits as many places
+ * earlier as additions are still to come up to it (this one included). Bounded by `allowed`
+ * comparisons. */
+/* Does `n` hold bytes whose stored form a rendering as JSON does not carry (a compressed stream,
+ * blobs that may be)? Only such an element is copied rather than added: elsewhere an `add` says
+ * the same thing and is what a person writes. */
+static int holds_stored_bytes(const rb_node *n, int depth)
+{
+    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE) return 1;
+    if (depth > 32 || (n->kind != RB_K_RECORD && n->kind != RB_K_LIST)) return 0;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (holds_stored_bytes(n->v.kids.items[i], depth + 1)) return 1;
+    return 0;
+}
+
+enum { COPY_COMPARISONS = 1 << 16 };
+static long copy_source(side *B, const run *r, size_t j, size_t *allowed)
+{
+    size_t at = r->first + j, pending = 1; /* the element itself is not there yet */
+    rb_record_scratch sb;
+    if (!holds_stored_bytes(element(B->list, at, &sb), 0)) return -1;
+    for (size_t k = 0; k < B->n && *allowed; k++) {
+        if (k == at) continue;
+        int in_run = k >= r->first && k < r->first + r->mb;
+        if (k > at && in_run && r->b_to_a[k - r->first] < 0) { pending++; continue; }
+        --*allowed;
+        if (same_element(B, k, B, at)) return (long)(k < at ? k : k - pending);
+    }
+    return -1;
+}
+
 /* Removals (from the end, by A's names), changes of the kept elements, moves, then additions
  * (before the element that follows them in B, by its name; appended when nothing follows). */
 static void emit_list(differ *d, side *A, side *B, run *r)
@@ -536,6 +628,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         follower[j] = next;
         if (r->b_to_a[j] >= 0) next = (long)(r->first + j);
     }
+    size_t copies_allowed[1] = {COPY_COMPARISONS};
     for (size_t j = 0; j < r->mb; j++) {
         if (r->b_to_a[j] >= 0) continue;
         rb_record_scratch sb;
@@ -547,7 +640,20 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         } else {
             push_element(d, name, r->first + j);
         }
-        emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+        long source = copy_source(B, r, j, copies_allowed);
+        if (source >= 0) { /* a copy of what the list holds: apply clones it, stored form and all */
+            char *from_path = malloc(m.path + 32), *from_plain = malloc(m.plain + 32);
+            if (from_path && from_plain) {
+                snprintf(from_path, m.path + 32, "%.*s/%ld", (int)m.path, (const char *)d->path.data, source);
+                snprintf(from_plain, m.plain + 32, "%.*s/%ld", (int)m.plain, (const char *)d->plain.data, source);
+            }
+            if (from_path && from_plain) emit(d, "copy", from_path, from_plain, NULL);
+            else d->failed = 1;
+            free(from_path);
+            free(from_plain);
+        } else {
+            emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+        }
         back(d, m);
     }
     free(follower);
@@ -636,22 +742,63 @@ static int in_region(const json_t *regions, const char *path)
     return 0;
 }
 
+enum { EDITS_ASKED = 1024 }; /* see derived_regions */
+
+/* The operations a `replace` at plain `path` brings along in `doc` (rb_format.followers: a
+ * data.win string's references follow its text), read before it as apply does
+ * (patch/apply.c follower_ops); NULL when there are none, and NULL with `why` set when the
+ * format refuses the replace. */
+static json_t *followers_of(const rb_doc *doc, const json_t *op, const char *path, char *why, size_t why_size)
+{
+    why[0] = 0;
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (!doc->format->followers || !path || !kind || strcmp(kind, "replace") != 0) return NULL;
+    return doc->format->followers(doc, NULL, kind, path, json_object_get(op, "value"), why, why_size);
+}
+
+/* The places the followers of the walk's replaces (read on A) reach: what they set there is
+ * derived from the replace, so the walk's own operation there is left out (one string edit is
+ * one `replace`, not one more per reference). Appended to `places`. */
+static void follower_places(const rb_doc *a, const json_t *ops, const json_t *plains, json_t *places)
+{
+    for (size_t i = 0, asked = 0; a->format->followers && i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+        char why[512];
+        const json_t *op = json_array_get(ops, i);
+        if (strcmp(json_string_value(json_object_get(op, "op")), "replace") != 0) continue;
+        asked++;
+        json_t *more = followers_of(a, op, json_string_value(json_object_get(json_array_get(plains, i), "path")), why,
+                                    sizeof why);
+        for (size_t k = 0; k < json_array_size(more); k++) {
+            const char *path = json_string_value(json_object_get(json_array_get(more, k), "path"));
+            if (path && !in_region(places, path)) json_array_append_new(places, json_string(path));
+        }
+        json_decref(more);
+    }
+}
+
 /* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
- * read on A: the walk's operations there are derived data. Each edit is asked for at most
- * EDITS_ASKED times: the lists are the same for every edit of one list, and what is missed is
- * settled by the replay. */
-enum { EDITS_ASKED = 1024 };
+ * read on A: the walk's operations there are derived data. The format is asked once per kind of
+ * edit of one list (and at most EDITS_ASKED times): the lists are the same for every edit of
+ * one list, and what is missed is settled by the replay. */
 static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
 {
     json_t *regions = json_array();
+    follower_places(a, ops, plains, regions);
     if (!a->format->companions) return regions;
     rb_model_view view = companions_model_view(a);
+    json_t *asked_for = json_object(); /* the kinds of edit of each list asked about already */
     for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
         const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
-        if (!is_list_edit(json_string_value(json_object_get(op, "op")))) continue;
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        if (!is_list_edit(kind)) continue;
+        const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
+        char edit[600];
+        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path ? strrchr(path, '/') - path : 0), path ? path : "",
+                 (int)(from ? strrchr(from, '/') - from : 0), from ? from : "");
+        if (json_object_get(asked_for, edit)) continue;
+        json_object_set_new(asked_for, edit, json_true());
         asked++;
-        json_t *extra = companions_for(a->format, &view, op, json_string_value(json_object_get(plain, "path")),
-                                       json_string_value(json_object_get(plain, "from")));
+        json_t *extra = companions_for(a->format, &view, op, path, from);
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
             size_t part = path ? list_part(a, path) : 0;
@@ -662,11 +809,13 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         }
         json_decref(extra);
     }
+    json_decref(asked_for);
     return regions;
 }
 
-/* One operation on the work model as apply does it: the format's companion operations are
- * read before it and applied after it (patch/apply.c operation_on_model). */
+/* One operation on the work model as apply does it: the format's companion operations (of a
+ * list edit) or followers (of a replace) are read before it and applied after it
+ * (patch/apply.c operation_on_model). */
 static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
 {
     const char *kind = json_string_value(json_object_get(op, "op"));
@@ -690,6 +839,17 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
         if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
         free(plain[0]);
         free(plain[1]);
+    }
+    if (!extra && work->format->followers && kind && !strcmp(kind, "replace")) {
+        rb_model_place place = {0};
+        rb_buf resolved;
+        rb_buf_init(&resolved);
+        int found = rb_model_locate(work, json_string_value(json_object_get(op, "path")), &place, &resolved, why,
+                                    why_size) == 0;
+        rb_model_place_free(&place);
+        extra = found ? followers_of(work, op, text_of(&resolved), why, why_size) : NULL;
+        rb_buf_free(&resolved);
+        if (found && !extra && why[0]) return -1; /* refused, as apply refuses it */
     }
     char *resolved = NULL;
     int rc = rb_model_apply_op(work, op, &resolved, why, why_size);

@@ -4,11 +4,13 @@
  * handful of operations.
  *
  * Random edits that apply accepts (scalars anywhere in the model, names and strings among them;
- * list elements removed, moved, copied, inserted; a map's items and blocks), drawn with a fixed
- * seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
+ * the bytes of blobs and assets; list elements removed, moved, copied, inserted, on every list,
+ * chunk lists included; a map's items and blocks; a map's name, which the header copies), drawn
+ * with a fixed seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
  * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
- * With --removals, every map of the corpus also has one item and one block removed: the diff must
- * be at most 3 operations and give the same bytes back (issue 28's acceptance).
+ * With --removals, every map of the corpus also has one item and one block removed (blocks of
+ * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
+ * operations and give the same bytes back (issue 28's acceptance).
  *
  * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] FILE|DIR...
  */
@@ -37,8 +39,12 @@ static unsigned rnd(unsigned n)
     return n ? (unsigned)(rng % n) : 0;
 }
 
+/* The kinds of edit drawn, counted when apply takes them (the run's coverage). */
+enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_HEADER, E_KINDS };
+static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds", "header facts"};
+
 typedef struct stats {
-    size_t files, sequences, edits, refused, diffs, ops_max_single, removals;
+    size_t files, sequences, edits, refused, diffs, ops_max_single, removals, maps, by_kind[E_KINDS], chunk_list_edits;
 } stats;
 
 /* ---------- random edits ---------- */
@@ -118,16 +124,71 @@ static json_t *other_value(const rb_doc *doc, const rb_node *n)
     return out;
 }
 
-/* One random operation on doc's model (NULL when the place drawn takes none). */
-static json_t *random_edit(rb_doc *doc)
+/* Other bytes for a blob or opaque bytes (an asset: a thumbnail, a texture, a sound): the last
+ * byte changed, or one byte added to an empty one. */
+static json_t *other_blob(const rb_doc *doc, const rb_node *n)
+{
+    json_t *v = rb_model_to_json(doc, n, RB_BLOBS_BASE64), *out = NULL;
+    const char *text = json_string_value(json_object_get(v, "$base64"));
+    size_t len = text ? strlen(text) : 0;
+    uint8_t *bytes = text ? malloc(len / 4 * 3 + 4) : NULL;
+    char *again = bytes ? malloc(len + 12) : NULL;
+    if (again) {
+        size_t size = rb_base64_decode(text, len, bytes);
+        if (size) bytes[size - 1] ^= 1 + rnd(255);
+        else bytes[size++] = (uint8_t)rnd(256);
+        rb_base64_encode(bytes, size, again);
+        out = json_pack("{s:s}", "$base64", again);
+    }
+    free(bytes);
+    free(again);
+    json_decref(v);
+    return out;
+}
+
+/* Is the list at `path` a list of chunks (GBX "chunks" and "headerChunks", data.win, streamer)? */
+static int chunk_list(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, "hunks") == 0;
+}
+
+/* A header fact of a map: the name the header's chunks copy from the block data chunk (01F,
+ * TMPU's 013, TM 1.0's 00F), renamed (docs/formats/gbx.md "Header copies"); NULL for no map. */
+static json_t *header_fact_edit(rb_doc *doc)
+{
+    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
+        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id"), *name;
+        uint64_t v = 0;
+        if (id) rb_node_get_uint(id, &v);
+        unsigned low = (unsigned)(v & 0xFFF);
+        if ((low != 0x01F && low != 0x013 && low != 0x00F) || !(name = rb_node_member(chunk, "mapName"))) continue;
+        json_t *other = other_value(doc, name);
+        char path[80];
+        snprintf(path, sizeof path, "/body/chunks/%zu/mapName", c);
+        return other ? json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", other) : NULL;
+    }
+    return NULL;
+}
+
+/* One random operation on doc's model (NULL when the place drawn takes none); its kind in *kind. */
+static json_t *random_edit(rb_doc *doc, int *kind, int *on_chunks)
 {
     char path[1024], from[1100], to[1100];
+    *on_chunks = 0;
+    if (rnd(8) == 0) { /* random places seldom reach the few facts the header copies */
+        json_t *fact = header_fact_edit(doc);
+        *kind = E_HEADER;
+        if (fact) return fact;
+    }
     if (rnd(2)) {
         const rb_node *n = pick(doc, path, sizeof path, 0);
         if (!n || !*path || container(n)) return NULL;
         rb_node_kind k = rb_node_kind_of(n);
-        if (k == RB_NODE_BLOB || k == RB_NODE_OPAQUE) return NULL;
-        json_t *v = other_value(doc, n);
+        int blob = k == RB_NODE_BLOB || k == RB_NODE_OPAQUE;
+        json_t *v = blob ? other_blob(doc, n) : other_value(doc, n);
+        *kind = blob ? E_BLOB : E_VALUE;
         return v ? json_pack("{s:s,s:s,s:o}", "op", "replace", "path", path, "value", v) : NULL;
     }
     const rb_node *list = pick(doc, path, sizeof path, 1);
@@ -135,15 +196,14 @@ static json_t *random_edit(rb_doc *doc)
     size_t count = rb_node_child_count(list), i = rnd((unsigned)count), j = rnd((unsigned)count);
     snprintf(from, sizeof from, "%s/%zu", path, i);
     snprintf(to, sizeof to, "%s/%zu", path, j);
-    /* a list of chunks holds each chunk once: a second copy of one is no file a game writes, and
-     * its header copies are then ambiguous (known gap: such a diff does not re-apply), so chunk
-     * lists are only removed from and reordered */
-    const char *last = strrchr(path, '/');
-    int chunk_list = last && strlen(last) >= 6 && strcmp(last + strlen(last) - 5, "hunks") == 0;
-    switch (chunk_list ? rnd(2) : rnd(4)) {
-    case 0: return json_pack("{s:s,s:s}", "op", "remove", "path", from);
-    case 1: return i == j ? NULL : json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
-    case 2: return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
+    /* chunk lists too: a second copy of a chunk is a file no game writes, but apply takes it
+     * where the format allows it (and refuses it, saying why, where it does not) */
+    *on_chunks = chunk_list(path);
+    *kind = E_REMOVE + (int)rnd(4);
+    switch (*kind) {
+    case E_REMOVE: return json_pack("{s:s,s:s}", "op", "remove", "path", from);
+    case E_MOVE: return i == j ? NULL : json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
+    case E_COPY: return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
     default: {
         json_t *v = rb_model_to_json(doc, rb_node_child(list, i), RB_BLOBS_BASE64);
         rb_json_strip_storage(v);
@@ -231,7 +291,8 @@ static void sequence(const char *name, const uint8_t *data, size_t size, unsigne
         rb_error err;
         rb_doc *doc = rb_doc_parse(cur, cur_size, NULL, &err);
         if (!doc) break;
-        json_t *op = random_edit(doc);
+        int kind = E_VALUE, on_chunks = 0;
+        json_t *op = random_edit(doc, &kind, &on_chunks);
         rb_doc_free(doc);
         if (!op) continue;
         json_t *one = json_pack("[O]", op);
@@ -246,6 +307,8 @@ static void sequence(const char *name, const uint8_t *data, size_t size, unsigne
             continue;
         }
         json_array_append_new(edits, op);
+        st->by_kind[kind]++;
+        st->chunk_list_edits += on_chunks;
         free(cur);
         cur = next;
         cur_size = next_size;
@@ -285,7 +348,9 @@ static int map_list(rb_doc *doc, uint32_t id, const char *key, char *path, size_
     return 0;
 }
 
-static void removal(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
+/* One element of the map's list removed: apply must take it, its diff must give the same bytes
+ * back and be at most REMOVAL_MAX operations. Returns whether the map has that list. */
+static int removal(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
 {
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
@@ -293,11 +358,12 @@ static void removal(const char *name, const uint8_t *data, size_t size, uint32_t
     size_t count = 0;
     int found = doc && map_list(doc, id, key, path, sizeof path, &count);
     rb_doc_free(doc);
-    if (!found) return;
+    if (!found) return 0;
     snprintf(at, sizeof at, "%s/%u", path, rnd((unsigned)count));
     json_t *ops = json_pack("[{s:s,s:s}]", "op", "remove", "path", at);
     size_t b_size = 0;
     uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+    CHECK(b, "%s: apply refuses to remove %s: %s", name, at, why);
     if (b) {
         size_t most = check_law(name, data, size, b, b_size, ops, st);
         CHECK(most <= REMOVAL_MAX, "%s: removing %s diffs to %zu operations", name, at, most);
@@ -305,6 +371,7 @@ static void removal(const char *name, const uint8_t *data, size_t size, uint32_t
     }
     free(b);
     json_decref(ops);
+    return 1;
 }
 
 /* ---------- files ---------- */
@@ -332,8 +399,12 @@ static void one_file(const char *file, const options *o, stats *st)
     st->files++;
     for (unsigned s = 0; s < o->sequences; s++) sequence(file, data, size, o->edits, st);
     if (o->removals) {
-        removal(file, data, size, 0x03043040, "anchoredObjects", st);
-        removal(file, data, size, 0x0304301F, "blocks", st);
+        int items = removal(file, data, size, 0x03043040, "anchoredObjects", st);
+        /* the block list: 01F, TMPU's 013 or TM 1.0's 00F */
+        int blocks = removal(file, data, size, 0x0304301F, "blocks", st) ||
+                     removal(file, data, size, 0x03043013, "blocks", st) ||
+                     removal(file, data, size, 0x0304300F, "blocks", st);
+        st->maps += items || blocks;
     }
     free(data);
 }
@@ -376,9 +447,13 @@ int main(int argc, char **argv)
         }
     }
     printf("diff law: %zu files, %zu sequences of %zu edits (%zu drawn edits refused by apply), %zu diffs "
-           "re-applied, %zu removals; one edit's diff: at most %zu changes\n",
-           st.files, st.sequences, st.edits, st.refused, st.diffs, st.removals, st.ops_max_single);
+           "re-applied, %zu removals on %zu maps; one edit's diff: at most %zu changes\n",
+           st.files, st.sequences, st.edits, st.refused, st.diffs, st.removals, st.maps, st.ops_max_single);
+    printf("edits taken:");
+    for (int k = 0; k < E_KINDS; k++) printf(" %zu %s%s", st.by_kind[k], EDIT_KIND[k], k + 1 < E_KINDS ? "," : "");
+    printf("; %zu of them on chunk lists\n", st.chunk_list_edits);
     CHECK(paths && st.sequences, "no sequence was drawn");
+    CHECK(!o.removals || st.maps, "--removals, but no map with items or blocks was found");
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;
 }

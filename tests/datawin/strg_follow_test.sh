@@ -84,8 +84,10 @@ assert len(after_texts) == len(before_texts), "STRG has %d strings, not %d" % (l
 assert old not in after_texts, "STRG still has the old text (appended again)"
 print("%s: %d push.s of \"%s\" now push \"%s\"" % (sys.argv[1].split("/")[-1], len(moved), old, new))
 PY
-    # diff is apply's inverse: the references' replaces come before STRG's, which then has none to move
+    # diff is apply's inverse, and the references follow the string there too: one replace
     "$rebyte" diff "$win" "$tmp/edited.win" >"$tmp/diff.json" # exit 1: they differ
+    python3 -c 'import json,sys; ops=[o for o in json.load(open(sys.argv[1]))["operations"] if o["op"] != "test"]; sys.exit(len(ops) != 1 or "/strings/" not in ops[0]["path"])' "$tmp/diff.json" ||
+        fail "$name: the diff of one string edit is not one replace of the string: $(head -c 600 "$tmp/diff.json")"
     "$rebyte" apply -q "$tmp/diff.json" "$win" -o "$tmp/again.win" &&
         cmp -s "$tmp/again.win" "$tmp/edited.win" || fail "$name: apply(diff(input, edited), input) is not the edited file"
     rm -rf "$tmp/code"

@@ -31,6 +31,8 @@ breaks block-direction "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/
 breaks block-inside-map "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/1/coord/0\",\"value\":49}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/bronzeTime\",\"value\":1000}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":-5}]"
+# a second block data chunk: the header's copies would come from either (issue 28)
+breaks copied-chunks-once "$map" "[{\"op\":\"copy\",\"from\":\"$blocks\",\"path\":\"/body/chunks/-\"}]"
 # the items chunk cannot even be written out of step: refused, also when forced
 printf '%s\n' '[{"op":"remove","path":"/body/chunks/[id=0x03043040]/snappedOnIndexes/0"}]' >"$tmp/p.json"
 "$rebyte" apply "$tmp/p.json" "$map" -o "$tmp/out" 2>"$tmp/err" && fail "items-snapping: accepted"

@@ -156,11 +156,14 @@ static int value_is_free(const json_t *value)
 static void free_block_edit(owner_edit *e, long blocks_chunk, long count, const json_t *value)
 {
     long chunk, baked_chunk;
+    int moved_free = e->from >= 0 && (integer_at(e, NULL, "/body/chunks/%ld/blocks/%ld/flags", blocks_chunk, e->from) & BLOCK_FLAG_FREE);
+    /* an edit of a block on the grid leaves the free positions alone: known before counting
+     * the free blocks of the whole map (a scan of every block, per edit) */
+    if (strcmp(e->kind, "add") ? !moved_free : !value_is_free(value)) return;
     long positions = list_count(e, 0x0304305F, "freeBlocks", &chunk);
     long baked = list_count(e, 0x03043048, "bakedBlocks", &baked_chunk);
     long baked_free = baked > 0 ? free_rank(e, baked_chunk, "bakedBlocks", baked) : 0;
     if (positions < 0 || free_rank(e, blocks_chunk, "blocks", count) + baked_free != positions) return;
-    int moved_free = e->from >= 0 && (integer_at(e, NULL, "/body/chunks/%ld/blocks/%ld/flags", blocks_chunk, e->from) & BLOCK_FLAG_FREE);
     long from_rank = e->from >= 0 ? free_rank(e, blocks_chunk, "blocks", e->from) : -1;
     if (!strcmp(e->kind, "remove") && moved_free) add_op(e, "remove", chunk, "freeBlocks", from_rank, -1, NULL);
     else if (!strcmp(e->kind, "move") && moved_free) {

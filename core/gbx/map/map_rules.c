@@ -97,6 +97,34 @@ static void header_copies(rb_rule_run *r)
     if (xml) gbx_xml_stale_copies(r->doc->root, xml, xml_copy_stale, r);
 }
 
+/* ---------- copied-chunks-once ---------- */
+
+/* The body chunks the header and the parameters' medals copy from (map_header.c gbx_map_fact):
+ * with two of one, which one a copy comes from is ambiguous, and no game writes a second one. */
+static const uint32_t COPIED_CHUNKS[] = {0x00F, 0x011, 0x013, 0x018, 0x01F, 0x042};
+
+static void copied_chunks_once(rb_rule_run *r)
+{
+    const rb_node *chunks = body_chunks(r->doc);
+    for (size_t k = 0; k < sizeof COPIED_CHUNKS / sizeof COPIED_CHUNKS[0]; k++) {
+        size_t seen = 0, first = 0;
+        for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
+            uint32_t id = (uint32_t)rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id"));
+            if ((id & 0xFFF) != COPIED_CHUNKS[k] || ((id >> 12) != 0x03043 && (id >> 12) != 0x24003)) continue;
+            if (seen++ == 0) {
+                first = i;
+                continue;
+            }
+            char path[64];
+            snprintf(path, sizeof path, "/body/chunks/%zu", i);
+            rb_rule_violated(r, path,
+                             "a second chunk 0x%08X (the first is /body/chunks/%zu): the header copies its facts "
+                             "from one, and the game reads each once (remove one of them)",
+                             id, first);
+        }
+    }
+}
+
 /* ---------- items-snapping ---------- */
 
 static void items_snapping(rb_rule_run *r)
@@ -330,6 +358,9 @@ static const rb_rule GBX_RULES[] = {
      "a copy the file keeps of a body fact (header name, medals, author, ...) agrees with it; an XML attribute "
      "that does not is a warning",
      header_copies, RB_RULE_REFUSAL, NULL},
+    {"copied-chunks-once",
+     "a body chunk the header copies from (block data, parameters, author, laps) appears once in the map",
+     copied_chunks_once, RB_RULE_REFUSAL, NULL},
     {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL},
     {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL},
     {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map, RB_RULE_REFUSAL, NULL},
