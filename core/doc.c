@@ -49,12 +49,6 @@ const char *rb_doc_note(const rb_doc *doc, size_t index)
     return index < doc->note_count + doc->notes_dropped ? "(further notes not kept)" : NULL;
 }
 
-void rb_doc_keep_alive(rb_doc *doc, rb_doc *original)
-{
-    while (doc->kept) doc = doc->kept;
-    doc->kept = original;
-}
-
 /* What one read of the file made: the model, its arena, sections, streams, notes. */
 static void free_model(rb_doc *doc)
 {
@@ -71,7 +65,6 @@ static void free_model(rb_doc *doc)
 void rb_doc_free(rb_doc *doc)
 {
     if (!doc) return;
-    rb_doc_free(doc->kept);
     rb_doc_free(doc->companion);
     if (doc->select_index_free) doc->select_index_free(doc);
     if (doc->format_index && doc->format && doc->format->free_index) doc->format->free_index(doc->format_index);

@@ -21,6 +21,4 @@ rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *bl
 struct rb_json_loader;
 rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
                                 const rb_doc *blob_source, const char *name, rb_error *err);
-/* `doc` borrows bytes from `original`: free the original together with doc. */
-void rb_doc_keep_alive(rb_doc *doc, rb_doc *original);
 #endif

@@ -48,8 +48,6 @@ struct rb_doc {
     /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
      * fixture), written without an original */
     int authored_records;
-    /* A document this one borrows bytes from (the original of a patched model); freed with it. */
-    rb_doc *kept;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
      * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
      * bytes */

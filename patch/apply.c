@@ -37,7 +37,7 @@ static void put_line(apply_outcome *out, char kind, const char *fmt, va_list ap)
     rb_buf_put_u8(&out->lines, '\n');
 }
 
-void apply_line(apply_outcome *out, const char *fmt, ...)
+static void apply_line(apply_outcome *out, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -41,7 +41,6 @@ typedef struct apply_outcome {
 /* Applies the request's stack to its file: 0, or -1 with out->error (every refusal is final). */
 int apply_on_model(const apply_request *request, apply_outcome *out);
 
-void apply_line(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
