@@ -278,6 +278,7 @@ const rb_format rb_format_gbx = {
     .is_record = gbx_is_record,
     .record_encoding = "binary",
     .companions = gbx_companion_ops,
+    .followers = gbx_xml_followers,
     .rules = gbx_rules,
     .identity_keys = GBX_IDENTITY_KEYS,
     .identity_key_count = sizeof GBX_IDENTITY_KEYS / sizeof GBX_IDENTITY_KEYS[0],

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../buf.h"
+#include "../../json.h"
+#include "../gbx.h"
 #include "map_header.h"
 
 typedef enum xml_value { XML_TEXT, XML_ID, XML_ENVIRONMENT, XML_MOOD, XML_INT, XML_LAPS } xml_value;
@@ -437,4 +439,42 @@ void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_sta
         each_copy_attribute(text.data, text.size, stale_attribute, &st);
     }
     rb_buf_free(&text);
+}
+
+/* ---------- an edited fact and its apostrophe marker ---------- */
+
+/* rb_format.followers of GBX (docs/formats/gbx.md "Header copies"): a derived record's
+ * "escape": "apos" says the file spells an apostrophe of that fact &apos;, which a read can only
+ * see while the fact holds one. A `replace` that leaves the fact without an apostrophe takes the
+ * marker away, so the patched model is what a read of the written file gives (the written XML is
+ * the same either way). */
+json_t *gbx_xml_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+                          const json_t *value, char *why, size_t why_size)
+{
+    (void)model;
+    (void)why_size;
+    why[0] = 0;
+    if (!doc || !doc->root || !kind || strcmp(kind, "replace") != 0 || !json_is_string(value) ||
+        memchr(json_string_value(value), '\'', json_string_length(value)))
+        return NULL;
+    const rb_node *edited = rb_node_at(doc->root, path);
+    const rb_node *chunks = rb_node_get(doc->root, "headerChunks");
+    if (!edited || !chunks || chunks->kind != RB_K_LIST) return NULL;
+    json_t *ops = NULL;
+    for (size_t k = 0; k < chunks->v.kids.count; k++) {
+        const rb_node *list = rb_node_get(chunks->v.kids.items[k], "xmlTemplate");
+        for (size_t i = 0; list && list->kind == RB_K_LIST && i < list->v.kids.count; i++) {
+            const rb_node *part = list->v.kids.items[i], *name = rb_node_get(part, "derived");
+            if (!rb_node_get(part, "escape") || !name || name->kind != RB_K_STRING) continue;
+            const struct xml_copy *c = copy_by_attribute(NULL, 0, (const char *)name->v.bytes.data, name->v.bytes.size);
+            const rb_node *fact = c ? gbx_map_fact(doc->root, c->fact, c->key) : NULL;
+            if (c && c->subkey) fact = rb_node_get(fact, c->subkey);
+            if (fact != edited) continue;
+            char marker[96];
+            snprintf(marker, sizeof marker, "/headerChunks/%zu/xmlTemplate/%zu/escape", k, i);
+            if (!ops) ops = json_array();
+            rb_json_patch_op(ops, "remove", marker, NULL, NULL);
+        }
+    }
+    return ops;
 }
