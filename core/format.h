@@ -62,12 +62,12 @@ typedef struct rb_format {
                           const json_t *value);
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that make every reference to
      * a value follow operation `kind` at plain `path` (new value `value`), for formats whose
-     * references name a shared value by its content, read before the operation from `doc` (the
-     * model path) or, with `doc` NULL, from `model`, its JSON rendering (the whole-model path)
+     * references name a shared value by its content, read from `doc` before the operation
      * (data.win: what names a STRG string by its text follows a `replace` of that string's text,
-     * datawin_follow.c). NULL with `why` set refuses the operation, naming the references that cannot
-     * follow. */
-    json_t *(*followers)(const struct rb_doc *doc, const json_t *model, const char *kind, const char *path,
+     * datawin_follow.c; GBX: the header XML's apostrophe marker of an edited fact,
+     * map_header_xml.c). NULL with `why` set refuses the operation, naming the references that
+     * cannot follow. */
+    json_t *(*followers)(const struct rb_doc *doc, const char *kind, const char *path,
                          const json_t *value, char *why, size_t why_size);
     /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
      * the text a handle stands for (NULL when it has none, or when the text would not lead back

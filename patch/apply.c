@@ -246,7 +246,7 @@ static json_t *follower_ops(rb_doc *doc, const json_t *op, const char *plain_pat
 {
     why[0] = 0;
     if (!doc->format->followers) return NULL;
-    return doc->format->followers(doc, NULL, json_string_value(json_object_get(op, "op")), plain_path,
+    return doc->format->followers(doc, json_string_value(json_object_get(op, "op")), plain_path,
                                   json_object_get(op, "value"), why, why_size);
 }
 

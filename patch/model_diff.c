@@ -753,7 +753,7 @@ static json_t *followers_of(const rb_doc *doc, const json_t *op, const char *pat
     why[0] = 0;
     const char *kind = json_string_value(json_object_get(op, "op"));
     if (!doc->format->followers || !path || !kind || strcmp(kind, "replace") != 0) return NULL;
-    return doc->format->followers(doc, NULL, kind, path, json_object_get(op, "value"), why, why_size);
+    return doc->format->followers(doc, kind, path, json_object_get(op, "value"), why, why_size);
 }
 
 /* The places the followers of the walk's replaces (read on A) reach: what they set there is

@@ -14,7 +14,7 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
 json_t *datawin_summary(const rb_doc *doc);
 /* The `followers` hook (datawin_follow.c; docs/formats/datawin.md "STRG"): the references that
  * follow a new text of a STRG string, or a refusal naming those that cannot. */
-json_t *datawin_string_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,
                             const json_t *value, char *why, size_t why_size);
 /* A readable listing of a code entry's bytecode (datawin_listing.c), appended to `out`; -1 when the
  * entry has no bytecode of its own or memory runs out. */

@@ -22,8 +22,8 @@ enum { NAMED_IN_REFUSAL = 4 };
 
 typedef struct text { const uint8_t *data; size_t size; } text;
 
-/* The model seen the same way on both apply paths: its nodes (the model path) or its JSON
- * rendering (the whole-model path), so both make the same references follow. */
+/* The model's nodes seen through a small tree interface (kind, text, members, elements), so the
+ * walks below read as the format's structure rather than node plumbing. */
 enum { TREE_OTHER, TREE_RECORD, TREE_LIST, TREE_STRING };
 typedef void (*member_visit)(void *context, const char *key, const void *member);
 typedef struct tree {
@@ -51,22 +51,6 @@ static void node_each_member(const void *p, member_visit visit, void *context)
 }
 static const tree NODE_TREE = {node_kind, node_string, node_member, node_count, node_element, node_each_member};
 
-static int json_kind(const void *p)
-{
-    const json_t *j = p;
-    return json_is_object(j) ? TREE_RECORD : json_is_array(j) ? TREE_LIST : json_is_string(j) ? TREE_STRING : TREE_OTHER;
-}
-static text json_text(const void *p) { return (text){(const uint8_t *)json_string_value(p), json_string_length(p)}; }
-static const void *json_member(const void *p, const char *key) { return json_object_get(p, key); }
-static size_t json_count(const void *p) { return json_array_size(p); }
-static const void *json_element(const void *p, size_t i) { return json_array_get(p, i); }
-static void json_each_member(const void *p, member_visit visit, void *context)
-{
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *)p, key, value) visit(context, key, value);
-}
-static const tree JSON_TREE = {json_kind, json_text, json_member, json_count, json_element, json_each_member};
 
 typedef struct follow_walk {
     const tree *t;
@@ -215,12 +199,12 @@ static json_t *refuse(char *why, size_t why_size, json_t *a, json_t *b, const ch
     return NULL;
 }
 
-json_t *datawin_string_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,
                             const json_t *value, char *why, size_t why_size)
 {
     why[0] = 0;
-    const tree *t = doc ? &NODE_TREE : &JSON_TREE;
-    const void *root = doc ? (const void *)doc->root : (const void *)model;
+    const tree *t = &NODE_TREE;
+    const void *root = doc ? (const void *)doc->root : NULL;
     size_t chunk_index, string_index;
     int consumed = 0;
     if (!root || !kind || strcmp(kind, "replace") != 0 || !json_is_string(value) ||

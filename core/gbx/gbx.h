@@ -6,7 +6,7 @@ json_t *gbx_summary(const rb_doc *doc);
 int gbx_is_record(const rb_node *node);
 json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
-json_t *gbx_xml_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,
                           const json_t *value, char *why, size_t why_size);
 struct rb_rule;
 const struct rb_rule *gbx_rules(size_t *count);

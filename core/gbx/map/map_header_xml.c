@@ -448,10 +448,9 @@ void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_sta
  * see while the fact holds one. A `replace` that leaves the fact without an apostrophe takes the
  * marker away, so the patched model is what a read of the written file gives (the written XML is
  * the same either way). */
-json_t *gbx_xml_followers(const rb_doc *doc, const json_t *model, const char *kind, const char *path,
+json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,
                           const json_t *value, char *why, size_t why_size)
 {
-    (void)model;
     (void)why_size;
     why[0] = 0;
     if (!doc || !doc->root || !kind || strcmp(kind, "replace") != 0 || !json_is_string(value) ||
