@@ -10,6 +10,7 @@ require_corpus gbx
 require_python
 made=
 for map in $(ls -S -r "$corpus"/*.Gbx); do
+    grep -q 'exever="2.11' "$map" || continue # the header XML is plain text in the file
     "$rebyte" dump "$map" -o "$tmp/map.json" 2>/dev/null || continue
     python3 - "$tmp/map.json" "$tmp/apos.json" <<'PY' || continue
 import json, sys
