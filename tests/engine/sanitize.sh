@@ -18,7 +18,7 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the project's own samples, every format
 # the patch engine: both apply paths on every sample, and the command line around it
 "$out/tests/test_apply" "$src"
-REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch_engine.sh"
+REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch/patch_engine.sh"
 # game rules, derived copies, companions and race records (issue 19)
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/engine/game_rules.sh"
 "$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"

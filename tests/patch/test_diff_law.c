@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc.h"
 #include "core/json.h"

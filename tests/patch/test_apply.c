@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc.h"
 #include "core/json.h"
@@ -25,7 +25,7 @@ typedef struct totals {
 } totals;
 
 /* Files up to this size also have their diff checked, by identity up to the second size
- * (tests/test_diff_law.c checks both on every corpus file, under the label long). */
+ * (tests/patch/test_diff_law.c checks both on every corpus file, under the label long). */
 enum { DIFF_CHECK_MAX = 64 * 1024 * 1024, IDENTITY_CHECK_MAX = 1024 * 1024 };
 
 /* The diff of the patched file re-applies: apply(diff(A, B), A) gives B's bytes, plain and by

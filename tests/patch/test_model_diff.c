@@ -3,14 +3,14 @@
  * group): one element moved is one `move`, k removed are k `remove`s, k inserted k `add`s, one
  * value changed one `replace`, a shuffle is moves only, and a list of identical elements with one
  * removed is one `remove`. Every diff, plain and by identity, must give B's bytes when applied to
- * A (the law of tests/test_diff_law.c), and the operations are counted exactly. No timings: the
+ * A (the law of tests/patch/test_diff_law.c), and the operations are counted exactly. No timings: the
  * lists are sized so that a quadratic matcher would still pass, but slowly.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "rebyte.h"
 
 enum { N = 3000 };

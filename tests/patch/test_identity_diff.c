@@ -2,14 +2,14 @@
  * The pieces portable patches stand on, on synthetic JSON: rb_values_equal against a copy
  * stripped of its storage annotations, and rb_apply_stack (in place, selectors resolved through
  * indexes, conflicts found in sorted paths) against the selector engine. The differ itself works
- * on models and is tested by its law over real files (tests/test_diff_law.c).
+ * on models and is tested by its law over real files (tests/patch/test_diff_law.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "test_util.h"
+#include "tests/test_util.h"
 #include "core/json.h"
 #include "patch/jsonpatch.h"
 #include "patch/portable.h"

@@ -1,0 +1,30 @@
+# The patch engine (patch/): apply on the model and its units, refusals and their messages, values
+# by wire type, portable (identity) patches, and diff's law.
+rebyte_add_unit_test(test_identity_diff patch/test_identity_diff.c)
+rebyte_add_unit_test(test_model_diff patch/test_model_diff.c)
+rebyte_add_script_test(portable_patches patch/portable_patches.sh)
+rebyte_add_script_test(patch_errors patch/patch_errors.sh)
+rebyte_add_script_test(patch_values patch/patch_values.sh)
+rebyte_add_script_test(patch_engine patch/patch_engine.sh)
+rebyte_add_script_test(patch_units patch/patch_units.sh)
+# rb_apply's outputs read back and write the same bytes, and their diffs re-apply (samples, and
+# the corpus when present).
+add_executable(test_apply patch/test_apply.c)
+target_link_libraries(test_apply PRIVATE rebyte_objects)
+target_include_directories(test_apply PRIVATE ${PROJECT_SOURCE_DIR})
+if(EXISTS ${REBYTE_SHARED}/corpus)
+  add_test(NAME apply_paths COMMAND test_apply ${PROJECT_SOURCE_DIR} ${REBYTE_SHARED})
+else()
+  add_test(NAME apply_paths COMMAND test_apply ${PROJECT_SOURCE_DIR})
+endif()
+set_tests_properties(apply_paths PROPERTIES TIMEOUT 900)
+# The law of diff: apply(diff(A, B), A) is B for random edits apply accepts (fixed seed): the
+# samples in the default suite; every corpus file of every format, and one item and one block
+# removed from every corpus map, under the label `long`.
+add_executable(test_diff_law patch/test_diff_law.c)
+target_link_libraries(test_diff_law PRIVATE rebyte_objects)
+target_include_directories(test_diff_law PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME diff_law COMMAND test_diff_law --seed 28 --sequences 4 ${PROJECT_SOURCE_DIR}/samples)
+add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --removals ${REBYTE_SHARED}/corpus)
+set_tests_properties(diff_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
+
