@@ -196,12 +196,6 @@ rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *sour
     return RB_OK;
 }
 
-static int sink_to_buf(void *context, const char *text, size_t size)
-{
-    rb_buf *b = context;
-    rb_buf_put(b, text, size);
-    return b->failed ? -1 : 0;
-}
 
 rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
                       rb_error *err)
@@ -210,7 +204,7 @@ rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_
     *json_text = NULL;
     rb_buf b;
     rb_buf_init(&b);
-    rb_status st = rb_doc_dump_to(doc, blobs, source_name, sink_to_buf, &b, err);
+    rb_status st = rb_doc_dump_to(doc, blobs, source_name, rb_buf_sink, &b, err);
     rb_buf_put_u8(&b, 0);
     if (b.failed) {
         st = RB_E_NOMEM;

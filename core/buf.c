@@ -283,3 +283,10 @@ uint8_t *rb_buf_take(rb_buf *b, size_t *size)
     rb_buf_init(b);
     return p;
 }
+
+int rb_buf_sink(void *context, const char *text, size_t size)
+{
+    rb_buf *b = context;
+    rb_buf_put(b, text, size);
+    return b->failed ? -1 : 0;
+}

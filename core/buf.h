@@ -23,6 +23,8 @@ int rb_buf_reserve(rb_buf *b, size_t extra);
 /* Room for `extra` more bytes if memory allows; never fails the buffer (a size expected, not needed). */
 void rb_buf_reserve_hint(rb_buf *b, size_t extra);
 void rb_buf_put(rb_buf *b, const void *src, size_t n);
+/* A text sink (rb_text_sink) into the rb_buf `context`: -1 once it failed (out of memory). */
+int rb_buf_sink(void *context, const char *text, size_t size);
 void rb_buf_put_u8(rb_buf *b, uint8_t v);
 void rb_buf_put_le(rb_buf *b, uint64_t v, unsigned width);
 void rb_buf_put_be(rb_buf *b, uint64_t v, unsigned width);

@@ -93,12 +93,6 @@ rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_si
     return RB_OK;
 }
 
-static int sink_to_buf(void *context, const char *text, size_t size)
-{
-    rb_buf *b = context;
-    rb_buf_put(b, text, size);
-    return b->failed ? -1 : 0;
-}
 
 rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
                             size_t *count, rb_error *err)
@@ -106,7 +100,7 @@ rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_t
     *json_text = NULL;
     rb_buf b;
     rb_buf_init(&b);
-    rb_status st = rb_doc_dump_files_to(doc, prefix, sink_to_buf, &b, files, count, err);
+    rb_status st = rb_doc_dump_files_to(doc, prefix, rb_buf_sink, &b, files, count, err);
     rb_buf_put_u8(&b, 0);
     if (b.failed) {
         if (st == RB_OK) rb_dump_files_free(*files, *count);

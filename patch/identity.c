@@ -177,6 +177,15 @@ static int spell_node(rb_buf *out, const rb_node *n)
 }
 
 /* "[k=v,...]" of `element` under `keys`, or NULL when it lacks one (malloc'd). */
+/* The value of `element` a key names ("" the element itself, when it is a value), or NULL. */
+static const rb_node *key_member(const rb_node *element, const char *key, rb_record_scratch *scratch)
+{
+    if (!*key) return list_like(element) || object_like(element) ? NULL : element;
+    char pointer[256];
+    snprintf(pointer, sizeof pointer, "/%s", key);
+    return object_like(element) ? rb_identity_walk(element, pointer, scratch) : NULL;
+}
+
 static char *element_token(const rb_doc *doc, const rb_node *element, const char *const *keys)
 {
     rb_buf out;
@@ -184,14 +193,7 @@ static char *element_token(const rb_doc *doc, const rb_node *element, const char
     rb_buf_put_u8(&out, '[');
     for (int k = 0; keys[k]; k++) {
         rb_record_scratch scratch[RB_IDENTITY_DEPTH];
-        const rb_node *member;
-        if (!*keys[k]) {
-            member = list_like(element) || object_like(element) ? NULL : element;
-        } else {
-            char pointer[256];
-            snprintf(pointer, sizeof pointer, "/%s", keys[k]);
-            member = object_like(element) ? rb_identity_walk(element, pointer, scratch) : NULL;
-        }
+        const rb_node *member = key_member(element, keys[k], scratch);
         if (!member || list_like(member) || object_like(member)) {
             rb_buf_free(&out);
             return NULL;
@@ -223,14 +225,7 @@ static int element_key_hash(const rb_doc *doc, const rb_node *element, const cha
     uint64_t h = 0x6b657973ULL;
     for (int k = 0; keys[k]; k++) {
         rb_record_scratch scratch[RB_IDENTITY_DEPTH];
-        const rb_node *member;
-        if (!*keys[k]) {
-            member = list_like(element) || object_like(element) ? NULL : element;
-        } else {
-            char pointer[256];
-            snprintf(pointer, sizeof pointer, "/%s", keys[k]);
-            member = object_like(element) ? rb_identity_walk(element, pointer, scratch) : NULL;
-        }
+        const rb_node *member = key_member(element, keys[k], scratch);
         if (!member || list_like(member) || object_like(member)) return 0;
         uint64_t v;
         if (member->kind == RB_K_FLOAT) {
