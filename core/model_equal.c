@@ -39,9 +39,12 @@ static void rb_pointer_push_token(rb_buf *path, const char *token)
 
 static void rb_pointer_push_index(rb_buf *path, size_t i)
 {
+    /* every list element of a compare pushes one: digits by hand, not snprintf */
     char s[32];
-    snprintf(s, sizeof s, "/%zu", i);
-    rb_buf_put(path, s, strlen(s));
+    size_t at = sizeof s;
+    do s[--at] = (char)('0' + i % 10); while ((i /= 10) != 0);
+    s[--at] = '/';
+    rb_buf_put(path, s + at, sizeof s - at);
 }
 
 static int differs_at(const rb_buf *path, rb_buf *where)

@@ -18,47 +18,61 @@
 
 typedef struct record_list {
     const rb_node **nodes;
-    char **paths;
     size_t count, cap;
 } record_list;
 
-static int add_record(record_list *l, const rb_node *n, const char *path)
+static int add_record(record_list *l, const rb_node *n)
 {
     if (l->count == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 8;
         const rb_node **nodes = realloc(l->nodes, cap * sizeof *nodes);
-        if (nodes) l->nodes = nodes;
-        char **paths = nodes ? realloc(l->paths, cap * sizeof *paths) : NULL;
-        if (paths) l->paths = paths;
-        if (!nodes || !paths) return 0;
+        if (!nodes) return 0;
+        l->nodes = nodes;
         l->cap = cap;
     }
-    l->nodes[l->count] = n;
-    l->paths[l->count] = strdup(path);
-    return l->paths[l->count++] != NULL;
+    l->nodes[l->count++] = n;
+    return 1;
 }
 
 static void free_records(record_list *l)
 {
-    for (size_t i = 0; i < l->count; i++) free(l->paths[i]);
     free(l->nodes);
-    free(l->paths);
     memset(l, 0, sizeof *l);
 }
 
-/* The outermost record nodes below `n` (a record's own parts are part of it). */
-static int collect(const rb_format *format, const rb_node *n, const char *path, record_list *out)
+static int has_kids(const rb_node *n)
 {
-    if (format->is_record(n)) return add_record(out, n, path);
-    if (n->kind != RB_K_RECORD && n->kind != RB_K_LIST && n->kind != RB_K_STREAM) return 1;
+    return n->kind == RB_K_RECORD || n->kind == RB_K_LIST || n->kind == RB_K_STREAM;
+}
+
+/* The outermost record nodes below `n` (a record's own parts are part of it). No path is
+ * spelled here: the walk visits every node of the model, and only a refusal names one
+ * (path_of). */
+static int collect(const rb_format *format, const rb_node *n, record_list *out)
+{
+    if (format->is_record(n)) return add_record(out, n);
+    if (!has_kids(n)) return 1;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (!collect(format, n->v.kids.items[i], out)) return 0;
+    return 1;
+}
+
+/* The JSON pointer of `target` below `n` into `path` (which holds `n`'s, `used` characters):
+ * 1 when found. Run once, for the record a refusal names. */
+static int path_of(const rb_node *n, const rb_node *target, char *path, size_t size, size_t used)
+{
+    if (n == target) return 1;
+    if (!has_kids(n)) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++) {
         const rb_node *kid = n->v.kids.items[i];
-        char child[1024];
-        if (kid->key) snprintf(child, sizeof child, "%s/%s", path, kid->key);
-        else snprintf(child, sizeof child, "%s/%zu", path, i);
-        if (!collect(format, kid, child, out)) return 0;
+        int w = kid->key ? snprintf(path + used, size - used, "/%s", kid->key)
+                         : snprintf(path + used, size - used, "/%zu", i);
+        size_t next = w < 0 ? used : used + (size_t)w;
+        if (next >= size) next = size - 1;
+        if (path_of(kid, target, path, size, next)) return 1;
+        path[used] = '\0';
     }
-    return 1;
+    return 0;
 }
 
 /* The first record of `now` that is not, unchanged, one of `before`'s; -1 when none, -2 out of
@@ -82,11 +96,14 @@ int rb_records_unchanged(const rb_doc *doc, const rb_doc *original, char *path_o
 {
     if (!doc->format->is_record) return 0;
     record_list now = {0}, before = {0};
-    int ok = collect(doc->format, doc->root, "", &now);
+    int ok = collect(doc->format, doc->root, &now);
     long forged = -1;
-    if (ok && now.count) ok = collect(doc->format, original->root, "", &before);
+    if (ok && now.count) ok = collect(doc->format, original->root, &before);
     if (ok && now.count) forged = forged_record(&now, &before);
-    if (forged >= 0 && path_out) snprintf(path_out, path_size, "%s", now.paths[forged]);
+    if (forged >= 0 && path_out && path_size) {
+        path_out[0] = '\0';
+        path_of(doc->root, now.nodes[forged], path_out, path_size, 0);
+    }
     free_records(&now);
     free_records(&before);
     return !ok || forged == -2 ? -2 : forged >= 0 ? -1 : 0;
@@ -95,7 +112,7 @@ int rb_records_unchanged(const rb_doc *doc, const rb_doc *original, char *path_o
 static int holds_record(const rb_format *format, const rb_node *n)
 {
     if (format->is_record(n)) return 1;
-    if (n->kind != RB_K_RECORD && n->kind != RB_K_LIST && n->kind != RB_K_STREAM) return 0;
+    if (!has_kids(n)) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++)
         if (holds_record(format, n->v.kids.items[i])) return 1;
     return 0;

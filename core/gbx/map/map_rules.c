@@ -138,7 +138,18 @@ static void items_snapping(rb_rule_run *r)
 
 /* ---------- blocks ---------- */
 
-typedef void (*block_visit)(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path);
+/* A block's place, spelled only when a rule is violated (a map holds up to tens of thousands). */
+typedef struct block_at {
+    uint32_t id;
+    size_t index;
+} block_at;
+
+static void block_path(const block_at *b, const char *rest, char *at, size_t size)
+{
+    snprintf(at, size, "/body/chunks/[id=0x%08X]/blocks/%zu/%s", b->id, b->index, rest);
+}
+
+typedef void (*block_visit)(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path);
 
 static void each_block(rb_rule_run *r, block_visit visit)
 {
@@ -147,23 +158,22 @@ static void each_block(rb_rule_run *r, block_visit visit)
     for (size_t i = 0; blocks && i < blocks->v.kids.count; i++) {
         rb_record_scratch scratch;
         const rb_node *block = rb_record_view(blocks->v.kids.items[i], &scratch);
-        char path[96];
-        snprintf(path, sizeof path, "/body/chunks/[id=0x%08X]/blocks/%zu", id, i);
-        visit(r, data, block, path);
+        block_at path = {id, i};
+        visit(r, data, block, &path);
     }
 }
 
 /* Free and ghost blocks (TM2020) are not on the grid; their coordinates do not count. */
 enum { BLOCK_FLAG_FREE = 0x20000000, BLOCK_FLAG_GHOST = 0x10000000, BLOCK_FLAGS_MARKER = 0xFFFFFFFFu };
 
-static void direction_in_range(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path)
+static void direction_in_range(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path)
 {
     (void)data;
     const rb_node *direction = rb_node_get(block, "direction");
     if (!direction || rb_node_uint(direction) <= 3) return;
     if (rb_node_uint(rb_node_get(block, "flags")) == BLOCK_FLAGS_MARKER) return; /* TMUnlimiter's marker: 255 */
     char at[128];
-    snprintf(at, sizeof at, "%s/direction", path);
+    block_path(path, "direction", at, sizeof at);
     rb_rule_violated(r, at, "direction %llu: the game knows 0 (north) to 3 (west)",
                      (unsigned long long)rb_node_uint(direction));
 }
@@ -172,7 +182,7 @@ static void block_direction(rb_rule_run *r) { each_block(r, direction_in_range);
 
 /* Block versions 6 and later store grid coordinates shifted by (1, 0, 1): x and z run 1 to the
  * size, earlier versions 0 to size - 1 (every corpus map agrees). */
-static void coord_in_map(rb_rule_run *r, const rb_node *data, const rb_node *block, const char *path)
+static void coord_in_map(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path)
 {
     const rb_node *coord = rb_node_get(block, "coord"), *size = rb_node_get(data, "size");
     uint64_t flags = rb_node_uint(rb_node_get(block, "flags"));
@@ -183,7 +193,7 @@ static void coord_in_map(rb_rule_run *r, const rb_node *data, const rb_node *blo
         uint64_t c = rb_element_uint(coord, a, NULL), s = rb_element_uint(size, a, NULL);
         if (c >= shift && c - shift < s) continue;
         char at[128];
-        snprintf(at, sizeof at, "%s/coord/%d", path, a);
+        block_path(path, a ? "coord/2" : "coord/0", at, sizeof at);
         rb_rule_violated(r, at, "%c = %llu is outside the map (%llu to %llu for this block version)", a ? 'z' : 'x',
                          (unsigned long long)c, (unsigned long long)shift, (unsigned long long)(s + shift - 1));
     }
