@@ -3,13 +3,7 @@
 # .json, a missing -o said so, a failed test shows the file's value, a missing chunk said so, a
 # batch summary that names each file not patched and why, -j N giving the same files as one job,
 # and diff's fingerprinted envelope applying back (and saying so on another base).
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 
 sample=$src/samples/gbx/sample.Map.Gbx
 rename=$src/samples/gbx/cookbook/rename.patch.json

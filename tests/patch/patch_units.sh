@@ -5,13 +5,7 @@
 # the first element of an empty list, a stream annotation, the whole document replaced. Each
 # output reads back, verifies exactly and shows the edit in its dump; what the description
 # refuses is refused with the operation that opened the unit and the path, nothing written.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 
 map=$src/samples/gbx/sample.Map.Gbx
 tpa=$src/samples/tres/box.tpa

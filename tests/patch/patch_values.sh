@@ -4,13 +4,7 @@
 # not; a refusal says what the file has in the dump's spelling; a selector on a current chunk id
 # finds the legacy id every TM 2003-2006 map of the corpus stores, and a selector matching nothing
 # names every spelling it tried.
-set -u
-rebyte=${REBYTE:?}
-src=${REBYTE_SOURCE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../lib.sh"
 sample=$src/samples/gbx/sample.Map.Gbx
 I='/body/chunks/[id=0x03043040]/anchoredObjects'
 # an item placed at an f32 whose shortest spelling is 1053.7823
