@@ -133,13 +133,14 @@ expect("translation", struct.pack("<I", 0) + struct.pack("<3f", 0, 1, 0) + struc
 expect("pivots", struct.pack("<I", 2) + struct.pack("<6f", 0, 0, 0, 0, 6, 0) + struct.pack("<I", 1) + struct.pack("<4f", 0, 0, 0, 1))
 PY
 
-# 2a. an edit that leaves a face pointing past the positions is refused, and says where
+# 2a. an edit that leaves a face pointing past the positions is refused, and says where (the
+# writer's structure path and output offset: the engine's one refusal, no whole-model rebuild)
 printf '[{"op":"remove","path":"/body/chunks/12/entityModelEdition/chunks/0/meshCrystal/chunks/1/layers/0/crystal/positions/4"}]\n' \
     >"$tmp/remove-apex.json"
 if "$rebyte" apply "$tmp/remove-apex.json" "$tmp/pyramid.Item.Gbx" -o "$tmp/noapex.Gbx" 2>"$tmp/noapex.err"; then
     fail "removing a position that faces use was accepted"
 fi
-grep -q "crystal/faces/1: indices\[2\]" "$tmp/noapex.err" && grep -q "beyond the 4 positions" "$tmp/noapex.err" ||
+grep -q "crystal > faces\[1\]: indices\[2\]" "$tmp/noapex.err" && grep -q "beyond the 4 positions" "$tmp/noapex.err" ||
     fail "no clear message for a face past the positions: $(cat "$tmp/noapex.err")"
 
 # 2b. bad input: a position count far beyond the bytes left is a clear note with the offset and
