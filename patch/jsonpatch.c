@@ -596,10 +596,16 @@ static int apply_one(json_t **work, const json_t *item, size_t index, char *err,
     return -1;
 }
 
+int rb_json_patch_apply_in_place(json_t **work, const json_t *patch, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < json_array_size(patch); i++)
+        if (apply_one(work, json_array_get(patch, i), i, err, errlen) != 0) return -1;
+    return 0;
+}
+
 int rb_json_patch_apply(json_t **doc, const json_t *patch, char *err, size_t errlen)
 {
     json_t *work;
-    size_t i;
 
     if (doc == NULL || *doc == NULL) {
         set_err(err, errlen, "no document given");
@@ -615,11 +621,9 @@ int rb_json_patch_apply(json_t **doc, const json_t *patch, char *err, size_t err
         set_err(err, errlen, "out of memory");
         return -1;
     }
-    for (i = 0; i < json_array_size(patch); i++) {
-        if (apply_one(&work, json_array_get(patch, i), i, err, errlen) != 0) {
-            json_decref(work);
-            return -1;
-        }
+    if (rb_json_patch_apply_in_place(&work, patch, err, errlen) != 0) {
+        json_decref(work);
+        return -1;
     }
     json_decref(*doc);
     *doc = work;

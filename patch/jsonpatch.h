@@ -17,6 +17,10 @@ json_t *rb_json_pointer_get(json_t *doc, const char *pointer, char *err, size_t 
    operation index, op and path into err, e.g.
    "patch[2] (replace /a/b): member 'a' not found". */
 int rb_json_patch_apply(json_t **doc, const json_t *patch, char *err, size_t errlen);
+/* The same on `*work` itself, without the copy that makes rb_json_patch_apply all or nothing: on
+ * failure *work is left part-patched (for a caller that discards it then, such as apply's units,
+ * patch/model_unit.c: a copy per operation made a many-operation unit quadratic). */
+int rb_json_patch_apply_in_place(json_t **work, const json_t *patch, char *err, size_t errlen);
 
 /* JSON equality as RFC 6902 section 4.6 defines it for "test": like
    json_equal, except numbers compare by value, so integer 1 equals real 1.0.

@@ -111,7 +111,7 @@ static int apply_in(open_unit *u, const json_t *op, const char *rest, const char
     json_object_set_new(local, "path", json_string(rest));
     if (rest_from) json_object_set_new(local, "from", json_string(rest_from));
     char message[600];
-    int rc = rb_json_patch_apply_selectors(&u->json, one, NULL, message, sizeof message);
+    int rc = rb_json_patch_apply_selectors_in_place(&u->json, one, message, sizeof message);
     if (rc != 0) snprintf(why, why_size, "%s: %s", u->path[0] ? u->path : "the document", message);
     json_decref(one);
     return rc;

@@ -148,11 +148,11 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
     return 0;
 }
 
-int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size)
+/* Resolves and applies each operation of `patch` on *work itself (each sees what the ones before
+ * it left); the resolved operations go to `resolved`. */
+static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *resolved, char *err, size_t err_size)
 {
-    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
-    json_t *work = json_deep_copy(*doc);
-    json_t *resolved = json_array();
+    json_t *work = *work_doc;
     for (size_t i = 0; i < json_array_size(patch); i++) {
         json_t *op = json_deep_copy(json_array_get(patch, i));
         static const char *const members[] = {"path", "from"};
@@ -166,7 +166,7 @@ int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **re
             if (rb_pointer_resolve(work, path, &plain, why, sizeof why) != 0) {
                 snprintf(err, err_size, "patch[%zu]: %s", i, why);
                 json_decref(op);
-                goto fail;
+                return -1;
             }
             json_object_set_new(op, members[m], json_string(plain));
             free(plain);
@@ -174,23 +174,44 @@ int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **re
         /* each operation sees the document as the ones before it left it */
         json_t *single = json_pack("[O]", op);
         char why[900];
-        if (rb_json_patch_apply(&work, single, why, sizeof why) != 0) {
+        int rc = rb_json_patch_apply_in_place(work_doc, single, why, sizeof why);
+        work = *work_doc;
+        json_decref(single);
+        if (rc != 0) {
             const char *tail = strstr(why, "patch[0]");
             snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
-            json_decref(single);
             json_decref(op);
-            goto fail;
+            return -1;
         }
-        json_decref(single);
         json_array_append_new(resolved, op);
+    }
+    return 0;
+}
+
+int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size)
+{
+    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
+    json_t *resolved = json_array();
+    int rc = resolved ? apply_selectors_on(doc, patch, resolved, err, err_size) : -1;
+    if (!resolved) snprintf(err, err_size, "out of memory");
+    json_decref(resolved);
+    return rc;
+}
+
+int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size)
+{
+    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
+    json_t *work = json_deep_copy(*doc);
+    json_t *resolved = json_array();
+    if (!work || !resolved || apply_selectors_on(&work, patch, resolved, err, err_size) != 0) {
+        if (!work || !resolved) snprintf(err, err_size, "out of memory");
+        json_decref(work);
+        json_decref(resolved);
+        return -1;
     }
     json_decref(*doc);
     *doc = work;
     if (resolved_patch) *resolved_patch = resolved;
     else json_decref(resolved);
     return 0;
-fail:
-    json_decref(work);
-    json_decref(resolved);
-    return -1;
 }

@@ -15,4 +15,6 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
  * the document as the previous operations left it. All or nothing. The patch with plain pointers
  * is returned in *resolved_patch when it is not NULL. */
 int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size);
+/* The same on *doc itself, without the all-or-nothing copy (see rb_json_patch_apply_in_place). */
+int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size);
 #endif
