@@ -711,7 +711,9 @@ static uint32_t optional_field(rb_ar *ar, const char *key, uint32_t read_value, 
     return (uint32_t)rb_ar_uint_detached(ar, key, RB_X32, read_value);
 }
 
-static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t count_read)
+/* The directory and the section payloads. `unit` (READ, deferring) lets go of each section's nodes
+ * once it is read; returns the number of sections. */
+static uint64_t describe_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t count_read, rb_ar_unit *unit)
 {
     int dir = rb_ar_direction(ar);
     const rb_node *model = dir == RB_AR_WRITE ? rb_node_get(rb_ar_current(ar), "sections") : NULL;
@@ -722,7 +724,7 @@ static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t c
         rb_ar_fail(ar, RB_E_FORMAT, "%llu sections cannot fit in the %llu bytes left (limit max_count %llu)",
                    (unsigned long long)count, (unsigned long long)rb_ar_remaining(ar),
                    (unsigned long long)rb_ar_limits(ar)->max_count);
-        return;
+        return 0;
     }
     groff_entry *entries = calloc(count + 1, sizeof *entries);
     rb_slot *offsets = calloc(count + 1, sizeof *offsets), *sizes = calloc(count + 1, sizeof *sizes);
@@ -734,6 +736,7 @@ static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t c
     if (dir == RB_AR_WRITE && model) write_directory(ar, model, offsets, sizes);
     uint64_t expected_offset = GROFF_HEADER_BYTES + (uint64_t)GROFF_DIR_BYTES * count;
     count = rb_ar_list_begin_n(ar, "sections", count, 0);
+    if (unit) rb_ar_unit_elements(ar, unit);
     for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
         groff_entry *e = &entries[i];
         rb_ar_record_begin(ar, NULL);
@@ -756,12 +759,85 @@ static void groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t c
         rb_ar_slot_set(ar, &sizes[i], size);
         expected_offset += size;
         rb_ar_record_end(ar);
+        if (unit) rb_ar_unit_drop_elements(ar, unit);
     }
     rb_ar_list_end(ar);
 done:
     free(entries);
     free(offsets);
     free(sizes);
+    return count;
+}
+
+/* ---------- the sections as one deferred unit (docs/formats/tres.md "The deferred model") ---------- */
+
+/* What the sections did to the writer's state, for a write that copies their bytes: the name uses
+ * they counted, as (handle, uses) pairs of the symbols that have any. The name table's reference
+ * counts are derived from them. (The save and animal versions matter to later sections only.) */
+static rb_node *defer_sections(rb_ar *ar, groff_state *st, const rb_ar_unit *unit)
+{
+    uint32_t *uses = malloc((2 * st->symbol_count + 1) * sizeof *uses);
+    if (!uses) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    size_t pairs = 0;
+    for (size_t i = 0; i < st->symbol_count; i++) {
+        if (!st->symbols[i].uses) continue;
+        uses[2 * pairs] = st->symbols[i].handle;
+        uses[2 * pairs + 1] = st->symbols[i].uses;
+        pairs++;
+    }
+    rb_node *d = rb_ar_unit_defer(ar, unit, uses, pairs * 2 * sizeof *uses, (uint32_t)pairs, 0);
+    free(uses);
+    return d;
+}
+
+/* WRITE: the uses a deferred sections unit counted when it was read. */
+static void replay_uses(groff_state *st, const rb_deferred *unit)
+{
+    const uint32_t *uses = unit->replay;
+    for (uint32_t i = 0; i < unit->replay_count; i++) {
+        groff_symbol *s = find_symbol(st, uses[2 * i]);
+        if (s) s->uses += uses[2 * i + 1];
+    }
+}
+
+/* READ again after a refused unit: the state the sections build starts over, and the notes the
+ * first attempt left go (the second leaves them again). */
+static void restart_sections(rb_ar *ar, groff_state *st, const rb_ar_mark *mark, size_t notes)
+{
+    rb_ar_rewind(ar, mark, NULL, 0);
+    for (size_t i = 0; i < st->symbol_count; i++) st->symbols[i].uses = 0;
+    st->save_version = -1;
+    st->animal_version = 0;
+    rb_doc_state *doc = rb_ar_doc(ar);
+    while (doc->note_count > notes) free((void *)doc->notes[--doc->note_count]);
+}
+
+/* The directory and the payloads. Read with rb_read_options.defer, they are checked in full and
+ * kept as one unit of bytes (the directory is derived from the payloads, and nothing but the
+ * name table reads their nodes: it gets their uses from the unit's replay record); each
+ * section's nodes go as soon as it is read, so the read holds one section at a time. Returns the
+ * number of sections. */
+static uint64_t groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64_t count_read)
+{
+    const rb_node *deferred = rb_ar_next_deferred(ar);
+    if (deferred) { /* WRITE: the sections as read */
+        replay_uses(st, deferred->deferred);
+        rb_ar_copy_deferred(ar);
+        return deferred->deferred->elements;
+    }
+    rb_ar_mark mark = rb_ar_mark_here(ar);
+    size_t notes = rb_ar_doc(ar)->note_count;
+    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    if (!unit.open) return describe_sections(ar, st, base, count_read, NULL);
+    uint64_t count = describe_sections(ar, st, base, count_read, &unit);
+    if (!rb_ar_ok(ar) || defer_sections(ar, st, &unit) || !rb_ar_ok(ar) || !unit.dropped) return count;
+    /* sections were let go but the list cannot stand as its bytes (a stream opened in it, which
+     * no GROFF payload does yet): read it again, whole */
+    restart_sections(ar, st, &mark, notes);
+    return describe_sections(ar, st, base, count_read, NULL);
 }
 
 /* ---------- name table ---------- */
@@ -879,11 +955,8 @@ static void groff_container(rb_ar *ar)
     rb_ar_u32(ar, "reserved1");
     rb_ar_u32(ar, "reserved2");
     rb_ar_x32(ar, "headerCrc");
-    groff_sections(ar, &st, base, section_count.value);
-    if (dir == RB_AR_WRITE) {
-        const rb_node *sections = rb_node_get(rb_ar_current(ar), "sections");
-        rb_ar_slot_set(ar, &section_count, sections ? sections->v.kids.count : 0);
-    }
+    uint64_t sections = groff_sections(ar, &st, base, section_count.value);
+    rb_ar_slot_set(ar, &section_count, sections);
     uint64_t names_at = rb_ar_tell(ar) - base;
     int keep_order = rb_ar_has(ar, "unsortedNameTable", !st.file_order_sorted);
     if (keep_order) rb_ar_bool_detached(ar, "unsortedNameTable", 1, 1);
