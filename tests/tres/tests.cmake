@@ -26,3 +26,12 @@ target_include_directories(test_tres_wtd PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME tres_wtd COMMAND test_tres_wtd ${PROJECT_SOURCE_DIR}/samples/tres)
 set_tests_properties(tres_wtd PROPERTIES ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHARED}")
 rebyte_add_script_test(tres_wtd_edits tres/wtd_edits.sh)
+
+# GROFF's deferred unit: its span and element count, its replay record against the stored
+# reference counts, the deferred model's size (docs/formats/tres.md "The deferred model").
+add_executable(test_groff_deferred ${CMAKE_CURRENT_LIST_DIR}/test_groff_deferred.c)
+target_link_libraries(test_groff_deferred PRIVATE rebyte_objects)
+target_include_directories(test_groff_deferred PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_DIR}/samples/tres
+         --shared ${REBYTE_SHARED}/corpus/tres)
+set_tests_properties(tres_groff_deferred PROPERTIES SKIP_RETURN_CODE 77)
