@@ -22,8 +22,8 @@ static const command COMMANDS[] = {
      "Prints one line per file and a summary; the first difference is located by offset and\n"
      "structure path. Deviations the reader kept so the file comes back exactly (a stale\n"
      "checksum, ...) are listed under the file as notes (\"notes\" in --json). Every value is\n"
-     "checked; units nothing else reads (GBX body chunks, a map's blocks and items) are kept as\n"
-     "their bytes, not as nodes (the deferred model, docs/performance.md).\n"
+     "checked; units nothing else reads (GBX body chunks, a map's blocks and items, data.win\n"
+     "chunks) are kept as their bytes, not as nodes (the deferred model, docs/performance.md).\n"
      "  --reencode  re-encode every compressed stream instead of passing the original through;\n"
      "              then 'exact' means identical decoded content and identical bytes around it;\n"
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
@@ -36,7 +36,8 @@ static const command COMMANDS[] = {
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte. The file is read with the deferred model (every value checked, GBX\n"
-     "body chunks and a map's blocks and items kept as their bytes): less memory, a faster write.\n"
+     "body chunks, a map's blocks and items, data.win chunks kept as their bytes): less memory,\n"
+     "a faster write.\n"
      "  --reencode  re-encode compressed streams from the model"},
     {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|files|omit]",
      "The model as JSON (keys in file order, stable formatting), printed while the model is walked:\n"
