@@ -106,12 +106,12 @@ typedef struct rb_read_options {
     int record_derived_offsets; /* for tests that damage files: note where the input stores derived
                                    values (sizes, counts); off, a read does not spend memory on it */
     int defer; /* the deferred model: every value is read and checked as always, but units the
-                  format can keep as bytes (GBX body chunks) are not kept as nodes until the model
-                  is navigated; writing, coverage, notes and stream reports never need them, any
-                  other call that walks the model (rb_doc_root, dump, info, check, diff, apply,
-                  path_at, ...) reads the file again in full first, once. Less memory and a faster
-                  write for a document that is only verified or rewritten (docs/api.md
-                  "The deferred model") */
+                  format can keep as bytes (GBX body chunks, data.win chunks) are not kept as
+                  nodes until the model is navigated; writing, coverage, notes and stream
+                  reports never need them, any other call that walks the model (rb_doc_root,
+                  dump, info, check, diff, apply, path_at, ...) reads the file again in full
+                  first, once. Less memory and a faster write for a document that is only
+                  verified or rewritten (docs/api.md "The deferred model") */
 } rb_read_options;
 #define RB_READ_OPTIONS_INIT RB_OPTIONS_INIT_(rb_read_options)
 

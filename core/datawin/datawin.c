@@ -308,27 +308,31 @@ static void typed_chunk(rb_ar *ar, datawin_state *st, const char *id, const data
 }
 
 /* READ: the typed description if it reproduces the chunk, else the bytes kept opaque (with a
- * note saying why, for format research). */
-static void read_chunk_body(rb_ar *ar, datawin_state *st, const char *id, const datawin_chunk_span *span)
+ * note saying why, for format research). 1 when typed. */
+static int read_chunk_body(rb_ar *ar, datawin_state *st, const char *id, const datawin_chunk_span *span)
 {
     const datawin_typed_chunk *t = st->strings_linked ? typed_chunk_for(id) : NULL;
     if (!t || (t->fits && !t->fits(st, span))) {
         opaque_chunk(ar, st, id, span);
-        return;
+        return 0;
     }
     rb_ar_mark mark = rb_ar_mark_here(ar);
     typed_chunk(ar, st, id, span);
-    if (rb_ar_ok(ar) || mark.failed) return;
+    if (rb_ar_ok(ar) || mark.failed) return 1;
     char why[300];
     rb_ar_rewind(ar, &mark, why, sizeof why);
     rb_ar_note(ar, "chunk %.4s kept opaque: %s", id, why);
     opaque_chunk(ar, st, id, span);
+    return 0;
 }
 
 static void one_chunk(rb_ar *ar, datawin_state *st, size_t index)
 {
     rb_ar_dir dir = rb_ar_direction(ar);
+    if (datawin_write_deferred_chunk(ar, st)) return;
     const datawin_chunk_span *span = dir == RB_AR_READ && index < st->chunk_count ? &st->chunks[index] : NULL;
+    rb_ar_unit unit = rb_ar_unit_begin(ar); /* READ, deferring: the chunk may be kept as its bytes */
+    int typed = 0;
     rb_ar_record_begin(ar, NULL);
     const rb_node *id_node = rb_ar_fixed_string(ar, "id", 4);
     char id[5] = "????";
@@ -336,7 +340,7 @@ static void one_chunk(rb_ar *ar, datawin_state *st, size_t index)
     rb_ar_sized_begin(ar, "chunkLength", RB_U32);
     if (span) st->chunk_base = span->data;
     if (dir == RB_AR_READ) {
-        if (span && rb_ar_ok(ar)) read_chunk_body(ar, st, id, span);
+        if (span && rb_ar_ok(ar)) typed = read_chunk_body(ar, st, id, span);
     } else if (rb_ar_has(ar, "data", 0)) {
         opaque_chunk(ar, st, id, span);
     } else if (rb_ar_ok(ar)) {
@@ -344,6 +348,7 @@ static void one_chunk(rb_ar *ar, datawin_state *st, size_t index)
     }
     rb_ar_sized_end(ar);
     rb_ar_record_end(ar);
+    if (unit.open) datawin_defer_chunk(ar, st, &unit, id, typed);
 }
 
 static void chunk_list(rb_ar *ar, datawin_state *st)

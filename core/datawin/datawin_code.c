@@ -49,7 +49,7 @@ enum { ENTITY_VARIABLE, ENTITY_FUNCTION, ENTITY_KINDS };
 typedef struct entity_occurrences {
     uint32_t kind, entity, count;
     uint32_t first;       /* absolute address of the first occurrence's operand */
-    uint32_t last;        /* WRITE: output address of the last occurrence's operand */
+    uint32_t last;        /* absolute address of the last occurrence's operand */
 } entity_occurrences;
 
 /* READ: a chain end's index bits, zeroed in the model's blob (`word`), put back if the VARI/FUNC
@@ -143,6 +143,33 @@ static void raw_end_add(rb_ar *ar, struct datawin_code_map *m, raw_end r)
         m->raw_ends = grown;
     }
     m->raw_ends[m->raw_end_count++] = r;
+}
+
+/* ---------- CODE kept as its bytes (the deferred model: datawin_defer.c) ---------- */
+
+const void *datawin_code_occurrences(const datawin_state *st, size_t *count, size_t *size)
+{
+    *count = st->code ? st->code->named_count : 0;
+    *size = *count * sizeof(entity_occurrences);
+    return *count ? st->code->named : NULL;
+}
+
+void datawin_code_let_go_of_nodes(datawin_state *st)
+{
+    if (!st->code) return;
+    for (size_t i = 0; i < st->code->count; i++) st->code->spans[i].name = NULL;
+    /* the chain ends pointed into the blobs' copies, gone with the nodes; the bytes kept hold the
+     * raw ends an opaque VARI or FUNC needs */
+    st->code->raw_end_count = 0;
+}
+
+void datawin_code_replay(rb_ar *ar, datawin_state *st, const void *occurrences, size_t count)
+{
+    if (!code_map_reset(ar, st, 0)) return;
+    for (size_t k = 0; k < count && rb_ar_ok(ar); k++) {
+        entity_occurrences *o = add_named(ar, st->code);
+        if (o) memcpy(o, (const entity_occurrences *)occurrences + k, sizeof *o);
+    }
 }
 
 /* DATAWIN_LINK_CODE (no longer made here: first occurrences are derived) */
@@ -352,6 +379,7 @@ static void follow_chain(rb_ar *ar, datawin_state *st, code_sites *c, const uint
         }
         at += delta;
     }
+    o->last = (uint32_t)at; /* what a write gives too: a CODE kept as its bytes replays it */
     if (rb_ar_ok(ar)) check_chain_end(ar, st, at, record, what);
 }
 

@@ -44,8 +44,12 @@ typedef struct datawin_fixup {
 typedef struct datawin_chunk_span { char id[5]; uint32_t data, size; } datawin_chunk_span;
 
 /* WRITE: STRG's texts by content (text -> first string index with it), open addressing over
- * datawin_state.string_node; built when STRG is written, used to resolve every text link. */
+ * datawin_state.string_texts; built when STRG is written, used to resolve every text link. */
 typedef struct datawin_text_index { size_t *slots; size_t mask, used; } datawin_text_index;
+
+/* WRITE: one STRG string's text: a view of its model node's bytes, or of a deferred STRG's bytes
+ * (datawin_defer.c); `is_text` 0 for a list element that is not a text (writing it fails). */
+typedef struct datawin_text { const uint8_t *data; size_t size; int is_text; } datawin_text;
 
 typedef struct datawin_state {
     /* READ: the whole input (the chunk descriptions follow pointers anywhere); the document
@@ -66,11 +70,13 @@ typedef struct datawin_state {
     int tpag_pinned;         /* WRITE: an opaque chunk holds raw TPAG pointers: TPAG may not move */
     struct datawin_code_map *code; /* CODE entries' bytecode spans (READ: input, WRITE: output); datawin_code.c */
     uint32_t last_object, last_tile; /* GEN8: highest instance and tile ids */
+    int code_chains_in_nodes; /* READ, deferring: a typed CODE stayed nodes, so VARI and FUNC must too
+                               * (their write completes its chains' ends: datawin_defer.c) */
     /* WRITE */
     uint32_t *string_address; /* new first-character address per string index */
-    const rb_node **string_node; /* per string index: its text in the model */
+    datawin_text *string_texts; /* per string index: its text */
     size_t string_count, string_cap;
-    datawin_text_index texts;      /* the texts of string_node */
+    datawin_text_index texts;      /* the texts of string_texts */
     uint64_t strg_at;         /* where STRG was written (0: not yet): links written later cannot add to it */
     datawin_fixup *fixups;
     size_t fixup_count, fixup_cap;
@@ -113,6 +119,14 @@ void datawin_add_text_link(rb_ar *ar, datawin_state *st, size_t position, const 
 /* Zero fill up to `alignment` (absolute), or the recorded bytes when the file had others there.
  * READ: the fill runs up to absolute offset `next` (where the next structure starts). */
 void datawin_gap(rb_ar *ar, datawin_state *st, const char *key, unsigned alignment, uint64_t next);
+
+/* ---------- the deferred model (datawin_defer.c; docs/formats/datawin.md "The deferred model") ---------- */
+/* READ, deferring: the chunk just read (`typed` or opaque, since `unit`) is kept as its bytes when
+ * its write can be copied and replayed. */
+void datawin_defer_chunk(rb_ar *ar, datawin_state *st, const rb_ar_unit *unit, const char *id, int typed);
+/* WRITE: when the chunk list's next element is a chunk kept as its bytes, replays what its nodes'
+ * write would have left in the state, copies its bytes and returns 1; else 0. */
+int datawin_write_deferred_chunk(rb_ar *ar, datawin_state *st);
 
 /* ---------- layout helpers (datawin_layout.c) ---------- */
 /* READ: `count` elements of at least `min_bytes_each` must fit in what is left (before any
@@ -165,6 +179,9 @@ long datawin_string_with_text(const datawin_state *st, const rb_node *text, uint
 /* WRITE: how many STRG strings have this text. */
 uint64_t datawin_strings_with_text(const datawin_state *st, const rb_node *text);
 void datawin_strg_free(datawin_state *st);
+/* WRITE, STRG kept as its bytes (`data`, `size` bytes of chunk data at absolute offset `at`): the
+ * string table its nodes would have given (datawin_defer.c). */
+void datawin_strg_replay(rb_ar *ar, datawin_state *st, const uint8_t *data, size_t size, uint64_t at);
 /* Strref positions of an opaque chunk (offsets in its data); 1 = found by a structure walk, 0 = by scan. */
 int datawin_find_strrefs(const datawin_state *st, const datawin_chunk_span *chunk, uint32_t **offsets, size_t *count);
 
@@ -206,6 +223,13 @@ int datawin_code_link_address(rb_ar *ar, const datawin_state *st, uint64_t link,
  * leaves `out` empty. */
 void datawin_code_where(const datawin_state *st, uint64_t position, char *out, size_t size);
 void datawin_code_free(datawin_state *st);
+/* The deferred model (datawin_defer.c). READ: the occurrences CODE's chains hold (count entries,
+ * `size` bytes: the record a CODE kept as its bytes replays), and, once CODE is kept as its bytes,
+ * forget what pointed at its nodes. WRITE: the state writing CODE's nodes would have left for VARI
+ * and FUNC, from that record. */
+const void *datawin_code_occurrences(const datawin_state *st, size_t *count, size_t *size);
+void datawin_code_let_go_of_nodes(datawin_state *st);
+void datawin_code_replay(rb_ar *ar, datawin_state *st, const void *occurrences, size_t count);
 /* READ: chunk `id` is kept opaque; when VARI or FUNC, CODE's chain ends keep their raw indices. */
 void datawin_code_chunk_opaque(datawin_state *st, const char *id);
 

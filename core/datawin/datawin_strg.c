@@ -93,25 +93,26 @@ static uint64_t hash_text(const uint8_t *p, size_t n)
     return h;
 }
 
-static int same_text(const rb_node *a, const rb_node *b)
+static int same_text(const datawin_text *a, const datawin_text *b)
 {
-    return a->v.bytes.size == b->v.bytes.size &&
-           (a->v.bytes.size == 0 || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
+    return a->is_text && a->size == b->size && (a->size == 0 || memcmp(a->data, b->data, a->size) == 0);
 }
 
+static datawin_text text_of(const rb_node *text) { return (datawin_text){text->v.bytes.data, text->v.bytes.size, 1}; }
+
 /* Where `text` is in the index, or the empty slot where it would go. */
-static size_t text_slot(const datawin_state *st, const rb_node *text)
+static size_t text_slot(const datawin_state *st, const datawin_text *text)
 {
     const datawin_text_index *ix = &st->texts;
-    size_t at = (size_t)hash_text(text->v.bytes.data, text->v.bytes.size) & ix->mask;
-    while (ix->slots[at] != SIZE_MAX && !same_text(st->string_node[ix->slots[at]], text)) at = (at + 1) & ix->mask;
+    size_t at = (size_t)hash_text(text->data, text->size) & ix->mask;
+    while (ix->slots[at] != SIZE_MAX && !same_text(&st->string_texts[ix->slots[at]], text)) at = (at + 1) & ix->mask;
     return at;
 }
 
 static void index_string(datawin_state *st, size_t i)
 {
-    if (!st->string_node[i]) return;
-    size_t at = text_slot(st, st->string_node[i]);
+    if (!st->string_texts[i].is_text) return;
+    size_t at = text_slot(st, &st->string_texts[i]);
     if (st->texts.slots[at] == SIZE_MAX) { /* the first string with this text */
         st->texts.slots[at] = i;
         st->texts.used++;
@@ -135,11 +136,12 @@ static int index_strings(datawin_state *st)
 long datawin_string_with_text(const datawin_state *st, const rb_node *text, uint64_t occurrence)
 {
     if (!st->texts.slots) return -1;
-    size_t first = st->texts.slots[text_slot(st, text)];
+    datawin_text wanted = text_of(text);
+    size_t first = st->texts.slots[text_slot(st, &wanted)];
     if (first == SIZE_MAX) return -1;
     uint64_t seen = 0;
     for (size_t i = first; i < st->string_count; i++)
-        if (st->string_node[i] && same_text(st->string_node[i], text) && seen++ == occurrence) return (long)i;
+        if (same_text(&st->string_texts[i], &wanted) && seen++ == occurrence) return (long)i;
     return -1;
 }
 
@@ -152,24 +154,24 @@ uint64_t datawin_strings_with_text(const datawin_state *st, const rb_node *text)
 
 void datawin_strg_free(datawin_state *st)
 {
-    free(st->string_node);
+    free(st->string_texts);
     free(st->string_address);
     free(st->texts.slots);
-    st->string_node = NULL;
+    st->string_texts = NULL;
     st->string_address = NULL;
     st->texts = (datawin_text_index){NULL, 0, 0};
     st->string_count = st->string_cap = 0;
 }
 
-/* One more string: `text` (NULL: an element that is not a text; writing it fails). */
-static int push_string(datawin_state *st, const rb_node *text)
+/* One more string (`is_text` 0: an element that is not a text; writing it fails). */
+static int push_string(datawin_state *st, datawin_text text)
 {
     if (st->string_count == st->string_cap) {
-        const rb_node **grown = datawin_grown(st->string_node, &st->string_cap, sizeof *grown, 256);
+        datawin_text *grown = datawin_grown(st->string_texts, &st->string_cap, sizeof *grown, 256);
         if (!grown) return 0;
-        st->string_node = grown;
+        st->string_texts = grown;
     }
-    st->string_node[st->string_count++] = text;
+    st->string_texts[st->string_count++] = text;
     if (!index_strings(st)) return 0;
     index_string(st, st->string_count - 1);
     return 1;
@@ -206,14 +208,14 @@ static void derive_strings(rb_ar *ar, datawin_state *st)
     int ok = 1;
     for (uint32_t i = 0; i < list->v.kids.count && ok; i++) {
         const rb_node *s = list->v.kids.items[i];
-        ok = push_string(st, s->kind == RB_K_STRING ? s : NULL);
+        ok = push_string(st, s->kind == RB_K_STRING ? text_of(s) : (datawin_text){NULL, 0, 0});
     }
     for (size_t k = 0; k < st->fixup_count && ok; k++) {
         const datawin_fixup *f = &st->fixups[k];
         int by_text = f->kind == DATAWIN_LINK_STRING_TEXT || f->kind == DATAWIN_LINK_STRING_INDEX;
         if (!by_text || !f->text || f->index != 0 || datawin_string_with_text(st, f->text, 0) >= 0) continue;
         const rb_node *added = append_string(ar, list, f->text);
-        ok = added && push_string(st, added);
+        ok = added && push_string(st, text_of(added));
     }
     if (!ok) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for the strings");
 }
@@ -269,13 +271,36 @@ void datawin_chunk_strg(rb_ar *ar, datawin_state *st)
             if (here + 4 > UINT32_MAX) { rb_ar_fail(ar, RB_E_MODEL, "file larger than 4 GiB"); break; }
             st->string_address[i] = (uint32_t)here + 4;
         }
-        rb_ar_string(ar, NULL, RB_U32); /* WRITE: string_node[i], indexed by derive_strings */
+        rb_ar_string(ar, NULL, RB_U32); /* WRITE: string_texts[i], indexed by derive_strings */
         rb_ar_expect(ar, "string terminator", zeros, 1);
     }
     rb_ar_list_end(ar);
     free(table);
     /* the table ends on a 128-byte boundary in every version (docs/formats/datawin.md "Padding") */
     datawin_gap(ar, st, "tail", 128, dir == RB_AR_READ ? st->chunk_base + rb_ar_tell(ar) + rb_ar_remaining(ar) : 0);
+}
+
+/* WRITE, STRG kept as its bytes (the deferred model, datawin_defer.c): the string table its
+ * nodes would have given, read from those bytes, which a full read checked and which are written
+ * where they were read (`at`: the absolute offset of the chunk's data, `data` its `size` bytes).
+ * What a link written so far names is in it: an unedited model names nothing STRG lacks. */
+void datawin_strg_replay(rb_ar *ar, datawin_state *st, const uint8_t *data, size_t size, uint64_t at)
+{
+    datawin_strg_free(st);
+    st->strg_at = at;
+    uint32_t count = size >= 4 ? datawin_le32(data) : 0;
+    int ok = size >= 4 && count <= (size - 4) / 4;
+    st->string_address = ok ? calloc(count ? count : 1, sizeof *st->string_address) : NULL;
+    ok = ok && st->string_address;
+    for (uint32_t i = 0; i < count && ok; i++) {
+        uint64_t pointer = datawin_le32(data + 4 + 4 * (uint64_t)i), record = pointer - at;
+        ok = pointer >= at && record <= size - 4 && datawin_le32(data + record) <= size - 4 - record;
+        if (ok) {
+            st->string_address[i] = (uint32_t)pointer + 4;
+            ok = push_string(st, (datawin_text){data + record + 4, datawin_le32(data + record), 1});
+        }
+    }
+    if (!ok) rb_ar_fail(ar, RB_E_MODEL, "STRG kept as its bytes has no string table a full read would accept");
 }
 
 /* ---------- where opaque chunks hold string references ---------- */

@@ -23,8 +23,8 @@ static const command COMMANDS[] = {
      "structure path. Deviations the reader kept so the file comes back exactly (a stale\n"
      "checksum, ...) are listed under the file as notes (\"notes\" in --json). Every value is\n"
      "checked; units nothing else reads (GBX body chunks, a map's blocks and items, a GROFF\n"
-     "file's sections) are kept as their bytes, not as nodes (the deferred model,\n"
-     "docs/performance.md).\n"
+     "file's sections, data.win chunks) are kept as their bytes, not as nodes (the deferred\n"
+     "model, docs/performance.md).\n"
      "  --reencode  re-encode every compressed stream instead of passing the original through;\n"
      "              then 'exact' means identical decoded content and identical bytes around it;\n"
      "              --reencode=lzo1x (or zlib) re-encodes only the streams of that codec\n"
@@ -37,8 +37,8 @@ static const command COMMANDS[] = {
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte. The file is read with the deferred model (every value checked, GBX\n"
-     "body chunks and a map's blocks and items, a GROFF file's sections kept as their bytes):\n"
-     "less memory, a faster write.\n"
+     "body chunks, a map's blocks and items, a GROFF file's sections, data.win chunks kept as\n"
+     "their bytes): less memory, a faster write.\n"
      "  --reencode  re-encode compressed streams from the model"},
     {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|files|omit]",
      "The model as JSON (keys in file order, stable formatting), printed while the model is walked:\n"

@@ -21,3 +21,12 @@ target_include_directories(test_datawin_assets PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME datawin_assets_codecs COMMAND test_datawin_assets)
 rebyte_add_script_test(datawin_assets datawin/assets_test.sh $<TARGET_FILE:test_datawin_assets>)
 set_tests_properties(datawin_assets PROPERTIES TIMEOUT 600)
+# The deferred model's replays (core/datawin/datawin_defer.c): every chunk a deferred read keeps
+# as its bytes, written among nodes and as nodes among bytes, gives the full read's bytes.
+add_executable(test_datawin_units datawin/test_datawin_units.c)
+target_link_libraries(test_datawin_units PRIVATE rebyte_objects)
+target_include_directories(test_datawin_units PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME datawin_units_samples COMMAND test_datawin_units ${PROJECT_SOURCE_DIR}/samples/datawin)
+if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
+  add_test(NAME datawin_units_corpus COMMAND test_datawin_units ${REBYTE_SHARED}/corpus/datawin)
+endif()
