@@ -77,11 +77,16 @@ rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_si
     file_list l = {.prefix = prefix && *prefix ? prefix : "files"};
     rb_json_emitter e;
     rb_json_text_emitter(&e, NULL, 0, sink, context);
-    rb_doc_read_begin(doc);
-    rb_doc_emit(&e, doc, RB_BLOBS_REF, NULL, add_file, &l);
-    rb_doc_read_end(doc);
+    rb_error unit_err;
+    int unit_failed = rb_doc_emit(&e, doc, RB_BLOBS_REF, NULL, add_file, &l, &unit_err) != 0;
     int nomem = e.own.failed || l.nomem;
     int failed = e.failed;
+    if (unit_failed) {
+        rb_json_emitter_finish(&e);
+        rb_dump_files_free(l.files, l.count);
+        if (err) *err = unit_err;
+        return unit_err.status;
+    }
     if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, "\n", 1) != 0) {
         rb_dump_files_free(l.files, l.count);
         rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
