@@ -127,6 +127,27 @@ static int units_match(unit_walk *w, const rb_node *d, const rb_node *f)
     return ok;
 }
 
+/* The dump with blobs as files: the same text and the same files (a blob of a unit read again is
+ * copied before the unit's memory is reused: core/dump_files.c). */
+static int same_dump_files(const rb_doc *full, const rb_doc *deferred)
+{
+    char *text[2] = {NULL, NULL};
+    rb_dump_file *files[2] = {NULL, NULL};
+    size_t count[2] = {0, 0};
+    rb_error err;
+    rb_status st_full = rb_doc_dump_files(full, "files", &text[0], &files[0], &count[0], &err);
+    rb_status st_deferred = rb_doc_dump_files(deferred, "files", &text[1], &files[1], &count[1], &err);
+    int same = st_full == st_deferred && count[0] == count[1] && (!text[0] || strcmp(text[0], text[1]) == 0);
+    for (size_t i = 0; same && i < count[0]; i++)
+        same = strcmp(files[0][i].name, files[1][i].name) == 0 && files[0][i].size == files[1][i].size &&
+               (!files[0][i].size || memcmp(files[0][i].data, files[1][i].data, files[0][i].size) == 0);
+    for (int k = 0; k < 2; k++) {
+        rb_free(text[k]);
+        rb_dump_files_free(files[k], count[k]);
+    }
+    return same;
+}
+
 /* Each unit read alone (core/archive_unit.c) equals the full read's subtree at its place, and the
  * dump, which reads them so, is the full read's dump, the deferred document left unexpanded. */
 static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *why, size_t why_size)
@@ -148,6 +169,8 @@ static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *w
     rb_status st_deferred = rb_doc_dump(deferred, RB_BLOBS_REF, "input", &text_deferred, &err);
     ok = st_full == st_deferred && (!text_full || strcmp(text_full, text_deferred) == 0);
     if (!ok) snprintf(why, why_size, "the dump of the deferred read differs from the full read's");
+    else if (!(ok = same_dump_files(full, deferred)))
+        snprintf(why, why_size, "the dump with blob files of the deferred read differs from the full read's");
     else if (rb_doc_units_read_alone(deferred) && deferred->deferred_units != units)
         snprintf(why, why_size, "the dump expanded the deferred document"), ok = 0;
     rb_free(text_full);
