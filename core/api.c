@@ -181,12 +181,16 @@ rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *sour
     if (!dump_usage_ok(doc, blobs, err)) return RB_E_USAGE;
     rb_json_emitter e;
     rb_json_text_emitter(&e, NULL, 0, sink, context);
-    rb_doc_read_begin(doc);
-    rb_doc_emit(&e, doc, blobs, source_name, NULL, NULL);
-    rb_doc_read_end(doc);
+    rb_error unit_err;
+    int unit_failed = rb_doc_emit(&e, doc, blobs, source_name, NULL, NULL, &unit_err) != 0;
     int nomem = e.own.failed;
     const char *newline = "\n";
     int failed = e.failed;
+    if (unit_failed) {
+        rb_json_emitter_finish(&e);
+        if (err) *err = unit_err;
+        return unit_err.status;
+    }
     if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, newline, 1) != 0) {
         rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
         rb_error_set(err, st, doc->file_name, NULL, nomem ? "out of memory while printing the model"

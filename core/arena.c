@@ -6,14 +6,41 @@
  * abandoned half-used for it. */
 enum { ARENA_BLOCK_MIN = 64 * 1024, ARENA_LARGE = ARENA_BLOCK_MIN / 4 };
 
-void rb_arena_init(rb_arena *arena) { arena->head = NULL; arena->used_total = 0; }
+void rb_arena_init(rb_arena *arena)
+{
+    arena->head = NULL;
+    arena->used_total = 0;
+    arena->spare = NULL;
+}
+
+static void free_blocks(rb_arena_block *b)
+{
+    while (b) {
+        rb_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
 
 void rb_arena_free(rb_arena *arena)
+{
+    free_blocks(arena->head);
+    free_blocks(arena->spare);
+    rb_arena_init(arena);
+}
+
+void rb_arena_recycle(rb_arena *arena)
 {
     rb_arena_block *b = arena->head;
     while (b) {
         rb_arena_block *next = b->next;
-        free(b);
+        if (b->size == ARENA_BLOCK_MIN) {
+            b->used = 0;
+            b->next = arena->spare;
+            arena->spare = b;
+        } else {
+            free(b); /* a large request's own block: sizes vary, not worth keeping */
+        }
         b = next;
     }
     arena->head = NULL;
@@ -52,8 +79,9 @@ void *rb_arena_alloc_slow(rb_arena *arena, size_t size)
         }
         b = own;
     } else if (!b || b->size - b->used < size) {
-        b = new_block(ARENA_BLOCK_MIN);
+        b = arena->spare ? arena->spare : new_block(ARENA_BLOCK_MIN);
         if (!b) return NULL;
+        if (b == arena->spare) arena->spare = b->next;
         b->next = arena->head;
         arena->head = b;
     }

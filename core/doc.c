@@ -1,5 +1,6 @@
 /* The document layer: parse, navigation, the format registry (writing: doc_write.c; coverage: coverage.c; error text: error.c). */
 #include "doc.h"
+#include "archive_unit.h"
 #include "error.h"
 #include "options.h"
 #include <inttypes.h>
@@ -153,6 +154,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     doc->record_derived_offsets = options.record_derived_offsets;
     doc->defer_units = options.defer;
     doc->expand = read_again_in_full;
+    doc->expand_unit = rb_doc_expand_unit;
     doc->format = format;
     if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
     return doc;

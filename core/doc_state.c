@@ -90,6 +90,22 @@ void rb_doc_read_begin(const rb_doc *doc)
 }
 void rb_doc_read_end(const rb_doc *doc) { pthread_rwlock_unlock((pthread_rwlock_t *)&doc->lock); }
 
+/* Deferred units read one at a time (docs/performance.md "Issue 31, session 11: one unit at a time"). */
+static int units_alone_below(const rb_node *n)
+{
+    if (n->kind == RB_K_DEFERRED) return n->deferred && n->deferred->start != NULL;
+    if (n->kind != RB_K_RECORD && n->kind != RB_K_LIST && n->kind != RB_K_STREAM) return 1;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (!units_alone_below(n->v.kids.items[i])) return 0;
+    return 1;
+}
+
+int rb_doc_units_read_alone(const rb_doc *doc)
+{
+    if (!doc->deferred_units) return 1;
+    return doc->expand_unit && doc->format->read_unit && doc->root && units_alone_below(doc->root);
+}
+
 #define SWAP(field)                                                                                                    \
     do {                                                                                                               \
         __typeof__(a->field) swapped = a->field;                                                                       \

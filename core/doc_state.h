@@ -16,6 +16,16 @@
 /* Byte spaces are numbered with 16 bits in the model's nodes. */
 enum { RB_MAX_SECTIONS = 65535 };
 
+/* Where a deferred unit is in the model: child `index` of `parent`, and the containers above
+ * `parent` (nearest first), which the unit's description may look at (rb_ar_enclosing). */
+typedef struct rb_unit_place {
+    const rb_node *unit; /* RB_K_DEFERRED */
+    const rb_node *parent;
+    size_t index;
+    const rb_node *const *above;
+    size_t above_count;
+} rb_unit_place;
+
 typedef struct rb_section {
     const char *name;
     const uint8_t *data; /* content of this byte space (the input file, a decompressed stream) */
@@ -78,6 +88,10 @@ struct rb_doc {
     int defer_units;
     size_t deferred_units;
     int (*expand)(struct rb_doc *doc);
+    /* reads one deferred unit again alone into the caller's arena, the model untouched
+     * (core/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
+     * time (docs/performance.md "Issue 31, session 11: one unit at a time") */
+    rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
     /* the last write's stream reports (rb_stream_info.report) are written and read under this */
     pthread_mutex_t report_lock;
 };
@@ -95,6 +109,10 @@ void rb_doc_swap_model(rb_doc *a, rb_doc *b);
 /* Expands the deferred units of a document (no-op without any): 0 when out of memory. */
 int rb_doc_expand_units(rb_doc *doc);
 void rb_doc_read_end(const rb_doc *doc);
+/* Can every deferred unit of the document be read alone (`expand_unit` set, the format reads
+ * units, each unit has its start record)? Else only reading the whole file again expands them.
+ * The caller holds the document's lock (rb_doc_read_units_begin). */
+int rb_doc_units_read_alone(const rb_doc *doc);
 
 /* Registers a byte space; returns its index (0 is the input file). */
 /* Records a note (copied); past a cap only the count grows. 0 on success, -1 out of memory. */

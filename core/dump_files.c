@@ -15,6 +15,7 @@
 #include "json_emit.h"
 
 typedef struct file_list {
+    const rb_doc *doc;
     const char *prefix;
     rb_dump_file *files;
     size_t count, cap;
@@ -32,6 +33,18 @@ static const char *extension_of(const uint8_t *d, size_t n)
         if (n >= SIGNATURES[i].size && memcmp(d, SIGNATURES[i].magic, SIGNATURES[i].size) == 0)
             return SIGNATURES[i].ext;
     return "bin";
+}
+
+/* Is `data` inside one of the document's byte spaces (the input, a decoded stream), which outlive
+ * the dump? A blob of a deferred unit read again for the dump lives only while it is printed
+ * (core/json_model.c), so one that is not gets copied. */
+static int in_sections(const rb_doc *doc, const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i < doc->section_count; i++) {
+        const rb_section *s = &doc->sections[i];
+        if (s->data && data >= s->data && size <= s->size && (size_t)(data - s->data) <= s->size - size) return 1;
+    }
+    return 0;
 }
 
 /* The blob as the next file of the list: its name (the list keeps it), NULL when out of memory. */
@@ -54,7 +67,13 @@ static const char *add_file(void *context, const char *key, const uint8_t *data,
     char *name = malloc(name_size);
     if (!name) { l->nomem = 1; return NULL; }
     snprintf(name, name_size, "%s/%05zu-%s.%s", l->prefix, l->count + 1, clean, extension_of(data, size));
-    l->files[l->count++] = (rb_dump_file){name, data, size, NULL};
+    uint8_t *owned = NULL;
+    if (size && !in_sections(l->doc, data, size)) {
+        if (!(owned = malloc(size))) { free(name); l->nomem = 1; return NULL; }
+        memcpy(owned, data, size);
+        data = owned;
+    }
+    l->files[l->count++] = (rb_dump_file){name, data, size, owned};
     return name;
 }
 
@@ -74,14 +93,19 @@ rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_si
     *files = NULL;
     *count = 0;
     if (err) memset(err, 0, sizeof *err);
-    file_list l = {.prefix = prefix && *prefix ? prefix : "files"};
+    file_list l = {.doc = doc, .prefix = prefix && *prefix ? prefix : "files"};
     rb_json_emitter e;
     rb_json_text_emitter(&e, NULL, 0, sink, context);
-    rb_doc_read_begin(doc);
-    rb_doc_emit(&e, doc, RB_BLOBS_REF, NULL, add_file, &l);
-    rb_doc_read_end(doc);
+    rb_error unit_err;
+    int unit_failed = rb_doc_emit(&e, doc, RB_BLOBS_REF, NULL, add_file, &l, &unit_err) != 0;
     int nomem = e.own.failed || l.nomem;
     int failed = e.failed;
+    if (unit_failed) {
+        rb_json_emitter_finish(&e);
+        rb_dump_files_free(l.files, l.count);
+        if (err) *err = unit_err;
+        return unit_err.status;
+    }
     if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, "\n", 1) != 0) {
         rb_dump_files_free(l.files, l.count);
         rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;

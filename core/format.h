@@ -116,5 +116,10 @@ typedef struct rb_format {
      * itself, and sets up any state of its own), or NULL when its elements are no units. Without
      * one around an edit, the document is the unit (GBX: the chunks of a node). */
     rb_describe_fn (*unit_description)(const rb_node *list);
+    /* Optional: reads deferred unit `unit` (RB_K_DEFERRED, its start record set) again alone, the
+     * archive's cursor on its bytes and its root standing in for the unit's container
+     * (core/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and
+     * describes it. 0 when it cannot (no start record). */
+    int (*read_unit)(struct rb_ar *ar, const rb_node *unit);
 } rb_format;
 #endif

@@ -9,8 +9,11 @@
 #include <string.h>
 #include <zlib.h>
 #include "doc_state.h"
+#include "error.h"
 #include "json.h"
 #include "json_emit.h"
+
+enum { WALK_MAX_CHAIN = 64 };
 
 typedef struct model_walk {
     rb_json_emitter *e;
@@ -18,6 +21,14 @@ typedef struct model_walk {
     rb_blob_mode mode;
     rb_blob_to_file to_file;
     void *to_file_context;
+    /* a dump of a document with deferred units (rb_doc_emit): each unit is read again alone into
+     * `units` when the walk meets it, printed, and its memory reset (archive_unit.h); `chain`
+     * holds the containers walked into, outermost first, for the unit's description */
+    int units_alone;
+    rb_arena units;
+    const rb_node *chain[WALK_MAX_CHAIN];
+    size_t depth;
+    rb_error *err;
 } model_walk;
 
 static void walk(model_walk *w, const rb_node *n, const char *key);
@@ -264,14 +275,61 @@ static void walk_table(model_walk *w, const rb_node *n, const char *key)
     w->e->ops->end(w->e);
 }
 
+/* ---------- deferred units (a dump of a deferred read) ---------- */
+
+static void chain_push(model_walk *w, const rb_node *n)
+{
+    if (w->depth < WALK_MAX_CHAIN) w->chain[w->depth] = n;
+    w->depth++;
+}
+
+static void chain_pop(model_walk *w) { w->depth--; }
+
+/* Child `index` of `parent` (the innermost container walked into), a deferred unit: read again
+ * alone with the state it began with, walked like the nodes a full read gives, then let go. */
+static void walk_unit(model_walk *w, const rb_node *parent, size_t index, const char *key)
+{
+    const rb_node *above[WALK_MAX_CHAIN];
+    size_t count = 0;
+    if (w->depth > WALK_MAX_CHAIN) {
+        rb_error_set(w->err, RB_E_LIMIT, w->doc->file_name, NULL, "a deferred unit nested too deep to be read alone");
+        w->e->failed = 1;
+        return;
+    }
+    for (size_t i = w->depth - 1; i-- > 0;) above[count++] = w->chain[i];
+    rb_unit_place place = {parent->v.kids.items[index], parent, index, above, count};
+    const rb_node *n = w->doc->expand_unit(w->doc, &place, &w->units, w->err);
+    if (n) walk(w, n, key);
+    else w->e->failed = 1;
+    rb_arena_recycle(&w->units); /* the next unit reuses the memory (freeing it cost a third more CPU) */
+}
+
+/* Child `index` of container `n`: a unit kept as its bytes is read again when the walk may. */
+static void walk_child(model_walk *w, const rb_node *n, size_t index, const char *key)
+{
+    const rb_node *c = n->v.kids.items[index];
+    if (c->kind == RB_K_DEFERRED && w->units_alone) walk_unit(w, n, index, key);
+    else walk(w, c, key);
+}
+
 static void walk_members(model_walk *w, const rb_node *n)
 {
+    chain_push(w, n);
     for (size_t i = 0; i < n->v.kids.count && !w->e->failed; i++) {
         const rb_node *c = n->v.kids.items[i];
         const char *key = c->key ? c->key : "?";
         w->e->ops->key(w->e, key);
-        walk(w, c, key);
+        walk_child(w, n, i, key);
     }
+    chain_pop(w);
+}
+
+/* A list's elements (a deferred unit among them does not show on one line: it is a container). */
+static void walk_elements(model_walk *w, const rb_node *n, const char *key)
+{
+    chain_push(w, n);
+    for (size_t i = 0; i < n->v.kids.count && !w->e->failed; i++) walk_child(w, n, i, key);
+    chain_pop(w);
 }
 
 static void walk_record(model_walk *w, const rb_node *n)
@@ -297,7 +355,7 @@ static void walk(model_walk *w, const rb_node *n, const char *key)
         return;
     case RB_K_LIST:
         if (!e->ops->begin(e, 0, n->v.kids.count, list_is_flat(n))) return;
-        for (size_t i = 0; i < n->v.kids.count && !e->failed; i++) walk(w, n->v.kids.items[i], key);
+        walk_elements(w, n, key);
         e->ops->end(e);
         return;
     case RB_K_TABLE:
@@ -333,12 +391,39 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
     return rb_json_tree_result(&e);
 }
 
-void rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const char *source_name,
-                 rb_blob_to_file to_file, void *to_file_context)
+static void emit_doc(model_walk *w, const char *source_name);
+
+/* A document with deferred units is printed reading each unit again alone when every one can
+ * be (docs/performance.md "Issue 31, session 11: one unit at a time"): the dump's memory is the
+ * deferred model and one unit's nodes. Else it is expanded first (rb_doc_read_begin: the whole
+ * file read again). */
+int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const char *source_name,
+                rb_blob_to_file to_file, void *to_file_context, rb_error *err)
 {
     model_walk w = {e, doc, to_file ? RB_BLOBS_REF : mode, to_file, to_file_context};
+    rb_error unit_err = {0};
+    w.err = &unit_err;
+    rb_doc_read_units_begin(doc);
+    w.units_alone = doc->deferred_units && rb_doc_units_read_alone(doc);
+    if (doc->deferred_units && !w.units_alone) {
+        rb_doc_read_end(doc);
+        rb_doc_read_begin(doc);
+    }
+    rb_arena_init(&w.units);
+    emit_doc(&w, source_name);
+    rb_arena_free(&w.units);
+    rb_doc_read_end(doc);
+    if (!unit_err.status) return 0;
+    if (err) *err = unit_err;
+    return -1;
+}
+
+static void emit_doc(model_walk *w, const char *source_name)
+{
+    rb_json_emitter *e = w->e;
+    const rb_doc *doc = w->doc;
     const rb_section *file = doc->section_count ? &doc->sections[0] : NULL;
-    int with_source = source_name && w.mode == RB_BLOBS_REF && !to_file && file && file->data;
+    int with_source = source_name && w->mode == RB_BLOBS_REF && !w->to_file && file && file->data;
     const rb_node *root = doc->root;
     int stream = root->kind == RB_K_STREAM;
     if (!e->ops->begin(e, 1, 1 + with_source + stream + root->v.kids.count, 0)) return;
@@ -354,8 +439,8 @@ void rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const
     }
     if (stream) {
         e->ops->key(e, "$stream");
-        emit_stream_meta(&w, root);
+        emit_stream_meta(w, root);
     }
-    walk_members(&w, root);
+    walk_members(w, root);
     e->ops->end(e);
 }

@@ -135,6 +135,10 @@ typedef struct rb_deferred {
     uint32_t replay_count;
     uint32_t flags; /* the format's (GBX: the scope's id version word was read in the unit) */
     uint32_t elements; /* a list's elements (rb_element_count: siblings count them as they read) */
+    /* the format's record of the reader state the unit began with, so that it can be read again
+     * alone (rb_format.read_unit, rb_doc_expand_unit); NULL: it cannot be, the document is read
+     * again in full instead */
+    const void *start;
 } rb_deferred;
 
 /* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).

@@ -248,7 +248,9 @@ static void gbx_describe(rb_ar *ar)
     /* the document's own file only: an embedded file's chunks stay nodes */
     ctx->deferring = rb_ar_direction(ar) == RB_AR_READ && rb_ar_doc(ar)->defer_units;
     rb_ar_set_user(ar, ctx);
+    gbx_read_end_begin(ar);
     gbx_describe_file(ar);
+    gbx_read_end_fill(ar);
     if (ctx->opaque_reason[0] && rb_ar_direction(ar) == RB_AR_READ) {
         char note[700];
         snprintf(note, sizeof note, "typed parse stopped, the rest of the body is kept opaque: %s", ctx->opaque_reason);
@@ -290,4 +292,5 @@ const rb_format rb_format_gbx = {
     .era_id = gbx_era_id,
     .era_spellings = gbx_era_spellings,
     .unit_description = gbx_unit_description,
+    .read_unit = gbx_read_unit,
 };

@@ -159,6 +159,29 @@ rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int
     return rb_ar_unit_defer(ar, unit, s->entries + ids_before, defined * sizeof *s->entries, (uint32_t)defined, flags);
 }
 
+/* A deferred unit's start, for reading it again alone (gbx_unit.c). Out of memory here costs
+ * only that: the start stays NULL, and the document is read again in full instead. */
+void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const gbx_mark *start, const gbx_list *list)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    rb_arena *arena = rb_ar_arena(ar);
+    if (!ctx->read_end || start->scope_count != ctx->scope_count) return;
+    gbx_unit_start *s = rb_arena_alloc(arena, sizeof *s);
+    if (!s) return;
+    s->read_end = ctx->read_end;
+    s->scope_depth = (uint8_t)start->scope_count;
+    s->id_count = (uint32_t)start->id_count;
+    s->version_seen = (uint8_t)start->version_seen;
+    s->node_log = (uint32_t)start->node_log;
+    if (s->scope_depth > 1 && s->id_count) {
+        const gbx_id_scope *scope = &ctx->scopes[ctx->scope_count - 1];
+        s->scope_ids = rb_arena_dup(arena, scope->entries, s->id_count * sizeof *scope->entries);
+        if (!s->scope_ids) return;
+    }
+    if (list && !(s->list = rb_arena_dup(arena, list, sizeof *list))) return;
+    unit->deferred->start = s;
+}
+
 /* What writing the unit's nodes would have done to the scope: the same strings added in the
  * same order (definitions, redefinitions included, as read_id and write_id add them). */
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit)
@@ -167,6 +190,16 @@ void gbx_replay_ids(rb_ar *ar, const rb_node *unit)
     const gbx_id_entry *defined = d->replay;
     for (uint32_t i = 0; i < d->replay_count && rb_ar_ok(ar); i++) add_id(ar, defined[i].data, defined[i].size);
     if (d->flags & GBX_UNIT_READ_ID_VERSION) scope(ar)->version_seen = 1;
+}
+
+/* A unit read again alone: its scope holds the strings it held when the unit began. */
+int gbx_restore_scope(rb_ar *ar, const gbx_unit_start *start)
+{
+    const gbx_id_entry *ids = start->scope_depth == 1 ? start->read_end->body_ids : start->scope_ids;
+    for (uint32_t i = 0; i < start->id_count; i++)
+        if (!add_id(ar, ids[i].data, ids[i].size)) return 0;
+    scope(ar)->version_seen = start->version_seen;
+    return 1;
 }
 
 /* The version word before a scope's first id. */

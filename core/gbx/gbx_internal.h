@@ -43,6 +43,7 @@ typedef struct gbx_ctx {
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
     int deferring;           /* READ: the document's own file, read with rb_read_options.defer */
+    struct gbx_read_end *read_end; /* READ, deferring: what units read alone start from (gbx_unit.c) */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);
@@ -64,6 +65,41 @@ enum { GBX_UNIT_READ_ID_VERSION = 1 }; /* rb_deferred.flags: the scope's version
 rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before);
 size_t gbx_id_count(rb_ar *ar, int *version_seen);
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
+
+/* Deferred units read again alone (core/gbx/gbx_unit.c;
+ * docs/performance.md "Issue 31, session 11: one unit at a time"). The state of the body scope and of node references when the read
+ * ends holds every unit's start as a prefix (a speculative read that is undone takes back what
+ * it added, and the units it held): kept once per document, in its arena. */
+typedef struct gbx_read_end {
+    const gbx_id_entry *body_ids; /* the body scope's strings */
+    const uint32_t *node_log;     /* node indices in the order they were defined */
+    const uint32_t *external_nodes;
+    size_t body_id_count, node_log_count, external_count;
+    int complete; /* the read reached its end and filled the above */
+} gbx_read_end;
+/* A unit's start (rb_deferred.start). */
+typedef struct gbx_unit_start {
+    const gbx_read_end *read_end;
+    const gbx_id_entry *scope_ids; /* a nested scope's strings at the start (the body's: read_end) */
+    uint32_t id_count, node_log;   /* strings in the scope, node references defined, at the start */
+    uint8_t scope_depth, version_seen;
+    const struct gbx_list *list;   /* a list unit: its elements' description (a copy) */
+} gbx_unit_start;
+/* READ, deferring: the record kept at the start of the read and filled at its end. */
+void gbx_read_end_begin(rb_ar *ar);
+void gbx_read_end_fill(rb_ar *ar);
+/* After gbx_defer_ids made `unit` deferred: its start (`start`, taken before it was read; `list`
+ * for a list unit) recorded with it. */
+void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const struct gbx_mark *start, const struct gbx_list *list);
+/* rb_format.read_unit. */
+int gbx_read_unit(rb_ar *ar, const rb_node *unit);
+/* The state the unit began with put back in `ctx` (gbx_id.c: the scope; gbx_node.c: node
+ * references); 0 when out of memory. */
+int gbx_restore_scope(rb_ar *ar, const gbx_unit_start *start);
+int gbx_restore_nodes(rb_ar *ar, const gbx_unit_start *start);
+/* Describes one chunk of a chunk list, or the list `list` (gbx_node.c). */
+void gbx_describe_chunk(rb_ar *ar);
+void gbx_counted_list(rb_ar *ar, const struct gbx_list *list);
 /* A long counted list (u32 count) inside a chunk that cannot be deferred whole (a map's blocks,
  * baked blocks and anchored objects: header copies and sibling chunks read the chunk's other
  * fields and the list's length): in a deferring read its elements are read and checked a few at

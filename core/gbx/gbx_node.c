@@ -96,6 +96,14 @@ static int mark_node_seen(rb_ar *ar, uint32_t index)
     return 1;
 }
 
+/* A unit read again alone: the node indices defined before it are defined again, in order. */
+int gbx_restore_nodes(rb_ar *ar, const gbx_unit_start *start)
+{
+    for (uint32_t i = 0; i < start->node_log; i++)
+        if (!mark_node_seen(ar, start->read_end->node_log[i])) return 0;
+    return 1;
+}
+
 /* ---------- nodes ---------- */
 
 static void node_body(rb_ar *ar)
@@ -214,7 +222,7 @@ static int chunk_is_skippable(rb_ar *ar, const gbx_chunk_def *def)
     return by_layout;
 }
 
-static void describe_chunk(rb_ar *ar)
+void gbx_describe_chunk(rb_ar *ar)
 {
     rb_ar_record_begin(ar, NULL);
     uint32_t id = rb_ar_x32(ar, "id");
@@ -240,7 +248,7 @@ static void describe_chunk_alone(rb_ar *ar)
     ctx->scope_count = 1;
     void *outer = rb_ar_user(ar);
     rb_ar_set_user(ar, ctx);
-    describe_chunk(ar);
+    gbx_describe_chunk(ar);
     rb_ar_set_user(ar, outer);
     gbx_ctx_free(ctx);
 }
@@ -283,17 +291,18 @@ static int chunk_is_deferrable(uint32_t id)
 
 /* READ, deferring: the main node's chunk is read and checked in full, then kept as its bytes
  * (docs/performance.md "The deferred model") when nothing else reads its nodes. */
-static void describe_chunk_deferred(rb_ar *ar)
+static void describe_chunk_deferred(rb_ar *ar, const gbx_mark *start)
 {
     int version_seen = 0;
     size_t ids_before = gbx_id_count(ar, &version_seen);
     rb_ar_unit unit = rb_ar_unit_begin(ar);
-    describe_chunk(ar);
+    gbx_describe_chunk(ar);
     if (!unit.open || !rb_ar_ok(ar)) return;
     const rb_node *chunks = rb_ar_current(ar);
     const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
-    if (chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
-        gbx_defer_ids(ar, &unit, ids_before, version_seen);
+    if (!chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
+    rb_node *deferred = gbx_defer_ids(ar, &unit, ids_before, version_seen);
+    if (deferred) gbx_unit_remember_start(ar, deferred, start, NULL);
 }
 
 /* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
@@ -310,6 +319,8 @@ static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
     }
     rb_ar_list_end(ar);
 }
+
+void gbx_counted_list(rb_ar *ar, const gbx_list *list) { counted_list(ar, list, NULL); }
 
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
 {
@@ -328,7 +339,9 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
     size_t ids_before = gbx_id_count(ar, &version_seen);
     rb_ar_unit unit = rb_ar_unit_begin(ar);
     counted_list(ar, list, &unit);
-    if (!unit.open || !rb_ar_ok(ar) || gbx_defer_ids(ar, &unit, ids_before, version_seen) || !unit.dropped) return;
+    rb_node *kept = unit.open && rb_ar_ok(ar) ? gbx_defer_ids(ar, &unit, ids_before, version_seen) : NULL;
+    if (kept) gbx_unit_remember_start(ar, kept, &mark, list);
+    if (!unit.open || !rb_ar_ok(ar) || kept || !unit.dropped) return;
     /* elements were let go but the list cannot stand as its bytes (a stream opened in it):
      * read it again, whole */
     gbx_rewind(ar, &mark, NULL, 0);
@@ -349,13 +362,13 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
             continue;
         }
         if (!(top_level && reading)) {
-            describe_chunk(ar);
+            gbx_describe_chunk(ar);
             continue;
         }
         /* the main node: a chunk that cannot be typed ends the typed part, not the parse */
         gbx_mark m = gbx_mark_here(ar);
-        if (gbx_ctx_of(ar)->deferring) describe_chunk_deferred(ar);
-        else describe_chunk(ar);
+        if (gbx_ctx_of(ar)->deferring) describe_chunk_deferred(ar, &m);
+        else gbx_describe_chunk(ar);
         if (!rb_ar_ok(ar) && !gbx_error_is_final(ar)) {
             gbx_ctx *ctx = gbx_ctx_of(ar);
             gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);

@@ -42,7 +42,8 @@ static const command COMMANDS[] = {
      "  --reencode  re-encode compressed streams from the model"},
     {"dump", cmd_dump, "rebyte dump FILE [-o OUT.json] [--blobs=ref|base64|files|omit]",
      "The model as JSON (keys in file order, stable formatting), printed while the model is walked:\n"
-     "memory stays that of the model, however large the JSON.\n"
+     "memory stays that of the model, however large the JSON. The file is read with the deferred\n"
+     "model (as `rewrite`): each unit kept as its bytes is read again alone as it is printed.\n"
      "  --blobs=ref     blobs as references into FILE (default; `build` needs FILE then)\n"
      "  --blobs=base64  blobs inline: the dump stands alone\n"
      "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"

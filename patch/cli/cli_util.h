@@ -71,6 +71,9 @@ typedef struct cli_loaded {
 } cli_loaded;
 /* Reads and parses `path`; prints why not. EXIT_OK, EXIT_IO or EXIT_BAD_INPUT. */
 int cli_load(const char *path, cli_loaded *loaded);
+/* The same with the deferred model (docs/performance.md "The deferred model"), for a command
+ * that only reads the model (dump prints one unit at a time). */
+int cli_load_deferred(const char *path, cli_loaded *loaded);
 void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);

@@ -148,7 +148,7 @@ int cmd_dump(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_loaded l;
-    int rc = cli_load(in, &l);
+    int rc = cli_load_deferred(in, &l); /* printed one deferred unit at a time */
     if (rc) return rc;
     rc = dump_to_path(l.doc, blobs, in, out ? out : "-");
     cli_unload(&l);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/archive_unit.h"
 #include "core/model_equal.h"
 #include "deferred_agree.h"
 
@@ -65,6 +66,118 @@ static int writes_agree(rb_doc *full, rb_doc *deferred, char *why, size_t why_si
     return 0;
 }
 
+/* ---------- units read alone ---------- */
+
+enum { MAX_CHAIN = 64 };
+
+typedef struct unit_walk {
+    const rb_doc *deferred;
+    rb_arena arena;
+    const rb_node *chain[MAX_CHAIN]; /* the containers walked into, innermost first */
+    size_t depth, units;
+    char *why;
+    size_t why_size;
+} unit_walk;
+
+static int is_walked(const rb_node *n)
+{
+    return n->kind == RB_K_RECORD || n->kind == RB_K_LIST || n->kind == RB_K_STREAM;
+}
+
+static int unit_matches(unit_walk *w, const rb_node *parent, size_t index, const rb_node *full_unit)
+{
+    rb_unit_place place = {parent->v.kids.items[index], parent, index, w->chain + 1, w->depth - 1};
+    rb_arena_mark mark = rb_arena_mark_here(&w->arena);
+    rb_error err;
+    const rb_node *alone = rb_doc_expand_unit(w->deferred, &place, &w->arena, &err);
+    rb_buf where;
+    rb_buf_init(&where);
+    int same = alone && rb_model_equal(full_unit, alone, "", &where);
+    char text[1600];
+    if (!alone)
+        snprintf(w->why, w->why_size, "unit %zu could not be read alone: %s", w->units, rb_error_format(&err, text, sizeof text));
+    else if (!same)
+        snprintf(w->why, w->why_size, "unit %zu read alone differs from the full read at %.*s", w->units, (int)where.size,
+                 (const char *)where.data);
+    rb_buf_free(&where);
+    rb_arena_reset(&w->arena, &mark);
+    w->units++;
+    return same;
+}
+
+/* The deferred model `d` and the full model `f` side by side: every unit of `d` read alone equals
+ * the node of `f` at its place. */
+static int units_match(unit_walk *w, const rb_node *d, const rb_node *f)
+{
+    if (!is_walked(d)) return 1;
+    if (f->kind != d->kind || f->v.kids.count != d->v.kids.count || w->depth >= MAX_CHAIN) {
+        snprintf(w->why, w->why_size, "the deferred model's shape differs from the full read's around unit %zu", w->units);
+        return 0;
+    }
+    memmove(w->chain + 1, w->chain, w->depth * sizeof w->chain[0]);
+    w->chain[0] = d;
+    w->depth++;
+    int ok = 1;
+    for (size_t i = 0; i < d->v.kids.count && ok; i++) {
+        const rb_node *kid = d->v.kids.items[i];
+        ok = kid->kind == RB_K_DEFERRED ? unit_matches(w, d, i, f->v.kids.items[i]) : units_match(w, kid, f->v.kids.items[i]);
+    }
+    w->depth--;
+    memmove(w->chain, w->chain + 1, w->depth * sizeof w->chain[0]);
+    return ok;
+}
+
+/* The dump with blobs as files: the same text and the same files (a blob of a unit read again is
+ * copied before the unit's memory is reused: core/dump_files.c). */
+static int same_dump_files(const rb_doc *full, const rb_doc *deferred)
+{
+    char *text[2] = {NULL, NULL};
+    rb_dump_file *files[2] = {NULL, NULL};
+    size_t count[2] = {0, 0};
+    rb_error err;
+    rb_status st_full = rb_doc_dump_files(full, "files", &text[0], &files[0], &count[0], &err);
+    rb_status st_deferred = rb_doc_dump_files(deferred, "files", &text[1], &files[1], &count[1], &err);
+    int same = st_full == st_deferred && count[0] == count[1] && (!text[0] || strcmp(text[0], text[1]) == 0);
+    for (size_t i = 0; same && i < count[0]; i++)
+        same = strcmp(files[0][i].name, files[1][i].name) == 0 && files[0][i].size == files[1][i].size &&
+               (!files[0][i].size || memcmp(files[0][i].data, files[1][i].data, files[0][i].size) == 0);
+    for (int k = 0; k < 2; k++) {
+        rb_free(text[k]);
+        rb_dump_files_free(files[k], count[k]);
+    }
+    return same;
+}
+
+/* Each unit read alone (core/archive_unit.c) equals the full read's subtree at its place, and the
+ * dump, which reads them so, is the full read's dump, the deferred document left unexpanded. */
+static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *why, size_t why_size)
+{
+    if (!deferred->deferred_units) return 1;
+    if (deferred->format->read_unit && !rb_doc_units_read_alone(deferred)) {
+        snprintf(why, why_size, "%zu units deferred, not every one can be read alone", deferred->deferred_units);
+        return 0;
+    }
+    unit_walk w = {.deferred = deferred, .why = why, .why_size = why_size};
+    rb_arena_init(&w.arena);
+    int ok = !rb_doc_units_read_alone(deferred) || units_match(&w, deferred->root, full->root);
+    rb_arena_free(&w.arena);
+    if (!ok) return 0;
+    char *text_full = NULL, *text_deferred = NULL;
+    rb_error err;
+    rb_status st_full = rb_doc_dump(full, RB_BLOBS_REF, "input", &text_full, &err);
+    size_t units = deferred->deferred_units;
+    rb_status st_deferred = rb_doc_dump(deferred, RB_BLOBS_REF, "input", &text_deferred, &err);
+    ok = st_full == st_deferred && (!text_full || strcmp(text_full, text_deferred) == 0);
+    if (!ok) snprintf(why, why_size, "the dump of the deferred read differs from the full read's");
+    else if (!(ok = same_dump_files(full, deferred)))
+        snprintf(why, why_size, "the dump with blob files of the deferred read differs from the full read's");
+    else if (rb_doc_units_read_alone(deferred) && deferred->deferred_units != units)
+        snprintf(why, why_size, "the dump expanded the deferred document"), ok = 0;
+    rb_free(text_full);
+    rb_free(text_deferred);
+    return ok;
+}
+
 int rb_deferred_agrees(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits,
                        size_t *units, char *why, size_t why_size)
 {
@@ -77,7 +190,8 @@ int rb_deferred_agrees(const rb_format *format, const uint8_t *data, size_t size
         agree = !full && !deferred && strcmp(error_full, error_deferred) == 0;
         if (!agree) snprintf(why, why_size, "full read: %.700s; deferred read: %.700s", full ? "ok" : error_full,
                              deferred ? "ok" : error_deferred);
-    } else if (reports_agree(full, deferred, why, why_size) && writes_agree(full, deferred, why, why_size)) {
+    } else if (reports_agree(full, deferred, why, why_size) && writes_agree(full, deferred, why, why_size) &&
+               units_alone_agree(full, deferred, why, why_size)) {
         rb_buf where;
         rb_buf_init(&where);
         agree = rb_model_equal(rb_doc_root(full), rb_doc_root(deferred), "", &where) && !deferred->deferred_units;
