@@ -119,6 +119,10 @@ static int read_again_in_full(rb_doc *doc)
     if (!deferred) return 0;
     rb_doc_swap_model(doc, deferred); /* doc's model is empty now */
     doc->defer_units = 0; /* no unit is deferred again: deferred_units stays until the end */
+    /* The format's index points into the nodes about to go; the read below builds it again on the
+     * new ones (a GROFF name table's index is built after every read). */
+    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
+    doc->format_index = NULL;
     const rb_section *file = &deferred->sections[0];
     if (!read_model(doc, file->data, file->size, doc->file_name, NULL)) {
         free_model(doc); /* out of memory: the deferred model stays */
@@ -135,8 +139,6 @@ static int read_again_in_full(rb_doc *doc)
     if (doc->select_index_free) doc->select_index_free(doc);
     doc->select_index = NULL;
     doc->select_index_free = NULL;
-    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
-    doc->format_index = NULL;
     __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
     return 1;
 }
