@@ -71,6 +71,10 @@ typedef struct cli_loaded {
 } cli_loaded;
 /* Reads and parses `path`; prints why not. EXIT_OK, EXIT_IO or EXIT_BAD_INPUT. */
 int cli_load(const char *path, cli_loaded *loaded);
+/* The same read with the deferred model: for an original a command takes bytes from but does not
+ * navigate (build's source: blob references are bytes of its sections, docs/performance.md
+ * "Issue 31, session 11: build within 3x"). */
+int cli_load_deferred(const char *path, cli_loaded *loaded);
 void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);

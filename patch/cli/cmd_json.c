@@ -167,7 +167,9 @@ static int load_source(const char *named, const char *explicit_source, cli_loade
                 strerror(errno));
         return EXIT_OK;
     }
-    return path ? cli_load(path, src) : EXIT_OK;
+    /* deferred: a build takes only bytes from it (blob references name its sections; the race
+     * -record guard reads the file again), never its nodes */
+    return path ? cli_load_deferred(path, src) : EXIT_OK;
 }
 
 /* A file is read piecewise where it is (rb_doc_build_file); stdin is read whole first. */
