@@ -109,18 +109,9 @@ int rb_records_unchanged(const rb_doc *doc, const rb_doc *original, char *path_o
     return !ok || forged == -2 ? -2 : forged >= 0 ? -1 : 0;
 }
 
-static int holds_record(const rb_format *format, const rb_node *n)
-{
-    if (format->is_record(n)) return 1;
-    if (!has_kids(n)) return 0;
-    for (size_t i = 0; i < n->v.kids.count; i++)
-        if (holds_record(format, n->v.kids.items[i])) return 1;
-    return 0;
-}
-
 int rb_doc_holds_record(const rb_doc *doc)
 {
-    return doc->format->is_record && holds_record(doc->format, doc->root);
+    return doc->format->is_record && rb_node_holds(doc->root, doc->format->is_record);
 }
 
 static int refuse(rb_error *err, const rb_doc *doc, rb_status status, const char *what)
@@ -197,7 +188,7 @@ int rb_records_guard(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_
     /* units still deferred: the model is its own file as read (every edit navigates it, which
      * expands them; a write against another original expands them first, core/doc_write.c), so
      * its records are the file's */
-    if (doc->deferred_units && origin == bytes_of(doc)) return 0;
+    if (doc->deferred_units && origin && origin == bytes_of(doc)) return 0;
     if (!rb_doc_holds_record(doc)) return 0;
     int built = !bytes_of(doc);
     if (!origin && built && doc->authored_records) return 0; /* a new fixture, claiming no run */

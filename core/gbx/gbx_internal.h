@@ -42,7 +42,8 @@ typedef struct gbx_ctx {
     size_t external_count;
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
-    int deferring;           /* READ: the document's own file, read with rb_read_options.defer */
+    int deferring;           /* READ / FROM_JSON: the document's own file, its units deferred */
+    const struct gbx_list *unit_list; /* WRITE of one list unit at build time (gbx_defer_built) */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);
@@ -69,13 +70,20 @@ void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
  * fields and the list's length): in a deferring read its elements are read and checked a few at
  * a time and the list is kept as its bytes, and written as them
  * (docs/performance.md "The deferred model"). Elsewhere the list of `element`s it describes. */
-typedef struct gbx_list {
+typedef struct gbx_list gbx_list;
+struct gbx_list {
     const char *key;
     uint64_t min_element_bytes;
     void (*element)(rb_ar *ar, uint32_t argument);
     uint32_t argument;
-} gbx_list;
+};
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
+/* FROM_JSON of a deferring build (rebyte build, docs/performance.md "Issue 31, session 11: build
+ * within 3x"): the unit built since `unit` is written at once by `describe` (its WRITE; a list
+ * unit's is `list`) from the writer's scope as it will be there, and kept as those bytes with the
+ * ids it defined as its replay, like a unit of a deferred read. NULL when it stays nodes. */
+rb_node *gbx_defer_built(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before,
+                         void (*describe)(rb_ar *ar), const gbx_list *list);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

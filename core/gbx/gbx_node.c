@@ -282,7 +282,8 @@ static int chunk_is_deferrable(uint32_t id)
 }
 
 /* READ, deferring: the main node's chunk is read and checked in full, then kept as its bytes
- * (docs/performance.md "The deferred model") when nothing else reads its nodes. */
+ * (docs/performance.md "The deferred model") when nothing else reads its nodes. FROM_JSON,
+ * deferring (a build): built and checked in full, then written and kept as those bytes. */
 static void describe_chunk_deferred(rb_ar *ar)
 {
     int version_seen = 0;
@@ -292,8 +293,9 @@ static void describe_chunk_deferred(rb_ar *ar)
     if (!unit.open || !rb_ar_ok(ar)) return;
     const rb_node *chunks = rb_ar_current(ar);
     const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
-    if (chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
-        gbx_defer_ids(ar, &unit, ids_before, version_seen);
+    if (!chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
+    if (rb_ar_direction(ar) == RB_AR_READ) gbx_defer_ids(ar, &unit, ids_before, version_seen);
+    else gbx_defer_built(ar, &unit, ids_before, version_seen, describe_chunk, NULL);
 }
 
 /* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
@@ -311,12 +313,29 @@ static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
     rb_ar_list_end(ar);
 }
 
+/* WRITE of a list unit at build time (gbx_defer_built): the list its context names. */
+static void describe_unit_list(rb_ar *ar) { counted_list(ar, gbx_ctx_of(ar)->unit_list, NULL); }
+
+/* FROM_JSON, deferring: the list built whole, then written and kept as its bytes. */
+static void build_list_deferred(rb_ar *ar, const gbx_list *list)
+{
+    int version_seen = 0;
+    size_t ids_before = gbx_id_count(ar, &version_seen);
+    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    counted_list(ar, list, NULL);
+    gbx_defer_built(ar, &unit, ids_before, version_seen, describe_unit_list, list);
+}
+
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
 {
     const rb_node *deferred = rb_ar_next_deferred(ar);
     if (deferred) { /* WRITE: kept as its bytes */
         gbx_replay_ids(ar, deferred);
         rb_ar_copy_deferred(ar);
+        return;
+    }
+    if (gbx_ctx_of(ar)->deferring && rb_ar_direction(ar) == RB_AR_FROM_JSON) {
+        build_list_deferred(ar, list);
         return;
     }
     if (!gbx_ctx_of(ar)->deferring || rb_ar_direction(ar) != RB_AR_READ) {
@@ -349,7 +368,8 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
             continue;
         }
         if (!(top_level && reading)) {
-            describe_chunk(ar);
+            if (top_level && gbx_ctx_of(ar)->deferring) describe_chunk_deferred(ar); /* a deferring build */
+            else describe_chunk(ar);
             continue;
         }
         /* the main node: a chunk that cannot be typed ends the typed part, not the parse */

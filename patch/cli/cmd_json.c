@@ -192,7 +192,8 @@ static rb_doc *build_doc(const char *in, const char *source, cli_loaded *src, in
     if (!source && !named && err.status) { cli_print_error(&err); *rc = EXIT_IO; return NULL; }
     *rc = load_source(named, source, src);
     rb_free(named);
-    if (!*rc && !(doc = rb_doc_build_file(in, src->doc, &err))) cli_print_error(&err);
+    /* deferred: the units are written as they are built (the command only writes the model) */
+    if (!*rc && !(doc = rb_doc_build_file_deferred(in, src->doc, &err))) cli_print_error(&err);
     return doc;
 }
 
