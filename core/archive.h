@@ -314,9 +314,14 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay,
  * into `out` by `describe` in the WRITE direction, with `user` as the format's state (the
  * writer's state at the unit, which the format carries in document order while it builds), the
  * unit alone in a copy of its container and the model's containers above it reachable
- * (rb_ar_enclosing). 1 when written; 0 when the unit cannot be deferred (nothing happened) or the
- * write failed (the archive has failed with the write's error). `out` is the caller's to free. */
+ * (rb_ar_enclosing). 1 when written (appended to `out`, the caller's); 0 when the unit cannot be
+ * deferred (nothing happened: a stream or section in it, a race record in or around it) or the
+ * write failed (the archive has failed with the write's error). */
 int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
+/* FROM_JSON, a list unit letting go of its elements (rb_ar_unit_elements): the elements built
+ * since the last rb_ar_unit_drop_elements written by `describe` (the list's own count is not:
+ * the caller puts it before them), appended to `out`; 1 when written, then drop them. */
+int rb_ar_unit_write_elements(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
 /* FROM_JSON: rb_ar_unit_defer with the unit's bytes as rb_ar_unit_write wrote them (copied). */
 rb_node *rb_ar_unit_defer_written(rb_ar *ar, const rb_ar_unit *unit, const rb_buf *bytes, const void *replay,
                                   size_t replay_size, uint32_t replay_count, uint32_t flags);

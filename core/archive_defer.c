@@ -6,6 +6,7 @@
  * offsets; what is saved is the model's memory, and on write the walk of the unit's nodes (its
  * bytes are copied). Navigating the document expands every unit (core/doc.c).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "archive_internal.h"
 #include "coverage.h"
@@ -120,18 +121,13 @@ static int in_or_around_record(rb_ar *ar, const rb_node *unit)
     return rb_node_holds(unit, format->is_record);
 }
 
-int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user, rb_buf *out)
+/* `holder` (standing in for the current container) written by `describe` with `user` as the
+ * format's state, appended to `out`; a failure is the archive's. */
+static int write_in(rb_ar *ar, rb_node *holder, rb_describe_fn describe, void *user, rb_buf *out)
 {
-    rb_buf_init(out);
-    rb_node *unit = ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL;
-    if (!unit || in_or_around_record(ar, unit)) return 0;
-    /* the unit alone in a copy of its container: the write walks it as the whole write would */
-    rb_node holder = *ar_top_frame(ar)->node;
-    holder.v.kids.items = &unit;
-    holder.v.kids.count = 1;
     size_t around_count;
     const rb_node **around = containers_around(ar, &around_count);
-    rb_ar *w = around ? rb_ar_new_write(ar->doc, &holder, 0, 0) : NULL;
+    rb_ar *w = around ? rb_ar_new_write(ar->doc, holder, 0, 0) : NULL;
     if (!w) {
         free(around);
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
@@ -142,11 +138,34 @@ int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, vo
     w->user = user;
     describe(w);
     int ok = rb_ar_finish(w);
-    if (ok) *out = w->outputs[0], rb_buf_init(&w->outputs[0]);
-    else if (!ar->failed) ar->err = w->err, ar->failed = 1; /* what the final write would have said */
+    if (ok) rb_buf_put(out, w->outputs[0].data, w->outputs[0].size);
+    if (ok && out->failed) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+    else if (!ok && !ar->failed) ar->err = w->err, ar->failed = 1; /* what the final write would have said */
     rb_ar_free(w);
     free(around);
-    return ok;
+    return ok && !out->failed;
+}
+
+int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user, rb_buf *out)
+{
+    rb_node *unit = ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL;
+    if (!unit || in_or_around_record(ar, unit)) return 0;
+    /* the unit alone in a copy of its container: the write walks it as the whole write would */
+    rb_node holder = *ar_top_frame(ar)->node;
+    holder.v.kids.items = &unit;
+    holder.v.kids.count = 1;
+    return write_in(ar, &holder, describe, user, out);
+}
+
+int rb_ar_unit_write_elements(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user, rb_buf *out)
+{
+    if (ar->dir != RB_AR_FROM_JSON || !u->dropping || ar->failed || ar->frame_count != u->frame_count + 1 ||
+        ar->doc->section_count != u->sections || ar->doc->stream_count != u->streams)
+        return 0;
+    rb_node *list = ar_top_frame(ar)->node;
+    if (in_or_around_record(ar, list)) return 0;
+    rb_node holder = *list; /* the elements built since the last write */
+    return write_in(ar, &holder, describe, user, out);
 }
 
 rb_node *rb_ar_unit_defer_written(rb_ar *ar, const rb_ar_unit *u, const rb_buf *bytes, const void *replay,
@@ -202,4 +221,59 @@ void rb_ar_copy_deferred(rb_ar *ar)
     if (!d) return;
     rb_ar_emit(ar, d->v.bytes.data, d->v.bytes.size);
     ar_top_frame(ar)->next++;
+}
+
+void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout, size_t stride)
+{
+    rb_node *list = ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL;
+    size_t count = list && list->kind == RB_K_LIST ? list->v.kids.count : 0;
+    if (!count || !stride || count > UINT32_MAX / stride) return;
+    uint8_t *bytes = malloc(count * stride);
+    for (size_t i = 0; bytes && i < count; i++)
+        if (!rb_element_pack(list, i, layout, bytes + i * stride)) {
+            free(bytes); /* not the layout's fields: the list stays as built */
+            return;
+        }
+    if (!bytes) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    const char *key = list->key; /* a description's literal: it survives the nodes */
+    free_since(ar, &u->arena, u->packed_tables);
+    rb_node *t = rb_node_new(&ar->doc->arena, RB_K_TABLE, key);
+    rb_table *side = rb_arena_alloc(&ar->doc->arena, sizeof *side);
+    uint8_t *kept = rb_arena_dup(&ar->doc->arena, bytes, count * stride);
+    free(bytes);
+    if (!t || !side || !kept) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    *side = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
+    t->table = side;
+    t->v.bytes.data = kept;
+    t->v.bytes.size = count * stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = t;
+}
+
+void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout)
+{
+    rb_node *record = ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL;
+    if (!record) return;
+    size_t stride = rb_layout_stride(layout);
+    uint8_t *bytes = stride ? malloc(stride) : NULL;
+    rb_node holder = {.kind = RB_K_LIST};
+    holder.v.kids.items = &record;
+    holder.v.kids.count = 1;
+    if (!bytes || !rb_element_pack(&holder, 0, layout, bytes)) { /* stays as built */
+        free(bytes);
+        return;
+    }
+    const char *key = record->key;
+    free_since(ar, &u->arena, u->packed_tables);
+    rb_table *shared = ar_shared_table(ar, layout);
+    rb_node *n = shared ? rb_node_new(&ar->doc->arena, RB_K_PACKED, key) : NULL;
+    uint8_t *kept = n ? rb_arena_dup(&ar->doc->arena, bytes, stride) : NULL;
+    free(bytes);
+    if (!kept) {
+        if (!ar->failed) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return;
+    }
+    n->table = shared;
+    n->v.bytes.data = kept;
+    n->v.bytes.size = stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = n;
 }

@@ -45,8 +45,12 @@ typedef struct ar_frame {
     json_t *json;    /* FROM_JSON: the object or array matching node */
     size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
     int open_list;   /* READ: list without a count */
-    size_t dropped;  /* READ: elements a deferred unit let go of already (rb_ar_unit_drop_elements) */
+    size_t dropped;  /* READ, FROM_JSON: elements a deferred unit let go of already (rb_ar_unit_drop_elements) */
 } ar_frame;
+
+/* FROM_JSON: the element of the frame's array its next child is built from (the elements a
+ * deferred unit let go of count). */
+static inline size_t ar_json_index(const ar_frame *f) { return f->node->v.kids.count + f->dropped; }
 
 typedef struct ar_range {
     const uint8_t *base;
@@ -160,4 +164,13 @@ void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
  * failure when that text is not JSON; NULL alone when there is no such element). */
 json_t *ar_json_element(rb_ar *ar, json_t *array, size_t index, const char *key);
 void ar_end_container(rb_ar *ar);
+/* FROM_JSON of a deferring build (archive_defer.c): the table just built element by element since
+ * `unit` (the current container's last child) becomes the packed table a read makes of it, its
+ * elements' wire bytes in one node (a table of samples is a few bytes an element, not a record of
+ * nodes); it stays a list when an element does not have the layout's fields. */
+void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout, size_t stride);
+/* The same for one packed record (rb_ar_packed_record): RB_K_PACKED, as a read makes it. */
+void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout);
+/* The side data every packed record of `layout` shares (archive_table.c); NULL after an error. */
+rb_table *ar_shared_table(rb_ar *ar, const rb_layout *layout);
 #endif

@@ -164,9 +164,12 @@ static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const 
 static uint64_t spelled_table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
                               const rb_layout *layout, size_t stride)
 {
+    /* a deferring build packs it as a read would (ar_unit_pack_table) */
+    rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     uint64_t n = counted ? rb_ar_list_begin(ar, key, count_wire, stride) : ar_list_begin(ar, key, count, stride);
     for (uint64_t i = 0; i < n && !ar->failed; i++) layout_element(ar, layout);
     rb_ar_list_end(ar);
+    if (unit.open && !ar->failed) ar_unit_pack_table(ar, &unit, layout, stride);
     return n;
 }
 
@@ -260,7 +263,7 @@ const rb_layout *rb_ar_next_packed(rb_ar *ar)
 
 /* READ: the layout's checked shared side data (one per layout and document: a packed record then
  * costs its node alone); NULL after an error. */
-static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
+rb_table *ar_shared_table(rb_ar *ar, const rb_layout *layout)
 {
     for (size_t i = 0; i < ar->packed_table_count; i++)
         if (ar->packed_tables[i].layout == layout) return ar->packed_tables[i].table;
@@ -284,7 +287,7 @@ static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
 /* READ, binary: the record's bytes stay in the input as one node. */
 static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
 {
-    rb_table *t = packed_table(ar, layout);
+    rb_table *t = ar_shared_table(ar, layout);
     /* the bytes are there before the constants are looked at */
     if (!t || !ar_bytes_left(ar, key, t->stride) || !facts_hold(ar, key, 1, layout_facts(ar, layout))) return NULL;
     rb_node *n = ar_field(ar, key, RB_K_PACKED, 0, NULL);
@@ -303,7 +306,9 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
     if (ar->dir == RB_AR_READ && !ar->text) return read_packed_record(ar, key, layout);
     const rb_layout *packed = rb_ar_next_packed(ar);
     if (!packed) { /* FROM_JSON, text, or a record an edit turned into nodes */
+        rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
         rb_ar_layout_record(ar, key, layout);
+        if (unit.open && !ar->failed) ar_unit_pack_record(ar, &unit, layout); /* a deferring build */
         return NULL;
     }
     if (packed != layout) {

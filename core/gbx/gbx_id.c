@@ -144,6 +144,9 @@ static int add_id_to(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t siz
 
 static int add_id(rb_ar *ar, const uint8_t *data, size_t size) { return add_id_to(ar, scope(ar), data, size); }
 
+gbx_id_scope *gbx_scope(rb_ar *ar) { return scope(ar); }
+int gbx_scope_add(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t size) { return add_id_to(ar, s, data, size); }
+
 /* ---------- deferred chunks: the ids they define ---------- */
 
 size_t gbx_id_count(rb_ar *ar, int *version_seen)
@@ -158,72 +161,6 @@ rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int
     uint32_t flags = !version_seen_before && s->version_seen ? GBX_UNIT_READ_ID_VERSION : 0;
     size_t defined = s->count - ids_before;
     return rb_ar_unit_defer(ar, unit, s->entries + ids_before, defined * sizeof *s->entries, (uint32_t)defined, flags);
-}
-
-/* The unit's id strings moved from its nodes (freed when it is deferred) to `kept`: in the
- * replay record and in the scope, which both name them. */
-static void keep_defined_strings(gbx_id_entry *replay, gbx_id_entry *scope_entries, size_t count, uint8_t *kept)
-{
-    for (size_t i = 0; i < count; i++) {
-        replay[i].data = scope_entries[i].data = kept;
-        kept += replay[i].size;
-    }
-}
-
-/* The strings of `count` ids in one malloc'd block (NULL when out of memory). */
-static uint8_t *copy_strings(const gbx_id_entry *entries, size_t count, size_t *total)
-{
-    *total = 0;
-    for (size_t i = 0; i < count; i++) *total += entries[i].size;
-    uint8_t *copy = malloc(*total + 1), *p = copy;
-    for (size_t i = 0; copy && i < count; i++) {
-        memcpy(p, entries[i].data, entries[i].size);
-        p += entries[i].size;
-    }
-    return copy;
-}
-
-/* The writer's state at the unit: a fresh context whose scope holds what the build's holds
- * before the unit (the build tracks the writer's scope, id_from_json). */
-static gbx_ctx *writer_at_unit(rb_ar *ar, size_t ids_before, int version_seen_before, const gbx_list *list)
-{
-    gbx_ctx *writer = calloc(1, sizeof *writer);
-    if (!writer) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
-    writer->scope_count = 1;
-    writer->unit_list = list;
-    const gbx_id_scope *s = scope(ar);
-    for (size_t i = 0; i < ids_before && rb_ar_ok(ar); i++) add_id_to(ar, &writer->scopes[0], s->entries[i].data, s->entries[i].size);
-    writer->scopes[0].version_seen = version_seen_before;
-    return writer;
-}
-
-rb_node *gbx_defer_built(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before,
-                         void (*describe)(rb_ar *ar), const gbx_list *list)
-{
-    if (!unit->open || !rb_ar_ok(ar)) return NULL;
-    gbx_ctx *writer = writer_at_unit(ar, ids_before, version_seen_before, list);
-    rb_buf bytes;
-    int written = writer && rb_ar_ok(ar) && rb_ar_unit_write(ar, unit, describe, writer, &bytes);
-    gbx_id_scope *s = scope(ar);
-    int in_step = written && writer->scopes[0].count == s->count;
-    gbx_ctx_free(writer);
-    if (!written) return NULL; /* not deferrable (a stream in it), or failed */
-    size_t defined = s->count - ids_before, total;
-    uint8_t *strings = in_step ? copy_strings(s->entries + ids_before, defined, &total) : NULL;
-    rb_node *d = NULL;
-    if (!in_step) rb_ar_fail(ar, RB_E_MODEL, "internal: the unit's write defined other lookback ids than its build");
-    else if (!strings) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-    else {
-        uint32_t flags = !version_seen_before && s->version_seen ? GBX_UNIT_READ_ID_VERSION : 0;
-        d = rb_ar_unit_defer_written(ar, unit, &bytes, s->entries + ids_before, defined * sizeof *s->entries,
-                                     (uint32_t)defined, flags);
-    }
-    uint8_t *kept = d ? rb_arena_dup(rb_ar_arena(ar), strings, total + 1) : NULL;
-    if (d && !kept) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-    if (kept) keep_defined_strings((gbx_id_entry *)d->deferred->replay, s->entries + ids_before, defined, kept);
-    free(strings);
-    rb_buf_free(&bytes);
-    return kept ? d : NULL;
 }
 
 /* What writing the unit's nodes would have done to the scope: the same strings added in the
@@ -363,7 +300,7 @@ static void write_id(rb_ar *ar, const rb_node *n)
 }
 
 /* What write_id will do to the scope, done as the id is built: in a deferring build the scope
- * at each unit is then the writer's there (gbx_defer_built). */
+ * at each unit is then the writer's there (gbx_built.c). */
 static void track_written_id(rb_ar *ar, const rb_node *n)
 {
     gbx_id_scope *s = scope(ar);

@@ -78,12 +78,32 @@ struct gbx_list {
     uint32_t argument;
 };
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
-/* FROM_JSON of a deferring build (rebyte build, docs/performance.md "Issue 31, session 11: build
- * within 3x"): the unit built since `unit` is written at once by `describe` (its WRITE; a list
- * unit's is `list`) from the writer's scope as it will be there, and kept as those bytes with the
- * ids it defined as its replay, like a unit of a deferred read. NULL when it stays nodes. */
-rb_node *gbx_defer_built(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int version_seen_before,
-                         void (*describe)(rb_ar *ar), const gbx_list *list);
+/* The current id scope, and a string added to a scope (the build's writer contexts, gbx_built.c). */
+gbx_id_scope *gbx_scope(rb_ar *ar);
+int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t size);
+
+/* FROM_JSON of a deferring build (rebyte build; gbx_built.c, docs/performance.md "Issue 31,
+ * session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
+ * the writer's id scope as it will be there (the build tracks it), and kept as those bytes with
+ * the ids it defined as its replay, like a unit of a deferred read. A list unit is written and let
+ * go of GBX_ELEMENTS_AT_ONCE elements at a time. */
+typedef struct gbx_built {
+    rb_ar_unit unit;
+    size_t ids_before, ids_kept; /* the scope's count before the unit, and up to which its strings moved */
+    int version_seen;            /* the scope's version word before the unit */
+    const gbx_list *list;        /* a list unit's description */
+    gbx_ctx *writer;             /* the writer's state at the unit (made on first write) */
+    rb_buf bytes;                /* a list unit's elements written so far */
+    rb_arena strings;            /* the strings of ids defined by elements let go of */
+} gbx_built;
+enum { GBX_ELEMENTS_AT_ONCE = 256 }; /* elements a deferred list keeps as nodes at most */
+void gbx_built_begin(rb_ar *ar, gbx_built *built, const gbx_list *list);
+/* A list unit's elements built so far written and let go of (the list open at the top). */
+void gbx_built_flush(rb_ar *ar, gbx_built *built, void (*describe_elements)(rb_ar *ar));
+/* The unit (closed: the current container's last child) kept as its bytes: a chunk written by
+ * `describe`, a list as its count and the elements flushed. NULL when it stays nodes. Frees what
+ * the build of the unit held. */
+rb_node *gbx_built_defer(rb_ar *ar, gbx_built *built, void (*describe)(rb_ar *ar));
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

@@ -282,8 +282,7 @@ static int chunk_is_deferrable(uint32_t id)
 }
 
 /* READ, deferring: the main node's chunk is read and checked in full, then kept as its bytes
- * (docs/performance.md "The deferred model") when nothing else reads its nodes. FROM_JSON,
- * deferring (a build): built and checked in full, then written and kept as those bytes. */
+ * (docs/performance.md "The deferred model") when nothing else reads its nodes. */
 static void describe_chunk_deferred(rb_ar *ar)
 {
     int version_seen = 0;
@@ -293,14 +292,24 @@ static void describe_chunk_deferred(rb_ar *ar)
     if (!unit.open || !rb_ar_ok(ar)) return;
     const rb_node *chunks = rb_ar_current(ar);
     const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
-    if (!chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
-    if (rb_ar_direction(ar) == RB_AR_READ) gbx_defer_ids(ar, &unit, ids_before, version_seen);
-    else gbx_defer_built(ar, &unit, ids_before, version_seen, describe_chunk, NULL);
+    if (chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
+        gbx_defer_ids(ar, &unit, ids_before, version_seen);
 }
 
-/* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
- * largest unit it holds at once (docs/performance.md "The deferred model"). */
-enum { GBX_ELEMENTS_AT_ONCE = 256 };
+/* FROM_JSON, deferring (a build): the main node's chunk built and checked in full, then written
+ * and kept as those bytes (gbx_built.c) when nothing else reads its nodes. */
+static void build_chunk_deferred(rb_ar *ar)
+{
+    gbx_built built;
+    gbx_built_begin(ar, &built, NULL);
+    describe_chunk(ar);
+    const rb_node *chunks = rb_ar_current(ar);
+    const rb_node *chunk = chunks->v.kids.count ? chunks->v.kids.items[chunks->v.kids.count - 1] : NULL;
+    if (chunk && rb_ar_ok(ar) && !chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
+        built.unit.open = 0; /* stays nodes */
+    gbx_built_defer(ar, &built, describe_chunk);
+}
+
 
 static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
 {
@@ -313,17 +322,32 @@ static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
     rb_ar_list_end(ar);
 }
 
-/* WRITE of a list unit at build time (gbx_defer_built): the list its context names. */
+/* WRITE of a list unit at build time (gbx_built.c): the list its context names, whole, or the
+ * elements its holder has. */
 static void describe_unit_list(rb_ar *ar) { counted_list(ar, gbx_ctx_of(ar)->unit_list, NULL); }
 
-/* FROM_JSON, deferring: the list built whole, then written and kept as its bytes. */
+static void describe_unit_elements(rb_ar *ar)
+{
+    const gbx_list *list = gbx_ctx_of(ar)->unit_list;
+    size_t n = rb_ar_current(ar)->v.kids.count;
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) list->element(ar, list->argument);
+}
+
+/* FROM_JSON, deferring: the list built a few elements at a time, each few written and let go
+ * of, the list kept as its bytes (gbx_built.c). */
 static void build_list_deferred(rb_ar *ar, const gbx_list *list)
 {
-    int version_seen = 0;
-    size_t ids_before = gbx_id_count(ar, &version_seen);
-    rb_ar_unit unit = rb_ar_unit_begin(ar);
-    counted_list(ar, list, NULL);
-    gbx_defer_built(ar, &unit, ids_before, version_seen, describe_unit_list, list);
+    gbx_built built;
+    gbx_built_begin(ar, &built, list);
+    uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
+    rb_ar_unit_elements(ar, &built.unit);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        list->element(ar, list->argument);
+        if ((i + 1) % GBX_ELEMENTS_AT_ONCE == 0) gbx_built_flush(ar, &built, describe_unit_elements);
+    }
+    if (built.unit.dropped) gbx_built_flush(ar, &built, describe_unit_elements); /* the rest */
+    rb_ar_list_end(ar);
+    gbx_built_defer(ar, &built, describe_unit_list);
 }
 
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
@@ -368,7 +392,7 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
             continue;
         }
         if (!(top_level && reading)) {
-            if (top_level && gbx_ctx_of(ar)->deferring) describe_chunk_deferred(ar); /* a deferring build */
+            if (top_level && gbx_ctx_of(ar)->deferring) build_chunk_deferred(ar);
             else describe_chunk(ar);
             continue;
         }
