@@ -164,7 +164,11 @@ void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
  * failure when that text is not JSON; NULL alone when there is no such element). */
 json_t *ar_json_element(rb_ar *ar, json_t *array, size_t index, const char *key);
 void ar_end_container(rb_ar *ar);
-/* FROM_JSON of a deferring build (archive_defer.c): the table just built element by element since
+/* FROM_JSON (archive_defer.c): the unit described since `unit` (the current container's last
+ * child) when it can stand alone, else NULL; and its nodes given back to the arena. */
+rb_node *ar_unit_node(rb_ar *ar, const rb_ar_unit *unit);
+void ar_unit_free(rb_ar *ar, const rb_ar_unit *unit);
+/* FROM_JSON of a deferring build (archive_table.c): the table just built element by element since
  * `unit` (the current container's last child) becomes the packed table a read makes of it, its
  * elements' wire bytes in one node (a table of samples is a few bytes an element, not a record of
  * nodes); it stays a list when an element does not have the layout's fields. */

@@ -330,3 +330,59 @@ const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
     return beyond < ar->around_count ? ar->around[beyond] : NULL;
 }
 
+/* ---------- a deferring build packs what it built (archive_internal.h) ---------- */
+
+void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout, size_t stride)
+{
+    rb_node *list = ar_unit_node(ar, u);
+    size_t count = list && list->kind == RB_K_LIST ? list->v.kids.count : 0;
+    if (!count || !stride || count > UINT32_MAX / stride) return;
+    uint8_t *bytes = malloc(count * stride);
+    for (size_t i = 0; bytes && i < count; i++)
+        if (!rb_element_pack(list, i, layout, bytes + i * stride)) {
+            free(bytes); /* not the layout's fields: the list stays as built */
+            return;
+        }
+    if (!bytes) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    const char *key = list->key; /* a description's literal: it survives the nodes */
+    ar_unit_free(ar, u);
+    rb_node *t = rb_node_new(&ar->doc->arena, RB_K_TABLE, key);
+    rb_table *side = rb_arena_alloc(&ar->doc->arena, sizeof *side);
+    uint8_t *kept = rb_arena_dup(&ar->doc->arena, bytes, count * stride);
+    free(bytes);
+    if (!t || !side || !kept) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    *side = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
+    t->table = side;
+    t->v.bytes.data = kept;
+    t->v.bytes.size = count * stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = t;
+}
+
+void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout)
+{
+    rb_node *record = ar_unit_node(ar, u);
+    if (!record) return;
+    size_t stride = rb_layout_stride(layout);
+    uint8_t *bytes = stride ? malloc(stride) : NULL;
+    rb_node holder = {.kind = RB_K_LIST};
+    holder.v.kids.items = &record;
+    holder.v.kids.count = 1;
+    if (!bytes || !rb_element_pack(&holder, 0, layout, bytes)) { /* stays as built */
+        free(bytes);
+        return;
+    }
+    const char *key = record->key;
+    ar_unit_free(ar, u);
+    rb_table *shared = ar_shared_table(ar, layout);
+    rb_node *n = shared ? rb_node_new(&ar->doc->arena, RB_K_PACKED, key) : NULL;
+    uint8_t *kept = n ? rb_arena_dup(&ar->doc->arena, bytes, stride) : NULL;
+    free(bytes);
+    if (!kept) {
+        if (!ar->failed) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return;
+    }
+    n->table = shared;
+    n->v.bytes.data = kept;
+    n->v.bytes.size = stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = n;
+}
