@@ -322,7 +322,10 @@ static int build_again_in_full(rb_doc *doc)
 
 rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_source, rb_error *err)
 {
-    rb_doc *doc = build_file(json_path, blob_source, 1, err);
+    /* expansion builds the file again from the name the document keeps: one it cannot keep
+     * whole is built in full at once */
+    int defer = json_path && strlen(json_path) < sizeof ((rb_doc *)0)->file_name;
+    rb_doc *doc = build_file(json_path, blob_source, defer, err);
     if (doc) doc->expand = build_again_in_full;
     return doc;
 }

@@ -168,13 +168,4 @@ void ar_end_container(rb_ar *ar);
  * child) when it can stand alone, else NULL; and its nodes given back to the arena. */
 rb_node *ar_unit_node(rb_ar *ar, const rb_ar_unit *unit);
 void ar_unit_free(rb_ar *ar, const rb_ar_unit *unit);
-/* FROM_JSON of a deferring build (archive_table.c): the table just built element by element since
- * `unit` (the current container's last child) becomes the packed table a read makes of it, its
- * elements' wire bytes in one node (a table of samples is a few bytes an element, not a record of
- * nodes); it stays a list when an element does not have the layout's fields. */
-void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout, size_t stride);
-/* The same for one packed record (rb_ar_packed_record): RB_K_PACKED, as a read makes it. */
-void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout);
-/* The side data every packed record of `layout` shares (archive_table.c); NULL after an error. */
-rb_table *ar_shared_table(rb_ar *ar, const rb_layout *layout);
 #endif

@@ -7,6 +7,15 @@
 #include <zlib.h>
 #include "archive_internal.h"
 
+/* FROM_JSON of a deferring build (at the end of this file): the table just built element by
+ * element since `unit` (the current container's last child) becomes the packed table a read
+ * makes of it, its elements' wire bytes in one node (a table of samples is a few bytes an
+ * element, not a record of nodes); it stays a list when an element does not have the layout's
+ * fields. The same for one packed record (RB_K_PACKED, as a read makes it). */
+static void pack_built_table(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout, size_t stride);
+static void pack_built_record(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout);
+static rb_table *packed_table(rb_ar *ar, const rb_layout *layout);
+
 /* ---------- tables ---------- */
 
 /* A value the format fixes: READ checks it, WRITE emits it; never a model field. */
@@ -164,12 +173,12 @@ static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const 
 static uint64_t spelled_table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
                               const rb_layout *layout, size_t stride)
 {
-    /* a deferring build packs it as a read would (ar_unit_pack_table) */
+    /* a deferring build packs it as a read would (pack_built_table) */
     rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     uint64_t n = counted ? rb_ar_list_begin(ar, key, count_wire, stride) : ar_list_begin(ar, key, count, stride);
     for (uint64_t i = 0; i < n && !ar->failed; i++) layout_element(ar, layout);
     rb_ar_list_end(ar);
-    if (unit.open && !ar->failed) ar_unit_pack_table(ar, &unit, layout, stride);
+    if (unit.open && !ar->failed) pack_built_table(ar, &unit, layout, stride);
     return n;
 }
 
@@ -263,7 +272,7 @@ const rb_layout *rb_ar_next_packed(rb_ar *ar)
 
 /* READ: the layout's checked shared side data (one per layout and document: a packed record then
  * costs its node alone); NULL after an error. */
-rb_table *ar_shared_table(rb_ar *ar, const rb_layout *layout)
+static rb_table *packed_table(rb_ar *ar, const rb_layout *layout)
 {
     for (size_t i = 0; i < ar->packed_table_count; i++)
         if (ar->packed_tables[i].layout == layout) return ar->packed_tables[i].table;
@@ -287,7 +296,7 @@ rb_table *ar_shared_table(rb_ar *ar, const rb_layout *layout)
 /* READ, binary: the record's bytes stay in the input as one node. */
 static const rb_node *read_packed_record(rb_ar *ar, const char *key, const rb_layout *layout)
 {
-    rb_table *t = ar_shared_table(ar, layout);
+    rb_table *t = packed_table(ar, layout);
     /* the bytes are there before the constants are looked at */
     if (!t || !ar_bytes_left(ar, key, t->stride) || !facts_hold(ar, key, 1, layout_facts(ar, layout))) return NULL;
     rb_node *n = ar_field(ar, key, RB_K_PACKED, 0, NULL);
@@ -308,7 +317,7 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
     if (!packed) { /* FROM_JSON, text, or a record an edit turned into nodes */
         rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
         rb_ar_layout_record(ar, key, layout);
-        if (unit.open && !ar->failed) ar_unit_pack_record(ar, &unit, layout); /* a deferring build */
+        if (unit.open && !ar->failed) pack_built_record(ar, &unit, layout); /* a deferring build */
         return NULL;
     }
     if (packed != layout) {
@@ -332,7 +341,7 @@ const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
 
 /* ---------- a deferring build packs what it built (archive_internal.h) ---------- */
 
-void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout, size_t stride)
+static void pack_built_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout, size_t stride)
 {
     rb_node *list = ar_unit_node(ar, u);
     size_t count = list && list->kind == RB_K_LIST ? list->v.kids.count : 0;
@@ -358,7 +367,7 @@ void ar_unit_pack_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout,
     ar_top_frame(ar)->node->v.kids.items[u->kids] = t;
 }
 
-void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout)
+static void pack_built_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout)
 {
     rb_node *record = ar_unit_node(ar, u);
     if (!record) return;
@@ -373,7 +382,7 @@ void ar_unit_pack_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout
     }
     const char *key = record->key;
     ar_unit_free(ar, u);
-    rb_table *shared = ar_shared_table(ar, layout);
+    rb_table *shared = packed_table(ar, layout);
     rb_node *n = shared ? rb_node_new(&ar->doc->arena, RB_K_PACKED, key) : NULL;
     uint8_t *kept = n ? rb_arena_dup(&ar->doc->arena, bytes, stride) : NULL;
     free(bytes);

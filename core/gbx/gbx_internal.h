@@ -82,8 +82,8 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
 gbx_id_scope *gbx_scope(rb_ar *ar);
 int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t size);
 
-/* FROM_JSON of a deferring build (rebyte build; gbx_built.c, docs/performance.md "Issue 31,
- * session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
+/* FROM_JSON of a deferring build (rebyte build; gbx_built.c,
+ * docs/performance.md "Issue 31, session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
  * the writer's id scope as it will be there (the build tracks it), and kept as those bytes with
  * the ids it defined as its replay, like a unit of a deferred read. A list unit is written and let
  * go of GBX_ELEMENTS_AT_ONCE elements at a time. */
