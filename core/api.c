@@ -240,7 +240,8 @@ static void build_error(rb_error *err, const char *name, const char *message)
 
 /* The text is read piecewise (json_stream.h): a large list's elements are decoded when the
  * description reaches them, so the JSON is never a tree of the whole file. */
-static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const rb_doc *blob_source, rb_error *err)
+static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const rb_doc *blob_source, int defer,
+                                 rb_error *err)
 {
     char why[sizeof err->message];
     if (err) memset(err, 0, sizeof(*err));
@@ -253,7 +254,7 @@ static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const
     const rb_format *format = format_name ? rb_format_by_name(format_name) : blob_source ? blob_source->format : NULL;
     rb_doc *doc = NULL;
     if (!format) build_error(err, name, "\"$format\" is missing or names no known format");
-    else doc = rb_doc_from_json_loader(format, j, loader, blob_source, name, err);
+    else doc = rb_doc_from_json_loader(format, j, loader, blob_source, name, defer, err);
     json_decref(j);
     return doc;
 }
@@ -261,7 +262,7 @@ static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const
 rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
 {
     rb_json_loader *loader = rb_json_loader_memory(json_text, size, name);
-    rb_doc *doc = build_from_loader(loader, name, blob_source, err);
+    rb_doc *doc = build_from_loader(loader, name, blob_source, 0, err);
     rb_json_loader_free(loader);
     return doc;
 }
@@ -286,15 +287,50 @@ static rb_json_loader *file_loader(const char *json_path, int *fd, rb_error *err
     return loader;
 }
 
-rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err)
+static rb_doc *build_file(const char *json_path, const rb_doc *blob_source, int defer, rb_error *err)
 {
     int fd;
     if (!json_path) return NULL;
     rb_json_loader *loader = file_loader(json_path, &fd, err);
     if (!loader) return NULL;
-    rb_doc *doc = build_from_loader(loader, json_path, blob_source, err);
+    rb_doc *doc = build_from_loader(loader, json_path, blob_source, defer, err);
     rb_json_loader_free(loader);
     close(fd);
+    return doc;
+}
+
+rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err)
+{
+    return build_file(json_path, blob_source, 0, err);
+}
+
+/* A deferring build's units expanded: the JSON built again in full into the same document
+ * (what core/doc.c's read_again_in_full is to a deferred read). Called holding the document's
+ * lock exclusive; 0 when the file no longer builds (changed since) or out of memory. */
+static int build_again_in_full(rb_doc *doc)
+{
+    rb_error err;
+    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, &err);
+    if (!full) return 0;
+    rb_doc_swap_model(doc, full); /* `full` holds the deferred model now */
+    rb_doc_free(full);
+    if (doc->select_index_free) doc->select_index_free(doc);
+    doc->select_index = NULL;
+    doc->select_index_free = NULL;
+    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
+    doc->format_index = NULL;
+    doc->defer_units = 0;
+    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    return 1;
+}
+
+rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_source, rb_error *err)
+{
+    /* expansion builds the file again from the name the document keeps: one it cannot keep
+     * whole is built in full at once */
+    int defer = json_path && strlen(json_path) < sizeof ((rb_doc *)0)->file_name;
+    rb_doc *doc = build_file(json_path, blob_source, defer, err);
+    if (doc) doc->expand = build_again_in_full;
     return doc;
 }
 

@@ -620,8 +620,8 @@ static json_t *json_member(rb_ar *ar, const char *key)
     ar_frame *f = ar_top_frame(ar);
     if (!f->json) return NULL;
     if (json_is_array(f->json)) {
-        json_t *v = ar_json_element(ar, f->json, f->node->v.kids.count, key);
-        if (!v && !ar->failed) ar_fail_at(ar, RB_E_MODEL, key, "array has no element %zu", (size_t)f->node->v.kids.count);
+        json_t *v = ar_json_element(ar, f->json, ar_json_index(f), key);
+        if (!v && !ar->failed) ar_fail_at(ar, RB_E_MODEL, key, "array has no element %zu", ar_json_index(f));
         return v;
     }
     json_t *v = key ? json_object_get(f->json, key) : NULL;
@@ -896,9 +896,9 @@ void ar_end_container(rb_ar *ar)
         ar_fail_at(ar, RB_E_MODEL, extra->key, "model has a value the structure does not describe here");
         return;
     }
-    if (ar->dir == RB_AR_FROM_JSON && json_is_array(f->json) && json_array_size(f->json) != f->node->v.kids.count) {
+    if (ar->dir == RB_AR_FROM_JSON && json_is_array(f->json) && json_array_size(f->json) != ar_json_index(f)) {
         rb_ar_fail(ar, RB_E_MODEL, "array has %zu elements, the structure used %zu", json_array_size(f->json),
-                   (size_t)f->node->v.kids.count);
+                   ar_json_index(f));
         return;
     }
     check_json_members_used(ar, f);
@@ -1025,7 +1025,7 @@ int rb_ar_list_has_more(rb_ar *ar)
     ar_frame *f = ar_top_frame(ar);
     if (ar->dir == RB_AR_READ) return 1;
     if (ar->dir == RB_AR_WRITE) return f->next < f->node->v.kids.count;
-    return f->node->v.kids.count < json_array_size(f->json);
+    return ar_json_index(f) < json_array_size(f->json);
 }
 
 uint64_t rb_ar_list_length(const rb_ar *ar)

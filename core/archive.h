@@ -287,7 +287,7 @@ void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size)
 /* --- deferred units (docs/performance.md "The deferred model"; core/archive_defer.c) ---
  * In a document read with rb_read_options.defer, a unit the format has read and checked in full
  * (a GBX body chunk) may be kept as its bytes: rb_ar_unit_begin before describing it,
- * rb_ar_unit_defer after. READ only; everywhere else both do nothing. */
+ * rb_ar_unit_defer after. READ (and FROM_JSON, rb_ar_unit_write); elsewhere both do nothing. */
 typedef struct rb_ar_unit {
     rb_arena_mark arena;
     const uint8_t *start;
@@ -310,6 +310,21 @@ rb_ar_unit rb_ar_unit_begin(rb_ar *ar);
  * stays as read. */
 rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay, size_t replay_size,
                           uint32_t replay_count, uint32_t flags);
+/* FROM_JSON (a build with rb_doc_state.defer_units): the unit built since `unit` written now
+ * into `out` by `describe` in the WRITE direction, with `user` as the format's state (the
+ * writer's state at the unit, which the format carries in document order while it builds), the
+ * unit alone in a copy of its container and the model's containers above it reachable
+ * (rb_ar_enclosing). 1 when written (appended to `out`, the caller's); 0 when the unit cannot be
+ * deferred (nothing happened: a stream or section in it, a race record in or around it) or the
+ * write failed (the archive has failed with the write's error). */
+int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
+/* FROM_JSON, a list unit letting go of its elements (rb_ar_unit_elements): the elements built
+ * since the last rb_ar_unit_drop_elements written by `describe` (the list's own count is not:
+ * the caller puts it before them), appended to `out`; 1 when written, then drop them. */
+int rb_ar_unit_write_elements(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
+/* FROM_JSON: rb_ar_unit_defer with the unit's bytes as rb_ar_unit_write wrote them (copied). */
+rb_node *rb_ar_unit_defer_written(rb_ar *ar, const rb_ar_unit *unit, const rb_buf *bytes, const void *replay,
+                                  size_t replay_size, uint32_t replay_count, uint32_t flags);
 /* A unit that is one list (opened just before, at the top): rb_ar_unit_elements right after
  * rb_ar_list_begin, then rb_ar_unit_drop_elements between elements frees the elements read so
  * far (their coverage and number are kept; error paths keep their indices), so that reading a

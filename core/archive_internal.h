@@ -45,8 +45,12 @@ typedef struct ar_frame {
     json_t *json;    /* FROM_JSON: the object or array matching node */
     size_t json_used;/* FROM_JSON records: members consumed, to reject unknown ones */
     int open_list;   /* READ: list without a count */
-    size_t dropped;  /* READ: elements a deferred unit let go of already (rb_ar_unit_drop_elements) */
+    size_t dropped;  /* READ, FROM_JSON: elements a deferred unit let go of already (rb_ar_unit_drop_elements) */
 } ar_frame;
+
+/* FROM_JSON: the element of the frame's array its next child is built from (the elements a
+ * deferred unit let go of count). */
+static inline size_t ar_json_index(const ar_frame *f) { return f->node->v.kids.count + f->dropped; }
 
 typedef struct ar_range {
     const uint8_t *base;
@@ -160,4 +164,8 @@ void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
  * failure when that text is not JSON; NULL alone when there is no such element). */
 json_t *ar_json_element(rb_ar *ar, json_t *array, size_t index, const char *key);
 void ar_end_container(rb_ar *ar);
+/* FROM_JSON (archive_defer.c): the unit described since `unit` (the current container's last
+ * child) when it can stand alone, else NULL; and its nodes given back to the arena. */
+rb_node *ar_unit_node(rb_ar *ar, const rb_ar_unit *unit);
+void ar_unit_free(rb_ar *ar, const rb_ar_unit *unit);
 #endif

@@ -7,6 +7,15 @@
 #include <zlib.h>
 #include "archive_internal.h"
 
+/* FROM_JSON of a deferring build (at the end of this file): the table just built element by
+ * element since `unit` (the current container's last child) becomes the packed table a read
+ * makes of it, its elements' wire bytes in one node (a table of samples is a few bytes an
+ * element, not a record of nodes); it stays a list when an element does not have the layout's
+ * fields. The same for one packed record (RB_K_PACKED, as a read makes it). */
+static void pack_built_table(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout, size_t stride);
+static void pack_built_record(rb_ar *ar, const rb_ar_unit *unit, const rb_layout *layout);
+static rb_table *packed_table(rb_ar *ar, const rb_layout *layout);
+
 /* ---------- tables ---------- */
 
 /* A value the format fixes: READ checks it, WRITE emits it; never a model field. */
@@ -164,9 +173,12 @@ static void read_packed_table(rb_ar *ar, const char *key, uint64_t count, const 
 static uint64_t spelled_table(rb_ar *ar, const char *key, uint64_t count, int counted, unsigned count_wire,
                               const rb_layout *layout, size_t stride)
 {
+    /* a deferring build packs it as a read would (pack_built_table) */
+    rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     uint64_t n = counted ? rb_ar_list_begin(ar, key, count_wire, stride) : ar_list_begin(ar, key, count, stride);
     for (uint64_t i = 0; i < n && !ar->failed; i++) layout_element(ar, layout);
     rb_ar_list_end(ar);
+    if (unit.open && !ar->failed) pack_built_table(ar, &unit, layout, stride);
     return n;
 }
 
@@ -303,7 +315,9 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
     if (ar->dir == RB_AR_READ && !ar->text) return read_packed_record(ar, key, layout);
     const rb_layout *packed = rb_ar_next_packed(ar);
     if (!packed) { /* FROM_JSON, text, or a record an edit turned into nodes */
+        rb_ar_unit unit = ar->dir == RB_AR_FROM_JSON ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
         rb_ar_layout_record(ar, key, layout);
+        if (unit.open && !ar->failed) pack_built_record(ar, &unit, layout); /* a deferring build */
         return NULL;
     }
     if (packed != layout) {
@@ -325,3 +339,59 @@ const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
     return beyond < ar->around_count ? ar->around[beyond] : NULL;
 }
 
+/* ---------- a deferring build packs what it built (archive_internal.h) ---------- */
+
+static void pack_built_table(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout, size_t stride)
+{
+    rb_node *list = ar_unit_node(ar, u);
+    size_t count = list && list->kind == RB_K_LIST ? list->v.kids.count : 0;
+    if (!count || !stride || count > UINT32_MAX / stride) return;
+    uint8_t *bytes = malloc(count * stride);
+    for (size_t i = 0; bytes && i < count; i++)
+        if (!rb_element_pack(list, i, layout, bytes + i * stride)) {
+            free(bytes); /* not the layout's fields: the list stays as built */
+            return;
+        }
+    if (!bytes) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    const char *key = list->key; /* a description's literal: it survives the nodes */
+    ar_unit_free(ar, u);
+    rb_node *t = rb_node_new(&ar->doc->arena, RB_K_TABLE, key);
+    rb_table *side = rb_arena_alloc(&ar->doc->arena, sizeof *side);
+    uint8_t *kept = rb_arena_dup(&ar->doc->arena, bytes, count * stride);
+    free(bytes);
+    if (!t || !side || !kept) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    *side = (rb_table){.layout = layout, .arena = &ar->doc->arena, .count = (uint32_t)count, .stride = (uint32_t)stride};
+    t->table = side;
+    t->v.bytes.data = kept;
+    t->v.bytes.size = count * stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = t;
+}
+
+static void pack_built_record(rb_ar *ar, const rb_ar_unit *u, const rb_layout *layout)
+{
+    rb_node *record = ar_unit_node(ar, u);
+    if (!record) return;
+    size_t stride = rb_layout_stride(layout);
+    uint8_t *bytes = stride ? malloc(stride) : NULL;
+    rb_node holder = {.kind = RB_K_LIST};
+    holder.v.kids.items = &record;
+    holder.v.kids.count = 1;
+    if (!bytes || !rb_element_pack(&holder, 0, layout, bytes)) { /* stays as built */
+        free(bytes);
+        return;
+    }
+    const char *key = record->key;
+    ar_unit_free(ar, u);
+    rb_table *shared = packed_table(ar, layout);
+    rb_node *n = shared ? rb_node_new(&ar->doc->arena, RB_K_PACKED, key) : NULL;
+    uint8_t *kept = n ? rb_arena_dup(&ar->doc->arena, bytes, stride) : NULL;
+    free(bytes);
+    if (!kept) {
+        if (!ar->failed) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return;
+    }
+    n->table = shared;
+    n->v.bytes.data = kept;
+    n->v.bytes.size = stride;
+    ar_top_frame(ar)->node->v.kids.items[u->kids] = n;
+}

@@ -235,7 +235,7 @@ int rb_ar_next_is_string(rb_ar *ar)
     if (ar->dir == RB_AR_WRITE)
         return f->next < f->node->v.kids.count && f->node->v.kids.items[f->next]->kind == RB_K_STRING;
     if (ar->dir == RB_AR_FROM_JSON)
-        return f->json && json_is_array(f->json) && json_is_string(ar_json_element(ar, f->json, f->node->v.kids.count, NULL));
+        return f->json && json_is_array(f->json) && json_is_string(ar_json_element(ar, f->json, ar_json_index(f), NULL));
     return 0;
 }
 

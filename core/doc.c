@@ -176,15 +176,16 @@ rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *op
 rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
                          rb_error *err)
 {
-    return rb_doc_from_json_loader(format, json, NULL, blob_source, name, err);
+    return rb_doc_from_json_loader(format, json, NULL, blob_source, name, 0, err);
 }
 
 rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
-                                const rb_doc *blob_source, const char *name, rb_error *err)
+                                const rb_doc *blob_source, const char *name, int defer, rb_error *err)
 {
     rb_doc *doc = malloc(sizeof(*doc));
     if (!doc) { rb_error_set(err, RB_E_NOMEM, name, NULL, "out of memory"); return NULL; }
     rb_doc_init(doc, name, blob_source ? &blob_source->limits : NULL);
+    doc->defer_units = defer;
     doc->format = format;
     doc->blob_source = blob_source;
     rb_doc_add_section(doc, "json", NULL, 0, NULL);

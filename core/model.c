@@ -17,6 +17,15 @@ int rb_node_is_container(const rb_node *n)
     return n->kind == RB_K_RECORD || n->kind == RB_K_LIST || n->kind == RB_K_STREAM;
 }
 
+int rb_node_holds(const rb_node *n, int (*is)(const rb_node *n))
+{
+    if (is(n)) return 1;
+    if (!rb_node_is_container(n)) return 0;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (rb_node_holds(n->v.kids.items[i], is)) return 1;
+    return 0;
+}
+
 int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child)
 {
     if (parent->v.kids.count == parent->v.kids.cap) {

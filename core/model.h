@@ -177,6 +177,8 @@ rb_node *rb_node_new(rb_arena *arena, rb_kind kind, const char *key);
 int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child);
 rb_node *rb_node_get(const rb_node *record, const char *key);
 int rb_node_is_container(const rb_node *n);
+/* Is `n`, or a node below it, one that `is` says yes to? */
+int rb_node_holds(const rb_node *n, int (*is)(const rb_node *n));
 /* TABLE: element `index` as nodes in caller memory: `nodes` holds rb_layout_node_count + 1 nodes
  * and `kids` rb_layout_node_count pointers (RB_LAYOUT_MAX_FIELDS + 1 and RB_LAYOUT_MAX_FIELDS do). Returns the element (a record, or the bare scalar). */
 rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb_node **kids);

@@ -8,7 +8,7 @@
  *    proves nothing by itself: it needs the original (rb_doc_set_original, a build's source),
  *    and is compared with it; only a model built from JSON with no original, marked as authoring
  *    a new record (a test fixture), is written without one (rb_doc_author_records).
- * Only files that hold a record pay: one more parse of the original.
+ * Only files that hold a record pay: one more parse of the original (deferred: records_match).
  */
 #include "record_guard.h"
 #include <stdio.h>
@@ -109,18 +109,9 @@ int rb_records_unchanged(const rb_doc *doc, const rb_doc *original, char *path_o
     return !ok || forged == -2 ? -2 : forged >= 0 ? -1 : 0;
 }
 
-static int holds_record(const rb_format *format, const rb_node *n)
-{
-    if (format->is_record(n)) return 1;
-    if (!has_kids(n)) return 0;
-    for (size_t i = 0; i < n->v.kids.count; i++)
-        if (holds_record(format, n->v.kids.items[i])) return 1;
-    return 0;
-}
-
 int rb_doc_holds_record(const rb_doc *doc)
 {
-    return doc->format->is_record && holds_record(doc->format, doc->root);
+    return doc->format->is_record && rb_node_holds(doc->root, doc->format->is_record);
 }
 
 static int refuse(rb_error *err, const rb_doc *doc, rb_status status, const char *what)
@@ -151,9 +142,25 @@ static const rb_section *origin_of(const rb_doc *doc)
     return named ? bytes_of(named) : bytes_of(doc);
 }
 
+/* The records of `doc` against those of `original` read in the encoding `doc` is written in:
+ * 0 the same, -1 one forged, -2 out of memory. `original` is read deferred: its records are
+ * compared where they are nodes (a record in a unit that holds copied facts, as a map's
+ * validation ghost, always is); only a record not found so is looked for in the expanded model,
+ * so a deferred original can refuse nothing a full read would not. */
+static int records_match(const rb_doc *doc, rb_doc *original, char *path, size_t path_size)
+{
+    for (;;) {
+        /* the encoding is how the file is stored, not what it records */
+        if (doc->format->set_encoding && encoding_of(doc)) doc->format->set_encoding(original, encoding_of(doc));
+        int same = rb_records_unchanged(doc, original, path, path_size);
+        if (same != -1 || !original->deferred_units) return same;
+        if (!rb_doc_expand_units(original)) return -2;
+    }
+}
+
 static int compare_with_origin(const rb_doc *doc, const rb_section *origin, rb_error *err)
 {
-    rb_read_options ro = {.file_name = doc->file_name, .limits = &doc->limits};
+    rb_read_options ro = {.file_name = doc->file_name, .limits = &doc->limits, .defer = 1};
     rb_error parse_err;
     rb_doc *original = rb_doc_parse(origin->data, origin->size, &ro, &parse_err);
     if (original && original->format != doc->format) {
@@ -170,10 +177,8 @@ static int compare_with_origin(const rb_doc *doc, const rb_section *origin, rb_e
                     "beside its original: give the file it came from (--source ORIGINAL), and the records must be "
                     "unchanged (docs/usage.md \"Race records\")");
     } else {
-        /* the encoding is how the file is stored, not what it records */
-        if (doc->format->set_encoding && encoding_of(doc)) doc->format->set_encoding(original, encoding_of(doc));
         char path[1024] = "";
-        int same = rb_records_unchanged(doc, original, path, sizeof path);
+        int same = records_match(doc, original, path, sizeof path);
         if (same == -2) rc = refuse(err, doc, RB_E_NOMEM, "out of memory checking the race records");
         else if (same < 0) {
             char what[sizeof err->message];
@@ -197,7 +202,7 @@ int rb_records_guard(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_
     /* units still deferred: the model is its own file as read (every edit navigates it, which
      * expands them; a write against another original expands them first, core/doc_write.c), so
      * its records are the file's */
-    if (doc->deferred_units && origin == bytes_of(doc)) return 0;
+    if (doc->deferred_units && origin && origin == bytes_of(doc)) return 0;
     if (!rb_doc_holds_record(doc)) return 0;
     int built = !bytes_of(doc);
     if (!origin && built && doc->authored_records) return 0; /* a new fixture, claiming no run */

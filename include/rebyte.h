@@ -370,6 +370,13 @@ RB_API rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name
  * description reaches them, then freed): memory stays that of the model, whatever the size of the
  * text. Relative {"$file": ...} resolve beside it. */
 RB_API rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err);
+/* The same as a deferred model (rb_read_options.defer's, for a build): every value is built and
+ * checked as always, but each unit the format can keep as bytes (GBX body chunks and long lists)
+ * is written as soon as it is built and kept as those bytes, so the model holds a few units of
+ * nodes at a time. Writing copies the bytes; any call that walks the model (rb_doc_root, dump,
+ * apply, ...) builds the file again in full first, once (the JSON must still be there, unchanged).
+ * What `rebyte build` does (docs/api.md "The deferred model"). */
+RB_API rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_source, rb_error *err);
 /* The original a dump names ("$source" {"file": ...}; malloc'd, rb_free), NULL when it names none
  * (or `err` when the file cannot be read). Reads the top of the file alone. */
 RB_API char *rb_dump_source_file(const char *json_path, rb_error *err);

@@ -127,9 +127,8 @@ static int grow_table(rb_ar *ar, gbx_id_scope *s)
     return 1;
 }
 
-static int add_id(rb_ar *ar, const uint8_t *data, size_t size)
+static int add_id_to(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t size)
 {
-    gbx_id_scope *s = scope(ar);
     if (s->count == s->cap && !grow_table(ar, s)) return 0;
     const id_index *synced = synced_index(s);
     id_index *x = index_of(s);
@@ -142,6 +141,11 @@ static int add_id(rb_ar *ar, const uint8_t *data, size_t size)
     x->live = synced ? s->count : SIZE_MAX;
     return 1;
 }
+
+static int add_id(rb_ar *ar, const uint8_t *data, size_t size) { return add_id_to(ar, scope(ar), data, size); }
+
+gbx_id_scope *gbx_scope(rb_ar *ar) { return scope(ar); }
+int gbx_scope_add(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t size) { return add_id_to(ar, s, data, size); }
 
 /* ---------- deferred chunks: the ids they define ---------- */
 
@@ -328,10 +332,21 @@ static void write_id(rb_ar *ar, const rb_node *n)
     rb_ar_emit_uint(ar, ((n->aux & RB_IDF_REF31) ? ID_BIT31 : ID_BIT30) | index, RB_X32);
 }
 
+/* What write_id will do to the scope, done as the id is built: in a deferring build the scope
+ * at each unit is then the writer's there (gbx_built.c). */
+static void track_written_id(rb_ar *ar, const rb_node *n)
+{
+    gbx_id_scope *s = scope(ar);
+    s->version_seen = 1;
+    if (n->wire == RB_ID_STRING && (find_id(s, n->v.bytes.data, n->v.bytes.size) < 0 || (n->aux & RB_IDF_REDEFINED)))
+        add_id(ar, n->v.bytes.data, n->v.bytes.size);
+}
+
 static void id_from_json(rb_ar *ar, rb_node *n, const json_t *v, const char *key)
 {
     char why[160];
     if (!rb_json_to_id(rb_ar_arena(ar), v, n, why, sizeof why)) rb_ar_fail_field(ar, RB_E_MODEL, key, "%s", why);
+    else if (gbx_ctx_of(ar)->deferring) track_written_id(ar, n);
 }
 
 void gbx_id(rb_ar *ar, const char *key)

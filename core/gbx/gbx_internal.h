@@ -42,8 +42,9 @@ typedef struct gbx_ctx {
     size_t external_count;
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
-    int deferring;           /* READ: the document's own file, read with rb_read_options.defer */
+    int deferring;           /* READ / FROM_JSON: the document's own file, its units deferred */
     struct gbx_read_end *read_end; /* READ, deferring: what units read alone start from (gbx_unit.c) */
+    const struct gbx_list *unit_list; /* WRITE of one list unit at build time (gbx_defer_built) */
 } gbx_ctx;
 
 gbx_ctx *gbx_ctx_of(rb_ar *ar);
@@ -105,13 +106,40 @@ void gbx_counted_list(rb_ar *ar, const struct gbx_list *list);
  * fields and the list's length): in a deferring read its elements are read and checked a few at
  * a time and the list is kept as its bytes, and written as them
  * (docs/performance.md "The deferred model"). Elsewhere the list of `element`s it describes. */
-typedef struct gbx_list {
+typedef struct gbx_list gbx_list;
+struct gbx_list {
     const char *key;
     uint64_t min_element_bytes;
     void (*element)(rb_ar *ar, uint32_t argument);
     uint32_t argument;
-} gbx_list;
+};
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
+/* The current id scope, and a string added to a scope (the build's writer contexts, gbx_built.c). */
+gbx_id_scope *gbx_scope(rb_ar *ar);
+int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t size);
+
+/* FROM_JSON of a deferring build (rebyte build; gbx_built.c,
+ * docs/performance.md "Issue 31, session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
+ * the writer's id scope as it will be there (the build tracks it), and kept as those bytes with
+ * the ids it defined as its replay, like a unit of a deferred read. A list unit is written and let
+ * go of GBX_ELEMENTS_AT_ONCE elements at a time. */
+typedef struct gbx_built {
+    rb_ar_unit unit;
+    size_t ids_before, ids_kept; /* the scope's count before the unit, and up to which its strings moved */
+    int version_seen;            /* the scope's version word before the unit */
+    const gbx_list *list;        /* a list unit's description */
+    gbx_ctx *writer;             /* the writer's state at the unit (made on first write) */
+    rb_buf bytes;                /* a list unit's elements written so far */
+    rb_arena strings;            /* the strings of ids defined by elements let go of */
+} gbx_built;
+enum { GBX_ELEMENTS_AT_ONCE = 256 }; /* elements a deferred list keeps as nodes at most */
+void gbx_built_begin(rb_ar *ar, gbx_built *built, const gbx_list *list);
+/* A list unit's elements built so far written and let go of (the list open at the top). */
+void gbx_built_flush(rb_ar *ar, gbx_built *built, void (*describe_elements)(rb_ar *ar));
+/* The unit (closed: the current container's last child) kept as its bytes: a chunk written by
+ * `describe`, a list as its count and the elements flushed. NULL when it stays nodes. Frees what
+ * the build of the unit held. */
+rb_node *gbx_built_defer(rb_ar *ar, gbx_built *built, void (*describe)(rb_ar *ar));
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

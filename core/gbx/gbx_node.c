@@ -305,9 +305,20 @@ static void describe_chunk_deferred(rb_ar *ar, const gbx_mark *start)
     if (deferred) gbx_unit_remember_start(ar, deferred, start, NULL);
 }
 
-/* Elements a deferred list keeps as nodes at most while it is read: the peak of a read is the
- * largest unit it holds at once (docs/performance.md "The deferred model"). */
-enum { GBX_ELEMENTS_AT_ONCE = 256 };
+/* FROM_JSON, deferring (a build): the main node's chunk built and checked in full, then written
+ * and kept as those bytes (gbx_built.c) when nothing else reads its nodes. */
+static void build_chunk_deferred(rb_ar *ar)
+{
+    gbx_built built;
+    gbx_built_begin(ar, &built, NULL);
+    gbx_describe_chunk(ar);
+    const rb_node *chunks = rb_ar_current(ar);
+    const rb_node *chunk = chunks->v.kids.count ? chunks->v.kids.items[chunks->v.kids.count - 1] : NULL;
+    if (chunk && rb_ar_ok(ar) && !chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
+        built.unit.open = 0; /* stays nodes */
+    gbx_built_defer(ar, &built, gbx_describe_chunk);
+}
+
 
 static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
 {
@@ -322,12 +333,44 @@ static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
 
 void gbx_counted_list(rb_ar *ar, const gbx_list *list) { counted_list(ar, list, NULL); }
 
+/* WRITE of a list unit at build time (gbx_built.c): the list its context names, whole, or the
+ * elements its holder has. */
+static void describe_unit_list(rb_ar *ar) { counted_list(ar, gbx_ctx_of(ar)->unit_list, NULL); }
+
+static void describe_unit_elements(rb_ar *ar)
+{
+    const gbx_list *list = gbx_ctx_of(ar)->unit_list;
+    size_t n = rb_ar_current(ar)->v.kids.count;
+    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) list->element(ar, list->argument);
+}
+
+/* FROM_JSON, deferring: the list built a few elements at a time, each few written and let go
+ * of, the list kept as its bytes (gbx_built.c). */
+static void build_list_deferred(rb_ar *ar, const gbx_list *list)
+{
+    gbx_built built;
+    gbx_built_begin(ar, &built, list);
+    uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
+    rb_ar_unit_elements(ar, &built.unit);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        list->element(ar, list->argument);
+        if ((i + 1) % GBX_ELEMENTS_AT_ONCE == 0) gbx_built_flush(ar, &built, describe_unit_elements);
+    }
+    if (built.unit.dropped) gbx_built_flush(ar, &built, describe_unit_elements); /* the rest */
+    rb_ar_list_end(ar);
+    gbx_built_defer(ar, &built, describe_unit_list);
+}
+
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
 {
     const rb_node *deferred = rb_ar_next_deferred(ar);
     if (deferred) { /* WRITE: kept as its bytes */
         gbx_replay_ids(ar, deferred);
         rb_ar_copy_deferred(ar);
+        return;
+    }
+    if (gbx_ctx_of(ar)->deferring && rb_ar_direction(ar) == RB_AR_FROM_JSON) {
+        build_list_deferred(ar, list);
         return;
     }
     if (!gbx_ctx_of(ar)->deferring || rb_ar_direction(ar) != RB_AR_READ) {
@@ -362,7 +405,8 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
             continue;
         }
         if (!(top_level && reading)) {
-            gbx_describe_chunk(ar);
+            if (top_level && gbx_ctx_of(ar)->deferring) build_chunk_deferred(ar);
+            else gbx_describe_chunk(ar);
             continue;
         }
         /* the main node: a chunk that cannot be typed ends the typed part, not the parse */

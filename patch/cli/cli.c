@@ -52,7 +52,9 @@ static const command COMMANDS[] = {
     {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-record]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
      "format's description. IN.json is read piecewise where it is (a list's elements decoded as\n"
-     "they are reached): memory stays that of the model; `-` reads stdin whole first.\n"
+     "they are reached), and each unit (a body chunk, a long list) is written as soon as it is\n"
+     "built and kept as bytes: memory stays a few units of the model; `-` reads stdin whole\n"
+     "first and builds the whole model. ORIGINAL is read for its bytes only (deferred).\n"
      "Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\". A ghost or a replay is written only when its records equal ORIGINAL's\n"
      "(docs/usage.md \"Race records\"): a changed one is refused, nothing written.\n"

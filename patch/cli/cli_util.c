@@ -372,14 +372,12 @@ void cli_free_files(char **files, size_t count)
     free(files);
 }
 
-static rb_doc *parse_with(const char *name, const uint8_t *data, size_t size, int defer, rb_error *err);
-
 static int load_with(const char *path, cli_loaded *l, int defer)
 {
     memset(l, 0, sizeof(*l));
     if (cli_read_file(path, &l->data, &l->size) != 0) return EXIT_IO;
     rb_error err;
-    l->doc = parse_with(path, l->data, l->size, defer, &err);
+    l->doc = defer ? cli_parse_deferred(path, l->data, l->size, &err) : cli_parse(path, l->data, l->size, &err);
     if (!l->doc) {
         cli_print_error(&err);
         free(l->data);
@@ -390,6 +388,7 @@ static int load_with(const char *path, cli_loaded *l, int defer)
 }
 
 int cli_load(const char *path, cli_loaded *l) { return load_with(path, l, 0); }
+
 int cli_load_deferred(const char *path, cli_loaded *l) { return load_with(path, l, 1); }
 
 void cli_unload(cli_loaded *l)

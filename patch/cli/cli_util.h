@@ -71,8 +71,9 @@ typedef struct cli_loaded {
 } cli_loaded;
 /* Reads and parses `path`; prints why not. EXIT_OK, EXIT_IO or EXIT_BAD_INPUT. */
 int cli_load(const char *path, cli_loaded *loaded);
-/* The same with the deferred model (docs/performance.md "The deferred model"), for a command
- * that only reads the model (dump prints one unit at a time). */
+/* The same read with the deferred model (docs/performance.md "The deferred model"): for a command
+ * that only reads the model (dump prints one unit at a time) or an original it takes bytes from
+ * but does not navigate (build's source: blob references are bytes of its sections). */
 int cli_load_deferred(const char *path, cli_loaded *loaded);
 void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */

@@ -167,7 +167,9 @@ static int load_source(const char *named, const char *explicit_source, cli_loade
                 strerror(errno));
         return EXIT_OK;
     }
-    return path ? cli_load(path, src) : EXIT_OK;
+    /* deferred: a build takes only bytes from it (blob references name its sections; the race
+     * -record guard reads the file again), never its nodes */
+    return path ? cli_load_deferred(path, src) : EXIT_OK;
 }
 
 /* A file is read piecewise where it is (rb_doc_build_file); stdin is read whole first. */
@@ -190,7 +192,8 @@ static rb_doc *build_doc(const char *in, const char *source, cli_loaded *src, in
     if (!source && !named && err.status) { cli_print_error(&err); *rc = EXIT_IO; return NULL; }
     *rc = load_source(named, source, src);
     rb_free(named);
-    if (!*rc && !(doc = rb_doc_build_file(in, src->doc, &err))) cli_print_error(&err);
+    /* deferred: the units are written as they are built (the command only writes the model) */
+    if (!*rc && !(doc = rb_doc_build_file_deferred(in, src->doc, &err))) cli_print_error(&err);
     return doc;
 }
 

@@ -187,7 +187,7 @@ static void dump_and_build(const char *self, const char *cli, const process_file
         printf("dump of %s (%.2f MB + %.2f MB decoded; JSON %.1f MB): %.3f s, peak %.1f MB less bare: x%.2f\n", map->path,
                map->size / 1e6, map->decoded / 1e6, js.st_size / 1e6, dump_s, (dump_kb - bare_kb) * 1.024e-3,
                over(dump_kb - bare_kb, map));
-        printf("build of that dump (the source read for blob references): %.3f s, peak %.1f MB less bare: x%.2f%s\n",
+        printf("build of that dump (units written as they are built, the source read deferred): %.3f s, peak %.1f MB less bare: x%.2f%s\n",
                build_s, (build_kb - bare_kb) * 1.024e-3, over(build_kb - bare_kb, map),
                same ? "" : " (the built file's size differs!)");
     }

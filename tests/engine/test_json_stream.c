@@ -102,7 +102,7 @@ static void check_build(const char *path, const uint8_t *data, size_t size, cons
     /* built from the piecewise reader: element by element */
     root = rb_json_loader_root(l, why, sizeof why);
     rb_error err;
-    rb_doc *built = root ? rb_doc_from_json_loader(doc->format, root, l, doc, path, &err) : NULL;
+    rb_doc *built = root ? rb_doc_from_json_loader(doc->format, root, l, doc, path, 0, &err) : NULL;
     uint8_t *out = NULL;
     size_t out_size = 0;
     CHECK(built && rb_doc_write(built, NULL, &out, &out_size, &err) == RB_OK && out_size == size &&
@@ -143,7 +143,7 @@ static void check_damage(const char *path, const rb_doc *doc, const char *text)
     char why[256] = "";
     json_t *root = rb_json_loader_root(l, why, sizeof why);
     rb_error err = {0};
-    rb_doc *built = root ? rb_doc_from_json_loader(doc->format, root, l, doc, path, &err) : NULL;
+    rb_doc *built = root ? rb_doc_from_json_loader(doc->format, root, l, doc, path, 0, &err) : NULL;
     const char *message = root ? err.message : why;
     CHECK(!built && strstr(message, "not JSON") && strstr(message, "byte"), "%s: damage at byte %zu: \"%s\"", path,
           at, message);

@@ -73,3 +73,16 @@ if(NOT REBYTE_SANITIZE AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   rebyte_add_script_test(sanitized_corpus engine/sanitize.sh ${CMAKE_BINARY_DIR}/sanitize)
   set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 900)
 endif()
+
+# The deferring build (rebyte build, test_build_deferred.c): a dump built with units deferred
+# writes the full build's bytes, is the full build's model once navigated, and defers units
+# wherever a deferred read does; on the samples, and (long) every corpus file, where the largest
+# map's model must be at least 4 times smaller than the full build's.
+add_executable(test_build_deferred engine/test_build_deferred.c)
+target_link_libraries(test_build_deferred PRIVATE rebyte_objects)
+target_include_directories(test_build_deferred PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME build_deferred_samples COMMAND test_build_deferred ${PROJECT_SOURCE_DIR}/samples)
+if(REBYTE_CORPUS_FILES)
+  add_test(NAME build_deferred_corpus COMMAND test_build_deferred --min-saving 4 ${REBYTE_SHARED}/corpus)
+  set_tests_properties(build_deferred_corpus PROPERTIES LABELS long TIMEOUT 1800)
+endif()
