@@ -88,8 +88,11 @@ static void check_file(const char *path)
         size_t full_arena = full->arena.used_total, deferred_arena = deferred->arena.used_total;
         /* a race record stays nodes in a build (the write's guard compares records by their nodes) */
         int record = original->format->is_record && original->format->is_record(original->root);
-        CHECK(!expected || units || record, "%s: a deferred read keeps %zu units as bytes, the build none", path,
-              expected);
+        /* Only GBX builds keep units as bytes yet: data.win's and GROFF's units are deferred by a
+         * read (session 11), not by a build (docs/performance.md "The deferred model"). */
+        int build_defers = strcmp(original->format->name, "gbx") == 0;
+        CHECK(!build_defers || !expected || units || record,
+              "%s: a deferred read keeps %zu units as bytes, the build none", path, expected);
         files_deferring += units > 0;
         units_total += units;
         if (size > largest_size && deferred_arena) {
