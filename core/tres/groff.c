@@ -830,7 +830,9 @@ static uint64_t groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64
     }
     rb_ar_mark mark = rb_ar_mark_here(ar);
     size_t notes = rb_ar_doc(ar)->note_count;
-    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    /* Only a read keeps the sections as their bytes: a build (FROM_JSON) has no bytes to keep
+     * yet, and letting go of sections it built would make it build them all again. */
+    rb_ar_unit unit = rb_ar_direction(ar) == RB_AR_READ ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     if (!unit.open) return describe_sections(ar, st, base, count_read, NULL);
     uint64_t count = describe_sections(ar, st, base, count_read, &unit);
     if (!rb_ar_ok(ar) || defer_sections(ar, st, &unit) || !rb_ar_ok(ar) || !unit.dropped) return count;
