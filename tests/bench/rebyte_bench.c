@@ -966,7 +966,14 @@ static void process_figures(const file_list *l, const options *o)
     for (size_t i = 0; i < l->count; i++) {
         const bench_file *f = &l->items[i];
         double floor = median(f->t[M_COPY], o->runs) + (f->lzo_count ? median(f->t[M_LZO], o->runs) : 0);
-        files[i] = (process_file){f->path, f->format, f->size, f->decoded_size, floor};
+        process_file *p = &files[i];
+        *p = (process_file){f->path, f->format, f->size, f->decoded_size, floor, 0, {0}, {0}, {0}};
+        for (int k = 0; k < f->lzo_count && p->lzo_count < PROCESS_MAX_LZO; k++) {
+            if (f->lzo_in[k] < f->data || f->lzo_in[k] + f->lzo_in_size[k] > f->data + f->size) continue; /* nested */
+            p->lzo_offset[p->lzo_count] = (uint64_t)(f->lzo_in[k] - f->data);
+            p->lzo_in_size[p->lzo_count] = f->lzo_in_size[k];
+            p->lzo_out_size[p->lzo_count++] = f->lzo_out_size[k];
+        }
     }
     bench_process_figures("/proc/self/exe", o->cli, files, l->count, (char **)o->folders, o->folder_count, o->runs);
     free(files);
@@ -975,6 +982,7 @@ static void process_figures(const file_list *l, const options *o)
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--run-measure") == 0) return bench_run_measure(argv + 2);
+    if (argc == 3 && strcmp(argv[1], "--floor-process") == 0) return bench_floor_process(argv[2]);
     if (argc == 5 && strcmp(argv[1], "--peak-child") == 0) {
         pin_heap("fresh"); /* peaks are a one-file command's */
         return peak_child(argv[2], atoi(argv[3]), argv[4]);
