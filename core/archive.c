@@ -458,6 +458,11 @@ const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
                                        "a size before it may not count the text it covers)");
         return NULL;
     }
+    for (size_t i = 2; i < len; i++)
+        if (line[i] >= 'A' && line[i] <= 'F') { /* the writer's digits are lower-case (spelled_as_writer) */
+            line_fail(ar, leaf, line, len, "a byte line as written (lower-case hex digits)");
+            return NULL;
+        }
     return data;
 }
 
