@@ -6,8 +6,9 @@
  *                [--peak-code prefault|lazy] [--defer] [--process [--cli REBYTE]] DIR|FILE...
  *
  * --process adds issue 31's figures of the CLI itself (process_figures.c): verify -j1 over the GBX
- * files against their floor, rewrite's peak less the bare program's, dump and build of the largest
- * map, verify -j1 / -j2 over the folders given.
+ * files against their floor (process CPU over a floor process's, --floor-process, like for like;
+ * and wall clock over the in-process floors), rewrite's peak less the bare program's, dump and
+ * build of the largest map, verify -j1 / -j2 over the folders given.
  *
  * Operations (per file; times are medians over the runs):
  *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
