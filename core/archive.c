@@ -488,7 +488,7 @@ static int spelled_as_written(const uint8_t *line, size_t len, const uint8_t *da
 }
 
 /* READ: a string line's bytes: the line itself, or a quoted line unescaped into the arena; either
- * spelled exactly as the writer spells those bytes (docs/formats/gbx_text.md "Strings"). */
+ * spelled exactly as the writer spells those bytes (docs/formats/gbx_text.md "Layout"). */
 const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size)
 {
     size_t len;

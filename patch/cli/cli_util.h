@@ -122,8 +122,8 @@ size_t *cli_largest_first(char **files, size_t count, size_t block, uint64_t *la
 void cli_batch_heap(void);
 /* On a batch worker's thread before its first file (after cli_batch_heap): reserves its heap for
  * files up to `largest` bytes, advised as transparent huge pages, and gives it back to the heap
- * of the thread, which keeps it for every file after (docs/performance.md "Issue 31, session 11:
- * batches"). */
+ * of the thread, which keeps it for every file after; why:
+ * docs/performance.md "Issue 31, session 11: batches". */
 void cli_worker_heap(uint64_t largest);
 
 /* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A text GBX value is read only in the spelling the writer gives it (docs/formats/gbx_text.md
-# "One value per line"): the fuzz harness found lines that parsed but were written back spelled
+# "Layout"): the fuzz harness found lines that parsed but were written back spelled
 # otherwise (a string line with invalid UTF-8 the writer quotes, "59597.32e-39" for a float the
 # writer spells 5.959732e-35, "8C" in a byte line the writer spells "8c"), so the file did not
 # come back byte for byte. Each case below edits
