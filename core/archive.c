@@ -400,14 +400,39 @@ static const char *uint_spelling(unsigned wire)
     return (wire & RB_W_SIGNED) ? "a signed decimal of this field's width" : "an unsigned decimal of this field's width";
 }
 
-int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value)
+/* The text reader takes a value only in the spelling the writer gives it: another spelling of the
+ * same value (leading zeros, lower-case hex, "1.0" for 1, 1 for True) would not be written back
+ * byte for byte (found by fuzz_reader on text files; docs/formats/gbx_text.md). */
+static int spelled_as_writer(rb_ar *ar, const char *leaf, const uint8_t *line, size_t len, const char *spelled,
+                             size_t n)
+{
+    if (n == len && memcmp(line, spelled, n) == 0) return 1;
+    char expected[RB_TEXT_NUMBER_MAX + 32];
+    snprintf(expected, sizeof expected, "spelled as written (\"%.*s\")", (int)n, spelled);
+    line_fail(ar, leaf, line, len, expected);
+    return 0;
+}
+
+/* `padded`: a size slot's line, zero-padded to its fixed width (rb_ar_slot). */
+static int read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value, int padded)
 {
     size_t len;
     const uint8_t *line = ar_next_line(ar, leaf, &len);
     if (!line) return 0;
-    if (rb_text_parse_uint(line, len, wire, value)) return 1;
-    line_fail(ar, leaf, line, len, uint_spelling(wire));
-    return 0;
+    if (!rb_text_parse_uint(line, len, wire, value)) {
+        line_fail(ar, leaf, line, len, uint_spelling(wire));
+        return 0;
+    }
+    char s[RB_TEXT_NUMBER_MAX];
+    size_t n = rb_text_slot_digits(wire);
+    if (padded && n < sizeof s) rb_text_spell_padded(s, *value, wire);
+    else n = rb_text_spell_uint(s, *value, wire);
+    return spelled_as_writer(ar, leaf, line, len, s, n);
+}
+
+int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value)
+{
+    return read_uint_line(ar, leaf, wire, value, 0);
 }
 
 void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire)
@@ -433,6 +458,11 @@ const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size)
                                        "a size before it may not count the text it covers)");
         return NULL;
     }
+    for (size_t i = 2; i < len; i++)
+        if (line[i] >= 'A' && line[i] <= 'F') { /* the writer's digits are lower-case (spelled_as_writer) */
+            line_fail(ar, leaf, line, len, "a byte line as written (lower-case hex digits)");
+            return NULL;
+        }
     return data;
 }
 
@@ -444,7 +474,21 @@ void ar_write_hex_line(rb_ar *ar, const uint8_t *data, size_t size)
     rb_buf_put(ar_out(ar), "\r\n", 2);
 }
 
-/* READ: a string line's bytes: the line itself, or a quoted line unescaped into the arena. */
+/* Whether a quoted line is the writer's spelling of the bytes it gives: quotes the bytes did not
+ * need, an escape of a byte that needs none or \xFF for \xff would not be written back as read,
+ * so such a line is refused like any line that is not the writer's (found by fuzz_reader). */
+static int spelled_as_written(const uint8_t *line, size_t len, const uint8_t *data, size_t size)
+{
+    rb_buf spelled;
+    rb_buf_init(&spelled);
+    rb_text_spell_string(&spelled, data, size);
+    int same = spelled.size == len && (len == 0 || memcmp(spelled.data, line, len) == 0);
+    rb_buf_free(&spelled);
+    return same;
+}
+
+/* READ: a string line's bytes: the line itself, or a quoted line unescaped into the arena; either
+ * spelled exactly as the writer spells those bytes (docs/formats/gbx_text.md "Layout"). */
 const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size)
 {
     size_t len;
@@ -455,6 +499,10 @@ const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size)
         return NULL;
     }
     if (!len || line[0] != '"') {
+        if (!rb_text_string_is_plain(line, len)) {
+            line_fail(ar, leaf, line, len, "a string as written (one that is not valid UTF-8 or holds a control character is quoted)");
+            return NULL;
+        }
         *size = len;
         return line;
     }
@@ -465,6 +513,10 @@ const uint8_t *ar_read_string_line(rb_ar *ar, const char *leaf, size_t *size)
     }
     if (!rb_text_unquote(line, len, data, size)) {
         line_fail(ar, leaf, line, len, "a quoted string with valid escapes");
+        return NULL;
+    }
+    if (!spelled_as_written(line, len, data, *size)) {
+        line_fail(ar, leaf, line, len, "a string as written (quotes only where needed, escapes as docs/formats/gbx_text.md spells them)");
         return NULL;
     }
     return data;
@@ -542,7 +594,16 @@ static int peek_text_u32(const rb_ar *ar, uint64_t offset, uint32_t *value)
 
 /* ---------- the encodings: how a scalar is spelled (ar_encoding) ---------- */
 
-/* Text: one scalar's line, spelled by kind (archive_text.h). */
+/* Text: how the writer spells one scalar, by kind (archive_text.h). */
+static size_t spell_scalar(char *s, rb_kind kind, uint64_t bits, unsigned wire)
+{
+    unsigned width = wire & RB_W_WIDTH;
+    return kind == RB_K_FLOAT  ? rb_text_spell_float(s, bits, width)
+           : kind == RB_K_BOOL ? rb_text_spell_bool(s, bits)
+                               : rb_text_spell_uint(s, bits, wire);
+}
+
+/* Text: one scalar's line, spelled by kind (archive_text.h), and only as the writer spells it. */
 static int read_scalar_line(rb_ar *ar, const char *leaf, rb_kind kind, unsigned wire, uint64_t *bits)
 {
     size_t len;
@@ -552,20 +613,19 @@ static int read_scalar_line(rb_ar *ar, const char *leaf, rb_kind kind, unsigned 
     int ok = kind == RB_K_FLOAT  ? rb_text_parse_float(line, len, width, bits)
              : kind == RB_K_BOOL ? rb_text_parse_bool(line, len, width, bits)
                                  : rb_text_parse_uint(line, len, wire, bits);
-    if (!ok)
+    if (!ok) {
         line_fail(ar, leaf, line, len,
                   kind == RB_K_FLOAT ? "a float" : kind == RB_K_BOOL ? "True, False or a decimal" : uint_spelling(wire));
-    return ok;
+        return 0;
+    }
+    char s[RB_TEXT_NUMBER_MAX];
+    return spelled_as_writer(ar, leaf, line, len, s, spell_scalar(s, kind, *bits, wire));
 }
 
 static void write_scalar_line(rb_ar *ar, rb_kind kind, uint64_t bits, unsigned wire)
 {
     char s[RB_TEXT_NUMBER_MAX];
-    unsigned width = wire & RB_W_WIDTH;
-    size_t n = kind == RB_K_FLOAT  ? rb_text_spell_float(s, bits, width)
-               : kind == RB_K_BOOL ? rb_text_spell_bool(s, bits)
-                                   : rb_text_spell_uint(s, bits, wire);
-    ar_put_line(ar, s, n);
+    ar_put_line(ar, s, spell_scalar(s, kind, bits, wire));
 }
 
 /* Binary: the scalar's wire bytes. */
@@ -804,7 +864,7 @@ rb_slot rb_ar_slot(rb_ar *ar, const char *what, unsigned wire)
     rb_slot s = {.wire = (uint8_t)wire};
     if (ar->failed) return s;
     if (ar->dir == RB_AR_READ && ar->text) {
-        s.valid = ar_read_uint_line(ar, what, wire, &s.value);
+        s.valid = read_uint_line(ar, what, wire, &s.value, 1);
     } else if (ar->dir == RB_AR_READ) {
         note_derived_field(ar);
         const uint8_t *p = ar_take(ar, what, wire & RB_W_WIDTH);

@@ -2,7 +2,8 @@
  * Spellings of the text encoding (see archive_text.h). Parsers are strict: a line is read back
  * only in the spelling the writer makes (plus leading zeros and either hex case), so a line of
  * one kind is not silently taken for another when a description tries a layout (a "0x" byte
- * line is never a number, a string or a float).
+ * line is never a number, a string or a float). The archive then takes a value only in the
+ * writer's own spelling (core/archive.c spelled_as_writer), so a file reads back byte for byte.
  */
 #include "archive_text.h"
 #include <inttypes.h>

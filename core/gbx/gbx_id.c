@@ -160,7 +160,8 @@ rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int
     const gbx_id_scope *s = scope(ar);
     uint32_t flags = !version_seen_before && s->version_seen ? GBX_UNIT_READ_ID_VERSION : 0;
     size_t defined = s->count - ids_before;
-    return rb_ar_unit_defer(ar, unit, s->entries + ids_before, defined * sizeof *s->entries, (uint32_t)defined, flags);
+    const gbx_id_entry *first = defined ? s->entries + ids_before : NULL; /* no scope yet: entries is NULL */
+    return rb_ar_unit_defer(ar, unit, first, defined * sizeof *s->entries, (uint32_t)defined, flags);
 }
 
 /* A deferred unit's start, for reading it again alone (gbx_unit.c). Out of memory here costs
@@ -240,8 +241,12 @@ static int take_raw_id(rb_ar *ar, const char *key, uint32_t *raw)
     uint64_t value = 0;
     const uint8_t *line = rb_ar_take_line(ar, key, &len);
     if (!line) return 0;
+    char spelled[RB_TEXT_NUMBER_MAX];
     if (len == 10 && memcmp(line, "4294967295", 10) == 0) value = ID_EMPTY_RAW;
-    else if (!rb_text_parse_uint(line, len, RB_X32, &value)) {
+    /* only as the writer spells it (upper-case hex, none as 4294967295): another spelling would
+     * not be written back byte for byte (found by fuzz_reader) */
+    else if (!rb_text_parse_uint(line, len, RB_X32, &value) || value == ID_EMPTY_RAW ||
+             memcmp(spelled, line, rb_text_spell_uint(spelled, value, RB_X32)) != 0) {
         rb_ar_fail_field(ar, RB_E_FORMAT, key, "the line before is not an id (8 hex digits, or 4294967295 for none)");
         return 0;
     }

@@ -10,9 +10,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 int cli_read_file(const char *path, uint8_t **data, size_t *size)
 {
@@ -21,7 +25,12 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
         fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
         return -1;
     }
+    /* a regular file's size is known: one buffer of that size (and a byte to see the end), not a
+     * buffer doubled and copied up to it (each copy of a batch's large files is memory touched) */
+    struct stat st;
     size_t used = 0, cap = 1 << 16;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1;
     uint8_t *buf = malloc(cap);
     int failed = buf == NULL;
     while (!failed) {
@@ -566,7 +575,7 @@ static int larger_first(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index; /* equal sizes in input order */
 }
 
-size_t *cli_largest_first(char **files, size_t count, size_t block)
+size_t *cli_largest_first(char **files, size_t count, size_t block, uint64_t *largest)
 {
     sized_file *sized = malloc((count ? count : 1) * sizeof *sized);
     size_t *order = malloc((count ? count : 1) * sizeof *order);
@@ -575,16 +584,71 @@ size_t *cli_largest_first(char **files, size_t count, size_t block)
         free(order);
         return NULL;
     }
+    uint64_t most = 0;
     for (size_t i = 0; i < count; i++) {
         struct stat st;
         sized[i] = (sized_file){stat(files[i], &st) == 0 ? (uint64_t)st.st_size : 0, i};
+        if (sized[i].size > most) most = sized[i].size;
     }
     if (!block) block = count ? count : 1;
     for (size_t from = 0; from < count; from += block)
         qsort(sized + from, count - from < block ? count - from : block, sizeof *sized, larger_first);
     for (size_t i = 0; i < count; i++) order[i] = sized[i].index;
     free(sized);
+    if (largest) *largest = most;
     return order;
+}
+
+void cli_batch_heap(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest: bigger blocks are still mapped */
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+/* A file's work takes a few times its size (the input, its decoded body, the model's arena), and
+ * the reserve must stay under the mmap threshold cli_batch_heap sets, or its block would be
+ * mapped and unmapped instead of kept. */
+enum { WORKER_HEAP_MIN = 4 << 20, WORKER_HEAP_MAX = 30 << 20, WORKER_HEAP_PER_BYTE = 6 };
+#if defined(__linux__) && !defined(MADV_COLLAPSE)
+#define MADV_COLLAPSE 25 /* Linux 6.1's value; older C libraries' headers lack it */
+#endif
+#define HUGE_PAGE ((uintptr_t)2 << 20) /* a transparent huge page on x86-64 and arm64 (4 KiB pages) */
+
+/* Where the advice starts: the huge page the block begins in when the memory below the block in
+ * it is mapped too (the heap's start: a thread's heap begins on a huge-page boundary, and the
+ * first small allocations of the thread, the file buffers among them, live there), else the
+ * block's first whole page. */
+static uintptr_t advice_start(uintptr_t block, uintptr_t page)
+{
+    uintptr_t down = block & ~(HUGE_PAGE - 1);
+    unsigned char resident[HUGE_PAGE / 4096];
+    if (down < block && (block - down) / page <= sizeof resident &&
+        mincore((void *)down, block - down, resident) == 0)
+        return down;
+    return (block + page - 1) & ~(page - 1);
+}
+
+void cli_worker_heap(uint64_t largest)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    uint64_t want = largest < WORKER_HEAP_MAX / WORKER_HEAP_PER_BYTE ? largest * WORKER_HEAP_PER_BYTE : WORKER_HEAP_MAX;
+    size_t bytes = want < WORKER_HEAP_MIN ? WORKER_HEAP_MIN : (size_t)want;
+    uint8_t *block = malloc(bytes);
+    if (!block) return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = advice_start((uintptr_t)block, page), to = ((uintptr_t)block + bytes) & ~(page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE); /* advice only: a refusal changes nothing */
+#ifdef MADV_COLLAPSE
+    /* the heap's first huge page was touched in small pages before the advice (the thread's heap
+     * header): made one huge page now (Linux 6.1; a refusal changes nothing) */
+    if (from % HUGE_PAGE == 0 && to - from >= HUGE_PAGE) madvise((void *)from, HUGE_PAGE, MADV_COLLAPSE);
+#endif
+    free(block);
+#else
+    (void)largest;
+#endif
 }
 
 int cli_cpu_count(void)

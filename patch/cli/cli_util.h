@@ -117,8 +117,18 @@ int cli_parse_jobs(const char *value, int *jobs);
 int cli_cpu_count(void);
 /* The order a batch hands its files out in: largest first within each `block` of consecutive
  * files (0: the whole list), so a large file does not end up alone at the tail of a run while the
- * other workers idle. Indices into `files` (malloc'd), NULL when out of memory. */
-size_t *cli_largest_first(char **files, size_t count, size_t block);
+ * other workers idle. Indices into `files` (malloc'd), NULL when out of memory; `largest` (may be
+ * NULL) receives the largest file's size. */
+size_t *cli_largest_first(char **files, size_t count, size_t block, uint64_t *largest);
+
+/* A batch parses file after file: the C library keeps freed memory for the next file instead of
+ * giving it back to the kernel and faulting it in again (call before the workers start). */
+void cli_batch_heap(void);
+/* On a batch worker's thread before its first file (after cli_batch_heap): reserves its heap for
+ * files up to `largest` bytes, advised as transparent huge pages, and gives it back to the heap
+ * of the thread, which keeps it for every file after; why:
+ * docs/performance.md "Issue 31, session 11: batches". */
+void cli_worker_heap(uint64_t largest);
 
 /* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is
  * restored). 0, or -1 (printed). */

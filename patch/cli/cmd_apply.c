@@ -62,6 +62,7 @@ typedef struct batch {
     char **files;
     size_t count, next, done; /* next, done: atomic */
     size_t *order;
+    uint64_t largest; /* the largest file's size: each worker's heap is made ready for it */
     file_outcome *outcomes;
     const apply_options *o;
 } batch;
@@ -69,6 +70,7 @@ typedef struct batch {
 static void *batch_worker(void *arg)
 {
     batch *b = arg;
+    cli_worker_heap(b->largest);
     for (;;) {
         size_t ticket = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
         if (ticket >= b->count) return NULL;
@@ -84,7 +86,8 @@ static void run_batch(batch *b)
     pthread_t threads[64];
     int started = 0, jobs = b->o->jobs < 64 ? b->o->jobs : 64;
     if (jobs > 1) {
-        b->order = cli_largest_first(b->files, b->count, 0);
+        cli_batch_heap();
+        b->order = cli_largest_first(b->files, b->count, 0, &b->largest);
         while (started < jobs && pthread_create(&threads[started], NULL, batch_worker, b) == 0) started++;
     }
     if (!started) { /* one job, in order, with the progress line before each file */

@@ -7,9 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include "cli.h"
 #include "cli_util.h"
 
@@ -118,21 +115,39 @@ int cmd_rewrite(int argc, char **argv)
 
 /* ---------- verify ---------- */
 
+/* The small fields first and the large buffers last, each initialised only as far as it is used
+ * (verify_init): a batch's result slots are touched one page or two each, not ten. */
 typedef struct verify_result {
     const char *status; /* exact | differs | error */
-    char error[1600];
     int has_diff;
     uint64_t diff_offset;
-    char diff_space[32]; /* "file" or "decoded" */
-    char path[512];
     rb_coverage coverage;
     rb_coverage_kinds kinds;
-    rb_stream_report streams[64];
     size_t stream_count;
     const char *format;
     char **notes; /* deviations the reader kept (stale checksums, ...): malloc'd copies */
     size_t note_count;
+    char diff_space[32]; /* "file" or "decoded" */
+    char error[1600];
+    char path[512];
+    rb_stream_report streams[64];
 } verify_result;
+
+static void verify_init(verify_result *r)
+{
+    r->status = "exact";
+    r->has_diff = 0;
+    r->diff_offset = 0;
+    memset(&r->coverage, 0, sizeof r->coverage);
+    memset(&r->kinds, 0, sizeof r->kinds);
+    r->stream_count = 0;
+    r->format = "?";
+    r->notes = NULL;
+    r->note_count = 0;
+    snprintf(r->diff_space, sizeof r->diff_space, "file");
+    r->error[0] = 0;
+    r->path[0] = 0;
+}
 
 static void keep_notes(verify_result *r, const rb_doc *doc)
 {
@@ -204,10 +219,7 @@ static void verify_reencoded(verify_result *r, rb_doc *doc, const char *path, co
 
 static void verify_one(const char *path, const char *reencode, int named, verify_result *r)
 {
-    memset(r, 0, sizeof(*r));
-    r->status = "exact";
-    r->format = "?";
-    snprintf(r->diff_space, sizeof r->diff_space, "file");
+    verify_init(r);
     uint8_t *data;
     size_t size;
     if (cli_read_file(path, &data, &size) != 0) {
@@ -336,6 +348,7 @@ typedef struct verify_pool {
     const char *reencode; /* NULL: pass streams through; "": re-encode all; else only this codec */
     size_t window;        /* files per block */
     size_t *order;        /* the files in the order they are handed out */
+    uint64_t largest;     /* the largest file's size: each worker's heap is made ready for it */
     verify_result *slots; /* result of file i in slots[i % (2 * window)] */
     int *ready;           /* slot holds the result of its file (atomic) */
     size_t next;          /* next ticket into `order` (atomic) */
@@ -365,6 +378,7 @@ static void wait_for_slots(verify_pool *p, size_t block)
 static void *verify_worker(void *arg)
 {
     verify_pool *p = arg;
+    cli_worker_heap(p->largest);
     for (;;) {
         size_t ticket = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
         if (ticket >= p->file_count) return NULL;
@@ -395,14 +409,19 @@ static void report_result(const char *file, verify_result *r, int as_json, int q
     fflush(stdout);
 }
 
-/* The result of file i, once a worker has it (the main thread's side of the pool). */
-static void take_result(verify_pool *p, size_t i, verify_result *r)
+/* The result of file i, once a worker has it (the main thread's side of the pool): read in its
+ * slot, which stays the file's until release_result. */
+static verify_result *take_result(verify_pool *p, size_t i)
 {
     size_t slot = i % (2 * p->window);
     while (!__atomic_load_n(&p->ready[slot], __ATOMIC_ACQUIRE))
         while (sem_wait(&p->finished) != 0 && errno == EINTR) {}
-    *r = p->slots[slot];
-    p->ready[slot] = 0;
+    return &p->slots[slot];
+}
+
+static void release_result(verify_pool *p, size_t i)
+{
+    p->ready[i % (2 * p->window)] = 0;
     __atomic_store_n(&p->printed, i + 1, __ATOMIC_RELEASE);
     if ((i + 1) % p->window == 0) { /* a block is free: a worker may be waiting for it */
         pthread_mutex_lock(&p->lock);
@@ -420,7 +439,7 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
     p->window = (size_t)jobs * 64;
     p->slots = calloc(2 * p->window, sizeof *p->slots);
     p->ready = calloc(2 * p->window, sizeof *p->ready);
-    p->order = cli_largest_first(p->files, p->file_count, p->window);
+    p->order = cli_largest_first(p->files, p->file_count, p->window, &p->largest);
     if (!p->slots || !p->ready || !p->order || sem_init(&p->finished, 0, 0) != 0) {
         free(p->slots), free(p->ready), free(p->order);
         return -1;
@@ -430,10 +449,10 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
     while (started < jobs && pthread_create(&threads[started], NULL, verify_worker, p) == 0) started++;
     for (size_t i = 0; started && i < p->file_count; i++) {
         cli_progress(i + 1, p->file_count, p->files[i]);
-        verify_result r;
-        take_result(p, i, &r);
+        verify_result *r = take_result(p, i);
         cli_progress_clear();
-        report_result(p->files[i], &r, as_json, quiet, t);
+        report_result(p->files[i], r, as_json, quiet, t);
+        release_result(p, i);
     }
     for (int k = 0; k < started; k++) pthread_join(threads[k], NULL);
     pthread_cond_destroy(&p->block_free);
@@ -447,6 +466,10 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
 
 static void verify_serial(verify_pool *p, int as_json, int quiet, verify_totals *t)
 {
+    if (p->file_count > 1) { /* a batch: the heap made ready once (a file alone keeps a heap its size) */
+        free(cli_largest_first(p->files, p->file_count, 0, &p->largest));
+        cli_worker_heap(p->largest);
+    }
     for (size_t i = 0; i < p->file_count; i++) {
         cli_progress(i + 1, p->file_count, p->files[i]);
         verify_result r;
@@ -463,17 +486,6 @@ static int parse_jobs(int argc, char **argv, int *i, int *jobs)
     if (strncmp(argv[*i], "-j", 2) == 0 && argv[*i][2]) v = argv[*i] + 2;
     else if ((strcmp(argv[*i], "-j") == 0 || strcmp(argv[*i], "--jobs") == 0) && *i + 1 < argc) v = argv[++*i];
     return cli_parse_jobs(v, jobs);
-}
-
-/* A batch parses file after file: freed memory is kept for the next file instead of going back to
- * the kernel and being faulted in again. Page faults were about half of the time of a round trip,
- * and they serialise the threads of one process on its address-space lock. */
-static void keep_freed_memory(void)
-{
-#ifdef __GLIBC__
-    mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest: bigger blocks are still mapped */
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
 }
 
 int cmd_verify(int argc, char **argv)
@@ -496,7 +508,7 @@ int cmd_verify(int argc, char **argv)
     }
     if (!path_count) { free(paths); return cli_usage_error("verify", NULL); }
     verify_pool pool = {.paths = paths, .path_count = path_count, .reencode = reencode};
-    keep_freed_memory();
+    cli_batch_heap();
     size_t missing = (size_t)cli_collect_files(paths, path_count, &pool.files, &pool.file_count);
     verify_totals t = {0};
     /* one file, or one job: no threads (and a pool that cannot start runs serially too) */

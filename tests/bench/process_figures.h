@@ -6,16 +6,27 @@
 
 /* A file the in-process benchmark measured: its sizes and its floor (read it + LZO-decompress its
  * bodies: the medians of the copy and lzo floors). */
+enum { PROCESS_MAX_LZO = 8 };
 typedef struct process_file {
     const char *path, *format;
     uint64_t size, decoded;
     double floor_seconds;
+    /* the LZO streams stored in the file itself (a GBX body): where, and their sizes, for the
+     * floor process (bench_floor_process) */
+    int lzo_count;
+    uint64_t lzo_offset[PROCESS_MAX_LZO], lzo_in_size[PROCESS_MAX_LZO], lzo_out_size[PROCESS_MAX_LZO];
 } process_file;
 
 /* `rebyte_bench --run-measure CMD ARG...`: runs CMD, prints "SECONDS MAXRSS_KB". This process is a
  * fresh exec with a small resident set, so the child's ru_maxrss is its own (Linux carries the
  * peak over fork and exec from the parent: the benchmark's own would swamp it). */
 int bench_run_measure(char **argv);
+
+/* `rebyte_bench --floor-process LIST`: the floor of issue 31 as a process of its own, to compare
+ * with the process CPU time of `rebyte verify -j1` like for like: each file of LIST (lines "PATH
+ * [OFFSET IN_SIZE OUT_SIZE]...", the file's LZO streams) read into a fresh buffer of its size and
+ * its streams LZO-decompressed into fresh buffers, as the CLI reads and decodes it. */
+int bench_floor_process(const char *list);
 
 /* Runs the CLI `cli` and prints: verify -j1 over the GBX folder against the floor, rewrite's peak
  * less the bare program's for the largest GBX, data.win and GROFF file, dump and build of the

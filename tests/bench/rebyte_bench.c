@@ -6,8 +6,9 @@
  *                [--peak-code prefault|lazy] [--defer] [--process [--cli REBYTE]] DIR|FILE...
  *
  * --process adds issue 31's figures of the CLI itself (process_figures.c): verify -j1 over the GBX
- * files against their floor, rewrite's peak less the bare program's, dump and build of the largest
- * map, verify -j1 / -j2 over the folders given.
+ * files against their floor (process CPU over a floor process's, --floor-process, like for like;
+ * and wall clock over the in-process floors), rewrite's peak less the bare program's, dump and
+ * build of the largest map, verify -j1 / -j2 over the folders given.
  *
  * Operations (per file; times are medians over the runs):
  *   read   load the file (read(2) into a fresh buffer) + parse it into the model + free
@@ -966,7 +967,14 @@ static void process_figures(const file_list *l, const options *o)
     for (size_t i = 0; i < l->count; i++) {
         const bench_file *f = &l->items[i];
         double floor = median(f->t[M_COPY], o->runs) + (f->lzo_count ? median(f->t[M_LZO], o->runs) : 0);
-        files[i] = (process_file){f->path, f->format, f->size, f->decoded_size, floor};
+        process_file *p = &files[i];
+        *p = (process_file){f->path, f->format, f->size, f->decoded_size, floor, 0, {0}, {0}, {0}};
+        for (int k = 0; k < f->lzo_count && p->lzo_count < PROCESS_MAX_LZO; k++) {
+            if (f->lzo_in[k] < f->data || f->lzo_in[k] + f->lzo_in_size[k] > f->data + f->size) continue; /* nested */
+            p->lzo_offset[p->lzo_count] = (uint64_t)(f->lzo_in[k] - f->data);
+            p->lzo_in_size[p->lzo_count] = f->lzo_in_size[k];
+            p->lzo_out_size[p->lzo_count++] = f->lzo_out_size[k];
+        }
     }
     bench_process_figures("/proc/self/exe", o->cli, files, l->count, (char **)o->folders, o->folder_count, o->runs);
     free(files);
@@ -975,6 +983,7 @@ static void process_figures(const file_list *l, const options *o)
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--run-measure") == 0) return bench_run_measure(argv + 2);
+    if (argc == 3 && strcmp(argv[1], "--floor-process") == 0) return bench_floor_process(argv[2]);
     if (argc == 5 && strcmp(argv[1], "--peak-child") == 0) {
         pin_heap("fresh"); /* peaks are a one-file command's */
         return peak_child(argv[2], atoi(argv[3]), argv[4]);
