@@ -1,6 +1,7 @@
 /* Small helpers shared by the C test programs. */
 #ifndef RB_TEST_UTIL_H
 #define RB_TEST_UTIL_H
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,34 @@ static int test_failures __attribute__((unused));
 
 /* A node's value through the checked getters of include/rebyte.h, for assertions: an impossible
  * value (NaN, INT64_MIN, UINT64_MAX) when the node is missing or of another kind. */
+/* Calls `check` on `path`, or on every file under it when it is a folder (names in alphabetical
+ * order, dot files skipped): the corpus and sample sweeps of the law tests. A path that does not
+ * exist is a failure. */
+static inline void test_each_file(const char *path, void (*check)(const char *file))
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        CHECK(0, "%s: no such file or folder", path);
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        check(path);
+        return;
+    }
+    struct dirent **entries;
+    int n = scandir(path, &entries, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        if (entries[i]->d_name[0] != '.') {
+            char child[4096];
+            int length = snprintf(child, sizeof child, "%s/%s", path, entries[i]->d_name);
+            if (length > 0 && (size_t)length < sizeof child) test_each_file(child, check);
+            else CHECK(0, "%s/%s: path too long", path, entries[i]->d_name);
+        }
+        free(entries[i]);
+    }
+    if (n >= 0) free(entries);
+}
+
 #ifdef REBYTE_H
 static inline double test_float(const rb_node *n)
 {

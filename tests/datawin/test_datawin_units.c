@@ -126,33 +126,9 @@ static void check_file(const char *path)
     free(data);
 }
 
-static void check_path(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        CHECK(0, "%s: no such file or folder", path);
-        return;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        check_file(path);
-        return;
-    }
-    struct dirent **entries;
-    int n = scandir(path, &entries, NULL, alphasort);
-    for (int i = 0; i < n; i++) {
-        if (entries[i]->d_name[0] != '.') {
-            char child[4096];
-            snprintf(child, sizeof child, "%s/%s", path, entries[i]->d_name);
-            check_path(child);
-        }
-        free(entries[i]);
-    }
-    if (n >= 0) free(entries);
-}
-
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) check_path(argv[i]);
+    for (int i = 1; i < argc; i++) test_each_file(argv[i], check_file);
     CHECK(files > 0 && mixed_models > 0, "no data.win with deferred chunks given");
     printf("data.win chunks kept as bytes among nodes and as nodes among bytes: %zu files, %zu mixed models written; "
            "%d failures\n",

@@ -114,22 +114,6 @@ static void check_file(const char *path)
     free(data);
 }
 
-static void check_path(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) return;
-    if (!S_ISDIR(st.st_mode)) { check_file(path); return; }
-    DIR *d = opendir(path);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char child[4096];
-        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-        check_path(child);
-    }
-    if (d) closedir(d);
-}
-
 int main(int argc, char **argv)
 {
     double min_saving = 1;
@@ -139,7 +123,7 @@ int main(int argc, char **argv)
         first = 3;
     }
     snprintf(json_path, sizeof json_path, "/tmp/rebyte-build-deferred-%d.json", (int)getpid());
-    for (int i = first; i < argc; i++) check_path(argv[i]);
+    for (int i = first; i < argc; i++) test_each_file(argv[i], check_file);
     unlink(json_path);
     CHECK(files_deferring > 0, "no file had a unit deferred by the build (%zu files)", files);
     CHECK(largest_ratio >= min_saving, "the largest file's arena: full / deferred = %.2f < %.2f", largest_ratio,

@@ -67,30 +67,6 @@ static void check_file(const char *path)
     free(data);
 }
 
-static void check_path(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        CHECK(0, "%s: no such file or folder", path);
-        return;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        check_file(path);
-        return;
-    }
-    struct dirent **entries;
-    int n = scandir(path, &entries, NULL, alphasort);
-    for (int i = 0; i < n; i++) {
-        if (entries[i]->d_name[0] != '.') {
-            char child[4096];
-            snprintf(child, sizeof child, "%s/%s", path, entries[i]->d_name);
-            check_path(child);
-        }
-        free(entries[i]);
-    }
-    if (n >= 0) free(entries);
-}
-
 int main(int argc, char **argv)
 {
     int first = 1;
@@ -98,7 +74,7 @@ int main(int argc, char **argv)
         damaged_per_file = atoi(argv[2]);
         first = 3;
     }
-    for (int i = first; i < argc; i++) check_path(argv[i]);
+    for (int i = first; i < argc; i++) test_each_file(argv[i], check_file);
     CHECK(files > 0, "no file of a known format given");
     CHECK(files_with_units > 0, "no file had a unit deferred: the law holds of nothing");
     printf("deferred reads agree with full reads: %zu files (%zu with deferred units, %zu units), %zu damaged copies; "

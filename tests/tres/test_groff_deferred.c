@@ -106,25 +106,8 @@ static void check_groff(const char *path, const uint8_t *data, size_t size)
     rb_doc_free(deferred);
 }
 
-static void check_path(const char *path)
+static void check_file(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        CHECK(0, "%s: no such file or folder", path);
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        struct dirent **entries;
-        int n = scandir(path, &entries, NULL, alphasort);
-        for (int i = 0; i < n; i++) {
-            char child[4096];
-            snprintf(child, sizeof child, "%s/%s", path, entries[i]->d_name);
-            if (entries[i]->d_name[0] != '.') check_path(child);
-            free(entries[i]);
-        }
-        if (n >= 0) free(entries);
-        return;
-    }
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
     if (data && rb_format_detect(data, size) == &rb_format_groff) check_groff(path, data, size);
@@ -138,7 +121,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--shared") == 0) shared = 1;
         else if (shared && stat(argv[i], &st) != 0) shared_missing = 1, printf("%s absent: skipped\n", argv[i]);
-        else check_path(argv[i]);
+        else test_each_file(argv[i], check_file);
     }
     CHECK(groff_files > 0, "no GROFF file given");
     printf("GROFF deferred units: %zu files, %zu names' reference counts from the replay; %d failures\n", groff_files,
