@@ -31,7 +31,9 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
     }
     /* the race-record guard compares the records with another file's by their nodes: a parsed
      * document's deferred units may hold records, a build's never do (rb_ar_unit_write) */
+    rb_doc_read_units_begin(doc); /* another thread's expansion swaps the sections */
     int parsed = doc->section_count && doc->sections[0].data;
+    rb_doc_read_end(doc);
     if ((doc->original || doc->blob_source) && parsed) rb_doc_expand_units(doc);
     rb_doc_read_units_begin(doc); /* a deferred unit is written as its bytes: no expansion */
     rb_status st = write_doc_unlocked(doc, &options, expected, expected_size, identical, out, out_size, err);
