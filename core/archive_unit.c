@@ -35,13 +35,7 @@ static int unit_state_init(rb_doc *state, const rb_doc *doc, rb_arena *arena)
  * misbehaving description might register) goes; the arena goes back to the caller. */
 static void unit_state_done(rb_doc *state, rb_arena *arena)
 {
-    for (size_t i = 0; i < state->note_count; i++) free((void *)state->notes[i]);
-    free(state->notes);
-    for (size_t i = 0; i < state->owned_count; i++) free(state->owned[i]);
-    free(state->owned);
-    free(state->sections);
-    free(state->streams);
-    free(state->derived_offsets);
+    rb_doc_free_read_products(state);
     *arena = state->arena;
 }
 

@@ -53,13 +53,7 @@ const char *rb_doc_note(const rb_doc *doc, size_t index)
 /* What one read of the file made: the model, its arena, sections, streams, notes. */
 static void free_model(rb_doc *doc)
 {
-    for (size_t i = 0; i < doc->note_count; i++) free((void *)doc->notes[i]);
-    free(doc->notes);
-    for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
-    free(doc->owned);
-    free(doc->sections);
-    free(doc->streams);
-    free(doc->derived_offsets);
+    rb_doc_free_read_products(doc);
     rb_arena_free(&doc->arena);
 }
 

@@ -113,6 +113,17 @@ int rb_doc_units_read_alone(const rb_doc *doc)
         b->field = swapped;                                                                                            \
     } while (0)
 
+void rb_doc_free_read_products(rb_doc *doc)
+{
+    for (size_t i = 0; i < doc->note_count; i++) free((void *)doc->notes[i]);
+    free(doc->notes);
+    for (size_t i = 0; i < doc->owned_count; i++) free(doc->owned[i]);
+    free(doc->owned);
+    free(doc->sections);
+    free(doc->streams);
+    free(doc->derived_offsets);
+}
+
 void rb_doc_swap_model(rb_doc *a, rb_doc *b)
 {
     SWAP(arena);

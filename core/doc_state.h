@@ -106,6 +106,10 @@ void rb_doc_read_units_begin(const rb_doc *doc);
  * offsets and notes): how a document with deferred units moves its model out before it reads
  * the file again in full. */
 void rb_doc_swap_model(rb_doc *a, rb_doc *b);
+/* Frees what one read made besides the arena (notes, owned buffers, sections, streams, derived
+ * offsets): a document's model when the arena goes too, a unit read alone when its arena is
+ * handed back to the caller. */
+void rb_doc_free_read_products(rb_doc *doc);
 /* Expands the deferred units of a document (no-op without any): 0 when out of memory. */
 int rb_doc_expand_units(rb_doc *doc);
 void rb_doc_read_end(const rb_doc *doc);
