@@ -510,10 +510,16 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 
 /* ---------- what the writing commands share (apply, replace, downgrade-items) ---------- */
 
-void cli_report_line(void *quiet, int warning, const char *line)
+void cli_report_line(void *context, int warning, const char *line)
 {
-    if (!warning && quiet && *(const int *)quiet) return;
-    fprintf(stderr, "%s%s\n", line[0] == ' ' ? "" : "rebyte: ", line);
+    const cli_report_context *c = context;
+    if (!warning && c && c->quiet) return;
+    const char *file = c && c->file ? c->file : NULL;
+    size_t indent = strspn(line, " "), n = file ? strlen(file) : 0;
+    int named = !file || (strncmp(line + indent, file, n) == 0 && line[indent + n] == ':');
+    /* a detail line (indented) keeps its indent, the file's name after it */
+    fprintf(stderr, "%s%.*s%s%s%s\n", indent ? "" : "rebyte: ", (int)indent, line, named ? "" : file,
+            named ? "" : ": ", line + indent);
 }
 
 int cli_exit_code_of(rb_status st)

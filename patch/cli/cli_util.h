@@ -93,10 +93,14 @@ void cli_progress_clear(void);
 
 /* ---------- what the writing commands share (apply, replace, downgrade-items) ---------- */
 
-/* rb_apply_options.report whose context is the command's quiet flag (an int, may be NULL):
- * warnings always, progress unless quiet; on stderr, which holds every report (stdout is
- * the output's with -o -). */
-void cli_report_line(void *quiet, int warning, const char *line);
+/* rb_apply_options.report whose context is a cli_report_context (may be NULL): warnings always,
+ * progress unless quiet; on stderr, which holds every report (stdout is the output's with -o -).
+ * Each line names the file it is about (batch workers report at once). */
+typedef struct cli_report_context {
+    int quiet;
+    const char *file;
+} cli_report_context;
+void cli_report_line(void *context, int warning, const char *line);
 /* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
 int cli_exit_code_of(rb_status st);
 /* A failed rb_apply on stderr, "rebyte: ERROR (nothing was written)"; returns its exit code. */

@@ -1,7 +1,11 @@
 /* rebyte apply: the library's rb_apply (include/rebyte.h) over files, folders and batches. */
+#define _GNU_SOURCE /* asprintf */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "cli_util.h"
@@ -10,6 +14,7 @@ typedef struct apply_options {
     rb_patch **patches;
     size_t patch_count;
     const char *out;
+    int out_is_folder; /* -o names an existing folder (or ends in '/'): each result under its own name */
     int in_place, backup, dry_run, quiet, force, jobs;
     rb_conflicts conflicts;
 } apply_options;
@@ -19,6 +24,17 @@ typedef struct file_outcome {
     int rc;
     char why[300];
 } file_outcome;
+
+/* -o FOLDER: the subfolders of a result found under a named folder, made as it is written (a
+ * file that is not patched leaves none). */
+static int make_folders_for(const char *target, const apply_options *o)
+{
+    if (!o->out_is_folder || !strchr(target + strlen(o->out), '/')) return 0;
+    char *path = strdup(target);
+    int rc = path ? cli_make_parents(path) : -1;
+    free(path);
+    return rc;
+}
 
 static void apply_to_file(const char *path, const char *target, const apply_options *o, file_outcome *result)
 {
@@ -30,8 +46,9 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
         snprintf(result->why, sizeof result->why, "cannot be read");
         return;
     }
+    cli_report_context report = {o->quiet, path};
     rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = cli_report_line,
-                           .report_context = (void *)&o->quiet, .want_changes = o->dry_run,
+                           .report_context = &report, .want_changes = o->dry_run,
                            .force = o->force};
     rb_apply_result r;
     rb_error err;
@@ -42,7 +59,8 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     } else if (o->dry_run) {
         cli_print_changes(r.changes, path);
     } else {
-        result->rc = cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
+        result->rc = make_folders_for(target, o) != 0 ? EXIT_IO
+                                                       : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
         char changes[48];
         if (result->rc != EXIT_OK) snprintf(result->why, sizeof result->why, "the output could not be written");
         else if (!o->quiet)
@@ -60,12 +78,18 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
  * worker and its next file. Outcomes land in their own slots, reported in input order after. */
 typedef struct batch {
     char **files;
+    char **targets; /* -o FOLDER: where each file's result goes (else NULL) */
     size_t count, next, done; /* next, done: atomic */
     size_t *order;
     uint64_t largest; /* the largest file's size: each worker's heap is made ready for it */
     file_outcome *outcomes;
     const apply_options *o;
 } batch;
+
+static const char *target_of(const batch *b, size_t i)
+{
+    return b->targets ? b->targets[i] : b->o->in_place ? b->files[i] : b->o->out;
+}
 
 static void *batch_worker(void *arg)
 {
@@ -75,7 +99,7 @@ static void *batch_worker(void *arg)
         size_t ticket = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
         if (ticket >= b->count) return NULL;
         size_t i = b->order ? b->order[ticket] : ticket;
-        apply_to_file(b->files[i], b->o->in_place ? b->files[i] : b->o->out, b->o, &b->outcomes[i]);
+        apply_to_file(b->files[i], target_of(b, i), b->o, &b->outcomes[i]);
         size_t done = __atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED);
         cli_progress(done, b->count, b->files[i]);
     }
@@ -93,7 +117,7 @@ static void run_batch(batch *b)
     if (!started) { /* one job, in order, with the progress line before each file */
         for (size_t i = 0; i < b->count; i++) {
             cli_progress(i + 1, b->count, b->files[i]);
-            apply_to_file(b->files[i], b->o->in_place ? b->files[i] : b->o->out, b->o, &b->outcomes[i]);
+            apply_to_file(b->files[i], target_of(b, i), b->o, &b->outcomes[i]);
             cli_progress_clear();
         }
     }
@@ -200,25 +224,149 @@ static int check_arguments(const apply_options *o, int input_count)
     return cli_usage_line("apply");
 }
 
+/* ---------- -o FOLDER ---------- */
+
+/* -o names a folder: one that exists, or any path ending in '/' (which must then be one).
+ * 0: a file, 1: a folder, -1: a path ending in '/' that is no folder (printed). */
+static int output_is_folder(const char *out)
+{
+    struct stat st;
+    size_t n = strlen(out);
+    int exists = stat(out, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return 1;
+    if (!n || out[n - 1] != '/') return 0;
+    fprintf(stderr, "rebyte: apply: %s: %s (-o FOLDER/ writes each result into an existing folder)\n", out,
+            exists ? "not a folder" : strerror(errno));
+    return -1;
+}
+
+/* The files to patch and, with -o FOLDER, where each goes: a file named on the command line under
+ * its own name, a file found under a named folder under its path below that folder. */
+typedef struct batch_files {
+    char **files, **targets;
+    size_t count;
+} batch_files;
+
+static void batch_files_free(batch_files *f)
+{
+    if (f->targets)
+        for (size_t i = 0; i < f->count; i++) free(f->targets[i]);
+    free(f->targets);
+    cli_free_files(f->files, f->count);
+}
+
+static int add_files(batch_files *f, char **found, size_t n)
+{
+    char **files = realloc(f->files, (f->count + n + 1) * sizeof *files);
+    if (files) f->files = files;
+    char **targets = files ? realloc(f->targets, (f->count + n + 1) * sizeof *targets) : NULL;
+    if (!targets) return -1;
+    f->targets = targets;
+    for (size_t k = 0; k < n; k++) {
+        f->files[f->count] = found[k];
+        f->targets[f->count++] = NULL;
+    }
+    free(found);
+    return 0;
+}
+
+/* `file`'s name in the output folder: below `input` when it was found under that folder. */
+static char *target_in_folder(const char *folder, const char *input, const char *file)
+{
+    const char *name;
+    if (strcmp(input, file) == 0) {
+        const char *slash = strrchr(file, '/');
+        name = slash ? slash + 1 : file;
+    } else {
+        name = file + strlen(input);
+        while (*name == '/') name++;
+    }
+    size_t n = strlen(folder);
+    char *target = NULL;
+    if (asprintf(&target, "%s%s%s", folder, n && folder[n - 1] == '/' ? "" : "/", name) < 0) return NULL;
+    return target;
+}
+
+/* Every input walked (folders recursively); returns how many could not be walked, or -1 when
+ * out of memory. With -o FOLDER each file gets its target. */
+static int collect_inputs(char **inputs, int input_count, const apply_options *o, batch_files *f)
+{
+    int missing = 0;
+    for (int i = 0; i < input_count; i++) {
+        char **found = NULL;
+        size_t n = 0, first = f->count;
+        if (cli_collect_files(&inputs[i], 1, &found, &n) != 0) missing++;
+        if (add_files(f, found, n) != 0) return -1;
+        for (size_t k = first; o->out_is_folder && k < f->count; k++)
+            if (!(f->targets[k] = target_in_folder(o->out, inputs[i], f->files[k]))) return -1;
+    }
+    if (!o->out_is_folder) {
+        free(f->targets);
+        f->targets = NULL;
+    }
+    return missing;
+}
+
+static const char *const *sorting_targets; /* qsort has no context argument */
+static int by_target(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    int c = strcmp(sorting_targets[a], sorting_targets[b]);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* Before anything is written: no two inputs go to one output, none to an input (stdin has no
+ * name to write under). 0, or EXIT_USAGE with each clash named. */
+static int check_targets(const batch_files *f)
+{
+    size_t *order = malloc((f->count ? f->count : 1) * sizeof *order), clashes = 0;
+    if (!order) return EXIT_IO;
+    for (size_t i = 0; i < f->count; i++) order[i] = i;
+    sorting_targets = (const char *const *)f->targets;
+    qsort(order, f->count, sizeof *order, by_target);
+    for (size_t k = 0; k < f->count; k++) {
+        size_t i = order[k];
+        struct stat in, out;
+        if (strcmp(f->files[i], "-") == 0)
+            clashes++, fprintf(stderr, "rebyte: apply: stdin has no name to write under in a folder: give -o FILE\n");
+        else if (k && strcmp(f->targets[order[k - 1]], f->targets[i]) == 0)
+            clashes++, fprintf(stderr, "rebyte: apply: %s and %s would both be written to %s\n", f->files[order[k - 1]],
+                               f->files[i], f->targets[i]);
+        else if (stat(f->files[i], &in) == 0 && stat(f->targets[i], &out) == 0 && in.st_dev == out.st_dev &&
+                 in.st_ino == out.st_ino)
+            clashes++, fprintf(stderr, "rebyte: apply: %s would replace its input %s (use --in-place for that)\n",
+                               f->targets[i], f->files[i]);
+    }
+    free(order);
+    if (!clashes) return 0;
+    fprintf(stderr, "rebyte: apply: nothing was written\n");
+    return EXIT_USAGE;
+}
+
 static int apply_files(char **inputs, int input_count, apply_options *o)
 {
-    char **files;
-    size_t n;
-    int walk_failed = cli_collect_files(inputs, input_count, &files, &n) != 0;
-    if (n > 1 && o->out && !o->in_place) {
-        fprintf(stderr, "rebyte: several input files need --in-place (or apply them one at a time with -o)\n");
-        cli_free_files(files, n);
-        return EXIT_USAGE;
+    batch_files f = {0};
+    int missing = collect_inputs(inputs, input_count, o, &f), rc = EXIT_OK;
+    if (missing < 0) rc = EXIT_IO;
+    else if (f.count > 1 && o->out && !o->out_is_folder) {
+        fprintf(stderr, "rebyte: apply: several input files need -o FOLDER/ or --in-place (%s is not a folder)\n",
+                o->out);
+        rc = EXIT_USAGE;
+    } else if (o->out_is_folder) rc = check_targets(&f);
+    if (rc != EXIT_OK) {
+        batch_files_free(&f);
+        return rc;
     }
-    batch b = {.files = files, .count = n, .o = o, .outcomes = calloc(n ? n : 1, sizeof(file_outcome))};
-    int rc = EXIT_IO;
+    batch b = {.files = f.files, .targets = f.targets, .count = f.count, .o = o,
+               .outcomes = calloc(f.count ? f.count : 1, sizeof(file_outcome))};
+    rc = EXIT_IO;
     if (b.outcomes) {
         run_batch(&b);
         rc = summarize(&b);
     }
     free(b.outcomes);
-    cli_free_files(files, n);
-    return walk_failed && rc == EXIT_OK ? EXIT_IO : rc;
+    batch_files_free(&f);
+    return missing && rc == EXIT_OK ? EXIT_IO : rc;
 }
 
 int cmd_apply(int argc, char **argv)
@@ -232,6 +380,7 @@ int cmd_apply(int argc, char **argv)
         for (int i = 1; i < argc && rc == 0; i++)
             rc = parse_argument(argc, argv, &i, &o, inputs, &input_count, &explicit_patches);
         if (rc == 0) rc = check_arguments(&o, input_count);
+        if (rc == 0 && o.out && !o.in_place && (o.out_is_folder = output_is_folder(o.out)) < 0) rc = EXIT_IO;
         if (rc == 0) rc = apply_files(inputs, input_count, &o);
     }
     for (size_t i = 0; i < o.patch_count; i++) rb_patch_free(o.patches[i]);

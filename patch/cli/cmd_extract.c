@@ -174,7 +174,8 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
     rb_patch *patch = rb_patch_parse(patch_text, strlen(patch_text), o->asset, &err);
     rb_free(patch_text);
     if (!patch) { cli_print_error(&err); return EXIT_BAD_INPUT; }
-    rb_apply_options ao = {.size = sizeof ao, .report = cli_report_line, .report_context = (void *)&o->quiet,
+    cli_report_context report = {o->quiet, o->in};
+    rb_apply_options ao = {.size = sizeof ao, .report = cli_report_line, .report_context = &report,
                            .force = o->force, .want_changes = o->dry_run};
     rb_apply_result result;
     const rb_patch *const patches[1] = {patch};
