@@ -1,4 +1,5 @@
 /* rebyte: the command-line tool. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -235,7 +236,7 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         const command *c = argc > 2 ? find_command(argv[2]) : NULL;
@@ -258,3 +259,17 @@ int main(int argc, char **argv)
     }
     return c->run(argc - 1, argv + 1);
 }
+
+/* What a command printed reached stdout: a write or the last flush that failed (a full disk) is
+ * exit 3 with a message, whatever the command's own outcome; a report that did not reach its
+ * reader is no success. */
+static int stdout_checked(int rc)
+{
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0;
+    if (!flush_failed && !ferror(stdout)) return rc;
+    fprintf(stderr, "rebyte: stdout: write failed%s%s\n", errno ? ": " : "", errno ? strerror(errno) : "");
+    return EXIT_IO;
+}
+
+int main(int argc, char **argv) { return stdout_checked(run(argc, argv)); }

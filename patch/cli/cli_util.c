@@ -18,11 +18,23 @@
 #include <malloc.h>
 #endif
 
+/* A folder opens like a file and fails at the first read: it is said for what it is. */
+static int is_folder(FILE *f)
+{
+    struct stat st;
+    return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int cli_read_file(const char *path, uint8_t **data, size_t *size)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (is_folder(f)) {
+        fprintf(stderr, "rebyte: %s: is a directory\n", path);
+        if (f != stdin) fclose(f);
         return -1;
     }
     /* a regular file's size is known: one buffer of that size (and a byte to see the end), not a
@@ -379,6 +391,12 @@ void cli_free_files(char **files, size_t count)
 {
     for (size_t i = 0; i < count; i++) free(files[i]);
     free(files);
+}
+
+int cli_no_known_file(const char *folder)
+{
+    fprintf(stderr, "rebyte: %s: no file of a known format in this folder\n", folder);
+    return EXIT_BAD_INPUT;
 }
 
 static int load_with(const char *path, cli_loaded *l, int defer)

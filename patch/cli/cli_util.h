@@ -60,6 +60,9 @@ int cli_scan_skips(const char *name);
 typedef int (*cli_file_fn)(const char *path, void *ctx);
 int cli_collect_files(char **paths, int count, char ***files, size_t *file_count);
 void cli_free_files(char **files, size_t count);
+/* A folder named to verify or check in which no file of a known format was found: said on
+ * stderr; returns EXIT_BAD_INPUT (nothing was checked is no success). */
+int cli_no_known_file(const char *folder);
 
 void cli_print_error(const rb_error *err);
 

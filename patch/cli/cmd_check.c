@@ -128,10 +128,16 @@ static int check_paths(char **paths, int count, const check_options *options)
             if (rc == EXIT_OK || rc == EXIT_DIFFERS) rc = EXIT_IO;
             continue;
         }
+        size_t checked = 0;
         for (size_t k = 0; k < n; k++) {
             int skipped, one = check_file(files[k], named, options, &skipped);
+            checked += !skipped;
             /* the worst outcome decides: unreadable, unparsable, then a rule broken */
             if (one != EXIT_OK && (rc == EXIT_OK || rc == EXIT_DIFFERS)) rc = one;
+        }
+        if (!named && !checked) {
+            int none = cli_no_known_file(paths[i]);
+            if (rc == EXIT_OK || rc == EXIT_DIFFERS) rc = none;
         }
         cli_free_files(files, n);
     }

@@ -351,6 +351,7 @@ typedef struct verify_pool {
     uint64_t largest;     /* the largest file's size: each worker's heap is made ready for it */
     verify_result *slots; /* result of file i in slots[i % (2 * window)] */
     int *ready;           /* slot holds the result of its file (atomic) */
+    unsigned char *known; /* known[i]: file i is of a known format (not skipped); set as reported */
     size_t next;          /* next ticket into `order` (atomic) */
     size_t printed;       /* files the main thread is done with (atomic) */
     sem_t finished;       /* posted once per result */
@@ -451,6 +452,7 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
         cli_progress(i + 1, p->file_count, p->files[i]);
         verify_result *r = take_result(p, i);
         cli_progress_clear();
+        p->known[i] = strcmp(r->status, "skipped") != 0;
         report_result(p->files[i], r, as_json, quiet, t);
         release_result(p, i);
     }
@@ -475,8 +477,30 @@ static void verify_serial(verify_pool *p, int as_json, int quiet, verify_totals 
         verify_result r;
         verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &r);
         cli_progress_clear();
+        p->known[i] = strcmp(r.status, "skipped") != 0;
         report_result(p->files[i], &r, as_json, quiet, t);
     }
+}
+
+/* Whether `file` was found under the folder `folder` (the walk spells it folder/name). */
+static int found_under(const char *file, const char *folder)
+{
+    size_t n = strlen(folder);
+    return strncmp(file, folder, n) == 0 && n && (folder[n - 1] == '/' || file[n] == '/');
+}
+
+/* The folders named in which no file of a known format was found: each said (cli_no_known_file). */
+static size_t folders_without_known_file(const verify_pool *p)
+{
+    size_t count = 0;
+    for (int k = 0; k < p->path_count; k++) {
+        struct stat st;
+        if (stat(p->paths[k], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        int any = 0;
+        for (size_t i = 0; i < p->file_count && !any; i++) any = p->known[i] && found_under(p->files[i], p->paths[k]);
+        if (!any) count++, cli_no_known_file(p->paths[k]);
+    }
+    return count;
 }
 
 /* -j N, -jN or --jobs N (0: every CPU); 0 on success. */
@@ -511,25 +535,30 @@ int cmd_verify(int argc, char **argv)
     cli_batch_heap();
     size_t missing = (size_t)cli_collect_files(paths, path_count, &pool.files, &pool.file_count);
     verify_totals t = {0};
+    pool.known = calloc(pool.file_count + 1, 1);
+    if (!pool.known) { free(paths); cli_free_files(pool.files, pool.file_count); return EXIT_IO; }
     /* one file, or one job: no threads (and a pool that cannot start runs serially too) */
     if (jobs < 2 || pool.file_count < 2 || verify_parallel(&pool, jobs, as_json, quiet, &t) != 0)
         verify_serial(&pool, as_json, quiet, &t);
-    size_t checked = pool.file_count - t.skipped;
+    size_t checked = pool.file_count - t.skipped, empty = folders_without_known_file(&pool);
+    free(pool.known);
     if (as_json) {
         printf("{\"summary\":true,\"files\":%zu,\"exact\":%zu,\"differs\":%zu,\"errors\":%zu,\"skipped\":%zu,"
-               "\"with_notes\":%zu,\"missing\":%zu,\"reencode\":%s}\n",
-               checked, t.exact, t.differs, t.errors, t.skipped, t.with_notes, missing, reencode ? "true" : "false");
+               "\"with_notes\":%zu,\"missing\":%zu,\"folders_without_known_file\":%zu,\"reencode\":%s}\n",
+               checked, t.exact, t.differs, t.errors, t.skipped, t.with_notes, missing, empty,
+               reencode ? "true" : "false");
     } else {
         printf("%zu/%zu exact%s, %zu differ, %zu errors", t.exact, checked,
                reencode ? " (re-encoded streams, content compared)" : "", t.differs, t.errors);
         if (t.skipped) printf(", %zu skipped (not a known format)", t.skipped);
         if (t.with_notes) printf(", %zu with notes (deviations kept, listed above)", t.with_notes);
         if (missing) printf(", %zu not found or unreadable (named above)", missing);
+        if (empty) printf(", %zu folder%s without a file of a known format (named above)", empty, empty == 1 ? "" : "s");
         printf("\n");
     }
     free(paths);
     cli_free_files(pool.files, pool.file_count);
     if (missing) return EXIT_IO;
-    if (t.errors) return EXIT_BAD_INPUT;
+    if (t.errors || empty) return EXIT_BAD_INPUT;
     return t.differs ? EXIT_DIFFERS : EXIT_OK;
 }
