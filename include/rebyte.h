@@ -414,7 +414,8 @@ typedef struct rb_apply_options {
 typedef struct rb_apply_result {
     uint8_t *bytes;      /* the patched, verified file (rb_apply_result_free frees it) */
     size_t size;
-    size_t operations;   /* operations that changed the model (tests and skipped conflicts excluded) */
+    size_t operations;   /* operations that changed the model (tests, skipped conflicts and those that
+                            left a value as it was, such as a replace by the same value, excluded) */
     int units;           /* units the format's description built (docs/usage.md "How apply works") */
     char first_unit[256]; /* the first of them: its path and the operation that opened it */
     char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} */

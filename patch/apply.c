@@ -292,8 +292,33 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
     return 0;
 }
 
+/* Whether an operation sets the value at `plain` in place (a replace, an add or a copy onto a
+ * record's member, an offset), which it may leave as it was; an insertion into a list, a removal
+ * and a move always change the model (a move onto itself aside). */
+static int sets_in_place(const char *kind, const char *plain)
+{
+    if (!strcmp(kind, "remove") || !strcmp(kind, "move")) return 0;
+    if (strcmp(kind, "add") != 0 && strcmp(kind, "copy") != 0) return 1;
+    const char *last = strrchr(plain, '/');
+    last = last ? last + 1 : plain;
+    return *last && strcmp(last, "-") != 0 && strspn(last, "0123456789") != strlen(last);
+}
+
+/* An operation that changed nothing (a replace by the same value, an offset of 0, a move onto
+ * itself): applied, but no change (docs/usage.md "Where outputs go": "N changes"). */
+static int left_as_it_was(const json_t *op, const char *kind, const json_t *was, const json_t *now)
+{
+    if (!strcmp(kind, "move")) {
+        const char *from = json_string_value(json_object_get(op, "from"));
+        const char *path = json_string_value(json_object_get(op, "path"));
+        return from && path && strcmp(from, path) == 0;
+    }
+    return was && now && json_equal((json_t *)was, (json_t *)now);
+}
+
 /* One operation: what the format keeps in step with it read first, then the operation, then
- * those; each change noted for the dry run and the race-record check. */
+ * those; each change noted for the dry run and the race-record check. RB_STACK_UNCHANGED when
+ * the model holds what it held (left_as_it_was). */
 static int change_on_model(void *context, const char *patch, size_t i, const json_t *op, const char *plain,
                            char *message, size_t size)
 {
@@ -303,7 +328,8 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     const char *kind = json_string_value(json_object_get(op, "op"));
     char why[1200];
     rb_units_set_operation(doc, patch, i);
-    json_t *was = out->changes ? rb_model_json_at(doc, plain) : NULL;
+    int in_place = sets_in_place(kind, plain);
+    json_t *was = out->changes || in_place ? rb_model_json_at(doc, plain) : NULL;
     json_t *companions = companion_ops(doc, op, plain);
     json_t *followers = follower_ops(doc, op, plain, why, sizeof why);
     int rc = why[0] ? -1 : 0; /* the followers refuse */
@@ -311,16 +337,17 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     if (rc == 0) rc = note_from(doc, op, out);
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
-    if (rc == 0 && out->changes)
-        note_change(out->changes, kind, resolved, was, strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL);
-    else json_decref(was);
+    json_t *now = rc == 0 && (out->changes || in_place) && strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL;
+    int unchanged = rc == 0 && left_as_it_was(op, kind, in_place ? was : NULL, now);
+    if (rc == 0 && out->changes && !unchanged) note_change(out->changes, kind, resolved, was, now);
+    else json_decref(was), json_decref(now);
     free(resolved);
     if (rc != 0) snprintf(message, size, "%s: operation %zu: %s", patch, i, why);
     if (rc == 0) rc = apply_companions(doc, companions, out, patch, i, message, size);
     if (rc == 0) rc = apply_companions(doc, followers, out, patch, i, message, size);
     json_decref(companions);
     json_decref(followers);
-    return rc;
+    return rc == 0 && unchanged ? RB_STACK_UNCHANGED : rc;
 }
 
 static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *out)

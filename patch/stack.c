@@ -197,8 +197,9 @@ static int change(stack_run *run, int p, size_t i, const json_t *op, char *why, 
     } else if (other >= 0 && run->policy == RB_CONFLICTS_FIRST_WINS) {
         run->skipped++;
         say(run, "  %s: %s %s skipped (%s changed it first)", name, kind ? kind : "?", plain, run->names[other]);
-    } else if ((rc = run->target->apply(run->target->context, name, i, op, plain, why, why_size)) == 0) {
-        run->changed++;
+    } else if ((rc = run->target->apply(run->target->context, name, i, op, plain, why, why_size)) >= 0) {
+        run->changed += rc != RB_STACK_UNCHANGED;
+        rc = 0;
         if (touch(&run->places, plain, p) != 0) {
             snprintf(why, why_size, "out of memory");
             rc = -1;

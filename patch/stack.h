@@ -4,6 +4,8 @@
 #include <jansson.h>
 #include "rebyte.h"
 
+enum { RB_STACK_UNCHANGED = 1 };
+
 /* What a document does for the stack: the model (patch/apply.c) or plain JSON (portable.c). */
 typedef struct rb_stack_target {
     void *context;
@@ -12,8 +14,9 @@ typedef struct rb_stack_target {
     /* where operation `op` acts: its plain path (malloc'd), or -1 with why (the patch and the
      * operation index are put before it) */
     int (*locate)(void *context, const json_t *op, char **plain, char *why, size_t why_size);
-    /* carries out `op` (and what the format keeps in step with it) at `plain`: 0, or -1 with the
-     * whole message */
+    /* carries out `op` (and what the format keeps in step with it) at `plain`: 0, or
+     * RB_STACK_UNCHANGED when it left the document as it was (a replace by the same value: not
+     * counted as a change), or -1 with the whole message */
     int (*apply)(void *context, const char *patch, size_t index, const json_t *op, const char *plain, char *why,
                  size_t why_size);
     /* a line of the report (a patch's count of changes, a skipped conflict), or NULL */
@@ -22,8 +25,8 @@ typedef struct rb_stack_target {
 
 /* Applies the patches' operations in order. Two patches that change one place (the same path,
  * or one inside the other) follow `policy`: stop (refused, naming both), the first wins (the
- * later change is skipped and reported) or the last wins. *changed gets the changes made (tests
- * and skipped ones excluded). 0, or -1 with `why`. */
+ * later change is skipped and reported) or the last wins. *changed gets the changes made (tests,
+ * skipped ones and those that left the document as it was excluded). 0, or -1 with `why`. */
 int rb_stack_apply(const rb_stack_target *target, const json_t *const *ops, const char *const *names, size_t count,
                    rb_conflicts policy, size_t *changed, char *why, size_t why_size);
 #endif

@@ -115,8 +115,10 @@ int cli_write_result(const char *target, const char *input, const uint8_t *orig,
 /* How every command words a count of changes: "0 changes", "1 change", "3 changes"; an output
  * whose bytes are the input's (`unchanged`) has 0, whatever operations were applied. */
 const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size);
-/* A dry run's list (rb_apply_result.changes) on stdout: "FILE: N changes", then one line each. */
-void cli_print_changes(const char *changes_json, const char *name);
+/* A dry run's list on stdout: "FILE: N changes" (the count as cli_changes words it, of
+ * rb_apply_result.operations), then one line for each change, those the format keeps in step
+ * included (rb_apply_result.changes). */
+void cli_print_changes(const rb_apply_result *result, const char *name);
 
 /* -j N: 1 to CLI_MAX_JOBS, or 0 for every CPU. 0 on success, else -1 (printed). */
 enum { CLI_MAX_JOBS = 256 };

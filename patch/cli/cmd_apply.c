@@ -57,7 +57,7 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
         result->rc = cli_apply_failed(&err);
         snprintf(result->why, sizeof result->why, "%.290s", err.message);
     } else if (o->dry_run) {
-        cli_print_changes(r.changes, path);
+        cli_print_changes(&r, path);
     } else {
         result->rc = make_folders_for(target, o) != 0 ? EXIT_IO
                                                        : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
