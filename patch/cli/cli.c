@@ -33,8 +33,9 @@ static const command COMMANDS[] = {
      "  -q          print only files that are not exact or have notes (deviations kept), and the summary\n"
      "  -j N        check N files at once (default, and 0: the number of CPUs), the largest first;\n"
      "              output stays in order\n"
-     "Exit: 0 every file exact, 1 some differ, 2 some could not be parsed, 3 a path does not exist\n"
-     "or cannot be read (named on stderr, counted in the summary)"},
+     "Exit: 0 every file exact, 1 some differ, 2 some could not be parsed or a folder holds no file\n"
+     "of a known format, 3 a path does not exist or cannot be read (each named on stderr, counted\n"
+     "in the summary)"},
     {"rewrite", cmd_rewrite, "rebyte rewrite FILE -o OUT [--reencode]",
      "Read FILE into the model and write it to OUT (atomically). Without changes OUT equals\n"
      "FILE byte for byte. The file is read with the deferred model (every value checked, GBX\n"
@@ -63,13 +64,17 @@ static const command COMMANDS[] = {
      "  --new-record       a ghost or replay authored as a test fixture, with no original\n"
      "Exit: 0 written, 2 bad input or a changed race record, 3 I/O error"},
     {"apply", cmd_apply,
-     "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
+     "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | -o DIR/ | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
      "what was written and check it is the patched model. Paths are those of `rebyte dump`. On any\n"
      "error nothing is written and the input is untouched.\n"
      "  --patch FILE  a patch (repeatable); without it the leading arguments are the patches\n"
      "                (the first, then every further .json): use it when an input ends in .json\n"
      "  -o OUT        output file (one input)\n"
+     "  -o DIR/       an existing folder (the '/' optional): each result under its own name, a file\n"
+     "                found under a named folder under its path below it (subfolders made); the\n"
+     "                inputs are untouched. Two inputs for one name, or a result that would replace\n"
+     "                its input, are refused before anything is written (exit 64)\n"
      "  --in-place    replace each input (after verification)\n"
      "  --backup      keep the original as FILE.bak; an existing FILE.bak is left as it is (it\n"
      "                holds an older original): the first original is never overwritten\n"
@@ -87,8 +92,10 @@ static const command COMMANDS[] = {
      "`rebyte diff` carries its base's digest: on another base, every value it relies on is\n"
      "checked and reported field by field; it applies when all of them hold. A batch ends with a\n"
      "line for each file that was not patched, saying why. Folders are scanned for regular files,\n"
-     "skipping backups (*.bak) and temporary files (*.rebyte-XXXXXX).\n"
-     "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply"},
+     "skipping backups (*.bak) and temporary files (*.rebyte-XXXXXX). Every report line names its\n"
+     "file; \"N changes\" counts the values that changed (a replace by the same value is none).\n"
+     "Exit: 0 patched, 1 the result did not verify, 2 bad input or the patch does not apply,\n"
+     "3 a file could not be read or written"},
     {"check", cmd_check, "rebyte check [--json] [-q] FILE|DIR... | rebyte check --rules [--json]",
      "Game rules: what the game relies on that the byte format does not enforce, found before the\n"
      "game finds them (\"Couldn't load map!\"). Each format declares its own: for maps a block's\n"
@@ -104,7 +111,7 @@ static const command COMMANDS[] = {
      "  --rules   list every format's rules: kind (refusal, warning), description and the lists\n"
      "            each checks against (decorations per environment, references, ...)\n"
      "Exit 0 when every file is ok or only warned, 1 when a refusal rule is broken, 2 or 3 when a\n"
-     "file cannot be parsed or read"},
+     "file cannot be parsed or read, 2 when a folder holds no file of a known format"},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
      "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
      "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"
@@ -202,7 +209,7 @@ static void print_main_help(FILE *f)
     fprintf(f, "Usage:\n");
     for (size_t i = 0; i < COMMAND_COUNT; i++) fprintf(f, "  %s\n", COMMANDS[i].usage);
     fprintf(f, "\n`rebyte COMMAND --help` explains a command. `-` means stdin/stdout.\n"
-               "Exit codes: 0 ok, 1 differs/did not verify, 2 bad input, 3 I/O error, 64 usage.\n");
+               "Exit codes: 0 ok, 1 differs/did not verify, 2 bad input, 3 I/O error (stdout too), 64 usage.\n");
 }
 
 int cli_usage_line(const char *name)

@@ -24,3 +24,6 @@ endif()
 rebyte_add_script_test(cli_build_units cli/build_units.sh)
 rebyte_add_script_test(cli_build_units_corpus cli/build_units.sh corpus)
 set_tests_properties(cli_build_units_corpus PROPERTIES LABELS long SKIP_RETURN_CODE 77)
+# apply -o DIR/ (12 inputs, folders, clashes refused), report lines naming their file, "N changes"
+# counting what changed, every command's stdout checked (/dev/full), folders as inputs (issues 37, 38)
+rebyte_add_script_test(batch_outputs cli/batch_outputs.sh)
