@@ -568,11 +568,11 @@ const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_
     return out;
 }
 
-void cli_print_changes(const rb_apply_result *result, const char *name)
+void cli_print_changes(const rb_apply_result *result, int unchanged, const char *name)
 {
     json_t *changes = result->changes ? json_loads(result->changes, 0, NULL) : json_array();
     char count[48];
-    printf("%s: %s\n", name, cli_changes(result->operations, 0, count, sizeof count));
+    printf("%s: %s\n", name, cli_changes(result->operations, unchanged, count, sizeof count));
     for (size_t i = 0; i < json_array_size(changes); i++) {
         json_t *c = json_array_get(changes, i);
         json_t *value = json_object_get(c, "value"), *was = json_object_get(c, "was");

@@ -116,9 +116,9 @@ int cli_write_result(const char *target, const char *input, const uint8_t *orig,
  * whose bytes are the input's (`unchanged`) has 0, whatever operations were applied. */
 const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size);
 /* A dry run's list on stdout: "FILE: N changes" (the count as cli_changes words it, of
- * rb_apply_result.operations), then one line for each change, those the format keeps in step
- * included (rb_apply_result.changes). */
-void cli_print_changes(const rb_apply_result *result, const char *name);
+ * rb_apply_result.operations; 0 when the result's bytes are the input's, `unchanged`), then one
+ * line for each change, those the format keeps in step included (rb_apply_result.changes). */
+void cli_print_changes(const rb_apply_result *result, int unchanged, const char *name);
 
 /* -j N: 1 to CLI_MAX_JOBS, or 0 for every CPU. 0 on success, else -1 (printed). */
 enum { CLI_MAX_JOBS = 256 };

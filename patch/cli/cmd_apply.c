@@ -53,11 +53,12 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     rb_apply_result r;
     rb_error err;
     rb_status st = rb_apply(data, size, path, (const rb_patch *const *)o->patches, o->patch_count, &ao, &r, &err);
+    int unchanged = st == RB_OK && r.size == size && memcmp(r.bytes, data, size) == 0;
     if (st != RB_OK) {
         result->rc = cli_apply_failed(&err);
         snprintf(result->why, sizeof result->why, "%.290s", err.message);
     } else if (o->dry_run) {
-        cli_print_changes(&r, path);
+        cli_print_changes(&r, unchanged, path);
     } else {
         result->rc = make_folders_for(target, o) != 0 ? EXIT_IO
                                                        : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
@@ -65,8 +66,7 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
         if (result->rc != EXIT_OK) snprintf(result->why, sizeof result->why, "the output could not be written");
         else if (!o->quiet)
             fprintf(stderr, "rebyte: %s -> %s: patched and verified (%s)\n", path, target,
-                    cli_changes(r.operations, r.size == size && memcmp(r.bytes, data, size) == 0, changes,
-                                sizeof changes));
+                    cli_changes(r.operations, unchanged, changes, sizeof changes));
     }
     rb_apply_result_free(&r);
     free(data);

@@ -185,7 +185,7 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
     if (st != RB_OK) {
         rc = cli_apply_failed(&err);
     } else if (o->dry_run) {
-        cli_print_changes(&result, o->in);
+        cli_print_changes(&result, result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0, o->in);
     } else {
         const char *target = o->in_place ? o->in : o->out;
         char changes[48];
