@@ -217,7 +217,7 @@ static int check_arguments(const apply_options *o, int input_count)
     else if (!input_count) fprintf(stderr, "rebyte: apply: no input file given\n");
     else if (o->in_place && o->out) fprintf(stderr, "rebyte: apply: -o and --in-place exclude each other\n");
     else if (!o->dry_run && !o->in_place && !o->out)
-        fprintf(stderr, "rebyte: apply: say where the result goes: -o OUT, or --in-place (or --dry-run)\n");
+        fprintf(stderr, "rebyte: apply: say where the result goes: -o OUT, -o DIR/, or --in-place (or --dry-run)\n");
     else if (o->backup && !o->in_place)
         fprintf(stderr, "rebyte: apply: --backup goes with --in-place (with -o the input is not changed)\n");
     else return 0;

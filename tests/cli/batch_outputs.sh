@@ -112,6 +112,7 @@ json-patch|json-patch "\$tmp/doc.json" "\$tmp/doc.patch.json"
 rewrite -o -|rewrite "\$sample" -o -
 build -o -|build "\$tmp/sample.json" -o -
 convert -o -|convert --to text "\$sample" -o -
+downgrade-items --print-patch|downgrade-items "\$sample" --print-patch
 --help|--help
 apply --help|apply --help
 help verify|help verify
