@@ -297,28 +297,42 @@ static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, 
  * and a move always change the model (a move onto itself aside). */
 static int sets_in_place(const char *kind, const char *plain)
 {
-    if (!strcmp(kind, "remove") || !strcmp(kind, "move")) return 0;
+    if (!strcmp(kind, "remove") || !strcmp(kind, "move") || !strcmp(kind, "test")) return 0;
     if (strcmp(kind, "add") != 0 && strcmp(kind, "copy") != 0) return 1;
     const char *last = strrchr(plain, '/');
     last = last ? last + 1 : plain;
     return *last && strcmp(last, "-") != 0 && strspn(last, "0123456789") != strlen(last);
 }
 
-/* An operation that changed nothing (a replace by the same value, an offset of 0, a move onto
- * itself): applied, but no change (docs/usage.md "Where outputs go": "N changes"). */
-static int left_as_it_was(const json_t *op, const char *kind, const json_t *was, const json_t *now)
+/* Before an operation that sets a value in place: 1 when the place holds the value it sets
+ * already (compared as a test compares, by wire type: no rendering of the model), 0 when not,
+ * -1 for an operation whose value is not given (an offset: compared before and after). */
+static int holds_already(rb_doc *doc, const json_t *op, const char *kind, const char *plain)
 {
-    if (!strcmp(kind, "move")) {
-        const char *from = json_string_value(json_object_get(op, "from"));
-        const char *path = json_string_value(json_object_get(op, "path"));
-        return from && path && strcmp(from, path) == 0;
-    }
-    return was && now && json_equal((json_t *)was, (json_t *)now);
+    json_t *value = NULL;
+    if (!strcmp(kind, "copy")) value = rb_model_json_at(doc, json_string_value(json_object_get(op, "from")));
+    else if (!strcmp(kind, "replace") || !strcmp(kind, "add")) value = json_incref(json_object_get(op, "value"));
+    else return -1;
+    json_t *test = value ? json_pack("{s:s,s:s,s:o}", "op", "test", "path", plain, "value", value) : NULL;
+    char *want = NULL, *got = NULL, why[256];
+    int holds = test && pin_holds(doc, test, &want, &got, why, sizeof why);
+    free(want);
+    free(got);
+    json_decref(test);
+    return holds;
+}
+
+static int moves_onto_itself(const json_t *op, const char *kind)
+{
+    const char *from = json_string_value(json_object_get(op, "from"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    return !strcmp(kind, "move") && from && path && strcmp(from, path) == 0;
 }
 
 /* One operation: what the format keeps in step with it read first, then the operation, then
  * those; each change noted for the dry run and the race-record check. RB_STACK_UNCHANGED when
- * the model holds what it held (left_as_it_was). */
+ * the model holds what it held (a replace by the same value, an offset of 0, a move onto
+ * itself: applied, but no change, docs/usage.md "Where outputs go"). */
 static int change_on_model(void *context, const char *patch, size_t i, const json_t *op, const char *plain,
                            char *message, size_t size)
 {
@@ -328,8 +342,8 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     const char *kind = json_string_value(json_object_get(op, "op"));
     char why[1200];
     rb_units_set_operation(doc, patch, i);
-    int in_place = sets_in_place(kind, plain);
-    json_t *was = out->changes || in_place ? rb_model_json_at(doc, plain) : NULL;
+    int same = sets_in_place(kind, plain) ? holds_already(doc, op, kind, plain) : 0;
+    json_t *was = out->changes || same < 0 ? rb_model_json_at(doc, plain) : NULL;
     json_t *companions = companion_ops(doc, op, plain);
     json_t *followers = follower_ops(doc, op, plain, why, sizeof why);
     int rc = why[0] ? -1 : 0; /* the followers refuse */
@@ -337,8 +351,8 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     if (rc == 0) rc = note_from(doc, op, out);
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
-    json_t *now = rc == 0 && (out->changes || in_place) && strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL;
-    int unchanged = rc == 0 && left_as_it_was(op, kind, in_place ? was : NULL, now);
+    json_t *now = rc == 0 && (out->changes || same < 0) && strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL;
+    int unchanged = rc == 0 && (same > 0 || (same < 0 && was && now && json_equal(was, now)) || moves_onto_itself(op, kind));
     if (rc == 0 && out->changes && !unchanged) note_change(out->changes, kind, resolved, was, now);
     else json_decref(was), json_decref(now);
     free(resolved);
