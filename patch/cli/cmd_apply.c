@@ -260,7 +260,10 @@ static int add_files(batch_files *f, char **found, size_t n)
     char **files = realloc(f->files, (f->count + n + 1) * sizeof *files);
     if (files) f->files = files;
     char **targets = files ? realloc(f->targets, (f->count + n + 1) * sizeof *targets) : NULL;
-    if (!targets) return -1;
+    if (!targets) {
+        cli_free_files(found, n);
+        return -1;
+    }
     f->targets = targets;
     for (size_t k = 0; k < n; k++) {
         f->files[f->count] = found[k];
