@@ -255,7 +255,19 @@ static void batch_files_free(batch_files *f)
     cli_free_files(f->files, f->count);
 }
 
-static int add_files(batch_files *f, char **found, size_t n)
+/* Whether `file` lies in the folder whose real path is `folder` (or below it). */
+static int lies_in(const char *file, const char *folder)
+{
+    char *real = realpath(file, NULL);
+    size_t n = strlen(folder);
+    int in = real && strncmp(real, folder, n) == 0 && (real[n] == '/' || (n == 1 && folder[0] == '/'));
+    free(real);
+    return in;
+}
+
+/* The files found for `input` added to the list; those found in the output folder (`skip`, its
+ * real path, when it lies inside an input folder) are left out: earlier results are no inputs. */
+static int add_files(batch_files *f, const char *input, char **found, size_t n, const char *skip)
 {
     char **files = realloc(f->files, (f->count + n + 1) * sizeof *files);
     if (files) f->files = files;
@@ -266,6 +278,10 @@ static int add_files(batch_files *f, char **found, size_t n)
     }
     f->targets = targets;
     for (size_t k = 0; k < n; k++) {
+        if (skip && strcmp(found[k], input) != 0 && lies_in(found[k], skip)) {
+            free(found[k]);
+            continue;
+        }
         f->files[f->count] = found[k];
         f->targets[f->count++] = NULL;
     }
@@ -295,14 +311,16 @@ static char *target_in_folder(const char *folder, const char *input, const char 
 static int collect_inputs(char **inputs, int input_count, const apply_options *o, batch_files *f)
 {
     int missing = 0;
-    for (int i = 0; i < input_count; i++) {
+    char *out_folder = o->out_is_folder ? realpath(o->out, NULL) : NULL;
+    for (int i = 0; i < input_count && missing >= 0; i++) {
         char **found = NULL;
         size_t n = 0, first = f->count;
         if (cli_collect_files(&inputs[i], 1, &found, &n) != 0) missing++;
-        if (add_files(f, found, n) != 0) return -1;
-        for (size_t k = first; o->out_is_folder && k < f->count; k++)
-            if (!(f->targets[k] = target_in_folder(o->out, inputs[i], f->files[k]))) return -1;
+        if (add_files(f, inputs[i], found, n, out_folder) != 0) missing = -1;
+        for (size_t k = first; missing >= 0 && o->out_is_folder && k < f->count; k++)
+            if (!(f->targets[k] = target_in_folder(o->out, inputs[i], f->files[k]))) missing = -1;
     }
+    free(out_folder);
     if (!o->out_is_folder) {
         free(f->targets);
         f->targets = NULL;

@@ -39,6 +39,12 @@ cp "$sample" "$tmp/tree/stadium/deep/low.Map.Gbx"
 cmp -s "$tmp/out2/top.Map.Gbx" "$tmp/one.Map.Gbx" || fail "apply FOLDER -o DIR: top.Map.Gbx not written under its name"
 cmp -s "$tmp/out2/stadium/deep/low.Map.Gbx" "$tmp/one.Map.Gbx" ||
     fail "apply FOLDER -o DIR: stadium/deep/low.Map.Gbx not written under its path below the folder"
+# an output folder inside the input folder: its files (earlier results) are no inputs
+mkdir "$tmp/tree/results"
+for run in 1 2; do
+    "$rebyte" apply -q "$patch" "$tmp/tree" -o "$tmp/tree/results/" 2>"$tmp/err" || fail "apply FOLDER -o FOLDER/results (run $run): $(cat "$tmp/err")"
+done
+[ "$(find "$tmp/tree/results" -type f | wc -l)" -eq 2 ] || fail "the output folder inside the input was walked: $(find "$tmp/tree/results" -type f)"
 
 # 3. refused before anything is written: two inputs for one name, a result onto its input,
 #    several inputs with -o FILE, -o missing/
