@@ -366,7 +366,7 @@ static int walk(const char *path, file_list *l, int depth)
         free(child);
     }
     closedir(d);
-    qsort(here.items, here.count, sizeof(char *), compare_names);
+    if (here.count) qsort(here.items, here.count, sizeof(char *), compare_names); /* an empty folder has no list */
     int rc = 0;
     for (size_t i = 0; i < here.count; i++) {
         if (walk(here.items[i], l, depth + 1) != 0) rc = -1;
