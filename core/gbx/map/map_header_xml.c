@@ -59,7 +59,8 @@ static const struct xml_copy *copy_by_attribute(const char *element, size_t elem
 /* How an XML spells facts, learned from real maps (docs/formats/gbx.md "Header copies"). */
 enum {
     XML_OLD = 1,  /* the first games (type="challenge", exever 0.x: TM Original, Sunrise, Nations ESWC)
-                     spell names URL-style ("Paradise+Island"); from TMNF's 2.x on they are XML-escaped */
+                     spell names URL-style ("Paradise+Island"), not moods; from TMNF 2.x on texts are
+                     XML-escaped */
     XML_MP = 2,   /* exever 3.x (ManiaPlanet, TM2020): the mood is the decoration's time of day */
     XML_APOS = 4, /* an apostrophe is written &apos; (TMNF 2.11 does; the derived record says so) */
     XML_LAPS_ALWAYS = 8 /* nblaps is the lap count even when the map is no lap race (exever up to 0.1.4.3:
@@ -144,31 +145,59 @@ static const char *collection_name(uint64_t number)
     return number < 27 ? NAMES[number] : NULL;
 }
 
-/* The mood the XML shows for a decoration, as real maps write it: the older games copy the
- * decoration ("30x30Sunrise", "Sunrise "); from exever 3 on it is the time of day: TM2020's
- * "48x48Day" and "Land48x48Night" are "Day" and "Night", ManiaPlanet's "Day48" is "Day" and
- * "64x64Day" is "Day64" (the size follows). */
+/* The times of day a decoration's name holds (the moods of every game's decorations). */
+static const char *const TIMES_OF_DAY[] = {"Sunrise", "Sunset", "Night", "Day"};
+
+/* Where the first time of day starts in [text, text + size) (its length in *length), or size. */
+static size_t time_of_day_at(const uint8_t *text, size_t size, size_t *length)
+{
+    for (size_t i = 0; i < size; i++)
+        for (size_t k = 0; k < sizeof TIMES_OF_DAY / sizeof TIMES_OF_DAY[0]; k++) {
+            size_t n = strlen(TIMES_OF_DAY[k]);
+            if (i + n <= size && !memcmp(text + i, TIMES_OF_DAY[k], n)) {
+                *length = n;
+                return i;
+            }
+        }
+    return size;
+}
+
+static int all_digits(const uint8_t *text, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        if (text[i] < '0' || text[i] > '9') return 0;
+    return 1;
+}
+
+/* The mood the XML shows for a decoration, as real maps write it (docs/formats/gbx.md "Header
+ * copies"): the older games copy the decoration as it is, a space included (TM Sunrise's
+ * "Day ", TMNF Coast's "Sunrise "): moods are no names, the first games spell no space of
+ * theirs '+'. From exever 3 on it is the time of day: whatever precedes it goes (TM2020's
+ * "48x48Day", "NoStadium48x48Day", "48x48Screen155Day" are "Day"), and so does a size after it
+ * ("Day48", TM2020's "Day64"), but ManiaPlanet's "NNxNN" size before it follows it ("64x64Day"
+ * is "Day64"). */
 static void put_mood(rb_buf *out, const uint8_t *id, size_t size, unsigned style)
 {
     if (!(style & XML_MP)) {
-        put_encoded(out, id, size, style);
+        put_encoded(out, id, size, style & ~XML_OLD);
         return;
     }
     static const char BASE[] = "48x48";
-    char text[256], size_prefix[16] = "";
-    size_t n = 0, from = 0;
+    size_t from = 0, size_prefix = 0;
     for (size_t i = 0; i + 5 <= size; i++) /* whatever precedes 48x48 is the stadium's variant */
         if (!memcmp(id + i, BASE, 5)) from = i + 5;
-    /* "NNxNN" (other than the 48x48 base) leads the name: it follows the time of day */
-    if (!from && size > 5 && id[2] == 'x' && id[0] >= '0' && id[0] <= '9' && id[1] >= '0' && id[1] <= '9' &&
-        !memcmp(id, id + 3, 2)) {
-        snprintf(size_prefix, sizeof size_prefix, "%c%c", id[0], id[1]);
+    if (!from && size > 5 && id[2] == 'x' && all_digits(id, 2) && !memcmp(id, id + 3, 2)) {
+        size_prefix = 2;
         from = 5;
     }
-    for (size_t i = from; i < size && n < sizeof text - 1; i++) text[n++] = (char)id[i];
-    if (n > 2 && text[n - 2] == '4' && text[n - 1] == '8') n -= 2;
-    for (size_t i = 0; size_prefix[i] && n < sizeof text - 1; i++) text[n++] = size_prefix[i];
-    put_encoded(out, (const uint8_t *)text, n, style);
+    size_t length = 0, at = from + time_of_day_at(id + from, size - from, &length);
+    size_t end = at + length;
+    if (at == size) { /* no time of day: the name as it is, without a 48 size after it */
+        at = from;
+        end = size >= from + 2 && !memcmp(id + size - 2, "48", 2) && size - from > 2 ? size - 2 : size;
+    } else if (!all_digits(id + end, size - end)) end = size; /* what follows it is no size: kept */
+    put_encoded(out, id + at, end - at, style);
+    put_encoded(out, id, size_prefix, style);
 }
 
 /* The text of copy `c` derived from the body of `file`; 0 when the body lacks the fact. */
