@@ -7,9 +7,10 @@
 . "$(dirname "$0")/../lib.sh"
 require_corpus gbx
 require_python
+public=${REBYTE_PUBLIC:-$shared/public}
 folders=$corpus
 for set in maps maps-tm2020; do
-    [ -d "$shared/public/$set" ] && folders="$folders $shared/public/$set"
+    [ -d "$public/$set" ] && folders="$folders $public/$set"
 done
 # shellcheck disable=SC2086 # the folders are separate arguments
 "$rebyte" check --json $folders >"$tmp/check.jsonl" 2>/dev/null
