@@ -487,40 +487,37 @@ void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_sta
 
 /* ---------- an edited fact: its XML copy follows, its apostrophe marker too ---------- */
 
-typedef struct literal_find {
-    const rb_node *file;
-    const uint8_t *s;
-    unsigned style;
-    const struct xml_copy *copy;
+typedef struct stale_find {
+    const char *attribute;
     int found;
-} literal_find;
+} stale_find;
 
-static int literal_copy(void *context, const struct xml_copy *c, size_t value, size_t value_end)
+static void note_stale(void *context, const char *attribute, const uint8_t *stored, size_t stored_size,
+                       const uint8_t *body, size_t body_size)
 {
-    literal_find *f = context;
-    int apos = 0;
-    if (c == f->copy && value_end > value && !derived_length(f->file, c, f->style, f->s + value, value_end - value, &apos))
-        f->found = 1;
-    return !f->found;
+    (void)stored, (void)stored_size, (void)body, (void)body_size;
+    stale_find *f = context;
+    if (!strcmp(attribute, f->attribute)) f->found = 1;
 }
 
 /* When the XML of header chunk `k` (`chunk`) holds copy `c` in words of its own (a tool wrote
  * "Template" there and another name in the body), the operations that make it derived: the
  * template rebuilt from the XML the chunk holds now, `c` derived. The game writes the XML from
  * the body whenever it saves (every game-written map's copies derive), so an edit of the fact
- * reaches the copy. NULL when `c` derives already, is empty or absent. */
+ * reaches the copy. NULL when `c` derives already, is empty, absent, or its fact has no text
+ * (a collection without a name). */
 static json_t *follow_literal_copy(const rb_doc *doc, const rb_node *chunk, size_t k, const struct xml_copy *c)
 {
+    stale_find f = {c->attribute, 0}; /* what `check` reports: a non-empty copy the body could give */
+    gbx_xml_stale_copies(doc->root, chunk, note_stale, &f);
     rb_buf text;
     rb_buf_init(&text);
     json_t *ops = NULL;
-    if (xml_text(doc->root, chunk, &text) && text.size) {
-        literal_find f = {doc->root, text.data, xml_style(text.data, text.size), c, 0};
-        each_copy_attribute(text.data, text.size, literal_copy, &f);
+    if (f.found && xml_text(doc->root, chunk, &text) && text.size) {
         rb_arena arena;
         rb_arena_init(&arena);
         template_build t = {.arena = &arena, .file = doc->root, .s = text.data, .forced = c};
-        const rb_node *list = f.found ? build_template(&t, text.size) : NULL;
+        const rb_node *list = build_template(&t, text.size);
         json_t *value = list ? rb_model_to_json(doc, list, RB_BLOBS_BASE64) : NULL;
         if (value) {
             int whole = rb_node_get(chunk, "xml") != NULL; /* no attribute derived yet: the string goes */
