@@ -6,7 +6,8 @@ from the built file's bytes (not through rebyte's model) and compared with what 
 the first games (type="challenge", exever 0.x) spell a name's space '+' but keep a mood's
 ("Day " of TM Sunrise's Coast); TMNF escapes XML; from exever 3 the mood is the decoration's
 time of day ("48x48Screen155Day" and TM2020's "Day64" are "Day", ManiaPlanet's "64x64Day" is
-"Day64"). Each built map reads back exact and `check` finds no header-copies warning.
+"Day64"). Each built map reads back exact and `check` finds no header-copies warning; a mood
+edit of a Day64 map reaches the XML.
 
 Then a tool-written map: its XML name is "Template" while its body names it otherwise (as a
 track generator leaves it). `check` reports the mismatch; a rename reaches the XML name (the
@@ -115,6 +116,17 @@ with tempfile.TemporaryDirectory() as tmp:
         if xml_warnings(made):
             failures.append(f"exever {era}, {decoration!r}: check warns {xml_warnings(made)}")
 
+    # a mood edit reaches the XML on the 2026 decorations (TM2020's Day64 shows as Day)
+    made = made_map(tmp, TM2020, "x", "Day64")
+    if made:
+        patch, moved = os.path.join(tmp, "mood.json"), os.path.join(tmp, "moved.Map.Gbx")
+        json.dump([{"op": "replace", "path": "/body/chunks/[id=0x0304301F]/decoration/id", "value": "Sunset64"}],
+                  open(patch, "w"))
+        if run("apply", "-q", patch, made, "-o", moved).returncode != 0:
+            failures.append("the mood edit of a Day64 map failed")
+        elif attribute(header_xml(open(moved, "rb").read()), "desc", "mood") != "Sunset":
+            failures.append("after a mood edit from Day64 to Sunset64 the XML mood is not Sunset")
+
     # a tool-written map whose XML name is not its body's
     made = made_map(tmp, TMNF, "Generated track 7", "Day", xml_name="Template")
     if made:
@@ -151,5 +163,5 @@ with tempfile.TemporaryDirectory() as tmp:
 
 for f in failures:
     print("FAIL", f)
-print(f"XML spellings: {len(CASES)} eras and decorations, a tool-written rename; {len(failures)} failures")
+print(f"XML spellings: {len(CASES)} eras and decorations, a mood edit, a tool-written rename; {len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -194,7 +194,7 @@ static void put_mood(rb_buf *out, const uint8_t *id, size_t size, unsigned style
     size_t end = at + length;
     if (at == size) { /* no time of day: the name as it is, without a 48 size after it */
         at = from;
-        end = size >= from + 2 && !memcmp(id + size - 2, "48", 2) && size - from > 2 ? size - 2 : size;
+        end = size - from > 2 && !memcmp(id + size - 2, "48", 2) ? size - 2 : size;
     } else if (!all_digits(id + end, size - end)) end = size; /* what follows it is no size: kept */
     put_encoded(out, id + at, end - at, style);
     put_encoded(out, id, size_prefix, style);
