@@ -120,13 +120,26 @@ def xml_text(value, old, apos=False):
 
 def mood_of(decoration, exever):
     """The mood real maps write for a decoration: before exever 3 the decoration itself; from 3 on
-    the time of day ("Land48x48Night": "Night", "Day48": "Day", "64x64Day": "Day64")."""
+    the time of day ("Land48x48Night", "48x48Screen155Day": "Night", "Day"; "Day48", TM2020's
+    "Day64": "Day"; ManiaPlanet's "64x64Day": "Day64")."""
     if not exever[:1].isdigit() or int(exever.split(".")[0]) < 3:
         return decoration
-    m = re.match(r"^(?:.*48x48)?(.*?)(48)?$", decoration)
-    mood = m.group(1) if "48x48" in decoration or m.group(2) else decoration
-    sized = re.match(r"^(\d\d)x\1(.+)$", mood)
-    return sized.group(2) + sized.group(1) if sized and sized.group(1) != "48" else mood
+    rest = decoration.rsplit("48x48", 1)[1] if "48x48" in decoration else decoration
+    sized = re.match(r"^(\d\d)x\1(.+)$", rest) if "48x48" not in decoration else None
+    if sized:
+        rest = sized.group(2)
+    time = re.search(r"Sunrise|Sunset|Night|Day", rest)
+    if time:
+        tail = rest[time.end():]
+        rest = rest[time.start():] if not tail.isdigit() else time.group(0)
+    elif rest.endswith("48") and len(rest) > 2:
+        rest = rest[:-2]
+    return rest + (sized.group(1) if sized else "")
+
+
+def mood_text(decoration, exever):
+    """The mood as the XML spells it: moods are no names, the first games spell no space '+' in them."""
+    return xml_text(mood_of(decoration, exever), False)
 
 
 # ---------- the edits ----------
@@ -194,7 +207,7 @@ def copies_before(before, body):
         held.add("xml authortime")
     if before.get("decoration003") == str(body.get("decoration")).encode():
         held.add("decoration003")
-    mood = xml_text(mood_of(str(body.get("decoration")), exever), old)
+    mood = mood_text(str(body.get("decoration")), exever)
     if xml.get("mood") and xml.get("mood").startswith(mood):  # TM2020 writes "DayScreen16x9" for 48x48Day
         held.add("xml mood")
     return held
@@ -210,9 +223,9 @@ def check_edit(path, label, value, before, after, held):
         expect = {"times002": (after.get("times002") or [None] * 4)[3] == value,
                   "xml authortime": xml.get("authortime") == str(value)}
     else:
-        tail = before.get("xml", {}).get("mood", "")[len(xml_text(mood_of(str(before.get("decoration_body")), exever), old)):]
+        tail = before.get("xml", {}).get("mood", "")[len(mood_text(str(before.get("decoration_body")), exever)):]
         expect = {"decoration003": after.get("decoration003") == value.encode(),
-                  "xml mood": xml.get("mood") == xml_text(mood_of(value, exever), old) + tail}
+                  "xml mood": xml.get("mood") == mood_text(value, exever) + tail}
     for copy, ok in expect.items():
         if copy in held and not ok:
             failures.append(f"{os.path.basename(path)}: {label}: the header's {copy} did not follow the body")

@@ -1,6 +1,7 @@
 # GBX, the container and its maps (core/gbx/, core/gbx/map/): the corpus round trip, the class
 # tables, the bundled sample maps and their patches, the cookbook patches on the sample and every
-# corpus map, items downgrade, header copies, parallel lists and map thumbnails.
+# corpus map, items downgrade, header copies and their XML spellings, parallel lists and map
+# thumbnails.
 rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
 rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
 rebyte_add_script_test(gbx_samples gbx/samples.sh)
@@ -29,6 +30,9 @@ if(PYTHON3)
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
     ${REBYTE_SHARED}/public/maps)
   set_tests_properties(gbx_header_copies_public PROPERTIES TIMEOUT 1800 LABELS long)
+  # each era's spelling of the XML's copies on maps the project writes, a tool-written map renamed
+  add_test(NAME gbx_xml_spellings COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/xml_spellings.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.json)
   add_test(NAME gbx_parallel_lists COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/parallel.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
     ${REBYTE_SHARED}/public/maps)
@@ -46,3 +50,5 @@ add_executable(thumbnail_check gbx/thumbnail_check.c)
 target_link_libraries(thumbnail_check PRIVATE PkgConfig::JPEG PkgConfig::PNG)
 rebyte_add_script_test(gbx_thumbnails gbx/thumbnails.sh $<TARGET_FILE:thumbnail_check>)
 rebyte_add_script_test(gbx_apostrophe_rename gbx/apostrophe_rename.sh)
+# every XML copy of every corpus and public-world map derives (no header-copies warning)
+rebyte_add_script_test(gbx_xml_derived gbx/xml_derived.sh)

@@ -59,7 +59,8 @@ static const struct xml_copy *copy_by_attribute(const char *element, size_t elem
 /* How an XML spells facts, learned from real maps (docs/formats/gbx.md "Header copies"). */
 enum {
     XML_OLD = 1,  /* the first games (type="challenge", exever 0.x: TM Original, Sunrise, Nations ESWC)
-                     spell names URL-style ("Paradise+Island"); from TMNF's 2.x on they are XML-escaped */
+                     spell names URL-style ("Paradise+Island"), not moods; from TMNF 2.x on texts are
+                     XML-escaped */
     XML_MP = 2,   /* exever 3.x (ManiaPlanet, TM2020): the mood is the decoration's time of day */
     XML_APOS = 4, /* an apostrophe is written &apos; (TMNF 2.11 does; the derived record says so) */
     XML_LAPS_ALWAYS = 8 /* nblaps is the lap count even when the map is no lap race (exever up to 0.1.4.3:
@@ -144,38 +145,72 @@ static const char *collection_name(uint64_t number)
     return number < 27 ? NAMES[number] : NULL;
 }
 
-/* The mood the XML shows for a decoration, as real maps write it: the older games copy the
- * decoration ("30x30Sunrise", "Sunrise "); from exever 3 on it is the time of day: TM2020's
- * "48x48Day" and "Land48x48Night" are "Day" and "Night", ManiaPlanet's "Day48" is "Day" and
- * "64x64Day" is "Day64" (the size follows). */
+/* The times of day a decoration's name holds (the moods of every game's decorations). */
+static const char *const TIMES_OF_DAY[] = {"Sunrise", "Sunset", "Night", "Day"};
+
+/* Where the first time of day starts in [text, text + size) (its length in *length), or size. */
+static size_t time_of_day_at(const uint8_t *text, size_t size, size_t *length)
+{
+    for (size_t i = 0; i < size; i++)
+        for (size_t k = 0; k < sizeof TIMES_OF_DAY / sizeof TIMES_OF_DAY[0]; k++) {
+            size_t n = strlen(TIMES_OF_DAY[k]);
+            if (i + n <= size && !memcmp(text + i, TIMES_OF_DAY[k], n)) {
+                *length = n;
+                return i;
+            }
+        }
+    return size;
+}
+
+static int all_digits(const uint8_t *text, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        if (text[i] < '0' || text[i] > '9') return 0;
+    return 1;
+}
+
+/* The mood the XML shows for a decoration, as real maps write it (docs/formats/gbx.md
+ * "Header copies"): the older games copy the decoration as it is, a space included (TM Sunrise's
+ * "Day ", TMNF Coast's "Sunrise "): moods are no names, the first games spell no space of
+ * theirs '+'. From exever 3 on it is the time of day: whatever precedes it goes (TM2020's
+ * "48x48Day", "NoStadium48x48Day", "48x48Screen155Day" are "Day"), and so does a size after it
+ * ("Day48", TM2020's "Day64"), but ManiaPlanet's "NNxNN" size before it follows it ("64x64Day"
+ * is "Day64"). */
 static void put_mood(rb_buf *out, const uint8_t *id, size_t size, unsigned style)
 {
     if (!(style & XML_MP)) {
-        put_encoded(out, id, size, style);
+        put_encoded(out, id, size, style & ~XML_OLD);
         return;
     }
     static const char BASE[] = "48x48";
-    char text[256], size_prefix[16] = "";
-    size_t n = 0, from = 0;
+    size_t from = 0, size_prefix = 0;
     for (size_t i = 0; i + 5 <= size; i++) /* whatever precedes 48x48 is the stadium's variant */
         if (!memcmp(id + i, BASE, 5)) from = i + 5;
-    /* "NNxNN" (other than the 48x48 base) leads the name: it follows the time of day */
-    if (!from && size > 5 && id[2] == 'x' && id[0] >= '0' && id[0] <= '9' && id[1] >= '0' && id[1] <= '9' &&
-        !memcmp(id, id + 3, 2)) {
-        snprintf(size_prefix, sizeof size_prefix, "%c%c", id[0], id[1]);
+    if (!from && size > 5 && id[2] == 'x' && all_digits(id, 2) && !memcmp(id, id + 3, 2)) {
+        size_prefix = 2;
         from = 5;
     }
-    for (size_t i = from; i < size && n < sizeof text - 1; i++) text[n++] = (char)id[i];
-    if (n > 2 && text[n - 2] == '4' && text[n - 1] == '8') n -= 2;
-    for (size_t i = 0; size_prefix[i] && n < sizeof text - 1; i++) text[n++] = size_prefix[i];
-    put_encoded(out, (const uint8_t *)text, n, style);
+    size_t length = 0, at = from + time_of_day_at(id + from, size - from, &length);
+    size_t end = at + length;
+    if (at == size) { /* no time of day: the name as it is, without a 48 size after it */
+        at = from;
+        end = size - from > 2 && !memcmp(id + size - 2, "48", 2) ? size - 2 : size;
+    } else if (!all_digits(id + end, size - end)) end = size; /* what follows it is no size: kept */
+    put_encoded(out, id + at, end - at, style);
+    put_encoded(out, id, size_prefix, style);
+}
+
+/* The body node copy `c` repeats in the map whose file record is `file`, or NULL. */
+static const rb_node *fact_node(const rb_node *file, const struct xml_copy *c)
+{
+    const rb_node *n = gbx_map_fact(file, c->fact, c->key);
+    return c->subkey ? rb_node_get(n, c->subkey) : n;
 }
 
 /* The text of copy `c` derived from the body of `file`; 0 when the body lacks the fact. */
 static int put_fact(rb_buf *out, const rb_node *file, const struct xml_copy *c, unsigned style)
 {
-    const rb_node *n = gbx_map_fact(file, c->fact, c->key);
-    if (c->subkey) n = rb_node_get(n, c->subkey);
+    const rb_node *n = fact_node(file, c);
     if (!n) return 0;
     char number[24];
     switch (c->value) {
@@ -315,21 +350,20 @@ static size_t derived_length(const rb_node *file, const struct xml_copy *c, unsi
 
 /* ---------- from a read XML to its template ---------- */
 
-static int append_string(rb_doc *doc, rb_node *list, const char *key, const uint8_t *data, size_t size)
+static int append_string(rb_arena *arena, rb_node *list, const char *key, const uint8_t *data, size_t size)
 {
-    rb_node *s = rb_node_new(&doc->arena, RB_K_STRING, key);
+    rb_node *s = rb_node_new(arena, RB_K_STRING, key);
     if (!s) return 0;
     s->v.bytes.data = data;
     s->v.bytes.size = size;
-    return rb_node_append(&doc->arena, list, s);
+    return rb_node_append(arena, list, s);
 }
 
-static int append_derived(rb_doc *doc, rb_node *list, const char *attribute, int apos)
+static int append_derived(rb_arena *arena, rb_node *list, const char *attribute, int apos)
 {
-    rb_node *r = rb_node_new(&doc->arena, RB_K_RECORD, NULL);
-    return r && append_string(doc, r, "derived", (const uint8_t *)attribute, strlen(attribute)) &&
-           (!apos || append_string(doc, r, "escape", (const uint8_t *)"apos", 4)) &&
-           rb_node_append(&doc->arena, list, r);
+    rb_node *r = rb_node_new(arena, RB_K_RECORD, NULL);
+    return r && append_string(arena, r, "derived", (const uint8_t *)attribute, strlen(attribute)) &&
+           (!apos || append_string(arena, r, "escape", (const uint8_t *)"apos", 4)) && rb_node_append(arena, list, r);
 }
 
 static void note_literal(rb_doc *doc, const char *attribute)
@@ -341,10 +375,12 @@ static void note_literal(rb_doc *doc, const char *attribute)
 }
 
 typedef struct template_build {
-    rb_doc *doc;
+    rb_arena *arena;
+    rb_doc *notes; /* where a kept attribute is noted; NULL: nowhere */
     const rb_node *file;
     const uint8_t *s;
     unsigned style;
+    const struct xml_copy *forced; /* derived whatever it holds (its fact is being edited), or NULL */
     rb_node *list;
     size_t literal_from, derived;
     int failed;
@@ -355,12 +391,13 @@ static int template_attribute(void *context, const struct xml_copy *c, size_t va
     template_build *t = context;
     int apos = 0;
     size_t derived = derived_length(t->file, c, t->style, t->s + value, value_end - value, &apos);
+    if (!derived && c == t->forced && value_end > value) derived = 1 + (value_end - value);
     if (!derived) {
-        note_literal(t->doc, c->attribute);
+        if (t->notes) note_literal(t->notes, c->attribute);
         return 1;
     }
-    if (!append_string(t->doc, t->list, NULL, t->s + t->literal_from, value - t->literal_from) ||
-        !append_derived(t->doc, t->list, c->attribute, apos)) {
+    if (!append_string(t->arena, t->list, NULL, t->s + t->literal_from, value - t->literal_from) ||
+        !append_derived(t->arena, t->list, c->attribute, apos)) {
         t->failed = 1;
         return 0;
     }
@@ -369,15 +406,22 @@ static int template_attribute(void *context, const struct xml_copy *c, size_t va
     return 1;
 }
 
+/* The template of the XML text t->s (n bytes): NULL when no attribute derives. */
+static rb_node *build_template(template_build *t, size_t n)
+{
+    t->style = xml_style(t->s, n);
+    t->list = rb_node_new(t->arena, RB_K_LIST, "xmlTemplate");
+    if (!t->list) return NULL;
+    each_copy_attribute(t->s, n, template_attribute, t);
+    if (t->failed || !t->derived || !append_string(t->arena, t->list, NULL, t->s + t->literal_from, n - t->literal_from))
+        return NULL;
+    return t->list;
+}
+
 rb_node *gbx_xml_template(rb_doc *doc, const rb_node *file, const rb_node *xml)
 {
-    template_build t = {doc, file, xml->v.bytes.data, xml_style(xml->v.bytes.data, xml->v.bytes.size), NULL, 0, 0, 0};
-    t.list = rb_node_new(&doc->arena, RB_K_LIST, "xmlTemplate");
-    if (!t.list) return NULL;
-    size_t n = xml->v.bytes.size;
-    each_copy_attribute(t.s, n, template_attribute, &t);
-    if (t.failed || !t.derived || !append_string(doc, t.list, NULL, t.s + t.literal_from, n - t.literal_from)) return NULL;
-    return t.list;
+    template_build t = {.arena = &doc->arena, .notes = doc, .file = file, .s = xml->v.bytes.data};
+    return build_template(&t, xml->v.bytes.size);
 }
 
 /* ---------- copies the XML keeps that disagree with the body ---------- */
@@ -441,39 +485,99 @@ void gbx_xml_stale_copies(const rb_node *file, const rb_node *chunk, gbx_xml_sta
     rb_buf_free(&text);
 }
 
-/* ---------- an edited fact and its apostrophe marker ---------- */
+/* ---------- an edited fact: its XML copy follows, its apostrophe marker too ---------- */
 
-/* rb_format.followers of GBX (docs/formats/gbx.md "Header copies"): a derived record's
- * "escape": "apos" says the file spells an apostrophe of that fact &apos;, which a read can only
- * see while the fact holds one. A `replace` that leaves the fact without an apostrophe takes the
- * marker away, so the patched model is what a read of the written file gives (the written XML is
- * the same either way). */
+typedef struct stale_find {
+    const char *attribute;
+    int found;
+} stale_find;
+
+static void note_stale(void *context, const char *attribute, const uint8_t *stored, size_t stored_size,
+                       const uint8_t *body, size_t body_size)
+{
+    (void)stored, (void)stored_size, (void)body, (void)body_size;
+    stale_find *f = context;
+    if (!strcmp(attribute, f->attribute)) f->found = 1;
+}
+
+/* When the XML of header chunk `k` (`chunk`) holds copy `c` in words of its own (a tool wrote
+ * "Template" there and another name in the body), the operations that make it derived: the
+ * template rebuilt from the XML the chunk holds now, `c` derived. The game writes the XML from
+ * the body whenever it saves (every game-written map's copies derive), so an edit of the fact
+ * reaches the copy. NULL when `c` derives already, is empty, absent, or its fact has no text
+ * (a collection without a name). */
+static json_t *follow_literal_copy(const rb_doc *doc, const rb_node *chunk, size_t k, const struct xml_copy *c)
+{
+    stale_find f = {c->attribute, 0}; /* what `check` reports: a non-empty copy the body could give */
+    gbx_xml_stale_copies(doc->root, chunk, note_stale, &f);
+    rb_buf text;
+    rb_buf_init(&text);
+    json_t *ops = NULL;
+    if (f.found && xml_text(doc->root, chunk, &text) && text.size) {
+        rb_arena arena;
+        rb_arena_init(&arena);
+        template_build t = {.arena = &arena, .file = doc->root, .s = text.data, .forced = c};
+        const rb_node *list = build_template(&t, text.size);
+        json_t *value = list ? rb_model_to_json(doc, list, RB_BLOBS_BASE64) : NULL;
+        if (value) {
+            int whole = rb_node_get(chunk, "xml") != NULL; /* no attribute derived yet: the string goes */
+            char path[64];
+            ops = json_array();
+            snprintf(path, sizeof path, "/headerChunks/%zu/xml", k);
+            if (whole) rb_json_patch_op(ops, "remove", path, NULL, NULL);
+            snprintf(path, sizeof path, "/headerChunks/%zu/xmlTemplate", k);
+            rb_json_patch_op(ops, whole ? "add" : "replace", path, NULL, value);
+        }
+        rb_arena_free(&arena);
+    }
+    rb_buf_free(&text);
+    return ops;
+}
+
+/* A derived record's "escape": "apos" says the file spells an apostrophe of that fact &apos;,
+ * which a read can only see while the fact holds one: a `replace` that leaves the fact without
+ * an apostrophe takes the marker away, so the patched model is what a read of the written file
+ * gives (the written XML is the same either way). Appended to *ops. */
+static void marker_followers(const rb_doc *doc, const rb_node *list, size_t k, const rb_node *edited, json_t **ops)
+{
+    for (size_t i = 0; list && list->kind == RB_K_LIST && i < list->v.kids.count; i++) {
+        const rb_node *part = list->v.kids.items[i], *name = rb_node_get(part, "derived");
+        if (!rb_node_get(part, "escape") || !name || name->kind != RB_K_STRING) continue;
+        const struct xml_copy *c = copy_by_attribute(NULL, 0, (const char *)name->v.bytes.data, name->v.bytes.size);
+        if (!c || fact_node(doc->root, c) != edited) continue;
+        char marker[96];
+        snprintf(marker, sizeof marker, "/headerChunks/%zu/xmlTemplate/%zu/escape", k, i);
+        if (!*ops) *ops = json_array();
+        rb_json_patch_op(*ops, "remove", marker, NULL, NULL);
+    }
+}
+
+/* rb_format.followers of GBX (docs/formats/gbx.md "Header copies"): a `replace` of a fact the
+ * header XML repeats brings the XML's copy along when the XML holds it in words of its own
+ * (follow_literal_copy), else the apostrophe marker (marker_followers). A diff leaves both out,
+ * apply makes them. */
 json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,
                           const json_t *value, char *why, size_t why_size)
 {
     (void)why_size;
     why[0] = 0;
-    if (!doc || !doc->root || !kind || strcmp(kind, "replace") != 0 || !json_is_string(value) ||
-        memchr(json_string_value(value), '\'', json_string_length(value)))
-        return NULL;
+    if (!doc || !doc->root || !kind || strcmp(kind, "replace") != 0) return NULL;
     const rb_node *edited = rb_node_at(doc->root, path);
     const rb_node *chunks = rb_node_get(doc->root, "headerChunks");
     if (!edited || !chunks || chunks->kind != RB_K_LIST) return NULL;
+    int apostrophe_gone = json_is_string(value) && !memchr(json_string_value(value), '\'', json_string_length(value));
     json_t *ops = NULL;
     for (size_t k = 0; k < chunks->v.kids.count; k++) {
-        const rb_node *list = rb_node_get(chunks->v.kids.items[k], "xmlTemplate");
-        for (size_t i = 0; list && list->kind == RB_K_LIST && i < list->v.kids.count; i++) {
-            const rb_node *part = list->v.kids.items[i], *name = rb_node_get(part, "derived");
-            if (!rb_node_get(part, "escape") || !name || name->kind != RB_K_STRING) continue;
-            const struct xml_copy *c = copy_by_attribute(NULL, 0, (const char *)name->v.bytes.data, name->v.bytes.size);
-            const rb_node *fact = c ? gbx_map_fact(doc->root, c->fact, c->key) : NULL;
-            if (c && c->subkey) fact = rb_node_get(fact, c->subkey);
-            if (fact != edited) continue;
-            char marker[96];
-            snprintf(marker, sizeof marker, "/headerChunks/%zu/xmlTemplate/%zu/escape", k, i);
+        const rb_node *chunk = chunks->v.kids.items[k], *list = rb_node_get(chunk, "xmlTemplate");
+        if (!list && !rb_node_get(chunk, "xml")) continue;
+        json_t *rebuilt = NULL;
+        for (size_t i = 0; i < XML_COPY_COUNT && !rebuilt; i++)
+            if (fact_node(doc->root, &XML_COPIES[i]) == edited) rebuilt = follow_literal_copy(doc, chunk, k, &XML_COPIES[i]);
+        if (rebuilt) {
             if (!ops) ops = json_array();
-            rb_json_patch_op(ops, "remove", marker, NULL, NULL);
-        }
+            json_array_extend(ops, rebuilt);
+            json_decref(rebuilt);
+        } else if (apostrophe_gone) marker_followers(doc, list, k, edited, &ops);
     }
     return ops;
 }
