@@ -18,7 +18,23 @@
 #include <malloc.h>
 #endif
 
-int cli_read_file(const char *path, uint8_t **data, size_t *size)
+static void limits_from_environment(rb_limits *limits, uint64_t *max_patch_size);
+
+/* Says why an input stops at `limit` bytes; -1. */
+static int refuse_beyond(const char *path, uint64_t limit, const char *limit_name, const char *what)
+{
+    fprintf(stderr,
+            "rebyte: %s: %s more than %" PRIu64 " bytes, the limit %s (docs/usage.md \"Limits\"); nothing was read "
+            "further. Raise it with REBYTE_LIMITS=%s=N%s\n",
+            path, what, limit, limit_name, limit_name, strcmp(limit_name, "max_patch_size") ? ", or give a regular file" : "");
+    return -1;
+}
+
+/* The whole of `path` ("-" = stdin) into memory. With `always`, every input is bounded by
+ * `limit` (a patch); else only one whose size is not known before it is read (stdin, a FIFO, a
+ * device: /dev/zero never ends), which is then read up to `limit` and refused beyond it. */
+static int read_bounded(const char *path, uint8_t **data, size_t *size, uint64_t limit, const char *limit_name,
+                        int always)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -28,17 +44,20 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     /* a regular file's size is known: one buffer of that size (and a byte to see the end), not a
      * buffer doubled and copied up to it (each copy of a batch's large files is memory touched) */
     struct stat st;
-    size_t used = 0, cap = 1 << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1;
+    size_t used = 0, cap = 1 << 16, most = SIZE_MAX;
+    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
+    if ((always || !regular) && limit < SIZE_MAX) most = (size_t)limit + 1; /* one byte more tells it goes on */
+    if (regular && (uint64_t)st.st_size < SIZE_MAX / 2) cap = (size_t)st.st_size + 1;
+    if (cap > most) cap = most;
     uint8_t *buf = malloc(cap);
     int failed = buf == NULL;
-    while (!failed) {
+    while (!failed && used < most) {
         if (used == cap) {
-            uint8_t *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            size_t grown = cap < most / 2 ? cap * 2 : most;
+            uint8_t *bigger = realloc(buf, grown);
             if (!bigger) { failed = 1; break; }
             buf = bigger;
-            cap *= 2;
+            cap = grown;
         }
         size_t n = fread(buf + used, 1, cap - used, f);
         used += n;
@@ -46,6 +65,10 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     }
     failed = failed || ferror(f);
     if (f != stdin) fclose(f);
+    if (!failed && used >= most) {
+        free(buf);
+        return refuse_beyond(path, limit, limit_name, always && regular ? "holds" : "gives");
+    }
     if (failed) {
         fprintf(stderr, "rebyte: %s: read error\n", path);
         free(buf);
@@ -54,6 +77,21 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     *data = buf;
     *size = used;
     return 0;
+}
+
+int cli_read_file(const char *path, uint8_t **data, size_t *size)
+{
+    rb_limits limits = RB_LIMITS_INIT;
+    limits_from_environment(&limits, NULL);
+    return read_bounded(path, data, size, limits.max_decompressed_size, "max_decompressed_size", 0);
+}
+
+int cli_read_patch(const char *path, uint8_t **data, size_t *size)
+{
+    rb_limits limits = RB_LIMITS_INIT;
+    uint64_t limit = CLI_MAX_PATCH_SIZE;
+    limits_from_environment(&limits, &limit);
+    return read_bounded(path, data, size, limit, "max_patch_size", 1);
 }
 
 int cli_write_all(int fd, const uint8_t *data, size_t size)
@@ -414,8 +452,9 @@ void cli_print_error(const rb_error *err)
 }
 
 /* Limits from REBYTE_LIMITS="max_decompressed_size=1e9,max_count=...": the way to raise a limit
- * that a legitimate file hits. Unknown names are reported once and ignored. */
-static void limits_from_environment(rb_limits *limits)
+ * that a legitimate file hits; max_patch_size is the command line's own (cli_read_patch). Unknown
+ * names are reported and ignored. */
+static void limits_from_environment(rb_limits *limits, uint64_t *max_patch_size)
 {
     rb_limits_default(limits);
     const char *text = getenv("REBYTE_LIMITS");
@@ -430,6 +469,7 @@ static void limits_from_environment(rb_limits *limits)
         else if (strcmp(item, "max_count") == 0) limits->max_count = value;
         else if (strcmp(item, "max_depth") == 0) limits->max_depth = (uint32_t)value;
         else if (strcmp(item, "max_string") == 0) limits->max_string = value;
+        else if (strcmp(item, "max_patch_size") == 0) { if (max_patch_size) *max_patch_size = value; }
         else fprintf(stderr, "rebyte: REBYTE_LIMITS: unknown limit \"%s\" ignored\n", item);
     }
     free(copy);
@@ -438,7 +478,7 @@ static void limits_from_environment(rb_limits *limits)
 static rb_doc *parse_with(const char *name, const uint8_t *data, size_t size, int defer, rb_error *err)
 {
     rb_limits limits = RB_LIMITS_INIT;
-    limits_from_environment(&limits);
+    limits_from_environment(&limits, NULL);
     rb_read_options opt = {.size = sizeof opt, .file_name = name, .limits = &limits, .defer = defer};
     return rb_doc_parse(data, size, &opt, err);
 }

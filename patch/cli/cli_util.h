@@ -17,8 +17,14 @@ enum {
     EXIT_USAGE = 64
 };
 
-/* Whole file into memory ("-" = stdin). Returns 0 on success, else prints why. */
+/* Whole file into memory ("-" = stdin). Returns 0 on success, else prints why. An input whose
+ * size is not known before it is read (stdin, a FIFO, a device) is read up to the limit
+ * max_decompressed_size and refused beyond it, the limit named (docs/usage.md "Limits"). */
 int cli_read_file(const char *path, uint8_t **data, size_t *size);
+/* A patch's text, the same way, every patch bounded by max_patch_size (CLI_MAX_PATCH_SIZE,
+ * REBYTE_LIMITS=max_patch_size=N). */
+enum { CLI_MAX_PATCH_SIZE = 64 << 20 };
+int cli_read_patch(const char *path, uint8_t **data, size_t *size);
 
 /* How an output is written, by what its target is (after following symlinks). */
 typedef enum {

@@ -131,7 +131,7 @@ static int load_patch(const char *path, apply_options *o)
 {
     uint8_t *text;
     size_t size;
-    if (cli_read_file(path, &text, &size) != 0) return EXIT_IO;
+    if (cli_read_patch(path, &text, &size) != 0) return EXIT_IO;
     rb_error err;
     rb_patch *p = rb_patch_parse((const char *)text, size, path, &err);
     free(text);
