@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_guard.h"
 #include "cli_util.h"
 
 typedef struct command {
@@ -237,6 +238,7 @@ static int wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_signals_install(); /* a signal leaves no temporary file; a file size limit is a failed write */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         const command *c = argc > 2 ? find_command(argv[2]) : NULL;
         if (c) printf("usage: %s\n\n%s\n", c->usage, c->help);

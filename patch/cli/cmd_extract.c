@@ -162,7 +162,8 @@ static int parse_replace(int argc, char **argv, replace_options *o)
 }
 
 /* The asset's patch applied through rb_apply: written, read back and verified like `apply`. */
-static int replace_with(const replace_options *o, const cli_loaded *l, const uint8_t *asset, size_t asset_size)
+static int replace_with(const replace_options *o, const cli_loaded *l, const cli_edit *edit, const uint8_t *asset,
+                        size_t asset_size)
 {
     char *patch_text = NULL;
     rb_error err;
@@ -189,7 +190,8 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
         const char *target = o->in_place ? o->in : o->out;
         char changes[48];
         int unchanged = result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0;
-        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet);
+        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet,
+                              o->in_place ? edit : NULL);
         if (rc == EXIT_OK && !o->quiet)
             fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%s), verified\n", o->in, target, o->asset, o->path,
                     cli_changes(result.operations, unchanged, changes, sizeof changes));
@@ -207,11 +209,13 @@ int cmd_replace(int argc, char **argv)
     size_t asset_size;
     if (cli_read_file(o.asset, &asset, &asset_size) != 0) return EXIT_IO;
     cli_loaded l;
+    cli_edit edit; /* in place: the input stays locked until its result replaced it */
     uint8_t *companion = NULL;
-    rc = cli_load(o.in, &l);
+    rc = o.in_place ? cli_load_for_edit(o.in, &l, &edit) : cli_load(o.in, &l);
     if (!rc) {
         rc = attach_companion(l.doc, o.with, &companion);
-        if (!rc) rc = replace_with(&o, &l, asset, asset_size);
+        if (!rc) rc = replace_with(&o, &l, &edit, asset, asset_size);
+        if (o.in_place) cli_edit_end(&edit);
         cli_unload(&l);
     }
     free(companion);

@@ -3,3 +3,12 @@
 # after a signal or a stale one kept, extract's target refused when not empty and its tar stream.
 add_executable(test_bounded_inputs reliability/test_bounded_inputs.c)
 add_test(NAME bounded_inputs COMMAND test_bounded_inputs $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+# Concurrent in-place writes, signals during a write held part-way (an LD_PRELOAD shim, which a
+# sanitizer runtime refuses), a file size limit, an input changed before the rename.
+if(PYTHON3 AND NOT REBYTE_SANITIZE)
+  add_library(pause_write SHARED reliability/pause_write.c)
+  target_link_libraries(pause_write PRIVATE dl)
+  add_test(NAME write_safety COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/reliability/write_safety.py
+           $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR} $<TARGET_FILE:pause_write> ${REBYTE_SHARED})
+  set_tests_properties(write_safety PROPERTIES TIMEOUT 600)
+endif()
