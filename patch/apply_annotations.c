@@ -36,8 +36,8 @@ static int annotation_in(const char *pointer)
     return 0;
 }
 
-/* The spellings a value may hold, which the description reads (docs/usage.md "The model and its
- * JSON view"); their insides are theirs. */
+/* The spellings a value may hold, which the description reads; their insides are theirs
+ * (docs/usage.md "The model and its JSON view"). */
 static int read_spelling(const char *key)
 {
     static const char *const spellings[] = {"$blob", "$base64", "$file", "$hex", "$id", "$stream", "$format", "$source"};

@@ -151,7 +151,7 @@ static const command COMMANDS[] = {
      "  --no-check        do not convert the result back to prove it restores the input\n"
      "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input\n"
      "or a changed race record"},
-    {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [--with FILE2] [-q]",
+    {"extract", cmd_extract, "rebyte extract FILE -o DIR|- [--only KIND] [--with FILE2] [--force] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
      "(a replay's map as .Map.Gbx, a map's items as .Item.Gbx), tables as CSV (ghost samples,\n"
@@ -162,8 +162,13 @@ static const command COMMANDS[] = {
      "  --only KIND  only assets of this kind: image, sound, mesh, gbx, table, code, blob\n"
      "  --with FILE2 the other file of a pair whose assets are split: a Trespasser .pid's\n"
      "               .spz or .swp (its textures), an .spz's .pid (their layout)\n"
+     "  -o DIR       a new or empty folder (made as its files are written; a failed run removes\n"
+     "               what it made); a folder that is not empty is refused\n"
+     "  -o -         one tar stream (ustar) on stdout instead: | tar -x, | tar -t\n"
+     "  --force      write into a folder that is not empty, replacing files of the same names\n"
      "  -q           no progress line and no summary\n"
-     "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written"},
+     "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written\n"
+     "or the folder is not empty"},
     {"replace", cmd_replace,
      "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup] | --dry-run) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"

@@ -12,3 +12,14 @@ if(PYTHON3 AND NOT REBYTE_SANITIZE)
            $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR} $<TARGET_FILE:pause_write> ${REBYTE_SHARED})
   set_tests_properties(write_safety PROPERTIES TIMEOUT 600)
 endif()
+# The tar stream of extract -o -, read back by the system's tar.
+rebyte_add_unit_test(test_tar reliability/test_tar.c ${PROJECT_SOURCE_DIR}/patch/cli/cli_tar.c
+                     ${PROJECT_SOURCE_DIR}/patch/cli/cli_util.c ${PROJECT_SOURCE_DIR}/patch/cli/cli_guard.c)
+set_tests_properties(test_tar PROPERTIES SKIP_RETURN_CODE 77)
+# extract's target: refused when not empty (--force), a tar stream with -o -, nothing left after a
+# failed extraction (the fault-injecting write of tests/cli, where it is built).
+if(TARGET fault_write)
+  rebyte_add_script_test(extract_target reliability/extract_target.sh $<TARGET_FILE:fault_write>)
+else()
+  rebyte_add_script_test(extract_target reliability/extract_target.sh)
+endif()
