@@ -14,18 +14,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                                             \
-    do {                                                                                                             \
-        if (!(cond)) {                                                                                               \
-            printf("FAIL ");                                                                                         \
-            printf(__VA_ARGS__);                                                                                     \
-            printf("\n");                                                                                            \
-            failures++;                                                                                              \
-        }                                                                                                            \
-    } while (0)
+#include "tests/test_util.h"
 
 /* Runs argv with stdin from `input` (NULL: /dev/null), its stderr into `err`; the exit status. */
 static int run_measured(char *const argv[], const char *input, char *err, size_t err_size, struct rusage *use,
@@ -102,7 +91,7 @@ int main(int argc, char **argv)
     expect_bounded("verify - < /dev/zero", verify, "/dev/zero", "max_decompressed_size", 2);
     unlink(out_file);
     rmdir(out);
-    if (failures) printf("%d failure(s)\n", failures);
+    if (test_failures) printf("%d failure(s)\n", test_failures);
     else printf("bounded inputs: ok\n");
-    return failures ? 1 : 0;
+    return test_failures ? 1 : 0;
 }

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "patch/cli/cli_tar.h"
+#include "tests/test_util.h"
 
-static int failures;
 
 static char *run_text(const char *command)
 {
@@ -56,11 +56,8 @@ int main(void)
     };
     size_t count = sizeof files / sizeof *files;
     for (size_t i = 0; i < count; i++)
-        if (cli_tar_add(&tar, files[i].name, files[i].data, files[i].size) != 0) {
-            printf("FAIL adding %s\n", files[i].name);
-            failures++;
-        }
-    if (cli_tar_finish(&tar) != 0) failures++;
+        CHECK(cli_tar_add(&tar, files[i].name, files[i].data, files[i].size) == 0, "adding %.60s", files[i].name);
+    CHECK(cli_tar_finish(&tar) == 0, "the end blocks");
     close(fd);
     char command[512];
     snprintf(command, sizeof command, "tar -tf %s", archive);
@@ -68,22 +65,18 @@ int main(void)
     for (size_t i = 0; i < count; i++) {
         char line[400];
         snprintf(line, sizeof line, "%s\n", files[i].name);
-        if (!listing || !strstr(listing, line)) {
-            printf("FAIL tar -t does not list %.60s...\n", files[i].name);
-            failures++;
-        }
+        CHECK(listing && strstr(listing, line), "tar -t does not list %.60s...", files[i].name);
         snprintf(command, sizeof command, "tar -xOf %s '%s'", archive, files[i].name);
         char *content = run_text(command);
-        if (!content || memcmp(content, files[i].data, files[i].size) != 0 || (files[i].size < 10 && strlen(content) != files[i].size)) {
-            printf("FAIL tar -xO gives other bytes for %.60s...\n", files[i].name);
-            failures++;
-        }
+        CHECK(content && memcmp(content, files[i].data, files[i].size) == 0 &&
+                  (files[i].size >= 10 || strlen(content) == files[i].size),
+              "tar -xO gives other bytes for %.60s...", files[i].name);
         free(content);
     }
     free(listing);
     snprintf(command, sizeof command, "rm -rf %s", dir);
     if (system(command) != 0) return 1;
-    if (failures) printf("tar stream: %d failure(s)\n", failures);
+    if (test_failures) printf("tar stream: %d failure(s)\n", test_failures);
     else printf("tar stream: %d files listed and read back by tar\n", (int)count);
-    return failures ? 1 : 0;
+    return test_failures ? 1 : 0;
 }

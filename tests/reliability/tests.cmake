@@ -2,6 +2,7 @@
 # that never end bounded by their limits, in-place writes serialized, no temporary file left
 # after a signal or a stale one kept, extract's target refused when not empty and its tar stream.
 add_executable(test_bounded_inputs reliability/test_bounded_inputs.c)
+target_include_directories(test_bounded_inputs PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME bounded_inputs COMMAND test_bounded_inputs $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 # Concurrent in-place writes, signals during a write held part-way (an LD_PRELOAD shim, which a
 # sanitizer runtime refuses), a file size limit, an input changed before the rename.
