@@ -146,9 +146,16 @@ def wait_for_temporary(folder, at_least):
     return None
 
 
+def default_signals():
+    """In the child: the signals at their default, whatever this test inherited (a background
+    job ignores SIGINT; rebyte keeps a signal ignored, as nohup means)."""
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def paused_writer(args, folder):
     env = dict(os.environ, LD_PRELOAD=shim, REBYTE_PAUSE_AFTER="512")
-    run = subprocess.Popen([rebyte] + args, env=env, stderr=subprocess.PIPE)
+    run = subprocess.Popen([rebyte] + args, env=env, stderr=subprocess.PIPE, preexec_fn=default_signals)
     return run, wait_for_temporary(folder, 512)
 
 
