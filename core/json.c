@@ -267,9 +267,15 @@ static int bytes_from_file(rb_doc *doc, const char *path, uint8_t **data, size_t
     rb_buf_init(&b);
     uint8_t chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
+    uint64_t limit = doc->limits.max_decompressed_size; /* a FIFO or a device may never end */
+    while (b.size <= limit && (n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
     int err = ferror(f);
     fclose(f);
+    if (b.size > limit) {
+        rb_buf_free(&b);
+        snprintf(why, why_size, "$file %s: more than %" PRIu64 " bytes, the limit max_decompressed_size", path, limit);
+        return 0;
+    }
     if (err || b.failed) { rb_buf_free(&b); snprintf(why, why_size, "$file %s: read error", path); return 0; }
     *data = rb_arena_dup(&doc->arena, b.data ? b.data : (const uint8_t *)"", b.size);
     *size = b.size;

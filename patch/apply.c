@@ -13,6 +13,7 @@
  * more than a success.
  */
 #include "apply.h"
+#include "apply_annotations.h"
 #include "apply_assets.h"
 #include "companions.h"
 #include <stdarg.h>
@@ -423,6 +424,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
  * read from it, then the stack is applied to it. */
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
+    if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
     rb_read_options ro = {.file_name = rq->name};
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
     if (!doc) return -1;

@@ -28,7 +28,8 @@ static int has_file_values(const rb_patch *const *patches, size_t count)
     return 0;
 }
 
-static int read_whole(const char *path, uint8_t **data, size_t *size)
+/* The file, up to `limit` bytes (a FIFO or a device may never end): 0, -1, or 1 beyond it. */
+static int read_whole(const char *path, uint64_t limit, uint8_t **data, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
@@ -36,7 +37,8 @@ static int read_whole(const char *path, uint8_t **data, size_t *size)
     rb_buf_init(&b);
     uint8_t chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
+    while (b.size <= limit && (n = fread(chunk, 1, sizeof chunk, f)) > 0) rb_buf_put(&b, chunk, n);
+    if (b.size > limit) { fclose(f); rb_buf_free(&b); return 1; }
     int failed = ferror(f) || b.failed;
     fclose(f);
     if (failed) { rb_buf_free(&b); return -1; }
@@ -93,11 +95,12 @@ static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t ind
     if (!file || !path || strchr(path, '[')) return json_array_append(ops, (json_t *)op);
     uint8_t *data = NULL;
     size_t size = 0;
-    if (read_whole(file, &data, &size) != 0) {
+    int read = read_whole(file, doc->limits.max_decompressed_size, &data, &size);
+    if (read != 0) {
         memset(err, 0, sizeof *err);
-        err->status = RB_E_IO;
-        snprintf(err->message, sizeof err->message, "%.80s, operation %zu: $file %.300s cannot be read",
-                 patch->name, index, file);
+        err->status = read > 0 ? RB_E_LIMIT : RB_E_IO;
+        snprintf(err->message, sizeof err->message, "%.80s, operation %zu: $file %.300s %s", patch->name, index, file,
+                 read > 0 ? "holds more than the limit max_decompressed_size" : "cannot be read");
         return -1;
     }
     char *text = NULL;

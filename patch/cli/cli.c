@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_guard.h"
 #include "cli_util.h"
 
 typedef struct command {
@@ -68,14 +69,17 @@ static const command COMMANDS[] = {
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
      "what was written and check it is the patched model. Paths are those of `rebyte dump`. On any\n"
      "error nothing is written and the input is untouched.\n"
-     "  --patch FILE  a patch (repeatable); without it the leading arguments are the patches\n"
-     "                (the first, then every further .json): use it when an input ends in .json\n"
+     "  --patch FILE  a patch (repeatable; at most 64 MiB, REBYTE_LIMITS=max_patch_size=N); without\n"
+     "                it the leading arguments are the patches (the first, then every further\n"
+     "                .json): use it when an input ends in .json\n"
      "  -o OUT        output file (one input)\n"
      "  -o DIR/       an existing folder (the '/' optional): each result under its own name, a file\n"
      "                found under a named folder under its path below it (subfolders made); the\n"
      "                inputs are untouched. Two inputs for one name, or a result that would replace\n"
      "                its input, are refused before anything is written (exit 64)\n"
-     "  --in-place    replace each input (after verification)\n"
+     "  --in-place    replace each input (after verification); the input is read under a lock held\n"
+     "                until it is replaced: another in-place edit of it waits (REBYTE_LOCK_WAIT\n"
+     "                seconds, default 60), one that changed it meanwhile is refused (exit 3)\n"
      "  --backup      keep the original as FILE.bak; an existing FILE.bak is left as it is (it\n"
      "                holds an older original): the first original is never overwritten\n"
      "  --dry-run     print what would change, write nothing\n"
@@ -158,7 +162,7 @@ static const command COMMANDS[] = {
      "  --no-check        do not convert the result back to prove it restores the input\n"
      "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input\n"
      "or a changed race record"},
-    {"extract", cmd_extract, "rebyte extract FILE -o DIR [--only KIND] [--with FILE2] [-q]",
+    {"extract", cmd_extract, "rebyte extract FILE -o DIR|- [--only KIND] [--with FILE2] [--force] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
      "(a replay's map as .Map.Gbx, a map's items as .Item.Gbx), tables as CSV (ghost samples,\n"
@@ -169,8 +173,13 @@ static const command COMMANDS[] = {
      "  --only KIND  only assets of this kind: image, sound, mesh, gbx, table, code, blob\n"
      "  --with FILE2 the other file of a pair whose assets are split: a Trespasser .pid's\n"
      "               .spz or .swp (its textures), an .spz's .pid (their layout)\n"
+     "  -o DIR       a new or empty folder (made as its files are written; a failed run removes\n"
+     "               what it made); a folder that is not empty is refused\n"
+     "  -o -         one tar stream (ustar) on stdout instead: | tar -x, | tar -t\n"
+     "  --force      write into a folder that is not empty, replacing files of the same names\n"
      "  -q           no progress line and no summary\n"
-     "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written"},
+     "Exit: 0 extracted, 2 bad input or a format without assets, 3 a file could not be written\n"
+     "or the folder is not empty"},
     {"replace", cmd_replace,
      "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup] | --dry-run) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
@@ -181,7 +190,8 @@ static const command COMMANDS[] = {
      "The report (\"N changes\": 0 when the output is FILE's bytes) goes to stderr. Inside a\n"
      "ghost or a replay nothing is put back.\n"
      "  -o OUT        output file (- for stdout)\n"
-     "  --in-place    replace FILE (after verification); --backup keeps the original as FILE.bak\n"
+     "  --in-place    replace FILE (after verification, under a lock, as apply); --backup keeps the\n"
+     "                original as FILE.bak\n"
      "  --dry-run     apply and verify, write nothing; print each change with the value it\n"
      "                replaces (stdout)\n"
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
@@ -245,6 +255,7 @@ static int wants_help(int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
+    cli_signals_install(); /* a signal leaves no temporary file; a file size limit is a failed write */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         const command *c = argc > 2 ? find_command(argv[2]) : NULL;
         if (c) printf("usage: %s\n\n%s\n", c->usage, c->help);

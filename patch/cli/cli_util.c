@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli_util.h"
+#include "cli_guard.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +9,10 @@
 #include <limits.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,7 +28,23 @@ static int is_folder(FILE *f)
     return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int cli_read_file(const char *path, uint8_t **data, size_t *size)
+static void limits_from_environment(rb_limits *limits, uint64_t *max_patch_size);
+
+/* Says why an input stops at `limit` bytes; -1. */
+static int refuse_beyond(const char *path, uint64_t limit, const char *limit_name, const char *what)
+{
+    fprintf(stderr,
+            "rebyte: %s: %s more than %" PRIu64 " bytes, the limit %s (docs/usage.md \"Limits\"); nothing was read "
+            "further. Raise it with REBYTE_LIMITS=%s=N%s\n",
+            path, what, limit, limit_name, limit_name, strcmp(limit_name, "max_patch_size") ? ", or give a regular file" : "");
+    return -1;
+}
+
+/* The whole of `path` ("-" = stdin) into memory. With `always`, every input is bounded by
+ * `limit` (a patch); else only one whose size is not known before it is read (stdin, a FIFO, a
+ * device: /dev/zero never ends), which is then read up to `limit` and refused beyond it. */
+static int read_bounded(const char *path, uint8_t **data, size_t *size, uint64_t limit, const char *limit_name,
+                        int always)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -40,17 +59,20 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     /* a regular file's size is known: one buffer of that size (and a byte to see the end), not a
      * buffer doubled and copied up to it (each copy of a batch's large files is memory touched) */
     struct stat st;
-    size_t used = 0, cap = 1 << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1;
+    size_t used = 0, cap = 1 << 16, most = SIZE_MAX;
+    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0;
+    if ((always || !regular) && limit < SIZE_MAX) most = (size_t)limit + 1; /* one byte more tells it goes on */
+    if (regular && (uint64_t)st.st_size < SIZE_MAX / 2) cap = (size_t)st.st_size + 1;
+    if (cap > most) cap = most;
     uint8_t *buf = malloc(cap);
     int failed = buf == NULL;
-    while (!failed) {
+    while (!failed && used < most) {
         if (used == cap) {
-            uint8_t *bigger = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            size_t grown = cap < most / 2 ? cap * 2 : most;
+            uint8_t *bigger = realloc(buf, grown);
             if (!bigger) { failed = 1; break; }
             buf = bigger;
-            cap *= 2;
+            cap = grown;
         }
         size_t n = fread(buf + used, 1, cap - used, f);
         used += n;
@@ -58,6 +80,10 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     }
     failed = failed || ferror(f);
     if (f != stdin) fclose(f);
+    if (!failed && used >= most) {
+        free(buf);
+        return refuse_beyond(path, limit, limit_name, always && regular ? "holds" : "gives");
+    }
     if (failed) {
         fprintf(stderr, "rebyte: %s: read error\n", path);
         free(buf);
@@ -66,6 +92,21 @@ int cli_read_file(const char *path, uint8_t **data, size_t *size)
     *data = buf;
     *size = used;
     return 0;
+}
+
+int cli_read_file(const char *path, uint8_t **data, size_t *size)
+{
+    rb_limits limits = RB_LIMITS_INIT;
+    limits_from_environment(&limits, NULL);
+    return read_bounded(path, data, size, limits.max_decompressed_size, "max_decompressed_size", 0);
+}
+
+int cli_read_patch(const char *path, uint8_t **data, size_t *size)
+{
+    rb_limits limits = RB_LIMITS_INIT;
+    uint64_t limit = CLI_MAX_PATCH_SIZE;
+    limits_from_environment(&limits, &limit);
+    return read_bounded(path, data, size, limit, "max_patch_size", 1);
 }
 
 int cli_write_all(int fd, const uint8_t *data, size_t size)
@@ -175,62 +216,135 @@ static mode_t create_mode(void)
     return 0666 & ~process_umask;
 }
 
-/* A temporary file beside `target` ("TARGET.rebyte-XXXXXX", which directory scans skip) holding
- * `data`, with `mode`, synced. Returns its name (malloc'd) or NULL (printed, nothing left). */
-static char *write_temporary(const char *path, const char *target, cli_producer produce, void *context, mode_t mode,
-                             const struct stat *owner)
+/* A temporary file being written: its name, its descriptor (holding its lock until it is
+ * renamed or removed) and its slot among those a signal removes (cli_guard.c). */
+typedef struct temporary {
+    char *name;
+    int fd, slot;
+} temporary;
+
+/* The file created beside `target`, locked and remembered before a signal or a scan can see it
+ * unlocked and forgotten (the folder's shared lock and the blocked signals cover the moment). */
+static int create_temporary(const char *path, const char *target, temporary *t)
 {
-    char *tmp = NULL;
-    if (asprintf(&tmp, "%s.rebyte-XXXXXX", target) < 0) return NULL;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "rebyte: %s: cannot create a temporary file: %s\n", path, strerror(errno));
-        free(tmp);
-        return NULL;
+    t->slot = -1;
+    if (asprintf(&t->name, "%s.rebyte-XXXXXX", target) < 0) return -1;
+    sigset_t ending, was;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &was);
+    int folder = cli_folder_lock(target, 1);
+    t->fd = mkstemp(t->name);
+    int saved = errno;
+    if (t->fd >= 0) {
+        flock(t->fd, LOCK_EX); /* a filesystem without locks: a scan cannot lock it either, and keeps it */
+        t->slot = cli_temp_remember(t->name);
     }
+    cli_folder_unlock(folder);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
+    if (t->fd >= 0) return 0;
+    fprintf(stderr, "rebyte: %s: cannot create a temporary file: %s\n", path, strerror(saved));
+    free(t->name);
+    return -1;
+}
+
+/* Done with the temporary file: removed first when `remove` (else it was renamed away). */
+static void temporary_done(temporary *t, int remove)
+{
+    if (remove) unlink(t->name);
+    cli_temp_forget(t->slot);
+    close(t->fd); /* its lock with it */
+    free(t->name);
+}
+
+/* A temporary file beside `target` ("TARGET.rebyte-XXXXXX", which directory scans skip) holding
+ * `data`, with `mode`, synced, still open and locked. 0, or -1 (printed, nothing left). */
+static int write_temporary(const char *path, const char *target, cli_producer produce, void *context, mode_t mode,
+                           const struct stat *owner, temporary *t)
+{
+    if (create_temporary(path, target, t) != 0) return -1;
     /* the owner of the file it replaces, where permitted (root editing a user's file); then the mode
      * (mkstemp creates 0600), after the owner since a change of owner may clear set-id bits */
     if (owner && (owner->st_uid != geteuid() || owner->st_gid != getegid()) &&
-        fchown(fd, owner->st_uid, owner->st_gid) != 0) {
+        fchown(t->fd, owner->st_uid, owner->st_gid) != 0) {
         /* not permitted: the file belongs to whoever writes it, as a plain create would */
     }
-    int failed = fchmod(fd, mode) != 0 || produce(context, fd) != 0 || fsync(fd) != 0;
+    /* fsync reports what a close would (NFS writes back by then); the descriptor stays open for
+     * its lock until the rename */
+    if (fchmod(t->fd, mode) == 0 && produce(context, t->fd) == 0 && fsync(t->fd) == 0) return 0;
     int saved = errno;
-    if (close(fd) != 0 && !failed) { failed = 1; saved = errno; }
-    if (failed) {
-        unlink(tmp);
-        free(tmp);
-        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
-        return NULL;
-    }
-    return tmp;
+    temporary_done(t, 1);
+    fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
+    return -1;
 }
 
-static int write_replace(const char *path, const char *target, cli_producer produce, void *context)
+/* Whether the file `target` still is what `edit` read (its identity, its times and its bytes):
+ * 1, or 0 (printed). */
+static int still_as_read(const cli_edit *edit, const char *target)
 {
+    struct stat now;
+    int same = stat(target, &now) == 0 && cli_same_file_state(&now, &edit->seen);
+    FILE *f = same ? fopen(target, "rb") : NULL;
+    if (f) {
+        uint8_t chunk[65536];
+        size_t at = 0, n;
+        while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+            same = at + n <= edit->size && memcmp(chunk, edit->data + at, n) == 0;
+            at += n;
+        }
+        same = same && !ferror(f) && at == edit->size;
+        fclose(f);
+    } else same = 0;
+    if (!same)
+        fprintf(stderr, "rebyte: %s: changed by another process since it was read; nothing was written (run again "
+                "on the file as it is now)\n", edit->path);
+    return same;
+}
+
+static int write_replace(const char *path, const char *target, cli_producer produce, void *context,
+                         const cli_edit *edit)
+{
+    cli_remove_stale_temporaries(target);
     struct stat old;
     int exists = stat(target, &old) == 0;
-    char *tmp = write_temporary(path, target, produce, context, exists ? old.st_mode & 07777 : create_mode(),
-                                exists ? &old : NULL);
-    if (!tmp) return -1;
+    temporary t;
+    if (write_temporary(path, target, produce, context, exists ? old.st_mode & 07777 : create_mode(),
+                        exists ? &old : NULL, &t) != 0)
+        return -1;
     int rc = 0;
-    if (rename(tmp, target) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
+    if (edit && edit->data && !still_as_read(edit, target)) {
+        rc = -1;
+    } else if (rename(t.name, target) != 0) {
+        fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(errno));
         rc = -1;
     }
-    free(tmp);
+    temporary_done(&t, rc != 0);
     return rc;
 }
+
+static int write_to(const char *path, cli_producer produce, void *context, const cli_edit *edit);
 
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
 {
     bytes_to_write bytes = {data, size};
-    return cli_write_produced(path, produce_bytes, &bytes);
+    return write_to(path, produce_bytes, &bytes, NULL);
+}
+
+int cli_write_edited(const cli_edit *edit, const uint8_t *data, size_t size)
+{
+    bytes_to_write bytes = {data, size};
+    return write_to(edit->path, produce_bytes, &bytes, edit);
 }
 
 int cli_write_produced(const char *path, cli_producer produce, void *context)
+{
+    return write_to(path, produce, context, NULL);
+}
+
+/* cli_write_produced, and for an in-place edit (`edit` not NULL) the check before the rename. */
+static int write_to(const char *path, cli_producer produce, void *context, const cli_edit *edit)
 {
     if (strcmp(path, "-") == 0) {
         /* what stdio holds goes first, then the text straight to the descriptor */
@@ -264,7 +378,7 @@ int cli_write_produced(const char *path, cli_producer produce, void *context)
     if (exists && (lstat(target, &at) != 0 || at.st_dev != st.st_dev || at.st_ino != st.st_ino))
         rc = write_direct(path, produce, context, 1); /* no name leads to it (/proc/self/fd/N of a deleted file) */
     else
-        rc = write_replace(path, target, produce, context);
+        rc = write_replace(path, target, produce, context, edit);
     free(target);
     return rc;
 }
@@ -283,21 +397,20 @@ int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int
     } else {
         mode_t mode = stat(input, &st) == 0 ? st.st_mode & 07777 : create_mode();
         bytes_to_write bytes = {orig, size};
-        char *tmp = write_temporary(bak, bak, produce_bytes, &bytes, mode, NULL);
-        if (tmp) {
+        temporary t;
+        if (write_temporary(bak, bak, produce_bytes, &bytes, mode, NULL, &t) == 0) {
             /* link() never replaces: a backup that appeared meanwhile is kept */
-            int r = link(tmp, bak), saved = errno;
+            int r = link(t.name, bak), saved = errno;
 #ifdef RENAME_NOREPLACE
             if (r != 0 && saved != EEXIST) { /* a filesystem without hard links */
-                r = renameat2(AT_FDCWD, tmp, AT_FDCWD, bak, RENAME_NOREPLACE);
+                r = renameat2(AT_FDCWD, t.name, AT_FDCWD, bak, RENAME_NOREPLACE);
                 saved = errno;
             }
 #endif
             if (r == 0) rc = 0;
             else if (saved == EEXIST) kept = 1, rc = 0;
             else fprintf(stderr, "rebyte: %s: %s (no backup written, the input was not replaced)\n", bak, strerror(saved));
-            unlink(tmp);
-            free(tmp);
+            temporary_done(&t, 1);
         }
     }
     if (kept && !quiet)
@@ -310,12 +423,7 @@ int cli_scan_skips(const char *name)
 {
     size_t n = strlen(name);
     if (n >= 4 && strcmp(name + n - 4, ".bak") == 0) return 1;
-    static const char temp[] = ".rebyte-";
-    size_t t = sizeof temp - 1;
-    if (n < t + 6 || memcmp(name + n - t - 6, temp, t) != 0) return 0;
-    for (size_t i = n - 6; i < n; i++)
-        if (!isalnum((unsigned char)name[i])) return 0;
-    return 1;
+    return cli_is_temporary_name(name);
 }
 
 static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -399,24 +507,79 @@ int cli_no_known_file(const char *folder)
     return EXIT_BAD_INPUT;
 }
 
-static int load_with(const char *path, cli_loaded *l, int defer)
+/* The input of an edit: locked, and the same file as the name gives once locked (another edit
+ * may have replaced it while this one waited: then the new file is locked in turn). */
+static int lock_input(const char *path, cli_edit *e)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return 0; /* the read says why */
+        int locked = cli_lock_wait(fd, path);
+        struct stat held, named;
+        if (locked < 0) {
+            close(fd);
+            return -1;
+        }
+        if (locked == 0 && fstat(fd, &held) == 0 && stat(path, &named) == 0 &&
+            (held.st_dev != named.st_dev || held.st_ino != named.st_ino)) {
+            close(fd);
+            continue;
+        }
+        e->fd = fd;
+        return 0;
+    }
+    fprintf(stderr, "rebyte: %s: replaced again and again while waiting for its lock; nothing was written\n", path);
+    return -1;
+}
+
+int cli_edit_begin(const char *path, cli_edit *e, uint8_t **data, size_t *size)
+{
+    memset(e, 0, sizeof *e);
+    e->path = path;
+    e->fd = -1;
+    struct stat st;
+    int regular = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && lock_input(path, e) != 0) return EXIT_IO;
+    if (cli_read_file(path, data, size) != 0) {
+        cli_edit_end(e);
+        return EXIT_IO;
+    }
+    if (e->fd >= 0 && fstat(e->fd, &e->seen) == 0) {
+        e->data = *data;
+        e->size = *size;
+    }
+    return EXIT_OK;
+}
+
+void cli_edit_end(cli_edit *e)
+{
+    if (e->fd >= 0) close(e->fd); /* its lock with it */
+    e->fd = -1;
+    e->data = NULL;
+}
+
+static int load_with(const char *path, cli_loaded *l, int defer, cli_edit *edit)
 {
     memset(l, 0, sizeof(*l));
-    if (cli_read_file(path, &l->data, &l->size) != 0) return EXIT_IO;
+    if (edit ? cli_edit_begin(path, edit, &l->data, &l->size) != EXIT_OK : cli_read_file(path, &l->data, &l->size) != 0)
+        return EXIT_IO;
     rb_error err;
     l->doc = defer ? cli_parse_deferred(path, l->data, l->size, &err) : cli_parse(path, l->data, l->size, &err);
     if (!l->doc) {
         cli_print_error(&err);
         free(l->data);
         l->data = NULL;
+        if (edit) cli_edit_end(edit);
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
 }
 
-int cli_load(const char *path, cli_loaded *l) { return load_with(path, l, 0); }
+int cli_load(const char *path, cli_loaded *l) { return load_with(path, l, 0, NULL); }
 
-int cli_load_deferred(const char *path, cli_loaded *l) { return load_with(path, l, 1); }
+int cli_load_deferred(const char *path, cli_loaded *l) { return load_with(path, l, 1, NULL); }
+
+int cli_load_for_edit(const char *path, cli_loaded *l, cli_edit *edit) { return load_with(path, l, 0, edit); }
 
 void cli_unload(cli_loaded *l)
 {
@@ -432,8 +595,9 @@ void cli_print_error(const rb_error *err)
 }
 
 /* Limits from REBYTE_LIMITS="max_decompressed_size=1e9,max_count=...": the way to raise a limit
- * that a legitimate file hits. Unknown names are reported once and ignored. */
-static void limits_from_environment(rb_limits *limits)
+ * that a legitimate file hits; max_patch_size is the command line's own (cli_read_patch). Unknown
+ * names are reported and ignored. */
+static void limits_from_environment(rb_limits *limits, uint64_t *max_patch_size)
 {
     rb_limits_default(limits);
     const char *text = getenv("REBYTE_LIMITS");
@@ -448,6 +612,7 @@ static void limits_from_environment(rb_limits *limits)
         else if (strcmp(item, "max_count") == 0) limits->max_count = value;
         else if (strcmp(item, "max_depth") == 0) limits->max_depth = (uint32_t)value;
         else if (strcmp(item, "max_string") == 0) limits->max_string = value;
+        else if (strcmp(item, "max_patch_size") == 0) { if (max_patch_size) *max_patch_size = value; }
         else fprintf(stderr, "rebyte: REBYTE_LIMITS: unknown limit \"%s\" ignored\n", item);
     }
     free(copy);
@@ -456,7 +621,7 @@ static void limits_from_environment(rb_limits *limits)
 static rb_doc *parse_with(const char *name, const uint8_t *data, size_t size, int defer, rb_error *err)
 {
     rb_limits limits = RB_LIMITS_INIT;
-    limits_from_environment(&limits);
+    limits_from_environment(&limits, NULL);
     rb_read_options opt = {.size = sizeof opt, .file_name = name, .limits = &limits, .defer = defer};
     return rb_doc_parse(data, size, &opt, err);
 }
@@ -554,11 +719,12 @@ int cli_apply_failed(const rb_error *err)
 }
 
 int cli_write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
-                     const uint8_t *bytes, size_t size, int backup, int quiet)
+                     const uint8_t *bytes, size_t size, int backup, int quiet, const cli_edit *edit)
 {
     /* keep the first original: an existing FILE.bak is left as it is (cli_backup_original) */
     if (backup && cli_backup_original(input, orig, orig_size, quiet) != 0) return EXIT_IO;
-    return cli_write_atomic(target, bytes, size) == 0 ? EXIT_OK : EXIT_IO;
+    int rc = edit ? cli_write_edited(edit, bytes, size) : cli_write_atomic(target, bytes, size);
+    return rc == 0 ? EXIT_OK : EXIT_IO;
 }
 
 const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include "rebyte.h"
 
@@ -17,8 +18,14 @@ enum {
     EXIT_USAGE = 64
 };
 
-/* Whole file into memory ("-" = stdin). Returns 0 on success, else prints why. */
+/* Whole file into memory ("-" = stdin). Returns 0 on success, else prints why. An input whose
+ * size is not known before it is read (stdin, a FIFO, a device) is read up to the limit
+ * max_decompressed_size and refused beyond it, the limit named (docs/usage.md "Limits"). */
 int cli_read_file(const char *path, uint8_t **data, size_t *size);
+/* A patch's text, the same way, every patch bounded by max_patch_size (CLI_MAX_PATCH_SIZE,
+ * REBYTE_LIMITS=max_patch_size=N). */
+enum { CLI_MAX_PATCH_SIZE = 64 << 20 };
+int cli_read_patch(const char *path, uint8_t **data, size_t *size);
 
 /* How an output is written, by what its target is (after following symlinks). */
 typedef enum {
@@ -43,6 +50,27 @@ typedef int (*cli_producer)(void *context, int fd);
 /* All of `data` to `fd` (interrupted writes resumed): 0, or -1 with errno set. */
 int cli_write_all(int fd, const uint8_t *data, size_t size);
 int cli_write_produced(const char *path, cli_producer produce, void *context);
+
+/* An in-place edit (apply, replace, downgrade-items --in-place): the input read under its lock,
+ * held until the result replaced it, so that two edits of one file run one after the other and
+ * neither loses the other's change (docs/reliability.md "Concurrent writers"). */
+typedef struct cli_edit {
+    const char *path;
+    int fd;               /* the input, holding its lock (flock); -1 when not a regular file */
+    struct stat seen;     /* the input as it was read */
+    const uint8_t *data;  /* what was read (the caller's), compared before the rename; NULL: no check */
+    size_t size;
+} cli_edit;
+/* Opens `path`, waits for its lock (cli_lock_wait: REBYTE_LOCK_WAIT seconds), and reads it into
+ * *data (the caller frees it). EXIT_OK, or EXIT_IO (printed; nothing held). A file that is not
+ * regular (a FIFO) is read without a lock. */
+int cli_edit_begin(const char *path, cli_edit *edit, uint8_t **data, size_t *size);
+/* The lock given back (after the result was written, or not). */
+void cli_edit_end(cli_edit *edit);
+/* The result of an edit written over its input (cli_write_atomic), once the input is checked to
+ * be what was read: its identity, times and bytes (a writer that takes no lock, a filesystem
+ * without locks). A changed input is not replaced: -1, printed. */
+int cli_write_edited(const cli_edit *edit, const uint8_t *data, size_t size);
 
 /* --backup: keep the first original. When INPUT.bak does not exist, it is created with `orig`
  * (temporary file, fsync, then link(): never overwrites a backup that appeared meanwhile); when it
@@ -78,6 +106,8 @@ int cli_load(const char *path, cli_loaded *loaded);
  * that only reads the model (dump prints one unit at a time) or an original it takes bytes from
  * but does not navigate (build's source: blob references are bytes of its sections). */
 int cli_load_deferred(const char *path, cli_loaded *loaded);
+/* cli_load of the input of an in-place edit: read under its lock (cli_edit_begin). */
+int cli_load_for_edit(const char *path, cli_loaded *loaded, cli_edit *edit);
 void cli_unload(cli_loaded *loaded);
 /* Parse a file's bytes; prints the error. */
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err);
@@ -109,9 +139,10 @@ int cli_exit_code_of(rb_status st);
 /* A failed rb_apply on stderr, "rebyte: ERROR (nothing was written)"; returns its exit code. */
 int cli_apply_failed(const rb_error *err);
 /* A verified result to `target` ("-" = stdout), the input kept first as INPUT.bak with `backup`
- * (cli_backup_original). EXIT_OK or EXIT_IO (printed). */
+ * (cli_backup_original); over the input of `edit` when it is not NULL (cli_write_edited).
+ * EXIT_OK or EXIT_IO (printed). */
 int cli_write_result(const char *target, const char *input, const uint8_t *orig, size_t orig_size,
-                     const uint8_t *bytes, size_t size, int backup, int quiet);
+                     const uint8_t *bytes, size_t size, int backup, int quiet, const cli_edit *edit);
 /* How every command words a count of changes: "0 changes", "1 change", "3 changes"; an output
  * whose bytes are the input's (`unchanged`) has 0, whatever operations were applied. */
 const char *cli_changes(size_t operations, int unchanged, char *out, size_t out_size);

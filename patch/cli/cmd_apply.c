@@ -41,7 +41,9 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     uint8_t *data;
     size_t size;
     result->rc = EXIT_OK;
-    if (cli_read_file(path, &data, &size) != 0) {
+    cli_edit edit; /* in place: the input stays locked until its result replaced it */
+    int in_place = o->in_place && !o->dry_run;
+    if (in_place ? cli_edit_begin(path, &edit, &data, &size) != EXIT_OK : cli_read_file(path, &data, &size) != 0) {
         result->rc = EXIT_IO;
         snprintf(result->why, sizeof result->why, "cannot be read");
         return;
@@ -60,8 +62,9 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     } else if (o->dry_run) {
         cli_print_changes(&r, unchanged, path);
     } else {
-        result->rc = make_folders_for(target, o) != 0 ? EXIT_IO
-                                                       : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0);
+        result->rc = make_folders_for(target, o) != 0
+                         ? EXIT_IO
+                         : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0, in_place ? &edit : NULL);
         char changes[48];
         if (result->rc != EXIT_OK) snprintf(result->why, sizeof result->why, "the output could not be written");
         else if (!o->quiet)
@@ -69,6 +72,7 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
                     cli_changes(r.operations, unchanged, changes, sizeof changes));
     }
     rb_apply_result_free(&r);
+    if (in_place) cli_edit_end(&edit);
     free(data);
 }
 
@@ -155,7 +159,7 @@ static int load_patch(const char *path, apply_options *o)
 {
     uint8_t *text;
     size_t size;
-    if (cli_read_file(path, &text, &size) != 0) return EXIT_IO;
+    if (cli_read_patch(path, &text, &size) != 0) return EXIT_IO;
     rb_error err;
     rb_patch *p = rb_patch_parse((const char *)text, size, path, &err);
     free(text);

@@ -1,5 +1,6 @@
 /* rebyte extract / replace: clients of rb_doc_extract and rb_doc_asset_patch (include/rebyte.h,
  * docs/usage.md "Assets"). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "cli_tar.h"
 #include "cli_util.h"
 
 /* --with FILE: the other file of a pair whose assets are split (rb_doc_set_companion); its bytes
@@ -25,25 +27,83 @@ static int attach_companion(rb_doc *doc, const char *path, uint8_t **bytes)
     return EXIT_OK;
 }
 
+/* Where the assets go: files in a folder, or one tar stream on stdout (`-o -`). What a run
+ * created is listed, so a run that fails removes it: no folder it does not fill, no file of a
+ * half extraction. */
 typedef struct extract_run {
     const char *folder;
+    int to_tar;
+    cli_tar tar;
+    char **created; /* files and folders this run made, in the order made */
+    size_t created_count, created_cap;
     size_t files, references;
     unsigned long long bytes;
     int tty, quiet;
     time_t last_progress;
 } extract_run;
 
+static void note_created(extract_run *r, const char *path)
+{
+    if (r->created_count == r->created_cap) {
+        size_t cap = r->created_cap ? r->created_cap * 2 : 32;
+        char **more = realloc(r->created, cap * sizeof *more);
+        if (!more) return; /* then it stays: what remains is whole */
+        r->created = more;
+        r->created_cap = cap;
+    }
+    if ((r->created[r->created_count] = strdup(path))) r->created_count++;
+}
+
+/* The folders of `path` up to its last '/', each one made noted (cli_make_parents' walk). */
+static int make_folders(extract_run *r, char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        int made = mkdir(path, 0777) == 0, failed = !made && errno != EEXIST;
+        if (made) note_created(r, path);
+        if (failed) fprintf(stderr, "rebyte: %s: %s\n", path, strerror(errno));
+        *p = '/';
+        if (failed) return -1;
+    }
+    return 0;
+}
+
+/* A file of the extraction: in the folder, or the next entry of the tar stream. */
+static int put_file(extract_run *r, const char *name, const uint8_t *data, size_t size)
+{
+    if (r->to_tar) {
+        if (cli_tar_add(&r->tar, name, data, size) == 0) return 0;
+        fprintf(stderr, "rebyte: stdout: write failed: %s\n", strerror(errno));
+        return -1;
+    }
+    size_t path_size = strlen(r->folder) + strlen(name) + 2;
+    char *path = malloc(path_size);
+    if (!path) return -1;
+    snprintf(path, path_size, "%s/%s", r->folder, name);
+    struct stat st;
+    int existed = lstat(path, &st) == 0;
+    int rc = make_folders(r, path) == 0 && cli_write_atomic(path, data, size) == 0 ? 0 : -1;
+    if (rc == 0 && !existed) note_created(r, path);
+    free(path);
+    return rc;
+}
+
+/* A failed run takes back what it made, the last first (files, then their emptied folders). */
+static void undo_created(extract_run *r, int failed)
+{
+    for (size_t i = r->created_count; i-- > 0;) {
+        if (failed && unlink(r->created[i]) != 0) rmdir(r->created[i]);
+        free(r->created[i]);
+    }
+    free(r->created);
+}
+
 static int write_asset(void *context, const rb_asset *asset)
 {
     extract_run *r = context;
     if (!asset->data) { r->references++; return 0; }
-    size_t size = strlen(r->folder) + strlen(asset->name) + 2;
-    char *path = malloc(size);
-    if (!path) return 1;
-    snprintf(path, size, "%s/%s", r->folder, asset->name);
-    int rc = cli_make_parents(path) == 0 && cli_write_atomic(path, asset->data, asset->size) == 0 ? 0 : 1;
-    free(path);
-    if (rc) return rc;
+    if (put_file(r, asset->name, asset->data, asset->size) != 0) return 1;
     r->files++;
     r->bytes += asset->size;
     time_t now = time(NULL);
@@ -55,69 +115,116 @@ static int write_asset(void *context, const rb_asset *asset)
     return 0;
 }
 
-int cmd_extract(int argc, char **argv)
+/* The target: `-` a tar stream (not onto a terminal), else a new or empty folder, or any with
+ * --force (files there of the same names are replaced). 0, or an exit code (printed). */
+static int check_target(const char *out, int force)
 {
-    const char *in = NULL, *out = NULL, *only = NULL, *with = NULL, *v;
-    int quiet = 0;
+    if (strcmp(out, "-") == 0) {
+        if (!isatty(STDOUT_FILENO)) return 0;
+        fprintf(stderr, "rebyte: extract -o - writes a tar stream, not for a terminal: pipe it (| tar -x) or redirect it\n");
+        return EXIT_USAGE;
+    }
+    struct stat st;
+    if (stat(out, &st) != 0) return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "rebyte: %s: exists and is not a folder; nothing was written\n", out);
+        return EXIT_IO;
+    }
+    DIR *d = opendir(out);
+    struct dirent *e;
+    size_t entries = 0;
+    while (d && (e = readdir(d)))
+        entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d) closedir(d);
+    if (!entries || force) return 0;
+    fprintf(stderr, "rebyte: %s: the folder is not empty (%zu entr%s); extract writes into a new or empty folder: "
+            "--force writes into it, replacing files of the same names; nothing was written\n",
+            out, entries, entries == 1 ? "y" : "ies");
+    return EXIT_IO;
+}
+
+typedef struct extract_options {
+    const char *in, *out, *only, *with;
+    int quiet, force;
+} extract_options;
+
+static int parse_extract(int argc, char **argv, extract_options *o)
+{
+    const char *v;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
             if (r < 0) return EXIT_USAGE;
-            out = v;
+            o->out = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--only", &v))) {
             if (r < 0) return EXIT_USAGE;
-            only = v;
+            o->only = v;
         } else if ((r = cli_opt_value(argc, argv, &i, "--with", &v))) {
             if (r < 0) return EXIT_USAGE;
-            with = v;
+            o->with = v;
         } else if (strcmp(argv[i], "-q") == 0) {
-            quiet = 1;
-        } else if ((argv[i][0] == '-' && argv[i][1]) || in) {
+            o->quiet = 1;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            o->force = 1;
+        } else if ((argv[i][0] == '-' && argv[i][1]) || o->in) {
             return cli_usage_error("extract", argv[i]);
         } else {
-            in = argv[i];
+            o->in = argv[i];
         }
     }
-    if (!in || !out) return cli_usage_error("extract", NULL);
+    return !o->in || !o->out ? cli_usage_error("extract", NULL) : 0;
+}
+
+/* The assets, then the manifest, into the run's target. */
+static int extract_to(const extract_options *o, const cli_loaded *l, extract_run *run)
+{
+    char *manifest = NULL;
+    rb_error err;
+    int rc = EXIT_OK;
+    rb_status st = rb_doc_extract(l->doc, o->only, write_asset, run, &manifest, &err);
+    if (run->tty && run->last_progress) cli_progress_clear();
+    if (st != RB_OK) {
+        if (st != RB_E_IO || err.message[0]) cli_print_error(&err);
+        rc = st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
+    }
+    if (!rc && put_file(run, "manifest.json", (const uint8_t *)manifest, strlen(manifest)) != 0) rc = EXIT_IO;
+    if (!rc && run->to_tar && cli_tar_finish(&run->tar) != 0) {
+        fprintf(stderr, "rebyte: stdout: write failed: %s\n", strerror(errno));
+        rc = EXIT_IO;
+    }
+    rb_free(manifest);
+    return rc;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+    extract_options o = {0};
+    int rc = parse_extract(argc, argv, &o);
+    if (rc || (rc = check_target(o.out, o.force))) return rc;
     cli_loaded l;
     uint8_t *companion = NULL;
-    int rc = cli_load(in, &l);
-    if (rc) return rc;
-    if ((rc = attach_companion(l.doc, with, &companion))) {
+    if ((rc = cli_load(o.in, &l))) return rc;
+    if ((rc = attach_companion(l.doc, o.with, &companion))) {
         cli_unload(&l);
         free(companion);
         return rc;
     }
-    size_t folder_size = strlen(out) + 2;
-    char *folder = malloc(folder_size);
-    if (!folder) { cli_unload(&l); return EXIT_IO; }
-    snprintf(folder, folder_size, "%s/", out);
-    extract_run run = {.folder = out, .tty = isatty(STDERR_FILENO), .quiet = quiet};
-    char *manifest = NULL;
-    rb_error err;
-    rc = cli_make_parents(folder) != 0 ? EXIT_IO : EXIT_OK;
-    rb_status st = rc ? RB_OK : rb_doc_extract(l.doc, only, write_asset, &run, &manifest, &err);
-    if (run.tty && run.last_progress) cli_progress_clear();
-    if (!rc && st != RB_OK) {
-        cli_print_error(&err);
-        rc = st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
-    }
-    if (!rc) {
-        size_t path_size = strlen(out) + 16;
-        char *path = malloc(path_size);
-        if (path) snprintf(path, path_size, "%s/manifest.json", out);
-        rc = path && cli_write_atomic(path, (const uint8_t *)manifest, strlen(manifest)) == 0 ? EXIT_OK : EXIT_IO;
-        free(path);
-    }
-    if (!rc && !quiet) {
+    extract_run run = {.folder = o.out, .to_tar = strcmp(o.out, "-") == 0, .tty = isatty(STDERR_FILENO),
+                       .quiet = o.quiet, .tar = {STDOUT_FILENO, time(NULL)}};
+    if (run.to_tar && fflush(stdout) != 0) rc = EXIT_IO;
+    if (!rc) rc = extract_to(&o, &l, &run);
+    undo_created(&run, rc != EXIT_OK);
+    if (!rc && !o.quiet) {
         char references[64] = "";
         if (run.references)
             snprintf(references, sizeof references, ", %zu reference%s", run.references, run.references == 1 ? "" : "s");
-        fprintf(stderr, "%s: %zu file%s (%llu bytes) in %s%s, listed in %s/manifest.json\n", in, run.files,
-                run.files == 1 ? "" : "s", run.bytes, out, references, out);
+        if (run.to_tar)
+            fprintf(stderr, "%s: %zu file%s (%llu bytes) in a tar stream on stdout%s, listed in manifest.json\n", o.in,
+                    run.files, run.files == 1 ? "" : "s", run.bytes, references);
+        else
+            fprintf(stderr, "%s: %zu file%s (%llu bytes) in %s%s, listed in %s/manifest.json\n", o.in, run.files,
+                    run.files == 1 ? "" : "s", run.bytes, o.out, references, o.out);
     }
-    rb_free(manifest);
-    free(folder);
     cli_unload(&l);
     free(companion);
     return rc;
@@ -162,7 +269,8 @@ static int parse_replace(int argc, char **argv, replace_options *o)
 }
 
 /* The asset's patch applied through rb_apply: written, read back and verified like `apply`. */
-static int replace_with(const replace_options *o, const cli_loaded *l, const uint8_t *asset, size_t asset_size)
+static int replace_with(const replace_options *o, const cli_loaded *l, const cli_edit *edit, const uint8_t *asset,
+                        size_t asset_size)
 {
     char *patch_text = NULL;
     rb_error err;
@@ -190,7 +298,8 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const uin
         const char *target = o->in_place ? o->in : o->out;
         char changes[48];
         int unchanged = result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0;
-        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet);
+        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet,
+                              o->in_place ? edit : NULL);
         if (rc == EXIT_OK && !o->quiet)
             fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%s), verified\n", o->in, target, o->asset, o->path,
                     cli_changes(result.operations, unchanged, changes, sizeof changes));
@@ -208,11 +317,13 @@ int cmd_replace(int argc, char **argv)
     size_t asset_size;
     if (cli_read_file(o.asset, &asset, &asset_size) != 0) return EXIT_IO;
     cli_loaded l;
+    cli_edit edit; /* in place: the input stays locked until its result replaced it */
     uint8_t *companion = NULL;
-    rc = cli_load(o.in, &l);
+    rc = o.in_place ? cli_load_for_edit(o.in, &l, &edit) : cli_load(o.in, &l);
     if (!rc) {
         rc = attach_companion(l.doc, o.with, &companion);
-        if (!rc) rc = replace_with(&o, &l, asset, asset_size);
+        if (!rc) rc = replace_with(&o, &l, &edit, asset, asset_size);
+        if (o.in_place) cli_edit_end(&edit);
         cli_unload(&l);
     }
     free(companion);

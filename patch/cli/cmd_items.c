@@ -43,7 +43,10 @@ static int downgrade_file(const char *path, const downgrade_options *o)
 {
     uint8_t *data = NULL;
     size_t size;
-    if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
+    cli_edit edit; /* in place: the input stays locked until its result replaced it */
+    int in_place = o->in_place && !o->dry_run;
+    if (in_place ? cli_edit_begin(path, &edit, &data, &size) != EXIT_OK : cli_read_file(path, &data, &size) != 0)
+        return EXIT_IO;
     rb_error err;
     int rc = EXIT_BAD_INPUT;
     char *patch_json = NULL, *report_json = NULL;
@@ -78,13 +81,17 @@ static int downgrade_file(const char *path, const downgrade_options *o)
         goto done;
     }
     if (!o->quiet || o->dry_run) print_loss(path, report_json, o);
-    rc = o->dry_run ? EXIT_OK : (cli_write_atomic(o->in_place ? path : o->out, r.bytes, r.size) == 0 ? EXIT_OK : EXIT_IO);
+    if (!o->dry_run) {
+        int written = in_place ? cli_write_edited(&edit, r.bytes, r.size) : cli_write_atomic(o->out, r.bytes, r.size);
+        rc = written == 0 ? EXIT_OK : EXIT_IO;
+    } else rc = EXIT_OK;
 done:
     rb_apply_result_free(&r);
     rb_patch_free(patch);
     rb_free(patch_json);
     rb_free(report_json);
     rb_doc_free(doc);
+    if (in_place) cli_edit_end(&edit);
     free(data);
     return rc;
 }

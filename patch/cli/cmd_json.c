@@ -308,7 +308,7 @@ int cmd_resolve(int argc, char **argv)
     if (argc != 3) return cli_usage_error("resolve", argc > 3 ? argv[3] : NULL);
     uint8_t *text;
     size_t size;
-    if (cli_read_file(argv[1], &text, &size) != 0) return EXIT_IO;
+    if (cli_read_patch(argv[1], &text, &size) != 0) return EXIT_IO;
     rb_error err;
     rb_patch *patch = rb_patch_parse((const char *)text, size, argv[1], &err);
     free(text);

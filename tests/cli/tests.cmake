@@ -12,7 +12,8 @@ if(PYTHON3)
   add_test(NAME clean_streams COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cli/clean_streams.py $<TARGET_FILE:rebyte>
            ${PROJECT_SOURCE_DIR})
 endif()
-rebyte_add_unit_test(test_write_strategy cli/test_write_strategy.c ${PROJECT_SOURCE_DIR}/patch/cli/cli_util.c)
+rebyte_add_unit_test(test_write_strategy cli/test_write_strategy.c ${PROJECT_SOURCE_DIR}/patch/cli/cli_util.c
+                     ${PROJECT_SOURCE_DIR}/patch/cli/cli_guard.c)
 rebyte_add_script_test(write_targets cli/write_targets.sh)
 set_tests_properties(write_targets PROPERTIES TIMEOUT 300)
 # The fault-injecting write is an LD_PRELOAD library, which a sanitizer runtime refuses.

@@ -23,6 +23,14 @@ target_include_directories(fuzz_replay PRIVATE ${PROJECT_SOURCE_DIR})
 file(GLOB_RECURSE REBYTE_SAMPLE_FILES ${PROJECT_SOURCE_DIR}/samples/*)
 list(FILTER REBYTE_SAMPLE_FILES EXCLUDE REGEX "\\.(json|md)$")
 add_test(NAME fuzz_harness_on_samples COMMAND fuzz_replay ${REBYTE_SAMPLE_FILES})
+# The patch harness's checks (tests/fuzz/fuzz_apply.c) on its seeds: operations on annotations
+# refused, the removal of a stream's original taken.
+add_executable(fuzz_apply_replay fuzz/replay_main.c fuzz/fuzz_apply.c)
+target_compile_definitions(fuzz_apply_replay PRIVATE FUZZ_SAMPLES="${PROJECT_SOURCE_DIR}/samples")
+target_link_libraries(fuzz_apply_replay PRIVATE rebyte_objects)
+target_include_directories(fuzz_apply_replay PRIVATE ${PROJECT_SOURCE_DIR})
+file(GLOB REBYTE_APPLY_SEEDS ${PROJECT_SOURCE_DIR}/tests/fuzz/apply_seeds/*)
+add_test(NAME fuzz_apply_on_seeds COMMAND fuzz_apply_replay ${REBYTE_APPLY_SEEDS})
 
 # Streaming dump and build (test_json_stream.c): the streamed dump is the tree's text, the
 # piecewise reader gives jansson's tree and builds the file's bytes; on the samples, and (long) on

@@ -29,5 +29,12 @@ expect_refusal "failing test" "[{\"op\":\"test\",\"path\":\"$B/mapName\",\"value
 expect_refusal "derived value" "[{\"op\":\"remove\",\"path\":\"/body/chunks/[id=0x03043040]/snappedOnIndexes/0\"}]" "game rule items-snapping at /body/chunks/\\[id=0x03043040\\]/snappedOnIndexes: 1 snapped-on entries for 2 items"
 expect_refusal "field of another version" "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x03043040]/version\",\"value\":4}]" "not part of this structure"
 expect_refusal "unknown member" "[{\"op\":\"add\",\"path\":\"$B/bogus\",\"value\":1}]" "\"bogus\" is not part of this structure"
+# annotations ($ members) are read-only: refused naming the path, before any later operation
+expect_refusal "annotation added" '[{"op":"add","path":"/body/chunks/6/$x","value":1},{"op":"add","path":"/body/chunks/6/bogus","value":1}]' 'operation 0: /body/chunks/6/$x: annotations ($ members) are read-only'
+expect_refusal "stream codec" '[{"op":"replace","path":"/body/$stream/codec","value":"zlib"}]' 'operation 0: /body/$stream/codec: annotations'
+expect_refusal "blob reference" '[{"op":"add","path":"/headerChunks/1/packMask/$blob","value":{"$file":"x.bin"}}]' 'operation 0: /headerChunks/1/packMask/$blob: annotations'
+expect_refusal "annotation tested" '[{"op":"test","path":"/body/$stream/codec","value":"lzo1x"}]' 'operation 0: /body/$stream/codec: annotations'
+expect_refusal "annotation copied" '[{"op":"copy","from":"/body/$stream","path":"/body/chunks/0/playerModel"}]' 'operation 0: /body/$stream: annotations'
+expect_refusal "annotation in a value" '[{"op":"replace","path":"/body/chunks/0/playerModel","value":{"id":null,"collection":null,"author":null,"$x":1}}]' 'the value.s member "$x" is an annotation no description reads'
 [ "$fails" -eq 0 ] && echo "patch errors: all passed"
 [ "$fails" -eq 0 ]
