@@ -801,9 +801,10 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         json_t *extra = companions_for(a->format, &view, op, path, from);
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
-            size_t part = path ? list_part(a, path) : 0;
-            if (!part) continue;
-            json_t *region = json_stringn(path, part);
+            if (!path) continue;
+            size_t part = list_part(a, path);
+            /* a value outside any list (GBX: the node count an added node raises) is derived itself */
+            json_t *region = part ? json_stringn(path, part) : json_string(path);
             if (!in_region(regions, json_string_value(region))) json_array_append(regions, region);
             json_decref(region);
         }
