@@ -1,5 +1,5 @@
 /*
- * The law of adding (docs/usage.md "One fact, one place"; DESIGN.md 16): on every map, one
+ * The law of adding (docs/usage.md "Adding is as safe as removing"; DESIGN.md 16): on every map, one
  * element of each kind that exists is copied — a waypoint block (a checkpoint, start, finish or
  * multilap), another block, an item to the end of its list and an item inserted at the list's
  * start — and then the result verifies exactly (written again, the same bytes), `check` finds
@@ -94,11 +94,13 @@ static int era_of(rb_doc *doc)
     const char *xml = string_with(json_object_get(root, "headerChunks"), "exever=\"");
     const char *exever = xml ? strstr(xml, "exever=\"") + 8 : NULL;
     size_t c = 0;
-    rb_node *block_data = map_chunk(doc, 0x01F, &c);
-    uint64_t collection = 0;
-    rb_node *environment = block_data ? rb_node_at(block_data, "/mapInfo/collection") : NULL;
-    if (exever && exever[0] >= '3' && exever[0] <= '9')
-        era = environment && rb_node_get_uint(environment, &collection) == RB_OK && collection == 26 ? ERA_TM2020 : ERA_MP;
+    const rb_node *block_data = map_chunk(doc, 0x01F, &c);
+    /* the environment as the dump spells it (a collection number, or its name) */
+    json_t *environment = json_object_get(
+        json_object_get(json_array_get(json_object_get(json_object_get(root, "body"), "chunks"), c), "mapInfo"),
+        "collection");
+    int stadium2020 = block_data && json_integer_value(environment) == 26;
+    if (exever && exever[0] >= '3' && exever[0] <= '9') era = stadium2020 ? ERA_TM2020 : ERA_MP;
     else if ((exever && exever[0] == '2') || (!exever && block_data))
         era = ERA_TMF; /* without an XML, the block data of TMF and later */
     json_decref(root);

@@ -183,54 +183,6 @@ static void block_edit(owner_edit *e, long blocks_chunk, long count, const json_
     renumber_list(e, 0x03043040, "blockIndexes", NULL);
 }
 
-/* ---------- the header's checkpoint count ---------- */
-
-/* The waypoint tag of a block's or an item's JSON (its waypoint property's first chunk), or NULL. */
-static const char *waypoint_tag(const json_t *element)
-{
-    const json_t *waypoint = json_object_get(element, "waypointSpecialProperty");
-    const json_t *chunks = json_object_get(element, "chunks");
-    for (size_t i = 0; !waypoint && i < json_array_size(chunks); i++) /* an item: in its chunk 002 */
-        waypoint = json_object_get(json_array_get(chunks, i), "waypointSpecialProperty");
-    return json_string_value(json_object_get(json_array_get(json_object_get(waypoint, "chunks"), 0), "tag"));
-}
-
-/* Does the element count in the header's nbCheckpoints? What the games write (docs/formats/gbx.md
- * "Header copies"): a block whose waypoint tag is "Checkpoint" or whose name holds "Checkpoint"
- * (ManiaPlanet's Valley tags its checkpoints "Goal"; maps of ManiaPlanet 3 have no waypoint
- * property), an item whose waypoint tag is "Checkpoint". */
-static int counts_as_checkpoint(const json_t *element, int item)
-{
-    const char *tag = waypoint_tag(element);
-    if (tag && !strcmp(tag, "Checkpoint")) return 1;
-    if (item) return 0;
-    const json_t *name = json_object_get(element, "name");
-    if (json_is_object(name)) name = json_object_get(name, "$id");
-    return json_is_string(name) && strstr(json_string_value(name), "Checkpoint") != NULL;
-}
-
-/* The header's nbCheckpoints (TmDesc 0x03043002, version 13) follows a checkpoint added, copied
- * or removed: apply keeps it in step, as it keeps the per-block lists (a file whose count
- * disagrees keeps its difference). */
-static void checkpoint_count_edit(owner_edit *e, const char *path, const char *from, const json_t *value, int item)
-{
-    if (!e->view->json || !strcmp(e->kind, "move")) return;
-    json_t *element = !strcmp(e->kind, "add") ? json_incref((json_t *)value)
-                                             : e->view->json(e->view->context, !strcmp(e->kind, "copy") ? from : path);
-    int delta = element && counts_as_checkpoint(element, item) ? (!strcmp(e->kind, "remove") ? -1 : 1) : 0;
-    json_decref(element);
-    int present = 0;
-    size_t headers = delta ? e->view->count(e->view->context, "/headerChunks", &present) : 0;
-    for (size_t k = 0; k < headers; k++) {
-        char at[80];
-        snprintf(at, sizeof at, "/headerChunks/%zu/nbCheckpoints", k);
-        int64_t count = e->view->integer(e->view->context, at, &present);
-        if (present && gbx_remap_id((uint32_t)integer_at(e, NULL, "/headerChunks/%zu/id", k)) == 0x03043002 &&
-            count + delta >= 0)
-            rb_json_patch_op(e->ops, "replace", at, NULL, json_integer(count + delta));
-    }
-}
-
 /* "/body/chunks/<c>/<key>/<k>": the chunk index, the key and the element index (-2 for "-"). */
 static int parse_element(const char *path, long *chunk, char *key, size_t key_size, long *element)
 {
@@ -280,6 +232,5 @@ json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const
     }
     if (items) item_edit(&e, count);
     else block_edit(&e, chunk, count, value);
-    checkpoint_count_edit(&e, path, from, value, items);
     return e.ops;
 }
