@@ -18,8 +18,6 @@
 #include "../json.h"
 #include "gbx.h"
 
-enum { NODE_DEFINITIONS_MAX = 256 };
-
 /* The node references a new element holds: where each index is (relative pointer) and its value. */
 typedef struct node_ref {
     char *pointer;
@@ -28,21 +26,48 @@ typedef struct node_ref {
 } node_ref;
 
 typedef struct new_nodes {
-    node_ref refs[NODE_DEFINITIONS_MAX];
-    size_t count;
-    int overflow;
+    node_ref *refs;
+    size_t count, cap;
+    int failed; /* out of memory, or a pointer too long */
 } new_nodes;
 
-static void pointer_append(char *out, size_t size, const char *base, const char *token)
+/* `base` + "/" + `token` escaped (RFC 6901) into `out`; 0 when it does not fit. */
+static int pointer_append(char *out, size_t size, const char *base, const char *token)
 {
-    size_t n = strlen(base);
-    snprintf(out, size, "%s/", base);
-    for (const char *t = token; *t && n + 4 < size; t++) {
-        n = strlen(out);
-        if (*t == '~') snprintf(out + n, size - n, "~0");
-        else if (*t == '/') snprintf(out + n, size - n, "~1");
-        else snprintf(out + n, size - n, "%c", *t);
+    size_t n = (size_t)snprintf(out, size, "%s/", base);
+    for (const char *t = token; *t && n + 3 < size; t++) {
+        if (*t == '~' || *t == '/') {
+            out[n++] = '~';
+            out[n++] = *t == '~' ? '0' : '1';
+        } else {
+            out[n++] = *t;
+        }
     }
+    if (n + 3 >= size) return 0;
+    out[n] = 0;
+    return 1;
+}
+
+static void add_ref(new_nodes *nodes, const char *pointer, long index, int defines)
+{
+    if (nodes->count == nodes->cap) {
+        size_t cap = nodes->cap ? nodes->cap * 2 : 8;
+        node_ref *more = realloc(nodes->refs, cap * sizeof *more);
+        if (!more) {
+            nodes->failed = 1;
+            return;
+        }
+        nodes->refs = more;
+        nodes->cap = cap;
+    }
+    node_ref *r = &nodes->refs[nodes->count];
+    if (!(r->pointer = strdup(pointer))) {
+        nodes->failed = 1;
+        return;
+    }
+    r->index = index;
+    r->defines = defines;
+    nodes->count++;
 }
 
 /* Every node reference in `v` ({"index": n} with n >= 0; one with a "classId" defines its node).
@@ -51,33 +76,27 @@ static void collect_refs(new_nodes *nodes, const json_t *v, const char *at)
 {
     char below[512];
     if (json_is_array(v)) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
+        for (size_t i = 0; i < json_array_size(v) && !nodes->failed; i++) {
             char token[24];
             snprintf(token, sizeof token, "%zu", i);
-            pointer_append(below, sizeof below, at, token);
-            collect_refs(nodes, json_array_get(v, i), below);
+            if (!pointer_append(below, sizeof below, at, token)) nodes->failed = 1;
+            else collect_refs(nodes, json_array_get(v, i), below);
         }
         return;
     }
     if (!json_is_object(v) || json_object_get(v, "numNodes")) return;
     const json_t *index = json_object_get(v, "index");
     if (json_is_integer(index) && json_integer_value(index) >= 0) {
-        if (nodes->count == NODE_DEFINITIONS_MAX) {
-            nodes->overflow = 1;
-            return;
-        }
-        node_ref *r = &nodes->refs[nodes->count++];
-        pointer_append(below, sizeof below, at, "index");
-        r->pointer = strdup(below);
-        r->index = (long)json_integer_value(index);
-        r->defines = json_object_get(v, "classId") != NULL;
+        if (!pointer_append(below, sizeof below, at, "index")) nodes->failed = 1;
+        else add_ref(nodes, below, (long)json_integer_value(index), json_object_get(v, "classId") != NULL);
     }
     const char *key;
-    const json_t *member;
+    json_t *member;
     json_object_foreach((json_t *)v, key, member) {
+        if (nodes->failed) return;
         if (!json_is_object(member) && !json_is_array(member)) continue;
-        pointer_append(below, sizeof below, at, key);
-        collect_refs(nodes, member, below);
+        if (!pointer_append(below, sizeof below, at, key)) nodes->failed = 1;
+        else collect_refs(nodes, member, below);
     }
 }
 
@@ -119,6 +138,35 @@ static int new_element_pointer(const rb_model_view *view, const char *path, char
     return 1;
 }
 
+/* The operations that give the nodes `nodes` defines (in the element at `element`) indices of
+ * their own from `num_nodes` up, and the file's new numNodes (at `count_at`). */
+static json_t *renumber_ops(new_nodes *nodes, const char *element, const char *count_at, long num_nodes)
+{
+    json_t *ops = NULL;
+    long next = num_nodes; /* an index at or above numNodes the element brings along stays its own */
+    for (size_t i = 0; i < nodes->count; i++)
+        if (nodes->refs[i].defines && nodes->refs[i].index >= next) next = nodes->refs[i].index + 1;
+    for (size_t i = 0; i < nodes->count; i++) {
+        node_ref *d = &nodes->refs[i];
+        if (!d->defines || d->index >= num_nodes) continue;
+        long fresh = next++, old = d->index;
+        for (size_t k = 0; k < nodes->count; k++) { /* the definition, and the references to it inside */
+            node_ref *r = &nodes->refs[k];
+            if (r->index != old || (k != i && r->defines)) continue;
+            char at[1100];
+            snprintf(at, sizeof at, "%s%s", element, r->pointer);
+            if (!ops) ops = json_array();
+            rb_json_patch_op(ops, "replace", at, NULL, json_integer(fresh));
+            r->index = -1; /* renumbered once */
+        }
+    }
+    if (next > num_nodes) {
+        if (!ops) ops = json_array();
+        rb_json_patch_op(ops, "replace", count_at, NULL, json_integer(next));
+    }
+    return ops;
+}
+
 /* The operations that give the nodes the new element defines indices of their own. */
 static json_t *node_index_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                               const json_t *value)
@@ -131,35 +179,12 @@ static json_t *node_index_ops(const rb_model_view *view, const char *kind, const
         !new_element_pointer(view, path, element, sizeof element))
         return NULL;
     json_t *copied = copy ? view->json(view->context, from) : NULL;
-    new_nodes *nodes = calloc(1, sizeof *nodes);
-    json_t *ops = NULL;
-    if (!nodes) goto done;
-    collect_refs(nodes, copy ? copied : value, "");
-    long next = num_nodes; /* an index at or above numNodes the element brings along stays its own */
-    for (size_t i = 0; i < nodes->count; i++)
-        if (nodes->refs[i].defines && nodes->refs[i].index >= next) next = nodes->refs[i].index + 1;
-    for (size_t i = 0; i < nodes->count && !nodes->overflow; i++) {
-        node_ref *d = &nodes->refs[i];
-        if (!d->defines || d->index >= num_nodes) continue;
-        long fresh = next++;
-        for (size_t k = 0; k < nodes->count; k++) { /* the definition, and the references to it inside */
-            node_ref *r = &nodes->refs[k];
-            if (r->index != d->index || (k != i && r->defines)) continue;
-            char at[1100];
-            snprintf(at, sizeof at, "%s%s", element, r->pointer);
-            if (!ops) ops = json_array();
-            rb_json_patch_op(ops, "replace", at, NULL, json_integer(fresh));
-        }
-        for (size_t k = i + 1; k < nodes->count; k++) /* handled: a reference is renumbered once */
-            if (nodes->refs[k].index == d->index && !nodes->refs[k].defines) nodes->refs[k].index = -1;
-    }
-    if (next > num_nodes) {
-        if (!ops) ops = json_array();
-        rb_json_patch_op(ops, "replace", count_at, NULL, json_integer(next));
-    }
-done:
-    for (size_t i = 0; nodes && i < nodes->count; i++) free(nodes->refs[i].pointer);
-    free(nodes);
+    new_nodes nodes = {0};
+    collect_refs(&nodes, copy ? copied : value, "");
+    /* an element too deep to renumber is written as it is: the re-read refuses what that breaks */
+    json_t *ops = nodes.failed ? NULL : renumber_ops(&nodes, element, count_at, num_nodes);
+    for (size_t i = 0; i < nodes.count; i++) free(nodes.refs[i].pointer);
+    free(nodes.refs);
     json_decref(copied);
     return ops;
 }
