@@ -55,4 +55,4 @@ target_include_directories(test_copy_law PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME gbx_copy_law COMMAND test_copy_law ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 add_test(NAME gbx_copy_law_corpus COMMAND test_copy_law ${REBYTE_SHARED}/corpus/gbx ${REBYTE_SHARED}/public/maps
   ${REBYTE_SHARED}/public/maps-tm2020)
-set_tests_properties(gbx_copy_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
+set_tests_properties(gbx_copy_law_corpus PROPERTIES TIMEOUT 3600 SKIP_RETURN_CODE 77)
