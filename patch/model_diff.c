@@ -793,8 +793,10 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         if (!is_list_edit(kind)) continue;
         const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
         char edit[600];
-        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path ? strrchr(path, '/') - path : 0), path ? path : "",
-                 (int)(from ? strrchr(from, '/') - from : 0), from ? from : "");
+        /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
+        int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
+        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path && !whole ? strrchr(path, '/') - path : 300),
+                 path ? path : "", (int)(from && !whole ? strrchr(from, '/') - from : 300), from ? from : "");
         if (json_object_get(asked_for, edit)) continue;
         json_object_set_new(asked_for, edit, json_true());
         asked++;
