@@ -117,6 +117,20 @@ static void node_body(rb_ar *ar)
     gbx_node_chunks(ar, 0);
 }
 
+/* WRITE: a node defined a second time under one index would read as a reference to the first,
+ * and what follows as garbage (docs/formats/gbx.md "Node references"). Nodes written as the
+ * bytes of a deferred unit are not seen: a model read from a file defines each index once. */
+static void check_defined_once(rb_ar *ar, uint32_t index)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    if (node_is_seen(ctx, index) || node_is_external(ctx, index))
+        rb_ar_fail_field(ar, RB_E_MODEL, "index",
+                         "node index %u is defined twice (another node, or the reference table, has it); a "
+                         "new node needs an index of its own (apply gives one to what a copy or an add brings) "
+                         "and the file's numNodes above it", index);
+    else mark_node_seen(ar, index);
+}
+
 void gbx_noderef(rb_ar *ar, const char *key)
 {
     rb_ar_record_begin(ar, key);
@@ -128,6 +142,8 @@ void gbx_noderef(rb_ar *ar, const char *key)
         /* registered before its chunks are read: a node may refer to itself */
         if (defines && !mark_node_seen(ar, (uint32_t)index)) defines = 0;
     }
+    if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar) && index >= 0 && rb_ar_has(ar, "classId", 0))
+        check_defined_once(ar, (uint32_t)index);
     if (rb_ar_has(ar, "classId", defines)) node_body(ar);
     rb_ar_record_end(ar);
 }

@@ -245,6 +245,42 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     rb_free(b);
 }
 
+static size_t duplicate_definitions_refused;
+
+/* The copy written without what apply does (its node keeps its original's index, as a JSON
+ * edit and `build` would make it): the writer refuses it, naming the rule. Once per run. */
+static void duplicate_definition_refused(const char *name, rb_doc *da, const char *blocks, long k)
+{
+    char *text = NULL;
+    rb_error err;
+    if (duplicate_definitions_refused || rb_doc_dump(da, RB_BLOBS_BASE64, NULL, &text, &err) != RB_OK) return;
+    json_t *root = json_loads(text, JSON_ALLOW_NUL, NULL);
+    rb_free(text);
+    json_t *list = root ? json_object_get(json_array_get(json_object_get(json_object_get(root, "body"), "chunks"),
+                                                         (size_t)atol(blocks + strlen("/body/chunks/"))),
+                                          "blocks")
+                        : NULL;
+    json_t *block = json_array_get(list, (size_t)k);
+    if (!json_object_get(block, "waypointSpecialProperty")) {
+        json_decref(root);
+        return;
+    }
+    json_array_append_new(list, json_deep_copy(block));
+    char *edited = json_dumps(root, JSON_COMPACT);
+    rb_doc *db = edited ? rb_doc_build(edited, strlen(edited), name, da, &err) : NULL;
+    uint8_t *out = NULL;
+    size_t size = 0;
+    rb_status s = db ? rb_doc_write(db, NULL, &out, &size, &err) : RB_E_MODEL;
+    CHECK(s != RB_OK && strstr(err.message, "defined twice"),
+          "%s: a copied waypoint that keeps its node index is not refused by the writer (%s)", name,
+          s == RB_OK ? "written" : err.message);
+    duplicate_definitions_refused++;
+    rb_free(out);
+    rb_doc_free(db);
+    free(edited);
+    json_decref(root);
+}
+
 static void one_map(const char *file)
 {
     size_t na = 0;
@@ -274,6 +310,7 @@ static void one_map(const char *file)
             snprintf(from, sizeof from, "%s/%ld", blocks, k);
             snprintf(to, sizeof to, "%s/-", blocks);
             copy_law(file, a, na, da, before, from, to, f);
+            if (waypoint) duplicate_definition_refused(file, da, blocks, k);
         }
     }
     if (map_list(da, 0x040, "anchoredObjects", items, sizeof items, &count)) {
@@ -309,7 +346,10 @@ int main(int argc, char **argv)
     }
     printf("copy law: %zu maps, %zu copies, %zu diff ok; %zu failures of apply, verify or check, %zu of diff\n",
            total.maps, total.tried, total.diff_ok, other_failures, diff_failures);
+    printf("a waypoint copy that keeps its node index: refused by the writer on %zu map\n", duplicate_definitions_refused);
     CHECK(total.tried, "no map to copy an element of");
+    CHECK(duplicate_definitions_refused || !(by_era[ERA_MP].maps + by_era[ERA_TM2020].maps),
+          "no ManiaPlanet or TM2020 waypoint to copy without its own node index");
     CHECK(!diff_failures, "%zu copies whose diff does not hold the law (DIFF lines above)", diff_failures);
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;
