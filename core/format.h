@@ -22,6 +22,10 @@ typedef struct rb_model_view {
     /* the integer at `pointer` (a hex string as the model spells flags and ids counts); *present
      * = 0 when there is none */
     int64_t (*integer)(const void *context, const char *pointer, int *present);
+    /* the value at `pointer` as the dump shows it (blobs as references; a new reference), NULL
+     * when there is none: for a hook that must see all of an element (GBX: the nodes a copied
+     * element defines) */
+    json_t *(*json)(const void *context, const char *pointer);
 } rb_model_view;
 
 /* A natural key of a format's list elements (`diff --by-identity`, patch/portable.c): relative

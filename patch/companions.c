@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "companions.h"
+#include "../core/json.h"
 
 /* The next token of a plain pointer into `token`; 0 at the end or for one too long. */
 static int next_token(const char **pointer, char *token, size_t size)
@@ -67,7 +68,18 @@ static int64_t model_integer(const void *context, const char *pointer, int *pres
     return *present ? rb_node_int(n) : 0;
 }
 
-rb_model_view companions_model_view(const rb_doc *doc) { return (rb_model_view){doc, model_count, model_integer}; }
+static json_t *model_json(const void *context, const char *pointer)
+{
+    rb_record_scratch scratch;
+    const rb_doc *doc = context;
+    const rb_node *n = model_at(doc->root, pointer, &scratch);
+    return n ? rb_model_to_json(doc, n, RB_BLOBS_REF) : NULL;
+}
+
+rb_model_view companions_model_view(const rb_doc *doc)
+{
+    return (rb_model_view){doc, model_count, model_integer, model_json};
+}
 
 json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from)

@@ -793,17 +793,20 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         if (!is_list_edit(kind)) continue;
         const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
         char edit[600];
-        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path ? strrchr(path, '/') - path : 0), path ? path : "",
-                 (int)(from ? strrchr(from, '/') - from : 0), from ? from : "");
+        /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
+        int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
+        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path && !whole ? strrchr(path, '/') - path : 300),
+                 path ? path : "", (int)(from && !whole ? strrchr(from, '/') - from : 300), from ? from : "");
         if (json_object_get(asked_for, edit)) continue;
         json_object_set_new(asked_for, edit, json_true());
         asked++;
         json_t *extra = companions_for(a->format, &view, op, path, from);
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
-            size_t part = path ? list_part(a, path) : 0;
-            if (!part) continue;
-            json_t *region = json_stringn(path, part);
+            if (!path) continue;
+            size_t part = list_part(a, path);
+            /* a value outside any list (GBX: the node count an added node raises) is derived itself */
+            json_t *region = part ? json_stringn(path, part) : json_string(path);
             if (!in_region(regions, json_string_value(region))) json_array_append(regions, region);
             json_decref(region);
         }

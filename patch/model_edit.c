@@ -374,6 +374,32 @@ static const rb_node *shape_for(const rb_model_place *place)
     return place->parent->v.kids.items[i];
 }
 
+/* Does record `n` have exactly the plain members of JSON object `v`? */
+static int same_members(const rb_node *n, const json_t *v)
+{
+    if (n->kind != RB_K_RECORD || n->v.kids.count != plain_member_count(v)) return 0;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (!n->v.kids.items[i]->key || !json_object_get(v, n->v.kids.items[i]->key)) return 0;
+    return 1;
+}
+
+/* A new list element unlike its neighbour, built after another element of the list that has its
+ * members (a checkpoint block among plain blocks: a block with a waypoint); NULL when none has. */
+static rb_node *build_like_sibling(rb_doc *doc, const rb_model_place *place, const json_t *value, const char *path,
+                                   char *why, size_t why_size)
+{
+    if (!place->parent || place->parent->kind != RB_K_LIST || !json_is_object(value)) return NULL;
+    for (size_t i = 0; i < place->parent->v.kids.count; i++) {
+        const rb_node *sibling = place->parent->v.kids.items[i];
+        if (!same_members(sibling, value)) continue;
+        char sibling_why[512];
+        rb_node *node = build_like(doc, sibling, value, path, sibling_why, sizeof sibling_why, 0);
+        if (node) return node;
+        snprintf(why, why_size, "%s", sibling_why);
+    }
+    return NULL;
+}
+
 /* ---------- operations ---------- */
 
 typedef struct op_context {
@@ -416,6 +442,7 @@ static int op_add_or_replace(op_context *c, int replace)
     const rb_node *shape = shape_for(&c->place);
     if (!shape) { snprintf(c->why, c->why_size, "%s: nothing to take the shape of", c->path); return RB_MODEL_BEYOND; }
     rb_node *node = build_like(c->doc, shape, value, c->path, c->why, c->why_size, 0);
+    if (!node && !replace && !c->place.node) node = build_like_sibling(c->doc, &c->place, value, c->path, c->why, c->why_size);
     /* a scalar replaced in place is refused for good (its wire type says so); a structure built
      * after a neighbour may be one the format's description builds otherwise */
     int in_place = replace && shape == c->place.node && !rb_node_is_container(shape) && shape->kind != RB_K_STREAM &&

@@ -4,8 +4,12 @@
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
 int gbx_is_record(const rb_node *node);
+/* rb_format.companions (gbx_companions.c): the map's per-block and per-item lists
+ * (map/map_parallel.c: gbx_map_companion_ops) and the node indices of what an edit adds. */
 json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
+json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
+                              const json_t *value);
 json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,
                           const json_t *value, char *why, size_t why_size);
 struct rb_rule;

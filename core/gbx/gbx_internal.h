@@ -112,7 +112,14 @@ struct gbx_list {
     uint64_t min_element_bytes;
     void (*element)(rb_ar *ar, uint32_t argument);
     uint32_t argument;
+    /* NULL, or: does this element count toward a fact the header keeps (a map's checkpoints,
+     * map/map_facts.c)? A deferred list keeps how many did (GBX_UNIT_COUNTED_SHIFT), so the
+     * writer counts without reading it. */
+    int (*counted)(const rb_node *element);
 };
+/* rb_deferred.flags >> GBX_UNIT_COUNTED_SHIFT: a deferred list's elements that gbx_list.counted
+ * counts (below it, GBX_UNIT_READ_ID_VERSION). */
+enum { GBX_UNIT_COUNTED_SHIFT = 8 };
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
 /* The current id scope, and a string added to a scope (the build's writer contexts, gbx_built.c). */
 gbx_id_scope *gbx_scope(rb_ar *ar);

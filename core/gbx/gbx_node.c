@@ -117,6 +117,20 @@ static void node_body(rb_ar *ar)
     gbx_node_chunks(ar, 0);
 }
 
+/* WRITE: a node defined a second time under one index would read as a reference to the first,
+ * and what follows as garbage (docs/formats/gbx.md "Node references"). Nodes written as the
+ * bytes of a deferred unit are not seen: a model read from a file defines each index once. */
+static void check_defined_once(rb_ar *ar, uint32_t index)
+{
+    gbx_ctx *ctx = gbx_ctx_of(ar);
+    if (node_is_seen(ctx, index) || node_is_external(ctx, index))
+        rb_ar_fail_field(ar, RB_E_MODEL, "index",
+                         "node index %u is defined twice (another node, or the reference table, has it); a "
+                         "new node needs an index of its own (apply gives one to what a copy or an add brings) "
+                         "and the file's numNodes above it", index);
+    else mark_node_seen(ar, index);
+}
+
 void gbx_noderef(rb_ar *ar, const char *key)
 {
     rb_ar_record_begin(ar, key);
@@ -128,6 +142,8 @@ void gbx_noderef(rb_ar *ar, const char *key)
         /* registered before its chunks are read: a node may refer to itself */
         if (defines && !mark_node_seen(ar, (uint32_t)index)) defines = 0;
     }
+    if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar) && index >= 0 && rb_ar_has(ar, "classId", 0))
+        check_defined_once(ar, (uint32_t)index);
     if (rb_ar_has(ar, "classId", defines)) node_body(ar);
     rb_ar_record_end(ar);
 }
@@ -320,22 +336,39 @@ static void build_chunk_deferred(rb_ar *ar)
 }
 
 
-static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit)
+/* Does the element just read or built count (gbx_list.counted)? Asked before it is let go. */
+static uint32_t element_counts(rb_ar *ar, const gbx_list *list)
+{
+    const rb_node *elements = list->counted ? rb_ar_current(ar) : NULL;
+    if (!elements || elements->kind != RB_K_LIST || !elements->v.kids.count) return 0;
+    return list->counted(elements->v.kids.items[elements->v.kids.count - 1]) ? 1 : 0;
+}
+
+/* *counted (when asked): the elements gbx_list.counted counts. */
+static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit, uint32_t *counted)
 {
     uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
     if (unit) rb_ar_unit_elements(ar, unit);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         list->element(ar, list->argument);
+        if (counted) *counted += element_counts(ar, list);
         if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) rb_ar_unit_drop_elements(ar, unit);
     }
     rb_ar_list_end(ar);
 }
 
-void gbx_counted_list(rb_ar *ar, const gbx_list *list) { counted_list(ar, list, NULL); }
+/* A deferred list keeps its count of counted elements. */
+static void keep_counted(rb_node *deferred, uint32_t counted)
+{
+    if (deferred && deferred->kind == RB_K_DEFERRED && deferred->deferred)
+        deferred->deferred->flags |= counted << GBX_UNIT_COUNTED_SHIFT;
+}
+
+void gbx_counted_list(rb_ar *ar, const gbx_list *list) { counted_list(ar, list, NULL, NULL); }
 
 /* WRITE of a list unit at build time (gbx_built.c): the list its context names, whole, or the
  * elements its holder has. */
-static void describe_unit_list(rb_ar *ar) { counted_list(ar, gbx_ctx_of(ar)->unit_list, NULL); }
+static void describe_unit_list(rb_ar *ar) { counted_list(ar, gbx_ctx_of(ar)->unit_list, NULL, NULL); }
 
 static void describe_unit_elements(rb_ar *ar)
 {
@@ -352,13 +385,15 @@ static void build_list_deferred(rb_ar *ar, const gbx_list *list)
     gbx_built_begin(ar, &built, list);
     uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
     rb_ar_unit_elements(ar, &built.unit);
+    uint32_t counted = 0;
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         list->element(ar, list->argument);
+        counted += element_counts(ar, list);
         if ((i + 1) % GBX_ELEMENTS_AT_ONCE == 0) gbx_built_flush(ar, &built, describe_unit_elements);
     }
     if (built.unit.dropped) gbx_built_flush(ar, &built, describe_unit_elements); /* the rest */
     rb_ar_list_end(ar);
-    gbx_built_defer(ar, &built, describe_unit_list);
+    keep_counted(gbx_built_defer(ar, &built, describe_unit_list), counted);
 }
 
 void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
@@ -374,21 +409,23 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
         return;
     }
     if (!gbx_ctx_of(ar)->deferring || rb_ar_direction(ar) != RB_AR_READ) {
-        counted_list(ar, list, NULL);
+        counted_list(ar, list, NULL, NULL);
         return;
     }
     gbx_mark mark = gbx_mark_here(ar);
     int version_seen = 0;
     size_t ids_before = gbx_id_count(ar, &version_seen);
     rb_ar_unit unit = rb_ar_unit_begin(ar);
-    counted_list(ar, list, &unit);
+    uint32_t counted = 0;
+    counted_list(ar, list, &unit, &counted);
     rb_node *kept = unit.open && rb_ar_ok(ar) ? gbx_defer_ids(ar, &unit, ids_before, version_seen) : NULL;
+    keep_counted(kept, counted);
     if (kept) gbx_unit_remember_start(ar, kept, &mark, list);
     if (!unit.open || !rb_ar_ok(ar) || kept || !unit.dropped) return;
     /* elements were let go but the list cannot stand as its bytes (a stream opened in it):
      * read it again, whole */
     gbx_rewind(ar, &mark, NULL, 0);
-    counted_list(ar, list, NULL);
+    counted_list(ar, list, NULL, NULL);
 }
 
 void gbx_node_chunks(rb_ar *ar, int top_level)

@@ -52,3 +52,13 @@ rebyte_add_script_test(gbx_thumbnails gbx/thumbnails.sh $<TARGET_FILE:thumbnail_
 rebyte_add_script_test(gbx_apostrophe_rename gbx/apostrophe_rename.sh)
 # every XML copy of every corpus and public-world map derives (no header-copies warning)
 rebyte_add_script_test(gbx_xml_derived gbx/xml_derived.sh)
+# The law of adding (tests/gbx/test_copy_law.c): on every map, a waypoint block, another block and
+# an item copied (the item to the end and to the start) verify, pass check and diff back in at
+# most 3 operations; the sample in the quick run, the corpus and the public maps under `long`.
+add_executable(test_copy_law gbx/test_copy_law.c)
+target_link_libraries(test_copy_law PRIVATE rebyte_objects)
+target_include_directories(test_copy_law PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME gbx_copy_law COMMAND test_copy_law ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+add_test(NAME gbx_copy_law_corpus COMMAND test_copy_law ${REBYTE_SHARED}/corpus/gbx ${REBYTE_SHARED}/public/maps
+  ${REBYTE_SHARED}/public/maps-tm2020)
+set_tests_properties(gbx_copy_law_corpus PROPERTIES TIMEOUT 3600 SKIP_RETURN_CODE 77)

@@ -9,6 +9,7 @@
  *                   itemIndexes (6+); an array of -1 (not in 6); snappedOnIndexes
  */
 #include "../gbx_internal.h"
+#include "map_header.h"
 
 static void items_on_item(rb_ar *ar)
 {
@@ -64,7 +65,7 @@ static void chunk_040_items(rb_ar *ar)
     }
     gbx_encapsulation_begin(ar);
     rb_ar_u32(ar, "listVersion");
-    gbx_list objects = {"anchoredObjects", 4, anchored_object, 0};
+    gbx_list objects = {"anchoredObjects", 4, anchored_object, 0, gbx_item_is_checkpoint};
     gbx_deferrable_list(ar, &objects);
     uint64_t n = rb_element_count(rb_node_get(rb_ar_current(ar), "anchoredObjects"));
     if (version >= 1 && version != 5 && version < 8) items_on_item(ar);

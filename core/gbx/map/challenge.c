@@ -4,6 +4,7 @@
  * Key names follow GBX.NET's property names (camelCase) so users can look them up there too.
  */
 #include "../gbx_internal.h"
+#include "map_header.h"
 
 /* A deprecated-format list header: u32 version (10 in every known file), then the count. */
 static uint64_t deprec_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)
@@ -63,9 +64,10 @@ void gbx_block(rb_ar *ar, uint32_t version)
     rb_ar_record_end(ar);
 }
 
-static void blocks(rb_ar *ar, uint32_t version)
+/* `checkpoints`: the list the header's nbCheckpoints counts (01F's) */
+static void blocks(rb_ar *ar, uint32_t version, int checkpoints)
 {
-    gbx_list list = {"blocks", 10, gbx_block, version};
+    gbx_list list = {"blocks", 10, gbx_block, version, checkpoints ? gbx_block_is_checkpoint : NULL};
     gbx_deferrable_list(ar, &list);
 }
 
@@ -89,7 +91,7 @@ static void chunk_013(rb_ar *ar)
     gbx_meta(ar, "decoration");
     gbx_int3(ar, "size");
     gbx_bool(ar, "needUnlock");
-    blocks(ar, 0);
+    blocks(ar, 0, 0);
 }
 
 /* 01F: block data */
@@ -101,7 +103,7 @@ static void chunk_01f(rb_ar *ar)
     gbx_int3(ar, "size");
     gbx_bool(ar, "needUnlock");
     uint32_t version = rb_ar_u32(ar, "blockVersion");
-    blocks(ar, version);
+    blocks(ar, version, 1);
 }
 
 /* ---------- other body chunks ---------- */

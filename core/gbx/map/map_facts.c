@@ -3,6 +3,7 @@
  * "Header copies"). Below map_header.c and map_header_xml.c, which both ask it, so neither
  * calls the other for a fact.
  */
+#include <string.h>
 #include "../gbx_internal.h"
 #include "map_header.h"
 
@@ -51,7 +52,9 @@ int gbx_chunk_holds_copied_facts(uint32_t raw_id)
     uint32_t id = gbx_remap_id(raw_id);
     if ((id >> 12) == 0x03043) {
         uint32_t low = id & 0xFFF;
-        return low == 0x011 || low == 0x01F || low == 0x013 || low == 0x00F || low == 0x042 || low == 0x018;
+        /* 040: its item list counts toward the checkpoints (the list itself may still be deferred) */
+        return low == 0x011 || low == 0x01F || low == 0x013 || low == 0x00F || low == 0x042 || low == 0x018 ||
+               low == 0x040;
     }
     return id == 0x2E00100B || id == 0x2E001002 || id == 0x2E001009 || id == 0x2E00100C || id == 0x2E001011 ||
            id == 0x03033009 || id == 0x0303300E;
@@ -78,4 +81,66 @@ const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
     case GBX_FACT_COLLECTION_SORT: return rb_node_get(collector_chunk(file, 0x0303300E), key);
     }
     return NULL;
+}
+
+/* ---------- the checkpoints the header counts ---------- */
+
+static int bytes_hold(const rb_node *n, const char *text)
+{
+    size_t k = strlen(text);
+    if (!n || (n->kind != RB_K_STRING && n->kind != RB_K_ID) || (n->kind == RB_K_ID && n->wire == RB_ID_NUMBER)) return 0;
+    for (size_t i = 0; i + k <= n->v.bytes.size; i++)
+        if (!memcmp(n->v.bytes.data + i, text, k)) return 1;
+    return 0;
+}
+
+/* Is a waypoint property (CGameWaypointSpecialProperty: its chunk 000's tag) a checkpoint? */
+static int waypoint_is_checkpoint(const rb_node *waypoint)
+{
+    const rb_node *chunks = rb_node_get(waypoint, "chunks");
+    for (size_t i = 0; chunks && chunks->kind == RB_K_LIST && i < chunks->v.kids.count; i++) {
+        const rb_node *tag = rb_node_get(chunks->v.kids.items[i], "tag");
+        if (tag && tag->kind == RB_K_STRING)
+            return tag->v.bytes.size == 10 && !memcmp(tag->v.bytes.data, "Checkpoint", 10);
+    }
+    return 0;
+}
+
+int gbx_block_is_checkpoint(const rb_node *block)
+{
+    return waypoint_is_checkpoint(rb_node_get(block, "waypointSpecialProperty")) ||
+           bytes_hold(rb_node_get(block, "name"), "Checkpoint");
+}
+
+int gbx_item_is_checkpoint(const rb_node *item)
+{
+    const rb_node *chunks = rb_node_get(item, "chunks");
+    for (size_t i = 0; chunks && chunks->kind == RB_K_LIST && i < chunks->v.kids.count; i++) {
+        const rb_node *waypoint = rb_node_get(chunks->v.kids.items[i], "waypointSpecialProperty");
+        if (waypoint) return waypoint_is_checkpoint(waypoint);
+    }
+    return 0;
+}
+
+/* The elements of `list` that `counts` counts: a deferred list kept the count when it was read. */
+static int count_in(const rb_node *list, int (*counts)(const rb_node *), uint32_t *count)
+{
+    if (!list) return 1; /* no such list: none */
+    if (list->kind == RB_K_DEFERRED) {
+        if (!list->deferred) return 0;
+        *count += list->deferred->flags >> GBX_UNIT_COUNTED_SHIFT;
+        return 1;
+    }
+    if (list->kind != RB_K_LIST) return 0;
+    for (size_t i = 0; i < list->v.kids.count; i++) *count += counts(list->v.kids.items[i]) != 0;
+    return 1;
+}
+
+int gbx_map_checkpoints(const rb_node *file, uint32_t *count)
+{
+    const rb_node *blocks = body_chunk(file, 0x01F), *items = body_chunk(file, 0x040);
+    *count = 1; /* the finish, or a lap race's lap */
+    if (!rb_node_get(blocks, "blocks") || (items && !rb_node_get(items, "version"))) return 0; /* not typed: unknown */
+    return count_in(rb_node_get(blocks, "blocks"), gbx_block_is_checkpoint, count) &&
+           count_in(rb_node_get(items, "anchoredObjects"), gbx_item_is_checkpoint, count);
 }

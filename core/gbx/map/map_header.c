@@ -34,6 +34,29 @@ void gbx_copy(rb_ar *ar, const char *key, gbx_fact fact, const char *fact_key, v
 static void i32(rb_ar *ar, const char *key) { rb_ar_i32(ar, key); }
 static void u32(rb_ar *ar, const char *key) { rb_ar_u32(ar, key); }
 
+/* TmDesc's nbCheckpoints: derived from the blocks and items as gbx_copy derives a copy (a file
+ * whose count differs keeps its own in the model). */
+static void checkpoint_count(rb_ar *ar)
+{
+    static const char KEY[] = "nbCheckpoints";
+    rb_ar_dir dir = rb_ar_direction(ar);
+    if (dir != RB_AR_READ && !rb_ar_has(ar, KEY, 1)) {
+        if (dir == RB_AR_FROM_JSON) return; /* derived: the writer fills it in */
+        rb_node count = {.kind = RB_K_INT, .wire = RB_U32, .key = KEY};
+        uint32_t n = 0;
+        if (!gbx_map_checkpoints(gbx_ctx_of(ar)->file, &n)) {
+            rb_ar_fail(ar, RB_E_MODEL, "\"%s\" counts the map's checkpoints, whose blocks or items are not typed; "
+                       "give it a value", KEY);
+            return;
+        }
+        count.v.bits = n;
+        rb_ar_derived(ar, KEY, &count);
+        rb_ar_u32(ar, KEY); /* the derived node lives until here */
+        return;
+    }
+    rb_ar_u32(ar, KEY);
+}
+
 /* ---------- the header chunks ---------- */
 
 /* 002 "TmDesc": medals and race settings for quick listing. */
@@ -67,7 +90,7 @@ static void header_002_tmdesc(rb_ar *ar)
     if (version < 12) return;
     rb_ar_u32(ar, "u02");
     if (version < 13) return;
-    rb_ar_u32(ar, "nbCheckpoints");
+    checkpoint_count(ar);
     rb_ar_u32(ar, "nbLaps");
 }
 
@@ -217,12 +240,26 @@ static void note_deviation(rb_doc *doc, uint32_t id, const char *key)
     rb_doc_add_note(doc, note);
 }
 
+/* Is `member` TmDesc's checkpoint count, equal to what the writer derives? (When it differs the
+ * file keeps its own count, noted.) */
+static int derived_checkpoints(rb_doc *doc, const rb_node *member, uint32_t family, uint32_t id)
+{
+    uint32_t n = 0;
+    if (family != 0x03043 || (id & 0xFFF) != 0x002 || !member->key || strcmp(member->key, "nbCheckpoints") != 0 ||
+        !gbx_map_checkpoints(doc->root, &n))
+        return 0;
+    if (rb_node_uint(member) == n) return 1;
+    note_deviation(doc, id, member->key);
+    return 0;
+}
+
 /* The members of `chunk` (stored id `id`) that copy a body fact equal to it leave the model. */
 static void settle_chunk(rb_doc *doc, rb_node *chunk, uint32_t family, uint32_t id)
 {
     size_t kept = 0;
     for (size_t i = 0; i < chunk->v.kids.count; i++) {
         rb_node *member = chunk->v.kids.items[i];
+        if (derived_checkpoints(doc, member, family, id)) continue;
         const struct copy_site *site = member->key ? copy_site(family, id & 0xFFF, member->key) : NULL;
         const rb_node *source = site ? gbx_map_fact(doc->root, site->fact, member->key) : NULL;
         if (source && same_value(member, source)) continue;

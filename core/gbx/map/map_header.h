@@ -30,6 +30,14 @@ const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key)
  * it when the header is written)? Such a chunk is never deferred (core/gbx/gbx_node.c). */
 int gbx_chunk_holds_copied_facts(uint32_t raw_id);
 
+/* The header's nbCheckpoints (TmDesc 002 version 13) as the games write it (docs/formats/gbx.md
+ * "Header copies"): the blocks of 01F and the items of 040 that are checkpoints, plus one; 0
+ * when the map's block or item list is not typed (the count is unknown). The predicates are the
+ * lists' gbx_list.counted. */
+int gbx_map_checkpoints(const rb_node *file, uint32_t *count);
+int gbx_block_is_checkpoint(const rb_node *block);
+int gbx_item_is_checkpoint(const rb_node *item);
+
 /* ChallengeParameters' chunk `low` (001 tips, 004 medals, 008 stunts, 00A the medals' copy, 00E
  * map type) of the map whose file record is `file`, current or legacy id; NULL without it. */
 const rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low);
