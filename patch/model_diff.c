@@ -911,26 +911,71 @@ static int any_symbol_use(const json_t *plains)
     return 0;
 }
 
-/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
- * model engine alone could not replay. */
-static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+/* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
+ * the model engine cannot, an element with other members than its neighbours), read back; its
+ * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
+static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
+                                uint8_t **bytes)
 {
     char *text = json_dumps(ops, JSON_COMPACT);
     rb_error err;
     rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
     const rb_patch *const patches[1] = {patch};
     rb_apply_result result = {0};
-    int same = 0;
+    rb_doc *got = NULL;
+    *bytes = NULL;
     if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        rb_doc *got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
-        same = got && rb_model_same(got->root, b->root);
-        rb_doc_free(got);
+        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
+        if (got) {
+            *bytes = result.bytes;
+            result.bytes = NULL;
+        }
     }
     rb_apply_result_free(&result);
     rb_patch_free(patch);
     free(text);
+    return got;
+}
+
+/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+ * model engine alone could not replay. */
+static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+{
+    uint8_t *bytes;
+    rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
+    int same = got && rb_model_same(got->root, b->root);
+    rb_doc_free(got);
+    free(bytes);
     return same;
+}
+
+/* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
+ * what apply wrote (then `bytes` holds the file it was read from). */
+typedef struct work_model {
+    rb_doc *doc;
+    uint8_t *bytes;
+} work_model;
+
+/* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
+ * engine refuses one (an element only the format's description can build: a block whose
+ * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
+ * the work model from then on. -1 when apply refuses it too. */
+static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
+                       json_t *done)
+{
+    size_t before = json_array_size(done);
+    if (replay_all(work->doc, ops, done) == 0) return 0;
+    while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
+    json_array_extend(done, (json_t *)ops);
+    uint8_t *bytes;
+    rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
+    if (!applied) return -1;
+    rb_doc_free(work->doc);
+    free(work->bytes);
+    work->doc = applied;
+    work->bytes = bytes;
+    return 0;
 }
 
 enum { SETTLE_ROUNDS = 3 };
@@ -942,7 +987,7 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
                        int index_paths, int apply_decides, char *why, size_t why_size)
 {
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
-    rb_doc *work = NULL;
+    work_model work = {NULL, NULL};
     if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -955,22 +1000,22 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     }
     rb_error err;
     rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    if (!(work = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
+    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
         snprintf(why, why_size, "%s", err.message);
         goto done;
     }
     kept = first_pass(ops, plains, regions, symbols);
     out = json_array();
-    size_t refused = replay_all(work, kept, out);
-    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work->root, b->root); round++) {
+    int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
+    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
         json_t *more = json_array();
-        if (walk(work, work->root, b, b->root, more, NULL, "", mode, index_paths) == 0) refused += replay_all(work, more, out);
-        else refused++;
+        refused = walk(work.doc, work.doc->root, b, b->root, more, NULL, "", mode, index_paths) != 0 ||
+                  settle_step(a, a_bytes, a_size, &work, more, out) != 0;
         json_decref(more);
     }
-    if (!refused && rb_model_same(work->root, b->root)) goto done;
-    /* an operation the model engine could not replay: apply as a whole decides (when asked:
-     * by identity, addressing by index is tried first, as that replays on the model) */
+    if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
+    /* an operation neither the model engine nor apply could replay: apply as a whole decides
+     * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
     json_decref(kept);
     out = NULL;
@@ -978,7 +1023,8 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
-    rb_doc_free(work);
+    rb_doc_free(work.doc);
+    free(work.bytes);
     json_decref(kept);
     json_decref(regions);
     json_decref(plains);
