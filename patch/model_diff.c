@@ -567,34 +567,53 @@ static void emit_moves(differ *d, side *B, const run *r, long *order, size_t kep
     }
 }
 
-/* An element B adds that holds stored bytes and equals one the list already holds when it is
- * added (a chunk with a lightmap copied): that element's index then, or -1. The additions come in B's order after the removals and
- * moves, so B's elements before it are in place, and a kept one after it sits as many places
- * earlier as additions are still to come up to it (this one included). Bounded by `allowed`
- * comparisons. */
-/* Does `n` hold bytes whose stored form a rendering as JSON does not carry (a compressed stream,
- * blobs that may be)? Only such an element is copied rather than added: elsewhere an `add` says
- * the same thing and is what a person writes. */
-static int holds_stored_bytes(const rb_node *n, int depth)
+/* Is `n` an element copied rather than added when the list already holds its equal: a record
+ * (a block, an item, a chunk: duplicating one is how it is made, and the copy carries what the
+ * format keeps beside it), or bytes whose stored form a rendering as JSON does not carry (a
+ * compressed stream, blobs that may be). A value of a list of values is added: that is what a
+ * person writes. */
+static int copied_when_equal(const rb_node *n, int depth)
 {
-    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE) return 1;
-    if (depth > 32 || (n->kind != RB_K_RECORD && n->kind != RB_K_LIST)) return 0;
+    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE || object_like(n)) return 1;
+    if (depth > 32 || n->kind != RB_K_LIST) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++)
-        if (holds_stored_bytes(n->v.kids.items[i], depth + 1)) return 1;
+        if (copied_when_equal(n->v.kids.items[i], depth + 1)) return 1;
     return 0;
 }
 
+/* The content hashes of B's elements, computed when an addition first asks (NULL when out of
+ * memory: then nothing is copied). */
+typedef struct copy_finder {
+    uint64_t *hashes;
+    int tried;
+    size_t comparisons; /* left: equal hashes of unequal elements stop the search */
+} copy_finder;
+
 enum { COPY_COMPARISONS = 1 << 16 };
-static long copy_source(side *B, const run *r, size_t j, size_t *allowed)
+
+/* An element B adds that equals one the list already holds when it is added (a block or item
+ * duplicated, a chunk with a lightmap copied): that element's index then, or -1. The additions
+ * come in B's order after the removals and moves, so B's elements before it are in place, and a
+ * kept one after it sits as many places earlier as additions are still to come up to it (this
+ * one included). The first equal element is the source: equal elements are matched by their
+ * order among equals. */
+static long copy_source(side *B, const run *r, size_t j, copy_finder *f)
 {
     size_t at = r->first + j, pending = 1; /* the element itself is not there yet */
     rb_record_scratch sb;
-    if (!holds_stored_bytes(element(B->list, at, &sb), 0)) return -1;
-    for (size_t k = 0; k < B->n && *allowed; k++) {
+    if (!copied_when_equal(element(B->list, at, &sb), 0)) return -1;
+    if (!f->tried) {
+        f->tried = 1;
+        f->hashes = malloc((B->n + 1) * sizeof *f->hashes);
+        for (size_t k = 0; f->hashes && k < B->n; k++) f->hashes[k] = content_hash(element(B->list, k, &sb));
+    }
+    if (!f->hashes) return -1;
+    for (size_t k = 0; k < B->n && f->comparisons; k++) {
         if (k == at) continue;
         int in_run = k >= r->first && k < r->first + r->mb;
         if (k > at && in_run && r->b_to_a[k - r->first] < 0) { pending++; continue; }
-        --*allowed;
+        if (f->hashes[k] != f->hashes[at]) continue;
+        f->comparisons--;
         if (same_element(B, k, B, at)) return (long)(k < at ? k : k - pending);
     }
     return -1;
@@ -628,7 +647,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         follower[j] = next;
         if (r->b_to_a[j] >= 0) next = (long)(r->first + j);
     }
-    size_t copies_allowed[1] = {COPY_COMPARISONS};
+    copy_finder copies = {NULL, 0, COPY_COMPARISONS};
     for (size_t j = 0; j < r->mb; j++) {
         if (r->b_to_a[j] >= 0) continue;
         rb_record_scratch sb;
@@ -640,7 +659,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         } else {
             push_element(d, name, r->first + j);
         }
-        long source = copy_source(B, r, j, copies_allowed);
+        long source = copy_source(B, r, j, &copies);
         if (source >= 0) { /* a copy of what the list holds: apply clones it, stored form and all */
             char *from_path = malloc(m.path + 32), *from_plain = malloc(m.plain + 32);
             if (from_path && from_plain) {
@@ -657,6 +676,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         back(d, m);
     }
     free(follower);
+    free(copies.hashes);
 }
 
 static void diff_list(differ *d, const rb_node *a, const rb_node *b)
