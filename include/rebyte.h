@@ -437,7 +437,8 @@ enum {
     RB_DIFF_PLAIN = 2        /* a bare RFC 6902 array instead of the fingerprinted envelope */
 };
 /* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (rb_free);
- * *operation_count tells whether they differ. Both documents must be of one format. */
+ * *operation_count tells whether they differ. Both documents must be of one format and hold one
+ * class of object (GBX: a map and a replay are refused, RB_E_USAGE). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* The patch with its selectors turned into plain pointers against `doc` (JSON text, rb_free). */

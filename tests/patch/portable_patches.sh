@@ -43,6 +43,13 @@ grep -q '"rebytePatch"' "$tmp/identity.json" && grep -q '"crc32"' "$tmp/identity
 "$rebyte" apply -q "$tmp/identity.json" "$sample" -o "$tmp/again.Gbx" || fail "identity patch on its own base"
 cmp -s "$tmp/again.Gbx" "$tmp/renamed.Gbx" || fail "identity patch does not reproduce B"
 
+# files of two classes (a map, a replay): refused, nothing printed
+"$rebyte" diff "$sample" "$src/samples/gbx_ghost/minimal.Replay.Gbx" > "$tmp/classes.json" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "diff of a map and a replay: exit is not 2"
+grep -q "CGameCtnChallenge.*CGameCtnReplayRecord: diff needs two files of one class" "$tmp/err" ||
+    fail "diff of a map and a replay: message $(cat "$tmp/err")"
+[ ! -s "$tmp/classes.json" ] || fail "diff of a map and a replay printed a patch"
+
 # a GROFF level that gained an instance before the edited one (made by the project): a move made
 # on the old level moves the same instance (by its name) in the new one
 T=$src/samples/tres
