@@ -25,6 +25,7 @@
 #include "identity.h"
 #include "../core/model_equal.h"
 #include "model_edit.h"
+#include "portable.h"
 
 typedef struct differ {
     const rb_doc *da, *db;
@@ -1050,6 +1051,73 @@ done:
     json_decref(plains);
     json_decref(ops);
     return out;
+}
+
+/* ---------- pins: what each operation touches, as it is when the operation runs ---------- */
+
+/* A "test" of what is at `path` on the work model now (its value, or the digest of a large one),
+ * appended to `out`; nothing when the place does not exist (a new member, the end of a list). */
+static void pin_place(rb_doc *work, const char *path, json_t *out)
+{
+    size_t length = path ? strlen(path) : 0;
+    if (!path || (length >= 2 && strcmp(path + length - 2, "/-") == 0)) return;
+    const json_t *last = json_array_get(out, json_array_size(out) - 1);
+    const char *last_kind = json_string_value(json_object_get(last, "op"));
+    if (last_kind && !strcmp(last_kind, "test") && !strcmp(json_string_value(json_object_get(last, "path")), path))
+        return; /* pinned already (a copy before its own source) */
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node) {
+        json_t *value = rb_pin_value(rb_content_json(work, place.node));
+        if (value) json_array_append_new(out, json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value));
+    }
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+}
+
+/* The pins of one operation: the value it replaces or removes, the element it copies or moves,
+ * and the element an addition is inserted before (a move's target counts after its removal: its
+ * source is pinned). */
+static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    if (!kind) return;
+    if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
+    if (strcmp(kind, "move") != 0) pin_place(work, path, out);
+}
+
+int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
+                      char *why, size_t why_size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    *pinned = NULL;
+    if (!work.doc) {
+        snprintf(why, why_size, "%s", err.message);
+        return -1;
+    }
+    json_t *out = json_array(), *done = json_array();
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(ops) && rc == 0; i++) {
+        json_t *op = json_array_get(ops, i);
+        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) continue; /* pinned again below */
+        pin_operation(work.doc, op, out);
+        json_array_append(out, op);
+        json_t *one = json_pack("[O]", op);
+        rc = settle_step(a, a_bytes, a_size, &work, one, done);
+        json_decref(one);
+    }
+    if (rc == 0) *pinned = out;
+    else json_decref(out), snprintf(why, why_size, "internal: the diff of %s does not replay to pin it", a->file_name);
+    json_decref(done);
+    rb_doc_free(work.doc);
+    free(work.bytes);
+    return rc;
 }
 
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,

@@ -175,13 +175,24 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
         rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
         return RB_E_MODEL;
     }
-    *operation_count = json_array_size(ops);
     json_t *out = ops;
+    if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
+        json_t *pinned;
+        if (rb_model_diff_pin(a, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
+            json_decref(ops);
+            rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
+            return RB_E_MODEL;
+        }
+        json_decref(ops);
+        out = ops = pinned;
+    }
+    *operation_count = json_array_size(ops);
     if (!(flags & RB_DIFF_PLAIN)) {
         char crc[16];
         snprintf(crc, sizeof crc, "0x%08x", (unsigned)crc32(0, a_bytes, (uInt)a_size));
-        out = json_pack("{s:i,s:{s:s,s:I,s:s},s:o}", "rebytePatch", 1, "base", "format", a->format->name, "size",
-                        (json_int_t)a_size, "crc32", crc, "operations", ops);
+        out = json_pack("{s:i,s:{s:s,s:I,s:s,s:s},s:o}", "rebytePatch", 1, "base", "format", a->format->name, "size",
+                        (json_int_t)a_size, "crc32", crc, "addressing",
+                        flags & RB_DIFF_BY_IDENTITY ? "identity" : "index", "operations", ops);
     }
     *patch_json = rb_json_print_text(out);
     json_decref(out);

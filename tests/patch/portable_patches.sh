@@ -59,7 +59,7 @@ printf '%s' '[{"op":"add","path":"/sections/1/region/instances/0","value":{"obje
 "$rebyte" diff --by-identity "$T/box.grf" "$tmp/moved.grf" > "$tmp/move-portable.json"
 grep -q 'instances/\[name=Box-01\]' "$tmp/move-portable.json" || fail "the instance is not addressed by identity (its name)"
 "$rebyte" apply -q "$tmp/move-portable.json" "$tmp/newer.grf" -o "$tmp/newer-moved.grf" 2>/dev/null || fail "portable move on the newer level"
-"$rebyte" diff "$tmp/newer.grf" "$tmp/newer-moved.grf" > "$tmp/gdiff.json"
+"$rebyte" diff --plain "$tmp/newer.grf" "$tmp/newer-moved.grf" > "$tmp/gdiff.json"
 grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(grep -c '"op"' "$tmp/gdiff.json")" -eq 2 ] ||
     fail "the newer level's instance Box-01 (now third) was not the one moved: $(cat "$tmp/gdiff.json")"
 
@@ -119,7 +119,7 @@ if [ -f "$A" ] && [ -f "$Bfile" ]; then
     "$rebyte" diff --by-identity "$A" "$tmp/A2.Gbx" > "$tmp/portable.json"
     grep -q 'blocks/\[name=' "$tmp/portable.json" || fail "the block is not addressed by identity"
     "$rebyte" apply -q "$tmp/portable.json" "$Bfile" -o "$tmp/B2.Gbx" 2>"$tmp/err" || fail "portable patch on the other save: $(cat "$tmp/err")"
-    "$rebyte" diff "$Bfile" "$tmp/B2.Gbx" > "$tmp/bdiff.json"
+    "$rebyte" diff --plain "$Bfile" "$tmp/B2.Gbx" > "$tmp/bdiff.json"
     [ "$(grep -c '"op"' "$tmp/bdiff.json")" -eq 2 ] || fail "the other save changed in more than two places: $(cat "$tmp/bdiff.json")"
     block=$(grep -o 'blocks/\[[^]]*\]' "$tmp/portable.json" | head -1)
     printf '[{"op":"test","path":"%s/%s/direction","value":3},{"op":"test","path":"%s/mapName","value":"TrialTime (edited)"}]' "$L" "$block" "$L" > "$tmp/check.json"
