@@ -1,6 +1,7 @@
 #!/bin/sh
 # Portable patches: identity selectors, identity diffs that keep applying to another base,
-# base fingerprints with field-by-field reports, stacking with conflict policies.
+# base fingerprints with field-by-field reports, default diffs that apply to their base only,
+# stacking with conflict policies.
 set -u
 rebyte=${REBYTE:?}
 src=${REBYTE_SOURCE:?}
@@ -42,6 +43,40 @@ grep -q "both change" "$tmp/err" || fail "conflict message: $(cat "$tmp/err")"
 grep -q '"rebytePatch"' "$tmp/identity.json" && grep -q '"crc32"' "$tmp/identity.json" || fail "identity patch without base"
 "$rebyte" apply -q "$tmp/identity.json" "$sample" -o "$tmp/again.Gbx" || fail "identity patch on its own base"
 cmp -s "$tmp/again.Gbx" "$tmp/renamed.Gbx" || fail "identity patch does not reproduce B"
+
+# a default diff (by position) applies to its base only: on another file it is refused even
+# where every value it pins holds, and writes nothing; by identity it applies there; --force
+# passes the refusal with a warning
+printf '[{"op":"replace","path":"%s/mapName","value":"Shared"},{"op":"remove","path":"%s/blocks/1"}]' "$B" "$B" > "$tmp/share.json"
+"$rebyte" apply -q "$tmp/share.json" "$sample" -o "$tmp/shared.Gbx" || fail "making the edit to share"
+printf '[{"op":"replace","path":"/body/chunks/[id=0x03043011]/challengeParameters/chunks/[id=0x0305B004]/authorTime","value":29000}]' > "$tmp/other.json"
+"$rebyte" apply -q "$tmp/other.json" "$sample" -o "$tmp/other.Gbx" || fail "making another base"
+"$rebyte" diff "$sample" "$tmp/shared.Gbx" > "$tmp/positional.json"
+grep -q '"addressing": "index"' "$tmp/positional.json" || fail "the default diff does not say it addresses by index"
+[ "$(grep -c '"op": "test"' "$tmp/positional.json")" -eq 2 ] ||
+    fail "the default diff does not pin the replaced name and the removed block: $(cat "$tmp/positional.json")"
+"$rebyte" apply -q "$tmp/positional.json" "$sample" -o "$tmp/again.Gbx" && cmp -s "$tmp/again.Gbx" "$tmp/shared.Gbx" ||
+    fail "the default diff does not re-apply to its base"
+"$rebyte" apply "$tmp/positional.json" "$tmp/other.Gbx" -o "$tmp/other-out.Gbx" 2>"$tmp/err"; [ $? -eq 2 ] ||
+    fail "a default diff applied to another base"
+grep -q "by position: it applies to the file it was made from only" "$tmp/err" || fail "positional refusal message: $(cat "$tmp/err")"
+[ ! -e "$tmp/other-out.Gbx" ] || fail "output written by a refused diff"
+"$rebyte" diff --by-identity "$sample" "$tmp/shared.Gbx" > "$tmp/by-identity.json"
+grep -q '"addressing": "identity"' "$tmp/by-identity.json" || fail "the identity diff does not say it addresses by identity"
+"$rebyte" apply -q "$tmp/by-identity.json" "$tmp/other.Gbx" -o "$tmp/other-out.Gbx" 2>"$tmp/err" ||
+    fail "an identity diff whose pins hold on another base: $(cat "$tmp/err")"
+"$rebyte" apply --force "$tmp/positional.json" "$tmp/other.Gbx" -o "$tmp/forced.Gbx" 2>"$tmp/err" ||
+    fail "apply --force of a default diff on another base: $(cat "$tmp/err")"
+grep -q "applying anyway (forced)" "$tmp/err" || fail "forced positional diff: no warning: $(cat "$tmp/err")"
+"$rebyte" apply "$tmp/positional.json" "$tmp/shared.Gbx" -o "$tmp/twice.Gbx" 2>"$tmp/err"; [ $? -eq 2 ] ||
+    fail "a default diff applied to its own result"
+grep -q "mapName: the patch expects \"rebyte sample\", this file has \"Shared\"" "$tmp/err" ||
+    fail "the failing pin is not named: $(cat "$tmp/err")"
+"$rebyte" apply --force "$tmp/by-identity.json" "$tmp/shared.Gbx" -o "$tmp/forced2.Gbx" 2>"$tmp/err"
+grep -q "the pin of .*mapName fails (it expects \"rebyte sample\", this file has \"Shared\"): passed (forced)" "$tmp/err" ||
+    fail "forced identity diff: the failing pin is not named: $(cat "$tmp/err")"
+"$rebyte" diff --plain "$sample" "$tmp/shared.Gbx" > "$tmp/bare.json"
+! grep -q '"test"\|rebytePatch' "$tmp/bare.json" || fail "diff --plain is not a bare unpinned array: $(cat "$tmp/bare.json")"
 
 # files of two classes (a map, a replay): refused, nothing printed
 "$rebyte" diff "$sample" "$src/samples/gbx_ghost/minimal.Replay.Gbx" > "$tmp/classes.json" 2>"$tmp/err"

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Diffs safe to share (docs/usage.md "Portable patches: identity, fingerprints, stacking"): the
+# default diff of one TM2020 map (renamed, a block removed, an item copied) applied to 40 other
+# maps of the corpus and the public test world, of every era, is refused every time and writes
+# nothing; the diff by identity applies only where every value it pins holds, and then as on
+# its base (the name, the block count and the item count follow).
+. "$(dirname "$0")/../lib.sh"
+require_corpus gbx
+A=$corpus/b9ea06d1_Winter_2021_-_15.Map.Gbx
+[ -f "$A" ] || { echo "SKIP: $A is absent"; exit 77; }
+L='/body/chunks/[id=0x0304301F]'
+I='/body/chunks/[id=0x03043040]/anchoredObjects'
+printf '[{"op":"replace","path":"%s/mapName","value":"Shared"},{"op":"remove","path":"%s/blocks/1"},{"op":"copy","from":"%s/0","path":"%s/-"}]' \
+    "$L" "$L" "$I" "$I" > "$tmp/edit.json"
+"$rebyte" apply -q "$tmp/edit.json" "$A" -o "$tmp/B.Gbx" || fail "editing $A"
+"$rebyte" diff "$A" "$tmp/B.Gbx" > "$tmp/positional.json"
+"$rebyte" diff --by-identity "$A" "$tmp/B.Gbx" > "$tmp/identity.json"
+"$rebyte" apply -q "$tmp/positional.json" "$A" -o "$tmp/again.Gbx" && cmp -s "$tmp/again.Gbx" "$tmp/B.Gbx" ||
+    fail "the default diff does not re-apply to its base"
+
+# 20 maps of the corpus (ManiaPlanet and TM2020 first), 20 of the public test world
+ls "$corpus"/*.Map.Gbx "$corpus"/*.Challenge.Gbx 2>/dev/null | grep -vF "$A" | head -20 > "$tmp/others"
+ls "$shared"/public/maps/*.Gbx 2>/dev/null | head -20 >> "$tmp/others"
+tried=0 refused=0 identity_applied=0
+while IFS= read -r other; do
+    tried=$((tried + 1))
+    out=$tmp/out-$tried.Gbx
+    "$rebyte" apply "$tmp/positional.json" "$other" -o "$out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -e "$out" ] && grep -q "by position: it applies to the file it was made from only" "$tmp/err"; then
+        refused=$((refused + 1))
+    else
+        fail "the default diff of $A applied to $other (exit $rc): $(tail -2 "$tmp/err")"
+    fi
+    rm -f "$out"
+    if "$rebyte" apply -q "$tmp/identity.json" "$other" -o "$out" 2>"$tmp/err"; then
+        identity_applied=$((identity_applied + 1))
+        "$rebyte" info --json "$out" | grep -q '"name":"Shared"' || fail "the identity diff applied to $other without renaming it"
+    else
+        [ ! -e "$out" ] || fail "output written by a refused identity diff on $other"
+    fi
+    rm -f "$out"
+done < "$tmp/others"
+[ "$tried" -eq 40 ] || fail "40 other maps expected, $tried found"
+echo "default diff refused on $refused of $tried other maps; by identity applied on $identity_applied"
+finish "shared diffs"
