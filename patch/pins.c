@@ -1,8 +1,10 @@
 /*
- * Pins: the "test" operations a patch made by `diff` carries (portable.h, docs/usage.md
- * "Portable patches: identity, fingerprints, stacking"). How a pinned value is compared with the
- * file's (blobs by digest, stream annotations aside; a large value by the digest of its content,
- * {"$digest": "..."}), and checking every pin of a patch against a base that is not its own.
+ * Pins: the "test" operations a patch made by `diff` carries (portable.h,
+ * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
+ * compared with the file's (blobs by digest, stream annotations aside; a large value by the
+ * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
+ * is not its own is portable.c's (rb_check_pins): this file stays below the selectors, whose
+ * "test" compares values this way too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,6 @@
 #include "portable.h"
 #include "../core/json.h"
 #include "jsonpatch.h"
-#include "selector.h"
 #include "../core/hash64.h"
 
 /* ---------- comparing values the way a pin means them ---------- */
@@ -168,34 +169,4 @@ int rb_values_equal(const json_t *a, const json_t *b)
         return sa == sb && ca == cb;
     /* as if both were stripped inside a list (so a top-level $id collapses too) */
     return children_equal(a, 1, b, 1);
-}
-
-/* ---------- checking a patch against a base that is not its own ---------- */
-
-size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report)
-{
-    size_t failing = 0;
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        json_t *op = json_array_get(ops, i);
-        if (!json_is_string(json_object_get(op, "op")) || strcmp(json_string_value(json_object_get(op, "op")), "test") != 0)
-            continue;
-        const char *path = json_string_value(json_object_get(op, "path"));
-        char *plain = NULL, why[600];
-        json_t *actual = NULL;
-        if (path && rb_pointer_resolve(doc, path, &plain, why, sizeof why) == 0)
-            actual = rb_json_pointer_get(doc, plain, NULL, 0);
-        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
-            failing++;
-            if (report) {
-                char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-                char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-                fprintf(report, "  %s: the patch expects %.120s, this file has %.120s\n", path, want ? want : "?",
-                        got ? got : (plain ? "nothing" : why));
-                free(want);
-                free(got);
-            }
-        }
-        free(plain);
-    }
-    return failing;
 }
