@@ -42,6 +42,15 @@ static unsigned rnd(unsigned n)
     return n ? (unsigned)(rng % n) : 0;
 }
 
+static unsigned long long rng_equal = 0x2545F4914F6CDD1DULL;
+static unsigned rnd_equal(unsigned n)
+{
+    rng_equal ^= rng_equal << 13;
+    rng_equal ^= rng_equal >> 7;
+    rng_equal ^= rng_equal << 17;
+    return n ? (unsigned)(rng_equal % n) : 0;
+}
+
 /* The kinds of edit drawn, counted when apply takes them (the run's coverage). */
 enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_DUPLICATE, E_INSERT_EQUAL, E_HEADER, E_KINDS };
 static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds",
@@ -204,19 +213,22 @@ static json_t *random_edit(rb_doc *doc, int *kind, int *on_chunks)
     /* chunk lists too: a second copy of a chunk is a file no game writes, but apply takes it
      * where the format allows it (and refuses it, saying why, where it does not) */
     *on_chunks = chunk_list(path);
-    *kind = E_REMOVE + (int)rnd(6);
+    *kind = E_REMOVE + (int)rnd(4);
+    /* a copy or an addition becomes, one time in three, one that makes equal elements; drawn
+     * from a generator of its own, so that a seed's other draws stay what they were */
+    if ((*kind == E_COPY || *kind == E_ADD) && rnd_equal(3) == 0) *kind += E_DUPLICATE - E_COPY;
     switch (*kind) {
     case E_REMOVE: return json_pack("{s:s,s:s}", "op", "remove", "path", from);
     case E_MOVE: return i == j ? NULL : json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
     case E_COPY: return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
     case E_DUPLICATE: /* an element and its copy side by side, or the copy at the end: equal elements */
-        if (rnd(2)) snprintf(to, sizeof to, "%s/-", path);
-        else snprintf(to, sizeof to, "%s/%zu", path, i + rnd(2));
+        if (rnd_equal(2)) snprintf(to, sizeof to, "%s/-", path);
+        else snprintf(to, sizeof to, "%s/%zu", path, i + rnd_equal(2));
         return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
     case E_INSERT_EQUAL: { /* an element's equal inserted before or after it, spelled out */
         json_t *v = rb_model_to_json(doc, rb_node_child(list, i), RB_BLOBS_BASE64);
         rb_json_strip_storage(v);
-        snprintf(to, sizeof to, "%s/%zu", path, i + rnd(2));
+        snprintf(to, sizeof to, "%s/%zu", path, i + rnd_equal(2));
         return json_pack("{s:s,s:s,s:o}", "op", "add", "path", to, "value", v);
     }
     default: {
