@@ -384,7 +384,8 @@ RB_API char *rb_dump_source_file(const char *json_path, rb_error *err);
 /* ---------- patches: apply, diff, resolve ---------- */
 
 /* A patch file: an RFC 6902 array of operations, or a fingerprinted one,
- * {"rebytePatch": 1, "base": {"format", "size", "crc32"}, "operations": [...]}.
+ * {"rebytePatch": 1, "base": {"format", "size", "crc32", "addressing"}, "operations": [...]}
+ * ("addressing": "index" applies to its base only, "identity" wherever its pins hold).
  * Paths are RFC 6901 pointers into `rebyte dump`'s model, whose list tokens may be identity
  * selectors ("[id=0x0304301F]", docs/usage.md). */
 typedef struct rb_patch rb_patch;
@@ -406,8 +407,9 @@ typedef struct rb_apply_options {
     void *report_context;
     int want_changes;  /* fill rb_apply_result.changes (for a dry run) */
     int reserved;      /* unused (was whole_model: apply has one engine, docs/usage.md "How apply works") */
-    int force;         /* write even when the result breaks a game rule the original kept (each
-                          broken rule is reported as a warning) */
+    int force;         /* write even when the result breaks a game rule the original kept, and
+                          apply a patch made by diff to a file that is not its base (each broken
+                          rule and each failing pin is reported as a warning) */
 } rb_apply_options;
 #define RB_APPLY_OPTIONS_INIT RB_OPTIONS_INIT_(rb_apply_options)
 
@@ -424,7 +426,8 @@ typedef struct rb_apply_result {
 /* The one way to apply patches: to a file's bytes (a document in memory: rb_doc_write it, apply,
  * rb_doc_parse the result's bytes, which must outlive that document).
  * Parses `data`, checks each fingerprinted patch's base (a file that is not the base is patched
- * only when every value the patch pins holds), applies the patches in order (all or nothing,
+ * only when the patch addresses elements by identity and every value it pins holds, or when
+ * forced), applies the patches in order (all or nothing,
  * conflicts by the policy), writes the result, reads it back and checks it is the patched model.
  * Fails with RB_E_MODEL when a patch does not apply (err says which operation and why),
  * RB_E_RULE when the result breaks a game rule the original kept (unless options->force),
@@ -434,11 +437,14 @@ RB_API rb_status rb_apply(const uint8_t *data, size_t size, const char *file_nam
 RB_API void rb_apply_result_free(rb_apply_result *result);
 
 enum {
-    RB_DIFF_BY_IDENTITY = 1, /* address list elements by their natural keys and pin what changes */
-    RB_DIFF_PLAIN = 2        /* a bare RFC 6902 array instead of the fingerprinted envelope */
+    RB_DIFF_BY_IDENTITY = 1, /* address list elements by their natural keys (applies wherever its
+                                pins hold) instead of by position (applies to its base only) */
+    RB_DIFF_PLAIN = 2        /* a bare RFC 6902 array instead of the fingerprinted envelope, without
+                                the pins of what each operation touches */
 };
 /* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (rb_free);
- * *operation_count tells whether they differ. Both documents must be of one format. */
+ * *operation_count tells whether they differ. Both documents must be of one format and hold one
+ * class of object (GBX: a map and a replay are refused, RB_E_USAGE). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* The patch with its selectors turned into plain pointers against `doc` (JSON text, rb_free). */

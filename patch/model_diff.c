@@ -25,6 +25,7 @@
 #include "identity.h"
 #include "../core/model_equal.h"
 #include "model_edit.h"
+#include "portable.h"
 
 typedef struct differ {
     const rb_doc *da, *db;
@@ -567,34 +568,53 @@ static void emit_moves(differ *d, side *B, const run *r, long *order, size_t kep
     }
 }
 
-/* An element B adds that holds stored bytes and equals one the list already holds when it is
- * added (a chunk with a lightmap copied): that element's index then, or -1. The additions come in B's order after the removals and
- * moves, so B's elements before it are in place, and a kept one after it sits as many places
- * earlier as additions are still to come up to it (this one included). Bounded by `allowed`
- * comparisons. */
-/* Does `n` hold bytes whose stored form a rendering as JSON does not carry (a compressed stream,
- * blobs that may be)? Only such an element is copied rather than added: elsewhere an `add` says
- * the same thing and is what a person writes. */
-static int holds_stored_bytes(const rb_node *n, int depth)
+/* Is `n` an element copied rather than added when the list already holds its equal: a record
+ * (a block, an item, a chunk: duplicating one is how it is made, and the copy carries what the
+ * format keeps beside it), or bytes whose stored form a rendering as JSON does not carry (a
+ * compressed stream, blobs that may be). A value of a list of values is added: that is what a
+ * person writes. */
+static int copied_when_equal(const rb_node *n, int depth)
 {
-    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE) return 1;
-    if (depth > 32 || (n->kind != RB_K_RECORD && n->kind != RB_K_LIST)) return 0;
+    if (n->kind == RB_K_STREAM || n->kind == RB_K_BLOB || n->kind == RB_K_OPAQUE || object_like(n)) return 1;
+    if (depth > 32 || n->kind != RB_K_LIST) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++)
-        if (holds_stored_bytes(n->v.kids.items[i], depth + 1)) return 1;
+        if (copied_when_equal(n->v.kids.items[i], depth + 1)) return 1;
     return 0;
 }
 
+/* The content hashes of B's elements, computed when an addition first asks (NULL when out of
+ * memory: then nothing is copied). */
+typedef struct copy_finder {
+    uint64_t *hashes;
+    int tried;
+    size_t comparisons; /* left: equal hashes of unequal elements stop the search */
+} copy_finder;
+
 enum { COPY_COMPARISONS = 1 << 16 };
-static long copy_source(side *B, const run *r, size_t j, size_t *allowed)
+
+/* An element B adds that equals one the list already holds when it is added (a block or item
+ * duplicated, a chunk with a lightmap copied): that element's index then, or -1. The additions
+ * come in B's order after the removals and moves, so B's elements before it are in place, and a
+ * kept one after it sits as many places earlier as additions are still to come up to it (this
+ * one included). The first equal element is the source: equal elements are matched by their
+ * order among equals. */
+static long copy_source(side *B, const run *r, size_t j, copy_finder *f)
 {
     size_t at = r->first + j, pending = 1; /* the element itself is not there yet */
     rb_record_scratch sb;
-    if (!holds_stored_bytes(element(B->list, at, &sb), 0)) return -1;
-    for (size_t k = 0; k < B->n && *allowed; k++) {
+    if (!copied_when_equal(element(B->list, at, &sb), 0)) return -1;
+    if (!f->tried) {
+        f->tried = 1;
+        f->hashes = malloc((B->n + 1) * sizeof *f->hashes);
+        for (size_t k = 0; f->hashes && k < B->n; k++) f->hashes[k] = content_hash(element(B->list, k, &sb));
+    }
+    if (!f->hashes) return -1;
+    for (size_t k = 0; k < B->n && f->comparisons; k++) {
         if (k == at) continue;
         int in_run = k >= r->first && k < r->first + r->mb;
         if (k > at && in_run && r->b_to_a[k - r->first] < 0) { pending++; continue; }
-        --*allowed;
+        if (f->hashes[k] != f->hashes[at]) continue;
+        f->comparisons--;
         if (same_element(B, k, B, at)) return (long)(k < at ? k : k - pending);
     }
     return -1;
@@ -628,7 +648,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         follower[j] = next;
         if (r->b_to_a[j] >= 0) next = (long)(r->first + j);
     }
-    size_t copies_allowed[1] = {COPY_COMPARISONS};
+    copy_finder copies = {NULL, 0, COPY_COMPARISONS};
     for (size_t j = 0; j < r->mb; j++) {
         if (r->b_to_a[j] >= 0) continue;
         rb_record_scratch sb;
@@ -640,7 +660,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         } else {
             push_element(d, name, r->first + j);
         }
-        long source = copy_source(B, r, j, copies_allowed);
+        long source = copy_source(B, r, j, &copies);
         if (source >= 0) { /* a copy of what the list holds: apply clones it, stored form and all */
             char *from_path = malloc(m.path + 32), *from_plain = malloc(m.plain + 32);
             if (from_path && from_plain) {
@@ -657,6 +677,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
         back(d, m);
     }
     free(follower);
+    free(copies.hashes);
 }
 
 static void diff_list(differ *d, const rb_node *a, const rb_node *b)
@@ -914,26 +935,71 @@ static int any_symbol_use(const json_t *plains)
     return 0;
 }
 
-/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
- * model engine alone could not replay. */
-static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+/* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
+ * the model engine cannot, an element with other members than its neighbours), read back; its
+ * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
+static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
+                                uint8_t **bytes)
 {
     char *text = json_dumps(ops, JSON_COMPACT);
     rb_error err;
     rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
     const rb_patch *const patches[1] = {patch};
     rb_apply_result result = {0};
-    int same = 0;
+    rb_doc *got = NULL;
+    *bytes = NULL;
     if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        rb_doc *got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
-        same = got && rb_model_same(got->root, b->root);
-        rb_doc_free(got);
+        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
+        if (got) {
+            *bytes = result.bytes;
+            result.bytes = NULL;
+        }
     }
     rb_apply_result_free(&result);
     rb_patch_free(patch);
     free(text);
+    return got;
+}
+
+/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+ * model engine alone could not replay. */
+static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+{
+    uint8_t *bytes;
+    rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
+    int same = got && rb_model_same(got->root, b->root);
+    rb_doc_free(got);
+    free(bytes);
     return same;
+}
+
+/* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
+ * what apply wrote (then `bytes` holds the file it was read from). */
+typedef struct work_model {
+    rb_doc *doc;
+    uint8_t *bytes;
+} work_model;
+
+/* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
+ * engine refuses one (an element only the format's description can build: a block whose
+ * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
+ * the work model from then on. -1 when apply refuses it too. */
+static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
+                       json_t *done)
+{
+    size_t before = json_array_size(done);
+    if (replay_all(work->doc, ops, done) == 0) return 0;
+    while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
+    json_array_extend(done, (json_t *)ops);
+    uint8_t *bytes;
+    rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
+    if (!applied) return -1;
+    rb_doc_free(work->doc);
+    free(work->bytes);
+    work->doc = applied;
+    work->bytes = bytes;
+    return 0;
 }
 
 enum { SETTLE_ROUNDS = 3 };
@@ -945,7 +1011,7 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
                        int index_paths, int apply_decides, char *why, size_t why_size)
 {
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
-    rb_doc *work = NULL;
+    work_model work = {NULL, NULL};
     if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -958,22 +1024,22 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     }
     rb_error err;
     rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    if (!(work = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
+    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
         snprintf(why, why_size, "%s", err.message);
         goto done;
     }
     kept = first_pass(ops, plains, regions, symbols);
     out = json_array();
-    size_t refused = replay_all(work, kept, out);
-    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work->root, b->root); round++) {
+    int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
+    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
         json_t *more = json_array();
-        if (walk(work, work->root, b, b->root, more, NULL, "", mode, index_paths) == 0) refused += replay_all(work, more, out);
-        else refused++;
+        refused = walk(work.doc, work.doc->root, b, b->root, more, NULL, "", mode, index_paths) != 0 ||
+                  settle_step(a, a_bytes, a_size, &work, more, out) != 0;
         json_decref(more);
     }
-    if (!refused && rb_model_same(work->root, b->root)) goto done;
-    /* an operation the model engine could not replay: apply as a whole decides (when asked:
-     * by identity, addressing by index is tried first, as that replays on the model) */
+    if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
+    /* an operation neither the model engine nor apply could replay: apply as a whole decides
+     * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
     json_decref(kept);
     out = NULL;
@@ -981,12 +1047,82 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
-    rb_doc_free(work);
+    rb_doc_free(work.doc);
+    free(work.bytes);
     json_decref(kept);
     json_decref(regions);
     json_decref(plains);
     json_decref(ops);
     return out;
+}
+
+/* ---------- pins: what each operation touches, as it is when the operation runs ---------- */
+
+/* A "test" of what is at `path` on the work model now (its value, or the digest of a large one),
+ * appended to `out`; nothing when the place does not exist (a new member, the end of a list). */
+static void pin_place(rb_doc *work, const char *path, json_t *out)
+{
+    size_t length = path ? strlen(path) : 0;
+    if (!path || (length >= 2 && strcmp(path + length - 2, "/-") == 0)) return;
+    const json_t *last = json_array_get(out, json_array_size(out) - 1);
+    const char *last_kind = json_string_value(json_object_get(last, "op"));
+    if (last_kind && !strcmp(last_kind, "test") && !strcmp(json_string_value(json_object_get(last, "path")), path))
+        return; /* pinned already (a copy before its own source) */
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node) {
+        json_t *value = rb_pin_value(rb_content_json(work, place.node));
+        if (value) json_array_append_new(out, json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value));
+    }
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+}
+
+/* The pins of one operation: the value it replaces or removes, the element it copies or moves,
+ * and the element an addition is inserted before (a move's target counts after its removal: its
+ * source is pinned). */
+static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    if (!kind) return;
+    if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
+    if (strcmp(kind, "move") != 0) pin_place(work, path, out);
+}
+
+int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
+                      char *why, size_t why_size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    *pinned = NULL;
+    if (!work.doc) {
+        snprintf(why, why_size, "%s", err.message);
+        return -1;
+    }
+    json_t *out = json_array(), *done = json_array();
+    int replayed = 1;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *op = json_array_get(ops, i);
+        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) continue; /* pinned again below */
+        if (replayed) pin_operation(work.doc, op, out);
+        json_array_append(out, op);
+        json_t *one = json_pack("[O]", op);
+        /* an operation that neither engine takes alone (a record rewritten member by member,
+         * valid only once the whole patch ran: settled() had apply prove it whole): what comes
+         * after it is not pinned, as its state is not known */
+        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done) == 0;
+        json_decref(one);
+    }
+    *pinned = out;
+    json_decref(done);
+    rb_doc_free(work.doc);
+    free(work.bytes);
+    return 0;
 }
 
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,

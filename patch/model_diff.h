@@ -14,4 +14,12 @@ enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
  * `why`. */
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
                        char *why, size_t why_size);
+/* `ops` (a diff of `a`) with the pins a shared diff carries
+ * (docs/usage.md "Portable patches: identity, fingerprints, stacking"): before each operation,
+ * a "test" of what it touches as it is when the operation runs - the value replaced or removed,
+ * the element copied or moved, the element an addition goes before - spelled out, or by digest
+ * when large. The diff's own pins are replaced; the operations after one that cannot be replayed
+ * alone (valid only once the whole patch ran) are not pinned. 0, or -1 with `why`. */
+int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
+                      char *why, size_t why_size);
 #endif

@@ -1,7 +1,10 @@
 /*
- * Pins: the "test" operations a portable patch carries (portable.h). How a pinned value is
- * compared with the file's (blobs by digest, stream annotations aside), and checking every pin
- * of a patch against a base that is not its own.
+ * Pins: the "test" operations a patch made by `diff` carries (portable.h,
+ * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
+ * compared with the file's (blobs by digest, stream annotations aside; a large value by the
+ * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
+ * is not its own is portable.c's (rb_check_pins): this file stays below the selectors, whose
+ * "test" compares values this way too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +13,7 @@
 #include "portable.h"
 #include "../core/json.h"
 #include "jsonpatch.h"
-#include "selector.h"
+#include "../core/hash64.h"
 
 /* ---------- comparing values the way a pin means them ---------- */
 
@@ -84,43 +87,86 @@ static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy)
     return 1;
 }
 
+/* ---------- digests: a pin of a large value ---------- */
+
+/* A hash of the value as rb_values_equal compares it: "$stream" members left out, {"$id": v}
+ * standing for v, a blob by its size and CRC-32 whichever way it is spelled, numbers by value,
+ * members in any order. */
+static uint64_t content_digest(const json_t *v, int depth)
+{
+    uint64_t size;
+    uint32_t crc;
+    if (depth > 256) return 0;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        if (blob_digest(v, &size, &crc)) return rb_mix64(0x626c6f62ULL ^ size * 0x9e3779b97f4a7c15ULL ^ crc);
+        const json_t *id = json_object_get(v, "$id");
+        if (id) return content_digest(id, depth + 1);
+        uint64_t h = 0x6f626a65ULL;
+        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+            const char *key = json_object_iter_key(it);
+            size_t len = json_object_iter_key_len(it);
+            if (is_stream_key(key, len)) continue;
+            h += rb_mix64(rb_hash_bytes(key, len) * 31 + content_digest(json_object_iter_value(it), depth + 1));
+        }
+        return rb_mix64(h);
+    }
+    case JSON_ARRAY: {
+        uint64_t h = 0x61727261ULL;
+        for (size_t i = 0; i < json_array_size(v); i++) h = rb_mix64(h * 31 + content_digest(json_array_get(v, i), depth + 1));
+        return h;
+    }
+    case JSON_STRING: return rb_hash_bytes(json_string_value(v), json_string_length(v));
+    case JSON_INTEGER: return rb_mix64((uint64_t)json_integer_value(v) ^ 0x696e74ULL);
+    case JSON_REAL: {
+        double x = json_real_value(v);
+        if (x == (double)(json_int_t)x) return rb_mix64((uint64_t)(json_int_t)x ^ 0x696e74ULL); /* 2.0 is 2 */
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return rb_mix64(bits);
+    }
+    case JSON_TRUE: return 1;
+    case JSON_FALSE: return 2;
+    default: return 3;
+    }
+}
+
+json_t *rb_pin_value(json_t *value)
+{
+    char *text = value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    size_t length = text ? strlen(text) : 0;
+    free(text);
+    if (!value || length <= RB_PIN_SPELLED_MAX) return value;
+    char hex[24];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)content_digest(value, 0));
+    json_decref(value);
+    return json_pack("{s:s}", "$digest", hex);
+}
+
+/* The digest a pin {"$digest": "hex"} holds, or NULL when `v` is not one. */
+static const char *pinned_digest(const json_t *v)
+{
+    return json_is_object(v) && json_object_size(v) == 1 ? json_string_value(json_object_get(v, "$digest")) : NULL;
+}
+
+static int matches_digest(const json_t *value, const char *digest)
+{
+    char hex[24];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)content_digest(value, 0));
+    return strcmp(hex, digest) == 0;
+}
+
+int rb_pin_is_digest(const json_t *pin) { return pinned_digest(pin) != NULL; }
+
 /* Equal as content: how values were stored ($id flags, $stream, blob spelling) does not count. */
 int rb_values_equal(const json_t *a, const json_t *b)
 {
     uint64_t sa, sb;
     uint32_t ca, cb;
+    if (pinned_digest(b) && !pinned_digest(a)) return matches_digest(a, pinned_digest(b));
+    if (pinned_digest(a) && !pinned_digest(b)) return matches_digest(b, pinned_digest(a));
     if (json_is_object(a) && json_is_object(b) && blob_digest(a, &sa, &ca) && blob_digest(b, &sb, &cb))
         return sa == sb && ca == cb;
     /* as if both were stripped inside a list (so a top-level $id collapses too) */
     return children_equal(a, 1, b, 1);
-}
-
-/* ---------- checking a patch against a base that is not its own ---------- */
-
-size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report)
-{
-    size_t failing = 0;
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        json_t *op = json_array_get(ops, i);
-        if (!json_is_string(json_object_get(op, "op")) || strcmp(json_string_value(json_object_get(op, "op")), "test") != 0)
-            continue;
-        const char *path = json_string_value(json_object_get(op, "path"));
-        char *plain = NULL, why[600];
-        json_t *actual = NULL;
-        if (path && rb_pointer_resolve(doc, path, &plain, why, sizeof why) == 0)
-            actual = rb_json_pointer_get(doc, plain, NULL, 0);
-        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
-            failing++;
-            if (report) {
-                char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-                char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-                fprintf(report, "  %s: the patch expects %.120s, this file has %.120s\n", path, want ? want : "?",
-                        got ? got : (plain ? "nothing" : why));
-                free(want);
-                free(got);
-            }
-        }
-        free(plain);
-    }
-    return failing;
 }

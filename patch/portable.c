@@ -36,6 +36,36 @@ int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base)
     return -1;
 }
 
+/* ---------- checking a patch against a base that is not its own ---------- */
+
+size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report)
+{
+    size_t failing = 0;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *op = json_array_get(ops, i);
+        if (!json_is_string(json_object_get(op, "op")) || strcmp(json_string_value(json_object_get(op, "op")), "test") != 0)
+            continue;
+        const char *path = json_string_value(json_object_get(op, "path"));
+        char *plain = NULL, why[600];
+        json_t *actual = NULL;
+        if (path && rb_pointer_resolve(doc, path, &plain, why, sizeof why) == 0)
+            actual = rb_json_pointer_get(doc, plain, NULL, 0);
+        if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
+            failing++;
+            if (report) {
+                char *want = json_dumps(json_object_get(op, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+                char *got = actual ? json_dumps(actual, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+                fprintf(report, "  %s: the patch expects %.120s, this file has %.120s\n", path, want ? want : "?",
+                        got ? got : (plain ? "nothing" : why));
+                free(want);
+                free(got);
+            }
+        }
+        free(plain);
+    }
+    return failing;
+}
+
 /* ---------- selectors resolved through indexes ---------- */
 
 /* rb_pointer_resolve finds a selector's element by testing every element of the list, so a patch

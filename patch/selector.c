@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "jsonpatch.h"
+#include "portable.h"
 #include "../core/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
@@ -170,6 +171,16 @@ static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *re
             }
             json_object_set_new(op, members[m], json_string(plain));
             free(plain);
+        }
+        if (kind && strcmp(kind, "test") == 0) { /* compared as content, a digest pin included (pins.c) */
+            json_t *actual = rb_json_pointer_get(work, json_string_value(json_object_get(op, "path")), NULL, 0);
+            if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
+                snprintf(err, err_size, "patch[%zu]: test failed: %s", i, actual ? "value differs" : "no value there");
+                json_decref(op);
+                return -1;
+            }
+            json_array_append_new(resolved, op);
+            continue;
         }
         /* each operation sees the document as the ones before it left it */
         json_t *single = json_pack("[O]", op);

@@ -42,7 +42,7 @@ printf '%s' '[{"op":"replace","path":"/body/chunks/[id=0x0304301F]/mapName","val
 "$rebyte" verify -q "$tmp/renamed.Map.Gbx" >/dev/null || fail "the renamed map does not read back exact"
 grep -q 'name="Renamed map"' "$tmp/renamed.Map.Gbx" || fail "the header XML does not hold the new name"
 "$rebyte" diff "$tmp/apos.Map.Gbx" "$tmp/renamed.Map.Gbx" >"$tmp/rename.diff"
-[ "$(grep -c '"op"' "$tmp/rename.diff")" -eq 1 ] || fail "the rename's diff is not one operation: $(cat "$tmp/rename.diff")"
+[ "$(grep '"op"' "$tmp/rename.diff" | grep -vc '"op": "test"')" -eq 1 ] || fail "the rename's diff is not one operation: $(cat "$tmp/rename.diff")"
 "$rebyte" apply -q "$tmp/rename.diff" "$tmp/apos.Map.Gbx" -o "$tmp/again.Map.Gbx" &&
     cmp -s "$tmp/renamed.Map.Gbx" "$tmp/again.Map.Gbx" || fail "the rename's diff does not re-apply to the same bytes"
 finish "apostrophe rename ($(basename "$made"))"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Portable patches: identity selectors, identity diffs that keep applying to another base,
-# base fingerprints with field-by-field reports, stacking with conflict policies.
+# base fingerprints with field-by-field reports, default diffs that apply to their base only,
+# stacking with conflict policies.
 set -u
 rebyte=${REBYTE:?}
 src=${REBYTE_SOURCE:?}
@@ -43,6 +44,47 @@ grep -q '"rebytePatch"' "$tmp/identity.json" && grep -q '"crc32"' "$tmp/identity
 "$rebyte" apply -q "$tmp/identity.json" "$sample" -o "$tmp/again.Gbx" || fail "identity patch on its own base"
 cmp -s "$tmp/again.Gbx" "$tmp/renamed.Gbx" || fail "identity patch does not reproduce B"
 
+# a default diff (by position) applies to its base only: on another file it is refused even
+# where every value it pins holds, and writes nothing; by identity it applies there; --force
+# passes the refusal with a warning
+printf '[{"op":"replace","path":"%s/mapName","value":"Shared"},{"op":"remove","path":"%s/blocks/1"}]' "$B" "$B" > "$tmp/share.json"
+"$rebyte" apply -q "$tmp/share.json" "$sample" -o "$tmp/shared.Gbx" || fail "making the edit to share"
+printf '[{"op":"replace","path":"/body/chunks/[id=0x03043011]/challengeParameters/chunks/[id=0x0305B004]/authorTime","value":29000}]' > "$tmp/other.json"
+"$rebyte" apply -q "$tmp/other.json" "$sample" -o "$tmp/other.Gbx" || fail "making another base"
+"$rebyte" diff "$sample" "$tmp/shared.Gbx" > "$tmp/positional.json"
+grep -q '"addressing": "index"' "$tmp/positional.json" || fail "the default diff does not say it addresses by index"
+[ "$(grep -c '"op": "test"' "$tmp/positional.json")" -eq 2 ] ||
+    fail "the default diff does not pin the replaced name and the removed block: $(cat "$tmp/positional.json")"
+"$rebyte" apply -q "$tmp/positional.json" "$sample" -o "$tmp/again.Gbx" && cmp -s "$tmp/again.Gbx" "$tmp/shared.Gbx" ||
+    fail "the default diff does not re-apply to its base"
+"$rebyte" apply "$tmp/positional.json" "$tmp/other.Gbx" -o "$tmp/other-out.Gbx" 2>"$tmp/err"; [ $? -eq 2 ] ||
+    fail "a default diff applied to another base"
+grep -q "by position: it applies to the file it was made from only" "$tmp/err" || fail "positional refusal message: $(cat "$tmp/err")"
+[ ! -e "$tmp/other-out.Gbx" ] || fail "output written by a refused diff"
+"$rebyte" diff --by-identity "$sample" "$tmp/shared.Gbx" > "$tmp/by-identity.json"
+grep -q '"addressing": "identity"' "$tmp/by-identity.json" || fail "the identity diff does not say it addresses by identity"
+"$rebyte" apply -q "$tmp/by-identity.json" "$tmp/other.Gbx" -o "$tmp/other-out.Gbx" 2>"$tmp/err" ||
+    fail "an identity diff whose pins hold on another base: $(cat "$tmp/err")"
+"$rebyte" apply --force "$tmp/positional.json" "$tmp/other.Gbx" -o "$tmp/forced.Gbx" 2>"$tmp/err" ||
+    fail "apply --force of a default diff on another base: $(cat "$tmp/err")"
+grep -q "applying anyway (forced)" "$tmp/err" || fail "forced positional diff: no warning: $(cat "$tmp/err")"
+"$rebyte" apply "$tmp/positional.json" "$tmp/shared.Gbx" -o "$tmp/twice.Gbx" 2>"$tmp/err"; [ $? -eq 2 ] ||
+    fail "a default diff applied to its own result"
+grep -q "mapName: the patch expects \"rebyte sample\", this file has \"Shared\"" "$tmp/err" ||
+    fail "the failing pin is not named: $(cat "$tmp/err")"
+"$rebyte" apply --force "$tmp/by-identity.json" "$tmp/shared.Gbx" -o "$tmp/forced2.Gbx" 2>"$tmp/err"
+grep -q "the pin of .*mapName fails (it expects \"rebyte sample\", this file has \"Shared\"): passed (forced)" "$tmp/err" ||
+    fail "forced identity diff: the failing pin is not named: $(cat "$tmp/err")"
+"$rebyte" diff --plain "$sample" "$tmp/shared.Gbx" > "$tmp/bare.json"
+! grep -q '"test"\|rebytePatch' "$tmp/bare.json" || fail "diff --plain is not a bare unpinned array: $(cat "$tmp/bare.json")"
+
+# files of two classes (a map, a replay): refused, nothing printed
+"$rebyte" diff "$sample" "$src/samples/gbx_ghost/minimal.Replay.Gbx" > "$tmp/classes.json" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "diff of a map and a replay: exit is not 2"
+grep -q "CGameCtnChallenge.*CGameCtnReplayRecord: diff needs two files of one class" "$tmp/err" ||
+    fail "diff of a map and a replay: message $(cat "$tmp/err")"
+[ ! -s "$tmp/classes.json" ] || fail "diff of a map and a replay printed a patch"
+
 # a GROFF level that gained an instance before the edited one (made by the project): a move made
 # on the old level moves the same instance (by its name) in the new one
 T=$src/samples/tres
@@ -52,7 +94,7 @@ printf '%s' '[{"op":"add","path":"/sections/1/region/instances/0","value":{"obje
 "$rebyte" diff --by-identity "$T/box.grf" "$tmp/moved.grf" > "$tmp/move-portable.json"
 grep -q 'instances/\[name=Box-01\]' "$tmp/move-portable.json" || fail "the instance is not addressed by identity (its name)"
 "$rebyte" apply -q "$tmp/move-portable.json" "$tmp/newer.grf" -o "$tmp/newer-moved.grf" 2>/dev/null || fail "portable move on the newer level"
-"$rebyte" diff "$tmp/newer.grf" "$tmp/newer-moved.grf" > "$tmp/gdiff.json"
+"$rebyte" diff --plain "$tmp/newer.grf" "$tmp/newer-moved.grf" > "$tmp/gdiff.json"
 grep -q '"/sections/1/region/instances/2/position/x"' "$tmp/gdiff.json" && [ "$(grep -c '"op"' "$tmp/gdiff.json")" -eq 2 ] ||
     fail "the newer level's instance Box-01 (now third) was not the one moved: $(cat "$tmp/gdiff.json")"
 
@@ -112,7 +154,7 @@ if [ -f "$A" ] && [ -f "$Bfile" ]; then
     "$rebyte" diff --by-identity "$A" "$tmp/A2.Gbx" > "$tmp/portable.json"
     grep -q 'blocks/\[name=' "$tmp/portable.json" || fail "the block is not addressed by identity"
     "$rebyte" apply -q "$tmp/portable.json" "$Bfile" -o "$tmp/B2.Gbx" 2>"$tmp/err" || fail "portable patch on the other save: $(cat "$tmp/err")"
-    "$rebyte" diff "$Bfile" "$tmp/B2.Gbx" > "$tmp/bdiff.json"
+    "$rebyte" diff --plain "$Bfile" "$tmp/B2.Gbx" > "$tmp/bdiff.json"
     [ "$(grep -c '"op"' "$tmp/bdiff.json")" -eq 2 ] || fail "the other save changed in more than two places: $(cat "$tmp/bdiff.json")"
     block=$(grep -o 'blocks/\[[^]]*\]' "$tmp/portable.json" | head -1)
     printf '[{"op":"test","path":"%s/%s/direction","value":3},{"op":"test","path":"%s/mapName","value":"TrialTime (edited)"}]' "$L" "$block" "$L" > "$tmp/check.json"

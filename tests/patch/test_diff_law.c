@@ -1,18 +1,21 @@
 /*
  * The law of diff (docs/usage.md "Diffs"): for a file A and any B that apply makes from it,
- * apply(diff(A, B), A) gives B's bytes, plain and by identity, and the diff of one edit is a
- * handful of operations.
+ * apply(diff(A, B), A) gives B's bytes - plain, pinned by position (the default) and by
+ * identity - and the diff of one edit is a handful of operations (its pins aside).
  *
  * Random edits that apply accepts (scalars anywhere in the model, names and strings among them;
- * the bytes of blobs and assets; list elements removed, moved, copied, inserted, on every list,
+ * the bytes of blobs and assets; list elements removed, moved, copied, inserted, duplicated beside
+ * themselves or at the end, their equals inserted, on every list,
  * chunk lists included; a map's items and blocks; a map's name, which the header copies), drawn
  * with a fixed seed over every sample file (and with REBYTE_SHARED over every corpus file of every format),
  * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
  * With --removals, every map of the corpus also has one item and one block removed (blocks of
  * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
- * operations and give the same bytes back (issue 28's acceptance).
+ * operations and give the same bytes back (issue 28's acceptance). With --copies, one item and
+ * one block of every map are copied (to the end, into the middle, twice): lists with equal
+ * elements, which the diff matches by their order among equals.
  *
- * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] FILE|DIR...
+ * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] [--copies] FILE|DIR...
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -39,12 +42,23 @@ static unsigned rnd(unsigned n)
     return n ? (unsigned)(rng % n) : 0;
 }
 
+static unsigned long long rng_equal = 0x2545F4914F6CDD1DULL;
+static unsigned rnd_equal(unsigned n)
+{
+    rng_equal ^= rng_equal << 13;
+    rng_equal ^= rng_equal >> 7;
+    rng_equal ^= rng_equal << 17;
+    return n ? (unsigned)(rng_equal % n) : 0;
+}
+
 /* The kinds of edit drawn, counted when apply takes them (the run's coverage). */
-enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_HEADER, E_KINDS };
-static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds", "header facts"};
+enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_DUPLICATE, E_INSERT_EQUAL, E_HEADER, E_KINDS };
+static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "moves", "copies", "adds",
+                                               "duplicates", "equals inserted", "header facts"};
 
 typedef struct stats {
     size_t files, sequences, edits, refused, diffs, ops_max_single, removals, maps, by_kind[E_KINDS], chunk_list_edits;
+    size_t copies, copy_maps, copies_refused;
 } stats;
 
 /* ---------- random edits ---------- */
@@ -200,10 +214,23 @@ static json_t *random_edit(rb_doc *doc, int *kind, int *on_chunks)
      * where the format allows it (and refuses it, saying why, where it does not) */
     *on_chunks = chunk_list(path);
     *kind = E_REMOVE + (int)rnd(4);
+    /* a copy or an addition becomes, one time in three, one that makes equal elements; drawn
+     * from a generator of its own, so that a seed's other draws stay what they were */
+    if ((*kind == E_COPY || *kind == E_ADD) && rnd_equal(3) == 0) *kind += E_DUPLICATE - E_COPY;
     switch (*kind) {
     case E_REMOVE: return json_pack("{s:s,s:s}", "op", "remove", "path", from);
     case E_MOVE: return i == j ? NULL : json_pack("{s:s,s:s,s:s}", "op", "move", "from", from, "path", to);
     case E_COPY: return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
+    case E_DUPLICATE: /* an element and its copy side by side, or the copy at the end: equal elements */
+        if (rnd_equal(2)) snprintf(to, sizeof to, "%s/-", path);
+        else snprintf(to, sizeof to, "%s/%zu", path, i + rnd_equal(2));
+        return json_pack("{s:s,s:s,s:s}", "op", "copy", "from", from, "path", to);
+    case E_INSERT_EQUAL: { /* an element's equal inserted before or after it, spelled out */
+        json_t *v = rb_model_to_json(doc, rb_node_child(list, i), RB_BLOBS_BASE64);
+        rb_json_strip_storage(v);
+        snprintf(to, sizeof to, "%s/%zu", path, i + rnd_equal(2));
+        return json_pack("{s:s,s:s,s:o}", "op", "add", "path", to, "value", v);
+    }
     default: {
         json_t *v = rb_model_to_json(doc, rb_node_child(list, i), RB_BLOBS_BASE64);
         rb_json_strip_storage(v);
@@ -254,23 +281,29 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
     size_t most = 0;
     char *edit_text = json_dumps(edits, JSON_COMPACT);
     CHECK(da && db, "%s: A or B does not parse: %s", name, err.message);
-    for (unsigned flags = RB_DIFF_PLAIN; da && db && flags <= (RB_DIFF_PLAIN | RB_DIFF_BY_IDENTITY); flags++) {
+    /* bare and unpinned; pinned in the envelope (what a user shares), by position and by identity */
+    static const unsigned KINDS[] = {RB_DIFF_PLAIN, 0, RB_DIFF_BY_IDENTITY};
+    for (size_t k = 0; da && db && k < sizeof KINDS / sizeof *KINDS; k++) {
+        unsigned flags = KINDS[k];
         char *text = NULL, why[1200] = "";
         size_t count = 0, got_size = 0;
         rb_status s = rb_doc_diff(da, a, na, db, flags, &text, &count, &err);
         CHECK(s == RB_OK, "%s: diff%s fails after %.300s: %s", name, flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "",
               edit_text, err.message);
-        json_t *ops = s == RB_OK ? json_loads(text, 0, NULL) : NULL;
-        uint8_t *got = ops ? apply_ops(name, a, na, ops, &got_size, why, sizeof why) : NULL;
+        json_t *file = s == RB_OK ? json_loads(text, 0, NULL) : NULL;
+        json_t *ops = json_is_object(file) ? json_incref(json_object_get(file, "operations")) : json_incref(file);
+        uint8_t *got = ops ? apply_ops(name, a, na, file, &got_size, why, sizeof why) : NULL;
         if (ops) {
             st->diffs++;
             CHECK(got && got_size == nb && memcmp(got, b, nb) == 0,
                   "%s: apply(diff%s(A, B), A) is not B (%s) after %.300s; the diff: %.600s", name,
-                  flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "", got ? "other bytes" : why, edit_text, text);
+                  flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : flags & RB_DIFF_PLAIN ? " --plain" : "",
+                  got ? "other bytes" : why, edit_text, text);
             if (changes(ops) > most) most = changes(ops);
         }
         free(got);
         json_decref(ops);
+        json_decref(file);
         free(text);
     }
     free(edit_text);
@@ -374,11 +407,48 @@ static int removal(const char *name, const uint8_t *data, size_t size, uint32_t 
     return 1;
 }
 
+/* Copies of one element of the map's list: to the end, into the middle (before another
+ * element), and twice to the end; each is a list with equal elements, matched by their order
+ * among equals. Apply may refuse a copy (a rule it names); a copy it takes must diff to at most
+ * REMOVAL_MAX operations (HANDFUL for two copies) and give the same bytes back. Returns whether
+ * the map has that list. */
+static int duplication(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
+{
+    rb_error err;
+    rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
+    char path[200], from[240], to[240], why[600];
+    size_t count = 0;
+    int found = doc && map_list(doc, id, key, path, sizeof path, &count);
+    rb_doc_free(doc);
+    if (!found) return 0;
+    snprintf(from, sizeof from, "%s/%u", path, rnd((unsigned)count));
+    for (int shape = 0; shape < 3; shape++) {
+        if (shape == 1) snprintf(to, sizeof to, "%s/%u", path, rnd((unsigned)count));
+        else snprintf(to, sizeof to, "%s/-", path);
+        json_t *ops = json_pack("[{s:s,s:s,s:s}]", "op", "copy", "from", from, "path", to);
+        if (shape == 2) json_array_append(ops, json_array_get(ops, 0));
+        size_t b_size = 0;
+        uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+        if (b) {
+            size_t most = check_law(name, data, size, b, b_size, ops, st);
+            size_t allowed = shape == 2 ? HANDFUL : REMOVAL_MAX;
+            CHECK(most <= allowed, "%s: copying %s to %s%s diffs to %zu operations", name, from, to,
+                  shape == 2 ? " twice" : "", most);
+            st->copies++;
+        } else {
+            st->copies_refused++;
+        }
+        free(b);
+        json_decref(ops);
+    }
+    return 1;
+}
+
 /* ---------- files ---------- */
 
 typedef struct options {
     unsigned sequences, edits;
-    int removals;
+    int removals, copies;
 } options;
 
 static int is_input(const char *name)
@@ -406,6 +476,13 @@ static void one_file(const char *file, const options *o, stats *st)
                      removal(file, data, size, 0x0304300F, "blocks", st);
         st->maps += items || blocks;
     }
+    if (o->copies) {
+        int items = duplication(file, data, size, 0x03043040, "anchoredObjects", st);
+        int blocks = duplication(file, data, size, 0x0304301F, "blocks", st) ||
+                     duplication(file, data, size, 0x03043013, "blocks", st) ||
+                     duplication(file, data, size, 0x0304300F, "blocks", st);
+        st->copy_maps += items || blocks;
+    }
     free(data);
 }
 
@@ -428,7 +505,7 @@ static void walk_path(const char *path, const options *o, stats *st)
 
 int main(int argc, char **argv)
 {
-    options o = {3, 3, 0};
+    options o = {3, 3, 0, 0};
     stats st = {0};
     int paths = 0;
     for (int i = 1; i < argc; i++) {
@@ -436,6 +513,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--sequences") && i + 1 < argc) o.sequences = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--edits") && i + 1 < argc) o.edits = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--removals")) o.removals = 1;
+        else if (!strcmp(argv[i], "--copies")) o.copies = 1;
         else {
             struct stat sb;
             if (stat(argv[i], &sb) != 0) {
@@ -449,10 +527,14 @@ int main(int argc, char **argv)
     printf("diff law: %zu files, %zu sequences of %zu edits (%zu drawn edits refused by apply), %zu diffs "
            "re-applied, %zu removals on %zu maps; one edit's diff: at most %zu changes\n",
            st.files, st.sequences, st.edits, st.refused, st.diffs, st.removals, st.maps, st.ops_max_single);
+    if (o.copies)
+        printf("copies: %zu taken and diffed on %zu maps (%zu refused by apply)\n", st.copies, st.copy_maps,
+               st.copies_refused);
     printf("edits taken:");
     for (int k = 0; k < E_KINDS; k++) printf(" %zu %s%s", st.by_kind[k], EDIT_KIND[k], k + 1 < E_KINDS ? "," : "");
     printf("; %zu of them on chunk lists\n", st.chunk_list_edits);
-    CHECK(paths && st.sequences, "no sequence was drawn");
+    CHECK(paths && (st.sequences || o.sequences == 0), "no sequence was drawn");
+    CHECK(!o.copies || st.copies, "--copies, but no copy of a map's item or block was taken");
     CHECK(!o.removals || st.maps, "--removals, but no map with items or blocks was found");
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;

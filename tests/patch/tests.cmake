@@ -7,6 +7,9 @@ rebyte_add_script_test(patch_errors patch/patch_errors.sh)
 rebyte_add_script_test(patch_values patch/patch_values.sh)
 rebyte_add_script_test(patch_engine patch/patch_engine.sh)
 rebyte_add_script_test(patch_units patch/patch_units.sh)
+# a default diff of one map applied to 40 others of the corpus and the public test world (long)
+rebyte_add_script_test(shared_diffs patch/shared_diffs.sh)
+set_tests_properties(shared_diffs PROPERTIES LABELS long TIMEOUT 1800)
 # rb_apply's outputs read back and write the same bytes, and their diffs re-apply (samples, and
 # the corpus when present).
 add_executable(test_apply patch/test_apply.c)
@@ -24,7 +27,10 @@ set_tests_properties(apply_paths PROPERTIES TIMEOUT 900)
 add_executable(test_diff_law patch/test_diff_law.c)
 target_link_libraries(test_diff_law PRIVATE rebyte_objects)
 target_include_directories(test_diff_law PRIVATE ${PROJECT_SOURCE_DIR})
-add_test(NAME diff_law COMMAND test_diff_law --seed 28 --sequences 4 ${PROJECT_SOURCE_DIR}/samples)
-add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --removals ${REBYTE_SHARED}/corpus)
+add_test(NAME diff_law COMMAND test_diff_law --seed 28 --sequences 4 --copies ${PROJECT_SOURCE_DIR}/samples)
+add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --removals --copies ${REBYTE_SHARED}/corpus)
+# equal elements made by copies, on the public test world's maps of every era
+add_test(NAME diff_law_copies COMMAND test_diff_law --seed 37 --sequences 0 --copies ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
+set_tests_properties(diff_law_copies PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 set_tests_properties(diff_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 

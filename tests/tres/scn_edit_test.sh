@@ -16,7 +16,7 @@ edit() {
     "$check" "$out" >/dev/null || fail "$name: the result breaks the GROFF rules"
     "$rebyte" verify -q "$out" >/dev/null || fail "$name: the result does not verify"
     "$rebyte" verify -q --reencode "$out" >/dev/null || fail "$name: the result does not verify re-encoded"
-    ops=$("$rebyte" diff "$in" "$out" | grep -c '"op"')
+    ops=$("$rebyte" diff --plain "$in" "$out" | grep -c '"op"')
     [ "$ops" -eq 1 ] || fail "$name: the diff has $ops operations, not 1"
     "$rebyte" diff "$in" "$out" | grep -q "\"path\": \"[^\"]*\"" || fail "$name: no path in the diff"
     changed=$(cmp -l "$in" "$out" 2>/dev/null | wc -l)
