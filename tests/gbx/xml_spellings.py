@@ -152,6 +152,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 failures.append(f"the renamed map still warns: {xml_warnings(renamed)}")
             diff = run("diff", tool, renamed)
             ops = json.loads(diff.stdout).get("operations", []) if diff.returncode in (0, 1) and diff.stdout else None
+            ops = None if ops is None else [o for o in ops if o.get("op") != "test"]  # the diff's pins are not edits
             if ops is None or len(ops) != 1:
                 failures.append(f"the rename's diff is not one operation: {diff.stdout.strip()[:300]} {diff.stderr.strip()}")
             else:
