@@ -225,6 +225,7 @@ int rb_each_names_bind(rb_each_names *names, const rb_each_source *source, const
     if (!name) return 0;
     json_t *list = k == 0 ? json_array() : json_object_get(names->paths, name);
     if (k == 0 && (!list || json_object_set_new(names->paths, name, list) != 0)) return -1;
+    if (!plain_op) return 0; /* nothing matched: the name holds nothing */
     char *placed = placed_path(source, plain_op);
     int rc = placed && list ? json_array_append_new(list, json_string(placed)) : -1;
     free(placed);
@@ -392,13 +393,13 @@ static int order_ops(json_t *ops, const char *kind, int last_selected, char *why
 }
 
 /* Every (from, path) pair in document order, from outermost. */
-static int make_ops(const rb_each_source *source, const json_t *op, const paths *froms, const paths *targets,
-                    json_t *ops, char *why, size_t why_size)
+static int make_ops(const rb_each_source *source, const json_t *op, int has_from, const paths *froms,
+                    const paths *targets, json_t *ops, char *why, size_t why_size)
 {
-    size_t outer = froms->count ? froms->count : 1;
+    size_t outer = has_from ? froms->count : 1;
     for (size_t f = 0; f < outer; f++)
         for (size_t t = 0; t < targets->count; t++) {
-            json_t *one = plain_op(source, op, targets->items[t], froms->count ? froms->items[f] : NULL, why, why_size);
+            json_t *one = plain_op(source, op, targets->items[t], has_from ? froms->items[f] : NULL, why, why_size);
             if (!one || json_array_append_new(ops, one) != 0) return -1;
         }
     return 0;
@@ -445,7 +446,7 @@ int rb_each_expand(const rb_each_source *source, const rb_each_names *names, con
     if (!ops) { snprintf(why, why_size, "out of memory"); return -1; }
     rc = expand_pointer(source, names, path, each, &targets, &last_selected, why, why_size);
     if (rc == 0 && moves && from) rc = expand_pointer(source, names, from, each, &froms, &from_selected, why, why_size);
-    if (rc == 0) rc = make_ops(source, op, &froms, &targets, ops, why, why_size);
+    if (rc == 0) rc = make_ops(source, op, moves && from, &froms, &targets, ops, why, why_size);
     if (rc == 0) rc = order_ops(ops, kind, last_selected, why, why_size);
     if (rc == 0) rc = count_holds(op, json_array_size(ops), why, why_size);
     paths_free(&targets);

@@ -43,7 +43,8 @@ int rb_each_expand(const rb_each_source *source, const rb_each_names *names, con
 /* Plain operation `op` was carried out: the names follow what it removed and inserted. */
 void rb_each_names_follow(rb_each_names *names, const rb_each_source *source, const json_t *op);
 /* Plain operation number `k` of the expansion of `op` (which has "as") put an element at its
- * path: the name holds it (the first one resets the name). 0, or -1 when out of memory. */
+ * path: the name holds it (the first one resets the name; `plain_op` NULL: the expansion made
+ * none, the name holds nothing). 0, or -1 when out of memory. */
 int rb_each_names_bind(rb_each_names *names, const rb_each_source *source, const json_t *op, const json_t *plain_op,
                        size_t k);
 #endif

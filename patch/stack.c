@@ -251,6 +251,10 @@ static int expanded(stack_run *run, int p, size_t i, const json_t *op, char *why
             rc = -1;
         }
     }
+    if (rc == 0 && !matches && rb_each_names_bind(run->given, t->each, op, NULL, 0) != 0) {
+        snprintf(why, why_size, "out of memory");
+        rc = -1;
+    }
     json_decref(ops);
     return rc;
 }

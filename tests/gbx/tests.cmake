@@ -14,7 +14,7 @@ if(REBYTE_SANITIZE)
 else()
   add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
     ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
-    ${REBYTE_SHARED}/public/maps)
+    ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
 endif()
 set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
 if(PYTHON3)
