@@ -795,3 +795,13 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
     *doc = js.work;
     return 0;
 }
+
+int rb_json_patch_apply_extended(json_t **doc, const json_t *patch, FILE *report, char *err, size_t err_size)
+{
+    int extended = 0;
+    for (size_t i = 0; i < json_array_size(patch) && !extended; i++) extended = rb_each_wanted(json_array_get(patch, i));
+    if (!extended) return rb_json_patch_apply(doc, patch, err, err_size);
+    const json_t *patches[1] = {patch};
+    const char *names[1] = {"the patch"};
+    return rb_apply_stack(doc, patches, names, 1, RB_CONFLICTS_STOP, report, NULL, err, err_size);
+}

@@ -28,3 +28,4 @@ add_test(NAME diff_law COMMAND test_diff_law --seed 28 --sequences 4 ${PROJECT_S
 add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --removals ${REBYTE_SHARED}/corpus)
 set_tests_properties(diff_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 
+rebyte_add_script_test(patch_each patch/patch_each.sh)
