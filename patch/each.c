@@ -269,7 +269,9 @@ static int expand_token(const rb_each_source *source, const char *whole, const c
     *selected = 0;
     for (size_t p = 0; p < now->count; p++) {
         size_t length = 0;
-        if (!bracket || source->list(source->context, now->items[p], &length) != 1) {
+        int list = bracket ? source->list(source->context, now->items[p], &length) : 0;
+        if (list < 0 && each) continue; /* no list there: the selector matches nothing */
+        if (list != 1) {
             if (paths_add(&next, joined(now->items[p], raw, n)) != 0) goto oom;
             continue;
         }
