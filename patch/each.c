@@ -363,8 +363,10 @@ static json_t *plain_op(const rb_each_source *source, const json_t *op, const ch
 
 /* The operations in the order they are carried out: a removal, or an insertion before each match,
  * from the last match back (no index moves under another); a move or a copy in document order,
- * each one's paths moved by what the ones before it removed and inserted. */
-static int order_ops(json_t *ops, const char *kind, int last_selected, char *why, size_t why_size)
+ * each one's "from" (an element a match or a name found) moved by what the ones before it removed
+ * and inserted, and its "path" too when it names a match (an index written in the patch is a
+ * place in the list as it is then, and stays). */
+static int order_ops(json_t *ops, const char *kind, int last_selected, int path_is_match, char *why, size_t why_size)
 {
     size_t n = json_array_size(ops);
     if (strcmp(kind, "remove") == 0 || (strcmp(kind, "add") == 0 && last_selected)) {
@@ -382,7 +384,7 @@ static int order_ops(json_t *ops, const char *kind, int last_selected, char *why
         for (size_t j = i + 1; j < n; j++) {
             json_t *later = json_array_get(ops, j);
             for (size_t k = 0; k < m; k++) {
-                shift_member(later, "path", 0, &s[k]);
+                if (path_is_match) shift_member(later, "path", 0, &s[k]);
                 shift_member(later, "from", 0, &s[k]);
             }
             if (json_is_null(json_object_get(later, "path")) || json_is_null(json_object_get(later, "from"))) {
@@ -449,7 +451,7 @@ int rb_each_expand(const rb_each_source *source, const rb_each_names *names, con
     rc = expand_pointer(source, names, path, each, &targets, &last_selected, why, why_size);
     if (rc == 0 && moves && from) rc = expand_pointer(source, names, from, each, &froms, &from_selected, why, why_size);
     if (rc == 0) rc = make_ops(source, op, moves && from, &froms, &targets, ops, why, why_size);
-    if (rc == 0) rc = order_ops(ops, kind, last_selected, why, why_size);
+    if (rc == 0) rc = order_ops(ops, kind, last_selected, last_selected || path[0] == '@', why, why_size);
     if (rc == 0) rc = count_holds(op, json_array_size(ops), why, why_size);
     paths_free(&targets);
     paths_free(&froms);

@@ -119,4 +119,16 @@ patch json "[{\"op\":\"offset\",\"path\":\"/a/[k=x]/n\",\"value\":1,\"each\":tru
 "$rebyte" json-patch "$tmp/doc.json" "$tmp/json.json" 2>/dev/null | tr -d ' \n' > "$tmp/json.out"
 [ "$(cat "$tmp/json.out")" = '{"a":[{"k":"x","n":2},{"k":"y","n":2},{"k":"x","n":4.5},{"k":"z","n":2}],"t":7}' ] ||
     fail "json-patch extensions: $(cat "$tmp/json.out")"
+# a move or a copy of every match: in document order, each "from" following the ones before it;
+# an index written as the target stays a place in the list
+printf '{"a":["x1","y","x2","z","x3"]}' > "$tmp/list.json"
+patch moves '[{"op":"move","from":"/a/[*]","path":"/a/0","each":true,"count":5}]'
+[ "$("$rebyte" json-patch "$tmp/list.json" "$tmp/moves.json" 2>/dev/null | tr -d ' \n')" = '{"a":["x3","z","x2","y","x1"]}' ] ||
+    fail "move of every element to the front"
+patch copies '[{"op":"copy","from":"/a/[*]","path":"/a/-","each":true}]'
+[ "$("$rebyte" json-patch "$tmp/list.json" "$tmp/copies.json" 2>/dev/null | tr -d ' \n')" = '{"a":["x1","y","x2","z","x3","x1","y","x2","z","x3"]}' ] ||
+    fail "copy of every element to the end"
+patch before '[{"op":"add","path":"/a/[*]","value":"n","each":true}]'
+[ "$("$rebyte" json-patch "$tmp/list.json" "$tmp/before.json" 2>/dev/null | tr -d ' \n')" = '{"a":["n","x1","n","y","n","x2","n","z","n","x3"]}' ] ||
+    fail "an insertion before every element"
 finish "each, [*], offset, count and names"
