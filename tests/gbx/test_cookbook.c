@@ -56,11 +56,15 @@ static void note_refusal(totals *t, size_t patch, const char *patch_name, const 
     }
 }
 
-/* Content view of a model: blobs inline, stream annotations dropped. */
+/* Content view of a model: blobs inline, stream annotations dropped, and without the header,
+ * whose chunks hold the writer's copies of body facts and the deviations of those copies the file
+ * had (an XML name's escape): an edit of the body rightly drops a deviation of the copy it
+ * changes, and the copies are checked by gbx_header_copies and the header-copies rule. */
 static json_t *content_json(const rb_doc *doc)
 {
     json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
     rb_json_strip_storage(j);
+    json_object_del(j, "headerChunks");
     return j;
 }
 

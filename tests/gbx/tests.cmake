@@ -16,7 +16,7 @@ else()
     ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
     ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
 endif()
-set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
+set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 1800)
 if(PYTHON3)
   add_test(NAME gbx_downgrade_items COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/downgrade.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx ${REBYTE_SHARED}/corpus/gbx)
