@@ -18,6 +18,15 @@ else()
     ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
 endif()
 set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 1800)
+# One patch for every map: the gallery's raise-blocks in one `apply -j2 --in-place` batch over
+# copies of every corpus and public map; each raised (checked in the dump) and exact, or refused
+# with its reason.
+if(PYTHON3)
+  add_test(NAME gbx_raise_blocks_batch COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/raise_blocks_batch.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook/raise-blocks.patch.json
+    ${REBYTE_SHARED}/corpus/gbx ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
+  set_tests_properties(gbx_raise_blocks_batch PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
+endif()
 if(PYTHON3)
   add_test(NAME gbx_downgrade_items COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/downgrade.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx ${REBYTE_SHARED}/corpus/gbx)
