@@ -70,6 +70,12 @@ grep -q '"value":\[552.1,80.0,560.0\]' "$tmp/items.plain" && grep -q '"value":\[
     fail "f32 offsets: $(cat "$tmp/items.plain")"
 "$rebyte" apply -q --patch "$tmp/items.json" "$sample" -o "$tmp/items.Gbx" || fail "items moved up"
 
+# a time: the bronze medal 1000 ms later (a u32)
+patch later "[{\"op\":\"offset\",\"path\":\"/body/chunks/[id=0x03043011]/challengeParameters/chunks/[id=0x0305B004]/bronzeTime\",\"value\":1000}]"
+bronze=$("$rebyte" info --json "$sample" | grep -o '"bronze":[0-9]*' | cut -d: -f2)
+"$rebyte" apply -q --patch "$tmp/later.json" "$sample" -o "$tmp/later.Gbx" || fail "a time offset"
+"$rebyte" info --json "$tmp/later.Gbx" | grep -q "\"bronze\":$((bronze + 1000))" || fail "bronze not $((bronze + 1000))"
+
 # remove with each: every match, from the last one back
 patch rmall "[{\"op\":\"remove\",\"path\":\"$B/blocks/[flags=0x00001000]\",\"each\":true}]"
 "$rebyte" resolve "$tmp/rmall.json" "$sample" | tr -d ' \n' > "$tmp/rmall.plain"
