@@ -361,8 +361,26 @@ static json_t *plain_op(const rb_each_source *source, const json_t *op, const ch
     return out;
 }
 
+/* Plain paths in reverse document order: token by token, indexes as numbers, a deeper path
+ * before the element it is in (qsort of operations by their "path"). */
+static int later_place_first(const void *x, const void *y)
+{
+    const char *a = json_string_value(json_object_get(*(json_t *const *)x, "path"));
+    const char *b = json_string_value(json_object_get(*(json_t *const *)y, "path"));
+    while (a && b && *a == '/' && *b == '/') {
+        size_t la = strcspn(a + 1, "/"), lb = strcspn(b + 1, "/"), ia, ib;
+        int numbers = rb_pointer_index(a + 1, la, &ia) == 0 && rb_pointer_index(b + 1, lb, &ib) == 0;
+        int c = numbers ? (ia > ib) - (ia < ib) : strncmp(a + 1, b + 1, la < lb ? la : lb);
+        if (!c && !numbers) c = (la > lb) - (la < lb);
+        if (c) return -c;
+        a += 1 + la;
+        b += 1 + lb;
+    }
+    return (b && *b) - (a && *a); /* the one that goes on (deeper) first */
+}
+
 /* The operations in the order they are carried out: a removal, or an insertion before each match,
- * from the last match back (no index moves under another); a move or a copy in document order,
+ * from the last place back (no index moves under another; names may hold places in any order); a move or a copy in document order,
  * each one's "from" (an element a match or a name found) moved by what the ones before it removed
  * and inserted, and its "path" too when it names a match (an index written in the patch is a
  * place in the list as it is then, and stays). */
@@ -370,11 +388,12 @@ static int order_ops(json_t *ops, const char *kind, int last_selected, int path_
 {
     size_t n = json_array_size(ops);
     if (strcmp(kind, "remove") == 0 || (strcmp(kind, "add") == 0 && last_selected)) {
-        for (size_t i = 0; i < n / 2; i++) {
-            json_t *a = json_incref(json_array_get(ops, i)), *b = json_incref(json_array_get(ops, n - 1 - i));
-            json_array_set_new(ops, i, b);
-            json_array_set_new(ops, n - 1 - i, a);
-        }
+        json_t **sorted = malloc((n ? n : 1) * sizeof(json_t *));
+        if (!sorted) { snprintf(why, why_size, "out of memory"); return -1; }
+        for (size_t i = 0; i < n; i++) sorted[i] = json_incref(json_array_get(ops, i));
+        qsort(sorted, n, sizeof(json_t *), later_place_first);
+        for (size_t i = 0; i < n; i++) json_array_set_new(ops, i, sorted[i]);
+        free(sorted);
         return 0;
     }
     if (strcmp(kind, "move") != 0 && strcmp(kind, "copy") != 0) return 0;

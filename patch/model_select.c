@@ -483,7 +483,8 @@ int rb_model_select_all(rb_doc *doc, rb_node *list, const char *list_path, const
         free(*indexes);
         *indexes = NULL;
         *count = 0;
-        snprintf(why, why_size, ok ? "selector [%s]: the list's index is out of step" : "out of memory", selector);
+        if (ok) snprintf(why, why_size, "selector [%s]: the list's index is out of step", selector);
+        else snprintf(why, why_size, "out of memory");
         return -1;
     }
     return 0;

@@ -100,6 +100,12 @@ grep -q '"op":"replace","path":"/body/chunks/2/blocks/3/coord","value":\[17,10,1
 "$rebyte" apply -q --patch "$tmp/named.json" "$sample" -o "$tmp/named.Gbx" || fail "copy and move the copy"
 [ "$(coords "$tmp/named.Gbx")" = '"coord":[17,9,17] "coord":[17,9,19] "coord":[17,10,17] ' ] ||
     fail "copy moved: $(coords "$tmp/named.Gbx")"
+# names of many elements: copies of every block before every block (each pair), all removed
+# again through their name, give the file back byte for byte
+patch manycopies "[{\"op\":\"copy\",\"from\":\"$B/blocks/[*]\",\"path\":\"$B/blocks/[*]\",\"each\":true,\"as\":\"c\",\"count\":9},
+ {\"op\":\"remove\",\"path\":\"@c\",\"each\":true,\"count\":9}]"
+"$rebyte" apply -q --patch "$tmp/manycopies.json" "$sample" -o "$tmp/manycopies.Gbx" && cmp -s "$sample" "$tmp/manycopies.Gbx" ||
+    fail "copies removed through their name"
 patch unknown "[{\"op\":\"replace\",\"path\":\"@nope/coord\",\"value\":[1,1,1]}]"
 refused unknown 'no earlier operation put an element in place "as": "nope"'
 patch gone "[{\"op\":\"copy\",\"from\":\"$B/blocks/0\",\"path\":\"$B/blocks/-\",\"as\":\"cp\"},{\"op\":\"remove\",\"path\":\"$B/blocks/3\"},{\"op\":\"remove\",\"path\":\"@cp\"}]"
