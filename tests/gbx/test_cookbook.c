@@ -32,6 +32,7 @@ typedef struct totals {
     char refused_names[1024];
     /* per patch: applied, refused by a rule, refused for the patch's own reason */
     size_t patch_applied[MAX_PATCHES], patch_by_rule[MAX_PATCHES], patch_refused[MAX_PATCHES];
+    size_t patch_changed[MAX_PATCHES]; /* applied with at least one operation ("each" may match none) */
     char patch_rules[MAX_PATCHES][160]; /* the rules that refused it, each once */
 } totals;
 
@@ -160,6 +161,7 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
         } else {
             t->applied++;
             t->patch_applied[patch_index]++;
+            t->patch_changed[patch_index] += json_array_size(resolved) > 0;
         }
         json_decref(got);
     }
@@ -244,8 +246,9 @@ int main(int argc, char **argv)
                "patch (target absent, value out of range), %zu failed\n", maps, count, corpus.applied, corpus.by_rule,
                corpus.refused - corpus.by_rule, corpus.failed);
         for (size_t i = 0; i < count; i++)
-            printf("  %-32s applied %4zu  refused by a rule %3zu %s refused by the patch %3zu\n", names[i],
-                   corpus.patch_applied[i], corpus.patch_by_rule[i], corpus.patch_rules[i], corpus.patch_refused[i]);
+            printf("  %-32s applied %4zu (%4zu with a change)  refused by a rule %3zu %s refused by the patch %3zu\n",
+                   names[i], corpus.patch_applied[i], corpus.patch_changed[i], corpus.patch_by_rule[i],
+                   corpus.patch_rules[i], corpus.patch_refused[i]);
         ok = ok && corpus.failed == 0;
     }
     for (size_t i = 0; i < count; i++) { json_decref(patches[i]); free(names[i]); }
