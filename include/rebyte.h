@@ -387,7 +387,11 @@ RB_API char *rb_dump_source_file(const char *json_path, rb_error *err);
  * {"rebytePatch": 1, "base": {"format", "size", "crc32", "addressing"}, "operations": [...]}
  * ("addressing": "index" applies to its base only, "identity" wherever its pins hold).
  * Paths are RFC 6901 pointers into `rebyte dump`'s model, whose list tokens may be identity
- * selectors ("[id=0x0304301F]", docs/usage.md). */
+ * selectors ("[id=0x0304301F]", docs/usage.md). An operation may carry "each": true (its
+ * selectors, and "[*]", match any number of elements; it is carried out for each), be an
+ * "offset" (its value added to a number or a list of numbers in the field's type), state a
+ * "count" of matches, or name what an add, copy or move puts in place ("as": "NAME") for later
+ * paths "@NAME/..." (docs/usage.md "One patch, every element"). */
 typedef struct rb_patch rb_patch;
 /* Parses patch text; `name` is used in messages (may be NULL). NULL and `err` on failure. */
 RB_API rb_patch *rb_patch_parse(const char *text, size_t size, const char *name, rb_error *err);
@@ -447,7 +451,11 @@ enum {
  * class of object (GBX: a map and a replay are refused, RB_E_USAGE). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
-/* The patch with its selectors turned into plain pointers against `doc` (JSON text, rb_free). */
+/* What `patch` does to `doc`'s file as plain RFC 6902 (JSON text, rb_free): rb_apply's engine runs
+ * it on a fresh read of the file and gives each operation it carried out, selectors and names as
+ * plain pointers, "each" as one operation per match, "offset" as "replace" with the computed value.
+ * RB_E_MODEL (and why) when the patch does not apply; RB_E_USAGE for a document not read from a
+ * file. */
 RB_API rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
 
 #ifdef __cplusplus

@@ -437,7 +437,9 @@ static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *o
         names[p] = rq->patches[p]->name;
     }
     model_stack ms = {rq, doc, out};
-    rb_stack_target target = {&ms, test_on_model, locate_on_model, change_on_model, line_on_model};
+    rb_each_source each = rb_each_model_source(doc);
+    rb_stack_target target = {&ms, test_on_model, locate_on_model, change_on_model, line_on_model, &each,
+                              rq->resolved};
     rb_conflicts policy = rq->options ? rq->options->conflicts : RB_CONFLICTS_STOP;
     if (rc == 0) rc = rb_stack_apply(&target, ops, names, rq->count, policy, &out->operations, why, sizeof why);
     if (rc != 0) apply_fail(out, RB_E_MODEL, "%s", why);
@@ -509,9 +511,10 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     }
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
-    for (size_t p = 0; p < rq->count && rc == 0; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
-    if (rc == 0) apply_rules_before(doc, out);
+    for (size_t p = 0; p < rq->count && rc == 0 && !rq->resolved; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
+    if (rc == 0 && !rq->resolved) apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
+    if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);
     rb_units_discard(doc);
     if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
@@ -524,5 +527,5 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;
     else rb_doc_free(doc);
-    return rc;
+    return rq->resolved && rc == 1 ? 0 : rc;
 }

@@ -21,6 +21,9 @@ typedef struct apply_request {
     size_t count;
     const rb_apply_options *options;
     int want_doc; /* keep the patched model in the outcome */
+    /* `rebyte resolve`: every operation carried out is appended here as a plain operation, and
+     * the run stops after the stack (nothing is built, checked or written) */
+    json_t *resolved;
 } apply_request;
 
 /* What a run produced. */

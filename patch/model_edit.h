@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include "../core/buf.h"
 #include "../core/doc.h"
+#include "each.h"
 
 /* Where a pointer leads in the model. */
 typedef struct rb_model_place {
@@ -41,5 +42,8 @@ int rb_model_apply_op(rb_doc *doc, const json_t *op, char **resolved, char *why,
  * hold): RB_MODEL_BEYOND the operation builds structure the model cannot take the shape of and no
  * units were begun; RB_MODEL_IN_UNIT (rb_model_locate) the path goes into a unit held as JSON. */
 enum { RB_MODEL_BEYOND = -2, RB_MODEL_IN_UNIT = 1 };
+
+/* The model as the expansion of "each", "offset" and names sees it (patch/each_model.c). */
+rb_each_source rb_each_model_source(rb_doc *doc);
 
 #endif

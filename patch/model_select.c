@@ -383,14 +383,16 @@ static list_index *index_for(rb_doc *doc, rb_node *list, const char *list_path, 
 }
 
 /* Matches of the literals, over every combination of the classes each condition's members have
- * (one in practice): adds to *matches and sets *first to the lowest matching element. */
-static void lookup(rb_doc *doc, list_index *x, size_t k, rb_buf *tuple, size_t *matches, size_t *first)
+ * (one in practice): adds to *matches, sets *first to the lowest matching element and, when
+ * `found` is not NULL, adds each matching entry to it. */
+static void lookup(rb_doc *doc, list_index *x, size_t k, rb_buf *tuple, size_t *matches, size_t *first, rb_buf *found)
 {
     if (k == x->condition_count) {
         entry *e = slot_for(x, (const char *)tuple->data, tuple->size);
-        if (e->tuple) {
+        if (e->tuple && e->count) {
             if (!*matches || e->first < *first) *first = e->first;
             *matches += e->count;
+            if (found) rb_buf_put(found, &e, sizeof e);
         }
         return;
     }
@@ -402,7 +404,7 @@ static void lookup(rb_doc *doc, list_index *x, size_t k, rb_buf *tuple, size_t *
         size_t mark = tuple->size;
         rb_buf_put(tuple, text, strlen(text) + 1);
         free(text);
-        if (!tuple->failed) lookup(doc, x, k + 1, tuple, matches, first);
+        if (!tuple->failed) lookup(doc, x, k + 1, tuple, matches, first, found);
         tuple->size = mark;
     }
 }
@@ -426,20 +428,30 @@ static void era_hint(rb_doc *doc, const list_index *x, char *out, size_t size)
     }
 }
 
-int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, const char *path,
-                    size_t *index, char *why, size_t why_size)
+/* The index of `list` for `selector` and the matches of its literals (see lookup). */
+static list_index *select_matches(rb_doc *doc, rb_node *list, const char *list_path, const char *selector,
+                                  size_t *matches, size_t *first, rb_buf *found)
 {
-    size_t count = 0, matches = 0, first = 0;
+    size_t count = 0;
+    *matches = *first = 0;
     condition *conditions = parse_conditions(selector, &count);
     list_index *x = conditions ? index_for(doc, list, list_path, conditions, count) : NULL;
-    char hint[160] = "";
     if (x) {
         rb_buf tuple;
         rb_buf_init(&tuple);
-        lookup(doc, x, 0, &tuple, &matches, &first);
+        lookup(doc, x, 0, &tuple, matches, first, found);
         rb_buf_free(&tuple);
-        if (!matches) era_hint(doc, x, hint, sizeof hint);
     }
+    return x;
+}
+
+int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, const char *path,
+                    size_t *index, char *why, size_t why_size)
+{
+    size_t matches, first;
+    list_index *x = select_matches(doc, list, list_path, selector, &matches, &first, NULL);
+    char hint[160] = "";
+    if (x && !matches) era_hint(doc, x, hint, sizeof hint);
     if (matches == 1) {
         *index = first;
         return 0;
@@ -447,6 +459,35 @@ int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const cha
     snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)%s", selector, path,
              matches, hint);
     return -1;
+}
+
+int rb_model_select_all(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, size_t **indexes,
+                        size_t *count, char *why, size_t why_size)
+{
+    size_t matches, first;
+    rb_buf found;
+    rb_buf_init(&found);
+    list_index *x = select_matches(doc, list, list_path, selector, &matches, &first, &found);
+    *count = 0;
+    *indexes = malloc((matches ? matches : 1) * sizeof(size_t));
+    int ok = *indexes && !found.failed;
+    size_t entries = found.size / sizeof(entry *);
+    for (size_t i = first; ok && x && matches && i < x->element_count && *count < matches; i++)
+        for (size_t k = 0; k < entries; k++) {
+            entry *e;
+            memcpy(&e, found.data + k * sizeof e, sizeof e);
+            if (x->element_entry[i] == e) { (*indexes)[(*count)++] = i; break; }
+        }
+    rb_buf_free(&found);
+    if (!ok || *count != matches) {
+        free(*indexes);
+        *indexes = NULL;
+        *count = 0;
+        if (ok) snprintf(why, why_size, "selector [%s]: the list's index is out of step", selector);
+        else snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 static int paths_overlap(const char *x, const char *y)

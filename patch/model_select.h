@@ -16,6 +16,10 @@ rb_node *rb_model_walk(rb_node *n, const char *pointer, size_t length);
  * path). 0 with *index, or -1 with `why` (`path` is the operation's, for the message). */
 int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, const char *path,
                     size_t *index, char *why, size_t why_size);
+/* Every element of `list` that `selector` names, ascending (*indexes malloc'd, *count of them,
+ * none included). 0, or -1 with `why`. */
+int rb_model_select_all(rb_doc *doc, rb_node *list, const char *list_path, const char *selector, size_t **indexes,
+                        size_t *count, char *why, size_t why_size);
 /* An edit changed the model at `plain_path` (kind 'r': removed what was there, 'a': inserted a
  * list element there, else changed it): the indexes of lists it is below follow it (an element
  * removed, inserted or changed costs one pass over positions, not a new index); those at or

@@ -213,21 +213,37 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
 
 /* ---------- resolve ---------- */
 
+/* The patch run by apply's engine on a fresh read of the document's file, stopped after the
+ * stack: what it carried out, each operation plain (selectors and names as indexes, "each" one
+ * operation per match, "offset" a "replace" with the value computed in the field's type). */
 static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
     *plain_json = NULL;
-    json_t *model = rb_model_to_json(doc, doc->root, RB_BLOBS_REF);
-    json_t *resolved = NULL;
-    char why[1024];
+    if (!doc->section_count || !doc->sections[0].data) {
+        rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "resolve needs a document read from a file");
+        return RB_E_USAGE;
+    }
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_options options = RB_APPLY_OPTIONS_INIT;
+    json_t *resolved = json_array();
+    apply_request rq = {doc->sections[0].data, doc->sections[0].size, doc->file_name, patches, 1, &options, 0,
+                        resolved};
+    apply_outcome out = {0};
+    rb_buf_init(&out.lines);
     rb_status st = RB_OK;
-    if (rb_json_patch_apply_selectors(&model, patch->ops, &resolved, why, sizeof why) != 0) {
-        rb_error_set(err, RB_E_MODEL, doc->file_name, NULL, "%s: %s", patch->name, why);
-        st = RB_E_MODEL;
+    if (!resolved) {
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
+        st = RB_E_NOMEM;
+    } else if (apply_on_model(&rq, &out) != 0) {
+        if (err) *err = out.error;
+        if (err && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", doc->file_name);
+        st = out.error.status ? out.error.status : RB_E_MODEL;
     } else if (!(*plain_json = rb_json_print_text(resolved))) {
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
         st = RB_E_NOMEM;
     }
+    rb_buf_free(&out.lines);
     json_decref(resolved);
-    json_decref(model);
     return st;
 }
 

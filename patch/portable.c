@@ -20,6 +20,7 @@
 #include "jsonpatch.h"
 #include "selector.h"
 #include "../core/pointer.h"
+#include "offset.h"
 #include "stack.h"
 
 /* ---------- patch files: plain arrays or fingerprinted objects ---------- */
@@ -761,6 +762,37 @@ static int change_on_json(void *context, const char *patch, size_t i, const json
     return 0;
 }
 
+/* ---------- plain JSON as the expansion of "each" and "offset" sees it (patch/each.c) ---------- */
+
+static int list_on_json(void *context, const char *path, size_t *length)
+{
+    json_t *v = rb_json_pointer_get(((json_stack *)context)->work, path, NULL, 0);
+    if (json_is_array(v)) *length = json_array_size(v);
+    return json_is_array(v) ? 1 : v ? 0 : -1;
+}
+
+static int select_on_json(void *context, const char *path, const char *selector, int each, size_t **indexes,
+                          size_t *count, char *why, size_t why_size)
+{
+    json_t *list = rb_json_pointer_get(((json_stack *)context)->work, path, NULL, 0);
+    if (rb_json_select_all(list, selector, indexes, count) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    if (each || *count == 1) return 0;
+    snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)", selector, path,
+             *count);
+    free(*indexes);
+    *indexes = NULL;
+    return -1;
+}
+
+static json_t *offset_on_json(void *context, const char *path, const json_t *by, char *why, size_t why_size)
+{
+    json_t *v = rb_json_pointer_get(((json_stack *)context)->work, path, why, why_size);
+    return v ? rb_offset_json(v, by, path, why, why_size) : NULL;
+}
+
 static void line_on_json(void *context, const char *text) { fprintf(((json_stack *)context)->report, "%s\n", text); }
 
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
@@ -779,7 +811,9 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
     }
     json_stack js = {.work = json_deep_copy(*doc), .indexes = {.random = 2463534242u}, .companions = companions,
                      .report = report};
-    rb_stack_target target = {&js, test_on_json, locate_on_json, change_on_json, report ? line_on_json : NULL};
+    rb_each_source each = {&js, list_on_json, select_on_json, offset_on_json};
+    rb_stack_target target = {&js, test_on_json, locate_on_json, change_on_json, report ? line_on_json : NULL, &each,
+                              NULL};
     int rc = js.work ? 0 : -1;
     if (rc != 0) snprintf(err, err_size, "out of memory");
     if (rc == 0) rc = rb_stack_apply(&target, ops, names, (size_t)count, policy, NULL, err, err_size);
@@ -790,4 +824,14 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
     json_decref(*doc);
     *doc = js.work;
     return 0;
+}
+
+int rb_json_patch_apply_extended(json_t **doc, const json_t *patch, FILE *report, char *err, size_t err_size)
+{
+    int extended = 0;
+    for (size_t i = 0; i < json_array_size(patch) && !extended; i++) extended = rb_each_wanted(json_array_get(patch, i));
+    if (!extended) return rb_json_patch_apply(doc, patch, err, err_size);
+    const json_t *patches[1] = {patch};
+    const char *names[1] = {"the patch"};
+    return rb_apply_stack(doc, patches, names, 1, RB_CONFLICTS_STOP, report, NULL, err, err_size);
 }

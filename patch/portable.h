@@ -29,6 +29,10 @@ typedef struct rb_stack_companions {
 int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
                    rb_conflicts policy, FILE *report, const rb_stack_companions *companions, char *err,
                    size_t err_size);
+/* An RFC 6902 patch on plain JSON (rb_json_patch_apply), or, when an operation uses "each",
+ * "offset", "count" or names (patch/each.c), the patch run by rb_apply_stack (selectors too;
+ * its lines to `report` when not NULL). All or nothing: 0, or -1 with `err`. */
+int rb_json_patch_apply_extended(json_t **doc, const json_t *patch, FILE *report, char *err, size_t err_size);
 /* How many "test" pins of `ops` do not hold on `doc`; each one is reported field by field. */
 size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report);
 #endif

@@ -89,6 +89,17 @@ static int element_matches(json_t *element, const char *selector)
     return rb_selector_matches(selector, json_member, element);
 }
 
+int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count)
+{
+    size_t n = json_array_size(array);
+    *count = 0;
+    *indexes = malloc((n ? n : 1) * sizeof(size_t));
+    if (!*indexes) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (element_matches(json_array_get(array, i), selector)) (*indexes)[(*count)++] = i;
+    return 0;
+}
+
 static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 {
     if (*len + n + 1 > *cap) {

@@ -9,6 +9,9 @@
 typedef json_t *(*rb_selector_member_fn)(void *element, const char *pointer);
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
 void rb_selector_unescape(char *s);
+/* Every element of `array` that `selector` (the text between the brackets) names, ascending
+ * (*indexes malloc'd). 0, or -1 when out of memory. */
+int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count);
 /* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
 int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size);
 /* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against

@@ -169,6 +169,8 @@ typedef struct stack_run {
     rb_conflicts policy;
     touched places;
     size_t changed, skipped;
+    int last_skipped;      /* the last change was skipped as a conflict */
+    rb_each_names *given;  /* the names "as" gave (patch/each.c), across the stack */
 } stack_run;
 
 static void say(const stack_run *run, const char *fmt, const char *a, const char *b, const char *c, const char *d)
@@ -190,12 +192,14 @@ static int change(stack_run *run, int p, size_t i, const json_t *op, char *why, 
     }
     int other = run->places.indexed ? conflict_with(&run->places, plain, p) : -1;
     int rc = 0;
+    run->last_skipped = 0;
     if (other >= 0 && run->policy == RB_CONFLICTS_STOP) {
         snprintf(why, why_size, "%s and %s both change %s (use --conflicts=first-wins or last-wins)", run->names[other],
                  name, plain);
         rc = -1;
     } else if (other >= 0 && run->policy == RB_CONFLICTS_FIRST_WINS) {
         run->skipped++;
+        run->last_skipped = 1;
         say(run, "  %s: %s %s skipped (%s changed it first)", name, kind ? kind : "?", plain, run->names[other]);
     } else if ((rc = run->target->apply(run->target->context, name, i, op, plain, why, why_size)) >= 0) {
         run->changed += rc != RB_STACK_UNCHANGED;
@@ -209,6 +213,53 @@ static int change(stack_run *run, int p, size_t i, const json_t *op, char *why, 
     return rc;
 }
 
+/* Is operation `op` expanded (patch/each.c) before it is carried out? */
+static int expands(const stack_run *run, const json_t *op)
+{
+    const rb_stack_target *t = run->target;
+    return t->each && (t->carried_out || rb_each_wanted(op) || rb_each_names_any(run->given));
+}
+
+/* An operation expanded into plain ones, each carried out as one written by hand; the names
+ * follow what each one inserts and removes, and "as" names what it put in place. */
+static int expanded(stack_run *run, int p, size_t i, const json_t *op, char *why, size_t why_size)
+{
+    const rb_stack_target *t = run->target;
+    json_t *ops;
+    size_t matches;
+    char reason[1200];
+    if (rb_each_expand(t->each, run->given, op, &ops, &matches, reason, sizeof reason) != 0) {
+        snprintf(why, why_size, "%s: operation %zu: %s", run->names[p], i, reason);
+        return -1;
+    }
+    if (json_is_true(json_object_get(op, "each"))) {
+        char text[600];
+        snprintf(text, sizeof text, "  %s: operation %zu: each: %zu match%s", run->names[p], i, matches,
+                 matches == 1 ? "" : "es");
+        say(run, "%s%s%s%s", text, "", "", "");
+    }
+    int rc = 0;
+    for (size_t k = 0; k < matches && rc == 0; k++) {
+        const json_t *plain = json_array_get(ops, k);
+        const char *kind = json_string_value(json_object_get(plain, "op"));
+        rc = strcmp(kind, "test") == 0 ? t->test(t->context, run->names[p], i, plain, why, why_size)
+                                       : change(run, p, i, plain, why, why_size);
+        if (rc != 0 || run->last_skipped) continue;
+        rb_each_names_follow(run->given, t->each, plain);
+        if (rb_each_names_bind(run->given, t->each, op, plain, k) != 0 ||
+            (t->carried_out && json_array_append(t->carried_out, (json_t *)plain) != 0)) {
+            snprintf(why, why_size, "out of memory");
+            rc = -1;
+        }
+    }
+    if (rc == 0 && !matches && rb_each_names_bind(run->given, t->each, op, NULL, 0) != 0) {
+        snprintf(why, why_size, "out of memory");
+        rc = -1;
+    }
+    json_decref(ops);
+    return rc;
+}
+
 static int one_patch(stack_run *run, int p, const json_t *ops, int reported, char *why, size_t why_size)
 {
     if (index_touched(&run->places) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
@@ -217,7 +268,8 @@ static int one_patch(stack_run *run, int p, const json_t *ops, int reported, cha
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
-        int rc = kind && strcmp(kind, "test") == 0
+        int rc = expands(run, op) ? expanded(run, p, i, op, why, why_size)
+                 : kind && strcmp(kind, "test") == 0
                      ? run->target->test(run->target->context, run->names[p], i, op, why, why_size)
                      : change(run, p, i, op, why, why_size);
         if (rc != 0) return -1;
@@ -234,10 +286,12 @@ static int one_patch(stack_run *run, int p, const json_t *ops, int reported, cha
 int rb_stack_apply(const rb_stack_target *target, const json_t *const *ops, const char *const *names, size_t count,
                    rb_conflicts policy, size_t *changed, char *why, size_t why_size)
 {
-    stack_run run = {.target = target, .names = names, .policy = policy};
-    int rc = 0;
+    stack_run run = {.target = target, .names = names, .policy = policy, .given = rb_each_names_new()};
+    int rc = run.given ? 0 : -1;
+    if (rc != 0) snprintf(why, why_size, "out of memory");
     for (size_t p = 0; p < count && rc == 0; p++) rc = one_patch(&run, (int)p, ops[p], count > 1, why, why_size);
     touched_free(&run.places);
+    rb_each_names_free(run.given);
     if (changed) *changed = run.changed;
     return rc;
 }

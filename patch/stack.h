@@ -3,6 +3,7 @@
 #define RB_STACK_H
 #include <jansson.h>
 #include "rebyte.h"
+#include "each.h"
 
 enum { RB_STACK_UNCHANGED = 1 };
 
@@ -21,9 +22,17 @@ typedef struct rb_stack_target {
                  size_t why_size);
     /* a line of the report (a patch's count of changes, a skipped conflict), or NULL */
     void (*line)(void *context, const char *text);
+    /* the document as the expansion of "each", "offset", "count", "as" and names sees it
+     * (patch/each.c); NULL: operations are taken as written */
+    const rb_each_source *each;
+    /* when not NULL, every operation carried out is appended to it as a plain operation (every
+     * operation is expanded then): `rebyte resolve` */
+    json_t *carried_out;
 } rb_stack_target;
 
-/* Applies the patches' operations in order. Two patches that change one place (the same path,
+/* Applies the patches' operations in order (an operation that uses the extensions of each.h
+ * expanded first, on the document as the ones before it left it, and its plain operations
+ * carried out one by one). Two patches that change one place (the same path,
  * or one inside the other) follow `policy`: stop (refused, naming both), the first wins (the
  * later change is skipped and reported) or the last wins. *changed gets the changes made (tests,
  * skipped ones and those that left the document as it was excluded). 0, or -1 with `why`. */

@@ -93,7 +93,13 @@ static const command COMMANDS[] = {
      "list, a version change, a \"$stream\" annotation, the whole document) is built by the format's\n"
      "description on the smallest unit around it (a GBX chunk, else the document): it checks every\n"
      "type, range and version, and a refusal names the operation and the path.\n"
-     "Paths may hold identity selectors ([key=value], see `rebyte resolve`). A patch made by\n"
+     "Paths may hold identity selectors ([key=value], see `rebyte resolve`). An operation with\n"
+     "\"each\": true is carried out for every element its selectors match (none included; the\n"
+     "report says how many), and [*] matches every element of a list; \"op\": \"offset\" adds its\n"
+     "value to a number or, element by element, to a list of numbers (a block's coord, an item's\n"
+     "position), in the field's type; \"count\": N refuses another number of matches; an add, copy\n"
+     "or move with \"as\": \"NAME\" lets later operations start their path with @NAME (docs/usage.md\n"
+     "\"One patch, every element\"; samples/gbx/cookbook has mods for any map). A patch made by\n"
      "`rebyte diff` carries its base's digest: on another base, every value it pins is checked\n"
      "and each one that differs is named; a diff by position (the default) is refused there, a\n"
      "diff by identity applies when all of them hold. A batch ends with a\n"
@@ -119,10 +125,13 @@ static const command COMMANDS[] = {
      "Exit 0 when every file is ok or only warned, 1 when a refusal rule is broken, 2 or 3 when a\n"
      "file cannot be parsed or read, 2 when a folder holds no file of a known format"},
     {"resolve", cmd_resolve, "rebyte resolve PATCH.json FILE",
-     "Print PATCH with its identity selectors resolved against FILE's model, as plain RFC 6901\n"
-     "pointers. A selector token \"[key=value]\" picks the one array element whose member `key`\n"
-     "(a relative pointer) equals value, e.g. /body/chunks/[id=0x0304301F]/mapName; several\n"
-     "conditions are separated by commas. See docs/usage.md."},
+     "Print what PATCH does to FILE as plain RFC 6902: apply's engine runs it on FILE's model and\n"
+     "prints each operation it carries out, with plain RFC 6901 pointers. A selector token\n"
+     "\"[key=value]\" picks the one array element whose member `key` (a relative pointer) equals\n"
+     "value, e.g. /body/chunks/[id=0x0304301F]/mapName; several conditions are separated by\n"
+     "commas. An operation with \"each\": true (or [*]) becomes one operation per match, in the order\n"
+     "apply carries them out; \"offset\" becomes \"replace\" with the computed value; a path from a\n"
+     "name (@NAME, given by \"as\") becomes the element's index path. See docs/usage.md."},
     {"diff", cmd_diff, "rebyte diff [--by-identity] [--plain] A B",
      "The structural difference of two files of one format and class, as an RFC 6902 patch that\n"
      "turns A's model into B's, in the envelope that carries A's digest, with a test before each\n"
@@ -208,7 +217,9 @@ static const command COMMANDS[] = {
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},
     {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
-     "used to run the JSON Patch conformance suite). Exit 2 when the patch fails."},
+     "used to run the JSON Patch conformance suite). A patch that uses selectors, \"each\", [*],\n"
+     "\"offset\", \"count\" or names (\"as\", @NAME) runs through apply's stack on the JSON (see\n"
+     "`rebyte apply`). Exit 2 when the patch fails."},
     {"formats", cmd_formats, "rebyte formats", "List the formats rebyte reads and writes."},
 };
 

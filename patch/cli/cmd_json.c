@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_util.h"
 #include "jsonpatch.h"
+#include "portable.h"
 
 /* --blobs=files is not a spelling of the one JSON text but a dump with files beside it. */
 enum { BLOBS_FILES = -1 };
@@ -287,7 +288,7 @@ int cmd_json_patch(int argc, char **argv)
     int rc = EXIT_BAD_INPUT;
     if (doc && patch) {
         char why[1024];
-        if (rb_json_patch_apply(&doc, patch, why, sizeof why) == 0) {
+        if (rb_json_patch_apply_extended(&doc, patch, stderr, why, sizeof why) == 0) {
             char *text = json_dumps(doc, JSON_ENCODE_ANY | JSON_INDENT(2));
             printf("%s\n", text);
             free(text);

@@ -1,12 +1,17 @@
 /*
- * The cookbook patches (samples/gbx/cookbook) on the sample map and on every corpus map, through
- * rb_apply: where a patch's targets exist, it applies, the result writes and re-reads exactly (a
- * second write is byte-identical), and the re-read model is exactly the original model with the
- * patch applied and the operations the format declares to keep the data beside a list in step
- * (rb_format.companions: a block's colour, an item's snapping entry) — the edit and nothing else. Where a target does not exist (a map without items,
- * an old map without medals chunk 004...), the patch must be refused with a message.
+ * The cookbook patches (samples/gbx/cookbook) on the sample map and on every map of the corpus
+ * and of the public test world, through rb_apply: where a patch's targets exist, it applies, the
+ * result writes and re-reads exactly (a second write is byte-identical), and the re-read model is
+ * exactly the original model with the operations `rb_patch_resolve` says the patch carries out
+ * (selectors as indexes, "each" one operation per match, "offset" a replace with the computed
+ * value, names as paths) and the operations the format declares to keep the data beside a list
+ * in step (rb_format.companions: a block's colour, an item's snapping entry) - the edit and
+ * nothing else. Where it does not apply, the refusal must say why: a game rule it would break
+ * (RB_E_RULE, counted by rule), or the patch's own reason (a target the map does not have, a
+ * value that does not fit: RB_E_MODEL). Any other outcome (a result that does not verify, an
+ * internal error, a refusal without a message) fails the test. The outcomes are counted per patch.
  *
- * Usage: test_cookbook COOKBOOK_DIR SAMPLE_MAP [CORPUS_GBX_DIR]
+ * Usage: test_cookbook COOKBOOK_DIR SAMPLE_MAP [MAP_DIR...]
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -19,25 +24,48 @@
 #include "core/json.h"
 #include "patch/companions.h"
 #include "patch/jsonpatch.h"
-#include "patch/selector.h"
+
+enum { MAX_PATCHES = 64 };
 
 typedef struct totals {
-    size_t applied, refused, failed;
-    char refused_names[512];
+    size_t applied, refused, by_rule, failed;
+    char refused_names[1024];
+    /* per patch: applied, refused by a rule, refused for the patch's own reason */
+    size_t patch_applied[MAX_PATCHES], patch_by_rule[MAX_PATCHES], patch_refused[MAX_PATCHES];
+    size_t patch_changed[MAX_PATCHES]; /* applied with at least one operation ("each" may match none) */
+    char patch_rules[MAX_PATCHES][160]; /* the rules that refused it, each once */
 } totals;
 
-static void note_refusal(totals *t, const char *patch_name)
+static void note_refusal(totals *t, size_t patch, const char *patch_name, const rb_error *err)
 {
     t->refused++;
     size_t len = strlen(t->refused_names);
-    snprintf(t->refused_names + len, sizeof t->refused_names - len, "%s ", patch_name);
+    if (len < 600) snprintf(t->refused_names + len, sizeof t->refused_names - len, "%s ", patch_name);
+    if (err && err->status == RB_E_RULE) {
+        t->by_rule++;
+        t->patch_by_rule[patch]++;
+        /* "... breaks the game rule NAME at ..." */
+        const char *rule = strstr(err->message, "game rule ");
+        char name[64] = "?";
+        if (rule) sscanf(rule + 10, "%63[^ ]", name);
+        if (!strstr(t->patch_rules[patch], name)) {
+            size_t used = strlen(t->patch_rules[patch]);
+            snprintf(t->patch_rules[patch] + used, sizeof t->patch_rules[patch] - used, "%s ", name);
+        }
+    } else {
+        t->patch_refused[patch]++;
+    }
 }
 
-/* Content view of a model: blobs inline, stream annotations dropped. */
+/* Content view of a model: blobs inline, stream annotations dropped, and without the header,
+ * whose chunks hold the writer's copies of body facts and the deviations of those copies the file
+ * had (an XML name's escape): an edit of the body rightly drops a deviation of the copy it
+ * changes, and the copies are checked by gbx_header_copies and the header-copies rule. */
 static json_t *content_json(const rb_doc *doc)
 {
     json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
     rb_json_strip_storage(j);
+    json_object_del(j, "headerChunks");
     return j;
 }
 
@@ -58,8 +86,9 @@ static int add_companions(const rb_doc *doc, const json_t *resolved, json_t **ex
 }
 
 /* The file rb_apply makes of the map with `patch`, re-read; NULL (and a note) when refused. */
-static rb_doc *apply_through_library(const uint8_t *data, size_t size, const char *map, const char *patch_name,
-                                     const json_t *patch, uint8_t **bytes, size_t *n, totals *t)
+static rb_doc *apply_through_library(const uint8_t *data, size_t size, const char *map, size_t patch_index,
+                                     const char *patch_name, const json_t *patch, uint8_t **bytes, size_t *n,
+                                     totals *t)
 {
     char *text = json_dumps(patch, JSON_COMPACT);
     rb_error err;
@@ -70,8 +99,8 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
     rb_status st = p ? rb_apply(data, size, map, patches, 1, NULL, &r, &err) : RB_E_USAGE;
     rb_patch_free(p);
     if (st != RB_OK) {
-        if (err.message[0]) note_refusal(t, patch_name);
-        else { printf("FAIL %s %s: refused without a message\n", map, patch_name); t->failed++; }
+        if (err.message[0] && (st == RB_E_RULE || st == RB_E_MODEL)) note_refusal(t, patch_index, patch_name, &err);
+        else { printf("FAIL %s %s: status %d: %s\n", map, patch_name, (int)st, err.message); t->failed++; }
         return NULL;
     }
     *bytes = r.bytes;
@@ -81,20 +110,35 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
     return again;
 }
 
-static void check_patch(const char *map, const uint8_t *data, size_t size, rb_doc *doc, const json_t *model_view,
-                        const json_t *content_view, const char *patch_name, const json_t *patch, totals *t)
+/* What the patch carries out on this map, as plain operations (rb_patch_resolve); NULL with
+ * `why` when it does not apply. */
+static json_t *resolved_ops(const rb_doc *doc, const char *patch_name, const json_t *patch, char *why, size_t why_size)
 {
-    json_t *model = json_deep_copy(model_view);
+    char *text = json_dumps(patch, JSON_COMPACT), *plain = NULL;
+    rb_error err = {0};
+    rb_patch *p = text ? rb_patch_parse(text, strlen(text), patch_name, &err) : NULL;
+    json_t *ops = NULL;
+    if (p && rb_patch_resolve(doc, p, &plain, &err) == RB_OK) ops = json_loads(plain, 0, NULL);
+    snprintf(why, why_size, "%s", err.message);
+    rb_free(plain);
+    rb_patch_free(p);
+    free(text);
+    return ops;
+}
+
+static void check_patch(const char *map, const uint8_t *data, size_t size, rb_doc *doc, const json_t *content_view,
+                        size_t patch_index, const char *patch_name, const json_t *patch, totals *t)
+{
     json_t *expected = json_deep_copy(content_view);
-    json_t *resolved = NULL;
     char why[1200];
     uint8_t *out = NULL, *out2 = NULL;
     size_t n = 0, n2 = 0;
     rb_doc *again = NULL;
     rb_error err;
-    if (rb_json_patch_apply_selectors(&model, patch, &resolved, why, sizeof why) != 0) {
-        if (!why[0]) { printf("FAIL %s %s: refused without a message\n", map, patch_name); t->failed++; }
-        else note_refusal(t, patch_name);
+    json_t *resolved = resolved_ops(doc, patch_name, patch, why, sizeof why);
+    if (!resolved) { /* the library must refuse it too, saying why */
+        again = apply_through_library(data, size, map, patch_index, patch_name, patch, &out, &n, t);
+        if (again) { printf("FAIL %s %s: resolve refuses (%s), apply does not\n", map, patch_name, why); t->failed++; }
         goto done;
     }
     /* expected: the original content with the same (resolved) operations and their companions */
@@ -104,7 +148,7 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
         t->failed++;
         goto done;
     }
-    again = apply_through_library(data, size, map, patch_name, patch, &out, &n, t);
+    again = apply_through_library(data, size, map, patch_index, patch_name, patch, &out, &n, t);
     if (!again) goto done;
     if (rb_doc_write(again, NULL, &out2, &n2, &err) != RB_OK || n2 != n || memcmp(out, out2, n) != 0) {
         printf("FAIL %s %s: output does not round-trip exactly\n", map, patch_name);
@@ -116,6 +160,8 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
             t->failed++;
         } else {
             t->applied++;
+            t->patch_applied[patch_index]++;
+            t->patch_changed[patch_index] += json_array_size(resolved) > 0;
         }
         json_decref(got);
     }
@@ -124,7 +170,6 @@ done:
     free(out);
     free(out2);
     json_decref(resolved);
-    json_decref(model);
     json_decref(expected);
 }
 
@@ -137,11 +182,8 @@ static void run_map(const char *path, json_t **patches, char **names, size_t cou
     rb_doc *doc = rb_doc_parse(data, size, &(rb_read_options){.file_name = path}, &err);
     if (doc) {
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        json_t *model_view = rb_model_to_json(doc, doc->root, RB_BLOBS_REF);
         json_t *content_view = content_json(doc);
-        for (size_t i = 0; i < count; i++)
-            check_patch(base, data, size, doc, model_view, content_view, names[i], patches[i], t);
-        json_decref(model_view);
+        for (size_t i = 0; i < count; i++) check_patch(base, data, size, doc, content_view, i, names[i], patches[i], t);
         json_decref(content_view);
         rb_doc_free(doc);
     }
@@ -154,15 +196,33 @@ static int is_map(const char *name)
     return (n > 8 && strcmp(name + n - 8, ".Map.Gbx") == 0) || (n > 14 && strcmp(name + n - 14, ".Challenge.Gbx") == 0);
 }
 
+/* Every map of folder `dir`; the number walked. */
+static size_t run_folder(const char *dir, json_t **patches, char **names, size_t count, totals *t)
+{
+    DIR *c = opendir(dir);
+    struct dirent *e;
+    size_t maps = 0;
+    if (!c) printf("note: map folder %s not found (set REBYTE_SHARED)\n", dir);
+    while (c && (e = readdir(c))) {
+        if (!is_map(e->d_name)) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        run_map(path, patches, names, count, t);
+        maps++;
+    }
+    if (c) closedir(c);
+    return maps;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) return 2;
-    json_t *patches[64];
-    char *names[64];
+    json_t *patches[MAX_PATCHES];
+    char *names[MAX_PATCHES];
     size_t count = 0;
     DIR *d = opendir(argv[1]);
     struct dirent *e;
-    while (d && (e = readdir(d)) && count < 64) {
+    while (d && (e = readdir(d)) && count < MAX_PATCHES) {
         if (!strstr(e->d_name, ".patch.json")) continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", argv[1], e->d_name);
@@ -172,7 +232,7 @@ int main(int argc, char **argv)
         names[count++] = strdup(e->d_name);
     }
     if (d) closedir(d);
-    totals sample = {0}, corpus = {0};
+    static totals sample, corpus;
     run_map(argv[2], patches, names, count, &sample);
     printf("cookbook: sample map: %zu/%zu patches applied exactly, %zu refused, %zu failed\n", sample.applied, count,
            sample.refused, sample.failed);
@@ -180,19 +240,15 @@ int main(int argc, char **argv)
     int ok = sample.failed == 0 && sample.applied == count;
     if (!ok) printf("FAIL sample: refused: %s\n", sample.refused_names);
     if (argc > 3) {
-        DIR *c = opendir(argv[3]);
         size_t maps = 0;
-        while (c && (e = readdir(c))) {
-            if (!is_map(e->d_name)) continue;
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", argv[3], e->d_name);
-            run_map(path, patches, names, count, &corpus);
-            maps++;
-        }
-        if (c) closedir(c);
-        if (!c) printf("note: corpus folder %s not found (set REBYTE_SHARED)\n", argv[3]);
-        printf("cookbook: %zu corpus maps x %zu patches: %zu applied exactly, %zu refused (target absent or "
-               "not typed), %zu failed\n", maps, count, corpus.applied, corpus.refused, corpus.failed);
+        for (int a = 3; a < argc; a++) maps += run_folder(argv[a], patches, names, count, &corpus);
+        printf("cookbook: %zu maps x %zu patches: %zu applied exactly, %zu refused by a game rule, %zu refused by the "
+               "patch (target absent, value out of range), %zu failed\n", maps, count, corpus.applied, corpus.by_rule,
+               corpus.refused - corpus.by_rule, corpus.failed);
+        for (size_t i = 0; i < count; i++)
+            printf("  %-32s applied %4zu (%4zu with a change)  refused by a rule %3zu %s refused by the patch %3zu\n",
+                   names[i], corpus.patch_applied[i], corpus.patch_changed[i], corpus.patch_by_rule[i],
+                   corpus.patch_rules[i], corpus.patch_refused[i]);
         ok = ok && corpus.failed == 0;
     }
     for (size_t i = 0; i < count; i++) { json_decref(patches[i]); free(names[i]); }

@@ -1,7 +1,7 @@
 # GBX, the container and its maps (core/gbx/, core/gbx/map/): the corpus round trip, the class
-# tables, the bundled sample maps and their patches, the cookbook patches on the sample and every
-# corpus map, items downgrade, header copies and their XML spellings, parallel lists and map
-# thumbnails.
+# tables, the bundled sample maps and their patches, the cookbook patches (the gallery of mods for
+# any map among them) on the sample and every map of the corpus and of the public test world, items
+# downgrade, header copies and their XML spellings, parallel lists, the law of adding and map thumbnails.
 rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
 rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
 rebyte_add_script_test(gbx_samples gbx/samples.sh)
@@ -15,9 +15,18 @@ if(REBYTE_SANITIZE)
 else()
   add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
     ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx ${REBYTE_SHARED}/corpus/gbx
-    ${REBYTE_SHARED}/public/maps)
+    ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
 endif()
-set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 900)
+set_tests_properties(gbx_cookbook PROPERTIES TIMEOUT 1800)
+# One patch for every map: the gallery's raise-blocks in one `apply -j2 --in-place` batch over
+# copies of every corpus and public map; each raised (checked in the dump) and exact, or refused
+# with its reason.
+if(PYTHON3)
+  add_test(NAME gbx_raise_blocks_batch COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/raise_blocks_batch.py
+    $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook/raise-blocks.patch.json
+    ${REBYTE_SHARED}/corpus/gbx ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
+  set_tests_properties(gbx_raise_blocks_batch PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77)
+endif()
 if(PYTHON3)
   add_test(NAME gbx_downgrade_items COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx/downgrade.py
     $<TARGET_FILE:rebyte> ${PROJECT_SOURCE_DIR}/samples/gbx ${REBYTE_SHARED}/corpus/gbx)

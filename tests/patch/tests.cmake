@@ -34,3 +34,4 @@ add_test(NAME diff_law_copies COMMAND test_diff_law --seed 37 --sequences 0 --co
 set_tests_properties(diff_law_copies PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 set_tests_properties(diff_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 
+rebyte_add_script_test(patch_each patch/patch_each.sh)

@@ -38,8 +38,13 @@ def exists_in(path, pointer, tmp):
     """A `test` of the pointer on the file: it may fail on the value, never on the place (the
     engine resolves identity selectors as `apply` does; no JSON rendering of big files)."""
     patch = os.path.join(tmp, "p.json")
-    json.dump([{"op": "test", "path": pointer, "value": "rebyte-doc-paths"}], open(patch, "w"))
+    op = {"op": "test", "path": pointer, "value": "rebyte-doc-paths"}
+    if "[*]" in pointer:  # every element: a test of each, and at least one must be there
+        op["each"] = True
+    json.dump([op], open(patch, "w"))
     r = subprocess.run([rebyte, "apply", "--dry-run", patch, path], capture_output=True)
+    if b"each: 0 matches" in r.stderr:
+        return False
     return r.returncode == 0 or (b"test failed" in r.stderr and b"does not exist" not in r.stderr)
 
 
