@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /* A regular file's bytes (malloc'd; free them), or NULL: folders and unreadable paths are not
@@ -64,6 +65,17 @@ static inline void test_each_file(const char *path, void (*check)(const char *fi
     if (n >= 0) free(entries);
 }
 
+#ifdef JANSSON_H
+/* How many operations of a patch change something (its "test" pins aside). */
+static inline size_t test_changes(const json_t *ops)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(ops); i++)
+        n += strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test") != 0;
+    return n;
+}
+#endif
+
 #ifdef REBYTE_H
 static inline double test_float(const rb_node *n)
 {
@@ -86,6 +98,27 @@ static inline const uint8_t *test_bytes(const rb_node *n, size_t *size)
     const uint8_t *bytes = NULL;
     *size = 0;
     return rb_node_get_bytes(n, &bytes, size) == RB_OK ? bytes : NULL;
+}
+/* `ops` (a patch's text) applied by rb_apply to `data`: the result's bytes (the caller frees
+ * them), or NULL with the refusal in `why`. The law tests' one way to apply a patch. */
+static inline uint8_t *test_apply_text(const char *name, const uint8_t *data, size_t size, const char *ops,
+                                       size_t *out_size, char *why, size_t why_size)
+{
+    rb_error err = {0};
+    rb_patch *patch = rb_patch_parse(ops, strlen(ops), "the patch", &err);
+    rb_apply_result result = {0};
+    const rb_patch *const patches[1] = {patch};
+    uint8_t *out = NULL;
+    if (patch && rb_apply(data, size, name, patches, 1, NULL, &result, &err) == RB_OK) {
+        out = result.bytes;
+        *out_size = result.size;
+        result.bytes = NULL;
+    } else {
+        snprintf(why, why_size, "%s", err.message);
+    }
+    rb_apply_result_free(&result);
+    rb_patch_free(patch);
+    return out;
 }
 #endif
 #endif

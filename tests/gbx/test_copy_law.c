@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "tests/test_util.h"
 #include "rebyte.h"
+#include "tests/test_util.h"
 
 enum { MAX_DIFF = 3 };
 
@@ -136,25 +136,6 @@ static long find_block(rb_doc *doc, const char *path, int waypoint)
 /* ---------- the law ---------- */
 
 /* `ops` applied to `data`: the new file (rb_free) or NULL, with the reason in `why`. */
-static uint8_t *apply_ops(const char *name, const uint8_t *data, size_t size, const char *ops, size_t *out_size,
-                          char *why, size_t why_size)
-{
-    rb_error err = {0};
-    rb_patch *patch = rb_patch_parse(ops, strlen(ops), "the patch", &err);
-    rb_apply_result result = {0};
-    const rb_patch *const patches[1] = {patch};
-    uint8_t *out = NULL;
-    if (patch && rb_apply(data, size, name, patches, 1, NULL, &result, &err) == RB_OK) {
-        out = result.bytes;
-        *out_size = result.size;
-        result.bytes = NULL;
-    } else {
-        snprintf(why, why_size, "%s", err.message);
-    }
-    rb_apply_result_free(&result);
-    rb_patch_free(patch);
-    return out;
-}
 
 static void count_refusal(void *context, const rb_rule_violation *v)
 {
@@ -165,14 +146,6 @@ static size_t refusals(const rb_doc *doc)
 {
     size_t n = 0;
     rb_doc_check(doc, count_refusal, &n);
-    return n;
-}
-
-static size_t changes(const json_t *ops)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < json_array_size(ops); i++)
-        n += strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test") != 0;
     return n;
 }
 
@@ -193,13 +166,13 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
         }
         json_t *ops = json_loads(text, JSON_ALLOW_NUL, NULL);
         char *ops_text = ops ? json_dumps(ops, JSON_COMPACT) : NULL;
-        uint8_t *got = ops_text ? apply_ops(name, a, na, ops_text, &got_size, why, sizeof why) : NULL;
+        uint8_t *got = ops_text ? test_apply_text(name, a, na, ops_text, &got_size, why, sizeof why) : NULL;
         if (!got || got_size != nb || memcmp(got, b, nb) != 0) {
             fprintf(stderr, "DIFF %s: apply(diff%s(A, B), A) is not B (%s) after %s; the diff: %.400s\n", name, how,
                     got ? "other bytes" : why, edit, text);
             ok = 0;
-        } else if (changes(ops) > MAX_DIFF) {
-            fprintf(stderr, "DIFF %s: diff%s of %s is %zu operations: %.400s\n", name, how, edit, changes(ops), text);
+        } else if (test_changes(ops) > MAX_DIFF) {
+            fprintf(stderr, "DIFF %s: diff%s of %s is %zu operations: %.400s\n", name, how, edit, test_changes(ops), text);
             ok = 0;
         }
         rb_free(got);
@@ -219,7 +192,7 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     snprintf(edit, sizeof edit, "copy %s to %s", from, to);
     f->tried++;
     size_t nb = 0;
-    uint8_t *b = apply_ops(name, a, na, ops, &nb, why, sizeof why);
+    uint8_t *b = test_apply_text(name, a, na, ops, &nb, why, sizeof why);
     CHECK(b, "%s: apply refuses to %s: %s", name, edit, why);
     if (!b) { other_failures++; return; }
     f->applied++;

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "tests/test_util.h"
 #include "rebyte.h"
+#include "tests/test_util.h"
 #include "core/doc.h"
 #include "core/json.h"
 
@@ -33,23 +33,17 @@
  * companion entry gets where B has another value). */
 enum { HANDFUL = 6, REMOVAL_MAX = 3, TRIES = 40 };
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
-static unsigned rnd(unsigned n)
+/* xorshift64: two streams, so the equal-making edits do not change the other edits' sequence */
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL, rng_equal = 0x2545F4914F6CDD1DULL;
+static unsigned xorshift(unsigned long long *state, unsigned n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return n ? (unsigned)(rng % n) : 0;
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return n ? (unsigned)(*state % n) : 0;
 }
-
-static unsigned long long rng_equal = 0x2545F4914F6CDD1DULL;
-static unsigned rnd_equal(unsigned n)
-{
-    rng_equal ^= rng_equal << 13;
-    rng_equal ^= rng_equal >> 7;
-    rng_equal ^= rng_equal << 17;
-    return n ? (unsigned)(rng_equal % n) : 0;
-}
+static unsigned rnd(unsigned n) { return xorshift(&rng, n); }
+static unsigned rnd_equal(unsigned n) { return xorshift(&rng_equal, n); }
 
 /* The kinds of edit drawn, counted when apply takes them (the run's coverage). */
 enum { E_VALUE, E_BLOB, E_REMOVE, E_MOVE, E_COPY, E_ADD, E_DUPLICATE, E_INSERT_EQUAL, E_HEADER, E_KINDS };
@@ -246,30 +240,9 @@ static uint8_t *apply_ops(const char *name, const uint8_t *data, size_t size, co
                           char *why, size_t why_size)
 {
     char *text = json_dumps(ops, JSON_COMPACT);
-    rb_error err = {0};
-    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the patch", &err) : NULL;
-    rb_apply_result result = {0};
-    const rb_patch *const patches[1] = {patch};
-    uint8_t *out = NULL;
-    if (patch && rb_apply(data, size, name, patches, 1, NULL, &result, &err) == RB_OK) {
-        out = result.bytes;
-        *out_size = result.size;
-        result.bytes = NULL;
-    } else {
-        snprintf(why, why_size, "%s", err.message);
-    }
-    rb_apply_result_free(&result);
-    rb_patch_free(patch);
+    uint8_t *out = text ? test_apply_text(name, data, size, text, out_size, why, why_size) : NULL;
     free(text);
     return out;
-}
-
-static size_t changes(const json_t *ops)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < json_array_size(ops); i++)
-        n += strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test") != 0;
-    return n;
 }
 
 /* The law for A and B, plain and by identity; the largest diff's count of changes. */
@@ -299,7 +272,7 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
                   "%s: apply(diff%s(A, B), A) is not B (%s) after %.300s; the diff: %.600s", name,
                   flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : flags & RB_DIFF_PLAIN ? " --plain" : "",
                   got ? "other bytes" : why, edit_text, text);
-            if (changes(ops) > most) most = changes(ops);
+            if (test_changes(ops) > most) most = test_changes(ops);
         }
         free(got);
         json_decref(ops);
@@ -458,6 +431,17 @@ static int is_input(const char *name)
            !(n > 3 && !strcmp(name + n - 3, ".md"));
 }
 
+/* `edit` on a map's item list and on its block list (01F, TMPU's 013 or TM 1.0's 00F): 1 when
+ * either list was there to edit. */
+typedef int list_edit(const char *, const uint8_t *, size_t, uint32_t, const char *, stats *);
+static int on_lists(const char *file, const uint8_t *data, size_t size, stats *st, list_edit *edit)
+{
+    int items = edit(file, data, size, 0x03043040, "anchoredObjects", st);
+    int blocks = edit(file, data, size, 0x0304301F, "blocks", st) || edit(file, data, size, 0x03043013, "blocks", st) ||
+                 edit(file, data, size, 0x0304300F, "blocks", st);
+    return items || blocks;
+}
+
 static void one_file(const char *file, const options *o, stats *st)
 {
     size_t size = 0;
@@ -468,21 +452,8 @@ static void one_file(const char *file, const options *o, stats *st)
     rb_doc_free(doc);
     st->files++;
     for (unsigned s = 0; s < o->sequences; s++) sequence(file, data, size, o->edits, st);
-    if (o->removals) {
-        int items = removal(file, data, size, 0x03043040, "anchoredObjects", st);
-        /* the block list: 01F, TMPU's 013 or TM 1.0's 00F */
-        int blocks = removal(file, data, size, 0x0304301F, "blocks", st) ||
-                     removal(file, data, size, 0x03043013, "blocks", st) ||
-                     removal(file, data, size, 0x0304300F, "blocks", st);
-        st->maps += items || blocks;
-    }
-    if (o->copies) {
-        int items = duplication(file, data, size, 0x03043040, "anchoredObjects", st);
-        int blocks = duplication(file, data, size, 0x0304301F, "blocks", st) ||
-                     duplication(file, data, size, 0x03043013, "blocks", st) ||
-                     duplication(file, data, size, 0x0304300F, "blocks", st);
-        st->copy_maps += items || blocks;
-    }
+    if (o->removals) st->maps += on_lists(file, data, size, st, removal);
+    if (o->copies) st->copy_maps += on_lists(file, data, size, st, duplication);
     free(data);
 }
 
