@@ -141,7 +141,7 @@ static void replace_value(differ *d, const rb_node *a, const rb_node *b)
 {
     if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
     d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
-    emit(d, "replace", NULL, NULL, rb_content_json(d->db, b));
+    emit(d, "replace", NULL, NULL, rb_value_json(d->db, b));
     d->symbol_use = 0;
 }
 
@@ -180,7 +180,7 @@ static void diff_records(differ *d, const rb_node *ra, const rb_node *rb)
         if (member_of(ra, y->key)) continue;
         mark m = here(d);
         push_key(d, y->key);
-        emit(d, "add", NULL, NULL, rb_content_json(d->db, y));
+        emit(d, "add", NULL, NULL, rb_value_json(d->db, y));
         back(d, m);
     }
 }
@@ -672,7 +672,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
             free(from_path);
             free(from_plain);
         } else {
-            emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+            emit(d, "add", NULL, NULL, rb_value_json(B->doc, element(B->list, r->first + j, &sb)));
         }
         back(d, m);
     }
