@@ -64,6 +64,10 @@ typedef struct rb_format {
      * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
     json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
+    /* Optional, with companions: is `member` of `record` a value those operations give anew to
+     * an element a copy puts in a list (GBX: a node definition's index)? A diff finds the
+     * original of a copy without them (patch/model_diff.c copy_source). */
+    int (*given_to_copies)(const rb_node *record, const rb_node *member);
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that make every reference to
      * a value follow operation `kind` at plain `path` (new value `value`), for formats whose
      * references name a shared value by its content, read from `doc` before the operation

@@ -410,7 +410,8 @@ int rb_json_to_stream_info(rb_doc *doc, const json_t *v, rb_stream_info *info, c
     return 1;
 }
 
-void rb_json_strip_storage(json_t *j)
+/* `keep_ids`: an id's storage flags stay (what the dump shows of them is not what a writer derives). */
+static void strip_annotations(json_t *j, int keep_ids)
 {
     if (json_is_object(j)) {
         json_object_del(j, "$stream");
@@ -418,19 +419,23 @@ void rb_json_strip_storage(json_t *j)
         json_t *v;
         void *tmp;
         json_object_foreach_safe(j, tmp, k, v) {
-            json_t *plain = json_is_object(v) ? json_object_get(v, "$id") : NULL;
+            json_t *plain = !keep_ids && json_is_object(v) ? json_object_get(v, "$id") : NULL;
             if (plain) json_object_set(j, k, plain);
-            else rb_json_strip_storage(v);
+            else strip_annotations(v, keep_ids);
         }
     } else if (json_is_array(j)) {
         for (size_t i = 0; i < json_array_size(j); i++) {
             json_t *v = json_array_get(j, i);
-            json_t *plain = json_is_object(v) ? json_object_get(v, "$id") : NULL;
+            json_t *plain = !keep_ids && json_is_object(v) ? json_object_get(v, "$id") : NULL;
             if (plain) json_array_set(j, i, plain);
-            else rb_json_strip_storage(v);
+            else strip_annotations(v, keep_ids);
         }
     }
 }
+
+void rb_json_strip_storage(json_t *j) { strip_annotations(j, 0); }
+
+void rb_json_strip_streams(json_t *j) { strip_annotations(j, 1); }
 
 int rb_json_patch_op(json_t *ops, const char *op, const char *path, const char *from, json_t *value)
 {

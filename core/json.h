@@ -17,6 +17,9 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *node, rb_blob_mode bl
 /* Drop what describes how values were stored rather than what they are ("$stream" annotations,
  * "$id" storage flags), so two models can be compared for content. In place. */
 void rb_json_strip_storage(json_t *json);
+/* Drop only the "$stream" annotations (what the writer derives of a stream): an id stored the
+ * file's own way keeps its flags, as the dump shows them. In place. */
+void rb_json_strip_streams(json_t *json);
 
 /* Stable text (json_print.c): keys in model order, two-space indent, reals in their shortest exact spelling. */
 void rb_json_print(const json_t *json, rb_buf *out);

@@ -80,9 +80,9 @@ static int same_scalar(const rb_node *a, const rb_node *b)
     }
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where);
+static int equal_at(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where);
 
-static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_lists(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
 {
     size_t count = rb_element_count(a);
     if (count != rb_element_count(b)) return differs_at(path, where);
@@ -95,14 +95,14 @@ static int equal_lists(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf 
     for (size_t i = 0; i < count; i++) {
         size_t mark = path->size;
         if (where) rb_pointer_push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), path, where);
+        int same = equal_at(rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), ignored, path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_records(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
 {
     if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout &&
         same_bytes(a, b))
@@ -113,21 +113,22 @@ static int equal_records(const rb_node *a, const rb_node *b, rb_buf *path, rb_bu
     for (size_t i = 0; i < ra->v.kids.count; i++) {
         const rb_node *x = ra->v.kids.items[i], *y = rb->v.kids.items[i];
         if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
+        if (ignored && ignored(ra, x) && ignored(rb, y)) continue;
         size_t mark = path->size;
         if (where) rb_pointer_push_token(path, x->key);
-        int same = equal_at(x, y, path, where);
+        int same = equal_at(x, y, ignored, path, where);
         path->size = mark;
         if (!same) return 0;
     }
     return 1;
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_buf *path, rb_buf *where)
+static int equal_at(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
 {
     if (a == b) return 1;
-    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, path, where);
+    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, ignored, path, where);
     if ((rb_model_record_like(a) && rb_model_record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(a, b, path, where);
+        return equal_records(a, b, ignored, path, where);
     return same_scalar(a, b) ? 1 : differs_at(path, where);
 }
 
@@ -136,7 +137,7 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(a, b, &at, where);
+    int same = equal_at(a, b, NULL, &at, where);
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
     return same;
@@ -146,6 +147,11 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
  * elements with, many times over (patch/model_diff.c). */
 int rb_model_same(const rb_node *a, const rb_node *b)
 {
+    return rb_model_same_but(a, b, NULL);
+}
+
+int rb_model_same_but(const rb_node *a, const rb_node *b, rb_member_filter ignored)
+{
     rb_buf path = {0}; /* only written when asked where */
-    return equal_at(a, b, &path, NULL);
+    return equal_at(a, b, ignored, &path, NULL);
 }

@@ -15,4 +15,9 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
 /* rb_model_equal without the place of the difference (symbol handles by handle: a renamed symbol
  * is one change, of the symbol). */
 int rb_model_same(const rb_node *a, const rb_node *b);
+/* Is `member` of `record` (a record as rb_record_view shows it) left out of a comparison? */
+typedef int (*rb_member_filter)(const rb_node *record, const rb_node *member);
+/* rb_model_same without the members `ignored` names in both (NULL: none): an element and its
+ * copy before apply gave the copy what it gives every copy (patch/model_diff.c copy_source). */
+int rb_model_same_but(const rb_node *a, const rb_node *b, rb_member_filter ignored);
 #endif

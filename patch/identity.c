@@ -102,6 +102,13 @@ const rb_node *rb_identity_walk(const rb_node *n, const char *pointer, rb_record
     return *p ? NULL : n;
 }
 
+json_t *rb_value_json(const rb_doc *doc, const rb_node *n)
+{
+    json_t *j = rb_model_to_json(doc, n, RB_BLOBS_BASE64);
+    rb_json_strip_streams(j);
+    return j;
+}
+
 json_t *rb_content_json(const rb_doc *doc, const rb_node *n)
 {
     json_t *j = rb_model_to_json(doc, n, RB_BLOBS_BASE64);

@@ -15,8 +15,13 @@ enum { RB_IDENTITY_DEPTH = 8 };
 const rb_node *rb_identity_walk(const rb_node *n, const char *pointer, rb_record_scratch *scratch);
 
 /* A value as the dump shows it, with storage annotations left out (blobs spelled out): what a
- * diff writes as an operation's value. */
+ * diff's `test` pins and what keys compare. */
 json_t *rb_content_json(const rb_doc *doc, const rb_node *n);
+/* A value as the dump shows it (blobs spelled out), an id stored the file's own way with its
+ * flags ({"$id": "Nadeo", "refIndex": 4}: the dump shows them only when they are not what the
+ * writer derives, and the writer keeps them), without what the writer derives of a stream:
+ * what a diff writes as an `add` or `replace` value, so that it gives B's bytes back. */
+json_t *rb_value_json(const rb_doc *doc, const rb_node *n);
 
 /* The keys of one list's elements, computed when first asked for. */
 typedef struct rb_list_keys rb_list_keys;

@@ -141,7 +141,7 @@ static void replace_value(differ *d, const rb_node *a, const rb_node *b)
 {
     if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
     d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
-    emit(d, "replace", NULL, NULL, rb_content_json(d->db, b));
+    emit(d, "replace", NULL, NULL, rb_value_json(d->db, b));
     d->symbol_use = 0;
 }
 
@@ -180,7 +180,7 @@ static void diff_records(differ *d, const rb_node *ra, const rb_node *rb)
         if (member_of(ra, y->key)) continue;
         mark m = here(d);
         push_key(d, y->key);
-        emit(d, "add", NULL, NULL, rb_content_json(d->db, y));
+        emit(d, "add", NULL, NULL, rb_value_json(d->db, y));
         back(d, m);
     }
 }
@@ -219,15 +219,15 @@ static void diff_node(differ *d, const rb_node *a, const rb_node *b)
 
 /* ---------- matching two lists ---------- */
 
-/* A hash that agrees with rb_model_same: equal content, equal hash, whatever the form (a table
- * and the list it stands for, a packed record and its fields). */
-static uint64_t content_hash(const rb_node *n)
+/* A hash that agrees with rb_model_same_but(`ignored`): equal content, equal hash, whatever the
+ * form (a table and the list it stands for, a packed record and its fields). */
+static uint64_t content_hash(const rb_node *n, rb_member_filter ignored)
 {
     rb_record_scratch s;
     uint64_t h;
     if (list_like(n)) {
         h = 0x6c697374ULL;
-        for (size_t i = 0; i < rb_element_count(n); i++) h = rb_mix64(h * 31 + content_hash(element(n, i, &s)));
+        for (size_t i = 0; i < rb_element_count(n); i++) h = rb_mix64(h * 31 + content_hash(element(n, i, &s), ignored));
         return h;
     }
     if (object_like(n)) {
@@ -235,7 +235,8 @@ static uint64_t content_hash(const rb_node *n)
         h = 0x7265636fULL;
         for (size_t i = 0; i < r->v.kids.count; i++) {
             const rb_node *k = r->v.kids.items[i];
-            h = rb_mix64(h * 31 + (k->key ? rb_hash_bytes(k->key, strlen(k->key)) : 0) * 3 + content_hash(k));
+            if (ignored && ignored(r, k)) continue;
+            h = rb_mix64(h * 31 + (k->key ? rb_hash_bytes(k->key, strlen(k->key)) : 0) * 3 + content_hash(k, ignored));
         }
         return h;
     }
@@ -321,7 +322,7 @@ static uint64_t match_hash(side *s, long set, size_t i)
         return h;
     }
     rb_record_scratch sc;
-    return content_hash(element(s->list, i, &sc));
+    return content_hash(element(s->list, i, &sc), NULL);
 }
 
 static int same_element(side *A, size_t i, side *B, size_t j)
@@ -603,10 +604,12 @@ static long copy_source(side *B, const run *r, size_t j, copy_finder *f)
     size_t at = r->first + j, pending = 1; /* the element itself is not there yet */
     rb_record_scratch sb;
     if (!copied_when_equal(element(B->list, at, &sb), 0)) return -1;
+    /* what apply gives every copy anew (a node's index) does not tell a copy from its original */
+    rb_member_filter given = B->doc->format->given_to_copies;
     if (!f->tried) {
         f->tried = 1;
         f->hashes = malloc((B->n + 1) * sizeof *f->hashes);
-        for (size_t k = 0; f->hashes && k < B->n; k++) f->hashes[k] = content_hash(element(B->list, k, &sb));
+        for (size_t k = 0; f->hashes && k < B->n; k++) f->hashes[k] = content_hash(element(B->list, k, &sb), given);
     }
     if (!f->hashes) return -1;
     for (size_t k = 0; k < B->n && f->comparisons; k++) {
@@ -615,7 +618,9 @@ static long copy_source(side *B, const run *r, size_t j, copy_finder *f)
         if (k > at && in_run && r->b_to_a[k - r->first] < 0) { pending++; continue; }
         if (f->hashes[k] != f->hashes[at]) continue;
         f->comparisons--;
-        if (same_element(B, k, B, at)) return (long)(k < at ? k : k - pending);
+        rb_record_scratch sk;
+        if (rb_model_same_but(element(B->list, k, &sk), element(B->list, at, &sb), given))
+            return (long)(k < at ? k : k - pending);
     }
     return -1;
 }
@@ -672,7 +677,7 @@ static void emit_list(differ *d, side *A, side *B, run *r)
             free(from_path);
             free(from_plain);
         } else {
-            emit(d, "add", NULL, NULL, rb_content_json(B->doc, element(B->list, r->first + j, &sb)));
+            emit(d, "add", NULL, NULL, rb_value_json(B->doc, element(B->list, r->first + j, &sb)));
         }
         back(d, m);
     }
@@ -822,9 +827,12 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         json_object_set_new(asked_for, edit, json_true());
         asked++;
         json_t *extra = companions_for(a->format, &view, op, path, from);
+        json_t *own = whole && path ? json_pack("[s]", path) : NULL;
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
-            if (!path) continue;
+            /* what they set inside the element the add or copy puts there (its node indices) is
+             * part of that operation: the walk has nothing there, and the operation stays */
+            if (!path || in_region(own, path)) continue;
             size_t part = list_part(a, path);
             /* a value outside any list (GBX: the node count an added node raises) is derived itself */
             json_t *region = part ? json_stringn(path, part) : json_string(path);
@@ -832,6 +840,7 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
             json_decref(region);
         }
         json_decref(extra);
+        json_decref(own);
     }
     json_decref(asked_for);
     return regions;

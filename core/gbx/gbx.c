@@ -280,6 +280,7 @@ const rb_format rb_format_gbx = {
     .is_record = gbx_is_record,
     .record_encoding = "binary",
     .companions = gbx_companion_ops,
+    .given_to_copies = gbx_given_to_copies,
     .followers = gbx_xml_followers,
     .rules = gbx_rules,
     .identity_keys = GBX_IDENTITY_KEYS,

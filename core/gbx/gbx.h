@@ -6,6 +6,8 @@ json_t *gbx_summary(const rb_doc *doc);
 int gbx_is_record(const rb_node *node);
 /* rb_format.companions (gbx_companions.c): the map's per-block and per-item lists
  * (map/map_parallel.c: gbx_map_companion_ops) and the node indices of what an edit adds. */
+/* A node definition's index: a copy gets a fresh one (gbx_companions.c, rb_format.given_to_copies). */
+int gbx_given_to_copies(const rb_node *record, const rb_node *member);
 json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
 json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,

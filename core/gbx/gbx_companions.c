@@ -189,6 +189,19 @@ static json_t *node_index_ops(const rb_model_view *view, const char *kind, const
     return ops;
 }
 
+/* The index of a node reference that defines its node (it has a "classId", as collect_refs
+ * reads it): renumber_ops gives it a fresh value in a copy whose original's index the file
+ * uses. */
+int gbx_given_to_copies(const rb_node *record, const rb_node *member)
+{
+    if (!member->key || strcmp(member->key, "index") != 0 || member->kind != RB_K_INT) return 0;
+    for (size_t i = 0; i < record->v.kids.count; i++) {
+        const char *key = record->v.kids.items[i]->key;
+        if (key && strcmp(key, "classId") == 0) return 1;
+    }
+    return 0;
+}
+
 json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value)
 {

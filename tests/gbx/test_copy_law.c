@@ -4,7 +4,8 @@
  * multilap), another block, an item to the end of its list and an item inserted at the list's
  * start — and then the result verifies exactly (written again, the same bytes), `check` finds
  * no refusal the map did not have, and `diff A B` and `diff --by-identity A B` are at most
- * MAX_DIFF operations each that, applied to A, give B's bytes.
+ * MAX_DIFF operations each that, applied to A, give B's bytes; the plain diff is that one `copy`
+ * (the node indices apply gives the copy do not hide its original).
  *
  * Figures are printed per era (by the map's header XML, else its chunks): maps, copies tried,
  * applied, exact, check ok, diff ok. A diff failure is counted apart from the others (the diff
@@ -31,7 +32,7 @@ typedef struct figures {
 } figures;
 
 static figures by_era[ERAS];
-static size_t diff_failures, other_failures;
+static size_t diff_failures, other_failures, diffs_as_copy;
 
 /* ---------- the map ---------- */
 
@@ -149,7 +150,18 @@ static size_t refusals(const rb_doc *doc)
     return n;
 }
 
-/* diff A B (plain, by identity) re-applied to A gives B, in at most MAX_DIFF operations. */
+/* Is `ops` one `copy` (pins aside)? */
+static int one_copy(const json_t *ops)
+{
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const char *kind = json_string_value(json_object_get(json_array_get(ops, i), "op"));
+        if (strcmp(kind, "test") != 0) return test_changes(ops) == 1 && strcmp(kind, "copy") == 0;
+    }
+    return 0;
+}
+
+/* diff A B (plain, by identity) re-applied to A gives B, in at most MAX_DIFF operations; a plain
+ * diff that is one `copy` is counted. */
 static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, const uint8_t *b, size_t nb,
                     rb_doc *db, const char *edit)
 {
@@ -174,6 +186,10 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
         } else if (test_changes(ops) > MAX_DIFF) {
             fprintf(stderr, "DIFF %s: diff%s of %s is %zu operations: %.400s\n", name, how, edit, test_changes(ops), text);
             ok = 0;
+        } else if (!(flags & RB_DIFF_BY_IDENTITY) && one_copy(ops)) {
+            diffs_as_copy++;
+        } else if (!(flags & RB_DIFF_BY_IDENTITY)) {
+            fprintf(stderr, "NOT A COPY %s: diff of %s: %.400s\n", name, edit, text);
         }
         rb_free(got);
         free(ops_text);
@@ -317,13 +333,16 @@ int main(int argc, char **argv)
         total.tried += f->tried;
         total.diff_ok += f->diff_ok;
     }
-    printf("copy law: %zu maps, %zu copies, %zu diff ok; %zu failures of apply, verify or check, %zu of diff\n",
-           total.maps, total.tried, total.diff_ok, other_failures, diff_failures);
+    printf("copy law: %zu maps, %zu copies, %zu diff ok (%zu plain diffs one `copy`); %zu failures of apply, verify or "
+           "check, %zu of diff\n",
+           total.maps, total.tried, total.diff_ok, diffs_as_copy, other_failures, diff_failures);
     printf("a waypoint copy that keeps its node index: refused by the writer on %zu map\n", duplicate_definitions_refused);
     CHECK(total.tried, "no map to copy an element of");
     CHECK(duplicate_definitions_refused || !(by_era[ERA_MP].maps + by_era[ERA_TM2020].maps),
           "no ManiaPlanet or TM2020 waypoint to copy without its own node index");
     CHECK(!diff_failures, "%zu copies whose diff does not hold the law (DIFF lines above)", diff_failures);
+    CHECK(diffs_as_copy == total.diff_ok, "%zu of %zu plain diffs are not one `copy` (NOT A COPY lines above)",
+          total.diff_ok - diffs_as_copy, total.diff_ok);
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;
 }

@@ -3,7 +3,8 @@
 # a selector or a test written with the dump's own spelling of a float holds, another f32 does
 # not; a refusal says what the file has in the dump's spelling; a selector on a current chunk id
 # finds the legacy id every TM 2003-2006 map of the corpus stores, and a selector matching nothing
-# names every spelling it tried.
+# names every spelling it tried; a diff's added block spells an id stored the file's own way as
+# the dump does ({"$id": ..., "refIndex": ...}), so applied it gives the same bytes.
 . "$(dirname "$0")/../lib.sh"
 sample=$src/samples/gbx/sample.Map.Gbx
 I='/body/chunks/[id=0x03043040]/anchoredObjects'
@@ -30,6 +31,26 @@ P
 "$rebyte" apply "$tmp/test.json" "$tmp/placed.Gbx" -o "$tmp/x.Gbx" 2>"$tmp/err" && fail "a test of another f32 held"
 grep -q "is 1053.7823, not 1053.78" "$tmp/err" || fail "the refusal does not spell the values as the dump does: $(cat "$tmp/err")"
 [ -e "$tmp/x.Gbx" ] && fail "a refused patch wrote its output"
+
+# an id stored the file's own way: a block refers to the first of two definitions of its name,
+# not to the latest one the writer would derive; diff's `add` keeps that, so apply gives B's bytes
+B='/body/chunks/[id=0x0304301F]/blocks'
+cat >"$tmp/redefine.json" <<P
+[{"op": "add", "path": "$B/-", "value": {"name": {"\$id": "StadiumRoadMainStraight", "redefined": true}, "direction": 0, "coord": [1, 2, 3], "flags": "0x00001000"}}]
+P
+cat >"$tmp/first.json" <<P
+[{"op": "add", "path": "$B/-", "value": {"name": {"\$id": "StadiumRoadMainStraight", "refIndex": 9}, "direction": 0, "coord": [2, 2, 3], "flags": "0x00001000"}}]
+P
+"$rebyte" apply -q "$tmp/redefine.json" "$sample" -o "$tmp/idA.Gbx" || fail "redefining a block name"
+"$rebyte" apply -q "$tmp/first.json" "$tmp/idA.Gbx" -o "$tmp/idB.Gbx" || fail "adding a block naming the first definition"
+"$rebyte" dump "$tmp/idB.Gbx" | grep -q '"refIndex": 9' || fail "the dump does not show the stored reference"
+for mode in "" --by-identity; do
+    "$rebyte" diff $mode --plain "$tmp/idA.Gbx" "$tmp/idB.Gbx" >"$tmp/id-diff.json"
+    grep -q '"refIndex": 9' "$tmp/id-diff.json" || fail "diff $mode: the added block's id lost how it is stored: $(cat "$tmp/id-diff.json")"
+    "$rebyte" apply -q "$tmp/id-diff.json" "$tmp/idA.Gbx" -o "$tmp/idC.Gbx" || fail "diff $mode does not apply"
+    cmp -s "$tmp/idB.Gbx" "$tmp/idC.Gbx" || fail "diff $mode applied gives other bytes than B"
+    rm -f "$tmp/idC.Gbx"
+done
 
 # ids of every era, on the corpus's TM 2003-2006 maps (class 0x24003000)
 corpus=${REBYTE_SHARED:-}/corpus/gbx
