@@ -78,7 +78,8 @@ PY
     python3 - "$tmp/diff.json" <<'PY' || fail "$name: diff of the moved view: $(cat "$tmp/diff.json")"
 import json, sys
 ops = json.load(open(sys.argv[1]))
-assert sorted(op["op"] for op in ops) == ["add", "remove"], ops
+# the view arrives as an add, or as a copy of an equal view the room already has
+assert sorted(op["op"] for op in ops) in (["add", "remove"], ["copy", "remove"]), ops
 PY
     "$rebyte" apply -q "$tmp/back.json" "$tmp/moved.win" -o "$tmp/back.win" || { fail "$name: moving the view back"; continue; }
     cmp -s "$win" "$tmp/back.win" || fail "$name: moving the view back does not give the original bytes"
