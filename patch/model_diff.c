@@ -487,8 +487,52 @@ static void pair_gap(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, 
     pair_in_place(r, sa, a1, sb, b1);
 }
 
+/* The first key set (not the values themselves) that A's element i has, or -1. */
+static long first_key_set(side *A, size_t i)
+{
+    rb_list_keys *ka = keys_of(A);
+    uint64_t h;
+    for (size_t s = 0; ka && rb_identity_key_set(s); s++) {
+        if (!*rb_identity_key_set(s)[0]) return -1;
+        if (rb_list_keys_hash(ka, s, i, &h)) return (long)s;
+    }
+    return -1;
+}
+
+/* A run of equal length whose every element changed its key where it stands, while most of A's
+ * keys are gone from B: an edit of every element's keys (every block raised), not a reordering.
+ * Then the elements pair by position, as a person writes it (a replace of each one's keys):
+ * matching by keys would pair an element with its neighbour that now has its old keys (a block
+ * with the one stacked below it), and by content with the neighbour it now equals. */
+static int keys_all_edited(side *A, side *B, const run *r)
+{
+    if (r->ma != r->mb || r->ma < 2) return 0;
+    long set = first_key_set(A, r->first);
+    if (set < 0) return 0;
+    for (size_t k = 0; k < r->ma; k++)
+        if (same_key(A, r->first + k, B, r->first + k) != 0) return 0;
+    size_t m = r->ma + r->mb, kept = 0;
+    entry *e = malloc((m + 1) * sizeof *e);
+    if (!e) return 0;
+    for (size_t i = 0; i < r->ma; i++) e[i] = (entry){match_hash(A, set, r->first + i), 0, i};
+    for (size_t j = 0; j < r->mb; j++) e[r->ma + j] = (entry){match_hash(B, set, r->first + j), 1, j};
+    qsort(e, m, sizeof *e, compare_entries);
+    for (size_t k = 0; k < m; k++) /* A's keys that B still has (sides sort A first within a key) */
+        if (e[k].side == 0) {
+            size_t end = k;
+            while (end < m && e[end].hash == e[k].hash) end++;
+            kept += end > k && e[end - 1].side == 1;
+        }
+    free(e);
+    return kept * 2 < r->ma;
+}
+
 static int list_match(side *A, side *B, run *r)
 {
+    if (keys_all_edited(A, B, r)) {
+        pair_in_place(r, 0, r->ma, 0, r->mb);
+        return 1;
+    }
     size_t *pair_a = malloc((r->ma + 1) * sizeof(size_t)), *pair_b = malloc((r->ma + 1) * sizeof(size_t));
     unsigned char *in_run = calloc(r->ma + 1, 1);
     int ok = pair_a && pair_b && in_run;
