@@ -499,32 +499,24 @@ static long first_key_set(side *A, size_t i)
     return -1;
 }
 
-/* A run of equal length whose every element changed its key where it stands, while most of A's
- * keys are gone from B: an edit of every element's keys (every block raised), not a reordering.
- * Then the elements pair by position, as a person writes it (a replace of each one's keys):
- * matching by keys would pair an element with its neighbour that now has its old keys (a block
- * with the one stacked below it), and by content with the neighbour it now equals. */
+/* A run of equal length whose every element changed its key where it stands, most of them
+ * keeping part of it (a block its name): an edit of every element's keys (every block raised),
+ * not a reordering. Then the elements pair by position, as a person writes it (a replace of each
+ * one's keys): matching by keys would pair an element with its neighbour that now has its old
+ * keys (a block with the one stacked below it), and by content with the neighbour it now equals. */
 static int keys_all_edited(side *A, side *B, const run *r)
 {
     if (r->ma != r->mb || r->ma < 2) return 0;
     long set = first_key_set(A, r->first);
     if (set < 0) return 0;
-    for (size_t k = 0; k < r->ma; k++)
+    size_t kin = 0;
+    for (size_t k = 0; k < r->ma; k++) {
         if (same_key(A, r->first + k, B, r->first + k) != 0) return 0;
-    size_t m = r->ma + r->mb, kept = 0;
-    entry *e = malloc((m + 1) * sizeof *e);
-    if (!e) return 0;
-    for (size_t i = 0; i < r->ma; i++) e[i] = (entry){match_hash(A, set, r->first + i), 0, i};
-    for (size_t j = 0; j < r->mb; j++) e[r->ma + j] = (entry){match_hash(B, set, r->first + j), 1, j};
-    qsort(e, m, sizeof *e, compare_entries);
-    for (size_t k = 0; k < m; k++) /* A's keys that B still has (sides sort A first within a key) */
-        if (e[k].side == 0) {
-            size_t end = k;
-            while (end < m && e[end].hash == e[k].hash) end++;
-            kept += end > k && e[end - 1].side == 1;
-        }
-    free(e);
-    return kept * 2 < r->ma;
+        rb_record_scratch sa, sb;
+        kin += rb_identity_share_key_member(element(A->list, r->first + k, &sa), element(B->list, r->first + k, &sb),
+                                            (size_t)set);
+    }
+    return kin * 2 > r->ma;
 }
 
 static int list_match(side *A, side *B, run *r)
