@@ -7,8 +7,9 @@
  * (list_match below) by trimming the common prefix and suffix, then pairing the elements of the
  * rest whose natural keys (identity.c) or, without keys, whose content hashes occur once on each
  * side; the longest increasing run of those pairs stays in place, the other pairs are moves, and
- * between the pairs what is left is paired in place or removed and added. That is linear apart
- * from sorting the changed part.
+ * between the pairs what is left is paired in place or removed and added. A run whose every
+ * element changed its keys where it stands (a mass edit: every block raised) pairs by position
+ * instead (keys_all_edited). That is linear apart from sorting the changed part.
  *
  * What the writer or apply derives is never in the patch: apply keeps the data a format holds
  * beside a list in step with every edit of the list (rb_format.companions: a map's per-item and
