@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/json.h"
+#include "../core/model_equal.h"
 
 /* ---------- the key sets ---------- */
 
@@ -409,4 +410,15 @@ const char *rb_list_keys_selector(rb_list_keys *keys, size_t index)
     for (size_t s = 0; s < key_sets(); s++)
         if (rb_list_keys_unique(keys, s, index)) return rb_list_keys_token(keys, s, index);
     return NULL;
+}
+
+int rb_identity_share_key_member(const rb_node *x, const rb_node *y, size_t set)
+{
+    if (set >= key_sets()) return 0;
+    for (int k = 0; KEY_SETS[set][k]; k++) {
+        rb_record_scratch sx[RB_IDENTITY_DEPTH], sy[RB_IDENTITY_DEPTH];
+        const rb_node *mx = key_member(x, KEY_SETS[set][k], sx), *my = key_member(y, KEY_SETS[set][k], sy);
+        if (mx && my && rb_model_same(mx, my)) return 1;
+    }
+    return 0;
 }

@@ -37,4 +37,7 @@ const char *rb_list_keys_selector(rb_list_keys *keys, size_t index);
 int rb_list_keys_hash(rb_list_keys *keys, size_t set, size_t index, uint64_t *hash);
 /* 1 when element `index` has a token under key set `set` that no other element shares. */
 int rb_list_keys_unique(rb_list_keys *keys, size_t set, size_t index);
+/* 1 when elements `x` and `y` agree on one of the key members of key set `set` (a block's name,
+ * when its coordinates changed): the same element with its keys edited, more likely than not. */
+int rb_identity_share_key_member(const rb_node *x, const rb_node *y, size_t set);
 #endif

@@ -7,8 +7,9 @@
  * (list_match below) by trimming the common prefix and suffix, then pairing the elements of the
  * rest whose natural keys (identity.c) or, without keys, whose content hashes occur once on each
  * side; the longest increasing run of those pairs stays in place, the other pairs are moves, and
- * between the pairs what is left is paired in place or removed and added. That is linear apart
- * from sorting the changed part.
+ * between the pairs what is left is paired in place or removed and added. A run whose every
+ * element changed its keys where it stands (a mass edit: every block raised) pairs by position
+ * instead (keys_all_edited). That is linear apart from sorting the changed part.
  *
  * What the writer or apply derives is never in the patch: apply keeps the data a format holds
  * beside a list in step with every edit of the list (rb_format.companions: a map's per-item and
@@ -488,8 +489,44 @@ static void pair_gap(side *A, side *B, run *r, size_t a0, size_t a1, size_t b0, 
     pair_in_place(r, sa, a1, sb, b1);
 }
 
+/* The first key set (not the values themselves) that A's element i has, or -1. */
+static long first_key_set(side *A, size_t i)
+{
+    rb_list_keys *ka = keys_of(A);
+    uint64_t h;
+    for (size_t s = 0; ka && rb_identity_key_set(s); s++) {
+        if (!*rb_identity_key_set(s)[0]) return -1;
+        if (rb_list_keys_hash(ka, s, i, &h)) return (long)s;
+    }
+    return -1;
+}
+
+/* A run of equal length whose every element changed its key where it stands, most of them
+ * keeping part of it (a block its name): an edit of every element's keys (every block raised),
+ * not a reordering. Then the elements pair by position, as a person writes it (a replace of each
+ * one's keys): matching by keys would pair an element with its neighbour that now has its old
+ * keys (a block with the one stacked below it), and by content with the neighbour it now equals. */
+static int keys_all_edited(side *A, side *B, const run *r)
+{
+    if (r->ma != r->mb || r->ma < 2) return 0;
+    long set = first_key_set(A, r->first);
+    if (set < 0) return 0;
+    size_t kin = 0;
+    for (size_t k = 0; k < r->ma; k++) {
+        if (same_key(A, r->first + k, B, r->first + k) != 0) return 0;
+        rb_record_scratch sa, sb;
+        kin += rb_identity_share_key_member(element(A->list, r->first + k, &sa), element(B->list, r->first + k, &sb),
+                                            (size_t)set);
+    }
+    return kin * 2 > r->ma;
+}
+
 static int list_match(side *A, side *B, run *r)
 {
+    if (keys_all_edited(A, B, r)) {
+        pair_in_place(r, 0, r->ma, 0, r->mb);
+        return 1;
+    }
     size_t *pair_a = malloc((r->ma + 1) * sizeof(size_t)), *pair_b = malloc((r->ma + 1) * sizeof(size_t));
     unsigned char *in_run = calloc(r->ma + 1, 1);
     int ok = pair_a && pair_b && in_run;

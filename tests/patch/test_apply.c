@@ -113,12 +113,11 @@ static void check_case(const char *file, const char *patch_file, totals *t)
         CHECK(!a.units || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
               patch_file, a.first_unit);
         check_rewrites(file, patch_file, a.bytes, a.size);
-        /* A patch that edits every match ("each": raise every block) changes the identity keys of
-         * hundreds of elements at once, and diff does not match elements whose keys all changed
-         * yet (its diff of raise-blocks does not re-apply on 17 corpus maps): its law is not
-         * checked here until it does; test_cookbook checks the result itself. */
-        int every_match = memmem(text, patch_size, "\"each\"", 6) != NULL;
-        if (size <= DIFF_CHECK_MAX && !every_match && !(a.size == size && memcmp(a.bytes, data, size) == 0))
+        /* Free blocks moved all at once ("each" on freeBlocks): their diff re-applies to other
+         * bytes on 9963043b_Spring_2021_-_23 (a diff of 801 operations, the same whatever the list
+         * matching), an open defect; its law is not checked here until it is fixed. */
+        int free_blocks_moved = strstr(patch_file, "move-free-blocks-up") != NULL;
+        if (size <= DIFF_CHECK_MAX && !free_blocks_moved && !(a.size == size && memcmp(a.bytes, data, size) == 0))
             check_diff(file, patch_file, data, size, a.bytes, a.size, t);
         rb_apply_result_free(&a);
     }
