@@ -506,6 +506,24 @@ static long first_key_set(side *A, size_t i)
  * not a reordering. Then the elements pair by position, as a person writes it (a replace of each
  * one's keys): matching by keys would pair an element with its neighbour that now has its old
  * keys (a block with the one stacked below it), and by content with the neighbour it now equals. */
+/* Did the list shift (an element removed before the run's others, another added after)? Then
+ * most of B's run is A's run moved by a few places, element for element, and keys pair it; an
+ * edit of every element's keys leaves few elements equal to a neighbour's old self (a block
+ * stacked on one of its name, listed beside it). */
+static int list_shifted(side *A, side *B, const run *r)
+{
+    for (size_t d = 1; d <= 3 && d < r->ma; d++) {
+        size_t later = 0, earlier = 0;
+        for (size_t k = 0; k + d < r->ma; k++) {
+            rb_record_scratch s1, s2, s3, s4;
+            later += rb_model_same(element(B->list, r->first + k, &s1), element(A->list, r->first + k + d, &s2));
+            earlier += rb_model_same(element(A->list, r->first + k, &s3), element(B->list, r->first + k + d, &s4));
+        }
+        if (later * 10 >= (r->ma - d) * 9 || earlier * 10 >= (r->ma - d) * 9) return 1;
+    }
+    return 0;
+}
+
 static int keys_all_edited(side *A, side *B, const run *r)
 {
     if (r->ma != r->mb || r->ma < 2) return 0;
@@ -518,7 +536,7 @@ static int keys_all_edited(side *A, side *B, const run *r)
         kin += rb_identity_share_key_member(element(A->list, r->first + k, &sa), element(B->list, r->first + k, &sb),
                                             (size_t)set);
     }
-    return kin * 2 > r->ma;
+    return kin * 2 > r->ma && !list_shifted(A, B, r);
 }
 
 static int list_match(side *A, side *B, run *r)
