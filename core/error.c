@@ -1,5 +1,5 @@
 /* Errors: filling one and spelling it (error.h). */
-#include "error.h"
+#include "core/error.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>

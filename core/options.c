@@ -1,6 +1,6 @@
 /* Option structs that can grow: what a caller built against another release passes is read as
  * far as both know it (docs/api.md "Option structs"). */
-#include "options.h"
+#include "core/options.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -12,21 +12,21 @@
  * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no
  * more than a success.
  */
-#include "apply.h"
-#include "apply_annotations.h"
-#include "apply_assets.h"
-#include "companions.h"
+#include "patch/apply.h"
+#include "patch/apply_annotations.h"
+#include "patch/apply_assets.h"
+#include "patch/companions.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "../core/model_equal.h"
-#include "model_edit.h"
-#include "model_select.h"
-#include "model_unit.h"
-#include "../core/json.h"
-#include "portable.h"
-#include "stack.h"
+#include "core/model/model_equal.h"
+#include "patch/model_edit.h"
+#include "patch/model_select.h"
+#include "patch/model_unit.h"
+#include "core/json/json.h"
+#include "patch/portable.h"
+#include "patch/stack.h"
 
 /* A line is kept with its kind first ('W' warning, 'I' information) and a newline last. */
 static void put_line(apply_outcome *out, char kind, const char *fmt, va_list ap)

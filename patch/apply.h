@@ -2,8 +2,8 @@
 #ifndef RB_APPLY_H
 #define RB_APPLY_H
 #include <jansson.h>
-#include "../core/buf.h"
-#include "../core/doc.h"
+#include "core/buf.h"
+#include "core/doc/doc.h"
 
 struct rb_patch {
     json_t *file;       /* what was parsed: an array, or the envelope */

@@ -8,10 +8,10 @@
  * a stream's "$stream" (or its "original") has the stream encoded again.
  */
 #include <string.h>
-#include "apply_annotations.h"
-#include "../core/error.h"
-#include "../core/pointer.h"
-#include "portable.h"
+#include "patch/apply_annotations.h"
+#include "core/error.h"
+#include "core/model/pointer.h"
+#include "patch/portable.h"
 
 static int token_is(const char *raw, size_t length, const char *name)
 {

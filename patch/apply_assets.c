@@ -8,8 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "apply.h"
-#include "apply_assets.h"
+#include "patch/apply.h"
+#include "patch/apply_assets.h"
 
 static const char *file_value(const json_t *op)
 {

@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/pointer.h"
-#include "../core/record_guard.h"
-#include "apply.h"
-#include "model_select.h"
+#include "core/model/pointer.h"
+#include "core/doc/record_guard.h"
+#include "patch/apply.h"
+#include "patch/model_select.h"
 
 /* ---------- the nodes edits reached ---------- */
 

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "apply.h"
+#include "patch/apply.h"
 
 static json_t *violation_key(const rb_rule_violation *v)
 {

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "companions.h"
-#include "../core/json.h"
+#include "patch/companions.h"
+#include "core/json/json.h"
 
 /* The next token of a plain pointer into `token`; 0 at the end or for one too long. */
 static int next_token(const char **pointer, char *token, size_t size)

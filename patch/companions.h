@@ -2,7 +2,7 @@
 #ifndef RB_COMPANIONS_H
 #define RB_COMPANIONS_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 rb_model_view companions_model_view(const rb_doc *doc);
 /* The format's operations that go with `op` (resolved to plain `path` and `from`), or NULL. */

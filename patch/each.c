@@ -13,11 +13,11 @@
  * companions and everything derived follow each of them as they follow one written by hand, and
  * `rebyte resolve` prints them.
  */
-#include "each.h"
+#include "patch/each.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/pointer.h"
+#include "core/model/pointer.h"
 
 /* ---------- growing lists of paths ---------- */
 

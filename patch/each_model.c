@@ -5,13 +5,13 @@
  * field's type (patch/offset.c). A path into a unit held as JSON (patch/model_unit.c) is
  * answered from that JSON.
  */
-#include "model_edit.h"
+#include "patch/model_edit.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include "model_select.h"
-#include "model_unit.h"
-#include "offset.h"
-#include "selector.h"
+#include "patch/model_select.h"
+#include "patch/model_unit.h"
+#include "patch/offset.h"
+#include "patch/selector.h"
 
 typedef struct found {
     rb_model_place place;

@@ -10,13 +10,13 @@
  * the shortest form that reads back to the stored value (docs/usage.md "Diffs").
  * Only the key members of an element are rendered, never the element.
  */
-#include "identity.h"
-#include "../core/hash64.h"
+#include "patch/identity.h"
+#include "core/hash64.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/json.h"
-#include "../core/model_equal.h"
+#include "core/json/json.h"
+#include "core/model/model_equal.h"
 
 /* ---------- the key sets ---------- */
 

@@ -3,7 +3,7 @@
 #ifndef RB_IDENTITY_H
 #define RB_IDENTITY_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 /* Key set `index` of the natural keys tried in order (relative pointers into an element, "" the
  * element itself; NULL-terminated), or NULL past the last one. */

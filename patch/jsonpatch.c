@@ -3,8 +3,8 @@
  * Pointers are handled as (pointer, length) pairs and tokens carry explicit
  * lengths so that "\u0000" inside member names survives; jansson's *n
  * functions (getn/setn/deln) take lengths for the same reason. */
-#include "jsonpatch.h"
-#include "../core/pointer.h"
+#include "patch/jsonpatch.h"
+#include "core/model/pointer.h"
 
 #include <stdarg.h>
 #include <stdint.h>

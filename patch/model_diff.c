@@ -18,15 +18,15 @@
  * companion value the user changed) is diffed again from there (rb_model_diff_docs). Sizes,
  * counts, checksums, header copies and name tables are not in the model at all.
  */
-#include "../core/hash64.h"
-#include "model_diff.h"
+#include "core/hash64.h"
+#include "patch/model_diff.h"
 #include <stdlib.h>
 #include <string.h>
-#include "companions.h"
-#include "identity.h"
-#include "../core/model_equal.h"
-#include "model_edit.h"
-#include "portable.h"
+#include "patch/companions.h"
+#include "patch/identity.h"
+#include "core/model/model_equal.h"
+#include "patch/model_edit.h"
+#include "patch/portable.h"
 
 typedef struct differ {
     const rb_doc *da, *db;

@@ -2,7 +2,7 @@
 #ifndef RB_MODEL_DIFF_H
 #define RB_MODEL_DIFF_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 /* How list elements are addressed: by index, or by their natural keys with a "test" pin before
  * every replaced value (`diff --by-identity`). */

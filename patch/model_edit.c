@@ -13,15 +13,15 @@
  * document) is built by the format's description on the smallest unit around it
  * (patch/model_unit.c); a path into such a unit edits its JSON until it is built.
  */
-#include "model_edit.h"
+#include "patch/model_edit.h"
 #include <stdlib.h>
 #include <string.h>
-#include "../core/json.h"
-#include "../core/pointer.h"
-#include "model_select.h"
-#include "model_unit.h"
-#include "portable.h"
-#include "selector.h"
+#include "core/json/json.h"
+#include "core/model/pointer.h"
+#include "patch/model_select.h"
+#include "patch/model_unit.h"
+#include "patch/portable.h"
+#include "patch/selector.h"
 
 void rb_model_place_free(rb_model_place *place)
 {

@@ -3,9 +3,9 @@
 #ifndef RB_MODEL_EDIT_H
 #define RB_MODEL_EDIT_H
 #include <jansson.h>
-#include "../core/buf.h"
-#include "../core/doc.h"
-#include "each.h"
+#include "core/buf.h"
+#include "core/doc/doc.h"
+#include "patch/each.h"
 
 /* Where a pointer leads in the model. */
 typedef struct rb_model_place {

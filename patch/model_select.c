@@ -16,16 +16,16 @@
  * per operation, instead of rendering every element for every operation.
  */
 #define _GNU_SOURCE /* asprintf */
-#include "../core/hash64.h"
-#include "model_select.h"
+#include "core/hash64.h"
+#include "patch/model_select.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/json.h"
-#include "../core/pointer.h"
-#include "portable.h"
-#include "selector.h"
+#include "core/json/json.h"
+#include "core/model/pointer.h"
+#include "patch/portable.h"
+#include "patch/selector.h"
 
 static int is_list(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
 static int is_record(const rb_node *n)

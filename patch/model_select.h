@@ -3,7 +3,7 @@
 #ifndef RB_MODEL_SELECT_H
 #define RB_MODEL_SELECT_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 /* Member `key` (key[0..length)) of a record, and its position in *index (when not NULL). */
 rb_node *rb_model_member(const rb_node *record, const char *key, size_t length, size_t *index);

@@ -14,15 +14,15 @@
  * The cost is the unit, not the file. A unit the description refuses is a final error naming
  * the operation that opened it (docs/usage.md "How apply works").
  */
-#include "model_unit.h"
+#include "patch/model_unit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/json.h"
-#include "../core/pointer.h"
-#include "jsonpatch.h"
-#include "model_select.h"
-#include "selector.h"
+#include "core/json/json.h"
+#include "core/model/pointer.h"
+#include "patch/jsonpatch.h"
+#include "patch/model_select.h"
+#include "patch/selector.h"
 
 enum { UNIT_MAX_AROUND = 64 };
 

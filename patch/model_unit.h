@@ -2,7 +2,7 @@
 #ifndef RB_MODEL_UNIT_H
 #define RB_MODEL_UNIT_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 typedef struct rb_units rb_units;
 

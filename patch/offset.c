@@ -6,13 +6,13 @@
  * (so the result is the f32 the game would compute, not a double rounded afterwards). The result
  * is spelled as the dump spells the field, so the "replace" it becomes reads back to those bits.
  */
-#include "offset.h"
+#include "patch/offset.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../core/json.h"
+#include "core/json/json.h"
 
 /* An integer sum in `wire`'s width and signedness; 0 when it does not fit. */
 static int add_int(uint64_t bits, unsigned wire, json_int_t by, uint64_t *sum)

@@ -2,7 +2,7 @@
 #ifndef RB_OFFSET_H
 #define RB_OFFSET_H
 #include <jansson.h>
-#include "../core/doc.h"
+#include "core/doc/doc.h"
 
 /* The value of model node `node` (at `path`, for messages) plus `by` (a number, or for a list
  * of numbers an array of as many), computed in the field's wire type and spelled as the dump

@@ -3,16 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "apply.h"
-#include "../core/error.h"
-#include "../core/json.h"
-#include "../core/options.h"
-#include "../core/model_equal.h"
-#include "model_diff.h"
-#include "model_edit.h"
-#include "portable.h"
-#include "selector.h"
-#include "jsonpatch.h"
+#include "patch/apply.h"
+#include "core/error.h"
+#include "core/json/json.h"
+#include "core/options.h"
+#include "core/model/model_equal.h"
+#include "patch/model_diff.h"
+#include "patch/model_edit.h"
+#include "patch/portable.h"
+#include "patch/selector.h"
+#include "patch/jsonpatch.h"
 
 /* ---------- patch files ---------- */
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "portable.h"
-#include "../core/json.h"
-#include "jsonpatch.h"
-#include "../core/hash64.h"
+#include "patch/portable.h"
+#include "core/json/json.h"
+#include "patch/jsonpatch.h"
+#include "core/hash64.h"
 
 /* ---------- comparing values the way a pin means them ---------- */
 

@@ -8,20 +8,20 @@
  * (entries added before the edited one, another game version's save of the same map), it edits
  * the same objects, or refuses and says which pinned value differs.
  */
-#include "../core/hash64.h"
-#include "portable.h"
+#include "core/hash64.h"
+#include "patch/portable.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <pthread.h>
-#include "../core/doc.h"
-#include "../core/json.h"
-#include "jsonpatch.h"
-#include "selector.h"
-#include "../core/pointer.h"
-#include "offset.h"
-#include "stack.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
+#include "patch/jsonpatch.h"
+#include "patch/selector.h"
+#include "core/model/pointer.h"
+#include "patch/offset.h"
+#include "patch/stack.h"
 
 /* ---------- patch files: plain arrays or fingerprinted objects ---------- */
 

@@ -13,13 +13,13 @@
  * "~3" is ']'. A selector that matches no element, or more than one, is an error saying so.
  * Selectors resolve to plain RFC 6901 pointers before the RFC 6902 engine runs.
  */
-#include "selector.h"
+#include "patch/selector.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "jsonpatch.h"
-#include "portable.h"
-#include "../core/pointer.h"
+#include "patch/jsonpatch.h"
+#include "patch/portable.h"
+#include "core/model/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
 void rb_selector_unescape(char *s)

@@ -5,7 +5,7 @@
  * rb_apply_stack on plain JSON (patch/portable.c), so both find the same conflicts and say the
  * same things.
  */
-#include "stack.h"
+#include "patch/stack.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #define RB_STACK_H
 #include <jansson.h>
 #include "rebyte.h"
-#include "each.h"
+#include "patch/each.h"
 
 enum { RB_STACK_UNCHANGED = 1 };
 

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "assets.h"
-#include "bytes.h"
-#include "json.h"
+#include "core/doc/assets.h"
+#include "core/bytes.h"
+#include "core/json/json.h"
 
 /* Bounds what a PNG may claim before anything is allocated for it (docs/usage.md "Assets"). */
 enum { MAX_PICTURE_SIDE = 16384 };

@@ -1,5 +1,5 @@
 /* bzip2 through libbz2's streaming interface, bounded by the caller's limit. */
-#include "bzip2.h"
+#include "writers/bzip2.h"
 #include <bzlib.h>
 #include <limits.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #define RB_BZIP2_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../core/buf.h"
+#include "core/buf.h"
 
 /* Decode one bzip2 stream into *out (malloc'd); more than `max_bytes` of content is refused. The
  * bytes after the stream's end are not read; *used says how many were (may be NULL). 0, or -1

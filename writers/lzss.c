@@ -1,5 +1,5 @@
 /* LZSS, Okumura style (see lzss.h). */
-#include "lzss.h"
+#include "writers/lzss.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

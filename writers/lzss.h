@@ -10,7 +10,7 @@
  */
 #ifndef RB_LZSS_H
 #define RB_LZSS_H
-#include "codec.h"
+#include "core/archive/codec.h"
 
 typedef struct rb_lzss_params {
     unsigned max_match;          /* F: 18 (SPZ) or 16 (SZDD); writing starts at 4096 - F */

@@ -4,7 +4,7 @@
  * update it the same way after every operation, so whatever the encoder emits decodes back to
  * its input.
  */
-#include "qoi.h"
+#include "writers/qoi.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

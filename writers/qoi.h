@@ -8,7 +8,7 @@
 #define RB_QOI_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../core/buf.h"
+#include "core/buf.h"
 
 enum { RB_QOI_HEADER = 12 };
 

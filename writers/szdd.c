@@ -1,7 +1,7 @@
 /* SZDD (MS COMPRESS) streams: the LZSS of lzss.c with COMPRESS.EXE 2.50's parameters
  * (docs/formats/tres.md "SZDD"): window filled with spaces, writing starts at 4096 - 16,
  * matches 3..16. */
-#include "szdd.h"
+#include "writers/szdd.h"
 
 const rb_lzss_params rb_lzss_szdd_params = {16, 0x20, 0};
 

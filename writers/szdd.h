@@ -6,7 +6,7 @@
  */
 #ifndef RB_SZDD_H
 #define RB_SZDD_H
-#include "lzss.h"
+#include "writers/lzss.h"
 
 #define RB_SZDD_MAGIC "SZDD\x88\xF0\x27\x33"
 extern const rb_lzss_params rb_lzss_szdd_params;

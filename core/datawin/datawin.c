@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "datawin.h"
-#include "datawin_internal.h"
+#include "core/datawin/datawin.h"
+#include "core/datawin/datawin_internal.h"
 
 enum { DATAWIN_UNKNOWN_VERSION = 0 };
 

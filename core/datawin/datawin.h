@@ -1,7 +1,7 @@
 /* GameMaker data.win (IFF "FORM" game package). */
 #ifndef RB_GM_H
 #define RB_GM_H
-#include "../doc.h"
+#include "core/doc/doc.h"
 
 extern const rb_format rb_format_datawin;
 /* The game rules of data.win files (datawin_rules.c; docs/formats/datawin.md "Game rules"). */

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../doc_state.h"
-#include "../json.h"
-#include "datawin.h"
-#include "datawin_pictures.h"
+#include "core/model/doc_state.h"
+#include "core/json/json.h"
+#include "core/datawin/datawin.h"
+#include "core/datawin/datawin_pictures.h"
 
 /* ---------- the model, read only ---------- */
 

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 static const uint8_t datawin_zeros[128];
 

@@ -36,7 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 /* Where each code entry's bytecode is: READ in the input, WRITE in the output (and, for
  * messages, the entry's name). */

@@ -20,7 +20,7 @@
  * last operands open for theirs to complete, which copied bytes would not.
  */
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 static int is_chunk(const char *id, const char *which) { return memcmp(id, which, 4) == 0; }
 

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../doc_state.h"
-#include "datawin.h"
+#include "core/model/doc_state.h"
+#include "core/datawin/datawin.h"
 
 /* How many references a refusal names before "and N more". */
 enum { NAMED_IN_REFUSAL = 4 };

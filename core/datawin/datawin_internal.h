@@ -11,7 +11,7 @@
 #define RB_GM_INTERNAL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../archive.h"
+#include "core/archive/archive.h"
 
 typedef struct datawin_addr { uint32_t address, index; } datawin_addr;
 

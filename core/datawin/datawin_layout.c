@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 int datawin_count_fits(rb_ar *ar, uint64_t count, uint64_t min_bytes_each, const char *what)
 {

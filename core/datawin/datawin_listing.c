@@ -8,8 +8,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "../doc_state.h"
-#include "datawin.h"
+#include "core/model/doc_state.h"
+#include "core/datawin/datawin.h"
 
 static uint32_t word_at(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 

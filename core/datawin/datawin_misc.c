@@ -11,7 +11,7 @@
  * variants in turn and keeping the first that reproduces the chunk exactly.
  */
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 /* ---------- shared pieces ---------- */
 

@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 static void bool32(rb_ar *ar, const char *key) { rb_ar_bool(ar, key, 4); }
 

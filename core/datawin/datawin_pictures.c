@@ -2,13 +2,13 @@
  * Texture pages and TPAG items as pixels: docs/formats/datawin.md "Texture encodings" (the
  * blob forms) and "TPAG" (what an item's fields mean).
  */
-#include "datawin_pictures.h"
+#include "core/datawin/datawin_pictures.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../assets.h"
-#include "../../writers/bzip2.h"
-#include "../../writers/qoi.h"
+#include "core/doc/assets.h"
+#include "writers/bzip2.h"
+#include "writers/qoi.h"
 
 static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 

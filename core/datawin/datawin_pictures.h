@@ -7,7 +7,7 @@
 #define RB_GM_PICTURES_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../buf.h"
+#include "core/buf.h"
 
 typedef enum datawin_page_form {
     DATAWIN_PAGE_UNKNOWN = 0,

@@ -12,7 +12,7 @@
  * its target is read); WRITE follows the model.
  */
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 /* What differs between versions (each a chunk-level model field). */
 typedef struct room_variant {

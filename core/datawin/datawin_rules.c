@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "../rules.h"
-#include "datawin.h"
+#include "core/doc/rules.h"
+#include "core/datawin/datawin.h"
 
 /* ---------- walking the model ---------- */
 

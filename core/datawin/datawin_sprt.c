@@ -9,7 +9,7 @@
  * WRITE follows the model.
  */
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 static const uint8_t zeros[4];
 

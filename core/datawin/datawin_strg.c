@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 /* READ: does STRG have exactly the canonical layout (so the typed description reproduces it)? */
 static int datawin_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)

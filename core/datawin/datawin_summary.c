@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "datawin.h"
-#include "../doc.h"
+#include "core/datawin/datawin.h"
+#include "core/doc/doc.h"
 
 static int is_list(const rb_node *n) { return n->kind == RB_K_LIST || n->kind == RB_K_TABLE; }
 

@@ -12,7 +12,7 @@
  * code) followed by their flex placement. Text items changed in 2024.14, which the file does not
  * name: the layout is a chunk-level model field ("textItemLayoutSince") that READ decides by trying both.
  */
-#include "datawin_internal.h"
+#include "core/datawin/datawin_internal.h"
 
 enum ui_node_type {
     UI_LAYER = 0, UI_FLEX_PANEL = 1, UI_OBJECT = 3, UI_SEQUENCE = 4, UI_SPRITE = 5, UI_TEXT_ITEM = 6,

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "../doc.h"
-#include "gbx.h"
-#include "gbx_assets.h"
-#include "gbx_internal.h"
-#include "map/map_header.h"
+#include "core/doc/doc.h"
+#include "core/gbx/gbx.h"
+#include "core/gbx/gbx_assets.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 static int gbx_detect(const uint8_t *data, size_t size)
 {

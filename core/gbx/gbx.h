@@ -1,6 +1,6 @@
 #ifndef RB_GBX_H
 #define RB_GBX_H
-#include "../doc.h"
+#include "core/doc/doc.h"
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
 int gbx_is_record(const rb_node *node);

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../assets.h"
-#include "../json.h"
-#include "gbx_assets.h"
-#include "gbx_internal.h"
+#include "core/doc/assets.h"
+#include "core/json/json.h"
+#include "core/gbx/gbx_assets.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 static const double PI = 3.14159265358979323846;
 

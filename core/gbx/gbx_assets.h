@@ -2,7 +2,7 @@
 #ifndef RB_GBX_ASSETS_H
 #define RB_GBX_ASSETS_H
 #include <jansson.h>
-#include "../doc_state.h"
+#include "core/model/doc_state.h"
 
 int gbx_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                size_t why_size);

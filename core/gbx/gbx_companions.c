@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../json.h"
-#include "gbx.h"
+#include "core/json/json.h"
+#include "core/gbx/gbx.h"
 
 /* The node references a new element holds: where each index is (relative pointer) and its value. */
 typedef struct node_ref {

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../asset_jpeg.h"
-#include "../assets.h"
-#include "gbx_assets.h"
+#include "core/doc/asset_jpeg.h"
+#include "core/doc/assets.h"
+#include "core/gbx/gbx_assets.h"
 
 /* APP1, length 34: "Exif\0\0", a little-endian TIFF header, one IFD of one entry, Orientation
  * (0x0112) = 4. Extraction puts it right after SOI; an unchanged thumbnail goes back byte for byte. */

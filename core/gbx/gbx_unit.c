@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 void gbx_read_end_begin(rb_ar *ar)
 {

@@ -4,9 +4,9 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include "../json.h"
-#include "gbx.h"
-#include "gbx_internal.h"
+#include "core/json/json.h"
+#include "core/gbx/gbx.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 static const struct {
     uint32_t id;

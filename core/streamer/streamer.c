@@ -11,14 +11,14 @@
  * differently from what a writer derives (a stale checksum, a reversed id, the second of the two
  * readings of an ambiguous size) is recorded in the chunk and written back the same way.
  */
-#include "streamer.h"
-#include "streamer_assets.h"
+#include "core/streamer/streamer.h"
+#include "core/streamer/streamer_assets.h"
 #include <inttypes.h>
-#include "../json.h"
+#include "core/json/json.h"
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
-#include "../bytes.h"
+#include "core/bytes.h"
 
 static const char MAGIC[] = "strmrgrps01";
 enum { MAGIC_SIZE = 11, HEADER_SIZE = 6, CHECKSUM_SIZE = 4, MAX_DATA = 0xFFFF };

@@ -1,6 +1,6 @@
 #ifndef RB_STREAMER_H
 #define RB_STREAMER_H
-#include "../doc.h"
+#include "core/doc/doc.h"
 /* SA:MP streamer plugin map files ("strmrgrps01"); docs/formats/streamer.md. */
 extern const rb_format rb_format_streamer;
 /* Its game rules (streamer_rules.c; docs/formats/streamer.md "Game rules"). */

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../assets.h"
-#include "../json.h"
-#include "streamer_assets.h"
+#include "core/doc/assets.h"
+#include "core/json/json.h"
+#include "core/streamer/streamer_assets.h"
 
 static const char CSV_PATH[] = "/groups";
 static const char HEADER[] = "id,group,model,x,y,z,rot_x,rot_y,rot_z,worlds,interiors,stream_distance,draw_distance";

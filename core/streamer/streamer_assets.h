@@ -3,7 +3,7 @@
 #ifndef RB_STREAMER_ASSETS_H
 #define RB_STREAMER_ASSETS_H
 #include <jansson.h>
-#include "../doc_state.h"
+#include "core/model/doc_state.h"
 
 int streamer_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size);

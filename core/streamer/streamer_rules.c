@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "../rules.h"
-#include "streamer.h"
+#include "core/doc/rules.h"
+#include "core/streamer/streamer.h"
 
 typedef struct id_range {
     const char *id, *reversed; /* the chunk id, and its reversed spelling (docs: ambiguity 3) */

@@ -21,10 +21,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tres.h"
-#include "groff_names.h"
-#include "groff_parts.h"
-#include "../../writers/szdd.h"
+#include "core/tres/tres.h"
+#include "core/tres/groff_names.h"
+#include "core/tres/groff_parts.h"
+#include "writers/szdd.h"
 
 enum {
     GROFF_HEADER_BYTES = 48,

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "groff_names.h"
+#include "core/tres/groff_names.h"
 
 enum { SECTION_HANDLES = 0x80000000u, HANDLE_STEP = 0x10 };
 

@@ -1,7 +1,7 @@
 /* GROFF names as text wherever the file uses a symbol handle (groff_names.c). */
 #ifndef RB_TRES_GROFF_NAMES_H
 #define RB_TRES_GROFF_NAMES_H
-#include "tres.h"
+#include "core/tres/tres.h"
 
 /* The wire of a field holding a symbol handle: shown as the symbol's text. */
 #define GROFF_NAME_WIRE (RB_W_SYMBOL | 4)

@@ -2,7 +2,7 @@
  * the GRF value table (valuetable.c) and the class payloads of SCN/savegame blocks (scn.c). */
 #ifndef RB_TRES_GROFF_PARTS_H
 #define RB_TRES_GROFF_PARTS_H
-#include "tres.h"
+#include "core/tres/tres.h"
 
 /* The GRF `.valuetable` (docs/formats/tres.md "Value table"). */
 void groff_value_table(rb_ar *ar, uint64_t size);

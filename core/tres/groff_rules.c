@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../rules.h"
-#include "groff_names.h"
+#include "core/doc/rules.h"
+#include "core/tres/groff_names.h"
 
 /* The container: the root, or the content of an SZDD-packed file. */
 static const rb_node *container(const rb_doc *doc, const char **prefix)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
-#include "tres.h"
+#include "core/tres/tres.h"
 
 /* The game's u4Hash: plain CRC-32 of the bytes, without a terminator. */
 static uint32_t tres_hash(const void *bytes, size_t size)

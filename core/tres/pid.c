@@ -8,9 +8,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tres.h"
-#include "tres_assets.h"
-#include "../bytes.h"
+#include "core/tres/tres.h"
+#include "core/tres/tres_assets.h"
+#include "core/bytes.h"
 
 enum { PID_VERSION = 0x130, PID_HEADER_BYTES = 32, PID_ENTRY_BYTES = 56, PID_PALETTE_FIXED = 16 };
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "groff_parts.h"
+#include "core/tres/groff_parts.h"
 
 /* ---------- building blocks ---------- */
 

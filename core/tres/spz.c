@@ -5,9 +5,9 @@
  * texels are re-encoded with Okumura's encoder (the one lzencode.exe is built from).
  */
 #include <stdlib.h>
-#include "tres.h"
-#include "tres_assets.h"
-#include "../../writers/lzss.h"
+#include "core/tres/tres.h"
+#include "core/tres/tres_assets.h"
+#include "writers/lzss.h"
 
 enum { SPZ_MAX_DETECT = 1u << 30 };
 

@@ -11,9 +11,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tres.h"
-#include "tres_assets.h"
-#include "../bytes.h"
+#include "core/tres/tres.h"
+#include "core/tres/tres_assets.h"
+#include "core/bytes.h"
 
 enum {
     TPA_VERSION = 0x150,

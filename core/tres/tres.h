@@ -7,7 +7,7 @@
 #define RB_TRES_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../doc.h"
+#include "core/doc/doc.h"
 
 extern const rb_format rb_format_groff;
 extern const rb_format rb_format_pid;

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../assets.h"
-#include "../json.h"
-#include "tres.h"
-#include "tres_assets.h"
+#include "core/doc/assets.h"
+#include "core/json/json.h"
+#include "core/tres/tres.h"
+#include "core/tres/tres_assets.h"
 
 enum { NO_PALETTE = 0xFFFFFFFFu };
 

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "groff_parts.h"
+#include "core/tres/groff_parts.h"
 
 enum { VT_BOOL = 1, VT_CHAR = 2, VT_INT = 3, VT_FLOAT = 4, VT_STRING = 5, VT_GROUP = 6 };
 

@@ -11,9 +11,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../doc_state.h"
-#include "tres.h"
-#include "wtd_tree.h"
+#include "core/model/doc_state.h"
+#include "core/tres/tres.h"
+#include "core/tres/wtd_tree.h"
 
 enum { WTD_VERSION = RB_WTD_VERSION };
 

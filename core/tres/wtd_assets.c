@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../assets.h"
-#include "../doc_state.h"
-#include "tres.h"
-#include "wtd_tree.h"
+#include "core/doc/assets.h"
+#include "core/model/doc_state.h"
+#include "core/tres/tres.h"
+#include "core/tres/wtd_tree.h"
 
 enum { MAX_PNG_SIDE = 2048 }; /* 8 MiB of pixels; pv.wtd's 8192-unit tree at every 4 units (1 m) */
 

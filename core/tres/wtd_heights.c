@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wtd_tree.h"
+#include "core/tres/wtd_tree.h"
 
 /* A 16384-side grid would be 5 GiB of work memory: the side is capped, and the memory a grid
  * takes is checked against the caller's max_bytes (the document's max_decompressed_size). */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wtd_tree.h"
+#include "core/tres/wtd_tree.h"
 
 enum {
     ROOT_FIELD_BITS = 30, /* the root's branch size and maximum */

@@ -14,7 +14,7 @@
 #define RB_TRES_WTD_TREE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../../writers/codec.h"
+#include "core/archive/codec.h"
 
 enum {
     RB_WTD_VERSION = 1001,

@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
-#include "cli_guard.h"
-#include "cli_util.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_guard.h"
+#include "patch/cli/cli_util.h"
 
 typedef struct command {
     const char *name;

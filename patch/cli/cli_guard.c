@@ -9,7 +9,7 @@
  * async-signal-safe).
  */
 #define _GNU_SOURCE
-#include "cli_guard.h"
+#include "patch/cli/cli_guard.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

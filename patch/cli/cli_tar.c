@@ -4,11 +4,11 @@
  * 100-byte rest) goes first as a POSIX.1-2001 pax extended header ("path="). Regular files only:
  * a reader makes the folders a name holds.
  */
-#include "cli_tar.h"
+#include "patch/cli/cli_tar.h"
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli_util.h"
+#include "patch/cli/cli_util.h"
 
 enum { BLOCK = 512 };
 

@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
-#include "cli_util.h"
-#include "cli_guard.h"
+#include "patch/cli/cli_util.h"
+#include "patch/cli/cli_guard.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

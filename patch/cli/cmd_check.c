@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cli.h"
-#include "cli_util.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_util.h"
 
 typedef struct check_options {
     int json, quiet;

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "cli_util.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_util.h"
 
 /* Parse, set the encoding, write; `original` (may be NULL) is the file a race record must equal.
  * NULL (and a message) on failure. */

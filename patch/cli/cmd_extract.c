@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "cli_tar.h"
-#include "cli_util.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_tar.h"
+#include "patch/cli/cli_util.h"
 
 /* --with FILE: the other file of a pair whose assets are split (rb_doc_set_companion); its bytes
  * live in *bytes until the document is freed. */

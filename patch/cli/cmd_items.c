@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "cli_util.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_util.h"
 
 typedef struct downgrade_options {
     int target;        /* items chunk version to write (0..4) */

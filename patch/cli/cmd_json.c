@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
-#include "cli_util.h"
-#include "jsonpatch.h"
-#include "portable.h"
+#include "patch/cli/cli.h"
+#include "patch/cli/cli_util.h"
+#include "patch/jsonpatch.h"
+#include "patch/portable.h"
 
 /* --blobs=files is not a spelling of the one JSON text but a dump with files beside it. */
 enum { BLOBS_FILES = -1 };

@@ -59,7 +59,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "doc.h"
+#include "core/doc/doc.h"
 #include "process_figures.h"
 #include "rebyte.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "core/doc_state.h"
+#include "core/model/doc_state.h"
 #include "core/datawin/datawin_pictures.h"
 #include "tests/test_util.h"
 #include "writers/bzip2.h"

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "core/doc.h"
-#include "core/doc_state.h"
+#include "core/doc/doc.h"
+#include "core/model/doc_state.h"
 #include "tests/test_util.h"
 
 static size_t files, mixed_models;

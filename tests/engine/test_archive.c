@@ -11,8 +11,8 @@
 #include <string.h>
 #include <zlib.h>
 #include "tests/test_util.h"
-#include "core/doc.h"
-#include "core/json.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
 
 
 /* ---------- the test format ---------- */

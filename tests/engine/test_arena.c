@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "core/arena.h"
+#include "core/model/arena.h"
 #include "tests/test_util.h"
 
 /* Small and large requests: enough to need new blocks in front of the head and own blocks behind it. */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "tests/test_util.h"
 
 static size_t files, files_deferring, units_total;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "tests/fuzz/deferred_agree.h"
 #include "tests/test_util.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "../patch/jsonpatch.h"
+#include "patch/jsonpatch.h"
 
 #define SKIP_EXIT 77
 

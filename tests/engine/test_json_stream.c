@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "include/rebyte.h"
-#include "core/doc.h"
-#include "core/json.h"
-#include "core/json_stream.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
+#include "core/json/json_stream.h"
 #include "tests/test_util.h"
 
 typedef struct pieces {

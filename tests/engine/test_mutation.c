@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/test_util.h"
-#include "core/doc.h"
+#include "core/doc/doc.h"
 
 typedef struct stats {
     size_t cases, parsed, clean_errors, bad;

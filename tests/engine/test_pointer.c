@@ -7,9 +7,9 @@
 #include <string.h>
 #include "tests/test_util.h"
 #include "rebyte.h"
-#include "core/doc.h"
-#include "core/json.h"
-#include "core/pointer.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
+#include "core/model/pointer.h"
 #include "patch/jsonpatch.h"
 
 static int decodes_to(const char *raw, const char *want, size_t want_length)

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "tests/test_util.h"
-#include "core/json.h"
+#include "core/json/json.h"
 
 static const rb_layout_field VEC_FIELDS[] = {{"x", RB_K_FLOAT, 4}, {"y", RB_K_FLOAT, 4}, {"z", RB_K_FLOAT, 4}};
 static const rb_layout VEC = {"vector", VEC_FIELDS, 3};

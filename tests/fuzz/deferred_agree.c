@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/archive_unit.h"
-#include "core/model_equal.h"
+#include "core/archive/archive_unit.h"
+#include "core/model/model_equal.h"
 #include "deferred_agree.h"
 
 static rb_doc *read_as(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits, int defer,

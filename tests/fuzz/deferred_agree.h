@@ -3,7 +3,7 @@
 #define RB_DEFERRED_AGREE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 
 /* Reads `data` as `format` twice, in full and with rb_read_options.defer, and requires the two to
  * agree (docs/performance.md "The deferred model"): both fail with the same message (file,

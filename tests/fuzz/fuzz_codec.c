@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "writers/codec.h"
+#include "core/archive/codec.h"
 #include "writers/lzss.h"
 #include "writers/szdd.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "core/datawin/datawin.h"
 
 typedef struct kept {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/asset_jpeg.h"
+#include "core/doc/asset_jpeg.h"
 #include "core/gbx/gbx_assets.h"
 
 enum { SIDE = 16 };

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/json_stream.h"
+#include "core/json/json_stream.h"
 
 /* Every array of `v` filled through the loader; 1 when it equals `whole` (NULL: no tree to
  * compare with, the walk alone). 0 with `why` set when the reader refused. */

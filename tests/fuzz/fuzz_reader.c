@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "deferred_agree.h"
 #include "fuzz_reader.h"
 

@@ -20,8 +20,8 @@
 #include <string.h>
 #include "tests/test_util.h"
 #include "rebyte.h"
-#include "core/doc.h"
-#include "core/json.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
 #include "patch/companions.h"
 #include "patch/jsonpatch.h"
 

@@ -16,8 +16,8 @@
 #include <jansson.h>
 #include "tests/test_util.h"
 #include "rebyte.h"
-#include "core/doc.h"
-#include "core/json.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
 
 typedef struct totals {
     size_t cases, accepted, on_nodes, diffs;

@@ -25,8 +25,8 @@
 #include <jansson.h>
 #include "rebyte.h"
 #include "tests/test_util.h"
-#include "core/doc.h"
-#include "core/json.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
 
 /* One edit's diff stays within this many operations that change something ("test" pins
  * aside): the edit itself, and what the replay could not leave to apply (a default a new

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "tests/test_util.h"
-#include "core/json.h"
+#include "core/json/json.h"
 #include "patch/jsonpatch.h"
 #include "patch/portable.h"
 #include "patch/selector.h"

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc.h"
-#include "core/record_guard.h"
+#include "core/doc/doc.h"
+#include "core/doc/record_guard.h"
 #include "rebyte.h"
 
 static int failures;

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <zlib.h>
 #include "tests/test_util.h"
-#include "core/doc.h"
-#include "core/json.h"
+#include "core/doc/doc.h"
+#include "core/json/json.h"
 #include "core/streamer/streamer.h"
 
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "core/doc.h"
+#include "core/doc/doc.h"
 #include "core/tres/tres.h"
 #include "tests/test_util.h"
 

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc_state.h"
+#include "core/model/doc_state.h"
 #include "core/tres/tres.h"
 #include "core/tres/wtd_tree.h"
 #include "include/rebyte.h"

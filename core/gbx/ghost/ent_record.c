@@ -9,7 +9,7 @@
  * Content that the layout does not read to its last byte stays whole as opaque "data".
  */
 #include <stdio.h>
-#include "ghost.h"
+#include "core/gbx/ghost/ghost.h"
 
 #define I32(key) {key, RB_K_INT, RB_I32, 0, NULL, 0}
 #define X32(key) {key, RB_K_INT, RB_X32, 0, NULL, 0}

@@ -11,7 +11,7 @@
  * size of every sample written.
  */
 #include <string.h>
-#include "ghost.h"
+#include "core/gbx/ghost/ghost.h"
 
 #define F32(key) {key, RB_K_FLOAT, 4, 0, NULL, 0}
 #define U8(key) {key, RB_K_INT, RB_U8, 0, NULL, 0}

@@ -8,7 +8,7 @@
  * the original compressed bytes are written back while their content is unchanged and the
  * content is re-encoded when it was edited. Key names are GBX.NET property names, camelCase.
  */
-#include "ghost.h"
+#include "core/gbx/ghost/ghost.h"
 
 /* ---------- small building blocks ---------- */
 

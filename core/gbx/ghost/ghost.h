@@ -1,7 +1,7 @@
 /* Ghost archives shared with replays (core/gbx/ghost/ghost.c) and the samples (ghost_samples.c). */
 #ifndef RB_GBX_GHOST_H
 #define RB_GBX_GHOST_H
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 /* CInputEventsStore without its leading u32: input names (ids), then 9-byte input events.
  * Used by CGameCtnGhost 011/019/025 and CGameCtnReplayRecord 00D. */

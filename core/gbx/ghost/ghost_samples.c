@@ -8,7 +8,7 @@
  * whose count is in bits 2-4 of its u35 byte; version 13 is the network state (17 bytes). Other
  * classes and versions, and a buffer the stored sizes do not cut exactly, stay a blob.
  */
-#include "ghost.h"
+#include "core/gbx/ghost/ghost.h"
 
 /* Here, the lowest file of the folder, because ghost.c, replay.c, ent_record.c and this file
  * all store data this way (no loop among them, docs/formats/adding.md). */

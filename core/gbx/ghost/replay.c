@@ -8,7 +8,7 @@
  * header, ids and node indices), described with gbx_embedded_file so the map is part of the
  * model and edits to it rebuild the embedded file and its size.
  */
-#include "ghost.h"
+#include "core/gbx/ghost/ghost.h"
 
 static void i64_list(rb_ar *ar, const char *key)
 {

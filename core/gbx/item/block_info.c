@@ -5,7 +5,7 @@
  * what a block info's helper mobils hold: CHmsItem (0x06003000), whose old CPlugSolid
  * (0x09005000) is described in solid.c. Layouts: docs/formats/gbx_item.md "Collection and block info chunks".
  */
-#include "../map/map_header.h"
+#include "core/gbx/map/map_header.h"
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {

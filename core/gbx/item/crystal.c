@@ -8,7 +8,7 @@
  * corpus). Widths of face indices, material and group indices are derived from counts
  * ("Optimized integers"): the model holds the values, the writer chooses the width.
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 /* ---------- CPlugMaterialUserInst 0x090FD000 ---------- */
 

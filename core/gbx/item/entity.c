@@ -7,7 +7,7 @@
  * Layouts: docs/formats/gbx_item.md "Entity model chunks", "Block item chunks", "Placement
  * chunks" (from GBX.NET's .chunkl files of these classes, checked on the corpus).
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 /* ---------- CGameCommonItemEntityModelEdition 0x2E026000 ---------- */
 

@@ -13,9 +13,9 @@
  * entity.c (entity models, block items, placement), crystal.c (CPlugCrystal meshes), solid2.c
  * (CPlugSolid2Model game meshes), surface.c (CPlugSurface shapes), object.c (object models).
  */
-#include "../gbx_internal.h"
-#include "item_shapes.h"
-#include "../map/map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/item/item_shapes.h"
+#include "core/gbx/map/map_header.h"
 
 /* ---------- shared shapes ---------- */
 

@@ -4,8 +4,8 @@
  * chunk of its node.
  */
 #include <string.h>
-#include "../../bytes.h"
-#include "item_shapes.h"
+#include "core/bytes.h"
+#include "core/gbx/item/item_shapes.h"
 
 int item_version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *what)
 {

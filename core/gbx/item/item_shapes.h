@@ -5,7 +5,7 @@
  */
 #ifndef RB_GBX_ITEM_SHAPES_H
 #define RB_GBX_ITEM_SHAPES_H
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 /* Reject a version whose layout is not known: guessing would misread all that follows. */
 int item_version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *what);

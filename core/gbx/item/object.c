@@ -7,7 +7,7 @@
  * Layouts: docs/formats/gbx_item.md "Object model chunks" (from GBX.NET's CGameObjectPhyModel.cs,
  * CGameObjectVisModel.cs and .chunkl files, checked on the corpus).
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 /* An i32 that GBX.NET reads as the count of an array it does not describe: only 0 is typed. */
 static int zero_count(rb_ar *ar, const char *key)

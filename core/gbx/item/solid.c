@@ -7,7 +7,7 @@
  * CPlugSolid.chunkl, CPlugTree.cs, CPlugTreeLight.chunkl, CPlugTreeVisualMip.cs, checked on the
  * corpus's Ground.Solid.Gbx).
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 /* ---------- CPlugSolid 0x09005000 ---------- */
 

@@ -10,7 +10,7 @@
  * checked on the corpus). The vertex layout of CPlugVisual3D 004 follows the flags and counts of
  * CPlugVisual 00F in the same node, which the model holds once (there).
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 /* ---------- CPlugSolid2Model 0x090BB000 ---------- */
 

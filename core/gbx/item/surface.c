@@ -6,7 +6,7 @@
  * Layouts: docs/formats/gbx_item.md "Surface chunks" (from GBX.NET's CPlugSurface.cs and
  * .chunkl, checked on the shapes embedded in the corpus maps).
  */
-#include "item_shapes.h"
+#include "core/gbx/item/item_shapes.h"
 
 enum { SURF_SPHERE = 0, SURF_ELLIPSOID = 1, SURF_BOX = 6, SURF_MESH = 7, SURF_COMPOUND = 13 };
 enum { SURF_MAX_DEPTH = 16 }; /* compounds of compounds: bounded, the input decides the depth */

@@ -8,8 +8,8 @@
  *   5+:             blockIndexes; snapItemGroups (5, 6: here; 7, 8: after itemIndexes);
  *                   itemIndexes (6+); an array of -1 (not in 6); snappedOnIndexes
  */
-#include "../gbx_internal.h"
-#include "map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 static void items_on_item(rb_ar *ar)
 {

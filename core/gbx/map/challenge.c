@@ -3,8 +3,8 @@
  * GBX.NET's CGameCtnChallenge.chunkl, checked on the corpus.
  * Key names follow GBX.NET's property names (camelCase) so users can look them up there too.
  */
-#include "../gbx_internal.h"
-#include "map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 /* A deprecated-format list header: u32 version (10 in every known file), then the count. */
 static uint64_t deprec_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)

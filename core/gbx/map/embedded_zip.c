@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 enum { LOCAL_SIGNATURE = 0x04034B50u, METHOD_DEFLATE = 8 };
 

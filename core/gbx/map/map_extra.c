@@ -11,8 +11,8 @@
  * 051 title id) must be typed, or every later id reference is misread (docs/formats/gbx.md
  * "Lookback ids").
  */
-#include "../gbx_internal.h"
-#include "../../json.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/json/json.h"
 
 /* ---------- small helpers ---------- */
 

@@ -4,8 +4,8 @@
  * calls the other for a fact.
  */
 #include <string.h>
-#include "../gbx_internal.h"
-#include "map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 static const rb_node *chunk_in(const rb_node *chunks, uint32_t family, uint32_t legacy, uint32_t low)
 {

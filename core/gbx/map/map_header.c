@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../gbx_internal.h"
-#include "map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 /* ---------- a copy in a description ---------- */
 

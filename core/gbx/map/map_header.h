@@ -1,7 +1,7 @@
 /* Map header chunks and the body facts they copy (map_facts.c, map_header.c, map_header_xml.c). */
 #ifndef RB_GBX_MAP_HEADER_H
 #define RB_GBX_MAP_HEADER_H
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 /* Where the body keeps a fact the header (or the parameters' 00A) repeats. */
 typedef enum gbx_fact {

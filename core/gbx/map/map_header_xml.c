@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../buf.h"
-#include "../../json.h"
-#include "../gbx.h"
-#include "map_header.h"
+#include "core/buf.h"
+#include "core/json/json.h"
+#include "core/gbx/gbx.h"
+#include "core/gbx/map/map_header.h"
 
 typedef enum xml_value { XML_TEXT, XML_ID, XML_ENVIRONMENT, XML_MOOD, XML_INT, XML_LAPS } xml_value;
 

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../json.h"
-#include "../gbx.h"
-#include "../gbx_internal.h"
+#include "core/json/json.h"
+#include "core/gbx/gbx.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 enum { BLOCK_FLAG_FREE = 0x20000000 };
 

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../json.h"
-#include "../../rules.h"
-#include "../gbx.h"
-#include "map_header.h"
+#include "core/json/json.h"
+#include "core/doc/rules.h"
+#include "core/gbx/gbx.h"
+#include "core/gbx/map/map_header.h"
 
 /* The map chunk `low` (0x01F, ...) of chunk list `chunks` under either id family: 0x03043xxx
  * or the legacy 0x24003xxx. NULL for none or several. */

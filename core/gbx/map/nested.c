@@ -3,8 +3,8 @@
  * CGameCtnBlockSkin, CGameWaypointSpecialProperty.
  * Layouts: docs/formats/gbx.md "Classes nested in maps".
  */
-#include "../gbx_internal.h"
-#include "map_header.h"
+#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map_header.h"
 
 /* CGameCtnCollectorList 000: the block stock */
 static void collector_list_000(rb_ar *ar)

@@ -4,7 +4,7 @@
  * CGameCtnChallenge.TMUnlimiter.cs, version 7; what the corpus has is typed and the rest refused,
  * so such a chunk stays bytes (docs/formats/gbx_mapextra.md "TMUnlimiter chunks").
  */
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 enum {
     DECORATION_NOTHING = 3,           /* flags & 3: sky decoration visibility */

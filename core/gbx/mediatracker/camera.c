@@ -2,7 +2,7 @@
  * Media tracker camera blocks: custom, game, orbital, path/simple, shake, effect script and inertial
  * tracking cameras (current and 2006 ids). Layouts: docs/formats/gbx_mediatracker.md.
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- camera blocks ---------- */
 

@@ -3,7 +3,7 @@
  * CGameCtnMediaTrack (0x03078000, and the 2006 ids 0x0307B000), and CControlEffectSimi (0x07010000),
  * the placement keys of text and image blocks. Layouts: docs/formats/gbx_mediatracker.md.
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- CGameCtnMediaClip 0x03079000 ---------- */
 

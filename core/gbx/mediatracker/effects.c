@@ -3,7 +3,7 @@
  * sound, depth of field, tone mapping, fog, colour grading, triangles, lightmap, UI and the other
  * TM2/TM2020 effect classes (current and 2006 ids). Layouts: docs/formats/gbx_mediatracker.md.
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- effect blocks ---------- */
 

@@ -5,7 +5,7 @@
  * No corpus file has one; the layouts are GBX.NET's chunkl files, and fixtures made by the
  * project's writer round-trip each (docs/formats/gbx_mediatracker.md "TM2020 blocks").
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- Entity 0329F000 ---------- */
 

@@ -18,7 +18,7 @@
  */
 #ifndef RB_GBX_MEDIA_H
 #define RB_GBX_MEDIA_H
-#include "../gbx_internal.h"
+#include "core/gbx/engine/gbx_internal.h"
 
 typedef void (*key_fields_fn)(rb_ar *ar, uint32_t version);
 

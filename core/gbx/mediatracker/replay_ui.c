@@ -4,7 +4,7 @@
  * (CSceneObject, CSceneMobil, CControlBase, CControlContainer, CControlList).
  * Layouts: docs/formats/gbx_mediatracker.md.
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- CCtnMediaBlockEventTrackMania 2407F000 (TMN-TMU replays) ---------- */
 

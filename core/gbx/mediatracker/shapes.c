@@ -1,7 +1,7 @@
 /*
  * Shapes shared by the media tracker classes: lists of keys, spans, runs of named scalars.
  */
-#include "mediatracker.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 void mt_f32s(rb_ar *ar, const char *const *names, int count)
 {

@@ -1,0 +1,16 @@
+/*
+ * One deferred unit read again alone: the nodes a full read gives it, made without reading the
+ * rest of the file (docs/performance.md "Issue 31, session 11: one unit at a time").
+ */
+#ifndef RB_ARCHIVE_UNIT_H
+#define RB_ARCHIVE_UNIT_H
+#include "core/model/doc_state.h"
+
+/* Reads the unit at `place` (doc_state.h) again alone, with the reader state it began with, its nodes in
+ * `arena` (the caller's: the document's own model is not touched, so any number of threads may
+ * do this at once under the shared lock). Returns the unit's node, equal to what a full read of
+ * the file gives at that place; NULL with `err` set when it cannot be read alone or memory ran
+ * out. The document's `expand_unit` (set by the parse: walks that print units call it through
+ * the document, not this module). */
+rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
+#endif

@@ -1,0 +1,350 @@
+/* The public model and JSON API (include/rebyte.h) over the internal model. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <math.h>
+#include <stdio.h>
+#include <zlib.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/doc/doc.h"
+#include "core/error.h"
+#include "core/model/pointer.h"
+#include "core/json/json.h"
+#include "core/json/json_emit.h"
+#include "core/json/json_stream.h"
+
+/* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
+ * for a child turns them into the nodes they stand for, once, so a child can be read and edited
+ * like any other node. */
+rb_node_kind rb_node_kind_of(const rb_node *n)
+{
+    if (n->kind == RB_K_TABLE) return RB_NODE_LIST;
+    return n->kind == RB_K_PACKED ? RB_NODE_RECORD : (rb_node_kind)n->kind;
+}
+const char *rb_node_key(const rb_node *n) { return n->key; }
+
+size_t rb_node_child_count(const rb_node *n)
+{
+    if (n->kind == RB_K_TABLE) return n->table->count;
+    if (n->kind == RB_K_PACKED && !rb_table_expand((rb_node *)n)) return 0; /* logically const, as below */
+    return rb_node_is_container(n) ? n->v.kids.count : 0;
+}
+
+rb_node *rb_node_child(const rb_node *n, size_t i)
+{
+    if (i >= rb_node_child_count(n)) return NULL;
+    /* expanding changes the representation, not the value: the node stays logically const */
+    if (n->kind == RB_K_TABLE && !rb_table_expand((rb_node *)n)) return NULL;
+    return n->v.kids.items[i];
+}
+rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
+
+/* RFC 6901, read as every other place reads pointers (core/pointer.c): a bad '~' escape, an
+ * index such as "01" or "+1", a pointer not starting with '/' lead nowhere. */
+rb_node *rb_node_at(rb_node *root, const char *pointer)
+{
+    rb_node *n = root;
+    rb_pointer_walk w;
+    const char *raw;
+    size_t raw_length;
+    if (rb_pointer_walk_begin(&w, pointer, strlen(pointer), 0) != 0) return NULL;
+    while (n && rb_pointer_next(&w, &raw, &raw_length) == 1) {
+        int bad_escape;
+        size_t length, index;
+        char *token = rb_pointer_decode_dup(raw, raw_length, &length, &bad_escape);
+        if (!token) return NULL;
+        if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE)
+            n = rb_pointer_index(token, length, &index) == 0 ? rb_node_child(n, index) : NULL;
+        else
+            n = strlen(token) == length ? rb_node_get(n, token) : NULL; /* member names hold no NUL */
+        free(token);
+    }
+    return n;
+}
+
+/* ---------- checked getters: the kind first, then whether the value fits ---------- */
+
+static int holds_integer(const rb_node *n) { return n->kind == RB_K_INT || n->kind == RB_K_BOOL; }
+
+/* A negative value of a signed wire type (sign-extended by rb_node_int). */
+static int is_negative(const rb_node *n) { return (n->wire & RB_W_SIGNED) && rb_node_int(n) < 0; }
+
+rb_status rb_node_get_int(const rb_node *n, int64_t *value)
+{
+    if (!n || !value) return RB_E_USAGE;
+    if (!holds_integer(n)) return RB_E_MODEL;
+    /* an unsigned 64-bit value above INT64_MAX has no int64_t */
+    if (!(n->wire & RB_W_SIGNED) && n->v.bits > (uint64_t)INT64_MAX) return RB_E_MODEL;
+    *value = rb_node_int(n);
+    return RB_OK;
+}
+
+rb_status rb_node_get_uint(const rb_node *n, uint64_t *value)
+{
+    if (!n || !value) return RB_E_USAGE;
+    if (!holds_integer(n) || is_negative(n)) return RB_E_MODEL;
+    *value = (uint64_t)rb_node_int(n);
+    return RB_OK;
+}
+
+rb_status rb_node_get_float(const rb_node *n, double *value)
+{
+    if (!n || !value) return RB_E_USAGE;
+    if (n->kind != RB_K_FLOAT) return RB_E_MODEL;
+    *value = rb_node_float(n);
+    return RB_OK;
+}
+
+void rb_doc_set_original(rb_doc *doc, const rb_doc *original) { doc->original = original; }
+void rb_doc_author_records(rb_doc *doc) { doc->authored_records = 1; }
+
+rb_status rb_node_set_uint(rb_node *n, uint64_t v)
+{
+    if (!n) return RB_E_USAGE;
+    unsigned width = n->wire & RB_W_WIDTH;
+    if ((n->kind != RB_K_INT && n->kind != RB_K_BOOL) || (width < 8 && v >> (8 * width))) return RB_E_MODEL;
+    if ((n->wire & RB_W_SIGNED) && width < 8 && v >> (8 * width - 1)) return RB_E_MODEL;
+    n->v.bits = v;
+    return RB_OK;
+}
+
+rb_status rb_node_set_int(rb_node *n, int64_t v)
+{
+    if (!n) return RB_E_USAGE;
+    unsigned width = n->wire & RB_W_WIDTH;
+    if (n->kind != RB_K_INT) return RB_E_MODEL;
+    if (!(n->wire & RB_W_SIGNED)) return v < 0 ? RB_E_MODEL : rb_node_set_uint(n, (uint64_t)v);
+    if (width < 8) {
+        int64_t lo = -((int64_t)1 << (8 * width - 1)), hi = ((int64_t)1 << (8 * width - 1)) - 1;
+        if (v < lo || v > hi) return RB_E_MODEL;
+        n->v.bits = (uint64_t)v & (((uint64_t)1 << (8 * width)) - 1);
+    } else {
+        n->v.bits = (uint64_t)v;
+    }
+    return RB_OK;
+}
+
+rb_status rb_node_set_float(rb_node *n, double v)
+{
+    if (!n) return RB_E_USAGE;
+    if (n->kind != RB_K_FLOAT) return RB_E_MODEL;
+    if ((n->wire & RB_W_WIDTH) == 4) {
+        float f = (float)v;
+        if (isinf(f) && !isinf(v)) return RB_E_MODEL;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        n->v.bits = b;
+    } else {
+        memcpy(&n->v.bits, &v, 8);
+    }
+    return RB_OK;
+}
+
+rb_status rb_node_get_bytes(const rb_node *n, const uint8_t **bytes, size_t *size)
+{
+    if (!n || !bytes || !size) return RB_E_USAGE;
+    size_t data_size;
+    const uint8_t *data = rb_node_bytes(n, &data_size);
+    if (!data) return RB_E_MODEL;
+    *bytes = data;
+    *size = data_size;
+    return RB_OK;
+}
+
+rb_status rb_node_set_bytes(rb_doc *doc, rb_node *n, const void *bytes, size_t size)
+{
+    if (!doc || !n || (!bytes && size)) return RB_E_USAGE;
+    if (n->kind != RB_K_STRING && n->kind != RB_K_BLOB && n->kind != RB_K_OPAQUE && n->kind != RB_K_ID) return RB_E_MODEL;
+    uint8_t *copy = rb_arena_dup(&doc->arena, bytes, size ? size : 1);
+    if (!copy) return RB_E_NOMEM;
+    n->v.bytes.data = copy;
+    n->v.bytes.size = size;
+    if (n->kind == RB_K_ID) n->wire = RB_ID_STRING;
+    return RB_OK;
+}
+
+static int dump_usage_ok(const rb_doc *doc, rb_blob_mode blobs, rb_error *err)
+{
+    if (doc && blobs >= RB_BLOBS_REF && blobs <= RB_BLOBS_OMIT) return 1;
+    rb_error_set(err, RB_E_USAGE, doc ? doc->file_name : NULL, NULL, "rb_doc_dump: no document, or no such blob mode");
+    return 0;
+}
+
+/* The text is printed while the model is walked (json_emit.h): no tree of the whole file. */
+rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, rb_text_sink sink,
+                         void *context, rb_error *err)
+{
+    if (!sink) return RB_E_USAGE;
+    if (!dump_usage_ok(doc, blobs, err)) return RB_E_USAGE;
+    rb_json_emitter e;
+    rb_json_text_emitter(&e, NULL, 0, sink, context);
+    rb_error unit_err;
+    int unit_failed = rb_doc_emit(&e, doc, blobs, source_name, NULL, NULL, &unit_err) != 0;
+    int nomem = e.own.failed;
+    const char *newline = "\n";
+    int failed = e.failed;
+    if (unit_failed) {
+        rb_json_emitter_finish(&e);
+        if (err) *err = unit_err;
+        return unit_err.status;
+    }
+    if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, newline, 1) != 0) {
+        rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
+        rb_error_set(err, st, doc->file_name, NULL, nomem ? "out of memory while printing the model"
+                                                          : "the dump's text could not be written");
+        return st;
+    }
+    return RB_OK;
+}
+
+
+rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
+                      rb_error *err)
+{
+    if (!json_text) return RB_E_USAGE;
+    *json_text = NULL;
+    rb_buf b;
+    rb_buf_init(&b);
+    rb_status st = rb_doc_dump_to(doc, blobs, source_name, rb_buf_sink, &b, err);
+    rb_buf_put_u8(&b, 0);
+    if (b.failed) {
+        st = RB_E_NOMEM;
+        rb_error_set(err, st, doc->file_name, NULL, "out of memory while printing the model");
+    }
+    size_t size;
+    if (st == RB_OK) *json_text = (char *)rb_buf_take(&b, &size);
+    else rb_buf_free(&b);
+    return st;
+}
+
+/* ---------- the library itself ---------- */
+
+unsigned rb_version_number(void) { return REBYTE_VERSION_NUMBER; }
+const char *rb_version(void) { return REBYTE_VERSION_STRING; }
+
+/* The caller's free() may be another C runtime's (a DLL, a static runtime): what the library
+ * allocated goes back through the library. */
+void rb_free(void *p) { free(p); }
+
+static void build_error(rb_error *err, const char *name, const char *message)
+{
+    if (!err) return;
+    memset(err, 0, sizeof(*err));
+    err->status = RB_E_USAGE;
+    snprintf(err->file, sizeof err->file, "%s", name ? name : "");
+    snprintf(err->message, sizeof err->message, "%s", message);
+}
+
+/* The text is read piecewise (json_stream.h): a large list's elements are decoded when the
+ * description reaches them, so the JSON is never a tree of the whole file. */
+static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const rb_doc *blob_source, int defer,
+                                 rb_error *err)
+{
+    char why[sizeof err->message];
+    if (err) memset(err, 0, sizeof(*err));
+    json_t *j = loader ? rb_json_loader_root(loader, why, sizeof why) : NULL;
+    if (!j) {
+        build_error(err, name, loader ? why : "out of memory");
+        return NULL;
+    }
+    const char *format_name = json_string_value(json_object_get(j, "$format"));
+    const rb_format *format = format_name ? rb_format_by_name(format_name) : blob_source ? blob_source->format : NULL;
+    rb_doc *doc = NULL;
+    if (!format) build_error(err, name, "\"$format\" is missing or names no known format");
+    else doc = rb_doc_from_json_loader(format, j, loader, blob_source, name, defer, err);
+    json_decref(j);
+    return doc;
+}
+
+rb_doc *rb_doc_build(const char *json_text, size_t size, const char *name, const rb_doc *blob_source, rb_error *err)
+{
+    rb_json_loader *loader = rb_json_loader_memory(json_text, size, name);
+    rb_doc *doc = build_from_loader(loader, name, blob_source, 0, err);
+    rb_json_loader_free(loader);
+    return doc;
+}
+
+/* The JSON file opened, for a loader that reads it where it is. */
+static rb_json_loader *file_loader(const char *json_path, int *fd, rb_error *err)
+{
+    struct stat st;
+    *fd = open(json_path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0 || fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rb_error_set(err, RB_E_IO, json_path, NULL, "%s", *fd < 0 ? strerror(errno) : "not a regular file");
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        return NULL;
+    }
+    rb_json_loader *loader = rb_json_loader_fd(*fd, (uint64_t)st.st_size, json_path);
+    if (!loader) {
+        rb_error_set(err, RB_E_NOMEM, json_path, NULL, "out of memory");
+        close(*fd);
+        *fd = -1;
+    }
+    return loader;
+}
+
+static rb_doc *build_file(const char *json_path, const rb_doc *blob_source, int defer, rb_error *err)
+{
+    int fd;
+    if (!json_path) return NULL;
+    rb_json_loader *loader = file_loader(json_path, &fd, err);
+    if (!loader) return NULL;
+    rb_doc *doc = build_from_loader(loader, json_path, blob_source, defer, err);
+    rb_json_loader_free(loader);
+    close(fd);
+    return doc;
+}
+
+rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_error *err)
+{
+    return build_file(json_path, blob_source, 0, err);
+}
+
+/* A deferring build's units expanded: the JSON built again in full into the same document
+ * (what core/doc.c's read_again_in_full is to a deferred read). Called holding the document's
+ * lock exclusive; 0 when the file no longer builds (changed since) or out of memory. */
+static int build_again_in_full(rb_doc *doc)
+{
+    rb_error err;
+    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, &err);
+    if (!full) return 0;
+    rb_doc_swap_model(doc, full); /* `full` holds the deferred model now */
+    rb_doc_free(full);
+    if (doc->select_index_free) doc->select_index_free(doc);
+    doc->select_index = NULL;
+    doc->select_index_free = NULL;
+    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
+    doc->format_index = NULL;
+    doc->defer_units = 0;
+    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    return 1;
+}
+
+rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_source, rb_error *err)
+{
+    /* expansion builds the file again from the name the document keeps: one it cannot keep
+     * whole is built in full at once */
+    int defer = json_path && strlen(json_path) < sizeof ((rb_doc *)0)->file_name;
+    rb_doc *doc = build_file(json_path, blob_source, defer, err);
+    if (doc) doc->expand = build_again_in_full;
+    return doc;
+}
+
+char *rb_dump_source_file(const char *json_path, rb_error *err)
+{
+    int fd;
+    if (err) memset(err, 0, sizeof(*err));
+    rb_json_loader *loader = json_path ? file_loader(json_path, &fd, err) : NULL;
+    if (!loader) return NULL;
+    json_t *source = rb_json_loader_member(loader, "$source");
+    const char *file = json_string_value(json_object_get(source, "file"));
+    char *copy = file ? strdup(file) : NULL;
+    json_decref(source);
+    rb_json_loader_free(loader);
+    close(fd);
+    return copy;
+}

@@ -1,0 +1,25 @@
+/* The document: parsing, building and the format registry (its state: doc_state.h). */
+#ifndef RB_DOC_H
+#define RB_DOC_H
+#include "core/archive/archive.h"
+#include "core/model/doc_state.h"
+#include "core/model/model.h"
+#include "rebyte.h"
+
+const rb_format *const *rb_formats(size_t *count);
+const rb_format *rb_format_by_name(const char *name);
+const rb_format *rb_format_detect(const uint8_t *data, size_t size);
+
+rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+                        rb_error *err);
+/* Builds a model from JSON through the format's description (validating it). Blob references
+ * resolve against `blob_source` (may be NULL). */
+rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
+                         rb_error *err);
+/* The same for a tree read piecewise by `loader` (json_stream.h), its large lists filled as the
+ * description reaches them; `defer`: the format keeps the units it can as the bytes they write
+ * (rb_doc_build_file_deferred). */
+struct rb_json_loader;
+rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
+                                const rb_doc *blob_source, const char *name, int defer, rb_error *err);
+#endif

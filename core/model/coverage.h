@@ -1,0 +1,10 @@
+/* Coverage of a model below a node, deferred units included (core/coverage.c). */
+#ifndef RB_COVERAGE_H
+#define RB_COVERAGE_H
+#include "core/model/model.h"
+
+/* Adds the typed and opaque bytes below `n` to `coverage` (and whether an opaque tail is there). */
+void rb_node_coverage(const rb_node *n, rb_coverage *coverage);
+/* Adds the opaque and blob bytes below `n`, by payload kind, to `kinds`. */
+void rb_node_coverage_kinds(const rb_node *n, rb_coverage_kinds *kinds);
+#endif

@@ -1,0 +1,23 @@
+/*
+ * Two model subtrees compared node by node, without rendering them (core/model_equal.c): what
+ * verifying a patched write, `diff` and the race-record guard (core/records.c) share.
+ */
+#ifndef RB_MODEL_EQUAL_H
+#define RB_MODEL_EQUAL_H
+#include "core/buf.h"
+#include "core/model/doc_state.h"
+#include "core/model/model.h"
+
+/* 1 when the two subtrees hold the same content (how values were stored — id storage flags,
+ * stream encodings, a table or the list it stands for — does not count). Else 0, and `where`
+ * (may be NULL) gets the JSON pointer of the first difference below `path`. */
+int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where);
+/* rb_model_equal without the place of the difference (symbol handles by handle: a renamed symbol
+ * is one change, of the symbol). */
+int rb_model_same(const rb_node *a, const rb_node *b);
+/* Is `member` of `record` (a record as rb_record_view shows it) left out of a comparison? */
+typedef int (*rb_member_filter)(const rb_node *record, const rb_node *member);
+/* rb_model_same without the members `ignored` names in both (NULL: none): an element and its
+ * copy before apply gave the copy what it gives every copy (patch/model_diff.c copy_source). */
+int rb_model_same_but(const rb_node *a, const rb_node *b, rb_member_filter ignored);
+#endif
