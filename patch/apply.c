@@ -6,7 +6,7 @@
  * record member, the first element of an empty list, an annotation, a version change, the whole
  * document) is built by the format's description on the smallest unit around it
  * (patch/model_unit.c), once the stack is done. The model is then written, the output read back
- * and the two models compared node by node (core/model_equal.c): an edit costs a round trip plus
+ * and the two models compared node by node (core/model/model_equal.c): an edit costs a round trip plus
  * what it touches. Every refusal is final and names the file, the patch, the operation and the
  * path: a selector that matches nothing, a failed test, a conflict, a race record, a rule, a
  * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no

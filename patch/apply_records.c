@@ -6,7 +6,7 @@
  * original, whose model the patches changed in place): the model path notes the nodes each
  * operation went through and the ones it put in place (edited_nodes), and a record that is
  * neither, nor below one put in place, is the original's node, untouched. The comparison is the library's, which
- * every write takes too (core/record_guard.c); here it comes before the write, so the message
+ * every write takes too (core/doc/record_guard.c); here it comes before the write, so the message
  * names the patch.
  */
 #include <stdint.h>

@@ -36,7 +36,7 @@ typedef struct rules_after {
 static void note_after(void *context, const rb_rule_violation *v)
 {
     rules_after *ra = context;
-    if (v->warning) { /* reported, never a reason to refuse (core/rules.h) */
+    if (v->warning) { /* reported, never a reason to refuse (core/doc/rules.h) */
         apply_warning(ra->out, "game rule %s (warning) at %s: %s", v->rule, v->path, v->message);
         return;
     }

@@ -131,7 +131,7 @@ static void put_escaped(rb_buf *out, const char *s, size_t n)
 }
 
 /* A key value as a selector spells it: strings raw with ~ / , ] escaped; reals in the dump's
- * shortest spelling (core/json.c rb_format_f64: the real the model renders for an f32 is the
+ * shortest spelling (core/json/json.c rb_format_f64: the real the model renders for an f32 is the
  * double of its shortest decimal, so this is that decimal); others in compact JSON. */
 static void spell_value(rb_buf *out, const json_t *v)
 {
@@ -154,7 +154,7 @@ static void spell_value(rb_buf *out, const json_t *v)
 }
 
 /* The common key values spelled straight from the node, as spell_value spells their JSON
- * (core/json.c rb_model_to_json): numbers, floats, ids, text. 0 for the others (and symbol
+ * (core/json/json.c rb_model_to_json): numbers, floats, ids, text. 0 for the others (and symbol
  * handles, which show as their text), which go through the JSON. Keys are read for every
  * element of a list, so this is what a diff's keys cost. */
 static int spell_node(rb_buf *out, const rb_node *n)

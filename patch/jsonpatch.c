@@ -142,7 +142,7 @@ struct token {
     size_t len;
 };
 
-/* Decodes src[0..n) per RFC 6901 section 4 (core/pointer.c: "~01" is "~1", not "/"). Any other
+/* Decodes src[0..n) per RFC 6901 section 4 (core/model/pointer.c: "~01" is "~1", not "/"). Any other
    '~' is a syntax error rather than a literal, so malformed pointers fail loudly. */
 static int decode_token(const char *src, size_t n, struct token *tok, char *err, size_t errlen)
 {
@@ -159,7 +159,7 @@ static int decode_token(const char *src, size_t n, struct token *tok, char *err,
     return 0;
 }
 
-/* RFC 6901 array-index (core/pointer.c): "01", "1e0", "-1", "+1" are rejected rather than
+/* RFC 6901 array-index (core/model/pointer.c): "01", "1e0", "-1", "+1" are rejected rather than
    coerced, since lenient parsing would let several spellings address one element. */
 static int parse_index(const struct token *tok, size_t *out)
 {

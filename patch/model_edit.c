@@ -3,7 +3,7 @@
  *
  * A pointer is followed through the nodes (selectors matched on the elements' members, rendered
  * one member at a time). A scalar is set through its wire type, with the conversions the model
- * is built from JSON with (core/json.c), so the same values are accepted and refused. A value
+ * is built from JSON with (core/json/json.c), so the same values are accepted and refused. A value
  * that brings new structure (a replaced record, a new list element) is built from its JSON after
  * a node of the same shape already in the model: the node it replaces, or a neighbour in its
  * list. That gives every new node its kind and wire type; the writer then walks the description

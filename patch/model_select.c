@@ -79,7 +79,7 @@ static enum value_class class_of(const rb_doc *doc, const rb_node *m)
 
 /* The canonical text of the members most selectors name, without rendering them: a plain
  * integer (its JSON spelling: neither a symbol, hex, a character nor above INT64_MAX, which
- * core/json.c spells as strings) and an ASCII string, appended to `out` with a NUL. 1 when done. */
+ * core/json/json.c spells as strings) and an ASCII string, appended to `out` with a NUL. 1 when done. */
 static int plain_canonical(const rb_node *m, enum value_class *class, rb_buf *out)
 {
     unsigned wire = m->wire;

@@ -511,14 +511,14 @@ typedef struct in_place {
     size_t *taken, depth;
 } in_place;
 
-/* An RFC 6901 token, decoded (core/pointer.c); NULL when it has an escape other than ~0 or ~1. */
+/* An RFC 6901 token, decoded (core/model/pointer.c); NULL when it has an escape other than ~0 or ~1. */
 static char *decode_token(const char *p, size_t n, size_t *len)
 {
     int bad_escape;
     return rb_pointer_decode_dup(p, n, len, &bad_escape);
 }
 
-/* An RFC 6901 array index (core/pointer.c) below `limit`. */
+/* An RFC 6901 array index (core/model/pointer.c) below `limit`. */
 static int array_index(const char *token, size_t len, size_t limit, size_t *index)
 {
     return rb_pointer_index(token, len, index) == 0 && *index < limit;

@@ -33,7 +33,7 @@ typedef struct rb_slot {
     int valid;
 } rb_slot;
 
-typedef struct rb_doc rb_doc_state; /* core/doc.h */
+typedef struct rb_doc rb_doc_state; /* core/doc/doc.h */
 
 /* --- lifetime (used by the document layer) --- */
 rb_ar *rb_ar_new_read(rb_doc_state *doc, const uint8_t *data, size_t size, rb_node *root);
@@ -284,7 +284,7 @@ rb_ar_mark rb_ar_mark_here(rb_ar *ar);
  * of that error is copied to `why` so the caller can report why it fell back. */
 void rb_ar_rewind(rb_ar *ar, const rb_ar_mark *mark, char *why, size_t why_size);
 
-/* --- deferred units (docs/performance.md "The deferred model"; core/archive_defer.c) ---
+/* --- deferred units (docs/performance.md "The deferred model"; core/archive/archive_defer.c) ---
  * In a document read with rb_read_options.defer, a unit the format has read and checked in full
  * (a GBX body chunk) may be kept as its bytes: rb_ar_unit_begin before describing it,
  * rb_ar_unit_defer after. READ (and FROM_JSON, rb_ar_unit_write); elsewhere both do nothing. */

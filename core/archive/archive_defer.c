@@ -4,7 +4,7 @@
  * chunk) as one RB_K_DEFERRED node holding the unit's bytes, and give the nodes the read built
  * back to the arena. The read is the full read, so it raises the same errors at the same
  * offsets; what is saved is the model's memory, and on write the walk of the unit's nodes (its
- * bytes are copied). Navigating the document expands every unit (core/doc.c).
+ * bytes are copied). Navigating the document expands every unit (core/doc/doc.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +111,7 @@ static const rb_node **containers_around(rb_ar *ar, size_t *count)
 }
 
 /* A race record stays nodes, whole: the guard of the write compares records by their nodes,
- * so a build's deferred units never need expanding for it (core/doc_write.c). */
+ * so a build's deferred units never need expanding for it (core/doc/doc_write.c). */
 static int in_or_around_record(rb_ar *ar, const rb_node *unit)
 {
     const rb_format *format = ar->doc->format;

@@ -3,7 +3,7 @@
  * only in the spelling the writer makes (plus leading zeros and either hex case), so a line of
  * one kind is not silently taken for another when a description tries a layout (a "0x" byte
  * line is never a number, a string or a float). The archive then takes a value only in the
- * writer's own spelling (core/archive.c spelled_as_writer), so a file reads back byte for byte.
+ * writer's own spelling (core/archive/archive.c spelled_as_writer), so a file reads back byte for byte.
  */
 #include "core/archive/archive_text.h"
 #include <inttypes.h>

@@ -5,7 +5,7 @@
  *
  * A chunk kept as its bytes is copied where it was read, so every absolute pointer and string link
  * in it is what writing its nodes would put there: nothing before it changed size, since an edit
- * expands the document first (core/doc.c). Its links resolve nothing at write (its words are
+ * expands the document first (core/doc/doc.c). Its links resolve nothing at write (its words are
  * already right) and add no text to STRG (an unedited model names only texts STRG has). What its
  * nodes would have given the rest of the write is replayed:
  *   STRG  the string table (texts, addresses) the links of the chunks kept as nodes resolve

@@ -30,7 +30,7 @@ int datawin_page_decode(const uint8_t *blob, size_t size, uint64_t max_bytes, da
 /* Encode pixels in `form`; 0, or -1 with `why`. */
 int datawin_page_encode(const datawin_picture *picture, datawin_page_form form, rb_buf *out, char *why, size_t why_size);
 void datawin_picture_free(datawin_picture *picture);
-/* PNG in and out (core/assets.h's shared encoder): 0, or -1 with `why`. */
+/* PNG in and out (core/doc/assets.h's shared encoder): 0, or -1 with `why`. */
 int datawin_picture_from_png(const uint8_t *png, size_t size, uint64_t max_bytes, datawin_picture *out, char *why,
                         size_t why_size);
 int datawin_picture_to_png(const datawin_picture *picture, rb_buf *out, char *why, size_t why_size);

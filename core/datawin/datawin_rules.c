@@ -1,5 +1,5 @@
 /*
- * The game rules of data.win files (the datawin format's rules, core/rules.h): what the runner
+ * The game rules of data.win files (the datawin format's rules, core/doc/rules.h): what the runner
  * relies on that the byte format does not enforce. Most of a data.win's cross references are
  * plain indices into another chunk's list (an instance's object, a TPAG item's texture page, a
  * sound's audio group): the bytes hold any number, the runner indexes its asset arrays with it

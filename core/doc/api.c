@@ -42,7 +42,7 @@ rb_node *rb_node_child(const rb_node *n, size_t i)
 }
 rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
 
-/* RFC 6901, read as every other place reads pointers (core/pointer.c): a bad '~' escape, an
+/* RFC 6901, read as every other place reads pointers (core/model/pointer.c): a bad '~' escape, an
  * index such as "01" or "+1", a pointer not starting with '/' lead nowhere. */
 rb_node *rb_node_at(rb_node *root, const char *pointer)
 {
@@ -305,7 +305,7 @@ rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_e
 }
 
 /* A deferring build's units expanded: the JSON built again in full into the same document
- * (what core/doc.c's read_again_in_full is to a deferred read). Called holding the document's
+ * (what core/doc/doc.c's read_again_in_full is to a deferred read). Called holding the document's
  * lock exclusive; 0 when the file no longer builds (changed since) or out of memory. */
 static int build_again_in_full(rb_doc *doc)
 {

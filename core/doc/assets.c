@@ -3,7 +3,7 @@
  * caller's sink with names made safe and unique and builds the manifest, so `rebyte extract` is
  * a thin client; rb_doc_asset_patch asks the format for the operations that put a file back.
  * What an asset is, and how it is converted, is the format's (its `assets` and `asset_patch`
- * hooks, core/doc_state.h); the encoders they share are in writers/asset_media.c.
+ * hooks, core/model/doc_state.h); the encoders they share are in writers/asset_media.c.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * Writing a document (include/rebyte.h rb_doc_write, rb_doc_write_against): the format's
- * description run in the write direction, then the race-record guard (core/record_guard.c) on
+ * description run in the write direction, then the race-record guard (core/doc/record_guard.c) on
  * the bytes. Apart from doc.c so that the guard, which parses the original through doc.c, is a
  * layer above the document and not in a loop with it (tests/structure/symbol_cycles.py).
  */
@@ -41,7 +41,7 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
     return st;
 }
 
-/* No write forges a race record, whichever path made the model (core/record_guard.c). */
+/* No write forges a race record, whichever path made the model (core/doc/record_guard.c). */
 static rb_status guard_records(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_error *err)
 {
     rb_error why;

@@ -1,5 +1,5 @@
 /*
- * What a format is: its hook table (rb_format), which core/registry.c lists. Each format fills
+ * What a format is: its hook table (rb_format), which core/registry/registry.c lists. Each format fills
  * one in its folder (docs/formats/adding.md); the engine calls the hooks and knows no format.
  */
 #ifndef RB_FORMAT_H
@@ -36,7 +36,7 @@ typedef struct rb_key_set {
     const char *keys[5];
 } rb_key_set;
 
-/* A description: one structure, every direction (core/archive.h). */
+/* A description: one structure, every direction (core/archive/archive.h). */
 typedef void (*rb_describe_fn)(struct rb_ar *ar);
 
 typedef struct rb_format {
@@ -56,7 +56,7 @@ typedef struct rb_format {
     int (*is_record)(const rb_node *node);
     /* With is_record: the encoding a record is evidence in (GBX: "binary"). A model read from
      * another (GBX text, a view a person edits) proves nothing and is written in this one only
-     * beside its original (core/record_guard.c). NULL: the format has one encoding. */
+     * beside its original (core/doc/record_guard.c). NULL: the format has one encoding. */
     const char *record_encoding;
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
@@ -88,7 +88,7 @@ typedef struct rb_format {
      * the model is only read). */
     void (*after_edit)(struct rb_doc *doc);
     void (*free_index)(void *index);
-    /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/rules.h. */
+    /* Game rules (`rebyte check`, and apply refuses an edit that breaks one): core/doc/rules.h. */
     const struct rb_rule *(*rules)(size_t *count);
     /* Optional: the natural keys of the format's list elements (blocks by name and coordinates...). */
     const rb_key_set *identity_keys;
@@ -126,7 +126,7 @@ typedef struct rb_format {
     rb_describe_fn (*unit_description)(const rb_node *list);
     /* Optional: reads deferred unit `unit` (RB_K_DEFERRED, its start record set) again alone, the
      * archive's cursor on its bytes and its root standing in for the unit's container
-     * (core/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and
+     * (core/archive/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and
      * describes it. 0 when it cannot (no start record). */
     int (*read_unit)(struct rb_ar *ar, const rb_node *unit);
 } rb_format;

@@ -1,5 +1,5 @@
 /*
- * The race-record guard of every write (core/record_guard.h). A ghost or a replay is evidence of
+ * The race-record guard of every write (core/doc/record_guard.h). A ghost or a replay is evidence of
  * a run: a changed nickname, time or sample passes a run off as someone else's. So a write of a
  * document holding one succeeds only when its records are those of the file it came from:
  *  - a document parsed from the game's encoding (the format's record_encoding) is compared with
@@ -200,7 +200,7 @@ int rb_records_guard(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_
     const rb_section *origin = origin_of(doc);
     if (origin && out_size == origin->size && memcmp(out, origin->data, out_size) == 0) return 0;
     /* units still deferred: the model is its own file as read (every edit navigates it, which
-     * expands them; a write against another original expands them first, core/doc_write.c), so
+     * expands them; a write against another original expands them first, core/doc/doc_write.c), so
      * its records are the file's */
     if (doc->deferred_units && origin && origin == bytes_of(doc)) return 0;
     if (!rb_doc_holds_record(doc)) return 0;

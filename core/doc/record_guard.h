@@ -1,7 +1,7 @@
 /*
  * Race records are never written changed, on any path that writes
  * (docs/usage.md "Race records"): every write of a document that holds a record (the format's
- * is_record hook: GBX ghosts and replays) takes this guard (core/record_guard.c).
+ * is_record hook: GBX ghosts and replays) takes this guard (core/doc/record_guard.c).
  */
 #ifndef RB_RECORD_GUARD_H
 #define RB_RECORD_GUARD_H

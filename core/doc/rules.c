@@ -1,4 +1,4 @@
-/* Running a format's game rules (core/rules.h). */
+/* Running a format's game rules (core/doc/rules.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

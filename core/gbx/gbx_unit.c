@@ -1,5 +1,5 @@
 /*
- * GBX deferred units read again alone (the generic part: core/archive_unit.c;
+ * GBX deferred units read again alone (the generic part: core/archive/archive_unit.c;
  * docs/performance.md "Issue 31, session 11: one unit at a time").
  *
  * A body chunk or a long list kept as its bytes is read again with the reader state it began

@@ -37,7 +37,7 @@ static const char *extension_of(const uint8_t *d, size_t n)
 
 /* Is `data` inside one of the document's byte spaces (the input, a decoded stream), which outlive
  * the dump? A blob of a deferred unit read again for the dump lives only while it is printed
- * (core/json_model.c), so one that is not gets copied. */
+ * (core/json/json_model.c), so one that is not gets copied. */
 static int in_sections(const rb_doc *doc, const uint8_t *data, size_t size)
 {
     for (size_t i = 0; i < doc->section_count; i++) {

@@ -47,7 +47,7 @@ rb_arena_mark rb_arena_mark_here(const rb_arena *arena);
 void rb_arena_reset(rb_arena *arena, const rb_arena_mark *mark);
 /* Everything allocated is given up, but the arena keeps its blocks of the usual size for its next
  * requests: memory read into again and again (a dump reading one deferred unit after another,
- * core/json_model.c) is not handed back to the system and faulted in again each time. */
+ * core/json/json_model.c) is not handed back to the system and faulted in again each time. */
 void rb_arena_recycle(rb_arena *arena);
 void *rb_arena_dup(rb_arena *arena, const void *src, size_t size);
 char *rb_arena_strdup(rb_arena *arena, const char *s);

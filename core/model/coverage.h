@@ -1,4 +1,4 @@
-/* Coverage of a model below a node, deferred units included (core/coverage.c). */
+/* Coverage of a model below a node, deferred units included (core/model/coverage.c). */
 #ifndef RB_COVERAGE_H
 #define RB_COVERAGE_H
 #include "core/model/model.h"

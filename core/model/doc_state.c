@@ -59,7 +59,7 @@ int rb_doc_add_note(rb_doc *doc, const char *text)
         doc->note_cap = cap;
     }
     /* malloc'd, not in the arena: a deferred unit's nodes are freed by an arena reset, its notes
-     * stay (core/archive_defer.c) */
+     * stay (core/archive/archive_defer.c) */
     const char *copy = strdup(text);
     if (!copy) return -1;
     doc->notes[doc->note_count++] = copy;

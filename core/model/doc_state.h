@@ -53,7 +53,7 @@ struct rb_doc {
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
     /* rb_doc_set_original: the file this document was made from (a text form's or a dump's
-     * original), whose race records a write must keep (core/record_guard.c); not owned */
+     * original), whose race records a write must keep (core/doc/record_guard.c); not owned */
     const rb_doc *original;
     /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
      * fixture), written without an original */
@@ -89,7 +89,7 @@ struct rb_doc {
     size_t deferred_units;
     int (*expand)(struct rb_doc *doc);
     /* reads one deferred unit again alone into the caller's arena, the model untouched
-     * (core/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
+     * (core/archive/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
      * time (docs/performance.md "Issue 31, session 11: one unit at a time") */
     rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
     /* the last write's stream reports (rb_stream_info.report) are written and read under this */

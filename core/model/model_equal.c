@@ -1,12 +1,12 @@
 /*
- * Models compared node by node, without rendering them (core/model_equal.h).
+ * Models compared node by node, without rendering them (core/model/model_equal.h).
  *
  * After a patch is written, the file is read again and its model compared with the patched one;
- * `diff` walks two models together (patch/model_compare.c) and asks here which subtrees are
- * equal; a race record is written only when it equals the original's (core/records.c). A table
+ * `diff` walks two models together (patch/model_diff.c) and asks here which subtrees are
+ * equal; a race record is written only when it equals the original's (core/doc/record_guard.c). A table
  * and the list of nodes it stands for are the same content, as are a packed record and its
  * spelled-out fields; how an id or a stream was stored is not content (as in the JSON
- * comparisons, core/json.c rb_json_strip_storage).
+ * comparisons, core/json/json.c rb_json_strip_storage).
  */
 #include "core/model/model_equal.h"
 #include <stdio.h>

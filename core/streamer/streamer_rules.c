@@ -1,5 +1,5 @@
 /*
- * The game rule of streamer map files (the streamer format's rules, core/rules.h): the ids a map
+ * The game rule of streamer map files (the streamer format's rules, core/doc/rules.h): the ids a map
  * hands to the plugin, which passes them on to SA:MP unchecked (CreateDynamicObject,
  * CreateDynamicPickup, CreateDynamicMapIcon, CreateDynamicRaceCP and the group's worlds, interiors
  * and players), are inside the ranges SA:MP documents. The spec itself states no range; the ranges

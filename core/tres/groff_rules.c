@@ -1,5 +1,5 @@
 /*
- * The game rules of GROFF levels (docs/formats/tres.md "Game rules"; core/rules.h).
+ * The game rules of GROFF levels (docs/formats/tres.md "Game rules"; core/doc/rules.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

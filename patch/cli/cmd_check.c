@@ -1,6 +1,6 @@
 /*
  * rebyte check: game-level invariants the byte format does not enforce, found before the game
- * finds them ("Couldn't load map!"). Each format declares its own rules (core/rules.h; for GBX
+ * finds them ("Couldn't load map!"). Each format declares its own rules (core/doc/rules.h; for GBX
  * maps core/gbx/map/map_rules.c); structure checks run while reading. Folders are walked like
  * `verify` does; --json gives one JSON object a line (docs/usage.md "Game rules").
  */

@@ -9,7 +9,7 @@
  *
  * A race record read from text proves nothing (docs/usage.md "Race records"): its binary form is
  * written only with --source ORIGINAL, and the library refuses it unless its records are the
- * original's (core/record_guard.c). Checking a conversion to text converts back with the input
+ * original's (core/doc/record_guard.c). Checking a conversion to text converts back with the input
  * as that original.
  */
 #include <stdio.h>

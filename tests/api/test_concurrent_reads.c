@@ -104,7 +104,7 @@ static void read_everything(rb_doc *doc, int write_first, reading *r)
     if (write_first) {
         write_and_count(doc, r);
         /* before navigating, a deferred document is dumped reading its units again one at a
-         * time, each thread into memory of its own (core/archive_unit.c) */
+         * time, each thread into memory of its own (core/archive/archive_unit.c) */
         r->json = dump_crc(doc, r);
     }
     walk(rb_doc_root(doc), r);

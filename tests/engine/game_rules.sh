@@ -38,7 +38,7 @@ printf '%s\n' '[{"op":"remove","path":"/body/chunks/[id=0x03043040]/snappedOnInd
 "$rebyte" apply "$tmp/p.json" "$map" -o "$tmp/out" 2>"$tmp/err" && fail "items-snapping: accepted"
 grep -q "game rule items-snapping at /" "$tmp/err" || fail "items-snapping: the refusal does not name the rule"
 "$rebyte" apply --force "$tmp/p.json" "$map" -o "$tmp/out" 2>/dev/null && fail "items-snapping: written when forced"
-# warnings (core/rules.h): what no real file was seen doing is written, with the warning, and
+# warnings (core/doc/rules.h): what no real file was seen doing is written, with the warning, and
 # `check` reports it without failing
 warns() {
     rule=$1 file=$2

@@ -1,5 +1,5 @@
 /*
- * The arena's mark and reset (core/arena.h), which the deferred model uses to give a unit's nodes
+ * The arena's mark and reset (core/model/arena.h), which the deferred model uses to give a unit's nodes
  * back (docs/performance.md "The deferred model"): after a reset the arena is as it was at the
  * mark — the same head block, its memory handed out again from the same place, the same total —
  * whatever was allocated since (small requests that filled new blocks, large requests with blocks
@@ -49,7 +49,7 @@ static void reset_law(int empty_before)
     rb_arena_free(&arena);
 }
 
-/* Recycling (a dump reading one deferred unit after another, core/json_model.c): the arena is
+/* Recycling (a dump reading one deferred unit after another, core/json/json_model.c): the arena is
  * empty after it, and its next requests take the blocks it kept before asking for new ones, so the
  * same work after a recycle holds no more blocks than the first time. */
 static size_t blocks_of(const rb_arena_block *b)

@@ -1,5 +1,5 @@
 /*
- * The one pointer module (core/pointer.c) and the places that read pointers through it: the C
+ * The one pointer module (core/model/pointer.c) and the places that read pointers through it: the C
  * API (rb_node_at) and the JSON Patch engine (rb_json_pointer_get) accept and refuse the same
  * pointers, escapes are decoded in one pass and never accepted loosely, indexes have one
  * spelling, and tokens have no length limit.

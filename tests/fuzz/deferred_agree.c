@@ -128,7 +128,7 @@ static int units_match(unit_walk *w, const rb_node *d, const rb_node *f)
 }
 
 /* The dump with blobs as files: the same text and the same files (a blob of a unit read again is
- * copied before the unit's memory is reused: core/dump_files.c). */
+ * copied before the unit's memory is reused: core/json/dump_files.c). */
 static int same_dump_files(const rb_doc *full, const rb_doc *deferred)
 {
     char *text[2] = {NULL, NULL};
@@ -148,7 +148,7 @@ static int same_dump_files(const rb_doc *full, const rb_doc *deferred)
     return same;
 }
 
-/* Each unit read alone (core/archive_unit.c) equals the full read's subtree at its place, and the
+/* Each unit read alone (core/archive/archive_unit.c) equals the full read's subtree at its place, and the
  * dump, which reads them so, is the full read's dump, the deferred document left unexpanded. */
 static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *why, size_t why_size)
 {

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the piecewise JSON reader of `rebyte build` (core/json_stream.c), against
+ * libFuzzer harness for the piecewise JSON reader of `rebyte build` (core/json/json_stream.c), against
  * jansson reading the whole text: with sizes small enough that every object is read member by
  * member and every array element by element, a text jansson reads must give the same tree, walked
  * through the reader; a text it refuses must be refused somewhere on that walk, with a reason.

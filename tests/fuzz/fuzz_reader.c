@@ -8,7 +8,7 @@
  *
  * The registry drives it: REBYTE_FUZZ_FORMAT=<name> (a name `rebyte formats` lists) fuzzes that
  * reader alone; without it each input goes to the format detection picks, so one run reaches every
- * reader. A format added to core/registry.c is fuzzed with no change here (docs/reliability.md).
+ * reader. A format added to core/registry/registry.c is fuzzed with no change here (docs/reliability.md).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -27,7 +27,7 @@ typedef enum gbx_fact {
 const rb_node *gbx_map_fact(const rb_node *file, gbx_fact fact, const char *key);
 
 /* Does the body chunk with this stored id hold a fact a header copy repeats (gbx_map_fact reads
- * it when the header is written)? Such a chunk is never deferred (core/gbx/gbx_node.c). */
+ * it when the header is written)? Such a chunk is never deferred (core/gbx/engine/gbx_node.c). */
 int gbx_chunk_holds_copied_facts(uint32_t raw_id);
 
 /* The header's nbCheckpoints (TmDesc 002 version 13) as the games write it (docs/formats/gbx.md

@@ -1,5 +1,5 @@
 /*
- * The game rules of GBX maps (the gbx format's rules, core/rules.h): invariants the game relies
+ * The game rules of GBX maps (the gbx format's rules, core/doc/rules.h): invariants the game relies
  * on that the byte format does not enforce, found before the game finds them ("Couldn't load
  * map!"). `rebyte check` runs them; apply refuses an edit that breaks one. Chunk ids are matched
  * as stored: TM 2003-2006 maps use the engine-0x24 ids (docs/formats/gbx.md "Game rules").
