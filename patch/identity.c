@@ -17,6 +17,7 @@
 #include <string.h>
 #include "core/json/json.h"
 #include "core/model/model_equal.h"
+#include "core/registry/registry.h"
 
 /* ---------- the key sets ---------- */
 

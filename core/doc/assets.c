@@ -224,19 +224,3 @@ rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const uint8_t 
     rb_doc_read_end(doc);
     return st;
 }
-
-rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, const char *name, rb_error *err)
-{
-    if (err) memset(err, 0, sizeof *err);
-    rb_doc *companion = NULL;
-    if (rb_detect_format(data, size)) {
-        rb_read_options options = {.file_name = name};
-        if (!(companion = rb_doc_parse(data, size, &options, err))) return err ? err->status : RB_E_FORMAT;
-        rb_doc_root(companion); /* the hooks walk it by pointers too */
-    }
-    rb_doc_free(doc->companion);
-    doc->companion = companion;
-    doc->companion_data = data;
-    doc->companion_size = size;
-    return RB_OK;
-}

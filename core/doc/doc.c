@@ -1,4 +1,5 @@
-/* The document layer: parse, navigation, the format registry (writing: doc_write.c; coverage: coverage.c; error text: error.c). */
+/* The document layer: parse as a given format, navigation (writing: doc_write.c; coverage:
+ * core/model/coverage.c; error text: core/error.c; finding a file's format: core/registry/). */
 #include "core/doc/doc.h"
 #include "core/archive/archive_unit.h"
 #include "core/error.h"
@@ -67,12 +68,6 @@ void rb_doc_free(rb_doc *doc)
     pthread_rwlock_destroy(&doc->lock);
     pthread_mutex_destroy(&doc->report_lock);
     free(doc);
-}
-
-const char *rb_detect_format(const uint8_t *data, size_t size)
-{
-    const rb_format *f = rb_format_detect(data, size);
-    return f ? f->name : NULL;
 }
 
 /* The caller's read options and limits in this library's layout (core/options.h). */
@@ -154,17 +149,6 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     doc->format = format;
     if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
     return doc;
-}
-
-rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err)
-{
-    const rb_format *format = rb_format_detect(data, size);
-    if (!format) {
-        rb_error_set(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL, NULL,
-                     "not a format rebyte knows (detected by content; see `rebyte formats`)");
-        return NULL;
-    }
-    return rb_doc_parse_as(format, data, size, options, err);
 }
 
 rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,

@@ -1,14 +1,11 @@
-/* The document: parsing, building and the format registry (its state: doc_state.h). */
+/* The document: parsing and building as a given format (its state: doc_state.h; the format
+ * table and the entry points that find a format: core/registry/). */
 #ifndef RB_DOC_H
 #define RB_DOC_H
 #include "core/archive/archive.h"
 #include "core/model/doc_state.h"
 #include "core/model/model.h"
 #include "rebyte.h"
-
-const rb_format *const *rb_formats(size_t *count);
-const rb_format *rb_format_by_name(const char *name);
-const rb_format *rb_format_detect(const uint8_t *data, size_t size);
 
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/doc/doc.h"
 #include "core/model/model_equal.h"
 
 typedef struct record_list {
@@ -162,11 +163,10 @@ static int compare_with_origin(const rb_doc *doc, const rb_section *origin, rb_e
 {
     rb_read_options ro = {.file_name = doc->file_name, .limits = &doc->limits, .defer = 1};
     rb_error parse_err;
-    rb_doc *original = rb_doc_parse(origin->data, origin->size, &ro, &parse_err);
-    if (original && original->format != doc->format) {
-        rb_doc_free(original);
-        original = NULL;
-    }
+    /* the original is of the document's format, or not its original */
+    rb_doc *original = doc->format->detect(origin->data, origin->size) > 0
+                           ? rb_doc_parse_as(doc->format, origin->data, origin->size, &ro, &parse_err)
+                           : NULL;
     if (!original) return refuse(err, doc, RB_E_UNSUPPORTED, "the original of this race record does not read back");
     const char *evidence = doc->format->record_encoding, *read_as = encoding_of(original);
     int proves = !evidence || !read_as || strcmp(evidence, read_as) == 0;

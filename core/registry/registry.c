@@ -1,7 +1,10 @@
 /* The format table: adding a format touches its folder and one line here (docs/formats/adding.md).
- * Order breaks detection ties: the first of equal confidence wins. */
+ * Order breaks detection ties: the first of equal confidence wins. The table sits above the
+ * formats it lists (core/registry/registry.h): what is asked of a format by its index in the
+ * table (its name, its description, its game rules) is answered here. */
 #include <string.h>
-#include "core/doc/doc.h"
+#include "core/doc/rules.h"
+#include "core/registry/registry.h"
 
 #define RB_REGISTERED_FORMATS(X)                                                                          \
     X(rb_format_gbx)                                                                                      \
@@ -65,4 +68,43 @@ const char *rb_format_description(size_t index)
     size_t n;
     const rb_format *const *formats = rb_formats(&n);
     return index < n ? formats[index]->description : NULL;
+}
+
+static const rb_rule *format_rules(size_t format, size_t *count)
+{
+    size_t formats_count;
+    const rb_format *const *formats = rb_formats(&formats_count);
+    *count = 0;
+    return format < formats_count && formats[format]->rules ? formats[format]->rules(count) : NULL;
+}
+
+size_t rb_format_rule_count(size_t format)
+{
+    size_t count;
+    format_rules(format, &count);
+    return count;
+}
+
+const char *rb_format_rule(size_t format, size_t index, const char **description)
+{
+    size_t count;
+    const rb_rule *rules = format_rules(format, &count);
+    if (index >= count) return NULL;
+    if (description) *description = rules[index].description;
+    return rules[index].name;
+}
+
+char *rb_format_rule_json(size_t format, size_t index)
+{
+    size_t count;
+    const rb_rule *rules = format_rules(format, &count);
+    if (index >= count) return NULL;
+    const rb_rule *r = &rules[index];
+    json_t *data = r->data ? r->data() : NULL;
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "format", rb_format_name(format), "rule", r->name, "kind",
+                          r->kind == RB_RULE_WARNING ? "warning" : "refusal", "description", r->description, "data",
+                          data ? data : json_null());
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(o);
+    return text;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/doc/doc.h"
+#include "core/registry/registry.h"
 #include "core/model/doc_state.h"
 #include "tests/test_util.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/doc/doc.h"
+#include "core/registry/registry.h"
 #include "tests/fuzz/deferred_agree.h"
 #include "tests/test_util.h"
 

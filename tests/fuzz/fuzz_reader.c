@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc/doc.h"
+#include "core/registry/registry.h"
 #include "deferred_agree.h"
 #include "fuzz_reader.h"
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/doc/doc.h"
+#include "core/registry/registry.h"
 #include "core/tres/tres.h"
 #include "tests/test_util.h"
 
