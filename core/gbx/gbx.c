@@ -13,6 +13,7 @@
 #include "core/doc/doc.h"
 #include "core/gbx/gbx.h"
 #include "core/gbx/gbx_assets.h"
+#include "core/gbx/gbx_classes.h"
 #include "core/gbx/engine/gbx_internal.h"
 #include "core/gbx/map/map_header.h"
 
@@ -203,47 +204,39 @@ static void gbx_describe_file(rb_ar *ar)
     gbx_body(ar, body_compression);
 }
 
-/* A file inside another (a replay's map, a map's embedded item): fresh ids, node indices and
- * reference table; the outer file's state is restored afterwards. `sized`: behind a u32 size
- * (else the enclosing range, a zip entry's content, bounds it). */
-static int embedded_file(rb_ar *ar, const char *key, int sized, char *stopped, size_t stopped_size)
+/* What the engine asks of the classes (gbx_class_hooks): every context made here carries it. */
+static const gbx_class_hooks GBX_CLASS_HOOKS = {
+    .find_chunk = gbx_find_chunk,
+    .holds_copied_facts = gbx_chunk_holds_copied_facts,
+    .describe_file = gbx_describe_file,
+};
+
+/* One chunk of a node's chunk list built on its own (rb_format.unit_description): a fresh id
+ * scope, like the body's. */
+static void describe_chunk_alone(rb_ar *ar)
 {
-    gbx_ctx *outer = gbx_ctx_of(ar);
-    gbx_ctx *inner = calloc(1, sizeof(*inner));
-    if (!inner) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
-    int outer_text = rb_ar_is_text(ar); /* the inner file's format byte decides for its own body */
-    inner->scope_count = 1;
-    rb_ar_set_user(ar, inner);
-    if (sized) rb_ar_sized_begin(ar, "embedded file size", RB_U32);
-    rb_ar_record_begin(ar, key);
-    gbx_describe_file(ar);
-    rb_ar_record_end(ar);
-    rb_ar_set_text(ar, outer_text);
-    if (sized) rb_ar_sized_end(ar);
-    int typed = !inner->opaque_reason[0];
-    if (!typed && stopped) {
-        snprintf(stopped, stopped_size, "%s", inner->opaque_reason);
-    } else if (!typed && rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar)) {
-        char note[700];
-        snprintf(note, sizeof note, "embedded file: typed parse stopped, the rest is kept opaque: %s", inner->opaque_reason);
-        rb_doc_add_note(rb_ar_doc(ar), note);
-    }
+    gbx_ctx *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    ctx->classes = &GBX_CLASS_HOOKS;
+    ctx->scope_count = 1;
+    void *outer = rb_ar_user(ar);
+    rb_ar_set_user(ar, ctx);
+    gbx_describe_chunk(ar);
     rb_ar_set_user(ar, outer);
-    free((void *)inner->external_nodes);
-    gbx_ctx_free(inner);
-    return typed;
+    gbx_ctx_free(ctx);
 }
 
-void gbx_embedded_file(rb_ar *ar, const char *key) { embedded_file(ar, key, 1, NULL, 0); }
-int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t stopped_size)
+static rb_describe_fn gbx_unit_description(const rb_node *list)
 {
-    return embedded_file(ar, key, 0, stopped, stopped_size);
+    return list->kind == RB_K_LIST && list->key && strcmp(list->key, "chunks") == 0 ? describe_chunk_alone : NULL;
 }
+
 
 static void gbx_describe(rb_ar *ar)
 {
     gbx_ctx *ctx = calloc(1, sizeof(*ctx));
     if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
+    ctx->classes = &GBX_CLASS_HOOKS;
     ctx->scope_count = 1; /* the body's scope */
     /* the document's own file only: an embedded file's chunks stay nodes */
     ctx->deferring = rb_ar_direction(ar) != RB_AR_WRITE && rb_ar_doc(ar)->defer_units;

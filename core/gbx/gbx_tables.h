@@ -1,7 +1,7 @@
 /*
  * The one registration point of GBX classes: every chunk table a class description file defines
  * (`const gbx_chunk_table gbx_..._chunks = {...}` in its own file), listed once. The list
- * declares the tables (gbx_internal.h) and is what the chunk lookup walks (gbx_node.c); no id
+ * declares the tables (gbx_classes.h) and is what the chunk lookup walks (gbx_classes.c); no id
  * is defined twice in the body tables nor in the header tables (test_gbx_tables), so the order
  * below decides nothing. Adding a class: docs/formats/adding.md "Adding a GBX chunk or class".
  */

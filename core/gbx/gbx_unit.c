@@ -21,6 +21,7 @@ void gbx_read_end_begin(rb_ar *ar)
     gbx_ctx *ctx = gbx_ctx_of(ar);
     /* allocated before anything else is read: no speculative read can take it back */
     if (ctx->deferring) ctx->read_end = rb_arena_alloc(rb_ar_arena(ar), sizeof *ctx->read_end);
+    if (ctx->read_end) ctx->read_end->classes = ctx->classes;
 }
 
 void gbx_read_end_fill(rb_ar *ar)
@@ -49,6 +50,7 @@ int gbx_read_unit(rb_ar *ar, const rb_node *unit)
     if (!start || !start->read_end->complete) return 0;
     gbx_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 1; }
+    ctx->classes = start->read_end->classes;
     ctx->scope_count = start->scope_depth;
     ctx->external_nodes = start->read_end->external_nodes;
     ctx->external_count = start->read_end->external_count;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "tests/test_util.h"
-#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/gbx_classes.h"
 
 typedef struct named_table {
     const char *name;

@@ -35,6 +35,7 @@ static gbx_ctx *writer_of(rb_ar *ar, gbx_built *b)
     if (b->writer) return b->writer;
     gbx_ctx *w = calloc(1, sizeof *w);
     if (!w) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return NULL; }
+    w->classes = gbx_ctx_of(ar)->classes;
     w->scope_count = 1;
     w->unit_list = b->list;
     const gbx_id_scope *s = gbx_scope(ar);

@@ -1,14 +1,16 @@
 /*
  * GBX building blocks shared by the class descriptions: lookback ids, node references,
- * chunk streams, encapsulation, the chunk registry. Layouts: docs/formats/gbx.md "Lookback ids",
- * "Node references", "Chunk streams", "Encapsulation", "Legacy ids".
+ * chunk streams, encapsulation, embedded files, the chunk definitions. Layouts: docs/formats/gbx.md
+ * "Lookback ids", "Node references", "Chunk streams", "Encapsulation", "Legacy ids". The engine
+ * (core/gbx/engine/) sits below the class folders and names none of them: what it needs of the
+ * classes (the chunk lookup, the file layout) it asks through the context's gbx_class_hooks, set
+ * by core/gbx/gbx.c above them.
  */
 #ifndef RB_GBX_INTERNAL_H
 #define RB_GBX_INTERNAL_H
 #include <stdint.h>
 #include "core/archive/archive.h"
 #include "core/doc/doc.h"
-#include "core/gbx/gbx_tables.h"
 
 enum {
     GBX_FACADE = 0xFACADE01u,
@@ -29,8 +31,11 @@ typedef struct gbx_id_scope {
     int version_seen;
 } gbx_id_scope;
 
+struct gbx_class_hooks;
+
 /* Per-archive GBX state (the archive's user pointer). */
 typedef struct gbx_ctx {
+    const struct gbx_class_hooks *classes; /* set by whoever makes a context; copied to one made inside */
     unsigned header_version;
     gbx_id_scope scopes[16]; /* [0] = body; header chunks and encapsulations push fresh ones */
     size_t scope_count;
@@ -77,6 +82,7 @@ typedef struct gbx_read_end {
     const uint32_t *external_nodes;
     size_t body_id_count, node_log_count, external_count;
     int complete; /* the read reached its end and filled the above */
+    const struct gbx_class_hooks *classes; /* the read's, for a unit read again alone */
 } gbx_read_end;
 /* A unit's start (rb_deferred.start). */
 typedef struct gbx_unit_start {
@@ -183,8 +189,6 @@ void gbx_node_direct(rb_ar *ar, const char *key);
 /* The chunk stream of a node, up to 0xFACADE01. `top_level`: the main node, which keeps an
  * opaque tail when a chunk cannot be typed instead of failing. */
 void gbx_node_chunks(rb_ar *ar, int top_level);
-/* rb_format.unit_description: a node's chunk list is a list of units. */
-rb_describe_fn gbx_unit_description(const rb_node *list);
 
 /* The payload of a sized chunk: typed when `def` knows its layout and the layout consumes all
  * of its bytes, else kept opaque as "data". */
@@ -219,15 +223,16 @@ uint32_t gbx_remap_id(uint32_t raw);
 /* rb_format.era_id and era_spellings: legacy and current ids are one id to selectors. */
 int gbx_era_id(const rb_node *member, uint64_t value, uint64_t *current);
 size_t gbx_era_spellings(uint64_t current, uint64_t *others, size_t max);
-const gbx_chunk_def *gbx_find_chunk(uint32_t raw_chunk_id);
-/* Header chunks (user data) with a known layout. */
-const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw_chunk_id);
 
-/* Tables of the class description files (one per file), declared from their one list. */
-#define GBX_DECLARE_TABLE(table) extern const gbx_chunk_table table;
-GBX_BODY_TABLES(GBX_DECLARE_TABLE)
-GBX_HEADER_TABLES(GBX_DECLARE_TABLE)
-#undef GBX_DECLARE_TABLE
+/* What the engine asks of the classes above it (core/gbx/gbx.c fills it). */
+typedef struct gbx_class_hooks {
+    /* the definition of a body chunk or GBX_WHOLE_NODE class (legacy ids too), NULL if none */
+    const gbx_chunk_def *(*find_chunk)(uint32_t raw_chunk_id);
+    /* does a header copy read this body chunk's nodes (then it is never deferred)? */
+    int (*holds_copied_facts)(uint32_t raw_chunk_id);
+    /* a whole GBX file: header, reference table, body (an embedded file's description) */
+    void (*describe_file)(rb_ar *ar);
+} gbx_class_hooks;
 
 /* A complete GBX file inside another (a replay's map): its own header, ids and node indices. */
 void gbx_embedded_file(rb_ar *ar, const char *key);

@@ -5,11 +5,9 @@
  * not match) keeps its bytes as "data"; a non-skippable chunk without a known layout cannot be
  * skipped (it has no size), so the main node keeps everything from there as "opaqueTail".
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/gbx/engine/gbx_internal.h"
-#include "core/gbx/map/map_header.h"
 
 /* ---------- speculative reads ---------- */
 
@@ -109,7 +107,7 @@ int gbx_restore_nodes(rb_ar *ar, const gbx_unit_start *start)
 static void node_body(rb_ar *ar)
 {
     uint32_t class_id = rb_ar_x32(ar, "classId");
-    const gbx_chunk_def *whole = gbx_find_chunk(class_id);
+    const gbx_chunk_def *whole = gbx_ctx_of(ar)->classes->find_chunk(class_id);
     if (whole && whole->skippable == GBX_WHOLE_NODE && whole->describe) {
         whole->describe(ar);
         return;
@@ -242,7 +240,7 @@ void gbx_describe_chunk(rb_ar *ar)
 {
     rb_ar_record_begin(ar, NULL);
     uint32_t id = rb_ar_x32(ar, "id");
-    const gbx_chunk_def *def = gbx_find_chunk(id);
+    const gbx_chunk_def *def = gbx_ctx_of(ar)->classes->find_chunk(id);
     if (def && def->skippable == GBX_WHOLE_NODE) def = NULL; /* a class, not a chunk */
     if (chunk_is_skippable(ar, def)) {
         skippable_payload(ar, def);
@@ -253,25 +251,6 @@ void gbx_describe_chunk(rb_ar *ar)
         def->describe(ar);
     }
     rb_ar_record_end(ar);
-}
-
-/* One chunk of a node's chunk list built on its own (rb_format.unit_description): a fresh id
- * scope, like the body's. */
-static void describe_chunk_alone(rb_ar *ar)
-{
-    gbx_ctx *ctx = calloc(1, sizeof(*ctx));
-    if (!ctx) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-    ctx->scope_count = 1;
-    void *outer = rb_ar_user(ar);
-    rb_ar_set_user(ar, ctx);
-    gbx_describe_chunk(ar);
-    rb_ar_set_user(ar, outer);
-    gbx_ctx_free(ctx);
-}
-
-rb_describe_fn gbx_unit_description(const rb_node *list)
-{
-    return list->kind == RB_K_LIST && list->key && strcmp(list->key, "chunks") == 0 ? describe_chunk_alone : NULL;
 }
 
 static int next_is_node_end(rb_ar *ar, int *at_end)
@@ -300,9 +279,9 @@ static int chunk_is_counted_by_siblings(uint32_t raw_id)
 
 /* Can the main node's chunk `id` be kept as its bytes once read? Not when other descriptions
  * read its nodes: a header copy (map/map_header.c, when the header is written) or a sibling. */
-static int chunk_is_deferrable(uint32_t id)
+static int chunk_is_deferrable(rb_ar *ar, uint32_t id)
 {
-    return !gbx_chunk_holds_copied_facts(id) && !chunk_is_counted_by_siblings(id);
+    return !gbx_ctx_of(ar)->classes->holds_copied_facts(id) && !chunk_is_counted_by_siblings(id);
 }
 
 /* READ, deferring: the main node's chunk is read and checked in full, then kept as its bytes
@@ -316,7 +295,7 @@ static void describe_chunk_deferred(rb_ar *ar, const gbx_mark *start)
     if (!unit.open || !rb_ar_ok(ar)) return;
     const rb_node *chunks = rb_ar_current(ar);
     const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
-    if (!chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
+    if (!chunk_is_deferrable(ar, (uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
     rb_node *deferred = gbx_defer_ids(ar, &unit, ids_before, version_seen);
     if (deferred) gbx_unit_remember_start(ar, deferred, start, NULL);
 }
@@ -330,7 +309,7 @@ static void build_chunk_deferred(rb_ar *ar)
     gbx_describe_chunk(ar);
     const rb_node *chunks = rb_ar_current(ar);
     const rb_node *chunk = chunks->v.kids.count ? chunks->v.kids.items[chunks->v.kids.count - 1] : NULL;
-    if (chunk && rb_ar_ok(ar) && !chunk_is_deferrable((uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
+    if (chunk && rb_ar_ok(ar) && !chunk_is_deferrable(ar, (uint32_t)rb_node_uint(rb_node_get(chunk, "id"))))
         built.unit.open = 0; /* stays nodes */
     gbx_built_defer(ar, &built, gbx_describe_chunk);
 }
@@ -517,85 +496,4 @@ size_t gbx_era_spellings(uint64_t current, uint64_t *others, size_t max)
     for (size_t i = 0; i < sizeof REMAP / sizeof REMAP[0]; i++)
         if (REMAP[i].current == (current & 0xFFFFF000u) && n < max) others[n++] = REMAP[i].legacy | (current & 0xFFFu);
     return n;
-}
-
-/* The lookup walks the one list of gbx_tables.h; no id is in two tables of a list. */
-#define GBX_TABLE_ADDRESS(table) &table,
-static const gbx_chunk_table *const BODY_TABLES[] = {GBX_BODY_TABLES(GBX_TABLE_ADDRESS)};
-static const gbx_chunk_table *const HEADER_TABLES[] = {GBX_HEADER_TABLES(GBX_TABLE_ADDRESS)};
-#undef GBX_TABLE_ADDRESS
-static const size_t HEADER_TABLE_COUNT = sizeof HEADER_TABLES / sizeof HEADER_TABLES[0];
-
-static const gbx_chunk_def *find_in(const gbx_chunk_table *const *tables, size_t count, uint32_t id)
-{
-    for (size_t t = 0; t < count; t++)
-        for (size_t i = 0; tables[t]->defs && i < tables[t]->count; i++)
-            if (tables[t]->defs[i].id == id) return &tables[t]->defs[i];
-    return NULL;
-}
-
-/* Scanning every table for every chunk was a hot spot, so the ids are indexed: open addressing,
- * each id mapped to its first definition in table order (what the scan finds). The index is
- * built once per process under pthread_once and only read afterwards, so documents parsed in
- * other threads share it safely. Past half full it is not used and lookups scan again. */
-enum { CHUNK_INDEX_BITS = 12, CHUNK_INDEX_SLOTS = 1 << CHUNK_INDEX_BITS };
-
-typedef struct chunk_index {
-    uint32_t ids[CHUNK_INDEX_SLOTS];
-    const gbx_chunk_def *defs[CHUNK_INDEX_SLOTS]; /* NULL: empty slot */
-    size_t used;
-    int usable;
-} chunk_index;
-
-static chunk_index BODY_INDEX, HEADER_INDEX;
-static pthread_once_t CHUNK_INDEX_ONCE = PTHREAD_ONCE_INIT;
-
-static size_t chunk_slot(uint32_t id) { return (uint32_t)(id * 2654435761u) >> (32 - CHUNK_INDEX_BITS); }
-
-static void index_add(chunk_index *x, const gbx_chunk_def *def)
-{
-    size_t i = chunk_slot(def->id);
-    while (x->defs[i]) {
-        if (x->ids[i] == def->id) return; /* an earlier table defines it: that one wins */
-        i = (i + 1) & (CHUNK_INDEX_SLOTS - 1);
-    }
-    if (++x->used > CHUNK_INDEX_SLOTS / 2) {
-        x->usable = 0;
-        return;
-    }
-    x->ids[i] = def->id;
-    x->defs[i] = def;
-}
-
-static void index_tables(chunk_index *x, const gbx_chunk_table *const *tables, size_t count)
-{
-    x->usable = 1;
-    for (size_t t = 0; t < count && x->usable; t++)
-        for (size_t i = 0; tables[t]->defs && i < tables[t]->count && x->usable; i++)
-            index_add(x, &tables[t]->defs[i]);
-}
-
-static void build_chunk_indexes(void)
-{
-    index_tables(&BODY_INDEX, BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0]);
-    index_tables(&HEADER_INDEX, HEADER_TABLES, HEADER_TABLE_COUNT);
-}
-
-static const gbx_chunk_def *find_indexed(const chunk_index *x, const gbx_chunk_table *const *tables, size_t count,
-                                         uint32_t id)
-{
-    if (pthread_once(&CHUNK_INDEX_ONCE, build_chunk_indexes) != 0 || !x->usable) return find_in(tables, count, id);
-    for (size_t i = chunk_slot(id); x->defs[i]; i = (i + 1) & (CHUNK_INDEX_SLOTS - 1))
-        if (x->ids[i] == id) return x->defs[i];
-    return NULL;
-}
-
-const gbx_chunk_def *gbx_find_chunk(uint32_t raw)
-{
-    return find_indexed(&BODY_INDEX, BODY_TABLES, sizeof BODY_TABLES / sizeof BODY_TABLES[0], gbx_remap_id(raw));
-}
-
-const gbx_chunk_def *gbx_find_header_chunk(uint32_t raw)
-{
-    return find_indexed(&HEADER_INDEX, HEADER_TABLES, HEADER_TABLE_COUNT, gbx_remap_id(raw));
 }
