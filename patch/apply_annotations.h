@@ -2,7 +2,7 @@
  * "Annotations in patches"). */
 #ifndef RB_APPLY_ANNOTATIONS_H
 #define RB_APPLY_ANNOTATIONS_H
-#include "patch/apply.h"
+#include "patch/apply_outcome.h"
 
 /* Every operation of the request's patches checked before the file is read: an operation whose
  * path or "from" names a `$` member is refused, but for the removal of a stream's "$stream" or

@@ -8,7 +8,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "patch/apply.h"
 #include "patch/apply_assets.h"
 
 static const char *file_value(const json_t *op)

@@ -1,7 +1,7 @@
 /* Patch values {"$file": F} at assets' paths (apply_assets.c, docs/usage.md "Assets"). */
 #ifndef RB_APPLY_ASSETS_H
 #define RB_APPLY_ASSETS_H
-#include "patch/apply.h"
+#include "patch/apply_outcome.h"
 
 /* When a patch of the request puts a file at an asset's path, *expanded gets copies of the
  * request's patches with those operations turned into the format's, read from `doc` (the

@@ -1,5 +1,5 @@
 /*
- * Pins: the "test" operations a patch made by `diff` carries (portable.h,
+ * Pins: the "test" operations a patch made by `diff` carries (pins.h,
  * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
  * compared with the file's (blobs by digest, stream annotations aside; a large value by the
  * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "patch/portable.h"
+#include "patch/pins.h"
 #include "core/json/json.h"
 #include "patch/jsonpatch.h"
 #include "core/hash64.h"

@@ -3,18 +3,10 @@
 #define RB_PORTABLE_H
 #include <jansson.h>
 #include <stdio.h>
+#include "patch/pins.h"
 #include "rebyte.h"
 
 
-/* Equal as content: storage annotations ($id flags, $stream) and blob spellings do not count. A
- * pin {"$digest": "..."} (rb_pin_value) equals the values whose content has that digest. */
-int rb_values_equal(const json_t *a, const json_t *b);
-/* What a pin holds for `value` (taken): the value itself, or {"$digest": "16 hex digits"} of its
- * content when its compact JSON is longer than RB_PIN_SPELLED_MAX (a chunk, a blob). */
-enum { RB_PIN_SPELLED_MAX = 400 };
-json_t *rb_pin_value(json_t *value);
-/* Is `pin` a {"$digest": ...} pin (compared with a rendering of the value, not the model)? */
-int rb_pin_is_digest(const json_t *pin);
 /* A patch file is a JSON Patch array, or {"rebytePatch": 1, "base": {...}, "operations": [...]}. */
 int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base);
 /* The operations a format adds to keep the data beside a list in step with `op` (plain `path`

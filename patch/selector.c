@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "patch/jsonpatch.h"
-#include "patch/portable.h"
+#include "patch/pins.h"
 #include "core/model/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */

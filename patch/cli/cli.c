@@ -242,20 +242,10 @@ static void print_main_help(FILE *f)
                "Exit codes: 0 ok, 1 differs/did not verify, 2 bad input, 3 I/O error (stdout too), 64 usage.\n");
 }
 
-int cli_usage_line(const char *name)
+static const char *usage_of(const char *name)
 {
     const command *c = find_command(name);
-    if (c) fprintf(stderr, "usage: %s\n", c->usage);
-    return EXIT_USAGE;
-}
-
-int cli_usage_error(const char *name, const char *bad)
-{
-    const command *c = find_command(name);
-    if (bad) fprintf(stderr, "rebyte %s: unexpected argument \"%s\"\n", name, bad);
-    else fprintf(stderr, "rebyte %s: missing arguments\n", name);
-    if (c) fprintf(stderr, "usage: %s\n", c->usage);
-    return EXIT_USAGE;
+    return c ? c->usage : NULL;
 }
 
 static int cmd_formats(int argc, char **argv)
@@ -276,6 +266,7 @@ static int wants_help(int argc, char **argv)
 static int run(int argc, char **argv)
 {
     cli_signals_install(); /* a signal leaves no temporary file; a file size limit is a failed write */
+    cli_usage_lookup(usage_of);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         const command *c = argc > 2 ? find_command(argv[2]) : NULL;
         if (c) printf("usage: %s\n\n%s\n", c->usage, c->help);

@@ -16,9 +16,4 @@ int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
-
-/* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */
-int cli_usage_error(const char *command, const char *bad_argument);
-/* After a message that says what is wrong: the command's usage line; returns EXIT_USAGE. */
-int cli_usage_line(const char *name);
 #endif

@@ -636,28 +636,6 @@ rb_doc *cli_parse_deferred(const char *name, const uint8_t *data, size_t size, r
     return parse_with(name, data, size, 1, err);
 }
 
-json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs)
-{
-    char *text;
-    rb_error err;
-    if (rb_doc_dump(doc, blobs, source_path, &text, &err) != RB_OK) {
-        cli_print_error(&err);
-        return NULL;
-    }
-    json_t *j = json_loads(text, JSON_ALLOW_NUL, NULL);
-    rb_free(text);
-    return j;
-}
-
-int cli_print_json(const json_t *json, const char *out_path)
-{
-    char *text = json_dumps(json, JSON_ENCODE_ANY | JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    int rc = text ? cli_write_atomic(out_path ? out_path : "-", (const uint8_t *)text, strlen(text)) : -1;
-    if (rc == 0 && (!out_path || strcmp(out_path, "-") == 0)) putchar('\n');
-    free(text);
-    return rc;
-}
-
 void cli_progress(size_t done, size_t total, const char *name)
 {
     if (total < 2 || !isatty(STDERR_FILENO)) return;
@@ -705,7 +683,8 @@ void cli_report_line(void *context, int warning, const char *line)
             named ? "" : ": ", line + indent);
 }
 
-int cli_exit_code_of(rb_status st)
+/* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
+static int cli_exit_code_of(rb_status st)
 {
     if (st == RB_E_VERIFY) return EXIT_DIFFERS;
     return st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;
@@ -871,4 +850,30 @@ int cli_make_parents(char *path)
         if (failed) return -1;
     }
     return 0;
+}
+
+/* ---------- usage errors ---------- */
+
+static const char *(*usage_lookup)(const char *command);
+
+void cli_usage_lookup(const char *(*usage_of)(const char *command)) { usage_lookup = usage_of; }
+
+static void print_usage(const char *name)
+{
+    const char *usage = usage_lookup ? usage_lookup(name) : NULL;
+    if (usage) fprintf(stderr, "usage: %s\n", usage);
+}
+
+int cli_usage_line(const char *name)
+{
+    print_usage(name);
+    return EXIT_USAGE;
+}
+
+int cli_usage_error(const char *name, const char *bad)
+{
+    if (bad) fprintf(stderr, "rebyte %s: unexpected argument \"%s\"\n", name, bad);
+    else fprintf(stderr, "rebyte %s: missing arguments\n", name);
+    print_usage(name);
+    return EXIT_USAGE;
 }

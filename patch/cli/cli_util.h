@@ -116,10 +116,6 @@ rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *
  * units the format keeps as bytes. */
 rb_doc *cli_parse_deferred(const char *name, const uint8_t *data, size_t size, rb_error *err);
 
-/* The model as JSON with the $format/$source annotations `build` needs. */
-json_t *cli_doc_json(const rb_doc *doc, const char *source_path, rb_blob_mode blobs);
-int cli_print_json(const json_t *json, const char *out_path);
-
 /* Progress on a terminal for batches. */
 void cli_progress(size_t done, size_t total, const char *name);
 void cli_progress_clear(void);
@@ -134,8 +130,6 @@ typedef struct cli_report_context {
     const char *file;
 } cli_report_context;
 void cli_report_line(void *context, int warning, const char *line);
-/* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
-int cli_exit_code_of(rb_status st);
 /* A failed rb_apply on stderr, "rebyte: ERROR (nothing was written)"; returns its exit code. */
 int cli_apply_failed(const rb_error *err);
 /* A verified result to `target` ("-" = stdout), the input kept first as INPUT.bak with `backup`
@@ -176,4 +170,13 @@ int cli_make_parents(char *path);
 
 /* Parse --name=value / --name value options. */
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* ---------- usage errors ---------- */
+
+/* Where the usage lines are: the command table's lookup (cli.c), set once before a command runs,
+ * so the commands below the table print their usage without naming it. */
+void cli_usage_lookup(const char *(*usage_of)(const char *command));
+/* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *bad_argument);
+/* After a message that says what is wrong: the command's usage line; returns EXIT_USAGE. */
+int cli_usage_line(const char *name);
 #endif

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""No dead function in the library (issue 30): every non-static function an object of the
-library defines is used by another object (of the library, the program, a test, a benchmark or
-a fuzz harness) or is the public API (RB_API in include/rebyte.h). A function only its own file
-calls is made static; one nobody calls is removed. Also a table or constant defined for others
-and used by none (a GBX chunk table left out of core/gbx/gbx_tables.h is never looked up).
-Usage: dead_symbols.py SOURCE_DIR BUILD_DIR LIBRARY_OBJECT..."""
+"""No dead function in the library or the program (issue 30): every non-static function an object
+of the library or of the CLI defines is used by another object (of the library, the program, a
+test, a benchmark or a fuzz harness), is the public API (RB_API in include/rebyte.h) or is the
+program's entry point (main). A function only its own file calls is made static; one nobody
+calls is removed. Also a table or constant defined for others and used by none (a GBX chunk table left out of core/gbx/gbx_tables.h is never looked up).
+Usage: dead_symbols.py SOURCE_DIR BUILD_DIR OBJECT... (the library's and the CLI's)"""
 import glob
 import os
 import re
@@ -16,6 +16,7 @@ from object_symbols import read_objects, source_of  # noqa: E402
 source_dir, build_dir, library = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open(os.path.join(source_dir, "include", "rebyte.h"), encoding="utf-8") as f:
     api = set(re.findall(r"^RB_API .*?[ *](rb_[a-z_0-9]+)\(", f.read(), re.M))
+api.add("main")  # the program's entry point: the system calls it
 
 defined, _ = read_objects(source_dir, library)
 # every object of this build tree whose source still exists uses what it leaves undefined

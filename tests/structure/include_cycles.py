@@ -1,43 +1,62 @@
 #!/usr/bin/env python3
-"""No include cycle between the modules of core/ (issue 23): a module is a .c file, its .h and
-its private X_internal.h; module A depends on B when a file of A includes B's header. Prints
-each cycle found.
+"""No include cycle between the modules of the library and the program (issue 23): core/,
+writers/, patch/ and patch/cli/, with no exception. A module is a .c file, its .h and its private
+X_internal.h; module A depends on B when a file of A includes B's header. Includes are written
+from the project's root ("core/model/model.h"); one relative to the including file is read too.
+Prints each cycle found.
 Usage: include_cycles.py SOURCE_DIR"""
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from object_symbols import strongly_connected  # noqa: E402
 
-root = os.path.abspath(os.path.join(sys.argv[1], "core"))
+source_dir = os.path.abspath(sys.argv[1])
+roots = [os.path.join(source_dir, folder) for folder in ("core", "writers", "patch")]
 deps = {}
 
 
+def text_of(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
 def module_of(path):
-    """X_internal.h that includes X.h is X's private header: part of module X."""
-    m = os.path.splitext(os.path.relpath(path, root))[0]
+    """X_internal.h that includes X.h (of its folder) is X's private header: part of module X."""
+    m = os.path.splitext(os.path.relpath(path, source_dir))[0]
     if m.endswith("_internal") and path.endswith(".h"):
         owner = m[: -len("_internal")]
-        text = open(path, encoding="utf-8", errors="replace").read()
-        if '#include "%s.h"' % os.path.basename(owner) in text:
+        if re.search(r'#include "(%s|%s)\.h"' % (re.escape(owner), re.escape(os.path.basename(owner))), text_of(path)):
             return owner
     return m
 
 
-for folder, _, names in os.walk(root):
-    for name in names:
-        if not name.endswith((".c", ".h")):
-            continue
-        path = os.path.join(folder, name)
-        module = module_of(path)
-        for m in re.finditer(r'#include "([^"]+)"', open(path, encoding="utf-8", errors="replace").read()):
-            target = os.path.normpath(os.path.join(folder, m.group(1)))
-            if os.path.exists(target) and os.path.commonpath([target, root]) == root:
-                other = module_of(target)
-                if other != module:
-                    deps.setdefault(module, set()).add(other)
+def resolve(folder, spelled):
+    """The project file an include names, or None (a system or public header)."""
+    for base in (source_dir, folder):
+        target = os.path.normpath(os.path.join(base, spelled))
+        if os.path.isfile(target) and any(os.path.commonpath([target, r]) == r for r in roots):
+            return target
+    return None
+
+
+files = 0
+for root in roots:
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if not name.endswith((".c", ".h")):
+                continue
+            files += 1
+            path = os.path.join(folder, name)
+            module = module_of(path)
+            for m in re.finditer(r'#include "([^"]+)"', text_of(path)):
+                target = resolve(folder, m.group(1))
+                if target:
+                    other = module_of(target)
+                    if other != module:
+                        deps.setdefault(module, set()).add(other)
 
 cycles = strongly_connected(deps)  # a component of more than one module is a cycle
 for c in cycles:
     print("FAIL include cycle:", " <-> ".join(c))
-print(f"include cycles: {len(deps)} modules of core/ with includes, {len(cycles)} cycles")
-sys.exit(1 if cycles else 0)
+print(f"include cycles: {files} files, {len(deps)} modules with includes, {len(cycles)} cycles")
+sys.exit(1 if cycles or not deps else 0)

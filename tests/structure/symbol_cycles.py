@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""No dependency loop between the library's modules, found from the objects' symbols (issue 30).
+"""No dependency loop in the library or the program, found from the objects' symbols.
 
 A module is one source file; module A depends on B when A's object uses (nm: undefined) a
-symbol B's object defines. Include lines miss what a declaration in a shared header hides
-(include_cycles.py), the symbols do not. Checked, each as its own graph:
-  * the engine: the files directly in core/;
-  * every folder of a format (core/<family>/ and its subfolders, each alone) of more than two
-    files.
-Prints each loop (the modules of a strongly connected component and one symbol of each edge);
-any loop fails. The way out: move what both files need to the lower one, or to a small file of
-its own below both (core/gbx/map/map_facts.c), as docs/formats/adding.md says.
+symbol B's object defines, and A's folder then depends on B's folder. Include lines miss what a
+declaration in a shared header hides (include_cycles.py), the symbols do not. Checked over
+every object given (the library and the CLI: core/, writers/, patch/, patch/cli/), with no
+exception:
+  * no loop among files: no group of modules that reach each other (a strongly connected
+    component), whether its files share a folder or span several;
+  * no loop among folders: no folder that reaches itself through others (two folders that
+    depend on each other, or a ring of them).
+Prints each loop (its modules or folders, and one symbol of each edge); any loop fails. The way
+out: move what both need to the lower one, or to a small file of its own below both
+(core/gbx/map/map_facts.c); what sits above a list (a registry: core/registry/, the GBX class
+tables in core/gbx/gbx_classes.c) is reached from below through a hook, never by name
+(docs/formats/adding.md "1. The folder and its files").
 Usage: symbol_cycles.py SOURCE_DIR OBJECT..."""
 import collections
 import os
@@ -20,36 +25,43 @@ from object_symbols import read_objects, strongly_connected  # noqa: E402
 
 source_dir, objects = sys.argv[1], sys.argv[2:]
 defined, used = read_objects(source_dir, objects)
+modules = set(defined.values()) | set(used)
 
-# every edge A -> B with the symbols A uses of B
+# every edge A -> B with the symbols A uses of B, between files and between their folders
 edges = collections.defaultdict(lambda: collections.defaultdict(set))
+folder_edges = collections.defaultdict(lambda: collections.defaultdict(set))
 for module, names in used.items():
     for name in names:
         owner = defined.get(name)
         if owner and owner != module:
             edges[module][owner].add(name)
+            if os.path.dirname(module) != os.path.dirname(owner):
+                folder_edges[os.path.dirname(module)][os.path.dirname(owner)].add((module, owner, name))
 
-groups = collections.defaultdict(list)  # graph name -> its modules
-for module in set(defined.values()) | set(used):
-    folder = os.path.dirname(module)
-    if folder == "core":
-        groups["core/ (the engine)"].append(module)
-    elif folder.startswith("core/"):
-        groups[folder].append(module)
+loops = 0
+for component in strongly_connected({m: set(edges[m]) for m in modules}):
+    loops += 1
+    folders = sorted({os.path.dirname(m) for m in component})
+    where = "spanning folders " + ", ".join(folders) if len(folders) > 1 else "in " + folders[0]
+    print("FAIL dependency loop %s: %s" % (where, " <-> ".join(component)))
+    for a in component:
+        for b in component:
+            if b in edges[a]:
+                print("    %s uses %s of %s" % (a, sorted(edges[a][b])[0], b))
 
-loops = []
-for group, modules in sorted(groups.items()):
-    if group != "core/ (the engine)" and len(modules) <= 2:
-        continue
-    members = set(modules)
-    graph = {m: {o for o in edges[m] if o in members} for m in members}
-    for component in strongly_connected(graph):
-        loops.append((group, component))
-        print("FAIL dependency loop in %s: %s" % (group, " <-> ".join(component)))
-        for a in component:
-            for b in component:
-                if b in graph[a]:
-                    print("    %s uses %s of %s" % (a, sorted(edges[a][b])[0], b))
-print("symbol cycles: %d graphs (%d modules) checked, %d loops"
-      % (len(groups), sum(len(m) for m in groups.values()), len(loops)))
-sys.exit(1 if loops or not groups else 0)
+folders = {os.path.dirname(m) for m in modules}
+for component in strongly_connected({f: set(folder_edges[f]) for f in folders}):
+    loops += 1
+    print("FAIL folders depend on each other: %s" % " <-> ".join(component))
+    for a in component:
+        for b in component:
+            if b in folder_edges[a]:
+                module, owner, name = sorted(folder_edges[a][b])[0]
+                print("    %s/ -> %s/: %s uses %s of %s" % (a, b, module, name, owner))
+
+# the check covers the library and the program, or it proves nothing
+missing = [f for f in ("core", "core/gbx", "writers", "patch", "patch/cli") if f not in folders]
+for f in missing:
+    print("FAIL no object of %s/ was given: the check must cover the library and the CLI" % f)
+print("symbol cycles: %d modules in %d folders checked, %d loops" % (len(modules), len(folders), loops))
+sys.exit(1 if loops or missing else 0)
