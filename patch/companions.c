@@ -1,6 +1,6 @@
 /*
  * The data a format keeps beside a list, kept in step by apply (rb_format.companions): the hook
- * reads the model through a view by JSON pointers (core/doc/format.h rb_model_view), so a format's
+ * reads the model through a view by JSON pointers (core/model/format.h rb_model_view), so a format's
  * hook does not walk nodes itself.
  */
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "core/archive/archive_internal.h"
 #include "core/model/coverage.h"
-#include "core/doc/format.h"
+#include "core/model/format.h"
 
 /* Frees the nodes made since `mark`, and what the read cached in them (packed tables' side data,
  * the child buffers' owners at the depths below the top frame). */

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <pthread.h>
 #include "core/model/arena.h"
-#include "core/doc/format.h"
+#include "core/model/format.h"
 #include "core/model/model.h"
 #include "rebyte.h"
 

@@ -8,7 +8,7 @@
 #define RB_REGISTRY_H
 #include <stddef.h>
 #include <stdint.h>
-#include "core/doc/format.h"
+#include "core/model/format.h"
 
 const rb_format *const *rb_formats(size_t *count);
 const rb_format *rb_format_by_name(const char *name);
