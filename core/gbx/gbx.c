@@ -15,6 +15,7 @@
 #include "core/gbx/gbx_assets.h"
 #include "core/gbx/gbx_classes.h"
 #include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/map/map_header.h"
 
 static int gbx_detect(const uint8_t *data, size_t size)

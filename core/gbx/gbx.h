@@ -5,19 +5,11 @@ extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
 int gbx_is_record(const rb_node *node);
 /* rb_format.companions (gbx_companions.c): the map's per-block and per-item lists
- * (map/map_parallel.c: gbx_map_companion_ops) and the node indices of what an edit adds. */
+ * (map/map_parallel.c: gbx_map_companion_ops, map/map.h) and the node indices of what an edit adds. */
 /* A node definition's index: a copy gets a fresh one (gbx_companions.c, rb_format.given_to_copies). */
 int gbx_given_to_copies(const rb_node *record, const rb_node *member);
 json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
-json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
-                              const json_t *value);
-json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,
-                          const json_t *value, char *why, size_t why_size);
-struct rb_rule;
-const struct rb_rule *gbx_rules(size_t *count);
 const char *gbx_encoding(const rb_doc *doc);
 int gbx_set_encoding(rb_doc *doc, const char *encoding);
-int gbx_transform(const rb_doc *doc, const char *name, const json_t *options, json_t **patch, json_t **report,
-                  char *why, size_t why_size);
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "core/json/json.h"
 #include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 
 /* The node references a new element holds: where each index is (relative pointer) and its value. */
 typedef struct node_ref {

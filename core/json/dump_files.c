@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/doc/doc.h"
+#include "core/model/doc_state.h"
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/json/json_emit.h"

@@ -11,7 +11,6 @@
 #include "core/model/model_equal.h"
 #include <stdio.h>
 #include <string.h>
-#include "core/json/json.h"
 
 /* One element of a list or of a table (built in `s`, valid while `s` is). */
 typedef struct rb_element_scratch {

@@ -6,7 +6,7 @@
  * signature is a claim, so the checks that are cheap to make (zlib's header checksum, RIFF's
  * form type) are made, and anything else is unknown.
  */
-#include "core/doc/doc.h"
+#include "core/model/doc_state.h"
 #include <string.h>
 
 static int starts(const uint8_t *d, size_t n, const char *magic, size_t len)

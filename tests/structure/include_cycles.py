@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """No include cycle between the modules of the library and the program (issue 23): core/,
 writers/, patch/ and patch/cli/, with no exception. A module is a .c file, its .h and its private
-X_internal.h; module A depends on B when a file of A includes B's header. Includes are written
-from the project's root ("core/model/model.h"); one relative to the including file is read too.
-Prints each cycle found.
+X_internal.h; module A depends on B when a file of A includes B's header, and A's folder then
+depends on B's. No cycle among modules, none among folders. Includes are written from the
+project's root ("core/model/model.h"); one relative to the including file is read too. Prints
+each cycle found.
 Usage: include_cycles.py SOURCE_DIR"""
 import os, re, sys
 
@@ -12,7 +13,7 @@ from object_symbols import strongly_connected  # noqa: E402
 
 source_dir = os.path.abspath(sys.argv[1])
 roots = [os.path.join(source_dir, folder) for folder in ("core", "writers", "patch")]
-deps = {}
+deps, folder_deps, example = {}, {}, {}
 
 
 def text_of(path):
@@ -54,9 +55,21 @@ for root in roots:
                     other = module_of(target)
                     if other != module:
                         deps.setdefault(module, set()).add(other)
+                    if os.path.dirname(other) != os.path.dirname(module):
+                        folder_deps.setdefault(os.path.dirname(module), set()).add(os.path.dirname(other))
+                        example.setdefault((os.path.dirname(module), os.path.dirname(other)),
+                                           "%s includes %s" % (os.path.relpath(path, source_dir), m.group(1)))
 
 cycles = strongly_connected(deps)  # a component of more than one module is a cycle
 for c in cycles:
     print("FAIL include cycle:", " <-> ".join(c))
-print(f"include cycles: {files} files, {len(deps)} modules with includes, {len(cycles)} cycles")
-sys.exit(1 if cycles or not deps else 0)
+folder_cycles = strongly_connected(folder_deps)
+for c in folder_cycles:
+    print("FAIL folders include each other:", " <-> ".join(c))
+    for a in c:
+        for b in c:
+            if (a, b) in example:
+                print("    %s/ -> %s/: %s" % (a, b, example[(a, b)]))
+print(f"include cycles: {files} files, {len(deps)} modules with includes, {len(cycles)} cycles, "
+      f"{len(folder_deps)} folders, {len(folder_cycles)} folder cycles")
+sys.exit(1 if cycles or folder_cycles or not deps else 0)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/json/json.h"
-#include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/engine/gbx_internal.h"
 
 enum { ITEMS_CHUNK = 0x03043040, ANCHORED_OBJECT_CHUNK = 0x03101002 };

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "core/buf.h"
 #include "core/json/json.h"
-#include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/map/map_header.h"
 
 typedef enum xml_value { XML_TEXT, XML_ID, XML_ENVIRONMENT, XML_MOOD, XML_INT, XML_LAPS } xml_value;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/json/json.h"
-#include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/engine/gbx_internal.h"
 
 enum { BLOCK_FLAG_FREE = 0x20000000 };

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "core/json/json.h"
 #include "core/doc/rules.h"
-#include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/map/map_header.h"
 
 /* The map chunk `low` (0x01F, ...) of chunk list `chunks` under either id family: 0x03043xxx
