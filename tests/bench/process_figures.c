@@ -6,7 +6,7 @@
  * parallel figures, which mean little on a busy machine.
  */
 #define _GNU_SOURCE /* wait4 */
-#include "process_figures.h"
+#include "tests/bench/process_figures.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -60,7 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/doc/doc.h"
-#include "process_figures.h"
+#include "tests/bench/process_figures.h"
 #include "rebyte.h"
 
 enum metric {

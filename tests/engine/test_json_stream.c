@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "include/rebyte.h"
+#include "rebyte.h"
 #include "core/doc/doc.h"
 #include "core/json/json.h"
 #include "core/json/json_stream.h"

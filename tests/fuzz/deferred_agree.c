@@ -4,7 +4,7 @@
 #include <string.h>
 #include "core/archive/archive_unit.h"
 #include "core/model/model_equal.h"
-#include "deferred_agree.h"
+#include "tests/fuzz/deferred_agree.h"
 
 static rb_doc *read_as(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits, int defer,
                        char *error, size_t error_size)

@@ -16,8 +16,8 @@
 #include <string.h>
 #include "core/doc/doc.h"
 #include "core/registry/registry.h"
-#include "deferred_agree.h"
-#include "fuzz_reader.h"
+#include "tests/fuzz/deferred_agree.h"
+#include "tests/fuzz/fuzz_reader.h"
 
 static const rb_format *forced_format;
 

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "fuzz_reader.h"
+#include "tests/fuzz/fuzz_reader.h"
 
 static int run_file(const char *path)
 {

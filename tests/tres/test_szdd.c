@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "include/rebyte.h"
+#include "rebyte.h"
 #include "writers/szdd.h"
 
 static int failures;

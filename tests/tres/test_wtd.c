@@ -19,7 +19,7 @@
 #include "core/model/doc_state.h"
 #include "core/tres/tres.h"
 #include "core/tres/wtd_tree.h"
-#include "include/rebyte.h"
+#include "rebyte.h"
 #include "tests/test_util.h"
 
 static uint32_t rng = 2024;
