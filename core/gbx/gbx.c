@@ -14,6 +14,7 @@
 #include "core/gbx/gbx.h"
 #include "core/gbx/gbx_assets.h"
 #include "core/gbx/gbx_classes.h"
+#include "core/gbx/ghost/ghost.h"
 #include "core/gbx/engine/gbx_internal.h"
 #include "core/gbx/map/map.h"
 #include "core/gbx/map/map_header.h"

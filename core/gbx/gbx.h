@@ -3,7 +3,6 @@
 #include "core/doc/doc.h"
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
-int gbx_is_record(const rb_node *node);
 /* rb_format.companions (gbx_companions.c): the map's per-block and per-item lists
  * (map/map_parallel.c: gbx_map_companion_ops, map/map.h) and the node indices of what an edit adds. */
 /* A node definition's index: a copy gets a fresh one (gbx_companions.c, rb_format.given_to_copies). */

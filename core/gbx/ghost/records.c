@@ -6,8 +6,7 @@
  * the community's main library keeps replays read-only. The apply pipeline asks this hook which
  * nodes are records (patch/apply_records.c).
  */
-#include "core/gbx/gbx.h"
-#include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/ghost/ghost.h"
 
 enum {
     CLASS_GHOST = 0x03092000,       /* CGameCtnGhost: player, times, checkpoints, inputs */
