@@ -233,7 +233,6 @@ static rb_describe_fn gbx_unit_description(const rb_node *list)
     return list->kind == RB_K_LIST && list->key && strcmp(list->key, "chunks") == 0 ? describe_chunk_alone : NULL;
 }
 
-
 static void gbx_describe(rb_ar *ar)
 {
     gbx_ctx *ctx = calloc(1, sizeof(*ctx));
