@@ -188,7 +188,7 @@ static const process_file *largest_of(const process_file *files, size_t count, c
 static double over(double kb, const process_file *f) { return kb * 1024.0 / (double)(f->size + f->decoded); }
 
 /* The floor process's list: each GBX file and the LZO streams stored in it. */
-static int write_floor_list(const char *list, const process_file *files, size_t count)
+int bench_write_floor_list(const char *list, const process_file *files, size_t count)
 {
     FILE *f = fopen(list, "w");
     if (!f) return -1;
@@ -231,7 +231,7 @@ static void verify_against_floor(const char *self, const char *cli, const proces
     char *floor_cmd[] = {(char *)self, "--floor-process", list, NULL};
     double wall[MAX_SAMPLES], cpu[MAX_SAMPLES], floor_cpu[MAX_SAMPLES], ratio[MAX_SAMPLES];
     int done = 0;
-    for (int r = 0; r < runs && r < MAX_SAMPLES && write_floor_list(list, files, count) == 0; r++) {
+    for (int r = 0; r < runs && r < MAX_SAMPLES && bench_write_floor_list(list, files, count) == 0; r++) {
         sample v, fl;
         if (measure(self, cmd, &v) != 0 || v.exit_code > 1 || measure(self, floor_cmd, &fl) != 0 || fl.exit_code != 0)
             break;

@@ -28,6 +28,10 @@ int bench_run_measure(char **argv);
  * its streams LZO-decompressed into fresh buffers, as the CLI reads and decodes it. */
 int bench_floor_process(const char *list);
 
+/* Writes the floor process's LIST for `files` (the GBX ones; `rebyte_bench --floor-list LIST`),
+ * so the floor can be timed beside the CLI by a tool outside the benchmark. 0 when written. */
+int bench_write_floor_list(const char *list, const process_file *files, size_t count);
+
 /* Runs the CLI `cli` and prints: verify -j1 over the GBX folder against the floor, rewrite's peak
  * less the bare program's for the largest GBX, data.win and GROFF file, dump and build of the
  * largest map, verify -j2 / -j1 over `folders` (alternating runs, the load average said). */

@@ -120,6 +120,7 @@ typedef struct options {
     int peak_code_lazy; /* --peak-code lazy: code pages count as the operation's memory */
     int process;        /* --process: issue 31's process-level figures (process_figures.c) */
     const char *cli;    /* --cli: the rebyte program they run */
+    const char *floor_list; /* --floor-list FILE: write the floor process's list and stop */
     char *folders[64];  /* the folders given, for verify -j2 / -j1 */
     int folder_count;
 } options;
@@ -877,6 +878,7 @@ static int parse_options(int argc, char **argv, options *o, file_list *files)
         }
         else if (strcmp(argv[i], "--process") == 0) o->process = 1;
         else if (strcmp(argv[i], "--cli") == 0 && i + 1 < argc) o->cli = argv[++i];
+        else if (strcmp(argv[i], "--floor-list") == 0 && i + 1 < argc) o->floor_list = argv[++i];
         else if (argv[i][0] == '-') return 0;
         else {
             struct stat st;
@@ -960,8 +962,8 @@ static void report(file_list *l, const options *o)
     }
 }
 
-/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
-static void process_figures(const file_list *l, const options *o)
+/* The files as the process figures see them: sizes, this run's floors, the LZO streams. */
+static process_file *process_files(const file_list *l, const options *o)
 {
     process_file *files = xmalloc(l->count * sizeof *files);
     for (size_t i = 0; i < l->count; i++) {
@@ -976,6 +978,13 @@ static void process_figures(const file_list *l, const options *o)
             p->lzo_out_size[p->lzo_count++] = f->lzo_out_size[k];
         }
     }
+    return files;
+}
+
+/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
+static void process_figures(const file_list *l, const options *o)
+{
+    process_file *files = process_files(l, o);
     bench_process_figures("/proc/self/exe", o->cli, files, l->count, (char **)o->folders, o->folder_count, o->runs);
     free(files);
 }
@@ -1009,6 +1018,12 @@ int main(int argc, char **argv)
         if (prepare_many(by_size[i])) break;
     }
     free(by_size);
+    if (o.floor_list) { /* the floor process's input, for timing it beside the CLI from outside */
+        process_file *listed = process_files(&files, &o);
+        int written = bench_write_floor_list(o.floor_list, listed, files.count);
+        free(listed);
+        return written == 0 ? 0 : 1;
+    }
     pin_heap(o.heap);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s%s\n", files.count,
