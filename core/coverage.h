@@ -7,4 +7,6 @@
 void rb_node_coverage(const rb_node *n, rb_coverage *coverage);
 /* Adds the opaque and blob bytes below `n`, by payload kind, to `kinds`. */
 void rb_node_coverage_kinds(const rb_node *n, rb_coverage_kinds *kinds);
+/* Both in one walk (a deferred unit's, which keeps both). */
+void rb_node_coverage_all(const rb_node *n, rb_coverage *coverage, rb_coverage_kinds *kinds);
 #endif
