@@ -39,14 +39,14 @@ void rb_node_coverage_all(const rb_node *n, rb_coverage *c, rb_coverage_kinds *k
     }
 }
 
-void rb_node_coverage(const rb_node *n, rb_coverage *c)
+static void node_coverage(const rb_node *n, rb_coverage *c)
 {
     rb_coverage_kinds unused;
     memset(&unused, 0, sizeof unused);
     rb_node_coverage_all(n, c, &unused);
 }
 
-void rb_node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
+static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
 {
     rb_coverage unused;
     memset(&unused, 0, sizeof unused);
@@ -57,7 +57,7 @@ void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
     memset(coverage, 0, sizeof(*coverage));
     rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    rb_node_coverage(doc->root, coverage);
+    node_coverage(doc->root, coverage);
     rb_doc_read_end(doc);
 }
 
@@ -65,6 +65,6 @@ void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
     memset(kinds, 0, sizeof(*kinds));
     rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    rb_node_coverage_kinds(doc->root, kinds);
+    node_coverage_kinds(doc->root, kinds);
     rb_doc_read_end(doc);
 }
