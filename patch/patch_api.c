@@ -165,26 +165,29 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
     *patch_json = NULL;
     *operation_count = 0;
     if (!diffable(a, b, err)) return RB_E_USAGE;
-    json_t *ops;
+    json_t *ops, *pinned = NULL;
     char why[512];
+    int pins = !(flags & RB_DIFF_PLAIN); /* a diff to share: every operation pinned */
     if (rb_model_equal(a->root, b->root, "", NULL)) {
         ops = json_array();
     } else if (rb_model_diff_docs(a, a_bytes, a_size, b,
-                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops, why,
-                                  sizeof why) != 0) {
+                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops,
+                                  pins ? &pinned : NULL, why, sizeof why) != 0) {
         rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
         return RB_E_MODEL;
     }
     json_t *out = ops;
-    if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
-        json_t *pinned;
-        if (rb_model_diff_pin(a, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
+    if (pins && json_array_size(ops)) {
+        /* the pins taken while the diff was settled, else A read again and the patch replayed */
+        if (!pinned && rb_model_diff_pin(a, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
             json_decref(ops);
             rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
             return RB_E_MODEL;
         }
         json_decref(ops);
         out = ops = pinned;
+    } else {
+        json_decref(pinned); /* nothing to pin */
     }
     *operation_count = json_array_size(ops);
     if (!(flags & RB_DIFF_PLAIN)) {
