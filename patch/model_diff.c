@@ -1047,11 +1047,32 @@ static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_siz
 }
 
 /* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
- * what apply wrote (then `bytes` holds the file it was read from). */
+ * what apply wrote (then `bytes` holds the file it was read from). `lent`: the read is the
+ * caller's (rb_model_diff_docs's `spare`), which frees it. */
 typedef struct work_model {
     rb_doc *doc;
     uint8_t *bytes;
+    int lent;
 } work_model;
+
+static void work_free(work_model *work)
+{
+    if (!work->lent) rb_doc_free(work->doc);
+    free(work->bytes);
+    work->doc = NULL;
+    work->bytes = NULL;
+    work->lent = 0;
+}
+
+/* A full read of A's file (`a` gives its format, name and limits); NULL and why. */
+static rb_doc *read_a(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, char *why, size_t why_size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    rb_doc *doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err);
+    if (!doc) snprintf(why, why_size, "%s", err.message);
+    return doc;
+}
 
 /* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
  * engine refuses one (an element only the format's description can build: a block whose
@@ -1068,8 +1089,7 @@ static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, w
     uint8_t *bytes;
     rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
     if (!applied) return -1;
-    rb_doc_free(work->doc);
-    free(work->bytes);
+    work_free(work);
     work->doc = applied;
     work->bytes = bytes;
     return pins ? 2 : 0;
@@ -1081,13 +1101,16 @@ enum { SETTLE_ROUNDS = 3 };
  * companion value the user changed, a symbol table after new names) is walked again from
  * there. NULL when the result is not B. With `pinned`: when that one replay settled it (the
  * model engine took every operation and gave B), *pinned gets the patch with its pins taken in
- * that replay (rb_model_diff_pin's, without reading A again); else it stays NULL. */
+ * that replay (rb_model_diff_pin's, without reading A again); else it stays NULL. With `spare`
+ * (*spare a full read of A's file that may be changed, possibly `a` itself, once walked), the
+ * replay runs on it instead of a read of its own, and *spare becomes NULL. */
 static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, json_t **pinned, char *why, size_t why_size)
+                       int index_paths, int apply_decides, rb_doc **spare, json_t **pinned, char *why,
+                       size_t why_size)
 {
     json_t *pins = NULL;
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
-    work_model work = {NULL, NULL};
+    work_model work = {NULL, NULL, 0};
     if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -1098,10 +1121,10 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         out = json_incref(ops);
         goto done;
     }
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
-        snprintf(why, why_size, "%s", err.message);
+    if (spare && *spare) { /* A's model is walked: from here on it may change */
+        work = (work_model){*spare, NULL, 1};
+        *spare = NULL;
+    } else if (!(work.doc = read_a(a, a_bytes, a_size, why, why_size))) {
         goto done;
     }
     kept = first_pass(ops, plains, regions, symbols);
@@ -1129,8 +1152,7 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     json_decref(pins);
-    rb_doc_free(work.doc);
-    free(work.bytes);
+    work_free(&work);
     json_decref(kept);
     json_decref(regions);
     json_decref(plains);
@@ -1178,14 +1200,9 @@ static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
 int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
                       char *why, size_t why_size)
 {
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    work_model work = {read_a(a, a_bytes, a_size, why, why_size), NULL, 0};
     *pinned = NULL;
-    if (!work.doc) {
-        snprintf(why, why_size, "%s", err.message);
-        return -1;
-    }
+    if (!work.doc) return -1;
     json_t *out = json_array(), *done = json_array();
     int replayed = 1;
     for (size_t i = 0; i < json_array_size(ops); i++) {
@@ -1202,20 +1219,31 @@ int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
     }
     *pinned = out;
     json_decref(done);
-    rb_doc_free(work.doc);
-    free(work.bytes);
+    work_free(&work);
     return 0;
 }
 
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
-                       json_t **pinned, char *why, size_t why_size)
+int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       rb_doc *spare, json_t **ops, json_t **pinned, char *why, size_t why_size)
 {
     if (pinned) *pinned = NULL;
+    const rb_doc *walked = a; /* A's model as read (NULL once the spare that was `a` changed) */
+    rb_doc *again = NULL;
+    int found = 0;
     /* by identity, elements are named; when a name does not resolve where the patch uses it
      * (two elements that swap their keys), the lists are addressed by index instead */
-    for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
-        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
-            if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, pinned, why, why_size)))
-                return 0;
-    return -1;
+    for (int apply_decides = 0; apply_decides <= 1 && !found; apply_decides++)
+        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY) && !found; index_paths++) {
+            if (!walked && !(walked = again = read_a(a, a_bytes, a_size, why, why_size))) return -1;
+            rb_doc *offered = spare;
+            *ops = settled(walked, a_bytes, a_size, b, mode, index_paths, apply_decides, &offered, pinned, why,
+                           why_size);
+            if (!offered && spare) { /* taken: it was changed */
+                if (walked == spare) walked = NULL;
+                spare = NULL;
+            }
+            found = *ops != NULL;
+        }
+    rb_doc_free(again);
+    return found ? 0 : -1;
 }
