@@ -112,6 +112,11 @@ typedef struct rb_read_options {
                   dump, info, check, diff, apply, path_at, ...) reads the file again in full
                   first, once. Less memory and a faster write for a document that is only
                   verified or rewritten (docs/api.md "The deferred model") */
+    int check_units; /* with defer: a unit is kept as its bytes only when its nodes, written,
+                        give exactly those bytes; one that would be written otherwise stays
+                        nodes, so writing the document shows the difference where it is (what
+                        `rebyte verify` reads with: every byte of the file is compared). Costs a
+                        write of each unit while it is read */
 } rb_read_options;
 #define RB_READ_OPTIONS_INIT RB_OPTIONS_INIT_(rb_read_options)
 

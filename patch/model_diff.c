@@ -950,9 +950,13 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
     return rc;
 }
 
+static void pin_operation(rb_doc *work, const json_t *op, json_t *out);
+
 /* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each).
- * Returns how many did not. */
-static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
+ * With `pins`, each operation is also appended there after the pins of what it touches, taken on
+ * the model just before it runs (what rb_model_diff_pin makes of the same replay). Returns how
+ * many did not apply. */
+static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out, json_t *pins)
 {
     const json_t *pin = NULL;
     size_t refused = 0;
@@ -961,6 +965,10 @@ static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
         if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) {
             pin = op;
             continue;
+        }
+        if (pins) {
+            pin_operation(work, op, pins);
+            json_array_append(pins, (json_t *)op);
         }
         char why[512];
         if (replay(work, op, why, sizeof why) == 0) {
@@ -1039,43 +1047,70 @@ static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_siz
 }
 
 /* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
- * what apply wrote (then `bytes` holds the file it was read from). */
+ * what apply wrote (then `bytes` holds the file it was read from). `lent`: the read is the
+ * caller's (rb_model_diff_docs's `spare`), which frees it. */
 typedef struct work_model {
     rb_doc *doc;
     uint8_t *bytes;
+    int lent;
 } work_model;
+
+static void work_free(work_model *work)
+{
+    if (!work->lent) rb_doc_free(work->doc);
+    free(work->bytes);
+    work->doc = NULL;
+    work->bytes = NULL;
+    work->lent = 0;
+}
+
+/* A full read of A's file (`a` gives its format, name and limits); NULL and why. */
+static rb_doc *read_a(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, char *why, size_t why_size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    rb_doc *doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err);
+    if (!doc) snprintf(why, why_size, "%s", err.message);
+    return doc;
+}
 
 /* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
  * engine refuses one (an element only the format's description can build: a block whose
  * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
- * the work model from then on. -1 when apply refuses it too. */
+ * the work model from then on. -1 when apply refuses it too. With `pins` (replay_all's), 1 when
+ * the model engine took every operation (the pins hold), 2 when apply had to (they do not). */
 static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
-                       json_t *done)
+                       json_t *done, json_t *pins)
 {
     size_t before = json_array_size(done);
-    if (replay_all(work->doc, ops, done) == 0) return 0;
+    if (replay_all(work->doc, ops, done, pins) == 0) return pins ? 1 : 0;
     while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
     json_array_extend(done, (json_t *)ops);
     uint8_t *bytes;
     rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
     if (!applied) return -1;
-    rb_doc_free(work->doc);
-    free(work->bytes);
+    work_free(work);
     work->doc = applied;
     work->bytes = bytes;
-    return 0;
+    return pins ? 2 : 0;
 }
 
 enum { SETTLE_ROUNDS = 3 };
 
 /* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
  * companion value the user changed, a symbol table after new names) is walked again from
- * there. NULL when the result is not B. */
+ * there. NULL when the result is not B. With `pinned`: when that one replay settled it (the
+ * model engine took every operation and gave B), *pinned gets the patch with its pins taken in
+ * that replay (rb_model_diff_pin's, without reading A again); else it stays NULL. With `spare`
+ * (*spare a full read of A's file that may be changed, possibly `a` itself, once walked), the
+ * replay runs on it instead of a read of its own, and *spare becomes NULL. */
 static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, char *why, size_t why_size)
+                       int index_paths, int apply_decides, rb_doc **spare, json_t **pinned, char *why,
+                       size_t why_size)
 {
+    json_t *pins = NULL;
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
-    work_model work = {NULL, NULL};
+    work_model work = {NULL, NULL, 0};
     if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -1086,22 +1121,27 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         out = json_incref(ops);
         goto done;
     }
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
-        snprintf(why, why_size, "%s", err.message);
+    if (spare && *spare) { /* A's model is walked: from here on it may change */
+        work = (work_model){*spare, NULL, 1};
+        *spare = NULL;
+    } else if (!(work.doc = read_a(a, a_bytes, a_size, why, why_size))) {
         goto done;
     }
     kept = first_pass(ops, plains, regions, symbols);
     out = json_array();
-    int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
-    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
+    pins = pinned ? json_array() : NULL;
+    int step = settle_step(a, a_bytes, a_size, &work, kept, out, pins);
+    int refused = step < 0, rounds = 0;
+    for (; rounds < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); rounds++) {
         json_t *more = json_array();
         refused = walk(work.doc, work.doc->root, b, b->root, more, NULL, "", mode, index_paths) != 0 ||
-                  settle_step(a, a_bytes, a_size, &work, more, out) != 0;
+                  settle_step(a, a_bytes, a_size, &work, more, out, NULL) != 0;
         json_decref(more);
     }
-    if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
+    if (!refused && rb_model_same(work.doc->root, b->root)) {
+        if (pins && step == 1 && rounds == 0) *pinned = json_incref(pins);
+        goto done;
+    }
     /* an operation neither the model engine nor apply could replay: apply as a whole decides
      * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
@@ -1111,8 +1151,8 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
-    rb_doc_free(work.doc);
-    free(work.bytes);
+    json_decref(pins);
+    work_free(&work);
     json_decref(kept);
     json_decref(regions);
     json_decref(plains);
@@ -1160,14 +1200,9 @@ static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
 int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
                       char *why, size_t why_size)
 {
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    work_model work = {read_a(a, a_bytes, a_size, why, why_size), NULL, 0};
     *pinned = NULL;
-    if (!work.doc) {
-        snprintf(why, why_size, "%s", err.message);
-        return -1;
-    }
+    if (!work.doc) return -1;
     json_t *out = json_array(), *done = json_array();
     int replayed = 1;
     for (size_t i = 0; i < json_array_size(ops); i++) {
@@ -1179,23 +1214,36 @@ int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
         /* an operation that neither engine takes alone (a record rewritten member by member,
          * valid only once the whole patch ran: settled() had apply prove it whole): what comes
          * after it is not pinned, as its state is not known */
-        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done) == 0;
+        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done, NULL) == 0;
         json_decref(one);
     }
     *pinned = out;
     json_decref(done);
-    rb_doc_free(work.doc);
-    free(work.bytes);
+    work_free(&work);
     return 0;
 }
 
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
-                       char *why, size_t why_size)
+int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       rb_doc *spare, json_t **ops, json_t **pinned, char *why, size_t why_size)
 {
+    if (pinned) *pinned = NULL;
+    const rb_doc *walked = a; /* A's model as read (NULL once the spare that was `a` changed) */
+    rb_doc *again = NULL;
+    int found = 0;
     /* by identity, elements are named; when a name does not resolve where the patch uses it
      * (two elements that swap their keys), the lists are addressed by index instead */
-    for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
-        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
-            if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, why, why_size))) return 0;
-    return -1;
+    for (int apply_decides = 0; apply_decides <= 1 && !found; apply_decides++)
+        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY) && !found; index_paths++) {
+            if (!walked && !(walked = again = read_a(a, a_bytes, a_size, why, why_size))) return -1;
+            rb_doc *offered = spare;
+            *ops = settled(walked, a_bytes, a_size, b, mode, index_paths, apply_decides, &offered, pinned, why,
+                           why_size);
+            if (!offered && spare) { /* taken: it was changed */
+                if (walked == spare) walked = NULL;
+                spare = NULL;
+            }
+            found = *ops != NULL;
+        }
+    rb_doc_free(again);
+    return found ? 0 : -1;
 }

@@ -40,19 +40,26 @@ rb_ar *rb_ar_new_read(rb_doc *doc, const uint8_t *data, size_t size, rb_node *ro
 
 void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec) { ar->reencode_codec = codec; }
 
-rb_ar *rb_ar_new_write(rb_doc *doc, rb_node *root, int reencode, int decoded)
+rb_ar *ar_new_write_part(rb_doc *doc, rb_node *root)
 {
     rb_ar *ar = ar_new(doc, RB_AR_WRITE, root);
     if (!ar) return NULL;
-    ar->reencode = reencode;
-    ar->decoded = decoded;
     rb_buf_init(&ar->outputs[0]);
-    /* an unchanged model writes as many bytes as it was read from: reserve them, so the output is
-     * not copied again each time it outgrows its buffer */
-    if (doc->section_count) rb_buf_reserve_hint(&ar->outputs[0], doc->sections[0].size);
     ar->output_count = 1;
     ar->ranges[0] = (ar_range){.what = "file"};
     ar->range_count = 1;
+    return ar;
+}
+
+rb_ar *rb_ar_new_write(rb_doc *doc, rb_node *root, int reencode, int decoded)
+{
+    rb_ar *ar = ar_new_write_part(doc, root);
+    if (!ar) return NULL;
+    ar->reencode = reencode;
+    ar->decoded = decoded;
+    /* an unchanged model writes as many bytes as it was read from: reserve them, so the output is
+     * not copied again each time it outgrows its buffer */
+    if (doc->section_count) rb_buf_reserve_hint(&ar->outputs[0], doc->sections[0].size);
     return ar;
 }
 

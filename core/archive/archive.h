@@ -297,6 +297,7 @@ typedef struct rb_ar_unit {
     int open;
     /* a list unit letting go of its elements as it reads them (rb_ar_unit_elements) */
     int dropping;
+    const uint8_t *elements_start; /* the input of the elements read since the last drop */
     rb_arena_mark elements;
     size_t element_packed_tables, dropped;
     rb_coverage dropped_coverage;
@@ -333,6 +334,21 @@ rb_node *rb_ar_unit_defer_written(rb_ar *ar, const rb_ar_unit *unit, const rb_bu
  * again from a mark taken before the unit. */
 void rb_ar_unit_elements(rb_ar *ar, rb_ar_unit *unit);
 void rb_ar_unit_drop_elements(rb_ar *ar, rb_ar_unit *unit);
+/* READ, checking (rb_doc_state.check_units, what `rebyte verify` reads with): does the unit read
+ * since `unit` (the last child of the current container), written by `describe` in the WRITE
+ * direction with `user` as the format's state (the writer's state at the unit), give exactly the
+ * bytes it was read from? A unit is kept as its bytes only when it does, so that its bytes stand
+ * for what its nodes write; one that would be written otherwise stays nodes and the document's
+ * write shows the difference where it is. 0 also when the write fails (the archive is not
+ * failed: the final write says why). */
+int rb_ar_unit_writes_back(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user);
+/* READ in a document read with rb_read_options.check_units: a format that cannot write a unit
+ * alone to check it (rb_ar_unit_writes_back) keeps it as nodes. */
+int rb_ar_checks_units(const rb_ar *ar);
+/* READ, checking, a list unit letting go of its elements: the same for the elements read since
+ * the last rb_ar_unit_drop_elements (the list's count is not written: it is the number of
+ * elements read), to be asked before they are dropped. */
+int rb_ar_unit_elements_write_back(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user);
 /* WRITE: the model's next child when it is a deferred unit (the format replays its state), else
  * NULL; rb_ar_copy_deferred emits its bytes unchanged and moves past it. */
 const rb_node *rb_ar_next_deferred(rb_ar *ar);

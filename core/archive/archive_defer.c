@@ -62,8 +62,7 @@ static rb_node *defer_as(rb_ar *ar, const rb_ar_unit *u, rb_node *unit, const ui
     rb_deferred facts = {.replay_count = replay_count, .flags = flags};
     facts.coverage = u->dropped_coverage;
     facts.kinds = u->dropped_kinds;
-    rb_node_coverage(unit, &facts.coverage);
-    rb_node_coverage_kinds(unit, &facts.kinds);
+    rb_node_coverage_all(unit, &facts.coverage, &facts.kinds);
     facts.elements = (uint32_t)(rb_element_count(unit) + u->dropped);
     const char *key = unit->key; /* a description's literal: it survives the nodes */
     free_since(ar, &u->arena, u->packed_tables);
@@ -121,29 +120,93 @@ static int in_or_around_record(rb_ar *ar, const rb_node *unit)
     return rb_node_holds(unit, format->is_record);
 }
 
-/* `holder` (standing in for the current container) written by `describe` with `user` as the
- * format's state, appended to `out`; a failure is the archive's. */
-static int write_in(rb_ar *ar, rb_node *holder, rb_describe_fn describe, void *user, rb_buf *out)
+/* The archive that writes `holder` (standing in for the current container) with `user` as the
+ * format's state, the model's containers above reachable; NULL (and the archive failed) when out
+ * of memory. */
+static rb_ar *writer_in(rb_ar *ar, rb_node *holder, void *user)
 {
     size_t around_count;
     const rb_node **around = containers_around(ar, &around_count);
-    rb_ar *w = around ? rb_ar_new_write(ar->doc, holder, 0, 0) : NULL;
+    rb_ar *w = around ? ar_new_write_part(ar->doc, holder) : NULL;
     if (!w) {
         free(around);
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return 0;
+        return NULL;
     }
     w->around = around;
     w->around_count = around_count;
     w->user = user;
+    return w;
+}
+
+static void writer_free(rb_ar *w)
+{
+    free((void *)w->around);
+    rb_ar_free(w);
+}
+
+/* `holder` written by `describe` with `user` as the format's state, appended to `out`; a failure
+ * is the archive's. */
+static int write_in(rb_ar *ar, rb_node *holder, rb_describe_fn describe, void *user, rb_buf *out)
+{
+    rb_ar *w = writer_in(ar, holder, user);
+    if (!w) return 0;
     describe(w);
     int ok = rb_ar_finish(w);
     if (ok) rb_buf_put(out, w->outputs[0].data, w->outputs[0].size);
     if (ok && out->failed) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     else if (!ok && !ar->failed) ar->err = w->err, ar->failed = 1; /* what the final write would have said */
-    rb_ar_free(w);
-    free(around);
+    writer_free(w);
     return ok && !out->failed;
+}
+
+/* Does `holder` written by `describe` give the `size` bytes at `bytes`? A failed write says no
+ * and leaves the archive as it was. */
+static int writes_as(rb_ar *ar, rb_node *holder, rb_describe_fn describe, void *user, const uint8_t *bytes,
+                     size_t size)
+{
+    rb_ar *w = writer_in(ar, holder, user);
+    if (!w) return 0;
+    rb_buf_expect(&w->outputs[0], bytes, size); /* compared as it is written, not kept */
+    describe(w);
+    int same = rb_ar_finish(w) && rb_buf_holds_expected(&w->outputs[0]);
+    writer_free(w);
+    return same;
+}
+
+/* The input read since `from` in the unit's byte range; NULL when the archive left that range. */
+static const uint8_t *read_since(rb_ar *ar, const rb_ar_unit *u, const uint8_t *from, size_t *size)
+{
+    if (ar->range_count != u->range_count) return NULL;
+    const ar_range *r = ar_top_range(ar);
+    *size = (size_t)(r->base + r->pos - from);
+    return from;
+}
+
+int rb_ar_checks_units(const rb_ar *ar) { return ar->dir == RB_AR_READ && ar->doc->defer_units && ar->doc->check_units; }
+
+int rb_ar_unit_writes_back(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user)
+{
+    rb_node *unit = ar->dir == RB_AR_READ ? unit_node(ar, u) : NULL;
+    size_t size;
+    const uint8_t *bytes = unit ? read_since(ar, u, u->start, &size) : NULL;
+    if (!bytes) return 0;
+    rb_node holder = *ar_top_frame(ar)->node; /* the unit alone in a copy of its container */
+    holder.v.kids.items = &unit;
+    holder.v.kids.count = 1;
+    return writes_as(ar, &holder, describe, user, bytes, size);
+}
+
+int rb_ar_unit_elements_write_back(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user)
+{
+    if (ar->dir != RB_AR_READ || !u->dropping || ar->failed || ar->frame_count != u->frame_count + 1 ||
+        ar->doc->section_count != u->sections || ar->doc->stream_count != u->streams)
+        return 0;
+    size_t size;
+    const uint8_t *bytes = read_since(ar, u, u->elements_start, &size);
+    if (!bytes) return 0;
+    rb_node holder = *ar_top_frame(ar)->node; /* the elements read since the last drop */
+    return writes_as(ar, &holder, describe, user, bytes, size);
 }
 
 int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user, rb_buf *out)
@@ -182,6 +245,8 @@ void rb_ar_unit_elements(rb_ar *ar, rb_ar_unit *u)
         return;
     u->elements = rb_arena_mark_here(&ar->doc->arena);
     u->element_packed_tables = ar->packed_table_count;
+    const ar_range *r = ar_top_range(ar);
+    u->elements_start = r->base + r->pos;
     u->dropping = 1;
 }
 
@@ -197,14 +262,15 @@ void rb_ar_unit_drop_elements(rb_ar *ar, rb_ar_unit *u)
     ar_frame *f = ar_top_frame(ar);
     rb_node *list = f->node;
     for (size_t i = 0; i < list->v.kids.count; i++) {
-        rb_node_coverage(list->v.kids.items[i], &u->dropped_coverage);
-        rb_node_coverage_kinds(list->v.kids.items[i], &u->dropped_kinds);
+        rb_node_coverage_all(list->v.kids.items[i], &u->dropped_coverage, &u->dropped_kinds);
     }
     u->dropped += list->v.kids.count;
     f->dropped += list->v.kids.count;
     list->v.kids.count = 0;
     f->next = 0;
     free_since(ar, &u->elements, u->element_packed_tables);
+    const ar_range *r = ar_top_range(ar);
+    u->elements_start = r->base + r->pos;
 }
 
 const rb_node *rb_ar_next_deferred(rb_ar *ar)

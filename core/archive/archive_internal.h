@@ -130,6 +130,9 @@ struct rb_ar {
 void ar_vfail(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, va_list ap);
 ar_frame *ar_top_frame(rb_ar *ar);
 ar_range *ar_top_range(rb_ar *ar);
+/* A WRITE archive for a part of the document (a unit): rb_ar_new_write without the room reserved
+ * for the whole file. */
+rb_ar *ar_new_write_part(rb_doc *doc, rb_node *root);
 rb_buf *ar_out(rb_ar *ar);
 void ar_fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

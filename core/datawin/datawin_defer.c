@@ -24,9 +24,11 @@
 
 static int is_chunk(const char *id, const char *which) { return memcmp(id, which, 4) == 0; }
 
-static int chunk_is_deferrable(const datawin_state *st, const char *id, int typed)
+/* A chunk's write is not made alone (its links into other chunks are file offsets the whole
+ * write settles), so a read that checks its units (rb_ar_checks_units) keeps every chunk as nodes. */
+static int chunk_is_deferrable(rb_ar *ar, const datawin_state *st, const char *id, int typed)
 {
-    if (!typed || is_chunk(id, "GEN8")) return 0;
+    if (!typed || is_chunk(id, "GEN8") || rb_ar_checks_units(ar)) return 0;
     return !(st->code_chains_in_nodes && (is_chunk(id, "VARI") || is_chunk(id, "FUNC")));
 }
 
@@ -35,7 +37,7 @@ void datawin_defer_chunk(rb_ar *ar, datawin_state *st, const rb_ar_unit *unit, c
     if (!rb_ar_ok(ar)) return;
     int code = is_chunk(id, "CODE");
     rb_node *kept = NULL;
-    if (chunk_is_deferrable(st, id, typed)) {
+    if (chunk_is_deferrable(ar, st, id, typed)) {
         size_t count = 0, size = 0;
         const void *occurrences = code ? datawin_code_occurrences(st, &count, &size) : NULL;
         kept = rb_ar_unit_defer(ar, unit, occurrences, size, (uint32_t)count, 0);

@@ -144,6 +144,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     rb_doc_init(doc, name, &limits);
     doc->record_derived_offsets = options.record_derived_offsets;
     doc->defer_units = options.defer;
+    doc->check_units = options.check_units;
     doc->expand = read_again_in_full;
     doc->expand_unit = rb_doc_expand_unit;
     doc->format = format;

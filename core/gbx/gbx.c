@@ -241,6 +241,7 @@ static void gbx_describe(rb_ar *ar)
     ctx->scope_count = 1; /* the body's scope */
     /* the document's own file only: an embedded file's chunks stay nodes */
     ctx->deferring = rb_ar_direction(ar) != RB_AR_WRITE && rb_ar_doc(ar)->defer_units;
+    ctx->checking = ctx->deferring && rb_ar_checks_units(ar);
     rb_ar_set_user(ar, ctx);
     gbx_read_end_begin(ar);
     gbx_describe_file(ar);

@@ -8,58 +8,56 @@
 #include "core/model/coverage.h"
 #include "core/model/doc_state.h"
 
-void rb_node_coverage(const rb_node *n, rb_coverage *c)
+void rb_node_coverage_all(const rb_node *n, rb_coverage *c, rb_coverage_kinds *k)
 {
     switch (n->kind) {
     case RB_K_RECORD:
     case RB_K_LIST:
     case RB_K_STREAM:
-        for (size_t i = 0; i < n->v.kids.count; i++) rb_node_coverage(n->v.kids.items[i], c);
+        for (size_t i = 0; i < n->v.kids.count; i++) rb_node_coverage_all(n->v.kids.items[i], c, k);
         return;
     case RB_K_OPAQUE:
         c->opaque_bytes += n->v.bytes.size;
         if (n->key && strcmp(n->key, "opaqueTail") == 0) c->opaque_tail = 1;
+        k->opaque[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
+        return;
+    case RB_K_BLOB:
+        c->typed_bytes += n->src_size;
+        k->blob[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
         return;
     case RB_K_DEFERRED:
         c->typed_bytes += n->deferred->coverage.typed_bytes;
         c->opaque_bytes += n->deferred->coverage.opaque_bytes;
         c->opaque_tail |= n->deferred->coverage.opaque_tail; /* an embedded file's */
-        return;
-    default:
-        c->typed_bytes += n->src_size;
-    }
-}
-
-void rb_node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
-{
-    switch (n->kind) {
-    case RB_K_RECORD:
-    case RB_K_LIST:
-    case RB_K_STREAM:
-        for (size_t i = 0; i < n->v.kids.count; i++) rb_node_coverage_kinds(n->v.kids.items[i], k);
-        return;
-    case RB_K_OPAQUE:
-        k->opaque[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
-        return;
-    case RB_K_BLOB:
-        k->blob[rb_payload_kind_of(n->v.bytes.data, n->v.bytes.size)] += n->v.bytes.size;
-        return;
-    case RB_K_DEFERRED:
         for (size_t i = 0; i < RB_PAYLOAD_KINDS; i++) {
             k->opaque[i] += n->deferred->kinds.opaque[i];
             k->blob[i] += n->deferred->kinds.blob[i];
         }
         return;
     default:
-        return;
+        c->typed_bytes += n->src_size;
     }
+}
+
+static void node_coverage(const rb_node *n, rb_coverage *c)
+{
+    rb_coverage_kinds unused;
+    memset(&unused, 0, sizeof unused);
+    rb_node_coverage_all(n, c, &unused);
+}
+
+static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
+{
+    rb_coverage unused;
+    memset(&unused, 0, sizeof unused);
+    rb_node_coverage_all(n, &unused, k);
 }
 
 void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
     memset(coverage, 0, sizeof(*coverage));
     rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    rb_node_coverage(doc->root, coverage);
+    node_coverage(doc->root, coverage);
     rb_doc_read_end(doc);
 }
 
@@ -67,6 +65,6 @@ void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
     memset(kinds, 0, sizeof(*kinds));
     rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    rb_node_coverage_kinds(doc->root, kinds);
+    node_coverage_kinds(doc->root, kinds);
     rb_doc_read_end(doc);
 }

@@ -3,8 +3,7 @@
 #define RB_COVERAGE_H
 #include "core/model/model.h"
 
-/* Adds the typed and opaque bytes below `n` to `coverage` (and whether an opaque tail is there). */
-void rb_node_coverage(const rb_node *n, rb_coverage *coverage);
-/* Adds the opaque and blob bytes below `n`, by payload kind, to `kinds`. */
-void rb_node_coverage_kinds(const rb_node *n, rb_coverage_kinds *kinds);
+/* Adds the typed and opaque bytes below `n` to `coverage` (and whether an opaque tail is there),
+ * and the opaque and blob bytes, by payload kind, to `kinds`: one walk. */
+void rb_node_coverage_all(const rb_node *n, rb_coverage *coverage, rb_coverage_kinds *kinds);
 #endif

@@ -86,6 +86,7 @@ struct rb_doc {
      * deferred_units); `expand` (set by the parse) reads the document again in full, holding the
      * lock exclusive, the first time a whole-model read or rb_doc_root needs nodes. */
     int defer_units;
+    int check_units; /* rb_read_options.check_units: a unit deferred only when its nodes write its bytes */
     size_t deferred_units;
     int (*expand)(struct rb_doc *doc);
     /* reads one deferred unit again alone into the caller's arena, the model untouched

@@ -832,7 +832,10 @@ static uint64_t groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64
     size_t notes = rb_ar_doc(ar)->note_count;
     /* Only a read keeps the sections as their bytes: a build (FROM_JSON) has no bytes to keep
      * yet, and letting go of sections it built would make it build them all again. */
-    rb_ar_unit unit = rb_ar_direction(ar) == RB_AR_READ ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
+    /* A read that checks its units (rb_ar_checks_units) keeps the sections as nodes: their write
+     * is not made alone (the name uses it counts go to the name table written after them). */
+    int keeps_bytes = rb_ar_direction(ar) == RB_AR_READ && !rb_ar_checks_units(ar);
+    rb_ar_unit unit = keeps_bytes ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     if (!unit.open) return describe_sections(ar, st, base, count_read, NULL);
     uint64_t count = describe_sections(ar, st, base, count_read, &unit);
     if (!rb_ar_ok(ar) || defer_sections(ar, st, &unit) || !rb_ar_ok(ar) || !unit.dropped) return count;

@@ -618,22 +618,28 @@ static void limits_from_environment(rb_limits *limits, uint64_t *max_patch_size)
     free(copy);
 }
 
-static rb_doc *parse_with(const char *name, const uint8_t *data, size_t size, int defer, rb_error *err)
+static rb_doc *parse_with(const char *name, const uint8_t *data, size_t size, int defer, int check, rb_error *err)
 {
     rb_limits limits = RB_LIMITS_INIT;
     limits_from_environment(&limits, NULL);
-    rb_read_options opt = {.size = sizeof opt, .file_name = name, .limits = &limits, .defer = defer};
+    rb_read_options opt = {
+        .size = sizeof opt, .file_name = name, .limits = &limits, .defer = defer, .check_units = check};
     return rb_doc_parse(data, size, &opt, err);
 }
 
 rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *err)
 {
-    return parse_with(name, data, size, 0, err);
+    return parse_with(name, data, size, 0, 0, err);
 }
 
 rb_doc *cli_parse_deferred(const char *name, const uint8_t *data, size_t size, rb_error *err)
 {
-    return parse_with(name, data, size, 1, err);
+    return parse_with(name, data, size, 1, 0, err);
+}
+
+rb_doc *cli_parse_checked(const char *name, const uint8_t *data, size_t size, rb_error *err)
+{
+    return parse_with(name, data, size, 1, 1, err);
 }
 
 void cli_progress(size_t done, size_t total, const char *name)

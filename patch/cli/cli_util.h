@@ -115,6 +115,9 @@ rb_doc *cli_parse(const char *name, const uint8_t *data, size_t size, rb_error *
  * document back and report on it (rewrite, verify), which then never build the nodes of the
  * units the format keeps as bytes. */
 rb_doc *cli_parse_deferred(const char *name, const uint8_t *data, size_t size, rb_error *err);
+/* The same, each unit kept as its bytes only when its nodes write them (rb_read_options.check_units):
+ * for `verify`, whose write then compares every byte of the file. */
+rb_doc *cli_parse_checked(const char *name, const uint8_t *data, size_t size, rb_error *err);
 
 /* Progress on a terminal for batches. */
 void cli_progress(size_t done, size_t total, const char *name);

@@ -257,7 +257,8 @@ int cmd_diff(int argc, char **argv)
     }
     if (!a || !b) return cli_usage_error("diff", NULL);
     cli_loaded la, lb;
-    int rc = cli_load(a, &la);
+    /* A deferred: the diff reads it in full once itself, and replays the patch on that read */
+    int rc = cli_load_deferred(a, &la);
     if (rc) return rc;
     rc = cli_load(b, &lb);
     if (rc) { cli_unload(&la); return rc; }

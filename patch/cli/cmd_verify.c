@@ -235,7 +235,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         return;
     }
     rb_error err;
-    rb_doc *doc = cli_parse_deferred(path, data, size, &err);
+    rb_doc *doc = cli_parse_checked(path, data, size, &err);
     if (!doc) {
         fail_result(r, &err);
         free(data);

@@ -188,7 +188,7 @@ static const process_file *largest_of(const process_file *files, size_t count, c
 static double over(double kb, const process_file *f) { return kb * 1024.0 / (double)(f->size + f->decoded); }
 
 /* The floor process's list: each GBX file and the LZO streams stored in it. */
-static int write_floor_list(const char *list, const process_file *files, size_t count)
+int bench_write_floor_list(const char *list, const process_file *files, size_t count)
 {
     FILE *f = fopen(list, "w");
     if (!f) return -1;
@@ -201,6 +201,40 @@ static int write_floor_list(const char *list, const process_file *files, size_t 
         fprintf(f, "\n");
     }
     return fclose(f);
+}
+
+/* Two commands run in turn (A B A B ...), so both see the same load: medians of each one's
+ * figures and of the per-run ratios A/B. */
+typedef struct alternated {
+    int done;
+    double wall_a, cpu_a, cpu_b, kb_a, kb_b, cpu_ratio, kb_ratio;
+} alternated;
+
+static alternated run_alternately(const char *self, char **a, char **b, int runs)
+{
+    double wall[MAX_SAMPLES], cpu_a[MAX_SAMPLES], cpu_b[MAX_SAMPLES], kb_a[MAX_SAMPLES], kb_b[MAX_SAMPLES],
+        cpu_ratio[MAX_SAMPLES], kb_ratio[MAX_SAMPLES];
+    alternated r = {0};
+    for (int i = 0; i < runs && i < MAX_SAMPLES; i++) {
+        sample x, y;
+        if (measure(self, a, &x) != 0 || x.exit_code > 1 || measure(self, b, &y) != 0 || y.exit_code > 1) break;
+        wall[r.done] = x.seconds;
+        cpu_a[r.done] = x.cpu;
+        cpu_b[r.done] = y.cpu;
+        kb_a[r.done] = (double)x.kb;
+        kb_b[r.done] = (double)y.kb;
+        cpu_ratio[r.done] = y.cpu > 0 ? x.cpu / y.cpu : 0;
+        kb_ratio[r.done++] = y.kb > 0 ? (double)x.kb / (double)y.kb : 0;
+    }
+    if (!r.done) return r;
+    r.wall_a = median(wall, r.done);
+    r.cpu_a = median(cpu_a, r.done);
+    r.cpu_b = median(cpu_b, r.done);
+    r.kb_a = median(kb_a, r.done);
+    r.kb_b = median(kb_b, r.done);
+    r.cpu_ratio = median(cpu_ratio, r.done);
+    r.kb_ratio = median(kb_ratio, r.done);
+    return r;
 }
 
 /* verify -j1 over the GBX files against the floor, two ways: issue 31's measure (the process CPU
@@ -229,28 +263,85 @@ static void verify_against_floor(const char *self, const char *cli, const proces
     }
     close(fd);
     char *floor_cmd[] = {(char *)self, "--floor-process", list, NULL};
-    double wall[MAX_SAMPLES], cpu[MAX_SAMPLES], floor_cpu[MAX_SAMPLES], ratio[MAX_SAMPLES];
-    int done = 0;
-    for (int r = 0; r < runs && r < MAX_SAMPLES && write_floor_list(list, files, count) == 0; r++) {
-        sample v, fl;
-        if (measure(self, cmd, &v) != 0 || v.exit_code > 1 || measure(self, floor_cmd, &fl) != 0 || fl.exit_code != 0)
-            break;
-        wall[done] = v.seconds;
-        cpu[done] = v.cpu;
-        floor_cpu[done] = fl.cpu;
-        ratio[done++] = fl.cpu > 0 ? v.cpu / fl.cpu : 0;
-    }
+    alternated r = bench_write_floor_list(list, files, count) == 0 ? run_alternately(self, cmd, floor_cmd, runs)
+                                                                   : (alternated){0};
     unlink(list);
-    if (done) {
-        double w = median(wall, done);
+    if (r.done) {
         printf("verify -j1 over the %d GBX files, process CPU: %.3f s; the floor process (read each file into a fresh "
                "buffer + LZO-decompress its body) %.3f s: x%.2f (median of %d alternating runs' ratios)\n",
-               n - 4, median(cpu, done), median(floor_cpu, done), median(ratio, done), done);
+               n - 4, r.cpu_a, r.cpu_b, r.cpu_ratio, r.done);
         printf("verify -j1 over the same files, wall clock: %.3f s; the in-process floor (the bench's copy + lzo "
                "medians) %.3f s: x%.2f\n",
-               w, floor, w / floor);
+               r.wall_a, floor, r.wall_a / floor);
     }
     free(cmd);
+}
+
+static int same_file(const char *path, const uint8_t *bytes, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int same = 1;
+    for (size_t i = 0; same && i < size; i++) same = fgetc(f) == bytes[i];
+    same = same && fgetc(f) == EOF;
+    fclose(f);
+    return same;
+}
+
+/* `edit` of a file against `rewrite` of the same file, run alternately: CPU and peak, medians of
+ * the per-run ratios. */
+static void edit_against_rewrite(const char *self, const char *what, char **edit, const char *cli, const char *file,
+                                 int runs)
+{
+    char *rewrite[] = {(char *)cli, "rewrite", (char *)file, "-o", "/tmp/rebyte-bench-rewrite.out", NULL};
+    alternated r = run_alternately(self, edit, rewrite, runs);
+    if (r.done)
+        printf("%s: CPU %.3f s / rewrite %.3f s = x%.2f, peak %.1f / %.1f MB = x%.2f (medians of %d alternating runs' "
+               "ratios)\n",
+               what, r.cpu_a, r.cpu_b, r.cpu_ratio, r.kb_a * 1.024e-3, r.kb_b * 1.024e-3, r.kb_ratio, r.done);
+    else
+        printf("%s: does not run\n", what);
+}
+
+/* The edits of issue 40 as the CLI runs them, each against `rewrite` of its file: the one-field
+ * patch on the largest map, data.win and GROFF file; `diff --by-identity` of the many-edit copy of
+ * the largest map with items (and whether applying that diff gives the copy's bytes back). */
+static void edit_figures(const char *self, const char *cli, const process_file *files, size_t count, int runs)
+{
+    static const char *const FORMATS[][2] = {{"gbx", ".Map.Gbx"}, {"datawin", NULL}, {"groff", NULL}};
+    const char *out = "/tmp/rebyte-bench-edit.out";
+    for (size_t k = 0; k < sizeof FORMATS / sizeof *FORMATS; k++) {
+        const process_file *f = largest_of(files, count, FORMATS[k][0], FORMATS[k][1]);
+        if (!f || !f->patch_path) continue;
+        char *apply[] = {(char *)cli, "apply", "-q", (char *)f->patch_path, (char *)f->path, "-o", (char *)out, NULL};
+        char what[600];
+        snprintf(what, sizeof what, "apply of the one-field patch, %s", f->path);
+        edit_against_rewrite(self, what, apply, cli, f->path, runs);
+    }
+    for (size_t i = 0; i < count; i++) {
+        const process_file *f = &files[i];
+        FILE *copy = f->many ? fopen("/tmp/rebyte-bench-many.Gbx", "wb") : NULL;
+        if (!copy) continue;
+        int written = fwrite(f->many, 1, f->many_size, copy) == f->many_size;
+        if (fclose(copy) != 0 || !written) continue;
+        char *diff[] = {(char *)cli, "diff", "--by-identity", (char *)f->path, "/tmp/rebyte-bench-many.Gbx", NULL};
+        char what[600];
+        snprintf(what, sizeof what, "diff --by-identity of the many-edit copy, %s", f->path);
+        edit_against_rewrite(self, what, diff, cli, f->path, runs);
+        /* the same bytes after re-apply: the diff written once, applied, compared */
+        char command[4096];
+        snprintf(command, sizeof command,
+                 "'%s' diff --by-identity '%s' /tmp/rebyte-bench-many.Gbx > /tmp/rebyte-bench-many.patch.json; "
+                 "'%s' apply -q /tmp/rebyte-bench-many.patch.json '%s' -o '%s'",
+                 cli, f->path, cli, f->path, out);
+        int ran = system(command);
+        printf("  applying that diff gives the copy's bytes: %s\n",
+               ran == 0 && same_file(out, f->many, f->many_size) ? "yes" : "NO");
+        unlink("/tmp/rebyte-bench-many.Gbx");
+        unlink("/tmp/rebyte-bench-many.patch.json");
+    }
+    unlink(out);
+    unlink("/tmp/rebyte-bench-rewrite.out");
 }
 
 static void rewrite_peaks(const char *self, const char *cli, const process_file *files, size_t count, int runs,
@@ -334,6 +425,7 @@ void bench_process_figures(const char *self, const char *cli, const process_file
     printf("\n== process figures (issue 31): %s, medians of %d runs, the bare program %.1f MB peak\n", cli, runs,
            bare_kb * 1.024e-3);
     verify_against_floor(self, cli, files, count, runs);
+    edit_figures(self, cli, files, count, runs);
     rewrite_peaks(self, cli, files, count, runs, bare_kb);
     dump_and_build(self, cli, files, count, runs, bare_kb);
     if (folder_count) parallel(self, cli, folders, folder_count, runs);

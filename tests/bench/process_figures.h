@@ -15,6 +15,9 @@ typedef struct process_file {
      * floor process (bench_floor_process) */
     int lzo_count;
     uint64_t lzo_offset[PROCESS_MAX_LZO], lzo_in_size[PROCESS_MAX_LZO], lzo_out_size[PROCESS_MAX_LZO];
+    const char *patch_path;   /* the format's one-field patch that applies to it, or NULL */
+    const uint8_t *many;      /* the many-edit copy (the largest map with items), or NULL */
+    size_t many_size;
 } process_file;
 
 /* `rebyte_bench --run-measure CMD ARG...`: runs CMD, prints "SECONDS MAXRSS_KB". This process is a
@@ -28,7 +31,12 @@ int bench_run_measure(char **argv);
  * its streams LZO-decompressed into fresh buffers, as the CLI reads and decodes it. */
 int bench_floor_process(const char *list);
 
-/* Runs the CLI `cli` and prints: verify -j1 over the GBX folder against the floor, rewrite's peak
+/* Writes the floor process's LIST for `files` (the GBX ones; `rebyte_bench --floor-list LIST`),
+ * so the floor can be timed beside the CLI by a tool outside the benchmark. 0 when written. */
+int bench_write_floor_list(const char *list, const process_file *files, size_t count);
+
+/* Runs the CLI `cli` and prints: verify -j1 over the GBX folder against the floor, the edits
+ * (one-field apply, diff --by-identity of the many-edit copy) against rewrite, rewrite's peak
  * less the bare program's for the largest GBX, data.win and GROFF file, dump and build of the
  * largest map, verify -j2 / -j1 over `folders` (alternating runs, the load average said). */
 void bench_process_figures(const char *self, const char *cli, const process_file *files, size_t count,

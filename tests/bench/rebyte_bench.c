@@ -88,6 +88,7 @@ typedef struct bench_file {
     long peak_kb, peak_reenc_kb;  /* -1 when not measured */
     /* the edit measurements: the format's one-field patch, and the file it makes */
     const char *patch_path;
+    char patch_resolved[2048];    /* patch_path under the samples folder */
     rb_patch *patch;              /* NULL: no patch for the format, or it does not apply (why) */
     char patch_note[300];
     uint8_t *edited;
@@ -120,6 +121,8 @@ typedef struct options {
     int peak_code_lazy; /* --peak-code lazy: code pages count as the operation's memory */
     int process;        /* --process: issue 31's process-level figures (process_figures.c) */
     const char *cli;    /* --cli: the rebyte program they run */
+    const char *floor_list; /* --floor-list FILE: write the floor process's list and stop */
+    const char *many_copy;  /* --many-copy FILE: write the many-edit copy of the largest map with items and stop */
     char *folders[64];  /* the folders given, for verify -j2 / -j1 */
     int folder_count;
 } options;
@@ -390,6 +393,7 @@ static void prepare_patch(bench_file *f, const options *o)
     rb_error err = {.message = "cannot be read"};
     rb_patch *patch = text ? rb_patch_parse(text, size, path, &err) : NULL;
     free(text);
+    snprintf(f->patch_resolved, sizeof f->patch_resolved, "%s", path);
     if (!patch) {
         snprintf(f->patch_note, sizeof f->patch_note, "%.60s: %.200s", name, err.message);
         return;
@@ -836,6 +840,22 @@ static void print_total(bench_file *files, size_t count, const char *format, int
 
 /* ---------- main ---------- */
 
+/* --many-copy FILE: the many-edit copy written (its source named on stdout); 0 when written. */
+static int write_many_copy(const file_list *l, const char *path)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        const bench_file *f = &l->items[i];
+        if (!f->many_patch) continue;
+        FILE *out = fopen(path, "wb");
+        int written = out && fwrite(f->many, 1, f->many_size, out) == f->many_size;
+        if (out && fclose(out) != 0) written = 0;
+        if (written) printf("%s\n", f->path);
+        return written ? 0 : 1;
+    }
+    fprintf(stderr, "rebyte_bench: no map with items and blocks for the many-edit copy\n");
+    return 1;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused] "
@@ -877,6 +897,8 @@ static int parse_options(int argc, char **argv, options *o, file_list *files)
         }
         else if (strcmp(argv[i], "--process") == 0) o->process = 1;
         else if (strcmp(argv[i], "--cli") == 0 && i + 1 < argc) o->cli = argv[++i];
+        else if (strcmp(argv[i], "--floor-list") == 0 && i + 1 < argc) o->floor_list = argv[++i];
+        else if (strcmp(argv[i], "--many-copy") == 0 && i + 1 < argc) o->many_copy = argv[++i];
         else if (argv[i][0] == '-') return 0;
         else {
             struct stat st;
@@ -960,15 +982,18 @@ static void report(file_list *l, const options *o)
     }
 }
 
-/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
-static void process_figures(const file_list *l, const options *o)
+/* The files as the process figures see them: sizes, this run's floors, the LZO streams. */
+static process_file *process_files(const file_list *l, const options *o)
 {
     process_file *files = xmalloc(l->count * sizeof *files);
     for (size_t i = 0; i < l->count; i++) {
         const bench_file *f = &l->items[i];
         double floor = median(f->t[M_COPY], o->runs) + (f->lzo_count ? median(f->t[M_LZO], o->runs) : 0);
         process_file *p = &files[i];
-        *p = (process_file){f->path, f->format, f->size, f->decoded_size, floor, 0, {0}, {0}, {0}};
+        *p = (process_file){f->path, f->format, f->size, f->decoded_size, floor, 0, {0}, {0}, {0}, NULL, NULL, 0};
+        p->patch_path = f->patch ? f->patch_resolved : NULL;
+        p->many = f->many_patch ? f->many : NULL;
+        p->many_size = f->many_size;
         for (int k = 0; k < f->lzo_count && p->lzo_count < PROCESS_MAX_LZO; k++) {
             if (f->lzo_in[k] < f->data || f->lzo_in[k] + f->lzo_in_size[k] > f->data + f->size) continue; /* nested */
             p->lzo_offset[p->lzo_count] = (uint64_t)(f->lzo_in[k] - f->data);
@@ -976,6 +1001,13 @@ static void process_figures(const file_list *l, const options *o)
             p->lzo_out_size[p->lzo_count++] = f->lzo_out_size[k];
         }
     }
+    return files;
+}
+
+/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
+static void process_figures(const file_list *l, const options *o)
+{
+    process_file *files = process_files(l, o);
     bench_process_figures("/proc/self/exe", o->cli, files, l->count, (char **)o->folders, o->folder_count, o->runs);
     free(files);
 }
@@ -1009,6 +1041,13 @@ int main(int argc, char **argv)
         if (prepare_many(by_size[i])) break;
     }
     free(by_size);
+    if (o.many_copy) return write_many_copy(&files, o.many_copy); /* for timing diff from outside */
+    if (o.floor_list) { /* the floor process's input, for timing it beside the CLI from outside */
+        process_file *listed = process_files(&files, &o);
+        int written = bench_write_floor_list(o.floor_list, listed, files.count);
+        free(listed);
+        return written == 0 ? 0 : 1;
+    }
     pin_heap(o.heap);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("rebyte_bench: %zu files, %d runs, samples of at least %.0f ms, %ld online CPUs, heap %s%s\n", files.count,

@@ -4,6 +4,8 @@
 rebyte_add_unit_test(test_archive engine/test_archive.c)
 rebyte_add_unit_test(test_table engine/test_table.c)
 rebyte_add_unit_test(test_arena engine/test_arena.c)
+# a read that checks its units: a unit whose re-write would differ is still reported (verify)
+rebyte_add_unit_test(test_check_units engine/test_check_units.c)
 add_executable(test_pointer engine/test_pointer.c)
 target_link_libraries(test_pointer PRIVATE rebyte_objects)
 target_include_directories(test_pointer PRIVATE ${PROJECT_SOURCE_DIR})

@@ -6,10 +6,12 @@
 #include "core/model/model_equal.h"
 #include "tests/fuzz/deferred_agree.h"
 
+/* defer: 0 a full read, 1 deferred, 2 deferred with its units checked (rb_read_options.check_units) */
 static rb_doc *read_as(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits, int defer,
                        char *error, size_t error_size)
 {
-    rb_read_options options = {.size = sizeof options, .file_name = "input", .limits = limits, .defer = defer};
+    rb_read_options options = {
+        .size = sizeof options, .file_name = "input", .limits = limits, .defer = defer != 0, .check_units = defer == 2};
     rb_error err;
     rb_doc *doc = rb_doc_parse_as(format, data, size, &options, &err);
     if (!doc) rb_error_format(&err, error, error_size);
@@ -181,6 +183,23 @@ static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *w
     return ok;
 }
 
+/* The deferred read whose units are checked (what `rebyte verify` reads) agrees with the full
+ * read as the plain deferred read does, and keeps no unit the plain one does not. */
+static int checked_agrees(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits,
+                          rb_doc *full, size_t units, char *why, size_t why_size)
+{
+    char error[1600] = "";
+    rb_doc *checked = read_as(format, data, size, limits, 2, error, sizeof error);
+    int agree = 0;
+    if (!checked) snprintf(why, why_size, "checked deferred read: %.700s", error);
+    else if (checked->deferred_units > units)
+        snprintf(why, why_size, "the checked read kept %zu units as bytes, the plain one %zu", checked->deferred_units, units);
+    else
+        agree = reports_agree(full, checked, why, why_size) && writes_agree(full, checked, why, why_size);
+    rb_doc_free(checked);
+    return agree;
+}
+
 int rb_deferred_agrees(const rb_format *format, const uint8_t *data, size_t size, const rb_limits *limits,
                        size_t *units, char *why, size_t why_size)
 {
@@ -194,6 +213,7 @@ int rb_deferred_agrees(const rb_format *format, const uint8_t *data, size_t size
         if (!agree) snprintf(why, why_size, "full read: %.700s; deferred read: %.700s", full ? "ok" : error_full,
                              deferred ? "ok" : error_deferred);
     } else if (reports_agree(full, deferred, why, why_size) && writes_agree(full, deferred, why, why_size) &&
+               checked_agrees(format, data, size, limits, full, *units, why, why_size) &&
                units_alone_agree(full, deferred, why, why_size)) {
         rb_buf where;
         rb_buf_init(&where);

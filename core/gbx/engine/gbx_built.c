@@ -24,6 +24,7 @@ void gbx_built_begin(rb_ar *ar, gbx_built *b, const gbx_list *list)
     b->ids_kept = b->ids_before;
     b->list = list;
     b->unit = rb_ar_unit_begin(ar);
+    b->checking = rb_ar_direction(ar) == RB_AR_READ && gbx_ctx_of(ar)->checking;
     rb_buf_init(&b->bytes);
     rb_arena_init(&b->strings);
 }
@@ -77,12 +78,38 @@ void gbx_built_flush(rb_ar *ar, gbx_built *b, void (*describe_elements)(rb_ar *a
     if (writer_in_step(ar, b) && move_strings(ar, b, &b->strings)) rb_ar_unit_drop_elements(ar, &b->unit);
 }
 
-static void built_free(gbx_built *b)
+void gbx_built_end(gbx_built *b)
 {
     gbx_ctx_free(b->writer);
     b->writer = NULL;
     rb_buf_free(&b->bytes);
     rb_arena_free(&b->strings);
+}
+
+/* READ: the write defined the ids the read did (a quiet writer_in_step: a difference is an answer). */
+static int writer_defined_as_read(rb_ar *ar, const gbx_built *b)
+{
+    return b->writer->scopes[0].count == gbx_scope(ar)->count;
+}
+
+int gbx_built_writes_back(rb_ar *ar, gbx_built *b, void (*describe)(rb_ar *ar))
+{
+    if (!b->checking) return 1;
+    if (b->differs) return 0;
+    gbx_ctx *w = writer_of(ar, b);
+    b->differs = !w || !rb_ar_unit_writes_back(ar, &b->unit, describe, w) || !writer_defined_as_read(ar, b);
+    return !b->differs;
+}
+
+int gbx_built_elements_write_back(rb_ar *ar, gbx_built *b, void (*describe_elements)(rb_ar *ar))
+{
+    if (!b->checking) return 1;
+    if (b->differs) return 0;
+    gbx_ctx *w = writer_of(ar, b);
+    b->differs = !w || !rb_ar_unit_elements_write_back(ar, &b->unit, describe_elements, w) ||
+                 !writer_defined_as_read(ar, b);
+    if (b->differs) b->unit.dropping = 0; /* the rest stays nodes: the list is read again whole */
+    return !b->differs;
 }
 
 /* The unit's bytes: a list's count and the elements flushed; else the unit written whole. */
@@ -131,6 +158,6 @@ rb_node *gbx_built_defer(rb_ar *ar, gbx_built *b, void (*describe)(rb_ar *ar))
     }
     rb_buf_free(&bytes);
     rb_arena_free(&moved);
-    built_free(b);
+    gbx_built_end(b);
     return rb_ar_ok(ar) ? d : NULL;
 }

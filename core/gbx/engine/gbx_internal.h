@@ -48,6 +48,7 @@ typedef struct gbx_ctx {
     char opaque_reason[600]; /* why the typed parse of the main node stopped, if it did */
     const rb_node *file;     /* WRITE: the file record being written (header copies read its body) */
     int deferring;           /* READ / FROM_JSON: the document's own file, its units deferred */
+    int checking;            /* READ, deferring: a unit deferred only when its nodes write its bytes */
     struct gbx_read_end *read_end; /* READ, deferring: what units read alone start from (gbx_unit.c) */
     const struct gbx_list *unit_list; /* WRITE of one list unit at build time (gbx_defer_built) */
 } gbx_ctx;
@@ -144,6 +145,8 @@ typedef struct gbx_built {
     gbx_ctx *writer;             /* the writer's state at the unit (made on first write) */
     rb_buf bytes;                /* a list unit's elements written so far */
     rb_arena strings;            /* the strings of ids defined by elements let go of */
+    int checking;                /* READ: the unit is written and compared before it is let go */
+    int differs;                 /* READ, checking: some of it would be written otherwise */
 } gbx_built;
 enum { GBX_ELEMENTS_AT_ONCE = 256 }; /* elements a deferred list keeps as nodes at most */
 void gbx_built_begin(rb_ar *ar, gbx_built *built, const gbx_list *list);
@@ -153,6 +156,15 @@ void gbx_built_flush(rb_ar *ar, gbx_built *built, void (*describe_elements)(rb_a
  * `describe`, a list as its count and the elements flushed. NULL when it stays nodes. Frees what
  * the build of the unit held. */
 rb_node *gbx_built_defer(rb_ar *ar, gbx_built *built, void (*describe)(rb_ar *ar));
+/* The same bracket over a deferring READ (gbx_built_begin first): with rb_read_options.check_units,
+ * does the unit (closed: the current container's last child), written from the writer's state at
+ * it by `describe`, give the bytes it was read from? 1 when it does or nothing is checked. */
+int gbx_built_writes_back(rb_ar *ar, gbx_built *built, void (*describe)(rb_ar *ar));
+/* The same for a list unit's elements read since the last drop (the list open at the top); when
+ * they would be written otherwise, the list stops letting go of its elements (built->differs). */
+int gbx_built_elements_write_back(rb_ar *ar, gbx_built *built, void (*describe_elements)(rb_ar *ar));
+/* What gbx_built_begin and the checks held, freed. */
+void gbx_built_end(gbx_built *built);
 void gbx_rewind(rb_ar *ar, const gbx_mark *mark, char *why, size_t why_size);
 
 /* ---------- primitives ---------- */

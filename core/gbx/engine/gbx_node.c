@@ -288,16 +288,17 @@ static int chunk_is_deferrable(rb_ar *ar, uint32_t id)
  * (docs/performance.md "The deferred model") when nothing else reads its nodes. */
 static void describe_chunk_deferred(rb_ar *ar, const gbx_mark *start)
 {
-    int version_seen = 0;
-    size_t ids_before = gbx_id_count(ar, &version_seen);
-    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    gbx_built unit; /* checked (rb_read_options.check_units): written and compared before it is let go */
+    gbx_built_begin(ar, &unit, NULL);
     gbx_describe_chunk(ar);
-    if (!unit.open || !rb_ar_ok(ar)) return;
     const rb_node *chunks = rb_ar_current(ar);
-    const rb_node *chunk = chunks->v.kids.items[chunks->v.kids.count - 1];
-    if (!chunk_is_deferrable(ar, (uint32_t)rb_node_uint(rb_node_get(chunk, "id")))) return;
-    rb_node *deferred = gbx_defer_ids(ar, &unit, ids_before, version_seen);
-    if (deferred) gbx_unit_remember_start(ar, deferred, start, NULL);
+    const rb_node *chunk = unit.unit.open && rb_ar_ok(ar) ? chunks->v.kids.items[chunks->v.kids.count - 1] : NULL;
+    if (chunk && chunk_is_deferrable(ar, (uint32_t)rb_node_uint(rb_node_get(chunk, "id"))) &&
+        gbx_built_writes_back(ar, &unit, gbx_describe_chunk)) {
+        rb_node *deferred = gbx_defer_ids(ar, &unit.unit, unit.ids_before, unit.version_seen);
+        if (deferred) gbx_unit_remember_start(ar, deferred, start, NULL);
+    }
+    gbx_built_end(&unit);
 }
 
 /* FROM_JSON, deferring (a build): the main node's chunk built and checked in full, then written
@@ -323,16 +324,27 @@ static uint32_t element_counts(rb_ar *ar, const gbx_list *list)
     return list->counted(elements->v.kids.items[elements->v.kids.count - 1]) ? 1 : 0;
 }
 
-/* *counted (when asked): the elements gbx_list.counted counts. */
-static void counted_list(rb_ar *ar, const gbx_list *list, rb_ar_unit *unit, uint32_t *counted)
+static void describe_unit_elements(rb_ar *ar);
+
+/* READ, deferring: the elements read since the last drop let go of, once checked (when asked). */
+static void drop_elements(rb_ar *ar, gbx_built *unit)
+{
+    if (gbx_built_elements_write_back(ar, unit, describe_unit_elements)) rb_ar_unit_drop_elements(ar, &unit->unit);
+}
+
+/* *counted (when asked): the elements gbx_list.counted counts. `unit`: a deferring read's list
+ * unit, which lets go of its elements a few at a time. */
+static void counted_list(rb_ar *ar, const gbx_list *list, gbx_built *unit, uint32_t *counted)
 {
     uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
-    if (unit) rb_ar_unit_elements(ar, unit);
+    if (unit) rb_ar_unit_elements(ar, &unit->unit);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
         list->element(ar, list->argument);
         if (counted) *counted += element_counts(ar, list);
-        if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) rb_ar_unit_drop_elements(ar, unit);
+        if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) drop_elements(ar, unit);
     }
+    /* the elements after the last drop (the count before them is the number read) */
+    if (unit && unit->unit.dropped && rb_ar_ok(ar)) gbx_built_elements_write_back(ar, unit, describe_unit_elements);
     rb_ar_list_end(ar);
 }
 
@@ -392,17 +404,21 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
         return;
     }
     gbx_mark mark = gbx_mark_here(ar);
-    int version_seen = 0;
-    size_t ids_before = gbx_id_count(ar, &version_seen);
-    rb_ar_unit unit = rb_ar_unit_begin(ar);
+    gbx_built unit; /* checked (rb_read_options.check_units): written and compared before it is let go */
+    gbx_built_begin(ar, &unit, list);
     uint32_t counted = 0;
     counted_list(ar, list, &unit, &counted);
-    rb_node *kept = unit.open && rb_ar_ok(ar) ? gbx_defer_ids(ar, &unit, ids_before, version_seen) : NULL;
+    int writes_back = unit.unit.dropped ? !unit.differs : gbx_built_writes_back(ar, &unit, describe_unit_list);
+    rb_node *kept = unit.unit.open && rb_ar_ok(ar) && writes_back
+                        ? gbx_defer_ids(ar, &unit.unit, unit.ids_before, unit.version_seen)
+                        : NULL;
     keep_counted(kept, counted);
     if (kept) gbx_unit_remember_start(ar, kept, &mark, list);
-    if (!unit.open || !rb_ar_ok(ar) || kept || !unit.dropped) return;
-    /* elements were let go but the list cannot stand as its bytes (a stream opened in it):
-     * read it again, whole */
+    int read_again = unit.unit.open && rb_ar_ok(ar) && !kept && unit.unit.dropped;
+    gbx_built_end(&unit);
+    if (!read_again) return;
+    /* elements were let go but the list cannot stand as its bytes (a stream opened in it, or
+     * some would be written otherwise): read it again, whole */
     gbx_rewind(ar, &mark, NULL, 0);
     counted_list(ar, list, NULL, NULL);
 }
