@@ -288,11 +288,11 @@ static int extract_code(datawin_extract *x)
             return -1;
         rb_buf listing;
         rb_buf_init(&listing);
-        int failed = datawin_code_listing(x->doc, e, &listing);
+        int failed = datawin_code_listing(x->doc, entries, i, &listing);
         snprintf(name, sizeof name, "code/%s.txt", base);
         snprintf(path, sizeof path, "/chunks/%ld/entries/%zu", c, i);
-        if (!failed && emit(x, name, "code", path, listing.data, listing.size, 0,
-                            "a listing rebyte writes: one instruction a line, the names the operands link to"))
+        if (!failed && emit(x, name, "code", path, listing.data, listing.size, 1,
+                            "the entry's listing: one instruction a line, labels, the names the operands link to"))
             failed = -1, x->stopped = 1;
         rb_buf_free(&listing);
         if (failed) {
@@ -513,6 +513,13 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
             return ops;
         if (add_op(ops, path, base64_value(data, size)) == 0) return ops;
         snprintf(why, why_size, "out of memory");
+        json_decref(ops);
+        return NULL;
+    }
+    if (rb_node_text_is(id, "CODE") && !strcmp(list, "entries") && !*rest) { /* a code listing */
+        char reason[480];
+        if (datawin_code_assemble(doc, (long)c, i, data, size, ops, reason, sizeof reason) == 0) return ops;
+        snprintf(why, why_size, "%s: %s", path, reason);
         json_decref(ops);
         return NULL;
     }
