@@ -76,16 +76,15 @@ typedef struct dw_names {
 /* `list`: VARI "variables" or FUNC "functions" (NULL: none). -1: out of memory. */
 int datawin_names_open(dw_names *names, const rb_node *list);
 void datawin_names_close(dw_names *names);
-/* The entry a name in the text stands for: the only entry of that name, else the only one whose
- * instance type is `instance` (variables; functions pass INT32_MIN). -1: none, -2: several. */
-long datawin_names_resolve(const dw_names *names, const uint8_t *name, size_t n, int instance);
 const dw_name *datawin_names_get(const dw_names *names, uint64_t index); /* NULL: none or unnamed */
 
 /* Within one listing, a name written with #index stands for that entry until the end of the
  * listing (for the same instance): only its first use needs the index. */
 typedef struct dw_pin { int kind, instance; uint32_t index; } dw_pin;
 typedef struct dw_pins { dw_pin *items; size_t count, cap; } dw_pins;
-/* The entry `name` stands for: a pin of the name and instance, else datawin_names_resolve. */
+/* The entry `name` stands for: a pin of the name and instance; else the only entry of that name,
+ * else the only one of that name whose instance type is `instance` (variables; functions pass
+ * INT32_MIN). -1: none, -2: several. */
 long datawin_pins_resolve(const dw_pins *pins, const dw_names *names, int kind, const uint8_t *name, size_t n, int instance);
 /* -1: out of memory. */
 int datawin_pins_add(dw_pins *pins, int kind, uint32_t index, int instance);

@@ -1,7 +1,7 @@
 /*
- * The instruction set of bytecode 15 and later (docs/formats/datawin.md "Bytecode
- * instructions") and the words of the code listing (docs/formats/datawin.md "Code listings"),
- * shared by the walk of CODE, the listing and the assembler.
+ * The instruction set of bytecode 15 and later (docs/formats/datawin.md "Bytecode instructions")
+ * and the words of the code listing (docs/formats/datawin.md "Code listings"), shared by the walk
+ * of CODE, the listing and the assembler.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -215,7 +215,8 @@ const dw_name *datawin_names_get(const dw_names *names, uint64_t index)
     return index < names->count && names->by_index[index].named ? &names->by_index[index] : NULL;
 }
 
-long datawin_names_resolve(const dw_names *names, const uint8_t *name, size_t n, int instance)
+/* The only entry of that name, else the only one of that name and instance (-1: none, -2: several). */
+static long names_resolve(const dw_names *names, const uint8_t *name, size_t n, int instance)
 {
     size_t lo = 0, hi = names->count;
     while (lo < hi) { /* the first entry not below `name` */
@@ -246,7 +247,7 @@ long datawin_pins_resolve(const dw_pins *pins, const dw_names *names, int kind, 
         if (p->kind == kind && p->instance == instance && named && !compare_texts(named->text, named->size, name, n))
             return p->index;
     }
-    return datawin_names_resolve(names, name, n, instance);
+    return names_resolve(names, name, n, instance);
 }
 
 int datawin_pins_add(dw_pins *pins, int kind, uint32_t index, int instance)
