@@ -771,12 +771,7 @@ static void assembler_free(assembler *a)
 int datawin_code_assemble(const rb_doc *doc, long chunk, size_t index, const uint8_t *text, size_t size, json_t *ops,
                           char *why, size_t why_size)
 {
-    assembler a;
-    memset(&a, 0, sizeof a);
-    a.doc = doc;
-    a.index = index;
-    a.why = why;
-    a.why_size = why_size;
+    assembler a = {.doc = doc, .index = index, .why = why, .why_size = why_size};
     rb_buf_init(&a.code);
     a.entries = rb_record_member(rb_list_element(rb_record_member(doc->root, "chunks"), (size_t)chunk), "entries");
     const rb_node *blob = rb_record_member(rb_list_element(a.entries, index), "bytecode");

@@ -10,24 +10,13 @@
 #include "../doc_state.h"
 #include "../json.h"
 #include "datawin.h"
+#include "datawin_asm.h"
 #include "datawin_pictures.h"
 
 /* ---------- the model, read only ---------- */
 
 /* The chunk with this id and its index in `chunks` (-1: none). */
-static const rb_node *chunk(const rb_doc *doc, const char *id, long *index)
-{
-    const rb_node *chunks = rb_record_member(doc->root, "chunks");
-    for (size_t i = 0; chunks && i < rb_element_count(chunks); i++) {
-        const rb_node *c = rb_list_element(chunks, i);
-        if (rb_node_text_is(rb_record_member(c, "id"), id)) {
-            if (index) *index = (long)i;
-            return c;
-        }
-    }
-    if (index) *index = -1;
-    return NULL;
-}
+static const rb_node *chunk(const rb_doc *doc, const char *id, long *index) { return datawin_doc_chunk(doc, id, index); }
 
 /* A name for a file: letters, digits, '.', '-' and '_' kept, anything else '_'. */
 static void file_name_part(const rb_node *name, char *out, size_t size)
