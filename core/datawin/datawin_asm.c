@@ -175,9 +175,13 @@ static int number(assembler *a, token t, long long min, long long max, long long
     char *end;
     errno = 0;
     long long v;
-    if (min >= 0 || (text[0] != '-' && max > 0x7FFFFFFFFFFFFFFFll - 1)) v = (long long)strtoull(text, &end, 0);
-    else v = strtoll(text, &end, 0);
-    if (*end || errno || v < min || v > max) {
+    if (min < 0) v = strtoll(text, &end, 0);
+    else {
+        unsigned long long u = text[0] == '-' ? 0 : strtoull(text, &end, 0);
+        if (text[0] == '-' || u > (unsigned long long)max) end = text; /* reported below */
+        v = (long long)u;
+    }
+    if (end == text || *end || errno || v < min || v > max) {
         fail(a, "%s: %s is not a number from %lld to %lld", what, text, min, max);
         return 0;
     }
@@ -211,7 +215,7 @@ static uint8_t *name_and_index(assembler *a, token t, size_t *size, long long *i
         free(name);
         return NULL;
     }
-    if (!*size && *index < 0) {
+    if (!*size && *index < 0 && t.s[0] != '"') {
         fail(a, "a name is missing");
         free(name);
         return NULL;
@@ -506,9 +510,10 @@ static uint32_t operands(assembler *a, unsigned opcode, unsigned type, int break
         }
         if (raw_word(t[0])) int32_operand(a, t, 1);
         else {
-            add_reference(a, FUNCTIONS, entity(a, FUNCTIONS, t[0], INT32_MIN));
             token name = t[0];
-            put_word(a, reference_type(a, &name, 0) << 24);
+            unsigned high = reference_type(a, &name, 0);
+            add_reference(a, FUNCTIONS, entity(a, FUNCTIONS, name, INT32_MIN));
+            put_word(a, high << 24);
         }
         number(a, (token){t[1].s + 5, t[1].n - 5}, 0, 65535, &v, "an argument count");
         return (uint32_t)v & 0xFFFF;
@@ -631,7 +636,8 @@ static void resolve_branches(assembler *a)
 
 static void assemble_text(assembler *a, const char *text, size_t size)
 {
-    for (size_t start = 0; start < size && !a->failed;) {
+    size_t bom = size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* an editor's UTF-8 mark */
+    for (size_t start = bom; start < size && !a->failed;) {
         const char *nl = memchr(text + start, '\n', size - start);
         size_t end = nl ? (size_t)(nl - text) : size;
         a->line++;

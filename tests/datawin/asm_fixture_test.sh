@@ -9,7 +9,9 @@
 #  2. the bytes, walked independently (tests/datawin/datawin_bytes.py): each variable's and
 #     function's occurrence chain has the uses the listing has and ends on its name, the child
 #     entry starts where .entry put it, the new function is in FUNC, the text is in STRG;
-#  3. listings that cannot be put back are refused, naming the line: an unknown variable, a label
+#  3. every other form of the text (raw words, raw branch distances, NaN bits, odd bits) reads and
+#     writes back the same;
+#  4. listings that cannot be put back are refused, naming the line: an unknown variable, a label
 #     no line defines, a child entry left out, an index that is not the name's.
 . "$(dirname "$0")/common.sh"
 
@@ -97,6 +99,45 @@ print("chains, child offset and texts as the listing says")
 PY
 else
     fail "the hand-written listing is refused"
+fi
+
+# every form of the text the corpus does not need, each read and written back the same: NaN bits,
+# a float, a bool, a function reference, an array element of a numbered instance, a word with bits
+# its form does not show (~), an operand on no chain (=), a branch into an operand (+N), with and
+# popenv drop, break kinds, an unnamed comparison, a reference's odd high byte
+cat >"$tmp/forms.txt" <<'EOF'
+; gml_Script_main: GameMaker bytecode, docs/formats/datawin.md "Code listings"
+.entry gml_Script_inner
+    push.d 0x7FF8000000000001
+    push.f 1.5
+    push.b 1
+    push.i function show_message
+    pop.v.v [array]global.score
+    push.v 3.lives
+    push.i 5 ~0xC0020009
+    call.i =0x00000000 argc=0
+    b +2
+    push.i -7
+    pushenv L1
+    chkindex.e
+    pushref.i function show_message
+    break.e -20
+    popenv drop
+L1:
+    cmp.i.v 9
+    dup.i 3
+    conv.i.v
+    call.i [0x05]show_message argc=1
+    exit.i
+EOF
+if "$rebyte" replace -q "$tmp/fixture.win" "$code_path" "$tmp/forms.txt" -o "$tmp/forms.win"; then
+    "$rebyte" verify -q "$tmp/forms.win" >/dev/null || fail "forms: the file does not verify exactly"
+    rm -rf "$tmp/x"
+    "$rebyte" extract -q "$tmp/forms.win" -o "$tmp/x" --only code >/dev/null || fail "forms: extract"
+    cmp -s "$tmp/forms.txt" "$tmp/x/code/gml_Script_main.txt" ||
+        { fail "forms: the listing extracted again is not the one written"; diff "$tmp/forms.txt" "$tmp/x/code/gml_Script_main.txt"; }
+else
+    fail "forms: the listing is refused"
 fi
 
 refused() { # what, listing text, expected message
