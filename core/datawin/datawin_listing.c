@@ -326,25 +326,60 @@ static int find_labels(listing *l, const uint8_t *p, size_t size, const uint8_t 
     return 0;
 }
 
-/* The child entries of root `index` that start at `at`: ".entry NAME" lines. */
-static void put_children(listing *l, const rb_node *entries, size_t index, uint64_t at)
+/* A child entry of the root: where it starts and which entry it is. */
+typedef struct child { uint64_t at; size_t entry; } child;
+
+static int compare_children(const void *a, const void *b)
 {
-    for (size_t k = index + 1; k < rb_element_count(entries); k++) {
-        rb_record_scratch scratch;
-        const rb_node *e = datawin_element_view(entries, k, &scratch), *parent = rb_record_member(e, "parent");
-        if (!parent || rb_node_uint(parent) != index || rb_element_uint(entries, k, "offset") != at) continue;
-        const rb_node *name = rb_record_member(e, "name");
-        put_text(l->out, ".entry ");
-        if (name && name->kind == RB_K_STRING) put_name(l->out, name->v.bytes.data, name->v.bytes.size);
-        else put_format(l->out, "#%zu", k);
-        put_text(l->out, "\n");
-    }
+    const child *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
-static void put_body(listing *l, const rb_node *entries, size_t index, const uint8_t *p, size_t size, const uint8_t *starts)
+/* The child entries of root `index`, by where they start (then by entry order); NULL when none. */
+static child *children_of(const rb_node *entries, size_t index, size_t *count, int *failed)
 {
+    child *found = NULL;
+    size_t cap = 0;
+    *count = 0;
+    for (size_t k = index + 1; k < rb_element_count(entries); k++) {
+        rb_record_scratch scratch;
+        const rb_node *parent = rb_record_member(datawin_element_view(entries, k, &scratch), "parent");
+        if (!parent || rb_node_uint(parent) != index) continue;
+        if (*count == cap) {
+            cap = cap ? 2 * cap : 8;
+            child *grown = realloc(found, cap * sizeof *grown);
+            if (!grown) {
+                *failed = 1;
+                break;
+            }
+            found = grown;
+        }
+        found[(*count)++] = (child){rb_element_uint(entries, k, "offset"), k};
+    }
+    if (*count) qsort(found, *count, sizeof *found, compare_children);
+    return found;
+}
+
+static void put_child(listing *l, const rb_node *entries, size_t k)
+{
+    rb_record_scratch scratch;
+    const rb_node *name = rb_record_member(datawin_element_view(entries, k, &scratch), "name");
+    put_text(l->out, ".entry ");
+    if (name && name->kind == RB_K_STRING) put_name(l->out, name->v.bytes.data, name->v.bytes.size);
+    else put_format(l->out, "#%zu", k);
+    put_text(l->out, "\n");
+}
+
+/* The instructions in order, each place's child entries (".entry NAME") and label first. A child
+ * that starts inside an instruction is not listed: reading the listing back then refuses it. */
+static void put_body(listing *l, const rb_node *entries, const child *children, size_t child_count, const uint8_t *p,
+                     size_t size, const uint8_t *starts)
+{
+    size_t next_child = 0;
     for (size_t at = 0; at <= size && !l->out->failed;) {
-        put_children(l, entries, index, at);
+        while (next_child < child_count && children[next_child].at < at) next_child++;
+        for (; next_child < child_count && children[next_child].at == at; next_child++) put_child(l, entries, children[next_child].entry);
         long label = label_of(l, at);
         if (label) put_format(l->out, "L%ld:\n", label);
         if (at == size) break;
@@ -381,13 +416,16 @@ int datawin_code_listing(const rb_doc *doc, const rb_node *entries, size_t index
     }
     starts[size / 4] = 1;
     if (!failed) failed = find_labels(&l, p, size, starts);
+    size_t child_count = 0;
+    child *children = failed ? NULL : children_of(entries, index, &child_count, &failed);
     if (!failed) {
         put_text(out, "; ");
         const rb_node *name = rb_record_member(entry, "name");
         if (name && name->kind == RB_K_STRING) put_name(out, name->v.bytes.data, name->v.bytes.size);
         put_text(out, ": GameMaker bytecode, docs/formats/datawin.md \"Code listings\"\n");
-        put_body(&l, entries, index, p, size, starts);
+        put_body(&l, entries, children, child_count, p, size, starts);
     }
+    free(children);
     free(starts);
     free(l.labels);
     datawin_names_close(&l.names[VARIABLES]);
