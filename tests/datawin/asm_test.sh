@@ -9,8 +9,8 @@
 #     and a variable the entry uses read and dropped.
 # Each output verifies exactly (a second round trip), passes `check`, re-extracts to exactly the
 # edited listing, and an independent walk of its bytes (tests/datawin/datawin_bytes.py) follows
-# every VARI/FUNC occurrence chain to its name; the inserted variable's chain has one more
-# occurrence. A listing with an unknown variable, a missing label or a dropped child entry is refused.
+# every VARI/FUNC occurrence chain to its name (the inserted variable's chain has one more
+# occurrence) and reads the edited entry's instructions as the listing has them. A listing with an unknown variable, a missing label or a dropped child entry is refused.
 . "$(dirname "$0")/common.sh"
 require_corpus
 public="$shared/public/datawin"
@@ -71,16 +71,58 @@ if kind == "insert":
 PY
 
 cat >"$tmp/check.py" <<'PY'
-import sys
-# argv: input, output, the name of the variable inserted (or -): the chains of the output walk, and
-# the variable's chain has one more occurrence than in the input.
-from datawin_bytes import chains
+import re, sys
+# argv: input, output, the name of the variable inserted (or -), the edited listing, its entry's
+# index: the chains of the output walk, the variable's chain has one more occurrence than in the
+# input, and the entry's bytes, read here, are the listing's instructions: opcode and types, int16
+# values, pushed texts (by their STRG index), and each branch lands where its label stands.
+from datawin_bytes import chains, chunks, instructions, u32, i32
 before, _, _ = chains(sys.argv[1])
 after, _, _ = chains(sys.argv[2])
 name = sys.argv[3] if sys.argv[3] != "-" else None
 grown = [key for key in after if after[key][0] == before.get(key, (0, ""))[0] + 1 and after[key][1] == name]
 assert not name or grown, "the chain of %s did not grow by one" % name
-print(len(after), "chains walk")
+b = open(sys.argv[2], "rb").read()
+c = chunks(b)
+code, strg = c["CODE"][0], c["STRG"][0]
+header = u32(b, code + 4 + 4 * int(sys.argv[5]))
+blob, length = header + 12 + i32(b, header + 12), u32(b, header + 4)
+def text(index):
+    record = u32(b, strg + 4 + 4 * index)
+    return b[record + 4:record + 4 + u32(b, record)]
+OPS = {"conv": 7, "mul": 8, "div": 9, "rem": 10, "mod": 11, "add": 12, "sub": 13, "and": 14, "or": 15, "xor": 16,
+       "neg": 17, "not": 18, "shl": 19, "shr": 20, "cmp": 21, "pop": 0x45, "dup": 0x86, "callv": 0x99, "ret": 0x9C,
+       "exit": 0x9D, "popz": 0x9E, "b": 0xB6, "bt": 0xB7, "bf": 0xB8, "pushenv": 0xBA, "popenv": 0xBB, "push": 0xC0,
+       "pushloc": 0xC1, "pushglb": 0xC2, "pushbltn": 0xC3, "pushi": 0x84, "call": 0xD9}
+TYPES = "dfilbvs"
+listed, labels = [], {}
+for line in open(sys.argv[4], encoding="utf-8", errors="surrogateescape").read().split("\n")[1:]:
+    if re.match(r"^L\d+:$", line):
+        labels[line[:-1]] = len(listed)
+    elif line.startswith("    "):
+        listed.append((line, line.split()))
+walked = list(instructions(b, blob, length))
+assert len(walked) == len(listed), "%d instructions in the bytes, %d in the listing" % (len(walked), len(listed))
+starts = {pos: k for k, (pos, *_) in enumerate(walked)}
+for k, ((pos, op, t, extra, reference), (line, words)) in enumerate(zip(walked, listed)):
+    parts = words[0].split(".")
+    if parts[0] in OPS:  # breaks' kinds are named by the listing alone
+        assert op == OPS[parts[0]], "instruction %d is 0x%02x, the listing says %s" % (k, op, words[0])
+        if len(parts) > 1:
+            assert t == (15 if parts[1] == "e" else TYPES.index(parts[1])), "instruction %d: type %d, not %s" % (k, t, words[0])
+    word = u32(b, pos)
+    if parts[0] in ("pushi", "push") and len(parts) > 1 and parts[1] == "e":
+        assert (word & 0xFFFF) == int(words[1]) & 0xFFFF, "instruction %d pushes %d, not %s" % (k, word & 0xFFFF, words[1])
+    if parts[0].startswith("push") and len(parts) > 1 and parts[1] == "s":
+        quoted = line.split(None, 1)[1]  # escapes aside, the text between the quotes
+        shown = text(u32(b, pos + 4)).decode("utf-8", "replace")
+        if "\\" not in quoted and quoted.endswith('"'):
+            assert quoted[1:-1] == shown, "instruction %d pushes %r, not %s" % (k, shown, quoted)
+    if op in (0xB6, 0xB7, 0xB8) and words[1] in labels:
+        target = pos + 4 * ((word & 0x7FFFFF) - (0x800000 if word & 0x400000 else 0))
+        assert starts.get(target, len(walked) if target == blob + length else None) == labels[words[1]], \
+            "instruction %d goes to 0x%x, not to %s" % (k, target, words[1])
+print(len(after), "chains walk;", len(walked), "instructions of the entry read as listed")
 PY
 
 edit_one() { # win, name, edit kind
@@ -97,7 +139,8 @@ edit_one() { # win, name, edit kind
     file=$(python3 -c 'import json,sys; print(next(a["file"] for a in json.load(open(sys.argv[1]))["assets"] if a["path"] == sys.argv[2]))' \
         "$tmp/y/manifest.json" "$path")
     cmp -s "$listing" "$tmp/y/$file" || { fail "$name: $kind: the listing extracted again differs"; diff "$listing" "$tmp/y/$file" | head -5; }
-    figures=$(python3 "$tmp/check.py" "$win" "$tmp/$kind.win" "$variable") || { fail "$name: $kind: chains"; return; }
+    figures=$(python3 "$tmp/check.py" "$win" "$tmp/$kind.win" "$variable" "$listing" "${path##*/}") ||
+        { fail "$name: $kind: the bytes read independently"; return; }
     echo "$name: $kind ($path): $figures"
 }
 
