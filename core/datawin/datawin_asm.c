@@ -17,6 +17,7 @@
 #include "../json.h"
 #include "datawin.h"
 #include "datawin_asm.h"
+#include "datawin_internal.h"
 
 enum { VARIABLES, FUNCTIONS, KINDS };
 enum { MAX_TOKENS = 8 };
@@ -72,14 +73,12 @@ static void fail(assembler *a, const char *fmt, ...)
 static int grow(assembler *a, void **items, size_t count, size_t *cap, size_t size)
 {
     if (count < *cap) return 1;
-    size_t next = *cap ? 2 * *cap : 16;
-    void *grown = realloc(*items, next * size);
+    void *grown = datawin_grown(*items, cap, size, 16);
     if (!grown) {
         fail(a, "out of memory");
         return 0;
     }
     *items = grown;
-    *cap = next;
     return 1;
 }
 #define GROW(a, items, count, cap) grow((a), (void **)&(items), (count), &(cap), sizeof *(items))

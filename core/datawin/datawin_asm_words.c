@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "datawin_asm.h"
+#include "datawin_internal.h"
 
 int datawin_is_push(unsigned opcode) { return (opcode >= DW_OP_PUSH && opcode <= DW_OP_PUSHBLTN) || opcode == DW_OP_PUSHI; }
 
@@ -253,11 +254,9 @@ long datawin_pins_resolve(const dw_pins *pins, const dw_names *names, int kind, 
 int datawin_pins_add(dw_pins *pins, int kind, uint32_t index, int instance)
 {
     if (pins->count == pins->cap) {
-        size_t cap = pins->cap ? 2 * pins->cap : 32;
-        dw_pin *grown = realloc(pins->items, cap * sizeof *grown);
+        dw_pin *grown = datawin_grown(pins->items, &pins->cap, sizeof *grown, 32);
         if (!grown) return -1;
         pins->items = grown;
-        pins->cap = cap;
     }
     pins->items[pins->count++] = (dw_pin){kind, instance, index};
     return 0;

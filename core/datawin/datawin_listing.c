@@ -15,6 +15,7 @@
 #include <string.h>
 #include "datawin.h"
 #include "datawin_asm.h"
+#include "datawin_internal.h"
 
 static uint32_t word_at(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
@@ -347,8 +348,7 @@ static child *children_of(const rb_node *entries, size_t index, size_t *count, i
         const rb_node *parent = rb_record_member(datawin_element_view(entries, k, &scratch), "parent");
         if (!parent || rb_node_uint(parent) != index) continue;
         if (*count == cap) {
-            cap = cap ? 2 * cap : 8;
-            child *grown = realloc(found, cap * sizeof *grown);
+            child *grown = datawin_grown(found, &cap, sizeof *grown, 8);
             if (!grown) {
                 *failed = 1;
                 break;
