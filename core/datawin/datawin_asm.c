@@ -263,8 +263,8 @@ static long entity(assembler *a, int kind, token t, int instance)
     if (found == -1 && kind == FUNCTIONS) return added_function_index(a, name, size);
     if (found == -1) fail(a, "VARI has no variable %.*s (add it to VARI first)", (int)(size > 80 ? 80 : size), (const char *)name);
     if (found == -2)
-        fail(a, "%.*s names several VARI variables%s: say which with #index", (int)(size > 80 ? 80 : size),
-             (const char *)name, instance == INT32_MIN ? "" : " of that instance");
+        fail(a, "%.*s names several %s%s: say which with #index", (int)(size > 80 ? 80 : size), (const char *)name,
+             kind == VARIABLES ? "VARI variables" : "FUNC functions", instance == INT32_MIN ? "" : " of that instance");
     free(name);
     return found;
 }
