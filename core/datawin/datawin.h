@@ -16,7 +16,11 @@ json_t *datawin_summary(const rb_doc *doc);
  * follow a new text of a STRG string, or a refusal naming those that cannot. */
 json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,
                             const json_t *value, char *why, size_t why_size);
-/* A readable listing of a code entry's bytecode (datawin_listing.c), appended to `out`; -1 when the
- * entry has no bytecode of its own or memory runs out. */
-int datawin_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out);
+/* The listing of root code entry `index` of CODE's `entries` (datawin_listing.c; docs/formats/datawin.md
+ * "Code listings"), appended to `out`; -1 when the entry has no bytecode of its own or memory runs out. */
+int datawin_code_listing(const rb_doc *doc, const rb_node *entries, size_t index, rb_buf *out);
+/* The listing read back (datawin_asm.c): the operations that make root code entry `index` of
+ * chunk `chunk` what `text` says, appended to `ops`; -1 with `why` (line and what is wrong). */
+int datawin_code_assemble(const rb_doc *doc, long chunk, size_t index, const uint8_t *text, size_t size, json_t *ops,
+                          char *why, size_t why_size);
 #endif

@@ -10,24 +10,13 @@
 #include "core/model/doc_state.h"
 #include "core/json/json.h"
 #include "core/datawin/datawin.h"
+#include "core/datawin/datawin_asm.h"
 #include "core/datawin/datawin_pictures.h"
 
 /* ---------- the model, read only ---------- */
 
 /* The chunk with this id and its index in `chunks` (-1: none). */
-static const rb_node *chunk(const rb_doc *doc, const char *id, long *index)
-{
-    const rb_node *chunks = rb_record_member(doc->root, "chunks");
-    for (size_t i = 0; chunks && i < rb_element_count(chunks); i++) {
-        const rb_node *c = rb_list_element(chunks, i);
-        if (rb_node_text_is(rb_record_member(c, "id"), id)) {
-            if (index) *index = (long)i;
-            return c;
-        }
-    }
-    if (index) *index = -1;
-    return NULL;
-}
+static const rb_node *chunk(const rb_doc *doc, const char *id, long *index) { return datawin_doc_chunk(doc, id, index); }
 
 /* A name for a file: letters, digits, '.', '-' and '_' kept, anything else '_'. */
 static void file_name_part(const rb_node *name, char *out, size_t size)
@@ -288,11 +277,11 @@ static int extract_code(datawin_extract *x)
             return -1;
         rb_buf listing;
         rb_buf_init(&listing);
-        int failed = datawin_code_listing(x->doc, e, &listing);
+        int failed = datawin_code_listing(x->doc, entries, i, &listing);
         snprintf(name, sizeof name, "code/%s.txt", base);
         snprintf(path, sizeof path, "/chunks/%ld/entries/%zu", c, i);
-        if (!failed && emit(x, name, "code", path, listing.data, listing.size, 0,
-                            "a listing rebyte writes: one instruction a line, the names the operands link to"))
+        if (!failed && emit(x, name, "code", path, listing.data, listing.size, 1,
+                            "the entry's listing: one instruction a line, labels, the names the operands link to"))
             failed = -1, x->stopped = 1;
         rb_buf_free(&listing);
         if (failed) {
@@ -513,6 +502,13 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
             return ops;
         if (add_op(ops, path, base64_value(data, size)) == 0) return ops;
         snprintf(why, why_size, "out of memory");
+        json_decref(ops);
+        return NULL;
+    }
+    if (rb_node_text_is(id, "CODE") && !strcmp(list, "entries") && !*rest) { /* a code listing */
+        char reason[480];
+        if (datawin_code_assemble(doc, (long)c, i, data, size, ops, reason, sizeof reason) == 0) return ops;
+        snprintf(why, why_size, "%s: %s", path, reason);
         json_decref(ops);
         return NULL;
     }

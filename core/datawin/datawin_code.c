@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/datawin/datawin_internal.h"
+#include "core/datawin/datawin_asm.h"
 
 /* Where each code entry's bytecode is: READ in the input, WRITE in the output (and, for
  * messages, the entry's name). */
@@ -225,8 +226,6 @@ typedef struct code_sites {
 } code_sites;
 
 enum { WORD_INSTRUCTION = 1, WORD_REFERENCE = 2, WORD_STRING = 4 };
-enum { TYPE_DOUBLE = 0, TYPE_FLOAT = 1, TYPE_INT32 = 2, TYPE_INT64 = 3, TYPE_BOOL = 4, TYPE_VARIABLE = 5,
-       TYPE_STRING = 6, TYPE_INT16 = 15 };
 /* A reference operand: low 27 bits the distance to the next occurrence, high 5 the reference type;
  * the last occurrence holds the name's STRG index in the low 24 bits instead
  * (docs/formats/datawin.md "Occurrence chains"). */
@@ -261,42 +260,6 @@ static void reference_add(rb_ar *ar, reference_list *l, reference r)
     l->items[l->count++] = r;
 }
 
-static int is_push(unsigned opcode) { return (opcode >= 0xC0 && opcode <= 0xC3) || opcode == 0x84; }
-
-/* Words after the push's instruction word, by its type; -1 = unknown type. */
-static int push_extra_words(unsigned type)
-{
-    if (type == TYPE_DOUBLE || type == TYPE_INT64) return 2;
-    if (type == TYPE_FLOAT || type == TYPE_INT32 || type == TYPE_BOOL || type == TYPE_VARIABLE || type == TYPE_STRING)
-        return 1;
-    return type == TYPE_INT16 ? 0 : -1;
-}
-
-/* Words after an instruction word (bytecode >= 15; the table in docs/formats/datawin.md
- * "Bytecode instructions"); -1 = not an instruction. */
-static int extra_words(uint32_t word)
-{
-    unsigned opcode = word >> 24, type = word >> 16 & 0xF;
-    if (is_push(opcode)) return push_extra_words(type);
-    switch (opcode) {
-    case 0x45: return type == TYPE_INT16 ? 0 : 1; /* pop: a variable operand, but pop.e (swap) */
-    case 0xD9: return 1;                          /* call: a function operand */
-    case 0xFF: return type == TYPE_INT32 ? 1 : 0; /* break: an int32 word from 2023.8 */
-    case 0x86: case 0x99: case 0x9C: case 0x9D: case 0x9E:
-    case 0xB6: case 0xB7: case 0xB8: case 0xBA: case 0xBB: return 0;
-    default: return opcode >= 0x07 && opcode <= 0x15 ? 0 : -1;
-    }
-}
-
-/* Whether the operand of this instruction may be an occurrence in a VARI/FUNC chain:
- * pop/push of a variable, call, push.i of a function (2.3+), pushref (break -11). */
-static int operand_may_be_reference(uint32_t word)
-{
-    unsigned opcode = word >> 24, type = word >> 16 & 0xF;
-    if (is_push(opcode)) return type == TYPE_VARIABLE || type == TYPE_INT32;
-    return opcode == 0x45 || opcode == 0xD9 || opcode == 0xFF;
-}
-
 /* Walk one root blob of `length` bytes at `p`, marking in `flags` (a byte per word) its instruction
  * words, the operands that may be references and the push.s operands. It must end exactly on an
  * instruction boundary; `address` (absolute) is for the message. */
@@ -305,7 +268,7 @@ static void walk_blob(rb_ar *ar, const uint8_t *p, uint32_t length, uint64_t add
     uint32_t pos = 0;
     while (pos < length && rb_ar_ok(ar)) {
         uint32_t word = length - pos >= 4 ? datawin_le32(p + pos) : 0;
-        int extra = length - pos >= 4 ? extra_words(word) : -1;
+        int extra = length - pos >= 4 ? datawin_operand_words(word) : -1;
         if (extra < 0 || (uint64_t)length - pos < 4 + 4 * (uint64_t)extra) {
             rb_ar_fail(ar, RB_E_FORMAT,
                        "bytecode at 0x%llx: instruction 0x%08x does not walk "
@@ -314,8 +277,8 @@ static void walk_blob(rb_ar *ar, const uint8_t *p, uint32_t length, uint64_t add
             return;
         }
         flags[pos / 4] |= WORD_INSTRUCTION;
-        if (extra && operand_may_be_reference(word)) flags[pos / 4 + 1] |= WORD_REFERENCE;
-        if (is_push(word >> 24) && (word >> 16 & 0xF) == TYPE_STRING) flags[pos / 4 + 1] |= WORD_STRING;
+        if (extra && datawin_operand_may_be_reference(word)) flags[pos / 4 + 1] |= WORD_REFERENCE;
+        if (datawin_is_push(word >> 24) && (word >> 16 & 0xF) == DW_TYPE_STRING) flags[pos / 4 + 1] |= WORD_STRING;
         pos += 4 + 4 * (uint32_t)extra;
     }
 }

@@ -185,7 +185,7 @@ static const command COMMANDS[] = {
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"
      "(a replay's map as .Map.Gbx, a map's items as .Item.Gbx), tables as CSV (ghost samples,\n"
-     "streamer objects). DIR/manifest.json maps each file to its model path, kind, size, whether\n"
+     "streamer objects), a data.win's code as listings (.txt: labels, names). DIR/manifest.json maps each file to its model path, kind, size, whether\n"
      "`replace` takes it back, and how it was made; files the document names but does not hold\n"
      "(a map's custom music) are listed under \"references\". A progress line on a terminal,\n"
      "then a summary (files, bytes).\n"
@@ -203,7 +203,8 @@ static const command COMMANDS[] = {
      "rebyte replace FILE PATH ASSET (-o OUT | --in-place [--backup] | --dry-run) [--with FILE2] [--force] [-q]",
      "Put ASSET (a file as `extract` made it, edited or not) back into FILE at model PATH (the\n"
      "manifest's \"path\"), converted to the stored form (a PNG quantised to a texture's palette,\n"
-     "a map thumbnail from any JPEG or PNG of its size, stored upside down), then write, re-read\n"
+     "a map thumbnail from any JPEG or PNG of its size, stored upside down, a data.win code\n"
+     "listing assembled: offsets, chains and counts follow the edit), then write, re-read\n"
      "and verify like `apply`. An unchanged asset gives FILE byte for byte. A patch does the\n"
      "same with a value {\"$file\": F} at an asset's path (F relative to the patch's folder).\n"
      "The report (\"N changes\": 0 when the output is FILE's bytes) goes to stderr. Inside a\n"

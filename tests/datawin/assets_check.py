@@ -88,23 +88,23 @@ def operand_words(word):
 
 
 def check_listing(text, entry, doc):
-    """A listing has one line per instruction of the entry's bytecode, at its offset, and shows
-    the text of every string operand and the name of every variable and function operand."""
+    """A listing (docs/formats/datawin.md "Code listings") has one indented line per instruction
+    of the entry's bytecode, in order, and shows the text of every string operand and the name of
+    every variable and function operand on its instruction's line."""
     import base64
     chunks = {c["id"]: c for c in doc["chunks"]}
     blob = entry["bytecode"]
     code = base64.b64decode(blob["$base64"]) if "$base64" in blob else None
+    instructions = [line for line in text.splitlines()[1:] if line.startswith("    ")]
     lines = {}
-    for line in text.splitlines()[1:]:
-        at, rest = line.split(None, 1)
-        lines[int(at)] = rest
     if code is not None:
         at, offsets = 0, []
         while at + 4 <= len(code):
             offsets.append(at)
             at += 4 + 4 * operand_words(struct.unpack_from("<I", code, at)[0])
-        if offsets != sorted(lines):
-            raise ValueError("%s: listed offsets are not the instructions'" % entry["name"])
+        if len(offsets) != len(instructions):
+            raise ValueError("%s: %d instruction lines for %d instructions" % (entry["name"], len(instructions), len(offsets)))
+        lines = dict(zip(offsets, instructions))
     names = {"variableReferences": ("variable", chunks.get("VARI", {}).get("variables", [])),
              "functionReferences": ("function", chunks.get("FUNC", {}).get("functions", []))}
     for key, (field, table) in names.items():
@@ -116,8 +116,9 @@ def check_listing(text, entry, doc):
     for ref in entry.get("stringOperands", []):
         text = ref["string"] if isinstance(ref["string"], str) else ""
         # as the listing escapes: quotes, backslashes and control characters
-        shown = "".join("\\" + ch if ch in "\"\\" else "\\x%02x" % ord(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F
-                        else ch for ch in text)[:60]
+        named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+        shown = "".join("\\" + ch if ch in "\"\\" else named[ch] if ch in named
+                        else "\\x%02x" % ord(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in text)[:60]
         line = lines.get(ref["at"] - 4, "")
         if shown not in line:
             raise ValueError("%s: the line at %d does not show %r: %r" % (entry["name"], ref["at"] - 4, text, line))

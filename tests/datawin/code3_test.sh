@@ -64,61 +64,11 @@ json.dump([{"op": "replace", "path": base + "/%s/0/at" % some, "value": entry[so
           open(out + "/bad.json", "w"))
 PY
 
-cat >"$tmp/chains.py" <<'PY'
-import struct, sys
-# An independent walk of a data.win's bytes (bytecode >= 15): {("variable"|"function", index): (count,
-# name text)} for every VARI/FUNC entry with occurrences, each chain walked over operand words.
-from datawin_bytes import u32, chunks, root_blobs, instructions
-def operands(b, c):
-    found = set()
-    for at, length in root_blobs(b, c).items():
-        for pos, op, t, extra, reference in instructions(b, at, length):
-            if extra and reference:
-                found.add(pos + 4)
-    return found
-def chains(path):
-    b = open(path, "rb").read()
-    c = chunks(b)
-    ops = operands(b, c)
-    strg = c["STRG"][0]
-    def text(address):
-        return b[address:address + u32(b, address - 4)]
-    def string(index):
-        return text(u32(b, strg + 4 + 4 * index) + 4)
-    result, firsts = {}, {}
-    def walk(kind, k, name, count, first):
-        p = first if first in ops else first + 4
-        firsts[(kind, k)] = p
-        seen = [p]
-        for _ in range(count - 1):
-            p += u32(b, p) & 0x07FFFFFF
-            assert p in ops, "%s %d: occurrence at 0x%x is not an operand" % (kind, k, p)
-            seen.append(p)
-        assert len(set(seen)) == count
-        end = string(u32(b, p) & 0xFFFFFF)
-        assert end == text(name), "%s %d: chain ends on %r, not on its name %r" % (kind, k, end, text(name))
-        result[(kind, k)] = (count, end.decode("utf-8", "replace"))
-    v, vl = c["VARI"]
-    for k in range((vl - 12) // 20):
-        name, _, _, count, first = struct.unpack_from("<Iiiii", b, v + 12 + 20 * k)
-        if count > 0:
-            walk("variable", k, name, count, first)
-        else:
-            assert count == 0 and first == -1
-    f = c["FUNC"][0]
-    for k in range(u32(b, f)):
-        name, count, first = struct.unpack_from("<Iii", b, f + 4 + 12 * k)
-        if count > 0:
-            walk("function", k, name, count, first)
-        else:
-            assert count == 0 and first == -1
-    return result, firsts, c["CODE"][0]
-PY
 
 cat >"$tmp/check.py" <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from chains import chains
+from datawin_bytes import chains
 # argv: tmp dir, input.win, output.win, input model, patch, output model, [assigned variable]
 before, firsts_before, _ = chains(sys.argv[2])
 after, firsts_after, _ = chains(sys.argv[3])

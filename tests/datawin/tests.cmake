@@ -30,3 +30,13 @@ add_test(NAME datawin_units_samples COMMAND test_datawin_units ${PROJECT_SOURCE_
 if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
   add_test(NAME datawin_units_corpus COMMAND test_datawin_units ${REBYTE_SHARED}/corpus/datawin)
 endif()
+# The code listing read back (docs/formats/datawin.md "Code listings"): every root entry's listing
+# gives back its model exactly, over the corpus and the public test world (long: thousands of entries).
+add_executable(test_datawin_asm datawin/test_datawin_asm.c)
+target_link_libraries(test_datawin_asm PRIVATE rebyte_objects)
+target_include_directories(test_datawin_asm PRIVATE ${PROJECT_SOURCE_DIR})
+if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
+  add_test(NAME datawin_asm_law COMMAND test_datawin_asm ${REBYTE_SHARED}/corpus/datawin ${REBYTE_SHARED}/public/datawin)
+endif()
+rebyte_add_script_test(datawin_asm datawin/asm_test.sh)
+rebyte_add_script_test(datawin_asm_fixture datawin/asm_fixture_test.sh)
