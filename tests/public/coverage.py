@@ -2,7 +2,7 @@
 """Per-kind typing coverage of the public test world (tests/public/README.md).
 
 Reads `rebyte verify --json` over each gathered set, sums typed and opaque bytes per kind of
-file (map, item, ghost, replay, block, macroblock: from the file name, else from the set's
+file (map, item, ghost, replay, block, macroblock, mesh, shape, ...: by the file's class, else from the file name, else from the set's
 name), prints one line per kind, and fails when a kind keeps more than --max-opaque percent of
 its bytes opaque or when a typed parse stops (an opaque tail) in any file.
 
@@ -15,13 +15,14 @@ import subprocess
 import sys
 
 KINDS = {"ghost": "ghost", "item": "item", "replay": "replay", "map": "map", "challenge": "map",
-         "block": "block", "macroblock": "macroblock"}
+         "block": "block", "macroblock": "macroblock", "mesh": "mesh", "shape": "shape"}
 SET_KINDS = {"ghosts": "ghost", "items": "item", "replays": "replay", "blocks": "block",
              "macroblocks": "macroblock"}
 
 
 CLASS_KINDS = {0x03043000: "map", 0x24003000: "map", 0x03093000: "replay", 0x2403F000: "replay",
-               0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock"}
+               0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock",
+               0x090BB000: "mesh", 0x0900C000: "shape"}
 
 
 def class_of(path):
