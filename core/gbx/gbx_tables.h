@@ -25,6 +25,7 @@
     X(gbx_item_chunks)             /* item/item.c: CGameCtnCollector, CGameItemModel, macros */    \
     X(gbx_entity_chunks)           /* item/entity.c: entity models, block items, placement */      \
     X(gbx_prefab_chunks)           /* item/prefab.c: prefabs, dynamic objects, their animation */  \
+    X(gbx_game_model_chunks)       /* item/game_models.c: spawn models, train wagons */            \
     X(gbx_crystal_chunks)          /* item/crystal.c: CPlugCrystal meshes, material instances */   \
     X(gbx_surface_chunks)          /* item/surface.c: CPlugSurface collision shapes */             \
     X(gbx_solid_chunks)            /* item/solid2.c: CPlugSolid2Model meshes and visuals */        \
