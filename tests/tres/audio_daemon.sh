@@ -1,7 +1,7 @@
 #!/bin/sh
-# The audio daemon's block of a scene with sounds playing (docs/formats/tres.md "SCN block
-# classes"): a voice-over, music and an ambient sound are typed fields, and an edit of one
-# comes back from the written file.
+# The audio daemon's block of a scene with sounds playing
+# (docs/formats/tres.md "SCN block classes"): a voice-over, music and an ambient sound are
+# typed fields, and an edit of one comes back from the written file.
 . "$(dirname "$0")/../lib.sh"
 scn=${REBYTE_SOURCE:?}/samples/tres/classes.scn
 "$rebyte" dump "$scn" -o "$tmp/d.json" || fail "dump"

@@ -4,8 +4,8 @@
  * CGameCtnBlockInfo (0x0304E000, 0x24005000), CGameCtnBlockUnitInfo (0x03036000, 0x24006000), and
  * what a block info's helper mobils hold: CHmsItem (0x06003000), whose old CPlugSolid
  * (0x09005000) is described in solid.c; and a collection's decoration, CGameCtnDecoration
- * (0x03038000, `.TMDecoration.Gbx`). Layouts: docs/formats/gbx_item.md "Collection and block info
- * chunks", "Decoration chunks".
+ * (0x03038000, `.TMDecoration.Gbx`).
+ * Layouts: docs/formats/gbx_item.md "Collection and block info chunks", "Decoration chunks".
  */
 #include "../map/map_header.h"
 
