@@ -27,6 +27,7 @@
     X(gbx_prefab_chunks)           /* item/prefab.c: prefabs, dynamic objects, their animation */  \
     X(gbx_game_model_chunks)       /* item/game_models.c: spawn models, train wagons */            \
     X(gbx_fid_cache_chunks)        /* item/fid_cache.c: file indexes (CMwRefBuffer, fid caches) */ \
+    X(gbx_light_chunks)            /* item/lights.c: old solids' lights and light functions */     \
     X(gbx_crystal_chunks)          /* item/crystal.c: CPlugCrystal meshes, material instances */   \
     X(gbx_surface_chunks)          /* item/surface.c: CPlugSurface collision shapes */             \
     X(gbx_solid_chunks)            /* item/solid2.c: CPlugSolid2Model meshes and visuals */        \

@@ -24,7 +24,7 @@ CLASS_KINDS = {0x03043000: "map", 0x24003000: "map", 0x03093000: "replay", 0x240
                0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock",
                0x090BB000: "mesh", 0x0900C000: "shape", 0x09005000: "solid", 0x2E00E000: "spawn",
                0x0911C000: "wagon", 0x03051000: "block info", 0x24022000: "block info",
-               0x09145000: "prefab", 0x03090000: "campaign", 0x0308C000: "profile", 0x0308D000: "scores", 0x01026000: "fid cache"}
+               0x09145000: "prefab", 0x0B005000: "system config", 0x03090000: "campaign", 0x0308C000: "profile", 0x0308D000: "scores", 0x01026000: "fid cache"}
 
 
 def class_of(path):
