@@ -69,19 +69,27 @@ static void vehicle_identifiers(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
-/* a game block of the mod's list: model, coordinate, direction, flags, then the mod's own
- * placement properties by the bits of flags2 */
-static void game_block(rb_ar *ar)
+/* a game block as the mod stores it: model, coordinate (three bytes in version 1, else three
+ * i32), direction, flags, and the author and skin when the flags say so */
+static void game_block_base(rb_ar *ar, int byte_coord)
 {
     gbx_id(ar, "name");
     gbx_id(ar, "collection");
-    gbx_int3(ar, "coord");
+    if (byte_coord) gbx_byte3(ar, "coord");
+    else gbx_int3(ar, "coord");
     rb_ar_u8(ar, "direction");
     uint32_t flags = rb_ar_x32(ar, "flags");
     if (flags & BLOCK_HAS_AUTHOR_AND_SKIN) {
         gbx_id(ar, "author");
         gbx_noderef(ar, "skin");
     }
+}
+
+/* a game block of the mod's list (version 7): the base, then the mod's own placement
+ * properties by the bits of flags2 */
+static void game_block(rb_ar *ar)
+{
+    game_block_base(ar, 0);
     uint16_t flags2 = (uint16_t)rb_ar_uint(ar, "flags2", RB_U16 | RB_W_HEX);
     if (flags2 & ~BLOCK_FLAGS2_KNOWN) refuse(ar, "block flag");
     if (flags2 & 1) gbx_vec3(ar, "offset");
@@ -109,14 +117,30 @@ static void blocks(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
-/* 3F001002 and 3F001003: a version byte; 0 is a vanilla map, 7 the layout below (1 and 6 are
- * older layouts GBX.NET reads; no corpus file has them) */
+/* version 1: the mod's list of game blocks alone (GBX.NET ReadV1), coordinates in bytes */
+static void blocks_v1(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 14);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        game_block_base(ar, 1);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* 3F001002 and 3F001003: a version byte; 0 is a vanilla map, 1 a list of blocks, 7 the layout
+ * below (6, an older layout GBX.NET reads, is refused: no public file has it) */
 static void unlimiter_chunk(rb_ar *ar)
 {
     uint8_t version = rb_ar_u8(ar, "version");
     if (version == 0) return;
+    if (version == 1) {
+        blocks_v1(ar);
+        return;
+    }
     if (version != 7) {
-        refuse(ar, "chunk version other than 0 and 7");
+        refuse(ar, "chunk version other than 0, 1 and 7");
         return;
     }
     uint16_t flags = (uint16_t)rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX);
