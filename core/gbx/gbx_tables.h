@@ -14,6 +14,7 @@
     X(gbx_game_chunks)             /* map/nested.c: collector list, parameters, blocks, skins */   \
     X(gbx_anchored_chunks)         /* map/anchored.c: items chunk 0x03043040, anchored objects */  \
     X(gbx_unlimiter_chunks)        /* map/unlimiter.c: TMUnlimiter map chunks 0x3F001002/003 */    \
+    X(gbx_campaign_chunks)         /* map/campaign.c: campaigns and their map groups */            \
     X(gbx_map_extra_chunks)        /* map/map_extra.c: skippable map chunks */                     \
     X(gbx_media_clip_chunks)       /* mediatracker/clip.c: clips, clip groups, tracks */           \
     X(gbx_media_camera_chunks)     /* mediatracker/camera.c: camera media blocks */                \
