@@ -277,12 +277,12 @@ static void visual_skin_data(rb_ar *ar, uint32_t version)
     rb_ar_record_end(ar);
 }
 
-/* 00F and 00A alike: the vertex count, the vertex streams, then one texture coordinate set per
- * count the chunk gave before (`sets`, derived from the list on write) */
-static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets)
+/* 00F and 00A alike: the vertex count, the vertex streams (not in 008), then one texture
+ * coordinate set per count the chunk gave before (`sets`, derived from the list on write) */
+static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets, int with_streams)
 {
     uint32_t count = rb_ar_u32(ar, "count");
-    gbx_noderef_list(ar, "vertexStreams");
+    if (with_streams) gbx_noderef_list(ar, "vertexStreams");
     uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets->count, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
     rb_ar_list_end(ar);
@@ -302,7 +302,7 @@ static void visual_00f(rb_ar *ar)
     if (!item_version_known(ar, version, 6, "visual 0x0900600F")) return;
     uint32_t flags = rb_ar_x32(ar, "flags");
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
-    visual_streams_and_tex_coords(ar, &sets);
+    visual_streams_and_tex_coords(ar, &sets, 1);
     if (flags & 7) visual_skin_data(ar, (2 + version) & 15);
     gbx_floats(ar, "boundingBox", 6);
     rb_ar_table(ar, "bitmapElemToPacks", RB_U32, &BITMAP_ELEM);
@@ -330,7 +330,7 @@ static void visual_00d(rb_ar *ar)
 {
     uint32_t flags = rb_ar_x32(ar, "flags");
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
-    visual_streams_and_tex_coords(ar, &sets);
+    visual_streams_and_tex_coords(ar, &sets, 1);
     if (flags & 7) visual_skin_data(ar, 1);
     gbx_floats(ar, "boundingBox", 6);
 }
@@ -353,14 +353,16 @@ static void visual_00c(rb_ar *ar)
     gbx_bool(ar, "isIndexationStatic");
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
     uint32_t skin = rb_ar_x32(ar, "skinFlags");
-    visual_streams_and_tex_coords(ar, &sets);
+    visual_streams_and_tex_coords(ar, &sets, 1);
     if (skin & 7) visual_skin_data(ar, 0);
     gbx_bool(ar, "u01");
     gbx_floats(ar, "boundingBox", 6);
 }
 
-/* 008 (TM 1.0): as 00A without vertex streams */
-static void visual_008(rb_ar *ar)
+/* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
+ * of locations after; 008 (TM 1.0) is 00A without vertex streams (docs/formats/gbx_solid.md "Old
+ * visual chunks") */
+static void visual_unskinned(rb_ar *ar, uint32_t chunk_id, int with_streams)
 {
     static const rb_layout_field ISO4_FIELDS[] = {
         {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4}, {"yx", RB_K_FLOAT, 4},
@@ -372,39 +374,16 @@ static void visual_008(rb_ar *ar)
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
     uint32_t skin = rb_ar_x32(ar, "skinFlags");
     if (rb_ar_ok(ar) && (skin & 7)) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x09006008 with skin flags 0x%X has no known layout", skin);
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x%08X with skin flags 0x%X has no known layout", chunk_id, skin);
         return;
     }
-    uint32_t count = rb_ar_u32(ar, "count");
-    uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets.count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
-    rb_ar_list_end(ar);
-    item_count_end(ar, &sets, n);
+    visual_streams_and_tex_coords(ar, &sets, with_streams);
     gbx_bool(ar, "u01");
     rb_ar_table(ar, "u02", RB_U32, &ISO4);
 }
 
-/* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
- * of locations after (docs/formats/gbx_solid.md "Old visual chunks") */
-static void visual_00a(rb_ar *ar)
-{
-    static const rb_layout_field ISO4_FIELDS[] = {
-        {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4}, {"yx", RB_K_FLOAT, 4},
-        {"yy", RB_K_FLOAT, 4}, {"yz", RB_K_FLOAT, 4}, {"zx", RB_K_FLOAT, 4}, {"zy", RB_K_FLOAT, 4},
-        {"zz", RB_K_FLOAT, 4}, {"tx", RB_K_FLOAT, 4}, {"ty", RB_K_FLOAT, 4}, {"tz", RB_K_FLOAT, 4}};
-    static const rb_layout ISO4 = {"iso4", ISO4_FIELDS, 12};
-    gbx_bool(ar, "isGeometryStatic");
-    gbx_bool(ar, "isIndexationStatic");
-    item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
-    uint32_t skin = rb_ar_x32(ar, "skinFlags");
-    if (rb_ar_ok(ar) && (skin & 7)) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x0900600A with skin flags 0x%X has no known layout", skin);
-        return;
-    }
-    visual_streams_and_tex_coords(ar, &sets);
-    gbx_bool(ar, "u01");
-    rb_ar_table(ar, "u02", RB_U32, &ISO4);
-}
+static void visual_008(rb_ar *ar) { visual_unskinned(ar, 0x09006008, 0); }
+static void visual_00a(rb_ar *ar) { visual_unskinned(ar, 0x0900600A, 1); }
 
 static void visual_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
 
