@@ -324,8 +324,8 @@ static void visual_00f(rb_ar *ar)
 }
 
 /* 00D and 00E (TMF): 00F without a version: the flags, texture coordinate sets, skin (data of
- * version 1) and bounds; 00E adds the bitmap elements (docs/formats/gbx_solid.md "Old visual
- * chunks") */
+ * version 1) and bounds; 00E adds the bitmap elements
+ * (docs/formats/gbx_solid.md "Old visual chunks") */
 static void visual_00d(rb_ar *ar)
 {
     uint32_t flags = rb_ar_x32(ar, "flags");
@@ -360,8 +360,8 @@ static void visual_00c(rb_ar *ar)
 }
 
 /* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
- * of locations after; 008 (TM 1.0) is 00A without vertex streams (docs/formats/gbx_solid.md "Old
- * visual chunks") */
+ * of locations after; 008 (TM 1.0) is 00A without vertex streams
+ * (docs/formats/gbx_solid.md "Old visual chunks") */
 static void visual_unskinned(rb_ar *ar, uint32_t chunk_id, int with_streams)
 {
     static const rb_layout_field ISO4_FIELDS[] = {
