@@ -156,17 +156,17 @@ static void gbx_reference_table(rb_ar *ar, unsigned version)
     rb_ar_record_end(ar);
 }
 
-static void gbx_body(rb_ar *ar, unsigned body_compression)
+static void gbx_body(rb_ar *ar, unsigned body_compression, uint32_t class_id)
 {
     if (body_compression == 'C') {
         rb_slot content_size = rb_ar_slot(ar, "uncompressedSize", RB_U32);
         rb_slot encoded_size = rb_ar_slot(ar, "compressedSize", RB_U32);
         rb_ar_stream_begin(ar, "body", &rb_codec_lzo1x, content_size.value, encoded_size.value);
-        gbx_node_chunks(ar, 1);
+        gbx_main_node(ar, class_id);
         rb_ar_stream_end(ar, &content_size, &encoded_size);
     } else if (body_compression == 'U') {
         rb_ar_record_begin(ar, "body");
-        gbx_node_chunks(ar, 1);
+        gbx_main_node(ar, class_id);
         rb_ar_record_end(ar);
     } else {
         rb_ar_fail(ar, RB_E_FORMAT, "body compression byte 0x%02x is neither 'C' nor 'U'", body_compression);
@@ -199,11 +199,11 @@ static void gbx_describe_file(rb_ar *ar)
     /* text GBX: the bytes so far are binary, every value from here on is a line
      * (docs/formats/gbx_text.md "Layout") */
     rb_ar_set_text(ar, format == 'T');
-    rb_ar_x32(ar, "classId");
+    uint32_t class_id = rb_ar_x32(ar, "classId");
     if (version >= 6) gbx_user_data(ar);
     rb_ar_u32(ar, "numNodes");
     gbx_reference_table(ar, version);
-    gbx_body(ar, body_compression);
+    gbx_body(ar, body_compression, class_id);
 }
 
 /* What the engine asks of the classes (gbx_class_hooks): every context made here carries it. */

@@ -14,6 +14,7 @@
     X(gbx_game_chunks)             /* map/nested.c: collector list, parameters, blocks, skins */   \
     X(gbx_anchored_chunks)         /* map/anchored.c: items chunk 0x03043040, anchored objects */  \
     X(gbx_unlimiter_chunks)        /* map/unlimiter.c: TMUnlimiter map chunks 0x3F001002/003 */    \
+    X(gbx_campaign_chunks)         /* map/campaign.c: campaigns and their map groups */            \
     X(gbx_map_extra_chunks)        /* map/map_extra.c: skippable map chunks */                     \
     X(gbx_media_clip_chunks)       /* mediatracker/clip.c: clips, clip groups, tracks */           \
     X(gbx_media_camera_chunks)     /* mediatracker/camera.c: camera media blocks */                \
@@ -24,6 +25,10 @@
     X(gbx_replay_chunks)           /* ghost/replay.c: CGameCtnReplayRecord */                      \
     X(gbx_item_chunks)             /* item/item.c: CGameCtnCollector, CGameItemModel, macros */    \
     X(gbx_entity_chunks)           /* item/entity.c: entity models, block items, placement */      \
+    X(gbx_prefab_chunks)           /* item/prefab.c: prefabs, dynamic objects, their animation */  \
+    X(gbx_game_model_chunks)       /* item/game_models.c: spawn models, train wagons */            \
+    X(gbx_fid_cache_chunks)        /* item/fid_cache.c: file indexes (CMwRefBuffer, fid caches) */ \
+    X(gbx_light_chunks)            /* item/lights.c: old solids' lights and light functions */     \
     X(gbx_crystal_chunks)          /* item/crystal.c: CPlugCrystal meshes, material instances */   \
     X(gbx_surface_chunks)          /* item/surface.c: CPlugSurface collision shapes */             \
     X(gbx_solid_chunks)            /* item/solid2.c: CPlugSolid2Model meshes and visuals */        \

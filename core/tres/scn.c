@@ -40,11 +40,12 @@ static const rb_layout STATE_WORD = {"saved state word", WORD_FIELDS, 1};
 
 /* The game saves a bool as a 4-byte int. READ insists on 0 or 1, so a layout that puts a bool
  * where the bytes hold something else is not taken (the next candidate, or opaque, follows). */
-static void bool4(rb_ar *ar, const char *key)
+static uint32_t bool4(rb_ar *ar, const char *key)
 {
     uint32_t raw = rb_ar_bool(ar, key, 4);
     if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && raw > 1)
         rb_ar_fail(ar, RB_E_FORMAT, "%s: %u is not a saved bool (0 or 1)", key, raw);
+    return raw;
 }
 
 /* A bool member of a structure the game copied whole: one byte, then three bytes of padding
@@ -412,31 +413,72 @@ static void ai_system(rb_ar *ar, const scn_context *cx)
     rb_ar_table(ar, "inactiveAnimals", RB_U32, &HANDLE);
 }
 
+/* A playing sound: its id in the .tpa, how it is placed (0 stereo, 1 pseudo 3D, 2 spatial 3D),
+ * the instance it is attached to (0: none), and its volumes and ranges. */
+static void audio_sample(rb_ar *ar)
+{
+    static const char *const floats[] = {"volume", "attenuation", "frustumAngle", "outsideVolume",
+                                         "maxVolumeDistance", "masterVolume"};
+    rb_ar_x32(ar, "sound");
+    rb_ar_u32(ar, "spatialType");
+    rb_ar_x32(ar, "parent");
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+}
+
+/* The ambient sounds playing (version 6): each a sound, whether it loops and how often (-1:
+ * for ever), how far it is heard, its flags and the volume a mute restores. */
+static void audio_ambients(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "ambients", RB_U32, 56);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        audio_sample(ar);
+        bool4(ar, "looped");
+        rb_ar_i32(ar, "loopCount");
+        rb_ar_f32(ar, "maxDistance");
+        rb_ar_x32(ar, "flags");
+        rb_ar_f32(ar, "restoreVolume");
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
 /* The audio daemon (versions 1 to 6; 4 was never written): output format, speaker set-up and
- * features; before version 6 three words the loader skips; then, with no sound playing (a block
- * with sounds stays opaque), the ambient mute state (version 6). */
+ * features; before version 6 three words the loader skips; from version 3 the voice-over and the
+ * music playing, each then saved as a playing sound; from version 6 the ambient mute state and the
+ * ambient sounds playing (docs/formats/tres.md "SCN block classes"). */
 static void audio_daemon(rb_ar *ar, const scn_context *cx)
 {
+    (void)cx;
     uint32_t version = rb_ar_u32(ar, "version");
     if (rb_ar_ok(ar) && (version < 1 || version > 6))
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "audio daemon version %u (known: 1 to 6)", version);
     rb_ar_x32(ar, "format");
     rb_ar_u32(ar, "speakerConfig");
     rb_ar_x32(ar, "featuresEnabled");
-    static const uint8_t none[4] = {0, 0, 0, 0};
     if (version < 6) {
         rb_ar_x32(ar, "oldFlag1");
         rb_ar_x32(ar, "oldFlag2");
         rb_ar_x32(ar, "oldValue");
     }
     if (version >= 3) {
-        rb_ar_expect(ar, "voice-over playing (none: sounds are not typed)", none, 4);
-        rb_ar_expect(ar, "music playing (none: sounds are not typed)", none, 4);
+        uint32_t voice = bool4(ar, "voiceOverPlaying");
+        uint32_t music = bool4(ar, "musicPlaying");
+        if (voice) {
+            rb_ar_record_begin(ar, "voiceOver");
+            audio_sample(ar);
+            rb_ar_record_end(ar);
+        }
+        if (music) {
+            rb_ar_record_begin(ar, "music");
+            audio_sample(ar);
+            rb_ar_record_end(ar);
+        }
     }
     if (version >= 6) {
         bool4(ar, "ambientMuted");
         rb_ar_f32(ar, "ambientRestore");
-        rb_ar_expect(ar, "ambient sound count (none: sounds are not typed)", none, 4);
+        audio_ambients(ar);
     }
 }
 

@@ -23,6 +23,8 @@ static inline int tres_save_has_flags(int32_t save_version) { return save_versio
  * CRC-32 of the name's bytes, no terminator) of its name. */
 void rb_tres_block_name(const char *instance_name, char out[9]);
 uint32_t rb_tres_palette_hash(const uint32_t *colours, size_t count);
+/* Id of a sound (a .tpa's id table) from its name: CRC-32 of the name lower-cased, `\` as `/`. */
+uint32_t rb_tres_sound_id(const uint8_t *name, size_t size);
 
 /* The .wtd asset: the terrain's height map as a 16-bit greyscale PNG (rb_format.assets). */
 int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,

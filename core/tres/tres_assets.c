@@ -303,27 +303,102 @@ static int body_wav(const rb_node *body, uint8_t **wav, size_t *wav_size)
     return rb_wav_wrap(&f, samples ? samples : (const uint8_t *)"", size, wav, wav_size);
 }
 
+/* The names of a .tpa's sounds: a sound is stored by the id of its name (tres.md "Hashes and
+ * ids"), and the names are in the files that play them, a level's .grf (its triggers' samples).
+ * Every string of the companion whose id is in the id table names that entry; `missing`, the
+ * sound every .tpa starts with, is named without one. */
+typedef struct sound_names {
+    const rb_node *ids;        /* the .tpa's id table */
+    const uint8_t **name;      /* per id entry: its name, or NULL */
+    size_t *size;
+} sound_names;
+
+static void name_ids(sound_names *names, const uint8_t *text, size_t size)
+{
+    uint32_t id = rb_tres_sound_id(text, size);
+    for (size_t k = 0; k < rb_node_child_count(names->ids); k++)
+        if (!names->name[k] && member_uint(rb_node_child(names->ids, k), "id") == id) {
+            names->name[k] = text;
+            names->size[k] = size;
+        }
+}
+
+/* Strings are matched once each: a sound's name is a short word, so longer strings are skipped */
+static void name_from_strings(sound_names *names, const rb_node *n)
+{
+    enum { LONGEST_SOUND_NAME = 128 };
+    const uint8_t *text;
+    size_t size;
+    rb_node_kind kind = rb_node_kind_of(n);
+    if ((kind == RB_NODE_STRING || kind == RB_NODE_ID) && rb_node_get_bytes(n, &text, &size) == RB_OK &&
+        size > 0 && size <= LONGEST_SOUND_NAME) {
+        while (size && text[size - 1] == 0) size--; /* a stored terminator is not part of the name */
+        name_ids(names, text, size);
+        return;
+    }
+    for (size_t i = 0; i < rb_node_child_count(n); i++) name_from_strings(names, rb_node_child(n, i));
+}
+
+/* The file name of body i: body-NNNN, and the name of its first named id when there is one (kept
+ * to letters, digits, '-', '_' and '.') */
+static void sound_file_name(const sound_names *names, size_t body, char *out, size_t out_size)
+{
+    int n = snprintf(out, out_size, "sounds/body-%04zu", body);
+    for (size_t k = 0; names->name && k < rb_node_child_count(names->ids); k++) {
+        if (!names->name[k] || member_uint(rb_node_child(names->ids, k), "body") != body) continue;
+        if ((size_t)n + 1 < out_size) out[n++] = '-';
+        for (size_t c = 0; c < names->size[k] && (size_t)n + 5 < out_size; c++) {
+            uint8_t ch = names->name[k][c];
+            int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+                       ch == '_' || ch == '.';
+            out[n++] = keep ? (char)ch : '_';
+        }
+        out[n] = 0;
+        break;
+    }
+    snprintf(out + n, out_size - (size_t)n, ".wav");
+}
+
 int tpa_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size)
 {
     if (!wants(only_kind, "sound")) return 0;
     const rb_node *bodies = rb_node_member(doc->root, "bodies");
-    for (size_t i = 0; i < rb_node_child_count(bodies); i++) {
+    sound_names names = {rb_node_member(doc->root, "ids"), NULL, NULL};
+    size_t id_count = rb_node_child_count(names.ids);
+    if (id_count) {
+        names.name = calloc(id_count, sizeof *names.name);
+        names.size = calloc(id_count, sizeof *names.size);
+        if (!names.name || !names.size) {
+            free(names.name), free(names.size);
+            snprintf(why, why_size, "out of memory");
+            return -1;
+        }
+        name_ids(&names, (const uint8_t *)"missing", 7);
+        if (doc->companion) name_from_strings(&names, doc->companion->root);
+    }
+    int rc = 0;
+    for (size_t i = 0; i < rb_node_child_count(bodies) && rc == 0; i++) {
         const rb_node *body = rb_node_child(bodies, i);
         uint8_t *wav;
         size_t wav_size;
-        if (body_wav(body, &wav, &wav_size) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
+        if (body_wav(body, &wav, &wav_size) != 0) {
+            snprintf(why, why_size, "out of memory");
+            rc = -1;
+            break;
+        }
         int adpcm = member_uint(body, "compression") == 1;
-        char name[64], path[64];
-        snprintf(name, sizeof name, "sounds/body-%04zu.wav", i);
+        char name[192], path[64];
+        sound_file_name(&names, i, name, sizeof name);
         snprintf(path, sizeof path, "/bodies/%zu/samples", i);
         rb_asset a = {name, "sound", path, wav, wav_size, 1,
                       adpcm ? "IMA ADPCM as stored (WAV format 0x11)" : "PCM as stored"};
-        int rc = rb_asset_emit(sink, context, &a, why, why_size);
+        rc = rb_asset_emit(sink, context, &a, why, why_size) ? -1 : 0;
         free(wav);
-        if (rc) return -1;
     }
-    return 0;
+    free(names.name);
+    free(names.size);
+    return rc;
 }
 
 json_t *tpa_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,

@@ -113,7 +113,7 @@ grep -q "not a JPEG libjpeg reads" "$tmp/err" || fail "the decoding error does n
 # ---- a sound: other samples of the same format ----
 tpa=$src/samples/tres/box.tpa
 "$rebyte" extract "$tpa" -o "$tmp/s" -q
-python3 - "$tmp/s/sounds/body-0000.wav" "$tmp/louder.wav" <<'PY'
+python3 - "$tmp/s/sounds/body-0000-missing.wav" "$tmp/louder.wav" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())
 at = d.index(b'data') + 8
@@ -123,7 +123,7 @@ d[4:8] = struct.pack('<I', len(d) - 8)
 open(sys.argv[2], 'wb').write(d)
 PY
 "$rebyte" replace "$tpa" /bodies/0/samples "$tmp/louder.wav" -o "$tmp/louder.tpa" -q || fail "replace a sound"
-"$rebyte" extract "$tmp/louder.tpa" -o "$tmp/s2" -q && cmp -s "$tmp/louder.wav" "$tmp/s2/sounds/body-0000.wav" ||
+"$rebyte" extract "$tmp/louder.tpa" -o "$tmp/s2" -q && cmp -s "$tmp/louder.wav" "$tmp/s2/sounds/body-0000-missing.wav" ||
     fail "the replaced sound does not come out as put in"
 
 # ---- streamer: an object moved in the table ----

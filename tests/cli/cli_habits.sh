@@ -32,7 +32,7 @@ grep -q "0 changes" "$tmp/out" || fail "replace --dry-run of an unchanged page: 
 "$rebyte" replace "$win" "$page_path" "$tmp/win/$page_file" -o "$tmp/w.win" 2>"$tmp/err" || fail "replace: $(cat "$tmp/err")"
 grep -q "(0 changes)" "$tmp/err" || fail "unchanged data.win replace: $(cat "$tmp/err")"
 "$rebyte" extract "$tpa" -o "$tmp/tpa" -q || fail "extract $tpa"
-"$rebyte" replace "$tpa" /bodies/0/samples "$tmp/tpa/sounds/body-0000.wav" -o "$tmp/t.tpa" 2>"$tmp/err" ||
+"$rebyte" replace "$tpa" /bodies/0/samples "$tmp/tpa/sounds/body-0000-missing.wav" -o "$tmp/t.tpa" 2>"$tmp/err" ||
     fail "replace tpa: $(cat "$tmp/err")"
 grep -q "(0 changes)" "$tmp/err" || fail "unchanged .tpa replace: $(cat "$tmp/err")"
 cmp -s "$tpa" "$tmp/t.tpa" || fail "unchanged .tpa replace changed the bytes"

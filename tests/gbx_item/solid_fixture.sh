@@ -75,9 +75,11 @@ PY
         fail "error for '$2' says: $(cat "$tmp/err")"
     fi
 }
-refuse 'del visual[6]' "without a visual 0x0900600A"
+refuse 'del visual[6]' "without a visual vertex chunk"
 refuse 'root["chunks"][1]["u01"] = 1' "only 0 has a known layout"
-refuse 'props["surface"]["classId"] = "0x0900C000"' "outside a surface geometry"
+# in TMF's CPlugSurface the chunk is a geometry node and materials, not the id
+refuse 'props["surface"]["classId"] = "0x0900C000"' 'member "geom" is missing'
+refuse 'props["surface"]["classId"] = "0x0900E000"' "in a node of class 0x0900E000"
 refuse 'visual[6]["skinFlags"] = "0x00000001"' "skin flags"
 refuse 'visual[9]["vertices"].pop()' "the visual's count is 3"
 

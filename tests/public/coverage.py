@@ -2,9 +2,10 @@
 """Per-kind typing coverage of the public test world (tests/public/README.md).
 
 Reads `rebyte verify --json` over each gathered set, sums typed and opaque bytes per kind of
-file (map, item, ghost, replay, block, macroblock: from the file name, else from the set's
+file (map, item, ghost, replay, block, macroblock, mesh, shape, ...: by the file's class, else from the file name, else from the set's
 name), prints one line per kind, and fails when a kind keeps more than --max-opaque percent of
-its bytes opaque or when a typed parse stops (an opaque tail) in any file.
+its bytes opaque or when a typed parse stops (an opaque tail, or an embedded file kept as its
+bytes) in any file.
 
 usage: coverage.py REBYTE PUBLIC_DIR [--max-opaque 2.0] [SET...]
 """
@@ -15,13 +16,21 @@ import subprocess
 import sys
 
 KINDS = {"ghost": "ghost", "item": "item", "replay": "replay", "map": "map", "challenge": "map",
-         "block": "block", "macroblock": "macroblock"}
+         "block": "block", "macroblock": "macroblock", "mesh": "mesh", "shape": "shape"}
 SET_KINDS = {"ghosts": "ghost", "items": "item", "replays": "replay", "blocks": "block",
              "macroblocks": "macroblock"}
 
 
 CLASS_KINDS = {0x03043000: "map", 0x24003000: "map", 0x03093000: "replay", 0x2403F000: "replay",
-               0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock"}
+               0x2407E000: "replay", 0x03092000: "ghost", 0x2E002000: "item", 0x0310D000: "macroblock",
+               0x090BB000: "mesh", 0x0900C000: "shape", 0x09005000: "solid", 0x2E00E000: "spawn",
+               0x0911C000: "wagon", 0x03051000: "block info", 0x24022000: "block info",
+               0x09145000: "prefab", 0x0B005000: "system config", 0x03090000: "campaign", 0x0308C000: "profile", 0x0308D000: "scores", 0x01026000: "fid cache"}
+
+
+# notes of `verify` that say a typed parse stopped inside the file (an embedded file, an item)
+STOP_NOTES = ("typed parse stopped", "embedded item kept as bytes", "entity records kept opaque",
+              "ghost samples kept opaque")
 
 
 def class_of(path):
@@ -80,7 +89,8 @@ def main(argv):
             t[0] += 1
             t[1] += r.get("typed_bytes", 0)
             t[2] += r.get("opaque_bytes", 0)
-            if r.get("opaque_tail"):
+            # a stop inside a file the body embeds (a map's item kept as its bytes) is a stop too
+            if r.get("opaque_tail") or any(m in n for n in r.get("notes") or [] for m in STOP_NOTES):
                 stops.append(r["file"])
     if not totals:
         print("SKIP: no public set gathered under", public)

@@ -6,6 +6,7 @@
 #
 #   gather.sh [SET...]        extract (default: every *.tsv beside this script)
 #   gather.sh --add SET OWNER/REPO PATH...   append entries, taken from the mirror's HEAD
+#                                            (COMMIT:PATH takes a file the history has left)
 #
 # Mirrors: $REBYTE_MIRRORS (default /work/.mirror), one folder per repository named
 # OWNER+REPO holding the git directory at repo/ or repo/.git (what the fetch tool leaves).
@@ -30,8 +31,10 @@ add_entries() { # SET OWNER/REPO PATH...
     list="$here/$set_name.tsv"
     gd=$(git_dir_of "$repo") || { echo "gather: no mirror of $repo under $mirrors (fetch it first)" >&2; exit 3; }
     [ -f "$list" ] || printf 'file\tsha1\tsource_repo\tsource_path\tgit_blob\tsize\n' > "$list"
-    for path in "$@"; do
-        blob=$(git --git-dir="$gd" rev-parse "HEAD:$path") || { echo "gather: $repo has no $path" >&2; exit 2; }
+    for spec in "$@"; do
+        rev=HEAD path=$spec
+        if printf '%s' "${spec%%:*}" | grep -qxE '[0-9a-f]{40}'; then rev=${spec%%:*} path=${spec#*:}; fi
+        blob=$(git --git-dir="$gd" rev-parse "$rev:$path") || { echo "gather: $repo has no $path at $rev" >&2; exit 2; }
         name="$(printf '%.8s' "$blob")_$(basename "$path")"
         if grep -q "^$name	" "$list"; then continue; fi
         sha1=$(git --git-dir="$gd" cat-file blob "$blob" | sha1sum | cut -d' ' -f1)

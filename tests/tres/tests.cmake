@@ -35,3 +35,5 @@ target_include_directories(test_groff_deferred PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_DIR}/samples/tres
          --shared ${REBYTE_SHARED}/corpus/tres)
 set_tests_properties(tres_groff_deferred PROPERTIES SKIP_RETURN_CODE 77)
+rebyte_add_script_test(tres_sound_names tres/sound_names.sh)
+rebyte_add_script_test(tres_audio_daemon tres/audio_daemon.sh)

@@ -198,9 +198,8 @@ void gbx_noderef(rb_ar *ar, const char *key);
 void gbx_noderef_encapsulated(rb_ar *ar, const char *key);
 /* A node whose class is implied by its place: chunks only. */
 void gbx_node_direct(rb_ar *ar, const char *key);
-/* The chunk stream of a node, up to 0xFACADE01. `top_level`: the main node, which keeps an
- * opaque tail when a chunk cannot be typed instead of failing. */
-void gbx_node_chunks(rb_ar *ar, int top_level);
+/* The body's main node of class `class_id`: its chunks, or the archive of a class without chunks. */
+void gbx_main_node(rb_ar *ar, uint32_t class_id);
 
 /* The payload of a sized chunk: typed when `def` knows its layout and the layout consumes all
  * of its bytes, else kept opaque as "data". */

@@ -104,6 +104,8 @@ int gbx_restore_nodes(rb_ar *ar, const gbx_unit_start *start)
 
 /* ---------- nodes ---------- */
 
+static void gbx_node_chunks(rb_ar *ar, int top_level);
+
 static void node_body(rb_ar *ar)
 {
     uint32_t class_id = rb_ar_x32(ar, "classId");
@@ -423,7 +425,7 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list)
     counted_list(ar, list, NULL, NULL);
 }
 
-void gbx_node_chunks(rb_ar *ar, int top_level)
+static void gbx_node_chunks(rb_ar *ar, int top_level)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
     int stopped = 0, at_end = 0;
@@ -469,6 +471,29 @@ void gbx_node_chunks(rb_ar *ar, int top_level)
     }
     static const uint8_t facade[4] = {0x01, 0xDE, 0xCA, 0xFA};
     rb_ar_expect(ar, "end-of-node marker 0xFACADE01", facade, 4);
+}
+
+/* The main node of a file whose class has no chunks (a `.Prefab.Gbx`): the body is that class's
+ * archive alone, without an end marker. A layout that does not fit ends the typed part there, as
+ * for chunks (docs/formats/gbx.md "Node references"). */
+static void main_node_archive(rb_ar *ar, const gbx_chunk_def *whole)
+{
+    int reading = rb_ar_direction(ar) == RB_AR_READ, stopped = 0;
+    gbx_mark m = gbx_mark_here(ar);
+    if (reading || !rb_ar_has(ar, "opaqueTail", 0)) whole->describe(ar);
+    if (reading && !rb_ar_ok(ar) && !gbx_error_is_final(ar)) {
+        gbx_ctx *ctx = gbx_ctx_of(ar);
+        gbx_rewind(ar, &m, ctx->opaque_reason, sizeof ctx->opaque_reason);
+        stopped = 1;
+    }
+    if (rb_ar_has(ar, "opaqueTail", stopped)) rb_ar_rest(ar, "opaqueTail");
+}
+
+void gbx_main_node(rb_ar *ar, uint32_t class_id)
+{
+    const gbx_chunk_def *whole = gbx_ctx_of(ar)->classes->find_chunk(class_id);
+    if (whole && whole->skippable == GBX_WHOLE_NODE && whole->describe) main_node_archive(ar, whole);
+    else gbx_node_chunks(ar, 1);
 }
 
 /* ---------- ids of old engines ---------- */

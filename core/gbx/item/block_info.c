@@ -3,7 +3,9 @@
  * to the current ones by the REMAP of gbx_node.c): CGameCtnCollection (0x03033000, 0x24004000),
  * CGameCtnBlockInfo (0x0304E000, 0x24005000), CGameCtnBlockUnitInfo (0x03036000, 0x24006000), and
  * what a block info's helper mobils hold: CHmsItem (0x06003000), whose old CPlugSolid
- * (0x09005000) is described in solid.c. Layouts: docs/formats/gbx_item.md "Collection and block info chunks".
+ * (0x09005000) is described in solid.c; and a collection's decoration, CGameCtnDecoration
+ * (0x03038000, `.TMDecoration.Gbx`).
+ * Layouts: docs/formats/gbx_item.md "Collection and block info chunks", "Decoration chunks".
  */
 #include "core/gbx/map/map_header.h"
 
@@ -231,7 +233,61 @@ static void hms_item_u64_u16(rb_ar *ar)
 
 /* ---------- the table ---------- */
 
+/* ---------- CGameCtnDecoration 0x03038000: what a decoration is made of, by reference ---------- */
+
+static void decoration_size(rb_ar *ar) { gbx_noderef(ar, "decoSize"); }
+static void decoration_audio(rb_ar *ar) { gbx_noderef(ar, "decoAudio"); }
+static void decoration_mood(rb_ar *ar) { gbx_noderef(ar, "decoMood"); }
+static void decoration_solid_warp(rb_ar *ar) { gbx_noderef(ar, "decoratorSolidWarp"); }
+static void decoration_terrain_covered(rb_ar *ar) { gbx_noderef(ar, "terrainModifierCovered"); }
+static void decoration_terrain_base(rb_ar *ar) { gbx_noderef(ar, "terrainModifierBase"); }
+
+static void decoration_017(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    gbx_id(ar, "decorationZoneFrontierId");
+    if (version >= 1) gbx_bool(ar, "isWaterOutsidePlayField");
+}
+
+static void decoration_018(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    gbx_noderef(ar, "vehicleFxSkin");
+    gbx_string(ar, "vehicleFxFolder");
+}
+
+static void decoration_019(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    gbx_noderef(ar, "decoAudio");
+    if (version >= 1) gbx_noderef(ar, "decoAudioAmbient");
+}
+
+static void decoration_01a(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    gbx_noderef(ar, "decoMaterialModifiers");
+}
+
+static void decoration_01b(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    gbx_noderef(ar, "decoMap");
+    if (version >= 1) gbx_noderef(ar, "decoMapLightMap");
+}
+
 static const gbx_chunk_def CHUNKS[] = {
+    {0x03038011, 0, "decoration size", decoration_size},
+    {0x03038012, 0, "decoration audio", decoration_audio},
+    {0x03038013, 0, "decoration mood", decoration_mood},
+    {0x03038014, 0, "decoration solid warp", decoration_solid_warp},
+    {0x03038015, 0, "decoration covered terrain", decoration_terrain_covered},
+    {0x03038016, 0, "decoration base terrain", decoration_terrain_base},
+    {0x03038017, 0, "decoration zone frontier", decoration_017},
+    {0x03038018, 0, "decoration vehicle effects", decoration_018},
+    {0x03038019, 0, "decoration audio and ambience", decoration_019},
+    {0x0303801A, 0, "decoration material modifiers", decoration_01a},
+    {0x0303801B, 0, "decoration map", decoration_01b},
     {0x03033009, 0, "collection", collection_009},
     {0x0303300C, 0, "collection editable", collection_00c},
     {0x0303300D, 0, "collection icons", collection_00d},

@@ -183,7 +183,7 @@ static void crystal_face(rb_ar *ar, uint32_t version, const crystal_counts *k)
     rb_ar_record_end(ar);
 }
 
-static void crystal_edges(rb_ar *ar, uint32_t version)
+static void crystal_edges(rb_ar *ar, uint32_t version, uint64_t positions)
 {
     if (version < 35) {
         rb_ar_table(ar, "edges", RB_U32, &EDGE);
@@ -191,7 +191,9 @@ static void crystal_edges(rb_ar *ar, uint32_t version)
     }
     /* from v35 a count the edges that follow do not use (12 for a cube with no edges listed) */
     rb_ar_i32(ar, "edgeCount");
-    item_opt_pair_list(ar, "edges");
+    /* the pairs index vertices: their packing follows from the vertex count (GBX.NET takes the
+     * pair count, which misreads a crystal of 255 vertices or more with fewer edges) */
+    item_opt_pair_list(ar, "edges", positions);
 }
 
 /* The counts v<36 stores before three arrays of 4-byte values. */
@@ -235,7 +237,7 @@ static void crystal(rb_ar *ar, const char *key, uint64_t materials)
         rb_ar_i32(ar, "u03");
     }
     k.positions = item_vec3_table(ar, "positions");
-    crystal_edges(ar, version);
+    crystal_edges(ar, version, k.positions);
     item_count faces = item_count_begin(ar, "face count", RB_U32, "faces");
     if (version >= 37) {
         item_vec2_table(ar, "texCoords");

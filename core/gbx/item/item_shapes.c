@@ -140,10 +140,10 @@ uint64_t item_opt_uint_list(rb_ar *ar, const char *key)
     return n;
 }
 
-uint64_t item_opt_pair_list(rb_ar *ar, const char *key)
+uint64_t item_opt_pair_list(rb_ar *ar, const char *key, uint64_t determine_from)
 {
     item_count c = item_count_begin(ar, "count", RB_U32, key);
-    unsigned width = c.count >= 0xFFFF ? 8 : c.count >= 0xFF ? 4 : 2;
+    unsigned width = determine_from >= 0xFFFF ? 8 : determine_from >= 0xFF ? 4 : 2;
     uint64_t n = opt_table(ar, key, c.count, width, &PAIR_ELEMENT);
     item_count_end(ar, &c, n);
     return n;

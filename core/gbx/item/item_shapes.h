@@ -23,9 +23,10 @@ uint32_t item_opt_uint(rb_ar *ar, const char *key, unsigned width);
 /* A u32-counted optimized array whose width follows from its own length (GBX.NET
  * ReadArrayOptimizedInt()). */
 uint64_t item_opt_uint_list(rb_ar *ar, const char *key);
-/* A u32-counted array of index pairs whose packing follows from its length: 2 bytes per pair
- * below 255 pairs, 4 below 65535, else two i32. Held as a table of {a, b} u32. */
-uint64_t item_opt_pair_list(rb_ar *ar, const char *key);
+/* A u32-counted array of index pairs whose packing follows from `determine_from` (the number of
+ * what the indices index): 2 bytes per pair below 255, 4 below 65535, else two i32. Held as a
+ * table of {a, b} u32. */
+uint64_t item_opt_pair_list(rb_ar *ar, const char *key, uint64_t determine_from);
 
 /* A u32-counted list whose count must fit in the bytes left (a misread count fails as a layout
  * mismatch, not as the archive's count limit). */

@@ -213,12 +213,32 @@ static void light_user_000(rb_ar *ar)
     if (version >= 1) gbx_bool(ar, "nightOnly");
 }
 
+/* ---------- CPlugLight 0x0901D000 (a light of an old solid's tree) ---------- */
+
+/* 000: the light, its function over time, the flare and projector pictures (nodes) */
+static void light_000(rb_ar *ar)
+{
+    gbx_noderef(ar, "light");
+    gbx_noderef(ar, "funcLight");
+    gbx_noderef(ar, "bitmapFlare");
+    gbx_noderef(ar, "bitmapProjector");
+}
+
+/* 002: 000, then flags (night only, reflected by the ground, ...) */
+static void light_002(rb_ar *ar)
+{
+    light_000(ar);
+    rb_ar_x32(ar, "flags");
+}
+
 static const gbx_chunk_def OBJECT_CHUNKS[] = {
     {0x2E006001, 0, "object physical model", phy_001},
     {0x2E006003, 0, "object physical model 003", phy_003},
     {0x2E007001, 0, "object visual model", vis_001},
     {0x2E007002, 1, "object visual model sounds", vis_002},
     {0x090F9000, 0, "light user model", light_user_000},
+    {0x0901D000, 0, "light", light_000},
+    {0x0901D002, 0, "light and flags", light_002},
 };
 
 const gbx_chunk_table gbx_object_chunks = {OBJECT_CHUNKS, sizeof OBJECT_CHUNKS / sizeof OBJECT_CHUNKS[0]};

@@ -45,6 +45,92 @@ static void solid_old_00e(rb_ar *ar)
 static void solid_old_00f(rb_ar *ar) { gbx_floats(ar, "u01", 2); }
 static void solid_old_010(rb_ar *ar) { gbx_noderef(ar, "u01"); }
 
+/* 011: the model tree, after a flag and whether a model is set (a third flag then) */
+static void solid_old_011(rb_ar *ar)
+{
+    gbx_bool(ar, "u01");
+    if (gbx_bool(ar, "u02")) gbx_bool(ar, "u03");
+    gbx_noderef(ar, "tree");
+}
+
+static void solid_old_012(rb_ar *ar) { rb_ar_u8(ar, "u01"); }
+
+static const rb_layout_field BOX_FIELDS[] = {{"x1", RB_K_FLOAT, 4}, {"y1", RB_K_FLOAT, 4}, {"z1", RB_K_FLOAT, 4},
+                                             {"x2", RB_K_FLOAT, 4}, {"y2", RB_K_FLOAT, 4}, {"z2", RB_K_FLOAT, 4}};
+static const rb_layout BOX = {"box", BOX_FIELDS, 6};
+
+/* How the solid's lighting was precomputed (017 from version 3) */
+static void solid_pre_light_gen(rb_ar *ar)
+{
+    static const char *const floats[] = {"u05", "u06", "u07", "u08", "u09", "u10", "u11", "u12"};
+    static const rb_layout_field UV_GROUP_FIELDS[] = {{"u01", RB_K_FLOAT, 4}, {"u02", RB_K_FLOAT, 4},
+                                                      {"u03", RB_K_FLOAT, 4}, {"u04", RB_K_FLOAT, 4},
+                                                      {"u05", RB_K_FLOAT, 4}};
+    static const rb_layout UV_GROUP = {"UV group", UV_GROUP_FIELDS, 5};
+    rb_ar_record_begin(ar, "preLightGen");
+    int32_t version = rb_ar_i32(ar, "version");
+    rb_ar_i32(ar, "u01");
+    rb_ar_f32(ar, "u02");
+    gbx_bool(ar, "u03");
+    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    rb_ar_i32(ar, "u13");
+    rb_ar_i32(ar, "u14");
+    rb_ar_table(ar, "boxes", RB_U32, &BOX);
+    if (version >= 1) rb_ar_table(ar, "uvGroups", RB_U32, &UV_GROUP);
+    rb_ar_record_end(ar);
+}
+
+/* 017: the precomputed lighting (its form changed at version 3), then the source file's time */
+static void solid_old_017(rb_ar *ar)
+{
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (!item_version_known(ar, version, 3, "solid 0x09005017")) return;
+    if (version >= 3) {
+        if (gbx_bool(ar, "hasPreLightGen")) solid_pre_light_gen(ar);
+    } else {
+        rb_ar_u8(ar, "u02");
+        rb_ar_f32(ar, "u03");
+        gbx_bool(ar, "u04");
+        gbx_floats(ar, "u05", 4);
+        gbx_floats(ar, "u06", 4);
+        gbx_floats(ar, "u07", 2);
+        if (version >= 1) rb_ar_table(ar, "u08", RB_U32, &BOX);
+    }
+    if (version >= 2) rb_ar_u64(ar, "fileWriteTime");
+}
+
+/* 019: sounds, particle emitters and the places they are instanced at */
+static void solid_old_019(rb_ar *ar)
+{
+    static const rb_layout_field LOCATED_FIELDS[] = {
+        {"u01", RB_K_INT, RB_I32}, {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4},
+        {"yx", RB_K_FLOAT, 4},     {"yy", RB_K_FLOAT, 4}, {"yz", RB_K_FLOAT, 4}, {"zx", RB_K_FLOAT, 4},
+        {"zy", RB_K_FLOAT, 4},     {"zz", RB_K_FLOAT, 4}, {"tx", RB_K_FLOAT, 4}, {"ty", RB_K_FLOAT, 4},
+        {"tz", RB_K_FLOAT, 4}};
+    static const rb_layout LOCATED = {"located instance", LOCATED_FIELDS, 13};
+    static const rb_layout_field ISO4_FIELDS[] = {
+        {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4}, {"yx", RB_K_FLOAT, 4},
+        {"yy", RB_K_FLOAT, 4}, {"yz", RB_K_FLOAT, 4}, {"zx", RB_K_FLOAT, 4}, {"zy", RB_K_FLOAT, 4},
+        {"zz", RB_K_FLOAT, 4}, {"tx", RB_K_FLOAT, 4}, {"ty", RB_K_FLOAT, 4}, {"tz", RB_K_FLOAT, 4}};
+    static const rb_layout ISO4 = {"iso4", ISO4_FIELDS, 12};
+    uint32_t version = rb_ar_u32(ar, "version");
+    if (!item_version_known(ar, version, 5, "solid 0x09005019")) return;
+    gbx_noderef_deprec_list(ar, "sounds");
+    gbx_noderef_deprec_list(ar, "particleEmitters");
+    rb_ar_table(ar, "u01", RB_U32, &LOCATED);
+    rb_ar_table(ar, "u02", RB_U32, &LOCATED);
+    if (version < 1) return;
+    rb_ar_i32(ar, "u03");
+    if (version < 2) return;
+    item_id_list(ar, "u04");
+    rb_ar_table(ar, "u05", RB_U32, &ISO4);
+    if (version < 3) return;
+    gbx_string(ar, "u06");
+    if (version < 4) return;
+    rb_ar_i32(ar, "u07");
+    if (version >= 5) gbx_noderef(ar, "path");
+}
+
 /* ---------- CPlugTree 0x0904F000 ---------- */
 
 static void tree_006(rb_ar *ar) { gbx_noderef_deprec_list(ar, "children"); }
@@ -79,6 +165,15 @@ static void tree_019(rb_ar *ar)
     if (flags & 4) item_iso4(ar, "location");
 }
 
+/* 018: the same with 64-bit flags (bit 2 still says a location follows) */
+static void tree_018(rb_ar *ar)
+{
+    uint64_t flags = rb_ar_uint(ar, "flags", RB_U64 | RB_W_HEX);
+    if (flags & 4) item_iso4(ar, "location");
+}
+
+static void tree_017(rb_ar *ar) { gbx_noderef(ar, "visual"); }
+
 /* ---------- CPlugTreeLight 0x09062000, CPlugTreeVisualMip 0x09015000 ---------- */
 
 static void tree_light_004(rb_ar *ar) { gbx_noderef(ar, "plugLight"); }
@@ -103,12 +198,20 @@ static const gbx_chunk_def OLD_SOLID_CHUNKS[] = {
     {0x0900500E, 0, "solid 00E", solid_old_00e},
     {0x0900500F, 0, "solid 00F", solid_old_00f},
     {0x09005010, 0, "solid 010", solid_old_010},
+    {0x09005011, 0, "solid model tree", solid_old_011},
+    {0x09005012, 0, "solid 012", solid_old_012},
+    {0x09005017, 0, "solid precomputed lighting", solid_old_017},
+    {0x09005019, 0, "solid sounds and emitters", solid_old_019},
     {0x0904F006, 0, "tree children", tree_006},
     {0x0904F00C, 0, "tree 00C", tree_00c},
     {0x0904F00D, 0, "tree name", tree_00d},
     {0x0904F011, 0, "tree function", tree_011},
     {0x0904F016, 0, "tree properties", tree_016},
+    {0x0904F015, 0, "tree flags and location (TM 1.0)", tree_019},
+    {0x0904F017, 0, "tree visual", tree_017},
+    {0x0904F018, 0, "tree flags and location (64-bit)", tree_018},
     {0x0904F019, 0, "tree flags and location", tree_019},
+    {0x0904F01A, 0, "tree flags and location (TMNESWC on)", tree_019},
     {0x09062004, 0, "tree light", tree_light_004},
     {0x09015002, 0, "tree visual mip levels", tree_visual_mip_002},
 };

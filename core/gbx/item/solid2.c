@@ -277,12 +277,12 @@ static void visual_skin_data(rb_ar *ar, uint32_t version)
     rb_ar_record_end(ar);
 }
 
-/* 00F and 00A alike: the vertex count, the vertex streams, then one texture coordinate set per
- * count the chunk gave before (`sets`, derived from the list on write) */
-static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets)
+/* 00F and 00A alike: the vertex count, the vertex streams (not in 008), then one texture
+ * coordinate set per count the chunk gave before (`sets`, derived from the list on write) */
+static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets, int with_streams)
 {
     uint32_t count = rb_ar_u32(ar, "count");
-    gbx_noderef_list(ar, "vertexStreams");
+    if (with_streams) gbx_noderef_list(ar, "vertexStreams");
     uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets->count, 4);
     for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
     rb_ar_list_end(ar);
@@ -302,7 +302,7 @@ static void visual_00f(rb_ar *ar)
     if (!item_version_known(ar, version, 6, "visual 0x0900600F")) return;
     uint32_t flags = rb_ar_x32(ar, "flags");
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
-    visual_streams_and_tex_coords(ar, &sets);
+    visual_streams_and_tex_coords(ar, &sets, 1);
     if (flags & 7) visual_skin_data(ar, (2 + version) & 15);
     gbx_floats(ar, "boundingBox", 6);
     rb_ar_table(ar, "bitmapElemToPacks", RB_U32, &BITMAP_ELEM);
@@ -323,9 +323,46 @@ static void visual_00f(rb_ar *ar)
         rb_ar_fail(ar, RB_E_MODEL, "u04 has %zu bytes, u03 = %d says %d", tail->v.bytes.size, size, size - 4);
 }
 
+/* 00D and 00E (TMF): 00F without a version: the flags, texture coordinate sets, skin (data of
+ * version 1) and bounds; 00E adds the bitmap elements
+ * (docs/formats/gbx_solid.md "Old visual chunks") */
+static void visual_00d(rb_ar *ar)
+{
+    uint32_t flags = rb_ar_x32(ar, "flags");
+    item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
+    visual_streams_and_tex_coords(ar, &sets, 1);
+    if (flags & 7) visual_skin_data(ar, 1);
+    gbx_floats(ar, "boundingBox", 6);
+}
+
+static void visual_00e(rb_ar *ar)
+{
+    static const rb_layout_field ELEM_FIELDS[] = {{"u01", RB_K_INT, RB_I32}, {"u02", RB_K_INT, RB_I32},
+                                                  {"u03", RB_K_INT, RB_I32}, {"u04", RB_K_INT, RB_I32},
+                                                  {"u05", RB_K_INT, RB_I32}};
+    static const rb_layout BITMAP_ELEM = {"bitmap element to pack", ELEM_FIELDS, 5};
+    visual_00d(ar);
+    rb_ar_table(ar, "bitmapElemToPacks", RB_U32, &BITMAP_ELEM);
+}
+
+/* 00C (TMNESWC): two booleans, the skin flags on their own, then as 00D with skin data of
+ * version 0 and a flag before the bounds */
+static void visual_00c(rb_ar *ar)
+{
+    gbx_bool(ar, "isGeometryStatic");
+    gbx_bool(ar, "isIndexationStatic");
+    item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
+    uint32_t skin = rb_ar_x32(ar, "skinFlags");
+    visual_streams_and_tex_coords(ar, &sets, 1);
+    if (skin & 7) visual_skin_data(ar, 0);
+    gbx_bool(ar, "u01");
+    gbx_floats(ar, "boundingBox", 6);
+}
+
 /* 00A (TrackMania Sunrise): the older form of 00F, with two flags as booleans in front and a list
- * of locations after (docs/formats/gbx_solid.md "Old visual chunks") */
-static void visual_00a(rb_ar *ar)
+ * of locations after; 008 (TM 1.0) is 00A without vertex streams
+ * (docs/formats/gbx_solid.md "Old visual chunks") */
+static void visual_unskinned(rb_ar *ar, uint32_t chunk_id, int with_streams)
 {
     static const rb_layout_field ISO4_FIELDS[] = {
         {"xx", RB_K_FLOAT, 4}, {"xy", RB_K_FLOAT, 4}, {"xz", RB_K_FLOAT, 4}, {"yx", RB_K_FLOAT, 4},
@@ -337,19 +374,61 @@ static void visual_00a(rb_ar *ar)
     item_count sets = item_count_begin(ar, "tex coord set count", RB_U32, "texCoordSets");
     uint32_t skin = rb_ar_x32(ar, "skinFlags");
     if (rb_ar_ok(ar) && (skin & 7)) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x0900600A with skin flags 0x%X has no known layout", skin);
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 0x%08X with skin flags 0x%X has no known layout", chunk_id, skin);
         return;
     }
-    visual_streams_and_tex_coords(ar, &sets);
+    visual_streams_and_tex_coords(ar, &sets, with_streams);
     gbx_bool(ar, "u01");
     rb_ar_table(ar, "u02", RB_U32, &ISO4);
 }
+
+static void visual_008(rb_ar *ar) { visual_unskinned(ar, 0x09006008, 0); }
+static void visual_00a(rb_ar *ar) { visual_unskinned(ar, 0x0900600A, 1); }
 
 static void visual_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
 
 /* ---------- CPlugVisual3D 0x0902C000 ---------- */
 
 static void visual3d_002(rb_ar *ar) { gbx_noderef(ar, "u01"); }
+
+/* CPlugVisual's flags from the bits 00F stores (GBX.NET ConvertChunkFlagsToFlags). */
+static uint32_t visual_flags(uint32_t stored)
+{
+    return (stored & 15) | ((stored << 1) & 0x20) | ((stored << 2) & 0x80) | ((stored << 2) & 0x100) |
+           ((stored << 13) & 0x100000) | ((stored << 13) & 0x200000) | ((stored << 13) & 0x400000);
+}
+
+/* What the vertices of CPlugVisual3D follow from: the vertex count, the visual's flags and
+ * whether it has vertex streams, from whichever form of the vertex chunk the node has (00F, or
+ * TMF's 00E/00D storing the same bits; the older 00C, 00A, 008 keep only the skin flags and bit 8
+ * as a bool). 0 when the node has none. */
+typedef struct visual_vertices {
+    uint64_t count, streams;
+    uint32_t flags;
+} visual_vertices;
+
+static int visual_vertices_of(rb_ar *ar, visual_vertices *v)
+{
+    static const uint32_t STORED_FLAGS[] = {0x0900600F, 0x0900600E, 0x0900600D};
+    static const uint32_t SKIN_FLAGS[] = {0x0900600C, 0x0900600A, 0x09006008};
+    uint64_t stored = 0, bit8 = 0;
+    for (size_t i = 0; i < sizeof STORED_FLAGS / sizeof STORED_FLAGS[0]; i++)
+        if (item_sibling_chunk_uint(ar, STORED_FLAGS[i], "flags", &stored) &&
+            item_sibling_chunk_uint(ar, STORED_FLAGS[i], "count", &v->count)) {
+            v->flags = visual_flags((uint32_t)stored);
+            v->streams = item_sibling_chunk_count(ar, STORED_FLAGS[i], "vertexStreams");
+            return 1;
+        }
+    for (size_t i = 0; i < sizeof SKIN_FLAGS / sizeof SKIN_FLAGS[0]; i++)
+        if (item_sibling_chunk_uint(ar, SKIN_FLAGS[i], "skinFlags", &stored) &&
+            item_sibling_chunk_uint(ar, SKIN_FLAGS[i], "count", &v->count)) {
+            item_sibling_chunk_uint(ar, SKIN_FLAGS[i], "u01", &bit8);
+            v->flags = ((uint32_t)stored & 7) | (bit8 ? 0x100 : 0);
+            v->streams = item_sibling_chunk_count(ar, SKIN_FLAGS[i], "vertexStreams");
+            return 1;
+        }
+    return 0;
+}
 
 /* 003 (TrackMania Sunrise): one vertex of 40 bytes per vertex of the visual's 00A, then two
  * counted vec3 arrays (docs/formats/gbx_solid.md "Old visual chunks") */
@@ -361,11 +440,12 @@ static void visual3d_003(rb_ar *ar)
         {"u01X", RB_K_FLOAT, 4},      {"u01Y", RB_K_FLOAT, 4},      {"u01Z", RB_K_FLOAT, 4},
         {"u02", RB_K_FLOAT, 4}};
     static const rb_layout VTX = {"vertex", VTX_FIELDS, 10};
-    uint64_t count = 0;
-    if (!item_sibling_chunk_uint(ar, 0x0900600A, "count", &count)) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 3D 0x0902C003 without a visual 0x0900600A before it has no known layout");
+    visual_vertices v = {0};
+    if (!visual_vertices_of(ar, &v)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 3D 0x0902C003 without a visual vertex chunk before it has no known layout");
         return;
     }
+    uint64_t count = v.count;
     uint64_t n = rb_ar_table_n(ar, "vertices", count, &VTX);
     if (rb_ar_ok(ar) && n != count)
         rb_ar_fail(ar, RB_E_MODEL, "vertices has %llu vertices, the visual's count is %llu", (unsigned long long)n,
@@ -392,13 +472,6 @@ static const rb_layout VERTEX_LAYOUTS[3][3] = {
     /* normal: packed */ {{"vertex", VTX_PNP, 4}, {"vertex", VTX_PNPC, 8}, {"vertex", VTX_PNPCP, 5}},
 };
 
-/* CPlugVisual's flags from the bits 00F stores (GBX.NET ConvertChunkFlagsToFlags). */
-static uint32_t visual_flags(uint32_t stored)
-{
-    return (stored & 15) | ((stored << 1) & 0x20) | ((stored << 2) & 0x80) | ((stored << 2) & 0x100) |
-           ((stored << 13) & 0x100000) | ((stored << 13) & 0x200000) | ((stored << 13) & 0x400000);
-}
-
 static void visual3d_tangents(rb_ar *ar, const char *key, uint64_t count, uint32_t flags)
 {
     static const rb_layout_field PACKED_FIELD[] = {{NULL, RB_K_INT, RB_X32}};
@@ -424,18 +497,18 @@ static void visual3d_004(rb_ar *ar)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "the vertices of a sprite (CPlugVisualSprite) have no known layout");
         return;
     }
-    uint64_t stored = 0, count = 0;
-    if (!item_sibling_chunk_uint(ar, 0x0900600F, "flags", &stored) ||
-        !item_sibling_chunk_uint(ar, 0x0900600F, "count", &count)) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 3D 0x0902C004 without a visual 0x0900600F before it has no known layout");
+    visual_vertices v = {0};
+    if (!visual_vertices_of(ar, &v)) {
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "visual 3D 0x0902C004 without a visual vertex chunk before it has no known layout");
         return;
     }
-    uint32_t flags = visual_flags((uint32_t)stored);
+    uint64_t count = v.count;
+    uint32_t flags = v.flags;
     uint64_t normals6 = 0;
     int has_normals = (flags & 0x80) || (item_sibling_chunk_uint(ar, 0x09006006, "hasVertexNormals", &normals6) && normals6);
     int normal = !(flags & 0x400000) || has_normals ? ((flags & 0x100000) ? 2 : 1) : 0;
     int color = !(flags & 0x400000) || (flags & 0x100) ? ((flags & 0x200000) ? 2 : 1) : 0;
-    if (item_sibling_chunk_count(ar, 0x0900600F, "vertexStreams") == 0) {
+    if (v.streams == 0) {
         uint64_t n = rb_ar_table_n(ar, "vertices", count, &VERTEX_LAYOUTS[normal][color]);
         if (rb_ar_ok(ar) && n != count)
             rb_ar_fail(ar, RB_E_MODEL, "vertices has %llu vertices, the visual's count is %llu", (unsigned long long)n,
@@ -446,6 +519,14 @@ static void visual3d_004(rb_ar *ar)
 }
 
 /* ---------- CPlugVisualIndexed 0x0906A000, CPlugIndexBuffer 0x09057000 ---------- */
+
+/* 000 (TM 1.0): the triangle indices in place, u16 each */
+static void visual_indexed_000(rb_ar *ar)
+{
+    static const rb_layout_field U16_FIELD[] = {{NULL, RB_K_INT, RB_U16}};
+    static const rb_layout U16_INDEX = {"index", U16_FIELD, 1};
+    rb_ar_table(ar, "indices", RB_U32, &U16_INDEX);
+}
 
 static void visual_indexed_001(rb_ar *ar)
 {
@@ -623,10 +704,15 @@ static const gbx_chunk_def SOLID_CHUNKS[] = {
     {0x09006006, 0, "visual normals", visual_006},
     {0x09006007, 0, "visual 007", visual_007},
     {0x09006009, 0, "visual 009", visual_009},
+    {0x09006008, 0, "visual vertices and UVs (TM 1.0)", visual_008},
     {0x0900600A, 0, "visual vertices and UVs (old)", visual_00a},
+    {0x0900600C, 0, "visual vertices and UVs (TMNESWC)", visual_00c},
+    {0x0900600D, 0, "visual vertices and UVs (TMF, 00D)", visual_00d},
+    {0x0900600E, 0, "visual vertices and UVs (TMF)", visual_00e},
     {0x0900600B, 0, "visual splits", visual_00b},
     {0x0900600F, 0, "visual vertices and UVs", visual_00f},
     {0x09006010, 0, "visual morphs", visual_010},
+    {0x0906A000, 0, "visual indices (TM 1.0)", visual_indexed_000},
     {0x0902C002, 0, "visual 3D node", visual3d_002},
     {0x0902C003, 0, "visual 3D vertices (old)", visual3d_003},
     {0x0902C004, 0, "visual 3D vertices", visual3d_004},

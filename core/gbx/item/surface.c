@@ -229,13 +229,18 @@ static void skel_000(rb_ar *ar)
 /* ---------- old surface geometry 0x0900D000 (docs/formats/gbx_solid.md "Old surface chunks") ---------- */
 
 /* Chunk 0x0900C000 is an id in the old surface geometry (TrackMania Sunrise) but a geometry and its
- * materials in TrackMania United's CPlugSurface: the id is read only in a node of the old class. */
+ * materials in TrackMania United's CPlugSurface: the class of the node decides. */
 static void surface_old_000(rb_ar *ar)
 {
     const rb_node *node = rb_ar_enclosing(ar, 2), *cls = node ? rb_node_get(node, "classId") : NULL;
     uint32_t id = cls ? gbx_remap_id((uint32_t)rb_node_uint(cls)) : 0;
+    if (id == 0x0900C000) {
+        gbx_noderef(ar, "geom");
+        surface_materials(ar);
+        return;
+    }
     if (id != 0x0900D000 && id != 0x0900F000) {
-        rb_ar_fail(ar, RB_E_UNSUPPORTED, "surface 0x0900C000 outside a surface geometry (0x0900D000) has no known layout");
+        rb_ar_fail(ar, RB_E_UNSUPPORTED, "surface 0x0900C000 in a node of class 0x%08X has no known layout", id);
         return;
     }
     gbx_id(ar, "u01");
@@ -244,11 +249,28 @@ static void surface_old_000(rb_ar *ar)
 static void surface_old_001(rb_ar *ar) { gbx_bool(ar, "u01"); }
 static void surface_geom_old_002(rb_ar *ar) { surf_mesh(ar); }
 
+/* CPlugSurfaceGeom 002 and 004 (TMF): a surface of surf version 0 and its surface id; 004 with
+ * an id and a bounding box in front */
+static void surface_geom_002(rb_ar *ar)
+{
+    surf(ar, "surf", 0, 0);
+    rb_ar_sint(ar, "surfaceId", RB_I16);
+}
+
+static void surface_geom_004(rb_ar *ar)
+{
+    gbx_id(ar, "u01");
+    gbx_floats(ar, "u02", 6);
+    surface_geom_002(ar);
+}
+
 static const gbx_chunk_def SURFACE_CHUNKS[] = {
-    {0x0900C000, 0, "surface id (old)", surface_old_000},
+    {0x0900C000, 0, "surface geometry and materials (TMF), or id (old)", surface_old_000},
     {0x0900C001, 0, "surface 001 (old)", surface_old_001},
     {0x0900C003, 0, "surface", surface_003},
     {0x0900D002, 0, "surface geometry mesh (old)", surface_geom_old_002},
+    {0x0900F002, 0, "surface geometry", surface_geom_002},
+    {0x0900F004, 0, "surface geometry with its box", surface_geom_004},
     {0x090BA000, 0, "skeleton", skel_000},
 };
 

@@ -1,8 +1,8 @@
 /*
  * TMUnlimiter's map chunks 0x3F001002 and 0x3F001003 (a TMF mod: its own block list with offsets,
  * rotations and scales, scripts, parameter sets, embedded blocks and images). Layout: GBX.NET's
- * CGameCtnChallenge.TMUnlimiter.cs, version 7; what the corpus has is typed and the rest refused,
- * so such a chunk stays bytes (docs/formats/gbx_mapextra.md "TMUnlimiter chunks").
+ * CGameCtnChallenge.TMUnlimiter.cs, versions 1, 6 and 7; what the corpus has is typed and the
+ * rest refused, so such a chunk stays bytes (docs/formats/gbx_mapextra.md "TMUnlimiter chunks").
  */
 #include "core/gbx/engine/gbx_internal.h"
 
@@ -12,6 +12,9 @@ enum {
     DECORATION_SCALED = 1 << 3,
     CHALLENGE_FLAGS_KNOWN = 0x3FF,    /* visibility, moved, scaled, pylons, base, collisions,
                                          random start, server communication, motion time sync */
+    V6_DECORATION_MOVED = 1 << 0,     /* version 6's own flag byte: moved, scaled, visibility */
+    V6_DECORATION_SCALED = 1 << 1,    /* in bits 2-3, pylons, empty base */
+    V6_FLAGS_KNOWN = 0x3F,
     BLOCK_HAS_AUTHOR_AND_SKIN = 1 << 15,
     BLOCK_FLAGS2_KNOWN = 0x7FFF
 };
@@ -69,19 +72,27 @@ static void vehicle_identifiers(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
-/* a game block of the mod's list: model, coordinate, direction, flags, then the mod's own
- * placement properties by the bits of flags2 */
-static void game_block(rb_ar *ar)
+/* a game block as the mod stores it: model, coordinate (three bytes in version 1, else three
+ * i32), direction, flags, and the author and skin when the flags say so */
+static void game_block_base(rb_ar *ar, int byte_coord)
 {
     gbx_id(ar, "name");
     gbx_id(ar, "collection");
-    gbx_int3(ar, "coord");
+    if (byte_coord) gbx_byte3(ar, "coord");
+    else gbx_int3(ar, "coord");
     rb_ar_u8(ar, "direction");
     uint32_t flags = rb_ar_x32(ar, "flags");
     if (flags & BLOCK_HAS_AUTHOR_AND_SKIN) {
         gbx_id(ar, "author");
         gbx_noderef(ar, "skin");
     }
+}
+
+/* a game block of the mod's list (version 7): the base, then the mod's own placement
+ * properties by the bits of flags2 */
+static void game_block(rb_ar *ar)
+{
+    game_block_base(ar, 0);
     uint16_t flags2 = (uint16_t)rb_ar_uint(ar, "flags2", RB_U16 | RB_W_HEX);
     if (flags2 & ~BLOCK_FLAGS2_KNOWN) refuse(ar, "block flag");
     if (flags2 & 1) gbx_vec3(ar, "offset");
@@ -109,14 +120,51 @@ static void blocks(rb_ar *ar)
     rb_ar_list_end(ar);
 }
 
-/* 3F001002 and 3F001003: a version byte; 0 is a vanilla map, 7 the layout below (1 and 6 are
- * older layouts GBX.NET reads; no corpus file has them) */
+/* version 1: the mod's list of game blocks alone (GBX.NET ReadV1), coordinates in bytes */
+static void blocks_v1(rb_ar *ar)
+{
+    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 14);
+    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        rb_ar_record_begin(ar, NULL);
+        game_block_base(ar, 1);
+        rb_ar_record_end(ar);
+    }
+    rb_ar_list_end(ar);
+}
+
+/* version 6 (GBX.NET ReadV6): a flag byte of its own, the decoration, the old scripts, parameter
+ * sets, media clip mappings and block groups (known here only empty), then the blocks as in 7 */
+static void unlimiter_v6(rb_ar *ar)
+{
+    uint8_t flags = (uint8_t)rb_ar_uint(ar, "flags", RB_U8 | RB_W_HEX);
+    if (flags & ~V6_FLAGS_KNOWN) refuse(ar, "map flag");
+    if (((flags >> 2) & 3) != DECORATION_NOTHING) {
+        if (flags & V6_DECORATION_MOVED) gbx_vec3(ar, "decorationOffset");
+        if (flags & V6_DECORATION_SCALED) gbx_vec3(ar, "decorationScale");
+    }
+    empty_list(ar, "legacyScripts");
+    empty_list(ar, "parameterSets");
+    empty_list(ar, "mediaClipMappings");
+    empty_list(ar, "blockGroups");
+    blocks(ar);
+}
+
+/* 3F001002 and 3F001003: a version byte; 0 is a vanilla map, 1 a list of blocks, 6 and 7 the
+ * mod's settings and blocks (7 below) */
 static void unlimiter_chunk(rb_ar *ar)
 {
     uint8_t version = rb_ar_u8(ar, "version");
     if (version == 0) return;
+    if (version == 1) {
+        blocks_v1(ar);
+        return;
+    }
+    if (version == 6) {
+        unlimiter_v6(ar);
+        return;
+    }
     if (version != 7) {
-        refuse(ar, "chunk version other than 0 and 7");
+        refuse(ar, "chunk version other than 0, 1, 6 and 7");
         return;
     }
     uint16_t flags = (uint16_t)rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX);
