@@ -16,9 +16,9 @@
 #include "json_emit.h"
 #include "json_stream.h"
 
-/* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
- * for a child turns them into the nodes they stand for, once, so a child can be read and edited
- * like any other node. */
+/* A table (packed elements, model.h) is a list to API users, and a packed record a record. The
+ * nodes the API hands out come from rb_doc_root, which made every table nodes; a table met here
+ * all the same (a node an internal caller kept) has its count, but no child pointer to give. */
 rb_node_kind rb_node_kind_of(const rb_node *n)
 {
     if (n->kind == RB_K_TABLE) return RB_NODE_LIST;
@@ -29,15 +29,12 @@ const char *rb_node_key(const rb_node *n) { return n->key; }
 size_t rb_node_child_count(const rb_node *n)
 {
     if (n->kind == RB_K_TABLE) return n->table->count;
-    if (n->kind == RB_K_PACKED && !rb_table_expand((rb_node *)n)) return 0; /* logically const, as below */
     return rb_node_is_container(n) ? n->v.kids.count : 0;
 }
 
 rb_node *rb_node_child(const rb_node *n, size_t i)
 {
-    if (i >= rb_node_child_count(n)) return NULL;
-    /* expanding changes the representation, not the value: the node stays logically const */
-    if (n->kind == RB_K_TABLE && !rb_table_expand((rb_node *)n)) return NULL;
+    if (i >= rb_node_child_count(n) || !rb_node_is_container(n)) return NULL;
     return n->v.kids.items[i];
 }
 rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
@@ -305,12 +302,11 @@ rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_e
 }
 
 /* A deferring build's units expanded: the JSON built again in full into the same document
- * (what core/doc.c's read_again_in_full is to a deferred read). Called holding the document's
- * lock exclusive; 0 when the file no longer builds (changed since) or out of memory. */
-static int build_again_in_full(rb_doc *doc)
+ * (what core/doc.c's read_again_in_full is to a deferred read); 0 and `err` when the file no
+ * longer builds (changed or gone since) or out of memory, the deferred model kept. */
+static int build_again_in_full(rb_doc *doc, rb_error *err)
 {
-    rb_error err;
-    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, &err);
+    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, err);
     if (!full) return 0;
     rb_doc_swap_model(doc, full); /* `full` holds the deferred model now */
     rb_doc_free(full);
@@ -320,7 +316,7 @@ static int build_again_in_full(rb_doc *doc)
     if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
     doc->format_index = NULL;
     doc->defer_units = 0;
-    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    doc->deferred_units = 0;
     return 1;
 }
 

@@ -755,16 +755,15 @@ static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind k
     ar->derived_key = NULL;
     const rb_node *next = f->next < f->node->v.kids.count ? f->node->v.kids.items[f->next] : NULL;
     if (!key || strcmp(key, derived_key) != 0 || (next && next->key && strcmp(next->key, key) == 0)) return NULL;
-    if (ar->derived_value->kind != kind) return NULL;
-    /* written, never changed: the descriptions only read the nodes they write */
-    return (rb_node *)ar->derived_value;
+    if (ar->derived_value.kind != kind) return NULL;
+    return &ar->derived_value;
 }
 
 void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
 {
     if (ar->dir != RB_AR_WRITE || !value) return;
     ar->derived_key = key;
-    ar->derived_value = value;
+    ar->derived_value = *value;
 }
 
 rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)

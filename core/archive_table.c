@@ -331,6 +331,15 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
 
 const rb_node *rb_ar_current(rb_ar *ar) { return ar_top_frame(ar)->node; }
 
+rb_node *rb_ar_own(rb_ar *ar, const rb_node *n)
+{
+    rb_node *container = ar_top_frame(ar)->node;
+    if (!n || !rb_node_is_container(container)) return NULL;
+    for (size_t i = container->v.kids.count; i-- > 0;) /* the one just made is last */
+        if (container->v.kids.items[i] == n) return container->v.kids.items[i];
+    return NULL;
+}
+
 const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
 {
     if (up + 1 < ar->frame_count || (up + 1 == ar->frame_count && !ar->around_count))

@@ -154,7 +154,7 @@ static int records_match(const rb_doc *doc, rb_doc *original, char *path, size_t
         if (doc->format->set_encoding && encoding_of(doc)) doc->format->set_encoding(original, encoding_of(doc));
         int same = rb_records_unchanged(doc, original, path, path_size);
         if (same != -1 || !original->deferred_units) return same;
-        if (!rb_doc_expand_units(original)) return -2;
+        if (rb_doc_expand(original, NULL) != RB_OK) return -2;
     }
 }
 

@@ -512,7 +512,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0 && !rq->resolved; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
-    if (rc == 0 && !rq->resolved) apply_rules_before(doc, out);
+    if (rc == 0 && !rq->resolved) rc = apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);

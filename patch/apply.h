@@ -48,7 +48,7 @@ void apply_warning(apply_outcome *out, const char *fmt, ...) __attribute__((form
 void apply_fail(apply_outcome *out, rb_status status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
  * the ones the patched model adds. */
-void apply_rules_before(const rb_doc *original, apply_outcome *out);
+int apply_rules_before(const rb_doc *original, apply_outcome *out);
 int apply_rules_after(const apply_request *request, const rb_doc *patched, apply_outcome *out);
 /* The nodes the model path's edits went through and put in place (apply_records.c), so the
  * race-record check looks only at records an edit reached. `plain_path` has no selectors;

@@ -159,7 +159,7 @@ static int diffable(const rb_doc *a, const rb_doc *b, rb_error *err)
     return same;
 }
 
-static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+static rb_status diff_models(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
     *patch_json = NULL;
@@ -203,12 +203,9 @@ static rb_status diff_unlocked(const rb_doc *a, const uint8_t *a_bytes, size_t a
 rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
-    rb_doc_read_begin(a);
-    rb_doc_read_begin(b);
-    rb_status st = diff_unlocked(a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
-    rb_doc_read_end(b);
-    rb_doc_read_end(a);
-    return st;
+    if (patch_json) *patch_json = NULL;
+    if (rb_doc_refuse_deferred(a, "diff", err) || rb_doc_refuse_deferred(b, "diff", err)) return RB_E_DEFERRED;
+    return diff_models(a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
 }
 
 /* ---------- resolve ---------- */
@@ -216,7 +213,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
 /* The patch run by apply's engine on a fresh read of the document's file, stopped after the
  * stack: what it carried out, each operation plain (selectors and names as indexes, "each" one
  * operation per match, "offset" a "replace" with the value computed in the field's type). */
-static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
+static rb_status resolve_on_file(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
     *plain_json = NULL;
     if (!doc->section_count || !doc->sections[0].data) {
@@ -249,8 +246,6 @@ static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char
 
 rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
-    rb_doc_read_begin(doc);
-    rb_status st = resolve_unlocked(doc, patch, plain_json, err);
-    rb_doc_read_end(doc);
-    return st;
+    /* run on a fresh read of the file: the document's model is not walked */
+    return resolve_on_file(doc, patch, plain_json, err);
 }
