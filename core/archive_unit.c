@@ -56,20 +56,18 @@ static rb_ar *unit_archive(rb_doc *state, const rb_unit_place *place, const rb_n
     return ar;
 }
 
-enum { UNIT_MAX_AROUND = 64 };
-
 rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err)
 {
     const rb_node *unit = place->unit;
     if (unit->kind != RB_K_DEFERRED || !unit->deferred->start || !doc->format->read_unit ||
-        place->above_count + 1 > UNIT_MAX_AROUND) {
+        place->above_count + 1 > RB_UNIT_CHAIN) {
         rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "this deferred unit cannot be read alone");
         return NULL;
     }
     /* the parent as the read saw it when the unit began: the children before it */
     rb_node before = *place->parent;
     before.v.kids.count = place->index;
-    const rb_node *around[UNIT_MAX_AROUND] = {&before};
+    const rb_node *around[RB_UNIT_CHAIN] = {&before};
     for (size_t i = 0; i < place->above_count; i++) around[i + 1] = place->above[i];
     rb_doc state;
     rb_node *expanded = NULL;

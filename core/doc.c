@@ -237,6 +237,9 @@ rb_node *rb_doc_root(rb_doc *doc)
     doc->navigable = 1;
     return doc->root;
 }
+/* The reports are what the last write of this document said, published under the report lock
+ * (core/doc_state.h); the lock is the document's synchronisation, not part of its value, so a
+ * reader of a const document takes it. */
 size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)
 {
     size_t n = 0;

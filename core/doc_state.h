@@ -18,6 +18,8 @@ enum { RB_MAX_SECTIONS = 65535 };
 
 /* Where a deferred unit is in the model: child `index` of `parent`, and the containers above
  * `parent` (nearest first), which the unit's description may look at (rb_ar_enclosing). */
+/* The deepest chain of containers a unit read alone sees (its own and those above it). */
+enum { RB_UNIT_CHAIN = 64 };
 typedef struct rb_unit_place {
     const rb_node *unit; /* RB_K_DEFERRED */
     const rb_node *parent;

@@ -165,8 +165,17 @@ static int units_alone_agree(const rb_doc *full, const rb_doc *deferred, char *w
     int ok = !alone || units_match(&w, deferred->root, full->root);
     rb_arena_free(&w.arena);
     if (!ok) return 0;
-    char *text_full = NULL, *text_deferred = NULL;
+    /* the library's comparison that reads units alone (what apply verifies with) says the same */
+    rb_buf where;
+    rb_buf_init(&where);
     rb_error err;
+    ok = !alone || rb_model_equal_units(full->root, deferred, &where, &err);
+    if (!ok)
+        snprintf(why, why_size, "rb_model_equal_units finds the full read different at %s: %s",
+                 where.data ? (const char *)where.data : "?", err.message);
+    rb_buf_free(&where);
+    if (!ok) return 0;
+    char *text_full = NULL, *text_deferred = NULL;
     rb_status st_full = rb_doc_dump(full, RB_BLOBS_REF, "input", &text_full, &err);
     size_t units = deferred->deferred_units;
     rb_status st_deferred = rb_doc_dump(deferred, RB_BLOBS_REF, "input", &text_deferred, &err);
