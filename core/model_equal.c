@@ -184,15 +184,21 @@ static int equal_at(const rb_node *a, const rb_node *b, compare *c)
     return same_scalar(a, b) ? 1 : differs_at(c->path, c->where);
 }
 
-/* The comparison from `path`, for the callers that ask where. */
+/* The comparison from `path`. The place of a difference is spelled only when there is one: a
+ * first walk without it (spelling every member's path costs as much as comparing it), then,
+ * for a caller that asks where, a second walk that spells it. */
 static int equal_from(const rb_node *a, const rb_node *b, const char *path, rb_buf *where, compare *c)
 {
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
     c->path = &at;
-    c->where = where;
     int same = equal_at(a, b, c);
+    if (!same && where) {
+        c->where = where;
+        at.size = strlen(path);
+        equal_at(a, b, c);
+    }
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
     return same;

@@ -48,9 +48,19 @@ static void units_compare_agrees(const rb_format *format, const char *path, cons
     rb_doc *copy_full = rb_doc_parse_as(format, copy, size, &full_options, &err);
     rb_doc *copy_deferred = rb_doc_parse_as(format, copy, size, &defer, &err);
     if (original && copy_full && copy_deferred && rb_doc_units_read_alone(copy_deferred)) {
-        int same = rb_model_equal(original->root, copy_full->root, "", NULL);
-        CHECK(rb_model_equal_units(original->root, copy_deferred, NULL, &err) == same,
+        rb_buf full_where, units_where;
+        rb_buf_init(&full_where);
+        rb_buf_init(&units_where);
+        int same = rb_model_equal(original->root, copy_full->root, "", &full_where);
+        CHECK(rb_model_equal_units(original->root, copy_deferred, &units_where, &err) == same,
               "%s (%s): comparing with units read alone says %s", path, what, same ? "different" : "the same");
+        /* where they differ is spelled the same way (the first difference, as a JSON pointer) */
+        CHECK(same || (full_where.data && units_where.data &&
+                       strcmp((const char *)full_where.data, (const char *)units_where.data) == 0),
+              "%s (%s): the difference is at %s, by units at %s", path, what,
+              full_where.data ? (const char *)full_where.data : "?", units_where.data ? (const char *)units_where.data : "?");
+        rb_buf_free(&full_where);
+        rb_buf_free(&units_where);
         differing_copies += !same;
     }
     rb_doc_free(original);
