@@ -324,7 +324,7 @@ rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_sou
 {
     /* expansion builds the file again from the name the document keeps: one it cannot keep
      * whole is built in full at once */
-    int defer = json_path && strlen(json_path) < sizeof ((rb_doc *)0)->file_name;
+    int defer = json_path && strlen(json_path) < RB_DOC_NAME_SIZE;
     rb_doc *doc = build_file(json_path, blob_source, defer, err);
     if (doc) doc->expand = build_again_in_full;
     return doc;

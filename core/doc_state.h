@@ -15,6 +15,8 @@
 
 /* Byte spaces are numbered with 16 bits in the model's nodes. */
 enum { RB_MAX_SECTIONS = 65535 };
+/* The file name a document keeps for its messages (and a deferred build to build again from). */
+enum { RB_DOC_NAME_SIZE = 256 };
 
 /* Where a deferred unit is in the model: child `index` of `parent`, and the containers above
  * `parent` (nearest first), which the unit's description may look at (rb_ar_enclosing). */
@@ -38,7 +40,7 @@ struct rb_doc {
     rb_arena arena;
     const rb_format *format;
     rb_node *root;
-    char file_name[256];
+    char file_name[RB_DOC_NAME_SIZE];
     rb_limits limits;
     rb_section *sections; /* [0] is the input file; decoded streams follow */
     size_t section_count, section_cap;
