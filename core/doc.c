@@ -143,6 +143,21 @@ static int read_again_in_full(rb_doc *doc, rb_error *err)
     return 1;
 }
 
+/* A deferred read's units made nodes: each read alone in its place when the format can (the
+ * expansion per unit: the nodes parts stay as they are), else the whole file read again. A unit
+ * that does not read leaves the model whole, the units before it expanded. */
+static int expand_read(rb_doc *doc, rb_error *err)
+{
+    if (!rb_doc_units_read_alone(doc)) return read_again_in_full(doc, err);
+    int ok = rb_doc_expand_units_alone(doc, err);
+    /* lookups over the model are rebuilt on the new nodes when next asked for */
+    if (doc->select_index_free) doc->select_index_free(doc);
+    doc->select_index = NULL;
+    doc->select_index_free = NULL;
+    if (ok && doc->deferred_units) return read_again_in_full(doc, err); /* one too deep to read alone */
+    return ok;
+}
+
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
                         rb_error *err)
 {
@@ -155,7 +170,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     rb_doc_init(doc, name, &limits);
     doc->record_derived_offsets = options.record_derived_offsets;
     doc->defer_units = options.defer;
-    doc->expand = read_again_in_full;
+    doc->expand = expand_read;
     doc->expand_unit = rb_doc_expand_unit;
     doc->format = format;
     if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
