@@ -766,6 +766,20 @@ void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
     ar->derived_value = *value;
 }
 
+/* WRITE: a packed record's fields as nodes in the write's own memory (a text encoding spells
+ * them out): the model is only read, as by every write. NULL when out of memory. */
+static rb_node *packed_as_record(rb_ar *ar, const rb_node *packed)
+{
+    size_t count = rb_layout_node_count(packed->table->layout);
+    rb_arena *scratch = rb_ar_scratch_arena(ar);
+    rb_node *nodes = scratch ? rb_arena_alloc(scratch, (count + 1) * sizeof *nodes) : NULL;
+    rb_node **kids = nodes ? rb_arena_alloc(scratch, (count ? count : 1) * sizeof *kids) : NULL;
+    if (!kids) return NULL;
+    rb_node *record = rb_table_element(packed, 0, nodes, kids);
+    record->key = packed->key;
+    return record;
+}
+
 rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
 {
     if (ar->failed) return NULL;
@@ -780,7 +794,7 @@ rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_
         }
         rb_node *n = f->node->v.kids.items[f->next++];
         /* a description that spells out a record the model keeps packed: it gets the nodes */
-        if (n->kind == RB_K_PACKED && kind == RB_K_RECORD && !rb_table_expand(n)) {
+        if (n->kind == RB_K_PACKED && kind == RB_K_RECORD && !(n = packed_as_record(ar, n))) {
             rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
             return NULL;
         }
