@@ -766,20 +766,6 @@ void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
     ar->derived_value = *value;
 }
 
-/* WRITE: a packed record's fields as nodes in the write's own memory (a text encoding spells
- * them out): the model is only read, as by every write. NULL when out of memory. */
-static rb_node *packed_as_record(rb_ar *ar, const rb_node *packed)
-{
-    size_t count = rb_layout_node_count(packed->table->layout);
-    rb_arena *scratch = rb_ar_scratch_arena(ar);
-    rb_node *nodes = scratch ? rb_arena_alloc(scratch, (count + 1) * sizeof *nodes) : NULL;
-    rb_node **kids = nodes ? rb_arena_alloc(scratch, (count ? count : 1) * sizeof *kids) : NULL;
-    if (!kids) return NULL;
-    rb_node *record = rb_table_element(packed, 0, nodes, kids);
-    record->key = packed->key;
-    return record;
-}
-
 rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
 {
     if (ar->failed) return NULL;
@@ -793,8 +779,10 @@ rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_
             return NULL;
         }
         rb_node *n = f->node->v.kids.items[f->next++];
-        /* a description that spells out a record the model keeps packed: it gets the nodes */
-        if (n->kind == RB_K_PACKED && kind == RB_K_RECORD && !(n = packed_as_record(ar, n))) {
+        /* a description that spells out a record or a list the model keeps packed (a text
+         * encoding): it gets the nodes, made in the write's own memory, the model only read */
+        int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
+        if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
             rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
             return NULL;
         }
@@ -1074,8 +1062,9 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
         ar_frame *f = ar_top_frame(ar);
         if (f->next < f->node->v.kids.count) {
             rb_node *n = f->node->v.kids.items[f->next];
-            if (n->kind == RB_K_LIST && ar->text) ar_write_uint_line(ar, n->v.kids.count, count_wire);
-            else if (n->kind == RB_K_LIST) ar_emit_int(ar, n->v.kids.count, count_wire);
+            int list = n->kind == RB_K_LIST || n->kind == RB_K_TABLE; /* a table: spelled out (ar_field) */
+            if (list && ar->text) ar_write_uint_line(ar, rb_element_count(n), count_wire);
+            else if (list) ar_emit_int(ar, rb_element_count(n), count_wire);
         }
     }
     return ar_list_begin(ar, key, 0, min_item_bytes);

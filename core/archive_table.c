@@ -204,10 +204,7 @@ static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, u
         return ar->failed ? 0 : count;
     }
     rb_node *packed = next_table(ar);
-    if (packed && ar->text && !rb_table_expand(packed)) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return 0;
-    }
+    /* a text write spells it out: its nodes made in the write's memory (ar_field) */
     if (!packed || ar->text) return spelled_table(ar, key, count, counted, count_wire, layout, stride);
     if (packed->table->layout != layout) {
         ar_fail_at(ar, RB_E_MODEL, key, "model has a table of %s where %s was expected", packed->table->layout->name,
