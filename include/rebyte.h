@@ -51,7 +51,8 @@ typedef enum rb_status {
     RB_E_NOMEM = -6,
     RB_E_USAGE = -7,
     RB_E_VERIFY = -8,    /* a written file does not read back as the model it was written from */
-    RB_E_RULE = -9       /* an edit breaks a game rule (rb_doc_check; err names the rule and path) */
+    RB_E_RULE = -9,      /* an edit breaks a game rule (rb_doc_check; err names the rule and path) */
+    RB_E_DEFERRED = -10  /* the call needs nodes a deferred document keeps as bytes: rb_doc_expand it */
 } rb_status;
 
 /* An error names the file, the byte offset, the section the offset is in
@@ -107,11 +108,11 @@ typedef struct rb_read_options {
                                    values (sizes, counts); off, a read does not spend memory on it */
     int defer; /* the deferred model: every value is read and checked as always, but units the
                   format can keep as bytes (GBX body chunks, data.win chunks) are not kept as
-                  nodes until the model is navigated; writing, coverage, notes and stream
-                  reports never need them, any other call that walks the model (rb_doc_root,
-                  dump, info, check, diff, apply, path_at, ...) reads the file again in full
-                  first, once. Less memory and a faster write for a document that is only
-                  verified or rewritten (docs/api.md "The deferred model") */
+                  nodes until rb_doc_expand (or rb_doc_root) makes them nodes; writing,
+                  coverage, notes, stream reports and dumps never need them, the calls that walk
+                  the nodes (info, check, diff, extract, ...) refuse a document with units still
+                  deferred (RB_E_DEFERRED). Less memory and a faster write for a document that
+                  is only verified or rewritten (docs/api.md "The deferred model") */
     int check_units; /* with defer: a unit is kept as its bytes only when its nodes, written,
                         give exactly those bytes; one that would be written otherwise stays
                         nodes, so writing the document shows the difference where it is (what
@@ -139,8 +140,17 @@ RB_API rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_opti
 RB_API void rb_doc_free(rb_doc *doc);
 
 RB_API const char *rb_doc_format(const rb_doc *doc);
-/* The root node. The first call turns the document's packed tables into nodes (once; safe from
- * several threads): navigation never changes the model after it. */
+/* A deferred document (rb_read_options.defer, rb_doc_build_file_deferred) made the one a full
+ * read gives: its units read (or built) again into it. The explicit step a deferred document
+ * takes before the calls that walk its nodes; its failure (out of memory, a build's JSON file
+ * changed or gone, input bytes changed since the read) comes back here, the document unchanged.
+ * RB_OK at once for a document with nothing deferred. It changes the document: no other call
+ * may use the document meanwhile (docs/api.md "The deferred model"). */
+RB_API rb_status rb_doc_expand(rb_doc *doc, rb_error *err);
+/* The root node: the document expanded (rb_doc_expand) and its packed tables turned into nodes,
+ * on the first call, which changes the document (no other call may use it meanwhile); later
+ * calls change nothing, and navigation never changes the model. NULL when the expansion fails
+ * (rb_doc_expand says why). */
 RB_API rb_node *rb_doc_root(rb_doc *doc);
 
 /* Serialise the model. On success *out holds the bytes (rb_free). */
@@ -196,15 +206,17 @@ RB_API const char *rb_payload_kind_name(rb_payload_kind kind); /* "unknown", "im
 
 /* `rebyte info`: what the document is, as compact JSON text in *info_json (rb_free): file, format,
  * description, size, the header's fields, each compressed stream's sizes, what the format
- * summarises (a map's name, medals, chunk lists, ...) and the coverage. */
+ * summarises (a map's name, medals, chunk lists, ...) and the coverage. RB_E_DEFERRED for a
+ * document with units still deferred (rb_doc_expand first). */
 RB_API rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size, char **info_json,
                              rb_error *err);
 
 /* `rebyte check`: the game rules each format declares (a map's block directions 0-3, its medals
  * in order, its header copies agreeing with the body, ...): invariants the game relies on that
  * the byte format does not enforce. Each violation goes to `report`: the rule's name, the model
- * path it concerns ("" for the whole document) and a sentence; returns how many were found.
- * A warning is something no real file was seen doing that the game may still load (an edit that
+ * path it concerns ("" for the whole document) and a sentence; *problems (may be NULL) says how
+ * many were found. RB_E_DEFERRED, nothing reported, for a document with units still deferred
+ * (rb_doc_expand first): the rules read the nodes. A warning is something no real file was seen doing that the game may still load (an edit that
  * makes one is written, with the warning); the others are refusals (docs/usage.md "Game rules"). */
 typedef struct rb_rule_violation {
     const char *rule;
@@ -213,12 +225,13 @@ typedef struct rb_rule_violation {
     int warning; /* 1: a warning, 0: a refusal */
 } rb_rule_violation;
 typedef void (*rb_check_report)(void *context, const rb_rule_violation *violation);
-RB_API size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context);
+RB_API rb_status rb_doc_check(const rb_doc *doc, rb_check_report report, void *context, size_t *problems,
+                              rb_error *err);
 
 /* A format's named transform (GBX: "downgrade-items", options {"to": 0..4, "itemsVersion": 4..8})
  * as an RFC 6902 patch over the document's model (JSON text, rb_free; "[]" when there is nothing
  * to do), to apply with rb_apply like any patch, and a JSON object saying what it changes
- * (*report_json, rb_free; may be NULL). */
+ * (*report_json, rb_free; may be NULL). RB_E_DEFERRED for a document with units still deferred. */
 RB_API rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err);
 
@@ -257,7 +270,8 @@ RB_API size_t rb_doc_note_count(const rb_doc *doc);
 RB_API const char *rb_doc_note(const rb_doc *doc, size_t index);
 
 /* The structure path of the model node that covers byte `offset` of the original file
- * (for locating the first difference). Writes "" when unknown. */
+ * (for locating the first difference). Writes "" when unknown. In a unit still deferred, the
+ * path of the unit (rb_doc_expand first for the field). */
 RB_API void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t out_size);
 
 /* ---------- the model ---------- */
@@ -316,8 +330,10 @@ typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
  * `manifest_json`, also the manifest (JSON text, rb_free): {"rebyteAssets": 1, "source":
  * {file, format, size, crc32}, "assets": [{file, kind, path, size, replaceable, note?}],
  * "references": [{name, kind, path, note?}]}. RB_E_UNSUPPORTED when the format has no assets,
- * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). */
-RB_API rb_status rb_doc_extract(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
+ * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). The
+ * format's hooks walk the nodes: the document is expanded first (rb_doc_root; its failure comes
+ * back here). */
+RB_API rb_status rb_doc_extract(rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                                 char **manifest_json, rb_error *err);
 /* Assets split over two files (a Trespasser .spz or .swp holds the texels its .pid describes):
  * the other file, parsed when its format is known, for the format's asset hooks to read. `data`
@@ -329,8 +345,9 @@ RB_API rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t s
  * rb_apply. RB_E_USAGE when `path` is not an asset's, RB_E_MODEL when the
  * file does not fit (a colour not in the texture's palette, a JPEG the wrong way up: err says
  * which), RB_E_UNSUPPORTED when the format puts no assets back. A patch operation whose value is
- * {"$file": FILE} at an asset's path is turned into this patch by rb_apply. */
-RB_API rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size,
+ * {"$file": FILE} at an asset's path is turned into this patch by rb_apply. The document is
+ * expanded first, as for rb_doc_extract. */
+RB_API rb_status rb_doc_asset_patch(rb_doc *doc, const char *path, const uint8_t *data, size_t size,
                                     char **patch_json, rb_error *err);
 
 /* ---------- JSON ---------- */
@@ -340,7 +357,8 @@ RB_API rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const u
 typedef enum rb_blob_mode { RB_BLOBS_REF = 0, RB_BLOBS_BASE64, RB_BLOBS_OMIT } rb_blob_mode;
 /* `rebyte dump`: the model as JSON text in *json_text (rb_free) with "$format", and, when
  * `source_name` is given and blobs are references, "$source" {file, size, crc32} naming the file
- * they refer to. */
+ * they refer to. A deferred document is printed reading each unit again alone, the document
+ * unchanged; RB_E_DEFERRED when its format cannot read a unit alone (rb_doc_expand first). */
 RB_API rb_status rb_doc_dump(const rb_doc *doc, rb_blob_mode blobs, const char *source_name, char **json_text,
                              rb_error *err);
 /* Where streamed text goes: called with consecutive pieces of it (not NUL-terminated); returns
@@ -378,8 +396,8 @@ RB_API rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_sourc
 /* The same as a deferred model (rb_read_options.defer's, for a build): every value is built and
  * checked as always, but each unit the format can keep as bytes (GBX body chunks and long lists)
  * is written as soon as it is built and kept as those bytes, so the model holds a few units of
- * nodes at a time. Writing copies the bytes; any call that walks the model (rb_doc_root, dump,
- * apply, ...) builds the file again in full first, once (the JSON must still be there, unchanged).
+ * nodes at a time. Writing copies the bytes; rb_doc_expand (or rb_doc_root) builds the file again
+ * in full, once (the JSON must still be there, unchanged: else the expansion fails and says why).
  * What `rebyte build` does (docs/api.md "The deferred model"). */
 RB_API rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_source, rb_error *err);
 /* The original a dump names ("$source" {"file": ...}; malloc'd, rb_free), NULL when it names none
@@ -453,7 +471,8 @@ enum {
 };
 /* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (rb_free);
  * *operation_count tells whether they differ. Both documents must be of one format and hold one
- * class of object (GBX: a map and a replay are refused, RB_E_USAGE). */
+ * class of object (GBX: a map and a replay are refused, RB_E_USAGE); RB_E_DEFERRED when either
+ * keeps units deferred (rb_doc_expand first). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* What `patch` does to `doc`'s file as plain RFC 6902 (JSON text, rb_free): rb_apply's engine runs

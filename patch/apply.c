@@ -35,20 +35,33 @@ static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
     return crc_text && strtoul(crc_text, NULL, 16) == crc && base_size == (json_int_t)rq->size;
 }
 
-/* Reads the written bytes back and compares the model read with the one they were written from. */
+/* Reads the written bytes back and compares the model read with the one they were written from.
+ * The bytes are read with the deferred model, every value checked as in a full read, and each unit
+ * read again alone as the comparison meets it (rb_model_equal_units): the comparison holds the
+ * patched model and one unit of the re-read, not two whole models. A format that cannot read a
+ * unit alone (no read_unit hook) is read in full, and a unit that cannot be read alone has the
+ * re-read expanded first. */
 static int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
 {
-    rb_read_options ro = {.file_name = rq->name};
+    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name, .defer = written->format->read_unit != NULL};
     rb_error err;
     rb_doc *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
     if (!again) {
         apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
         return -1;
     }
+    if (!rb_doc_units_read_alone(again) && rb_doc_expand(again, &err) != RB_OK) {
+        apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
+        rb_doc_free(again);
+        return -1;
+    }
     rb_buf where;
     rb_buf_init(&where);
-    int same = rb_model_equal(written->root, again->root, "", &where);
-    if (!same)
+    int same = rb_model_equal_units(written->root, again, &where, &err);
+    if (!same && err.status)
+        apply_fail(out, RB_E_VERIFY, "the patched file does not re-read at %s: %s",
+                   where.data ? (const char *)where.data : "?", err.message);
+    else if (!same)
         apply_fail(out, RB_E_VERIFY, "the re-read file differs from the patched model at %s",
                    where.data ? (const char *)where.data : "?");
     rb_buf_free(&where);
@@ -473,7 +486,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0 && !rq->resolved; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
-    if (rc == 0 && !rq->resolved) apply_rules_before(doc, out);
+    if (rc == 0 && !rq->resolved) rc = apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);

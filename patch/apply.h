@@ -8,7 +8,7 @@ int apply_on_model(const apply_request *request, apply_outcome *out);
 
 /* Game rules (apply_rules.c): note the original's violations; then refuse (or, forced, report)
  * the ones the patched model adds. */
-void apply_rules_before(const rb_doc *original, apply_outcome *out);
+int apply_rules_before(const rb_doc *original, apply_outcome *out);
 int apply_rules_after(const apply_request *request, const rb_doc *patched, apply_outcome *out);
 /* The nodes the model path's edits went through and put in place (apply_records.c), so the
  * race-record check looks only at records an edit reached. `plain_path` has no selectors;

@@ -86,7 +86,7 @@ static int refuse_overlap(json_t *touched, const json_t *more, const rb_patch *p
 }
 
 /* The operation turned into the format's, appended to `ops`; or kept. 0, or -1 with err. */
-static int expand_operation(const rb_doc *doc, const rb_patch *patch, size_t index, json_t *ops, json_t *touched,
+static int expand_operation(rb_doc *doc, const rb_patch *patch, size_t index, json_t *ops, json_t *touched,
                             rb_error *err)
 {
     const json_t *op = json_array_get(patch->ops, index);
@@ -137,7 +137,7 @@ static void free_expanded(rb_patch **patches, size_t count)
     free(patches);
 }
 
-int apply_expand_assets(const apply_request *rq, const rb_doc *doc, rb_patch ***expanded, rb_error *err)
+int apply_expand_assets(const apply_request *rq, rb_doc *doc, rb_patch ***expanded, rb_error *err)
 {
     *expanded = NULL;
     if (!has_file_values(rq->patches, rq->count)) return 0;

@@ -7,6 +7,6 @@
  * request's patches with those operations turned into the format's, read from `doc` (the
  * request's file as parsed, not yet edited); free them with apply_free_expanded. Else it stays
  * NULL. 0, or -1 with err. */
-int apply_expand_assets(const apply_request *request, const rb_doc *doc, rb_patch ***expanded, rb_error *err);
+int apply_expand_assets(const apply_request *request, rb_doc *doc, rb_patch ***expanded, rb_error *err);
 void apply_free_expanded(rb_patch **patches, size_t count);
 #endif

@@ -19,11 +19,20 @@ static void note_before(void *context, const rb_rule_violation *v)
     json_decref(key);
 }
 
-void apply_rules_before(const rb_doc *original, apply_outcome *out)
+/* The rules are run by rb_doc_check: a model it refuses is the apply's error. */
+static int check_or_fail(const rb_doc *doc, rb_check_report report, void *context, apply_outcome *out)
+{
+    rb_error err;
+    if (rb_doc_check(doc, report, context, NULL, &err) == RB_OK) return 0;
+    apply_fail(out, err.status, "the game rules cannot run: %s", err.message);
+    return -1;
+}
+
+int apply_rules_before(const rb_doc *original, apply_outcome *out)
 {
     json_decref(out->rules_before);
     out->rules_before = json_object();
-    rb_doc_check(original, note_before, out->rules_before);
+    return check_or_fail(original, note_before, out->rules_before, out);
 }
 
 typedef struct rules_after {
@@ -56,7 +65,7 @@ static void note_after(void *context, const rb_rule_violation *v)
 int apply_rules_after(const apply_request *rq, const rb_doc *patched, apply_outcome *out)
 {
     rules_after ra = {out, rq->options && rq->options->force, 0, ""};
-    rb_doc_check(patched, note_after, &ra);
+    if (check_or_fail(patched, note_after, &ra, out) != 0) return -1;
     if (ra.force || !ra.broken) return 0;
     apply_fail(out, RB_E_RULE, "%s%s; force the write to keep it (rebyte apply --force)", ra.first,
                ra.broken > 1 ? " (and the rules listed above)" : "");

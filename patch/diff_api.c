@@ -43,7 +43,7 @@ static int diffable(const rb_doc *a, const rb_doc *b, rb_error *err)
 
 /* `full` is A's model (`a` itself, or a full read of a deferred `a` that the settling may change:
  * `spare`). */
-static rb_status diff_unlocked(const rb_doc *a, const rb_doc *full, rb_doc *spare, const uint8_t *a_bytes,
+static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *spare, const uint8_t *a_bytes,
                                size_t a_size, const rb_doc *b, unsigned flags, char **patch_json,
                                size_t *operation_count, rb_error *err)
 {
@@ -91,24 +91,21 @@ static rb_status diff_unlocked(const rb_doc *a, const rb_doc *full, rb_doc *spar
 rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
-    /* A deferred A is not expanded: A is read in full once here, and that read, once walked, is
-     * the model the settling replays the patch on (else A would be read twice more) */
-    rb_doc_read_units_begin(a);
+    if (patch_json) *patch_json = NULL;
+    if (rb_doc_refuse_deferred(b, "diff", err)) return RB_E_DEFERRED;
+    /* A deferred A is not expanded (it is const): A is read in full once here, and that read,
+     * once walked, is the model the settling replays the patch on (else A would be read twice more) */
     rb_doc *spare = NULL;
     if (a->deferred_units) {
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
         rb_error read_err;
         if (!(spare = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &read_err))) {
-            rb_doc_read_end(a);
             if (err) *err = read_err;
             return read_err.status;
         }
     }
-    rb_doc_read_begin(b);
-    rb_status st = diff_unlocked(a, spare ? spare : a, spare, a_bytes, a_size, b, flags, patch_json, operation_count,
+    rb_status st = diff_models(a, spare ? spare : a, spare, a_bytes, a_size, b, flags, patch_json, operation_count,
                                  err);
-    rb_doc_read_end(b);
     rb_doc_free(spare);
-    rb_doc_read_end(a);
     return st;
 }

@@ -129,7 +129,7 @@ void rb_apply_result_free(rb_apply_result *result)
 /* The patch run by apply's engine on a fresh read of the document's file, stopped after the
  * stack: what it carried out, each operation plain (selectors and names as indexes, "each" one
  * operation per match, "offset" a "replace" with the value computed in the field's type). */
-static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
+static rb_status resolve_on_file(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
     *plain_json = NULL;
     if (!doc->section_count || !doc->sections[0].data) {
@@ -162,8 +162,6 @@ static rb_status resolve_unlocked(const rb_doc *doc, const rb_patch *patch, char
 
 rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err)
 {
-    rb_doc_read_begin(doc);
-    rb_status st = resolve_unlocked(doc, patch, plain_json, err);
-    rb_doc_read_end(doc);
-    return st;
+    /* run on a fresh read of the file: the document's model is not walked */
+    return resolve_on_file(doc, patch, plain_json, err);
 }

@@ -762,16 +762,15 @@ static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind k
     ar->derived_key = NULL;
     const rb_node *next = f->next < f->node->v.kids.count ? f->node->v.kids.items[f->next] : NULL;
     if (!key || strcmp(key, derived_key) != 0 || (next && next->key && strcmp(next->key, key) == 0)) return NULL;
-    if (ar->derived_value->kind != kind) return NULL;
-    /* written, never changed: the descriptions only read the nodes they write */
-    return (rb_node *)ar->derived_value;
+    if (ar->derived_value.kind != kind) return NULL;
+    return &ar->derived_value;
 }
 
 void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
 {
     if (ar->dir != RB_AR_WRITE || !value) return;
     ar->derived_key = key;
-    ar->derived_value = value;
+    ar->derived_value = *value;
 }
 
 rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
@@ -787,8 +786,10 @@ rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_
             return NULL;
         }
         rb_node *n = f->node->v.kids.items[f->next++];
-        /* a description that spells out a record the model keeps packed: it gets the nodes */
-        if (n->kind == RB_K_PACKED && kind == RB_K_RECORD && !rb_table_expand(n)) {
+        /* a description that spells out a record or a list the model keeps packed (a text
+         * encoding): it gets the nodes, made in the write's own memory, the model only read */
+        int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
+        if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
             rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
             return NULL;
         }
@@ -1068,8 +1069,9 @@ uint64_t rb_ar_list_begin(rb_ar *ar, const char *key, unsigned count_wire, uint6
         ar_frame *f = ar_top_frame(ar);
         if (f->next < f->node->v.kids.count) {
             rb_node *n = f->node->v.kids.items[f->next];
-            if (n->kind == RB_K_LIST && ar->text) ar_write_uint_line(ar, n->v.kids.count, count_wire);
-            else if (n->kind == RB_K_LIST) ar_emit_int(ar, n->v.kids.count, count_wire);
+            int list = n->kind == RB_K_LIST || n->kind == RB_K_TABLE; /* a table: spelled out (ar_field) */
+            if (list && ar->text) ar_write_uint_line(ar, rb_element_count(n), count_wire);
+            else if (list) ar_emit_int(ar, rb_element_count(n), count_wire);
         }
     }
     return ar_list_begin(ar, key, 0, min_item_bytes);

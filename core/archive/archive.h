@@ -360,4 +360,10 @@ const rb_node *rb_ar_current(rb_ar *ar);
 /* The container `up` levels above the current one (0: rb_ar_current), in every direction; NULL
  * above the root. */
 const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up);
+/* `n`, a child of the current container, as the archive holds it: a node READ or FROM_JSON built
+ * (for the description to finish: a size known later, bytes it masks), or in WRITE the model
+ * rb_doc_write was handed (a document it may change: the GROFF name table's layout). NULL when
+ * `n` is not a child of the current container. How a description gets a node it may change
+ * without a cast. */
+rb_node *rb_ar_own(rb_ar *ar, const rb_node *n);
 #endif

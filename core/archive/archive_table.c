@@ -204,10 +204,7 @@ static uint64_t table(rb_ar *ar, const char *key, uint64_t count, int counted, u
         return ar->failed ? 0 : count;
     }
     rb_node *packed = next_table(ar);
-    if (packed && ar->text && !rb_table_expand(packed)) {
-        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        return 0;
-    }
+    /* a text write spells it out: its nodes made in the write's memory (ar_field) */
     if (!packed || ar->text) return spelled_table(ar, key, count, counted, count_wire, layout, stride);
     if (packed->table->layout != layout) {
         ar_fail_at(ar, RB_E_MODEL, key, "model has a table of %s where %s was expected", packed->table->layout->name,
@@ -330,6 +327,15 @@ const rb_node *rb_ar_packed_record(rb_ar *ar, const char *key, const rb_layout *
 }
 
 const rb_node *rb_ar_current(rb_ar *ar) { return ar_top_frame(ar)->node; }
+
+rb_node *rb_ar_own(rb_ar *ar, const rb_node *n)
+{
+    rb_node *container = ar_top_frame(ar)->node;
+    if (!n || !rb_node_is_container(container)) return NULL;
+    for (size_t i = container->v.kids.count; i-- > 0;) /* the one just made is last */
+        if (container->v.kids.items[i] == n) return container->v.kids.items[i];
+    return NULL;
+}
 
 const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
 {

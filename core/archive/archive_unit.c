@@ -56,20 +56,56 @@ static rb_ar *unit_archive(rb_doc *state, const rb_unit_place *place, const rb_n
     return ar;
 }
 
-enum { UNIT_MAX_AROUND = 64 };
+/* A unit read alone made its tables in the reading state's arena: they belong to the document's
+ * (where rb_table_expand puts their nodes) once the unit is put in place. */
+static void adopt_tables(rb_node *n, rb_arena *arena)
+{
+    if (n->kind == RB_K_TABLE || n->kind == RB_K_PACKED) n->table->arena = arena;
+    if (!rb_node_is_container(n)) return;
+    for (size_t i = 0; i < n->v.kids.count; i++) adopt_tables(n->v.kids.items[i], arena);
+}
+
+/* The units below `parent`, whose containers above are above[0..count) (nearest first). */
+static int expand_below(rb_doc *doc, rb_node *parent, const rb_node **above, size_t count, rb_error *err)
+{
+    if (!rb_node_is_container(parent)) return 1;
+    for (size_t i = 0; i < parent->v.kids.count; i++) {
+        rb_node *kid = parent->v.kids.items[i];
+        if (kid->kind == RB_K_DEFERRED) {
+            rb_unit_place place = {kid, parent, i, above, count};
+            rb_node *nodes = rb_doc_expand_unit(doc, &place, &doc->arena, err);
+            if (!nodes) return 0;
+            adopt_tables(nodes, &doc->arena);
+            parent->v.kids.items[i] = nodes;
+            doc->deferred_units--;
+        } else if (rb_node_is_container(kid)) {
+            if (count + 1 >= RB_UNIT_CHAIN) continue; /* nothing that deep was deferred */
+            const rb_node *chain[RB_UNIT_CHAIN];
+            chain[0] = parent;
+            memcpy(chain + 1, above, count * sizeof *above);
+            if (!expand_below(doc, kid, chain, count + 1, err)) return 0;
+        }
+    }
+    return 1;
+}
+
+int rb_doc_expand_units_alone(rb_doc *doc, rb_error *err)
+{
+    return expand_below(doc, doc->root, NULL, 0, err);
+}
 
 rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err)
 {
     const rb_node *unit = place->unit;
     if (unit->kind != RB_K_DEFERRED || !unit->deferred->start || !doc->format->read_unit ||
-        place->above_count + 1 > UNIT_MAX_AROUND) {
+        place->above_count + 1 > RB_UNIT_CHAIN) {
         rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "this deferred unit cannot be read alone");
         return NULL;
     }
     /* the parent as the read saw it when the unit began: the children before it */
     rb_node before = *place->parent;
     before.v.kids.count = place->index;
-    const rb_node *around[UNIT_MAX_AROUND] = {&before};
+    const rb_node *around[RB_UNIT_CHAIN] = {&before};
     for (size_t i = 0; i < place->above_count; i++) around[i + 1] = place->above[i];
     rb_doc state;
     rb_node *expanded = NULL;

@@ -13,4 +13,10 @@
  * out. The document's `expand_unit` (set by the parse: walks that print units call it through
  * the document, not this module). */
 rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
+/* Every deferred unit of the document read alone into its own arena and put in its place, in
+ * document order (each unit then sees the ones before it as nodes, as the full read saw them):
+ * expansion unit by unit, for a document whose units can all be read alone
+ * (rb_doc_units_read_alone). 0 with `err` when a unit does not read (its bytes changed, out of
+ * memory): the units before it are nodes then, the rest still deferred, the model whole. */
+int rb_doc_expand_units_alone(rb_doc *doc, rb_error *err);
 #endif

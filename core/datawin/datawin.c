@@ -216,7 +216,9 @@ static void mask_strrefs(rb_ar *ar, const rb_node *data, const uint32_t *offsets
         targets[i] = datawin_le32(copy + offsets[i]);
         memset(copy + offsets[i], 0, 4);
     }
-    ((rb_node *)data)->v.bytes.data = copy; /* the node was created by this READ: ours to finish */
+    rb_node *built = rb_ar_own(ar, data); /* the node this READ made: ours to finish */
+    if (built) built->v.bytes.data = copy;
+    else rb_ar_fail(ar, RB_E_MODEL, "the chunk's bytes are not the current record's");
 }
 
 /* Chunks that point at TPAG items: kept opaque, they pin TPAG where it was

@@ -627,7 +627,9 @@ static void mask_operands(rb_ar *ar, datawin_state *st, const rb_node *blob, uin
         word[0] = word[1] = word[2] = 0;
         word[3] &= (uint8_t)(r->kept >> 24);
     }
-    ((rb_node *)blob)->v.bytes.data = copy; /* created by this READ: ours to finish */
+    rb_node *built = rb_ar_own(ar, blob); /* the node this READ made: ours to finish */
+    if (built) built->v.bytes.data = copy;
+    else rb_ar_fail(ar, RB_E_MODEL, "the bytecode is not the current entry's");
 }
 
 /* A root entry's derived operands: push.s string operands, then references. */

@@ -11,9 +11,9 @@
 #include "core/json/json.h"
 #include "core/json/json_emit.h"
 
-/* A table (packed elements, model.h) is a list to API users, and a packed record a record: asking
- * for a child turns them into the nodes they stand for, once, so a child can be read and edited
- * like any other node. */
+/* A table (packed elements, model.h) is a list to API users, and a packed record a record. The
+ * nodes the API hands out come from rb_doc_root, which made every table nodes; a table met here
+ * all the same (a node an internal caller kept) has its count, but no child pointer to give. */
 rb_node_kind rb_node_kind_of(const rb_node *n)
 {
     if (n->kind == RB_K_TABLE) return RB_NODE_LIST;
@@ -24,15 +24,12 @@ const char *rb_node_key(const rb_node *n) { return n->key; }
 size_t rb_node_child_count(const rb_node *n)
 {
     if (n->kind == RB_K_TABLE) return n->table->count;
-    if (n->kind == RB_K_PACKED && !rb_table_expand((rb_node *)n)) return 0; /* logically const, as below */
     return rb_node_is_container(n) ? n->v.kids.count : 0;
 }
 
 rb_node *rb_node_child(const rb_node *n, size_t i)
 {
-    if (i >= rb_node_child_count(n)) return NULL;
-    /* expanding changes the representation, not the value: the node stays logically const */
-    if (n->kind == RB_K_TABLE && !rb_table_expand((rb_node *)n)) return NULL;
+    if (i >= rb_node_child_count(n) || !rb_node_is_container(n)) return NULL;
     return n->v.kids.items[i];
 }
 rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }

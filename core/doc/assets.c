@@ -135,7 +135,7 @@ static json_t *manifest_source(const rb_doc *doc)
                      (json_int_t)(file ? file->size : 0), "crc32", crc);
 }
 
-static rb_status extract_unlocked(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
+static rb_status extract_model(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                                   char **manifest_json, rb_error *err)
 {
     if (!doc->format->assets) {
@@ -176,21 +176,27 @@ static rb_status extract_unlocked(const rb_doc *doc, const char *only_kind, rb_a
     return st;
 }
 
-rb_status rb_doc_extract(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
+/* The format's hooks walk the model by pointers: the document expanded and its packed tables
+ * made nodes first (rb_doc_root), whose failure is the caller's. */
+static rb_status make_navigable(rb_doc *doc, rb_error *err)
+{
+    if (rb_doc_root(doc)) return RB_OK;
+    rb_status st = rb_doc_expand(doc, err);
+    if (st != RB_OK) return st;
+    rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
+    return RB_E_NOMEM;
+}
+
+rb_status rb_doc_extract(rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                          char **manifest_json, rb_error *err)
 {
     if (manifest_json) *manifest_json = NULL;
     if (err) memset(err, 0, sizeof *err);
-    /* the hooks walk the model by pointers: packed tables become nodes first (once, before the
-     * shared hold, which rb_doc_root's exclusive one would wait for) */
-    rb_doc_root((rb_doc *)doc);
-    rb_doc_read_begin(doc);
-    rb_status st = extract_unlocked(doc, only_kind, sink, context, manifest_json, err);
-    rb_doc_read_end(doc);
-    return st;
+    rb_status st = make_navigable(doc, err);
+    return st != RB_OK ? st : extract_model(doc, only_kind, sink, context, manifest_json, err);
 }
 
-static rb_status asset_patch_unlocked(const rb_doc *doc, const char *path, const uint8_t *data, size_t size,
+static rb_status asset_patch_model(const rb_doc *doc, const char *path, const uint8_t *data, size_t size,
                                       char **patch_json, rb_error *err)
 {
     if (!doc->format->asset_patch) {
@@ -213,14 +219,11 @@ static rb_status asset_patch_unlocked(const rb_doc *doc, const char *path, const
     return RB_OK;
 }
 
-rb_status rb_doc_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size,
+rb_status rb_doc_asset_patch(rb_doc *doc, const char *path, const uint8_t *data, size_t size,
                              char **patch_json, rb_error *err)
 {
     *patch_json = NULL;
     if (err) memset(err, 0, sizeof *err);
-    rb_doc_root((rb_doc *)doc);
-    rb_doc_read_begin(doc);
-    rb_status st = asset_patch_unlocked(doc, path, data, size, patch_json, err);
-    rb_doc_read_end(doc);
-    return st;
+    rb_status st = make_navigable(doc, err);
+    return st != RB_OK ? st : asset_patch_model(doc, path, data, size, patch_json, err);
 }

@@ -35,7 +35,6 @@ static void rb_doc_init(rb_doc *doc, const char *file_name, const rb_limits *lim
 {
     memset(doc, 0, sizeof(*doc));
     rb_arena_init(&doc->arena);
-    pthread_rwlock_init(&doc->lock, NULL);
     pthread_mutex_init(&doc->report_lock, NULL);
     snprintf(doc->file_name, sizeof doc->file_name, "%s", file_name ? file_name : "");
     if (limits) doc->limits = *limits;
@@ -65,7 +64,6 @@ void rb_doc_free(rb_doc *doc)
     if (doc->select_index_free) doc->select_index_free(doc);
     if (doc->format_index && doc->format && doc->format->free_index) doc->format->free_index(doc->format_index);
     free_model(doc);
-    pthread_rwlock_destroy(&doc->lock);
     pthread_mutex_destroy(&doc->report_lock);
     free(doc);
 }
@@ -100,25 +98,33 @@ static int read_model(rb_doc *doc, const uint8_t *data, size_t size, const char 
 /* The model of a document with deferred units, expanded: the file read again without deferring
  * into the same document (its tables point at its arena), the deferred model freed. Reading the
  * whole file again is what expanding every unit at once comes to, and it gives the full read's
- * model by construction (docs/performance.md "The deferred model"). Called holding the
- * document's lock exclusive (rb_doc_expand_units). */
-static int read_again_in_full(rb_doc *doc)
+ * model by construction (docs/performance.md "The deferred model"). A read that fails (the input
+ * changed since, out of memory) leaves the deferred model as it was and says why in `err`. */
+static int read_again_in_full(rb_doc *doc, rb_error *err)
 {
     rb_doc *deferred = calloc(1, sizeof *deferred);
-    if (!deferred) return 0;
-    rb_doc_swap_model(doc, deferred); /* doc's model is empty now */
-    doc->defer_units = 0; /* no unit is deferred again: deferred_units stays until the end */
-    /* The format's index points into the nodes about to go; the read below builds it again on the
-     * new ones (a GROFF name table's index is built after every read). */
-    if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
-    doc->format_index = NULL;
-    const rb_section *file = &deferred->sections[0];
-    if (!read_model(doc, file->data, file->size, doc->file_name, NULL)) {
-        free_model(doc); /* out of memory: the deferred model stays */
-        rb_doc_swap_model(doc, deferred);
-        free(deferred);
+    if (!deferred) {
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
         return 0;
     }
+    rb_doc_swap_model(doc, deferred); /* doc's model is empty now */
+    int defer_units = doc->defer_units;
+    doc->defer_units = 0; /* no unit is deferred again: deferred_units stays until the end */
+    /* The format's index points into the deferred nodes: the read below builds one on the new
+     * nodes (a GROFF name table's index is built after every read), and a failed read puts the
+     * deferred model back with its index. */
+    void *deferred_index = doc->format_index;
+    doc->format_index = NULL;
+    const rb_section *file = &deferred->sections[0];
+    if (!read_model(doc, file->data, file->size, doc->file_name, err)) {
+        free_model(doc);
+        rb_doc_swap_model(doc, deferred);
+        free(deferred);
+        doc->defer_units = defer_units;
+        doc->format_index = deferred_index;
+        return 0;
+    }
+    if (deferred_index && doc->format->free_index) doc->format->free_index(deferred_index);
     /* the same file gives the same streams, in the same order: a write's reports carry over */
     for (size_t i = 0; i < doc->stream_count && i < deferred->stream_count; i++)
         doc->streams[i]->stream->report = deferred->streams[i]->stream->report;
@@ -128,8 +134,23 @@ static int read_again_in_full(rb_doc *doc)
     if (doc->select_index_free) doc->select_index_free(doc);
     doc->select_index = NULL;
     doc->select_index_free = NULL;
-    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    doc->deferred_units = 0;
     return 1;
+}
+
+/* A deferred read's units made nodes: each read alone in its place when the format can (the
+ * expansion per unit: the nodes parts stay as they are), else the whole file read again. A unit
+ * that does not read leaves the model whole, the units before it expanded. */
+static int expand_read(rb_doc *doc, rb_error *err)
+{
+    if (!rb_doc_units_read_alone(doc)) return read_again_in_full(doc, err);
+    int ok = rb_doc_expand_units_alone(doc, err);
+    /* lookups over the model are rebuilt on the new nodes when next asked for */
+    if (doc->select_index_free) doc->select_index_free(doc);
+    doc->select_index = NULL;
+    doc->select_index_free = NULL;
+    if (ok && doc->deferred_units) return read_again_in_full(doc, err); /* one too deep to read alone */
+    return ok;
 }
 
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
@@ -145,7 +166,7 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     doc->record_derived_offsets = options.record_derived_offsets;
     doc->defer_units = options.defer;
     doc->check_units = options.check_units;
-    doc->expand = read_again_in_full;
+    doc->expand = expand_read;
     doc->expand_unit = rb_doc_expand_unit;
     doc->format = format;
     if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
@@ -192,20 +213,33 @@ static int expand_all(rb_node *n)
     return 1;
 }
 
-/* The C API navigates nodes: the first call turns every packed table into nodes, holding the
- * document's lock exclusive, so navigation after it never changes the model and any number of
- * threads may read at once (docs/performance.md "Reads never write"). */
-rb_node *rb_doc_root(rb_doc *doc)
+rb_status rb_doc_expand(rb_doc *doc, rb_error *err)
 {
-    rb_doc_expand_units(doc);
-    if (!__atomic_load_n(&doc->navigable, __ATOMIC_ACQUIRE)) {
-        pthread_rwlock_wrlock(&doc->lock);
-        if (!doc->navigable && expand_all(doc->root)) __atomic_store_n(&doc->navigable, 1, __ATOMIC_RELEASE);
-        pthread_rwlock_unlock(&doc->lock);
+    if (err) memset(err, 0, sizeof *err);
+    if (!doc->deferred_units) return RB_OK;
+    if (!doc->expand) {
+        rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "this document's deferred units cannot be expanded");
+        return RB_E_UNSUPPORTED;
     }
-    return doc->root;
+    if (doc->expand(doc, err)) return RB_OK;
+    if (err && !err->status) rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
+    return err ? err->status : RB_E_NOMEM;
 }
 
+/* The C API hands out node pointers a caller may keep and edit: the first call makes every
+ * packed table nodes, so navigation after it never changes the model and any number of threads
+ * may read at once (docs/performance.md "Reads never write"). */
+rb_node *rb_doc_root(rb_doc *doc)
+{
+    if (doc->navigable) return doc->root;
+    rb_error err;
+    if (rb_doc_expand(doc, &err) != RB_OK || !expand_all(doc->root)) return NULL;
+    doc->navigable = 1;
+    return doc->root;
+}
+/* The reports are what the last write of this document said, published under the report lock
+ * (core/model/doc_state.h); the lock is the document's synchronisation, not part of its value, so a
+ * reader of a const document takes it. */
 size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)
 {
     size_t n = 0;
@@ -248,16 +282,9 @@ static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *
     return 0;
 }
 
-/* The structure path at `offset` of the input file (section 0). */
-static void path_at_unlocked(const rb_doc *doc, uint64_t offset, char *out, size_t size)
+/* The structure path at `offset` of the input file (section 0); a deferred unit is a leaf. */
+void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)
 {
     out[0] = 0;
     find_path(doc->root, 0, offset, out, size, 1);
-}
-
-void rb_doc_path_at(const rb_doc *doc, uint64_t offset, char *out, size_t size)
-{
-    rb_doc_read_begin(doc);
-    path_at_unlocked(doc, offset, out, size);
-    rb_doc_read_end(doc);
 }

@@ -12,12 +12,12 @@
 #include "core/doc/record_guard.h"
 
 /* The write both rb_doc_write and rb_doc_write_against do; `expected` may be NULL. */
-static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+static rb_status write_model(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                                     size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                     rb_error *err);
 
-/* A write reads the model (several may run at once); its stream reports are kept under a lock of
- * their own (rb_doc_stream_reports). */
+/* A write reads the model (several may run at once); its stream reports are kept under the
+ * document's report lock (rb_doc_stream_reports). */
 static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
@@ -31,14 +31,15 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
     }
     /* the race-record guard compares the records with another file's by their nodes: a parsed
      * document's deferred units may hold records, a build's never do (rb_ar_unit_write) */
-    rb_doc_read_units_begin(doc); /* another thread's expansion swaps the sections */
     int parsed = doc->section_count && doc->sections[0].data;
-    rb_doc_read_end(doc);
-    if ((doc->original || doc->blob_source) && parsed) rb_doc_expand_units(doc);
-    rb_doc_read_units_begin(doc); /* a deferred unit is written as its bytes: no expansion */
-    rb_status st = write_doc_unlocked(doc, &options, expected, expected_size, identical, out, out_size, err);
-    rb_doc_read_end(doc);
-    return st;
+    if ((doc->original || doc->blob_source) && parsed &&
+        rb_doc_refuse_deferred(doc, "a write against another original", err)) {
+        *out = NULL;
+        *out_size = 0;
+        return RB_E_DEFERRED;
+    }
+    /* a deferred unit is written as its bytes: no expansion */
+    return write_model(doc, &options, expected, expected_size, identical, out, out_size, err);
 }
 
 /* No write forges a race record, whichever path made the model (core/doc/record_guard.c). */
@@ -50,7 +51,7 @@ static rb_status guard_records(const rb_doc *doc, const uint8_t *out, size_t out
     return why.status;
 }
 
-static rb_status write_doc_unlocked(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
+static rb_status write_model(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
                                     size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                     rb_error *err)
 {

@@ -50,7 +50,7 @@ static void streams(json_t *o, const rb_doc *doc)
                                       "decompressed_size", nested_decompressed));
 }
 
-static char *info_unlocked(const rb_doc *doc, const char *file_name, size_t file_size)
+static char *describe(const rb_doc *doc, const char *file_name, size_t file_size)
 {
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(file_name ? file_name : doc->file_name));
@@ -81,29 +81,26 @@ rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size
         rb_error_set(err, RB_E_USAGE, file_name, NULL, "rb_doc_info: no document");
         return RB_E_USAGE;
     }
-    rb_doc_read_begin(doc);
-    *info_json = info_unlocked(doc, file_name, file_size);
-    rb_doc_read_end(doc);
+    /* the summaries read the nodes */
+    if (rb_doc_refuse_deferred(doc, "info", err)) return RB_E_DEFERRED;
+    *info_json = describe(doc, file_name, file_size);
     if (*info_json) return RB_OK;
     rb_error_set(err, RB_E_NOMEM, file_name, NULL, "out of memory while describing the document");
     return RB_E_NOMEM;
 }
 
-static size_t check_unlocked(const rb_doc *doc, rb_check_report report, void *context)
+rb_status rb_doc_check(const rb_doc *doc, rb_check_report report, void *context, size_t *problems, rb_error *err)
 {
-    return rb_rules_run(doc, report, context);
+    if (problems) *problems = 0;
+    if (err) memset(err, 0, sizeof *err);
+    if (rb_doc_refuse_deferred(doc, "check", err)) return RB_E_DEFERRED;
+    size_t found = rb_rules_run(doc, report, context);
+    if (problems) *problems = found;
+    return RB_OK;
 }
 
-size_t rb_doc_check(const rb_doc *doc, rb_check_report report, void *context)
-{
-    rb_doc_read_begin(doc);
-    size_t problems = check_unlocked(doc, report, context);
-    rb_doc_read_end(doc);
-    return problems;
-}
-
-static rb_status transform_unlocked(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
-                           char **report_json, rb_error *err)
+static rb_status transform_model(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
+                                 char **report_json, rb_error *err)
 {
     *patch_json = NULL;
     if (report_json) *report_json = NULL;
@@ -133,22 +130,23 @@ static rb_status transform_unlocked(const rb_doc *doc, const char *name, const c
 rb_status rb_doc_transform(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,
                            char **report_json, rb_error *err)
 {
-    rb_doc_read_begin(doc);
-    rb_status st = transform_unlocked(doc, name, options_json, patch_json, report_json, err);
-    rb_doc_read_end(doc);
-    return st;
+    *patch_json = NULL;
+    if (report_json) *report_json = NULL;
+    if (rb_doc_refuse_deferred(doc, "a transform", err)) return RB_E_DEFERRED;
+    return transform_model(doc, name, options_json, patch_json, report_json, err);
 }
 
-/* The format's hooks read (and set) the model by its nodes: deferred units are expanded first. */
+/* The encoding is a header field, which a deferred document keeps as a node. */
 const char *rb_doc_encoding(const rb_doc *doc)
 {
-    rb_doc_expand_units((rb_doc *)doc);
     return doc->format->encoding ? doc->format->encoding(doc) : NULL;
 }
 
+/* The format's hook sets the encoding in every node that carries it: the units too. */
 rb_status rb_doc_set_encoding(rb_doc *doc, const char *encoding)
 {
-    rb_doc_expand_units(doc);
+    rb_status expanded = rb_doc_expand(doc, NULL);
+    if (expanded != RB_OK) return expanded;
     if (!doc->format->set_encoding || doc->format->set_encoding(doc, encoding) != 0) return RB_E_UNSUPPORTED;
     return RB_OK;
 }

@@ -155,7 +155,7 @@ static int records_match(const rb_doc *doc, rb_doc *original, char *path, size_t
         if (doc->format->set_encoding && encoding_of(doc)) doc->format->set_encoding(original, encoding_of(doc));
         int same = rb_records_unchanged(doc, original, path, path_size);
         if (same != -1 || !original->deferred_units) return same;
-        if (!rb_doc_expand_units(original)) return -2;
+        if (rb_doc_expand(original, NULL) != RB_OK) return -2;
     }
 }
 
@@ -199,9 +199,9 @@ int rb_records_guard(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_
     if (!doc->format->is_record) return 0;
     const rb_section *origin = origin_of(doc);
     if (origin && out_size == origin->size && memcmp(out, origin->data, out_size) == 0) return 0;
-    /* units still deferred: the model is its own file as read (every edit navigates it, which
-     * expands them; a write against another original expands them first, core/doc/doc_write.c), so
-     * its records are the file's */
+    /* units still deferred: the model is its own file as read (an edit expands what it changes,
+     * and a write against another original refuses a document with units deferred,
+     * core/doc/doc_write.c), so its records are the file's */
     if (doc->deferred_units && origin && origin == bytes_of(doc)) return 0;
     if (!rb_doc_holds_record(doc)) return 0;
     int built = !bytes_of(doc);

@@ -395,24 +395,19 @@ static void emit_doc(model_walk *w, const char *source_name);
 
 /* A document with deferred units is printed reading each unit again alone when every one can
  * be (docs/performance.md "Issue 31, session 11: one unit at a time"): the dump's memory is the
- * deferred model and one unit's nodes. Else it is expanded first (rb_doc_read_begin: the whole
- * file read again). */
+ * deferred model and one unit's nodes, and the document is only read. One whose units cannot
+ * all be read alone is refused (RB_E_DEFERRED: rb_doc_expand it first). */
 int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const char *source_name,
                 rb_blob_to_file to_file, void *to_file_context, rb_error *err)
 {
     model_walk w = {e, doc, to_file ? RB_BLOBS_REF : mode, to_file, to_file_context};
     rb_error unit_err = {0};
     w.err = &unit_err;
-    rb_doc_read_units_begin(doc);
     w.units_alone = doc->deferred_units && rb_doc_units_read_alone(doc);
-    if (doc->deferred_units && !w.units_alone) {
-        rb_doc_read_end(doc);
-        rb_doc_read_begin(doc);
-    }
+    if (doc->deferred_units && !w.units_alone && rb_doc_refuse_deferred(doc, "this dump", err)) return -1;
     rb_arena_init(&w.units);
     emit_doc(&w, source_name);
     rb_arena_free(&w.units);
-    rb_doc_read_end(doc);
     if (!unit_err.status) return 0;
     if (err) *err = unit_err;
     return -1;

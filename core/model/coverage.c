@@ -56,15 +56,11 @@ static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
 void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
     memset(coverage, 0, sizeof(*coverage));
-    rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    node_coverage(doc->root, coverage);
-    rb_doc_read_end(doc);
+    node_coverage(doc->root, coverage); /* deferred units count what their read saw */
 }
 
 void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
     memset(kinds, 0, sizeof(*kinds));
-    rb_doc_read_units_begin(doc); /* deferred units count what their read saw */
-    node_coverage_kinds(doc->root, kinds);
-    rb_doc_read_end(doc);
+    node_coverage_kinds(doc->root, kinds); /* deferred units count what their read saw */
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/doc_state.h"
+#include "core/error.h"
 
 /* Grows an array of `item` sized elements to hold one more; 0 when out of memory. */
 static int grow(void **items, size_t *cap, size_t count, size_t item)
@@ -66,29 +67,15 @@ int rb_doc_add_note(rb_doc *doc, const char *text)
     return 0;
 }
 
-/* The lock is the document's own synchronisation, not part of its value: taking it on a const
- * document is a read. */
-void rb_doc_read_units_begin(const rb_doc *doc) { pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock); }
-
-/* Expanding changes the representation, not the value (the units read again give the nodes a
- * full read gives): the document stays logically const, as for rb_doc_root's tables. The check
- * of `deferred_units` outside the lock is an atomic load; the expansion publishes 0 with a
- * release store after the new model is in place. */
-int rb_doc_expand_units(rb_doc *doc)
+int rb_doc_refuse_deferred(const rb_doc *doc, const char *what, rb_error *err)
 {
-    if (!__atomic_load_n(&doc->deferred_units, __ATOMIC_ACQUIRE)) return 1;
-    pthread_rwlock_wrlock(&doc->lock);
-    int ok = !doc->deferred_units || (doc->expand && doc->expand(doc));
-    pthread_rwlock_unlock(&doc->lock);
-    return ok;
+    if (!doc->deferred_units) return 0;
+    rb_error_set(err, RB_E_DEFERRED, doc->file_name, NULL,
+                 "%s needs the model's nodes, and the document keeps %zu units deferred (read with "
+                 "rb_read_options.defer): expand it first (rb_doc_expand)",
+                 what, doc->deferred_units);
+    return RB_E_DEFERRED;
 }
-
-void rb_doc_read_begin(const rb_doc *doc)
-{
-    rb_doc_expand_units((rb_doc *)doc);
-    pthread_rwlock_rdlock((pthread_rwlock_t *)&doc->lock);
-}
-void rb_doc_read_end(const rb_doc *doc) { pthread_rwlock_unlock((pthread_rwlock_t *)&doc->lock); }
 
 /* Deferred units read one at a time (docs/performance.md "Issue 31, session 11: one unit at a time"). */
 static int units_alone_below(const rb_node *n)

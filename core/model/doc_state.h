@@ -15,9 +15,13 @@
 
 /* Byte spaces are numbered with 16 bits in the model's nodes. */
 enum { RB_MAX_SECTIONS = 65535 };
+/* The file name a document keeps for its messages (and a deferred build to build again from). */
+enum { RB_DOC_NAME_SIZE = 256 };
 
 /* Where a deferred unit is in the model: child `index` of `parent`, and the containers above
  * `parent` (nearest first), which the unit's description may look at (rb_ar_enclosing). */
+/* The deepest chain of containers a unit read alone sees (its own and those above it). */
+enum { RB_UNIT_CHAIN = 64 };
 typedef struct rb_unit_place {
     const rb_node *unit; /* RB_K_DEFERRED */
     const rb_node *parent;
@@ -36,7 +40,7 @@ struct rb_doc {
     rb_arena arena;
     const rb_format *format;
     rb_node *root;
-    char file_name[256];
+    char file_name[RB_DOC_NAME_SIZE];
     rb_limits limits;
     rb_section *sections; /* [0] is the input file; decoded streams follow */
     size_t section_count, section_cap;
@@ -76,33 +80,28 @@ struct rb_doc {
     /* deviations the reader kept (rb_ar_note): the texts and the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;
-    /* Reads never write (docs/performance.md "Reads never write"): whole-model reads (write, JSON,
-     * check, info, ...) hold `lock` shared; rb_doc_root turns packed tables into nodes once,
-     * holding it exclusive, then sets `navigable`. */
-    pthread_rwlock_t lock;
+    /* rb_doc_root turned every packed table and record into nodes: set by a call that has the
+     * document to itself (docs/performance.md "Reads never write") */
     int navigable;
     /* The deferred model (docs/performance.md "The deferred model"): read with
      * rb_read_options.defer, formats may keep units as checked bytes (RB_K_DEFERRED, counted in
-     * deferred_units); `expand` (set by the parse) reads the document again in full, holding the
-     * lock exclusive, the first time a whole-model read or rb_doc_root needs nodes. */
+     * deferred_units); `expand` (set by the parse or the build) makes them nodes again (the file
+     * read or built again in full) when rb_doc_expand is called: 0 and `err` when it cannot. */
     int defer_units;
     int check_units; /* rb_read_options.check_units: a unit deferred only when its nodes write its bytes */
     size_t deferred_units;
-    int (*expand)(struct rb_doc *doc);
+    int (*expand)(struct rb_doc *doc, rb_error *err);
     /* reads one deferred unit again alone into the caller's arena, the model untouched
      * (core/archive/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
      * time (docs/performance.md "Issue 31, session 11: one unit at a time") */
     rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
-    /* the last write's stream reports (rb_stream_info.report) are written and read under this */
+    /* The one lock of a document: writes may run on one document from several threads at once
+     * (a write only reads the model), and each publishes its stream reports
+     * (rb_stream_info.report) under this lock; rb_doc_stream_reports reads them under it.
+     * test_concurrent_reads checks the law: every thread sees what one reader alone sees. */
     pthread_mutex_t report_lock;
 };
 
-/* Brackets a read of the whole model (several threads may hold it at once; nestable). A
- * document with deferred units is expanded first. */
-void rb_doc_read_begin(const rb_doc *doc);
-/* The same for the reads that take deferred units as they are (writing, coverage): they do not
- * expand them. */
-void rb_doc_read_units_begin(const rb_doc *doc);
 /* Exchanges the models of two documents (the nodes, their arena, sections, streams, derived
  * offsets and notes): how a document with deferred units moves its model out before it reads
  * the file again in full. */
@@ -111,12 +110,11 @@ void rb_doc_swap_model(rb_doc *a, rb_doc *b);
  * offsets): a document's model when the arena goes too, a unit read alone when its arena is
  * handed back to the caller. */
 void rb_doc_free_read_products(rb_doc *doc);
-/* Expands the deferred units of a document (no-op without any): 0 when out of memory. */
-int rb_doc_expand_units(rb_doc *doc);
-void rb_doc_read_end(const rb_doc *doc);
+/* A call that needs the model's nodes where the document keeps deferred units: RB_E_DEFERRED,
+ * naming `what` (the call), and the way out (rb_doc_expand). 0 when there are none. */
+int rb_doc_refuse_deferred(const rb_doc *doc, const char *what, rb_error *err);
 /* Can every deferred unit of the document be read alone (`expand_unit` set, the format reads
- * units, each unit has its start record)? Else only reading the whole file again expands them.
- * The caller holds the document's lock (rb_doc_read_units_begin). */
+ * units, each unit has its start record)? Else only reading the whole file again expands them. */
 int rb_doc_units_read_alone(const rb_doc *doc);
 
 /* Registers a byte space; returns its index (0 is the input file). */

@@ -44,9 +44,8 @@ int rb_node_append(rb_arena *arena, rb_node *parent, rb_node *child)
 
 rb_node *rb_node_get(const rb_node *record, const char *key)
 {
-    /* a packed record is asked for a node: it becomes nodes, once (a change of representation,
-     * not of value, so the record stays logically const; NULL when out of memory) */
-    if (record && record->kind == RB_K_PACKED && !rb_table_expand((rb_node *)record)) return NULL;
+    /* a packed record has no nodes to hand out: readers take rb_record_view, editors
+     * rb_table_expand it first */
     if (!record || !rb_node_is_container(record)) return NULL;
     for (size_t i = 0; i < record->v.kids.count; i++) {
         rb_node *c = record->v.kids.items[i];
@@ -180,8 +179,11 @@ int rb_node_text_equals(const rb_node *n, const void *text, size_t length)
 
 int rb_node_text_is(const rb_node *n, const char *text) { return rb_node_text_equals(n, text, strlen(text)); }
 
-/* Memoised on first use; several threads may ask at once (reads never write to what another
- * reads: the digests are published with the flag, under one lock for all documents). */
+/* Memoised on first use: the digests of a stream are a cache beside the model, not part of its
+ * value, and several threads reading one document may ask at once. So they are computed under
+ * one lock for all documents and published with a release store of the flag, which the
+ * unlocked acquire load pairs with. The law test_concurrent_reads checks (under ThreadSanitizer
+ * too, tests/api/tsan.sh): every thread's JSON and written bytes are those one reader alone gets. */
 static pthread_mutex_t digests_lock = PTHREAD_MUTEX_INITIALIZER;
 
 const rb_stream_info *rb_stream_digests(const rb_stream_info *s)

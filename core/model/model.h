@@ -185,6 +185,10 @@ rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb
 /* Turns a table into the list of nodes it stands for, and a packed record into the record, in
  * place (for callers that edit nodes). Returns 0 when out of memory (the node is then unchanged). */
 int rb_table_expand(rb_node *table);
+/* The same nodes built in `arena`, the table or packed record left as it is: a list node (a copy
+ * of the table's, its elements as nodes) or the record (with the packed node's key). For a write
+ * that spells them out (a text encoding) without changing the model. NULL when out of memory. */
+rb_node *rb_table_nodes(const rb_node *table, rb_arena *arena);
 /* A record whichever form it has: `record` itself, or for a packed record (RB_K_PACKED) its
  * fields built in `scratch` (valid while `scratch` is). For code that only reads a few fields and
  * should not turn the record into nodes for good. */

@@ -46,6 +46,18 @@ static void rb_pointer_push_index(rb_buf *path, size_t i)
     rb_buf_put(path, s + at, sizeof s - at);
 }
 
+/* One comparison: what is left out, where the walk is and where it found a difference, and for
+ * rb_model_equal_units the document whose deferred units `b` meets are read alone. */
+typedef struct compare {
+    rb_member_filter ignored;
+    rb_buf *path, *where;
+    const rb_doc *b_doc;   /* NULL: `b` holds no deferred unit to read */
+    rb_arena *arena;       /* where a unit read alone goes, given back after its comparison */
+    rb_error *err;
+    const rb_node *chain[RB_UNIT_CHAIN]; /* b's containers walked into, innermost first */
+    size_t depth;
+} compare;
+
 static int differs_at(const rb_buf *path, rb_buf *where)
 {
     if (where && !where->size) {
@@ -79,10 +91,43 @@ static int same_scalar(const rb_node *a, const rb_node *b)
     }
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where);
+static int equal_at(const rb_node *a, const rb_node *b, compare *c);
 
-static int equal_lists(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
+/* Child `i` of `b`'s container `parent` compared with `a`: a deferred unit of `b` read alone
+ * first (its container as the read saw it, the containers above it as they are), compared, and
+ * its memory given back. */
+static int equal_child(const rb_node *a, const rb_node *parent, size_t i, const rb_node *b, compare *c)
 {
+    if (b->kind != RB_K_DEFERRED || !c->b_doc || a->kind == RB_K_DEFERRED) return equal_at(a, b, c);
+    rb_unit_place place = {b, parent, i, c->chain + 1, c->depth - 1}; /* chain[0] is `parent` */
+    rb_arena_mark mark = rb_arena_mark_here(c->arena);
+    const rb_node *alone = c->b_doc->expand_unit ? c->b_doc->expand_unit(c->b_doc, &place, c->arena, c->err) : NULL;
+    int same = alone && equal_at(a, alone, c);
+    rb_arena_reset(c->arena, &mark);
+    return alone ? same : differs_at(c->path, c->where);
+}
+
+/* `b`'s container entered (for the units below it), or 0 when the chain is full. */
+static int enter(compare *c, const rb_node *b)
+{
+    if (!c->b_doc) return 1;
+    if (c->depth >= RB_UNIT_CHAIN) return 0;
+    memmove(c->chain + 1, c->chain, c->depth * sizeof c->chain[0]);
+    c->chain[0] = b;
+    c->depth++;
+    return 1;
+}
+
+static void leave(compare *c)
+{
+    if (!c->b_doc) return;
+    c->depth--;
+    memmove(c->chain, c->chain + 1, c->depth * sizeof c->chain[0]);
+}
+
+static int equal_lists(const rb_node *a, const rb_node *b, compare *c)
+{
+    rb_buf *path = c->path, *where = c->where;
     size_t count = rb_element_count(a);
     if (count != rb_element_count(b)) return differs_at(path, where);
     /* equal bytes are equal content, unless a symbol's text changed beside them */
@@ -91,54 +136,88 @@ static int equal_lists(const rb_node *a, const rb_node *b, rb_member_filter igno
         (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0))
         return 1;
     rb_element_scratch sa, sb;
-    for (size_t i = 0; i < count; i++) {
+    if (!enter(c, b)) return differs_at(path, where);
+    int same = 1;
+    for (size_t i = 0; i < count && same; i++) {
         size_t mark = path->size;
         if (where) rb_pointer_push_index(path, i); /* the path is only made for a caller that asks where */
-        int same = equal_at(rb_model_element(a, i, &sa), rb_model_element(b, i, &sb), ignored, path, where);
+        same = equal_child(rb_model_element(a, i, &sa), b, i, rb_model_element(b, i, &sb), c);
         path->size = mark;
-        if (!same) return 0;
     }
-    return 1;
+    leave(c);
+    return same;
 }
 
-static int equal_records(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
+static int equal_records(const rb_node *a, const rb_node *b, compare *c)
 {
+    rb_buf *path = c->path, *where = c->where;
     if (a->kind == RB_K_PACKED && b->kind == RB_K_PACKED && a->table->layout == b->table->layout &&
         same_bytes(a, b))
         return 1;
     rb_record_scratch sa, sb;
     const rb_node *ra = rb_record_view(a, &sa), *rb = rb_record_view(b, &sb);
-    if (ra->v.kids.count != rb->v.kids.count) return differs_at(path, where);
-    for (size_t i = 0; i < ra->v.kids.count; i++) {
+    if (ra->v.kids.count != rb->v.kids.count || !enter(c, rb)) return differs_at(path, where);
+    int same = 1;
+    for (size_t i = 0; i < ra->v.kids.count && same; i++) {
         const rb_node *x = ra->v.kids.items[i], *y = rb->v.kids.items[i];
-        if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) return differs_at(path, where);
-        if (ignored && ignored(ra, x) && ignored(rb, y)) continue;
+        if (x->key != y->key && (!x->key || !y->key || strcmp(x->key, y->key) != 0)) {
+            same = differs_at(path, where);
+            break;
+        }
+        if (c->ignored && c->ignored(ra, x) && c->ignored(rb, y)) continue;
         size_t mark = path->size;
         if (where) rb_pointer_push_token(path, x->key);
-        int same = equal_at(x, y, ignored, path, where);
+        same = equal_child(x, rb, i, y, c);
         path->size = mark;
-        if (!same) return 0;
     }
-    return 1;
+    leave(c);
+    return same;
 }
 
-static int equal_at(const rb_node *a, const rb_node *b, rb_member_filter ignored, rb_buf *path, rb_buf *where)
+static int equal_at(const rb_node *a, const rb_node *b, compare *c)
 {
     if (a == b) return 1;
-    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, ignored, path, where);
+    if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, c);
     if ((rb_model_record_like(a) && rb_model_record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
-        return equal_records(a, b, ignored, path, where);
-    return same_scalar(a, b) ? 1 : differs_at(path, where);
+        return equal_records(a, b, c);
+    return same_scalar(a, b) ? 1 : differs_at(c->path, c->where);
 }
 
-int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
+/* The comparison from `path`. The place of a difference is spelled only when there is one: a
+ * first walk without it (spelling every member's path costs as much as comparing it), then,
+ * for a caller that asks where, a second walk that spells it. */
+static int equal_from(const rb_node *a, const rb_node *b, const char *path, rb_buf *where, compare *c)
 {
     rb_buf at;
     rb_buf_init(&at);
     rb_buf_put(&at, path, strlen(path));
-    int same = equal_at(a, b, NULL, &at, where);
+    c->path = &at;
+    int same = equal_at(a, b, c);
+    if (!same && where) {
+        c->where = where;
+        at.size = strlen(path);
+        equal_at(a, b, c);
+    }
     rb_buf_free(&at);
     if (where) rb_buf_put_u8(where, 0);
+    return same;
+}
+
+int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where)
+{
+    compare c = {0};
+    return equal_from(a, b, path, where, &c);
+}
+
+int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, rb_error *err)
+{
+    rb_arena arena;
+    rb_arena_init(&arena);
+    rb_error unit_err = {0};
+    compare c = {.b_doc = b_doc, .arena = &arena, .err = &unit_err};
+    int same = equal_from(a, b_doc->root, "", where, &c);
+    rb_arena_free(&arena);
+    if (err) *err = unit_err;
     return same;
 }
 
@@ -152,5 +231,6 @@ int rb_model_same(const rb_node *a, const rb_node *b)
 int rb_model_same_but(const rb_node *a, const rb_node *b, rb_member_filter ignored)
 {
     rb_buf path = {0}; /* only written when asked where */
-    return equal_at(a, b, ignored, &path, NULL);
+    compare c = {.ignored = ignored, .path = &path};
+    return equal_at(a, b, &c);
 }

@@ -12,6 +12,11 @@
  * stream encodings, a table or the list it stands for — does not count). Else 0, and `where`
  * (may be NULL) gets the JSON pointer of the first difference below `path`. */
 int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf *where);
+/* rb_model_equal of a model without deferred units (`a`) and a document read with the deferred
+ * model: each of `b_doc`'s units is read alone when the walk meets it (rb_doc.expand_unit),
+ * compared, and its memory given back, so the comparison holds one unit's nodes at a time and
+ * `b_doc` is not changed. A unit that cannot be read alone is a difference (`err` says why). */
+int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, rb_error *err);
 /* rb_model_equal without the place of the difference (symbol handles by handle: a renamed symbol
  * is one change, of the symbol). */
 int rb_model_same(const rb_node *a, const rb_node *b);

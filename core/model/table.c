@@ -116,37 +116,43 @@ rb_node *rb_table_element(const rb_node *table, size_t index, rb_node *nodes, rb
     return element;
 }
 
-/* A packed record becomes the record it stands for: its node keeps its key and place. */
-static int expand_packed_record(rb_node *packed)
+rb_node *rb_table_nodes(const rb_node *table, rb_arena *arena)
 {
-    size_t below = rb_layout_node_count(packed->table->layout);
-    rb_node *nodes = rb_arena_alloc(packed->table->arena, (below + 1) * sizeof(rb_node));
-    rb_node **kids = below ? rb_arena_alloc(packed->table->arena, below * sizeof(rb_node *)) : NULL;
-    if (!nodes || (below && !kids)) return 0;
-    const rb_node *element = rb_table_element(packed, 0, nodes, kids);
-    packed->kind = RB_K_RECORD;
-    packed->table = NULL;
-    packed->v.kids = element->v.kids;
-    return 1;
-}
-
-int rb_table_expand(rb_node *table)
-{
-    if (table->kind == RB_K_PACKED) return expand_packed_record(table);
-    if (table->kind != RB_K_TABLE) return 1;
     const rb_table *t = table->table;
-    size_t below = rb_layout_node_count(t->layout), per_element = below + 1, count = t->count;
-    rb_node *nodes = count ? rb_arena_alloc(t->arena, count * per_element * sizeof(rb_node)) : NULL;
-    rb_node **kids = count ? rb_arena_alloc(t->arena, count * below * sizeof(rb_node *)) : NULL;
-    rb_node **items = count ? rb_arena_alloc(t->arena, count * sizeof(rb_node *)) : NULL;
-    if (count && (!nodes || !kids || !items)) return 0;
+    size_t below = rb_layout_node_count(t->layout), per_element = below + 1;
+    size_t count = table->kind == RB_K_PACKED ? 1 : t->count;
+    rb_node *nodes = rb_arena_alloc(arena, (count ? count : 1) * per_element * sizeof(rb_node));
+    rb_node **kids = rb_arena_alloc(arena, (count && below ? count * below : 1) * sizeof(rb_node *));
+    if (!nodes || !kids) return NULL;
+    if (table->kind == RB_K_PACKED) { /* the record, with the packed node's key and place */
+        rb_node *record = rb_table_element(table, 0, nodes, kids);
+        record->key = table->key;
+        record->section = table->section;
+        return record;
+    }
+    rb_node *list = rb_arena_alloc(arena, sizeof *list);
+    rb_node **items = rb_arena_alloc(arena, (count ? count : 1) * sizeof(rb_node *));
+    if (!list || !items) return NULL;
     for (size_t i = 0; i < count; i++)
         items[i] = rb_table_element(table, i, nodes + i * per_element, kids + i * below);
-    table->kind = RB_K_LIST;
+    *list = *table;
+    list->kind = RB_K_LIST;
+    list->table = NULL;
+    list->v.kids.items = items;
+    list->v.kids.count = (uint32_t)count;
+    list->v.kids.cap = (uint32_t)count;
+    return list;
+}
+
+/* The node becomes what it stands for, in place: it keeps its key and place. */
+int rb_table_expand(rb_node *table)
+{
+    if (table->kind != RB_K_TABLE && table->kind != RB_K_PACKED) return 1;
+    const rb_node *nodes = rb_table_nodes(table, table->table->arena);
+    if (!nodes) return 0;
+    table->kind = nodes->kind;
     table->table = NULL;
-    table->v.kids.items = items;
-    table->v.kids.count = (uint32_t)count;
-    table->v.kids.cap = (uint32_t)count;
+    table->v.kids = nodes->v.kids;
     return 1;
 }
 

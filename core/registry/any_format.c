@@ -40,7 +40,12 @@ rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, co
     if (rb_detect_format(data, size)) {
         rb_read_options options = {.file_name = name};
         if (!(companion = rb_doc_parse(data, size, &options, err))) return err ? err->status : RB_E_FORMAT;
-        rb_doc_root(companion); /* the hooks walk it by pointers too */
+        if (!rb_doc_root(companion)) { /* the hooks walk it by pointers too */
+            rb_status st = rb_doc_expand(companion, err);
+            rb_doc_free(companion);
+            if (st == RB_OK) rb_error_set(err, st = RB_E_NOMEM, name, NULL, "out of memory");
+            return st;
+        }
     }
     rb_doc_free(doc->companion);
     doc->companion = companion;
@@ -125,12 +130,11 @@ rb_doc *rb_doc_build_file(const char *json_path, const rb_doc *blob_source, rb_e
 }
 
 /* A deferring build's units expanded: the JSON built again in full into the same document
- * (what core/doc/doc.c's read_again_in_full is to a deferred read). Called holding the document's
- * lock exclusive; 0 when the file no longer builds (changed since) or out of memory. */
-static int build_again_in_full(rb_doc *doc)
+ * (what core/doc/doc.c's read_again_in_full is to a deferred read); 0 and `err` when the file no
+ * longer builds (changed or gone since) or out of memory, the deferred model kept. */
+static int build_again_in_full(rb_doc *doc, rb_error *err)
 {
-    rb_error err;
-    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, &err);
+    rb_doc *full = build_file(doc->file_name, doc->blob_source, 0, err);
     if (!full) return 0;
     rb_doc_swap_model(doc, full); /* `full` holds the deferred model now */
     rb_doc_free(full);
@@ -140,7 +144,7 @@ static int build_again_in_full(rb_doc *doc)
     if (doc->format_index && doc->format->free_index) doc->format->free_index(doc->format_index);
     doc->format_index = NULL;
     doc->defer_units = 0;
-    __atomic_store_n(&doc->deferred_units, 0, __ATOMIC_RELEASE);
+    doc->deferred_units = 0;
     return 1;
 }
 
@@ -148,7 +152,7 @@ rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_sou
 {
     /* expansion builds the file again from the name the document keeps: one it cannot keep
      * whole is built in full at once */
-    int defer = json_path && strlen(json_path) < sizeof ((rb_doc *)0)->file_name;
+    int defer = json_path && strlen(json_path) < RB_DOC_NAME_SIZE;
     rb_doc *doc = build_file(json_path, blob_source, defer, err);
     if (doc) doc->expand = build_again_in_full;
     return doc;

@@ -866,7 +866,7 @@ static int symbol_is_referenced(groff_state *st, const rb_node *symbol)
  * (The game puts the names in ordered sets; the order in the file is the exporter's.) */
 static void layout_symbols(rb_ar *ar, groff_state *st, int keep_order)
 {
-    rb_node *list = (rb_node *)rb_node_get(rb_ar_current(ar), "symbols");
+    rb_node *list = rb_ar_own(ar, rb_node_get(rb_ar_current(ar), "symbols"));
     if (!list || list->kind != RB_K_LIST) return;
     /* A model the file was read into is laid out already: then nothing is stored, so writes of an
      * unedited document only read it (docs/performance.md "Reads never write"). */
@@ -967,7 +967,7 @@ static void groff_container(rb_ar *ar)
     if (keep_order) rb_ar_bool_detached(ar, "unsortedNameTable", 1, 1);
     groff_symbols(ar, &st, name_count.value, keep_order);
     const rb_node *symbols = rb_node_get(rb_ar_current(ar), "symbols");
-    groff_names_from_json_end(ar, &json_names, (rb_node *)symbols);
+    groff_names_from_json_end(ar, &json_names, rb_ar_own(ar, symbols));
     uint64_t names = dir == RB_AR_READ ? name_count.value : symbols ? symbols->v.kids.count : 0;
     uint64_t end = rb_ar_tell(ar) - base;
     /* the game stops after the last name; anything behind it is kept */

@@ -291,8 +291,8 @@ void groff_names_from_json_begin(rb_ar *ar, groff_json_names *names)
     names->symbols = rb_ar_json_member(ar, "symbols");
     names->original = rb_ar_doc(ar)->blob_source;
     if (names->original && names->original->format != rb_ar_doc(ar)->format) names->original = NULL;
-    /* its name table is navigated: a source read deferred (rebyte build's) expands first */
-    if (names->original && !rb_doc_expand_units((rb_doc *)names->original)) names->original = NULL;
+    /* its name table is read: a source read deferred (rebyte build's) keeps it as nodes
+     * (docs/formats/tres.md "The deferred model") */
     for (size_t i = 0; i < json_array_size(names->symbols); i++) {
         uint32_t h = json_handle(json_array_get(names->symbols, i));
         if (h < SECTION_HANDLES && h > names->highest) names->highest = h;

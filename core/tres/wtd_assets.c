@@ -72,11 +72,9 @@ int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
                     size_t why_size)
 {
     if (only_kind && strcmp(only_kind, "image") != 0) return 0;
-    rb_doc_read_begin(doc);
     const rb_node *terrain = rb_node_get(doc->root, "terrain");
     size_t size = 0;
     uint8_t *content = terrain ? model_content(terrain, &size, why, why_size) : NULL;
-    rb_doc_read_end(doc);
     if (!terrain) return 0; /* a tree kept as its bits (docs/formats/tres.md "WTD (wtd)") */
     if (!content) return -1;
     uint32_t root = rb_wtd_root_size(content), side = 0;

@@ -689,8 +689,7 @@ void cli_report_line(void *context, int warning, const char *line)
             named ? "" : ": ", line + indent);
 }
 
-/* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
-static int cli_exit_code_of(rb_status st)
+int cli_exit_code_of(rb_status st)
 {
     if (st == RB_E_VERIFY) return EXIT_DIFFERS;
     return st == RB_E_IO || st == RB_E_NOMEM ? EXIT_IO : EXIT_BAD_INPUT;

@@ -135,6 +135,8 @@ typedef struct cli_report_context {
 void cli_report_line(void *context, int warning, const char *line);
 /* A failed rb_apply on stderr, "rebyte: ERROR (nothing was written)"; returns its exit code. */
 int cli_apply_failed(const rb_error *err);
+/* The exit code of a library failure: 1 did not verify, 3 I/O or memory, else 2. */
+int cli_exit_code_of(rb_status st);
 /* A verified result to `target` ("-" = stdout), the input kept first as INPUT.bak with `backup`
  * (cli_backup_original); over the input of `edit` when it is not NULL (cli_write_edited).
  * EXIT_OK or EXIT_IO (printed). */

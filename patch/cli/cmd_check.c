@@ -98,7 +98,14 @@ static int check_file(const char *path, int named, const check_options *options,
         return rc;
     }
     check_found found = {path, options, options->json ? json_array() : NULL, 0, 0};
-    rb_doc_check(l.doc, note_violation, &found);
+    rb_error err;
+    if (rb_doc_check(l.doc, note_violation, &found, NULL, &err) != RB_OK) {
+        cli_print_error(&err);
+        if (options->json) print_json_line(path, rb_doc_format(l.doc), "error", NULL, err.message);
+        json_decref(found.violations);
+        cli_unload(&l);
+        return cli_exit_code_of(err.status);
+    }
     const char *status = found.refusals ? "broken" : found.warnings ? "warnings" : "ok";
     if (options->json) print_json_line(path, rb_doc_format(l.doc), status, found.violations, NULL);
     else if (!found.refusals && !options->quiet) {

@@ -39,7 +39,7 @@ static json_t *load_json_file(const char *path)
 /* The dump is printed while the model is walked, straight into the output file (rb_doc_dump_to):
  * memory stays that of the model, whatever the size of the JSON. */
 typedef struct dump_job {
-    const rb_doc *doc;
+    rb_doc *doc;
     rb_blob_mode blobs;
     const char *source;     /* "$source" */
     const char *files_prefix, *files_base; /* --blobs=files: the folder's name, and where it goes */
@@ -75,10 +75,8 @@ static int write_blob_files(dump_job *job, const rb_dump_file *files, size_t cou
     return 0;
 }
 
-static int produce_dump(void *context, int fd)
+static rb_status dump_once(dump_job *job)
 {
-    dump_job *job = context;
-    job->fd = fd;
     rb_status st;
     if (job->files_prefix) {
         rb_dump_file *files = NULL;
@@ -92,6 +90,16 @@ static int produce_dump(void *context, int fd)
     } else {
         st = rb_doc_dump_to(job->doc, job->blobs, job->source, sink_to_fd, job, &job->err);
     }
+    return st;
+}
+
+static int produce_dump(void *context, int fd)
+{
+    dump_job *job = context;
+    job->fd = fd;
+    rb_status st = dump_once(job);
+    /* units the format cannot read alone (refused before a byte is printed): expanded, then printed */
+    if (st == RB_E_DEFERRED && (st = rb_doc_expand(job->doc, &job->err)) == RB_OK) st = dump_once(job);
     if (st == RB_OK) return 0;
     if (job->write_errno) {
         errno = job->write_errno; /* the writer says what failed */
@@ -104,7 +112,7 @@ static int produce_dump(void *context, int fd)
 }
 
 /* OUT.json, and for --blobs=files the folder OUT.files beside it (files named relative to it). */
-static int dump_to_path(const rb_doc *doc, int blobs, const char *source, const char *out)
+static int dump_to_path(rb_doc *doc, int blobs, const char *source, const char *out)
 {
     dump_job job = {.doc = doc, .blobs = (rb_blob_mode)blobs, .source = source};
     char prefix[512], base[4096];

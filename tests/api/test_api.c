@@ -46,8 +46,9 @@ static void check_game_rules(const uint8_t *data, size_t size)
 {
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
-    size_t reported = 0;
-    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 0 && reported == 0, "the sample map checks clean");
+    size_t reported = 0, found = 0;
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 0 && reported == 0,
+          "the sample map checks clean");
     rb_doc_free(doc);
     rb_apply_result r;
     CHECK(apply_text(data, size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"Body only\"}]",
@@ -59,7 +60,8 @@ static void check_game_rules(const uint8_t *data, size_t size)
           "the header copy carries the body's new name");
     doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
     reported = 0;
-    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 0, "the renamed map checks clean (got %zu)", reported);
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 0,
+          "the renamed map checks clean (got %zu)", reported);
     rb_doc_free(doc);
     rb_apply_result_free(&r);
     static const char header_only[] =
@@ -68,7 +70,7 @@ static void check_game_rules(const uint8_t *data, size_t size)
     CHECK(apply_text(data, size, header_only, 1, &r) == RB_OK, "a disagreeing copy is written when forced");
     doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
     reported = 0;
-    CHECK(doc && rb_doc_check(doc, count_problem, &reported) == 1 && reported == 1,
+    CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 1 && reported == 1,
           "the header's own name is one problem (got %zu)", reported);
     rb_doc_free(doc);
     rb_apply_result_free(&r);

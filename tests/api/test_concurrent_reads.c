@@ -3,9 +3,10 @@
  * threads at once — navigation over every node, getters, JSON rendering, writing, checking,
  * info — gives every thread the results one thread alone gets. Built with ThreadSanitizer
  * (REBYTE_TSAN=ON, ctest label tsan) it also proves there is no data race. Each file is also read
- * with the deferred model (docs/performance.md "The deferred model"), its threads writing and
- * counting coverage and dumping (one unit read again at a time) before they navigate, so that
- * writes and dumps of the deferred units run while another thread expands them.
+ * with the deferred model (docs/performance.md "The deferred model"): first its threads write,
+ * count coverage and dump it (one unit read again at a time) while it is deferred, and find the
+ * calls that need nodes refused (RB_E_DEFERRED) and the document still deferred; then it is
+ * expanded (rb_doc_root: a call that has the document to itself) and read as any other.
  *
  * Usage: test_concurrent_reads FILE...  (the samples and, when present, corpus files)
  */
@@ -24,11 +25,12 @@ typedef struct reading {
     uint32_t walk, json, written, info;
     size_t nodes, written_size, problems;
     int failed;
+    int dump_refused; /* a deferred document whose units cannot be read alone: RB_E_DEFERRED */
 } reading;
 
 typedef struct job {
     rb_doc *doc;
-    int write_first; /* a deferred document: write and count coverage before navigating */
+    const rb_node *root; /* NULL: the document is still deferred (only what needs no nodes) */
     reading seen;
 } job;
 
@@ -98,21 +100,42 @@ static uint32_t dump_crc(rb_doc *doc, reading *r)
     return crc;
 }
 
-static void read_everything(rb_doc *doc, int write_first, reading *r)
+/* A deferred document: what needs no nodes, and the calls that need them refused, the
+ * document unchanged (every round sees the same). */
+static void read_deferred(rb_doc *doc, reading *r)
 {
     memset(r, 0, sizeof *r);
-    if (write_first) {
-        write_and_count(doc, r);
-        /* before navigating, a deferred document is dumped reading its units again one at a
-         * time, each thread into memory of its own (core/archive/archive_unit.c) */
-        r->json = dump_crc(doc, r);
-    }
-    walk(rb_doc_root(doc), r);
-    uint32_t json = dump_crc(doc, r);
-    if (write_first && json != r->json) r->failed = 1;
-    r->json = json;
-    if (!write_first) write_and_count(doc, r);
-    rb_doc_check(doc, count_problem, &r->problems);
+    write_and_count(doc, r);
+    /* a deferred document is dumped reading its units again one at a time, each thread into
+     * memory of its own (core/archive/archive_unit.c); one whose units cannot be read alone is refused */
+    char *json = NULL;
+    rb_status dumped = rb_doc_dump(doc, RB_BLOBS_REF, NULL, &json, NULL);
+    r->dump_refused = dumped == RB_E_DEFERRED;
+    r->failed |= dumped != RB_OK && !r->dump_refused;
+    r->json = crc_text(0, json);
+    rb_free(json);
+    /* a document with units deferred refuses what needs nodes; one with none (a small file)
+     * answers */
+    rb_error err;
+    char *info = NULL;
+    rb_status described = rb_doc_info(doc, "file", r->written_size, &info, &err);
+    int deferred = described == RB_E_DEFERRED;
+    r->failed |= deferred ? info != NULL : described != RB_OK;
+    r->info = crc_text(0, info);
+    rb_free(info);
+    r->failed |= rb_doc_check(doc, count_problem, &r->problems, NULL, &err) != (deferred ? RB_E_DEFERRED : RB_OK);
+    r->failed |= deferred && r->problems;
+    r->failed |= r->dump_refused && !deferred;
+}
+
+static void read_everything(rb_doc *doc, const rb_node *root, reading *r)
+{
+    memset(r, 0, sizeof *r);
+    walk(root, r);
+    r->json = dump_crc(doc, r);
+    write_and_count(doc, r);
+    rb_error err;
+    r->failed |= rb_doc_check(doc, count_problem, &r->problems, NULL, &err) != RB_OK;
     char *info = NULL;
     r->failed |= rb_doc_info(doc, "file", r->written_size, &info, NULL) != RB_OK;
     r->info = crc_text(0, info);
@@ -124,11 +147,37 @@ static void *reader(void *arg)
     job *j = arg;
     reading r;
     for (int round = 0; round < ROUNDS; round++) {
-        read_everything(j->doc, j->write_first, &r);
+        if (j->root) read_everything(j->doc, j->root, &r);
+        else read_deferred(j->doc, &r);
         if (round == 0) j->seen = r;
         else if (memcmp(&r, &j->seen, sizeof r) != 0) j->seen.failed = 1;
     }
     return NULL;
+}
+
+/* THREADS readers of `docs` at once (thread t reads docs[t % 2]); each must see `expected`, or
+ * its written bytes and dump when `deferred_only`. */
+static void read_at_once(const char *path, const char *phase, rb_doc *const docs[2], int deferred_only,
+                         const reading *expected)
+{
+    pthread_t threads[THREADS];
+    job jobs[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        jobs[t].doc = docs[t % 2];
+        jobs[t].root = deferred_only ? NULL : rb_doc_root(docs[t % 2]); /* expanded already: reads only */
+        pthread_create(&threads[t], NULL, reader, &jobs[t]);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        const reading *seen = &jobs[t].seen;
+        int same = deferred_only ? seen->written == expected->written && seen->written_size == expected->written_size &&
+                                       (seen->json == expected->json || seen->dump_refused)
+                                 : memcmp(seen, expected, sizeof *expected) == 0;
+        CHECK(!seen->failed && same,
+              "%s, %s: thread %d saw what one reader sees (%zu nodes, json %08x, written %08x; alone %zu, %08x, %08x)",
+              path, phase, t, seen->nodes, seen->json, seen->written, expected->nodes, expected->json,
+              expected->written);
+    }
 }
 
 static void check_file(const char *path)
@@ -148,22 +197,14 @@ static void check_file(const char *path)
     CHECK(alone && shared && deferred, "%s parses", path);
     if (alone && shared && deferred) {
         reading expected;
-        read_everything(alone, 0, &expected);
+        read_everything(alone, rb_doc_root(alone), &expected);
         CHECK(!expected.failed && expected.written_size == size, "%s reads alone", path);
-        pthread_t threads[THREADS];
-        job jobs[THREADS];
-        for (int t = 0; t < THREADS; t++) {
-            jobs[t].doc = t % 2 ? deferred : shared;
-            jobs[t].write_first = t % 2;
-            pthread_create(&threads[t], NULL, reader, &jobs[t]);
-        }
-        for (int t = 0; t < THREADS; t++) {
-            pthread_join(threads[t], NULL);
-            CHECK(!jobs[t].seen.failed && memcmp(&jobs[t].seen, &expected, sizeof expected) == 0,
-                  "%s: thread %d saw what one reader sees (%zu nodes, json %08x, written %08x; alone %zu, %08x, %08x)",
-                  path, t, jobs[t].seen.nodes, jobs[t].seen.json, jobs[t].seen.written, expected.nodes, expected.json,
-                  expected.written);
-        }
+        rb_doc *const deferred_docs[2] = {deferred, deferred};
+        read_at_once(path, "deferred", deferred_docs, 1, &expected);
+        /* the expansion has the document to itself: no thread reads it meanwhile */
+        CHECK(rb_doc_root(shared) && rb_doc_root(deferred), "%s expands", path);
+        rb_doc *const docs[2] = {shared, deferred};
+        read_at_once(path, "expanded", docs, 0, &expected);
     }
     rb_doc_free(alone);
     rb_doc_free(shared);

@@ -5,6 +5,13 @@ add_executable(test_api api/test_api.c)
 target_link_libraries(test_api PRIVATE rebyte_objects)
 target_include_directories(test_api PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME test_api COMMAND test_api ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+# Expansion is explicit and its failure reaches the caller (an input changed after a deferred
+# read, a deferred build's JSON file gone).
+add_executable(test_expand api/test_expand.c)
+target_link_libraries(test_expand PRIVATE rebyte_objects)
+target_include_directories(test_expand PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME expand_errors COMMAND test_expand ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx
+         ${PROJECT_SOURCE_DIR}/samples/datawin/sample.win ${CMAKE_CURRENT_BINARY_DIR})
 rebyte_add_script_test(exports api/exports.sh $<TARGET_FILE:rebyte_shared>)
 # (a plain build only: a sanitizer's library needs its runtime in the client too)
 if(NOT REBYTE_SANITIZE AND NOT REBYTE_TSAN AND NOT REBYTE_FUZZ)

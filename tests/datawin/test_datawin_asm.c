@@ -16,7 +16,7 @@
 #include "tests/test_util.h"
 
 typedef struct listings {
-    const rb_doc *doc;
+    rb_doc *doc;
     const char *file;
     size_t count, lines, refused;
     uint32_t seed;

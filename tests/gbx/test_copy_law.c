@@ -146,7 +146,8 @@ static void count_refusal(void *context, const rb_rule_violation *v)
 static size_t refusals(const rb_doc *doc)
 {
     size_t n = 0;
-    rb_doc_check(doc, count_refusal, &n);
+    rb_error err;
+    CHECK(rb_doc_check(doc, count_refusal, &n, NULL, &err) == RB_OK, "the rules run: %s", err.message);
     return n;
 }
 

@@ -160,12 +160,19 @@ static int json_rebuilds_exactly(const uint8_t *d, size_t n, const char *what)
 }
 
 /* The chunk records of group `g` of a parsed document. */
-static const rb_node *chunk_of(rb_doc *doc, size_t g, size_t i)
+/* Chunk i of group g as the model keeps it (a packed record stays packed). */
+static const rb_node *kept_chunk(const rb_doc *doc, size_t g, size_t i)
 {
     const rb_node *groups = rb_node_get(doc->root, "groups");
     if (!groups || g >= groups->v.kids.count) return NULL;
     const rb_node *chunks = rb_node_get(groups->v.kids.items[g], "chunks");
     return chunks && i < chunks->v.kids.count ? chunks->v.kids.items[i] : NULL;
+}
+
+/* The same with its fields as nodes: the document navigated (rb_doc_root unpacks every chunk). */
+static const rb_node *chunk_of(rb_doc *doc, size_t g, size_t i)
+{
+    return rb_doc_root(doc) ? kept_chunk(doc, g, i) : NULL;
 }
 
 static int has_key(const rb_node *record, const char *key) { return record && rb_node_get(record, key) != NULL; }
@@ -702,7 +709,7 @@ static void test_packed_chunks(void)
     if (!doc) return;
     for (size_t i = 0; i < count; i++) {
         int spelled = i >= count - 2; /* the text label and the stale checksum */
-        const rb_node *c = chunk_of(doc, 0, i);
+        const rb_node *c = kept_chunk(doc, 0, i);
         CHECK(c && c->kind == (spelled ? RB_K_RECORD : RB_K_PACKED), "chunk %zu is %s", i,
               spelled ? "described field by field" : "kept packed");
     }
@@ -715,7 +722,7 @@ static void test_packed_chunks(void)
     for (size_t i = 0; spelled && i < count; i++) {
         char packed_keys[512], spelled_keys[512];
         rb_record_scratch scratch;
-        key_order(rb_record_view(chunk_of(doc, 0, i), &scratch), packed_keys, sizeof packed_keys);
+        key_order(rb_record_view(kept_chunk(doc, 0, i), &scratch), packed_keys, sizeof packed_keys);
         key_order(chunk_of(spelled, 0, i), spelled_keys, sizeof spelled_keys);
         CHECK(strcmp(packed_keys, spelled_keys) == 0, "chunk %zu: packed keys \"%s\", spelled \"%s\"", i, packed_keys,
               spelled_keys);
@@ -725,12 +732,15 @@ static void test_packed_chunks(void)
     char path[256];
     rb_doc_path_at(doc, first_x_at, path, sizeof path);
     CHECK(strcmp(path, "groups[0] > chunks[0] > x") == 0, "a packed field is located: %s", path);
-    CHECK(chunk_of(doc, 0, 0)->kind == RB_K_PACKED, "locating does not unpack");
-    /* an edit through the C API unpacks that chunk alone; its checksum is computed again */
+    CHECK(kept_chunk(doc, 0, 0)->kind == RB_K_PACKED, "locating does not unpack");
+    CHECK(!rb_node_member(kept_chunk(doc, 0, 0), "x"), "reading a packed chunk's member does not unpack it");
+    CHECK(kept_chunk(doc, 0, 0)->kind == RB_K_PACKED, "the chunk is still packed");
+    /* the C API navigates from rb_doc_root, which unpacks the chunks (the explicit step); an edited
+     * chunk's checksum is computed again */
     rb_node *x = rb_node_member(chunk_of(doc, 0, 0), "x");
     CHECK(x && rb_node_set_float(x, -3.25) == RB_OK, "a packed chunk's field can be set");
-    CHECK(chunk_of(doc, 0, 0)->kind == RB_K_RECORD && chunk_of(doc, 0, 1)->kind == RB_K_PACKED,
-          "only the edited chunk became nodes");
+    CHECK(kept_chunk(doc, 0, 0)->kind == RB_K_RECORD && kept_chunk(doc, 0, 1)->kind == RB_K_RECORD,
+          "the navigated chunks are nodes");
     size_t n;
     uint8_t *out = write_doc(doc, &n, &err);
     CHECK(out && n == f.n, "edited write: %s", err.message);
@@ -907,7 +917,7 @@ typedef struct coverage {
 
 static void note_variants(rb_doc *doc, coverage *cov)
 {
-    const rb_node *groups = rb_node_get(doc->root, "groups");
+    const rb_node *groups = rb_node_get(rb_doc_root(doc), "groups"); /* chunks as nodes */
     if (groups->v.kids.count >= 3) cov->groups3 = 1;
     for (size_t g = 0; g < groups->v.kids.count; g++) {
         const rb_node *group = groups->v.kids.items[g];

@@ -7,6 +7,8 @@ if(PYTHON3)
     $<TARGET_OBJECTS:rebyte_objects> $<TARGET_OBJECTS:rebyte> COMMAND_EXPAND_LISTS)
   add_test(NAME dead_symbols COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/structure/dead_symbols.py ${PROJECT_SOURCE_DIR}
     ${CMAKE_BINARY_DIR} $<TARGET_OBJECTS:rebyte_objects> $<TARGET_OBJECTS:rebyte> COMMAND_EXPAND_LISTS)
+  # a const document is never changed behind its reader: at most 3 casts to rb_doc/rb_node pointers
+  add_test(NAME const_casts COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/structure/const_casts.py ${PROJECT_SOURCE_DIR})
   add_test(NAME doc_citations COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/structure/doc_citations.py ${PROJECT_SOURCE_DIR})
   # every JSON pointer the docs show leads somewhere in a sample or corpus file (issue 29)
   add_test(NAME doc_paths COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/structure/doc_paths.py $<TARGET_FILE:rebyte>

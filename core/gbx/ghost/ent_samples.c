@@ -140,7 +140,7 @@ static void encode_samples(rb_ar *ar, const rb_node *samples, const rb_layout *l
 /* READ: the node covers the bytes its samples were decoded from (coverage counts them typed). */
 static void cover(rb_ar *ar, const char *key, uint64_t bytes)
 {
-    rb_node *n = (rb_node *)rb_node_get(rb_ar_current(ar), key);
+    rb_node *n = rb_ar_own(ar, rb_node_get(rb_ar_current(ar), key));
     if (n) n->src_size = (uint32_t)bytes;
 }
 

@@ -101,8 +101,10 @@ static int gbx_ghost_samples_known(uint32_t mobil_class, int32_t version)
 static unsigned state_u35(rb_ar *ar, const rb_node *packed)
 {
     if (packed) return packed->v.bytes.size > U35_OFFSET ? packed->v.bytes.data[U35_OFFSET] : 0;
+    /* a deferring build packs the record it has just built (core/archive/archive_table.c) */
+    rb_record_scratch scratch;
     const rb_node *state = rb_node_get(rb_ar_current(ar), "state");
-    return (unsigned)rb_node_uint(state ? rb_node_get(state, "u35") : NULL) & 0xFFu;
+    return (unsigned)rb_node_uint(state ? rb_node_get(rb_record_view(state, &scratch), "u35") : NULL) & 0xFFu;
 }
 
 /* One sample: the state, then from version 11 on (13 apart) its transforms. */

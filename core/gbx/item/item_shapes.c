@@ -36,7 +36,7 @@ static int fits(uint64_t v, unsigned width) { return width >= 4 ? v <= UINT32_MA
 /* READ: the detached table covers the bytes it was read from (coverage counts them typed). */
 static void cover(rb_ar *ar, const char *key, uint64_t bytes)
 {
-    rb_node *n = (rb_node *)rb_node_get(rb_ar_current(ar), key);
+    rb_node *n = rb_ar_own(ar, rb_node_get(rb_ar_current(ar), key));
     if (n) n->src_size = (uint32_t)bytes;
 }
 

@@ -7,22 +7,24 @@
 #include "core/gbx/engine/gbx_internal.h"
 #include "core/gbx/map/map_header.h"
 
-static const rb_node *chunk_in(const rb_node *chunks, uint32_t family, uint32_t legacy, uint32_t low)
+/* Found in `chunks` and handed out as the model holds it, as rb_node_get does: a caller with the
+ * document to itself (gbx_settle_copies) may change it. */
+static rb_node *chunk_in(const rb_node *chunks, uint32_t family, uint32_t legacy, uint32_t low)
 {
     for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
-        const rb_node *c = chunks->v.kids.items[i];
+        rb_node *c = chunks->v.kids.items[i];
         uint32_t id = (uint32_t)rb_node_uint(rb_node_get(c, "id"));
         if ((id & 0xFFF) == low && ((id >> 12) == family || (id >> 12) == legacy)) return c;
     }
     return NULL;
 }
 
-static const rb_node *body_chunk(const rb_node *file, uint32_t low)
+static rb_node *body_chunk(const rb_node *file, uint32_t low)
 {
     return chunk_in(rb_node_get(rb_node_get(file, "body"), "chunks"), 0x03043, 0x24003, low);
 }
 
-const rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low)
+rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low)
 {
     const rb_node *params = rb_node_get(body_chunk(file, 0x011), "challengeParameters");
     return chunk_in(rb_node_get(params, "chunks"), 0x0305B, 0x2400C, low);

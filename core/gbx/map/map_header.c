@@ -288,7 +288,7 @@ void gbx_settle_copies(rb_doc *doc)
         uint32_t id = (uint32_t)rb_node_uint(rb_node_get(chunk, "id"));
         if (copy_family(id)) settle_chunk(doc, chunk, copy_family(id), id);
     }
-    rb_node *medals = (rb_node *)gbx_map_params_chunk(doc->root, 0x00A);
+    rb_node *medals = gbx_map_params_chunk(doc->root, 0x00A);
     if (medals) settle_chunk(doc, medals, 0x0305B, (uint32_t)rb_node_uint(rb_node_get(medals, "id")));
 }
 

@@ -40,7 +40,7 @@ int gbx_item_is_checkpoint(const rb_node *item);
 
 /* ChallengeParameters' chunk `low` (001 tips, 004 medals, 008 stunts, 00A the medals' copy, 00E
  * map type) of the map whose file record is `file`, current or legacy id; NULL without it. */
-const rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low);
+rb_node *gbx_map_params_chunk(const rb_node *file, uint32_t low);
 
 /* A field that copies a body fact (`fact_key`, NULL: the same key): READ reads it; WRITE writes
  * the model's copy when it keeps one (a file whose copy differs), else the body's value;
