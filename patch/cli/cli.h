@@ -16,6 +16,7 @@ int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 
 /* Prints the command's usage (and what was wrong) to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *bad_argument);
