@@ -100,7 +100,7 @@ static void draw_element(rb_canvas *c, const view *v, const rb_plan_element *e, 
         double half = fmax(1.5, s * 0.3);
         rb_canvas_rect(c, px(v, e->x) - half, py(v, e->z) - half, px(v, e->x) + half, py(v, e->z) + half, colour);
     } else {
-        rb_canvas_disc(c, px(v, e->x), py(v, e->z), fmax(1.5, s * 0.16), colour);
+        rb_canvas_disc(c, px(v, e->x), py(v, e->z), fmax(2.5, s * 0.16), colour);
     }
 }
 

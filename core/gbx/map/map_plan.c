@@ -284,7 +284,7 @@ static void plan_records(rb_plan *plan, const rb_doc *doc, const rb_node *n, cha
     uint32_t cls = class_of(n);
     if (cls == CLASS_GHOST) { plan_ghost(plan, doc, n); return; }
     if (cls == CLASS_MAP && rb_node_get(n, "body") && depth > 0) {
-        if (!(*maps)++) plan_map(plan, n, at);
+        if (!*maps && plan_map(plan, n, at) == 0) (*maps)++;
         return;
     }
     size_t length = strlen(at);
@@ -311,6 +311,7 @@ int gbx_plan(const rb_doc *doc, rb_plan *plan, char *why, size_t why_size)
     }
     char at[4096] = "";
     int maps = 0;
+    gbx_environment_cell(NULL, plan->cell_metres); /* a ghost alone: the usual cell, for the scale */
     plan_records(plan, doc, doc->root, at, sizeof at, &maps, 0);
     if (!plan->path_count && !maps) {
         snprintf(why, why_size, "the %s holds no decoded samples and no map", cls == CLASS_GHOST ? "ghost" : "replay");
