@@ -143,6 +143,9 @@ json_t *gbx_summary(const rb_doc *doc)
     uint32_t class_id = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
     const char *name = class_name(class_id);
     if (name) json_object_set_new(out, "class", json_string(name));
+    json_object_set_new(out, "origin", gbx_origin(doc));
+    json_t *contents = gbx_contents(doc);
+    if (contents) json_object_set_new(out, "contents", contents);
     const rb_node *body = rb_node_get(doc->root, "body");
     if (gbx_remap_id(class_id) == 0x03043000 && body) {
         json_t *map = json_object();

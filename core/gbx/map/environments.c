@@ -5,8 +5,9 @@
 #include <string.h>
 #include "environments.h"
 
-/* The engine's collection ids (its id -> name table; the test ids TMTest8/9 are in it too). A
- * TM2020 map stores 26 where its header XML says envir="Stadium". */
+/* The engine's collection ids: its id -> name table, and where real files say otherwise, what
+ * they say. A TM2020 map stores 26 where its header XML says envir="Stadium"; the 2026 builds
+ * store 16 for envir="RedIsland" (the older table's test id TMTest9) and 28 for "BlueBay". */
 static const struct {
     uint32_t id;
     const char *name;
@@ -14,9 +15,9 @@ static const struct {
     {0, "Desert"},      {1, "Snow"},        {2, "Rally"},       {3, "Island"},     {4, "Bay"},
     {5, "Coast"},       {6, "Stadium"},     {7, "Basic"},       {8, "Plain"},      {9, "Moon"},
     {10, "Toy"},        {11, "Valley"},     {12, "Canyon"},     {13, "Lagoon"},    {14, "Arena"},
-    {15, "TMTest8"},    {16, "TMTest9"},    {17, "TMCommon"},   {18, "Canyon4"},   {19, "Canyon256"},
+    {15, "TMTest8"},    {16, "RedIsland"},    {17, "TMCommon"},   {18, "Canyon4"},   {19, "Canyon256"},
     {20, "Valley4"},    {21, "Valley256"},  {22, "Lagoon4"},    {23, "Lagoon256"}, {24, "Stadium4"},
-    {25, "Stadium256"}, {26, "Stadium"},    {27, "Voxel"},      {100, "History"},  {101, "Society"},
+    {25, "Stadium256"}, {26, "Stadium"},    {27, "Voxel"},      {28, "BlueBay"},      {100, "History"},  {101, "Society"},
     {102, "Galaxy"},    {103, "QMTest1"},   {104, "QMTest2"},   {105, "QMTest3"},  {200, "Gothic"},
     {201, "Paris"},     {202, "Storm"},     {203, "Cryo"},      {204, "Meteor"},   {205, "Meteor4"},
     {206, "Meteor256"}, {207, "SMTest3"},   {299, "SMCommon"},  {10000, "Vehicles"}, {10001, "Orbital"},

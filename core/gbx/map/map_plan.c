@@ -319,3 +319,56 @@ int gbx_plan(const rb_doc *doc, rb_plan *plan, char *why, size_t why_size)
     }
     return 0;
 }
+
+/* ---------- the counts `info` gives (docs/formats/gbx.md "Games and eras") ---------- */
+
+static size_t count_ghosts(const rb_node *n, unsigned depth)
+{
+    if (!n || !rb_node_is_container(n) || depth > 64) return 0;
+    if (class_of(n) == CLASS_GHOST) return 1;
+    size_t count = 0;
+    for (size_t i = 0; i < n->v.kids.count; i++) count += count_ghosts(n->v.kids.items[i], depth + 1);
+    return count;
+}
+
+static json_t *kinds_json(const rb_plan *plan, int blocks)
+{
+    size_t counts[RB_PLAN_KINDS] = {0};
+    for (size_t i = 0; i < plan->element_count; i++)
+        if (plan->elements[i].block == blocks) counts[plan->elements[i].kind]++;
+    json_t *out = json_object();
+    for (int k = 0; k < RB_PLAN_KINDS; k++)
+        if (counts[k]) json_object_set_new(out, rb_plan_kind_name((rb_plan_kind)k), json_integer((json_int_t)counts[k]));
+    return out;
+}
+
+json_t *gbx_contents(const rb_doc *doc)
+{
+    json_t *out = json_object();
+    uint32_t cls = class_of(doc->root);
+    if (cls == CLASS_MAP) {
+        rb_plan plan;
+        rb_plan_init(&plan);
+        if (plan_map(&plan, doc->root, "") == 0 && !plan.failed) {
+            size_t counts[RB_PLAN_KINDS], blocks, placed, items;
+            rb_plan_counts(&plan, counts, &blocks, &placed, &items);
+            json_object_set_new(out, "blocks", json_integer((json_int_t)blocks));
+            json_object_set_new(out, "blocks_by_kind", kinds_json(&plan, 1));
+            json_object_set_new(out, "free_blocks", json_integer((json_int_t)placed));
+            json_object_set_new(out, "items", json_integer((json_int_t)items));
+            json_object_set_new(out, "items_by_kind", kinds_json(&plan, 0));
+        }
+        rb_plan_free(&plan);
+        size_t index;
+        const rb_node *embedded = map_chunk(rb_node_get(rb_node_get(doc->root, "body"), "chunks"), 0x054, &index);
+        const rb_node *files = rb_node_get(rb_node_get(embedded, "embeddedZipData"), "files");
+        json_object_set_new(out, "embedded_items", json_integer((json_int_t)rb_element_count(files)));
+    }
+    if (cls == CLASS_REPLAY || cls == CLASS_GHOST)
+        json_object_set_new(out, "ghosts", json_integer((json_int_t)count_ghosts(doc->root, 0)));
+    if (!json_object_size(out)) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
