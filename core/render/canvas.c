@@ -8,23 +8,23 @@
 int rb_canvas_init(rb_canvas *c, int width, int height, uint32_t background)
 {
     c->width = width, c->height = height;
-    c->rgba = malloc((size_t)width * (size_t)height * 4);
-    if (!c->rgba) return -1;
+    c->rgb = malloc((size_t)width * (size_t)height * 3);
+    if (!c->rgb) return -1;
     rb_canvas_rect(c, 0, 0, width, height, background);
     return 0;
 }
 
 void rb_canvas_free(rb_canvas *c)
 {
-    free(c->rgba);
-    c->rgba = NULL;
+    free(c->rgb);
+    c->rgb = NULL;
 }
 
 static void put(rb_canvas *c, int x, int y, uint32_t colour)
 {
     if (x < 0 || y < 0 || x >= c->width || y >= c->height) return;
-    uint8_t *p = c->rgba + ((size_t)y * (size_t)c->width + (size_t)x) * 4;
-    p[0] = (uint8_t)(colour >> 16), p[1] = (uint8_t)(colour >> 8), p[2] = (uint8_t)colour, p[3] = 255;
+    uint8_t *p = c->rgb + ((size_t)y * (size_t)c->width + (size_t)x) * 3;
+    p[0] = (uint8_t)(colour >> 16), p[1] = (uint8_t)(colour >> 8), p[2] = (uint8_t)colour;
 }
 
 static int clamp_to(double v, int limit)
@@ -39,8 +39,12 @@ void rb_canvas_rect(rb_canvas *c, double x0, double y0, double x1, double y1, ui
     int ya = clamp_to(floor(y0 + 0.5), c->height), yb = clamp_to(floor(y1 + 0.5), c->height);
     if (xb == xa && x1 > x0 && xa < c->width) xb = xa + 1; /* a cell thinner than a pixel still shows */
     if (yb == ya && y1 > y0 && ya < c->height) yb = ya + 1;
-    for (int y = ya; y < yb; y++)
-        for (int x = xa; x < xb; x++) put(c, x, y, colour);
+    if (xa >= xb || ya >= yb) return;
+    /* the first row pixel by pixel, the others copied from it */
+    for (int x = xa; x < xb; x++) put(c, x, ya, colour);
+    size_t row = (size_t)c->width * 3, span = (size_t)(xb - xa) * 3;
+    const uint8_t *first = c->rgb + (size_t)ya * row + (size_t)xa * 3;
+    for (int y = ya + 1; y < yb; y++) memcpy(c->rgb + (size_t)y * row + (size_t)xa * 3, first, span);
 }
 
 void rb_canvas_frame(rb_canvas *c, double x0, double y0, double x1, double y1, int thickness, uint32_t colour)

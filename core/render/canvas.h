@@ -1,5 +1,5 @@
 /*
- * An RGBA picture to draw a plan on (canvas.c): rectangles, lines, discs and text in a small
+ * An RGB picture to draw a plan on (canvas.c): rectangles, lines, discs and text in a small
  * built-in font, clipped to the picture. Colours are 0xRRGGBB.
  */
 #ifndef RB_CANVAS_H
@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 typedef struct rb_canvas {
-    uint8_t *rgba;
+    uint8_t *rgb; /* 3 bytes a pixel, rows top to bottom */
     int width, height;
 } rb_canvas;
 

@@ -563,7 +563,7 @@ static rb_status draw(const rb_doc *doc, rb_plan *plan, const rb_changes *change
     draw_scale_and_north(&c, &v, plan);
     draw_legend(&c, v.map_height + 2 * MARGIN, width, plan, changes);
     char why[256] = "";
-    if (!failed) failed = rb_png_from_rgba(c.rgba, (uint32_t)width, (uint32_t)height, png, png_size, why, sizeof why);
+    if (!failed) failed = rb_png_from_rgb_quick(c.rgb, (uint32_t)width, (uint32_t)height, png, png_size, why, sizeof why);
     rb_canvas_free(&c);
     if (failed) {
         rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "%s", why[0] ? why : "out of memory while drawing");

@@ -42,7 +42,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check((width, height) == (report["width"], report["height"]), "size %r" % ((width, height),))
     check(max(width, height) <= 1024, "at most 1024 pixels by default")
     map_rows = rows[: height - 80]
-    pixels = {bytes(r[i:i + 3]) for r in map_rows for i in range(0, len(r), 4)}
+    channels = len(rows[0]) // width
+    pixels = {bytes(r[i:i + 3]) for r in map_rows for i in range(0, len(r), channels)}
     greens = [p for p in pixels if p[1] > p[0] + 40 and p[1] > p[2]]  # the start cell
     reds = [p for p in pixels if p[0] > p[1] + 60 and p[0] > p[2] + 60]  # the finish cell
     yellows = [p for p in pixels if p[0] > 150 and p[1] > 130 and p[2] < 110]  # the items
