@@ -21,6 +21,7 @@ typedef struct evidence {
     long collection;          /* the environment's stored number, or -1 */
     uint32_t class_id;        /* the root's, current id */
     int legacy;               /* the root's class id is a TM 2003-2006 one */
+    int renamed;              /* the root's class had another id in TM 2003-2006 (it is not one now) */
     size_t visited;
 } evidence;
 
@@ -118,6 +119,7 @@ static void gather(evidence *e, const rb_node *n, unsigned depth)
         take_text(rb_node_get(n, "titleId"), e->title, sizeof e->title);
         environment(e, rb_node_get(rb_node_get(n, "mapInfo"), "collection"));
         take_text(rb_node_get(rb_node_get(n, "playerModel"), "id"), e->vehicle, sizeof e->vehicle);
+        if (depth <= 4) environment(e, rb_node_get(rb_node_get(n, "ident"), "collection")); /* a block's, an item's */
     }
     size_t count = n->v.kids.count;
     int chunks = n->key && !strcmp(n->key, "chunks"); /* a node's chunks: all of them */
@@ -212,8 +214,10 @@ static void decide(const evidence *e, origin *o)
         return;
     }
     static const char *const FIRST[] = {"Speed", "Alpine", "Rally", "Desert", "Snow", "", NULL};
-    o->era = e->legacy ? "TrackMania 2003-2006 (legacy class ids)" : "TrackMania 2006-2020 (current class ids)";
-    if (e->legacy && (e->class_id == 0x03043000 || e->class_id == 0x03093000)) {
+    o->era = e->legacy    ? "TrackMania 2003-2006 (legacy class ids)"
+             : e->renamed ? "TrackMania 2006-2020 (current class ids)"
+                          : "any (the class id never changed)";
+    if (e->legacy && (e->class_id == 0x03043000 || e->class_id == 0x03093000 || e->environment[0])) {
         /* no exever: the first game's files, or a replay that left it empty */
         o->game = is_one_of(e->environment, FIRST)    ? "TrackMania (2003-2004, with Power Up)"
                   : !strcmp(e->environment, "Stadium") ? "TrackMania Nations or United (2006)"
@@ -222,7 +226,9 @@ static void decide(const evidence *e, origin *o)
     }
     /* items and macroblocks came with ManiaPlanet */
     if (e->class_id == 0x2E002000 || e->class_id == 0x0310D000) o->game = "ManiaPlanet or Trackmania (2020)";
-    else o->game = e->legacy ? "a TrackMania 2003-2006 game" : "a TrackMania United Forever, ManiaPlanet or Trackmania (2020) game";
+    else if (e->legacy) o->game = "a TrackMania 2003-2006 game";
+    else if (e->renamed) o->game = "a TrackMania United Forever, ManiaPlanet or Trackmania (2020) game";
+    else o->game = "a TrackMania, ManiaPlanet or Trackmania (2020) game";
 }
 
 static void explain(const evidence *e, origin *o)
@@ -236,7 +242,8 @@ static void explain(const evidence *e, origin *o)
     if (e->environment[0]) SAY("%senvironment %s", n ? ", " : "", e->environment);
     if (e->collection >= 0) SAY(" (stored as %ld)", e->collection);
     if (e->vehicle[0]) SAY("%scar %s", n ? ", " : "", e->vehicle);
-    SAY("%sclass ids of %s", n ? ", " : "", e->legacy ? "the TM 2003-2006 engine" : "TrackMania United and later");
+    SAY("%sclass id of %s", n ? ", " : "",
+        e->legacy ? "the TM 2003-2006 engine" : e->renamed ? "TrackMania United and later" : "every era");
 #undef SAY
 }
 
@@ -247,6 +254,8 @@ json_t *gbx_origin(const rb_doc *doc)
     uint32_t raw = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
     e.class_id = gbx_remap_id(raw) & 0xFFFFF000u;
     e.legacy = (raw >> 24) == 0x24;
+    uint64_t other;
+    e.renamed = !e.legacy && gbx_era_spellings(e.class_id, &other, 1) > 0;
     gather(&e, doc->root, 0);
     environment(&e, rb_node_get(gbx_map_fact(doc->root, GBX_FACT_BLOCK_DATA, "mapInfo"), "collection"));
     origin o = {0};
