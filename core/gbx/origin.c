@@ -225,8 +225,10 @@ static void decide(const evidence *e, origin *o)
         return;
     }
     /* items and macroblocks came with ManiaPlanet */
-    if (e->class_id == 0x2E002000 || e->class_id == 0x0310D000) o->game = "ManiaPlanet or Trackmania (2020)";
-    else if (e->legacy) o->game = "a TrackMania 2003-2006 game";
+    if (e->class_id == 0x2E002000 || e->class_id == 0x0310D000) {
+        o->game = "ManiaPlanet or Trackmania (2020)";
+        o->era = "ManiaPlanet and Trackmania (2020), 2011 on (the class came with ManiaPlanet)";
+    } else if (e->legacy) o->game = "a TrackMania 2003-2006 game";
     else if (e->renamed) o->game = "a TrackMania United Forever, ManiaPlanet or Trackmania (2020) game";
     else o->game = "a TrackMania, ManiaPlanet or Trackmania (2020) game";
 }
