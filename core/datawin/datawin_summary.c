@@ -55,8 +55,8 @@ static void version_name(uint64_t encoded, char *out, size_t size)
     else snprintf(out, size, "GameMaker%s %u.%u", major < 2 ? ": Studio" : " Studio", major, minor);
 }
 
-/* Which GameMaker wrote the file (docs/formats/datawin.md "Version inference"), in its words,
- * and from what that was told. */
+/* Which GameMaker wrote the file, in its words, and from what that was told
+ * (docs/formats/datawin.md "Version inference (rebyte info)"). */
 static json_t *origin(const rb_doc *doc)
 {
     uint64_t at_least = rb_node_uint(rb_node_get(doc->root, "versionAtLeast"));

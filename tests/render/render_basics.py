@@ -73,6 +73,14 @@ with tempfile.TemporaryDirectory() as tmp:
         moved = diff.get("moved", [{}])[0]
         check(moved.get("to", [0])[0] == 700.0 / 32, "%s: moved to x 700 m: %r" % (against, moved))
 
+    # the pictures in docs/images are what this build draws (pixels compared, not the deflate bytes)
+    for name, extra in (("render-map.png", []), ("render-diff.png", ["--diff", os.path.join(SOURCE, "samples/gbx/review.patch.json")])):
+        made = os.path.join(tmp, name)
+        check(run("render", MAP, "-o", made, "--size", "512", *extra).returncode == 0, "render " + name)
+        committed = os.path.join(SOURCE, "docs/images", name)
+        check(png_check.decode(open(made, "rb").read(), full=True) == png_check.decode(open(committed, "rb").read(), full=True),
+              "docs/images/%s is not what render draws (render samples/gbx/sample.Map.Gbx --size 512 %s)" % (name, " ".join(extra)))
+
     # stdout takes the picture, stderr the report
     r = run("render", MAP, "-o", "-", "--json")
     check(r.returncode == 0 and r.stdout.startswith(png_check.SIGNATURE) and b'"blocks"' in r.stderr, "-o -")

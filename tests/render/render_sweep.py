@@ -123,6 +123,30 @@ def three_edits(tmp):
     return None
 
 
+def room_diff(tmp):
+    """Two edits of a room's instances (one moved, one removed) on a drawn data.win: two changes."""
+    if not drawn_rooms:
+        return None
+    path = sorted(drawn_rooms)[0]
+    chunks = json.loads(run("dump", path).stdout)["chunks"]
+    chunk = next(i for i, c in enumerate(chunks) if "rooms" in c)
+    room = next(i for i, r in enumerate(chunks[chunk]["rooms"]) if r.get("instances"))
+    if len(chunks[chunk]["rooms"][room]["instances"]) < 2:
+        return None
+    patch = os.path.join(tmp, "room.patch.json")
+    base = "/chunks/%d/rooms/%d/instances" % (chunk, room)
+    x = chunks[chunk]["rooms"][room]["instances"][0]["x"]
+    json.dump([{"op": "replace", "path": base + "/0/x", "value": x + 64}, {"op": "remove", "path": base + "/1"}],
+              open(patch, "w"))
+    report, error = picture(path, "--diff", patch)
+    if error:
+        return "%s: %s" % (path, error)
+    diff = report["diff"]
+    if diff["changes"] != 2 or len(diff["moved"]) != 1 or len(diff["removed"]) != 1:
+        return "%s: two edits of a room: %r" % (path, diff)
+    return None
+
+
 maps = files("corpus/gbx/*.Challenge.Gbx", "corpus/gbx/*.Map.Gbx", "public/maps/*", "public/maps-tm2020/*")
 records = files("corpus/gbx/*.Replay.Gbx", "corpus/gbx/*.Ghost.Gbx", "public/ghosts/*", "public/replays/*")
 rooms = files("corpus/datawin/*", "public/datawin/*")
@@ -135,10 +159,10 @@ with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("REBYTE_TEST_JOBS"
             failures.append("%s: %s" % (path, error))
             print("FAIL", failures[-1])
 with tempfile.TemporaryDirectory() as tmp:
-    error = three_edits(tmp)
-    if error:
-        failures.append(error)
-        print("FAIL", error)
+    for error in (three_edits(tmp), room_diff(tmp)):
+        if error:
+            failures.append(error)
+            print("FAIL", error)
 print("render sweep: %d maps; %d ghosts and replays (%d with samples, drawn); %d data.win files (%d rooms drawn): %s"
       % (len(maps), len(records), len(drawn_records), len(rooms), len(drawn_rooms),
          "ok" if not failures else "%d failure(s)" % len(failures)))
