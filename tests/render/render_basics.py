@@ -1,14 +1,17 @@
-"""rebyte render on the project's samples (quick): a map's picture decodes (tests/render/png_check.py,
-not libpng) and shows what the --json says it drew; a patch of three edits is three changes, by
+"""rebyte render on the project's samples (quick): a map's picture decodes (tests/cli/assets_check.py's
+PNG reader: zlib and the PNG specification, not libpng) and shows what the --json says it drew; a patch of three edits is three changes, by
 the patch and by the patched file; the errors."""
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import png_check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from assets_check import png_decode  # noqa: E402
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 REBYTE, SOURCE = sys.argv[1], sys.argv[2]
 MAP = os.path.join(SOURCE, "samples/gbx/sample.Map.Gbx")
@@ -38,12 +41,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check(report["blocks"]["count"] + report["blocks"]["not_drawn"] == info["block_count"], "block count")
     check(report["items"]["count"] == info["items"]["count"], "item count")
     check(report["blocks"]["by_kind"] == {"road": 1, "start": 1, "finish": 1}, "kinds %r" % report["blocks"]["by_kind"])
-    width, height, rows = png_check.decode(open(picture, "rb").read(), full=True)
+    width, height = struct.unpack(">II", open(picture, "rb").read()[16:24])
     check((width, height) == (report["width"], report["height"]), "size %r" % ((width, height),))
     check(max(width, height) <= 1024, "at most 1024 pixels by default")
-    map_rows = rows[: height - 80]
-    channels = len(rows[0]) // width
-    pixels = {bytes(r[i:i + 3]) for r in map_rows for i in range(0, len(r), channels)}
+    small = render_json(MAP, "-o", picture, "--size", "512")
+    width, height, rows = png_decode(open(picture, "rb").read())
+    check((width, height) == (small["width"], small["height"]), "size %r at --size 512" % ((width, height),))
+    map_rows = rows[: int(24 + small["cell_pixels"] * small["frame"][2])]  # the map, not the legend's swatches
+    pixels = {bytes(r[i:i + 3]) for r in map_rows for i in range(0, len(r), 4)}
     greens = [p for p in pixels if p[1] > p[0] + 40 and p[1] > p[2]]  # the start cell
     reds = [p for p in pixels if p[0] > p[1] + 60 and p[0] > p[2] + 60]  # the finish cell
     yellows = [p for p in pixels if p[0] > 150 and p[1] > 130 and p[2] < 110]  # the items
@@ -78,15 +83,15 @@ with tempfile.TemporaryDirectory() as tmp:
         made = os.path.join(tmp, name)
         check(run("render", MAP, "-o", made, "--size", "512", *extra).returncode == 0, "render " + name)
         committed = os.path.join(SOURCE, "docs/images", name)
-        check(png_check.decode(open(made, "rb").read(), full=True) == png_check.decode(open(committed, "rb").read(), full=True),
+        check(png_decode(open(made, "rb").read()) == png_decode(open(committed, "rb").read()),
               "docs/images/%s is not what render draws (render samples/gbx/sample.Map.Gbx --size 512 %s)" % (name, " ".join(extra)))
 
     # stdout takes the picture, stderr the report
     r = run("render", MAP, "-o", "-", "--json")
-    check(r.returncode == 0 and r.stdout.startswith(png_check.SIGNATURE) and b'"blocks"' in r.stderr, "-o -")
+    check(r.returncode == 0 and r.stdout.startswith(SIGNATURE) and b'"blocks"' in r.stderr, "-o -")
     check(run("render", MAP, "-o", picture, "--size", "2048").returncode == 0, "--size 2048")
-    big = png_check.decode(open(picture, "rb").read())
-    check(max(big[0], big[1]) <= 2048 and max(big[0], big[1]) > 1024, "--size 2048: %r" % (big[:2],))
+    big = struct.unpack(">II", open(picture, "rb").read()[16:24])
+    check(max(big) <= 2048 and max(big) > 1024, "--size 2048: %r" % (big,))
     check(run("render", MAP, "-o", picture, "--size", "4096").returncode == 64, "--size 4096 is refused")
     check(run("render", MAP).returncode == 64, "no -o")
     replay = run("render", os.path.join(SOURCE, "samples/gbx_ghost/minimal.Replay.Gbx"), "-o", picture)

@@ -1,5 +1,6 @@
 """rebyte render over every map, ghost, replay and data.win of the corpus and the public test world
-(long): each map's picture decodes (tests/render/png_check.py, not libpng), is at most 2048
+(long): each map's picture decodes (tests/datawin/assets_check.py's PNG check: chunks, CRCs, the
+inflated rows and their filters, with zlib and struct, not libpng), is at most 2048
 pixels a side, and its --json counts are the model's (info: blocks, items); each ghost or replay
 whose samples `extract` decodes gets a path of those samples; a room with instances is drawn;
 and a patch of three edits on a real map marks exactly three changes."""
@@ -14,8 +15,8 @@ import sys
 import tarfile
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import png_check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datawin"))
+from assets_check import check_png  # noqa: E402
 
 REBYTE, SHARED = sys.argv[1], sys.argv[2]
 if not os.path.isdir(os.path.join(SHARED, "corpus/gbx")):
@@ -37,7 +38,7 @@ def picture(path, *extra):
     if r.returncode != 0:
         return None, "exit %d: %s" % (r.returncode, r.stderr.decode(errors="replace").strip())
     try:
-        width, height, _ = png_check.decode(r.stdout)
+        width, height = check_png(r.stdout)
     except ValueError as e:
         return None, "PNG: %s" % e
     report = json.loads(r.stderr.decode().strip().splitlines()[-1])

@@ -1,5 +1,5 @@
 # rebyte render (core/render/, the formats' plan hooks): pictures of the samples decoded by an
-# independent reader (render/png_check.py), a patch's changes; and (long) every map, ghost, replay
+# independent reader (the PNG readers of tests/cli and tests/datawin), a patch's changes; and (long) every map, ghost, replay
 # and data.win of the corpus and the public test world; `info` naming every real file's game and era.
 if(PYTHON3)
   add_test(NAME render_basics COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/render/render_basics.py
