@@ -104,29 +104,32 @@ static void draw_element(rb_canvas *c, const view *v, const rb_plan_element *e, 
     }
 }
 
-/* Drawing order: lower first (what is higher covers it), grid cells before marks, and at one
- * height the lines (start, finish, checkpoints) over the rest. */
-static int draw_rank(const rb_plan_element *e)
+/* Drawing order, in layers so that the track stays in sight: scenery under roads, grid cells
+ * under free blocks under items, and the lines (start, finish, checkpoints) over everything; in
+ * a layer the lower first, so that what is higher covers it. */
+static int draw_layer(const rb_plan_element *e)
 {
-    static const int KIND_RANK[RB_PLAN_KINDS] = {
-        [RB_PLAN_DECORATION] = 0, [RB_PLAN_ROAD] = 1, [RB_PLAN_ITEM] = 2, [RB_PLAN_CHECKPOINT] = 3,
-        [RB_PLAN_MULTILAP] = 4,   [RB_PLAN_START] = 5, [RB_PLAN_FINISH] = 5};
-    return e->placed * 8 + KIND_RANK[e->kind < RB_PLAN_KINDS ? e->kind : RB_PLAN_ROAD];
+    int placement = !e->placed ? 0 : e->block ? 1 : 2;
+    switch (e->kind) {
+    case RB_PLAN_DECORATION: return placement * 2;
+    case RB_PLAN_ROAD:
+    case RB_PLAN_ITEM: return placement * 2 + 1;
+    default: return 6 + placement;
+    }
 }
 
 /* What the drawing order compares, and which element it is. */
 typedef struct draw_item {
     float y;
-    int placed, rank;
+    int layer;
     size_t index;
 } draw_item;
 
 static int by_draw_order(const void *a, const void *b)
 {
     const draw_item *x = a, *y = b;
-    if (x->placed != y->placed) return x->placed - y->placed;
+    if (x->layer != y->layer) return x->layer - y->layer;
     if (x->y != y->y) return x->y < y->y ? -1 : 1;
-    if (x->rank != y->rank) return x->rank - y->rank;
     return x->index < y->index ? -1 : 1;
 }
 
@@ -136,7 +139,7 @@ static int draw_elements(rb_canvas *c, const view *v, const rb_plan *plan)
     if (!order) return -1;
     for (size_t i = 0; i < plan->element_count; i++) {
         const rb_plan_element *e = &plan->elements[i];
-        order[i] = (draw_item){e->y, e->placed, draw_rank(e), i};
+        order[i] = (draw_item){e->y, draw_layer(e), i};
     }
     qsort(order, plan->element_count, sizeof *order, by_draw_order);
     for (size_t i = 0; i < plan->element_count; i++) {
