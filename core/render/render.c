@@ -17,6 +17,9 @@
 #include "render_diff.h"
 
 enum { MARGIN = 24, TEXT = 2, LINE = 16, MAX_SIDE = 2048, DEFAULT_SIDE = 1024, MAX_CELL_PIXELS = 40 };
+/* The legend lists this many paths and changed facts at most (then how many more): a picture
+ * stays a picture whatever a replay or a patch holds; --json lists them all. */
+enum { LEGEND_LINES = 24 };
 
 static const uint32_t BACKGROUND = 0x1B1F24, FRAME_FILL = 0x262C33, GRID = 0x2E353D, INK = 0xE8ECEF;
 static const uint32_t ADDED = 0x2BE65A, REMOVED = 0xFF3B3B, MOVED = 0xFFC21A, CHANGED = 0x3FD7FF;
@@ -367,6 +370,11 @@ static void legend_paths(legend *l, const rb_plan *plan)
     for (size_t p = 0; p < plan->path_count; p++) {
         const rb_plan_path *path = &plan->paths[p];
         char text[160];
+        if (p == LEGEND_LINES) {
+            snprintf(text, sizeof text, "... and %zu more ghosts", plan->path_count - p);
+            legend_line(l, text, INK);
+            break;
+        }
         int32_t end = path->count ? path->points[path->count - 1].time_ms : 0;
         snprintf(text, sizeof text, "ghost %zu: %zu samples, %zu checkpoints, %d.%02d s, top %.0f km/h", p + 1,
                  path->count, path->checkpoints, end / 1000, end % 1000 / 10, path_top_speed(path));
@@ -395,6 +403,11 @@ static void legend_changes(legend *l, const rb_changes *changes)
     size_t i;
     const json_t *fact;
     json_array_foreach(changes->facts, i, fact) {
+        if (i == LEGEND_LINES) {
+            snprintf(text, sizeof text, "... and %zu more changed facts (--json lists them)", json_array_size(changes->facts) - i);
+            legend_line(l, text, CHANGED);
+            break;
+        }
         char *value = json_object_get(fact, "value") ? json_dumps(json_object_get(fact, "value"), JSON_ENCODE_ANY) : NULL;
         char line[600];
         snprintf(line, sizeof line, "%s %s%s%s", json_string_value(json_object_get(fact, "op")),
