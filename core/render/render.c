@@ -487,6 +487,9 @@ static json_t *changes_json(const rb_changes *changes)
         json_t *item = json_pack("{s:s,s:s,s:o,s:o}", "path", ch->path, "kind",
                                  e ? rb_plan_kind_name((rb_plan_kind)e->kind) : "not drawn", "from",
                                  position_json(ch->before), "to", position_json(ch->after));
+        /* an element whose index moved (an earlier one was removed): its index in the first file */
+        if (ch->was >= 0 && (size_t)ch->was != strtoul(strrchr(ch->path, '/') + 1, NULL, 10))
+            json_object_set_new(item, "was_index", json_integer(ch->was));
         json_array_append_new(json_object_get(out, rb_change_kind_name(ch->kind)), item);
     }
     json_object_set(out, "facts", changes->facts);

@@ -109,7 +109,7 @@ static int room_for_change(rb_changes *c)
 }
 
 static void add_change(rb_changes *c, rb_change_kind kind, const rb_plan_element *before,
-                       const rb_plan_element *after, const char *pointer, size_t index)
+                       const rb_plan_element *after, const char *pointer, size_t index, long was)
 {
     if (!room_for_change(c)) { c->failed = 1; return; }
     size_t size = strlen(pointer) + 24;
@@ -119,7 +119,7 @@ static void add_change(rb_changes *c, rb_change_kind kind, const rb_plan_element
     if (kind == RB_CHANGE_CHANGED && before && after &&
         (before->x != after->x || before->y != after->y || before->z != after->z))
         kind = RB_CHANGE_MOVED;
-    c->items[c->count++] = (rb_change){kind, before, after, path};
+    c->items[c->count++] = (rb_change){kind, before, after, path, was};
 }
 
 /* The list of `plan` named `pointer`, or UINT32_MAX. */
@@ -152,7 +152,7 @@ static int track_operation(tracker *t, rb_changes *c, const rb_plan *before, con
         if (index < l->count && l->origin[index] >= 0) {
             uint32_t list = (uint32_t)(l - t->lists);
             add_change(c, RB_CHANGE_REMOVED, element_of(before, list, l->origin[index]), NULL, l->pointer,
-                       (size_t)l->origin[index]);
+                       (size_t)l->origin[index], -1);
         }
         erase_at(l, index);
         return 1;
@@ -181,10 +181,10 @@ static void settle(tracker *t, rb_changes *c, const rb_plan *before, const rb_pl
         uint32_t later = list_named(after, l->pointer);
         for (size_t k = 0; k < l->count; k++) {
             if (l->origin[k] < 0)
-                add_change(c, RB_CHANGE_ADDED, NULL, element_of(after, later, (long)k), l->pointer, k);
+                add_change(c, RB_CHANGE_ADDED, NULL, element_of(after, later, (long)k), l->pointer, k, -1);
             else if (l->changed[k])
                 add_change(c, RB_CHANGE_CHANGED, element_of(before, (uint32_t)i, l->origin[k]),
-                           element_of(after, later, (long)k), l->pointer, k);
+                           element_of(after, later, (long)k), l->pointer, k, l->origin[k]);
         }
     }
 }

@@ -14,7 +14,9 @@ typedef struct rb_change {
     rb_change_kind kind;
     const rb_plan_element *before; /* in the first plan (NULL: added, or not drawn) */
     const rb_plan_element *after;  /* in the second plan (NULL: removed, or not drawn) */
-    char *path;                    /* the element's pointer (the second file's for added ones) */
+    char *path;                    /* the element's pointer: the second file's, the first's for a
+                                      removed one */
+    long was;                      /* a moved or changed element's index in the first file */
 } rb_change;
 
 typedef struct rb_changes {

@@ -148,6 +148,20 @@ def room_diff(tmp):
     return None
 
 
+def ghost_over_map():
+    """A ghost file drawn over a map (--over): its path in the map's frame."""
+    ghosts = sorted(p for p in drawn_records if "/public/ghosts/" in p)
+    tm2020 = files("public/maps-tm2020/*")
+    if not ghosts or not tm2020:
+        return None
+    report, error = picture(ghosts[0], "--over", tm2020[0])
+    if error:
+        return "%s --over %s: %s" % (ghosts[0], tm2020[0], error)
+    if not report["paths"] or report["frame"][0] <= 0 or report["blocks"]["count"] == 0:
+        return "%s --over %s: %r" % (ghosts[0], tm2020[0], report)
+    return None
+
+
 maps = files("corpus/gbx/*.Challenge.Gbx", "corpus/gbx/*.Map.Gbx", "public/maps/*", "public/maps-tm2020/*")
 records = files("corpus/gbx/*.Replay.Gbx", "corpus/gbx/*.Ghost.Gbx", "public/ghosts/*", "public/replays/*")
 rooms = files("corpus/datawin/*", "public/datawin/*")
@@ -160,7 +174,7 @@ with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("REBYTE_TEST_JOBS"
             failures.append("%s: %s" % (path, error))
             print("FAIL", failures[-1])
 with tempfile.TemporaryDirectory() as tmp:
-    for error in (three_edits(tmp), room_diff(tmp)):
+    for error in (three_edits(tmp), room_diff(tmp), ghost_over_map()):
         if error:
             failures.append(error)
             print("FAIL", error)
