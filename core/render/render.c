@@ -42,9 +42,13 @@ static double py(const view *v, double z) { return MARGIN + (v->z1 - z) * v->sca
 
 /* ---------- the extent ---------- */
 
+/* Positions farther out than this many cells are no place in a world (a value a tool left, a
+ * damaged file): they are not let stretch the picture to nothing. */
+static const double FARTHEST = 1e6;
+
 static void grow(double box[4], double x, double z)
 {
-    if (!isfinite(x) || !isfinite(z)) return;
+    if (!isfinite(x) || !isfinite(z) || fabs(x) > FARTHEST || fabs(z) > FARTHEST) return;
     if (x < box[0]) box[0] = x;
     if (z < box[1]) box[1] = z;
     if (x > box[2]) box[2] = x;
