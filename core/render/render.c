@@ -642,6 +642,7 @@ static rb_status render(const rb_doc *doc, const rb_render_options *o, uint8_t *
                         char **report_json, rb_error *err)
 {
     rb_plan plan, other, after;
+    rb_plan_init(&after); /* freed whatever the diff got to */
     rb_status st = plan_of(doc, &plan, err);
     if (st != RB_OK) return st;
     if (o->over) {

@@ -94,6 +94,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check(max(big) <= 2048 and max(big) > 1024, "--size 2048: %r" % (big,))
     check(run("render", MAP, "-o", picture, "--size", "4096").returncode == 64, "--size 4096 is refused")
     check(run("render", MAP).returncode == 64, "no -o")
+    other_class = run("render", MAP, "--diff", os.path.join(SOURCE, "samples/gbx_ghost/minimal.Replay.Gbx"), "-o", picture)
+    check(other_class.returncode == 2 and b"rebyte:" in other_class.stderr, "a map diffed to a replay is refused: %r"
+          % ((other_class.returncode, other_class.stderr),))
     replay = run("render", os.path.join(SOURCE, "samples/gbx_ghost/minimal.Replay.Gbx"), "-o", picture)
     check(replay.returncode == 2 and b"no decoded samples" in replay.stderr, "a replay with nothing to draw")
     room = run("render", os.path.join(SOURCE, "samples/datawin/sample.win"), "-o", picture)
