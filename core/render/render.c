@@ -692,8 +692,9 @@ rb_status rb_doc_render(const rb_doc *doc, const rb_render_options *options, uin
         rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "%s", why);
         return RB_E_USAGE;
     }
-    if (o.diff_to && o.diff_patch) {
-        rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "render: a diff is to another file or by a patch, not both");
+    if ((o.diff_to || o.diff_patch) && (o.over || (o.diff_to && o.diff_patch))) {
+        rb_error_set(err, RB_E_USAGE, doc->file_name, NULL,
+                     "render: a diff is to another file or by a patch, of the document itself (not with a map to draw over)");
         return RB_E_USAGE;
     }
     if (o.max_side > MAX_SIDE) {
