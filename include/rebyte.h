@@ -482,6 +482,29 @@ RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_s
  * file. */
 RB_API rb_status rb_patch_resolve(const rb_doc *doc, const rb_patch *patch, char **plain_json, rb_error *err);
 
+/* ---------- pictures: a document seen from above (docs/render.md) ---------- */
+
+typedef struct rb_render_options {
+    size_t size;                /* RB_RENDER_OPTIONS_INIT sets it (see the read options) */
+    const rb_doc *over;         /* draw the document's paths (a ghost's) over this map instead of
+                                   over the document's own (a replay's), or none */
+    const rb_doc *diff_to;      /* mark what changes from the document to this one (one format) */
+    const rb_patch *diff_patch; /* or what this patch changes in the document's file */
+    unsigned max_side;          /* the picture's longest side in pixels: 0 = 1024, at most 2048 */
+} rb_render_options;
+#define RB_RENDER_OPTIONS_INIT RB_OPTIONS_INIT_(rb_render_options)
+
+/* `rebyte render`: the document seen from above as a PNG (*png, rb_free): a map's block grid by
+ * kind (road, start, finish, multilap, checkpoint, decoration) shaded by height, its free blocks
+ * and items as marks, its size as the frame, a scale bar and a north mark (x east, z north); a
+ * ghost's path coloured by speed with its checkpoint times; a diff's added elements green,
+ * removed red, moved as arrows, changed facts in the legend; a data.win room's instances. With
+ * `report_json` (may be NULL), what was drawn as JSON text (rb_free): the picture's and a cell's
+ * pixel size, blocks and items by kind, paths, the diff's changes. RB_E_UNSUPPORTED when the
+ * document holds nothing to draw (err says why). */
+RB_API rb_status rb_doc_render(rb_doc *doc, const rb_render_options *options, uint8_t **png, size_t *png_size,
+                               char **report_json, rb_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
  * RIFF WAVE, CSV fields. Nothing here knows a game format.
  */
 #include <png.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,43 @@ int rb_png_from_grey16(const uint16_t *grey, uint32_t width, uint32_t height, ui
 {
     png_image image = image_of(width, height, PNG_FORMAT_LINEAR_Y); /* 16-bit samples, written as they are */
     return png_write(&image, grey, NULL, png, size, why, why_size);
+}
+
+/* libpng's output into an rb_buf. */
+static void png_to_buf(png_structp png, png_bytep data, size_t size) { rb_buf_put(png_get_io_ptr(png), data, size); }
+static void png_flush_nothing(png_structp png) { (void)png; }
+
+int rb_png_from_rgb_quick(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **out, size_t *size, char *why,
+                          size_t why_size)
+{
+    rb_buf b;
+    rb_buf_init(&b);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        rb_buf_free(&b);
+        snprintf(why, why_size, "PNG: the encoder failed");
+        return -1;
+    }
+    png_set_write_fn(png, &b, png_to_buf, png_flush_nothing);
+    /* drawn pictures are flat areas: the row above predicts a row, and fast deflate packs the
+     * zeros that leaves about as well as a slow one */
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgb + (size_t)y * width * 3);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    if (b.failed) {
+        rb_buf_free(&b);
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    *out = rb_buf_take(&b, size);
+    return *out ? 0 : -1;
 }
 
 int rb_png_to_rgba(const uint8_t *png, size_t size, uint64_t max_bytes, uint8_t **rgba, uint32_t *width,

@@ -530,6 +530,7 @@ const rb_format rb_format_datawin = {
     .detect = datawin_detect,
     .describe = datawin_describe,
     .summary = datawin_summary,
+    .plan = datawin_plan,
     .rules = datawin_rules,
     .identity_keys = DATAWIN_IDENTITY_KEYS,
     .identity_key_count = 1,

@@ -12,6 +12,9 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
                        size_t why_size);
 /* What `rebyte info` says of a data.win: the game's name and its lists counted (datawin_summary.c). */
 json_t *datawin_summary(const rb_doc *doc);
+/* rb_format.plan (datawin_plan.c): the first room with instances. */
+struct rb_plan;
+int datawin_plan(const rb_doc *doc, struct rb_plan *plan, char *why, size_t why_size);
 /* The `followers` hook (datawin_follow.c; docs/formats/datawin.md "STRG"): the references that
  * follow a new text of a STRG string, or a refusal naming those that cannot. */
 json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,

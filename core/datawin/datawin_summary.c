@@ -45,6 +45,39 @@ static json_t *counts(const rb_node *chunks)
     return out;
 }
 
+/* A version as GameMaker names it: "Studio 1.4", "Studio 2.3.0", "2024.6" (calendar releases). */
+static void version_name(uint64_t encoded, char *out, size_t size)
+{
+    unsigned major = (unsigned)(encoded / 1000000), minor = (unsigned)(encoded / 1000 % 1000),
+             release = (unsigned)(encoded % 1000);
+    if (major >= 2022) snprintf(out, size, "GameMaker %u.%u", major, minor);
+    else if (release) snprintf(out, size, "GameMaker Studio %u.%u.%u", major, minor, release);
+    else snprintf(out, size, "GameMaker%s %u.%u", major < 2 ? ": Studio" : " Studio", major, minor);
+}
+
+/* Which GameMaker wrote the file, in its words, and from what that was told
+ * (docs/formats/datawin.md "Version inference (rebyte info)"). */
+static json_t *origin(const rb_doc *doc)
+{
+    uint64_t at_least = rb_node_uint(rb_node_get(doc->root, "versionAtLeast"));
+    uint64_t below = rb_node_uint(rb_node_get(doc->root, "versionBelow"));
+    uint64_t evidence = rb_node_uint(rb_node_get(doc->root, "versionEvidence"));
+    char low[64], high[64], era[160], from[400];
+    version_name(at_least, low, sizeof low);
+    version_name(below, high, sizeof high);
+    if (below) snprintf(era, sizeof era, "%s or later, before %s", low, high);
+    else snprintf(era, sizeof era, "%s or later", low);
+    static const char *const EVIDENCE[] = {"the GEN8 version and bytecode byte", "which chunks it has",
+                                           "the TXTR entry layout", "the SOND entry stride",
+                                           "null entries in pointer lists"};
+    size_t n = (size_t)snprintf(from, sizeof from, "bytecode %llu",
+                                (unsigned long long)rb_node_uint(rb_node_get(doc->root, "bytecodeVersion")));
+    for (unsigned bit = 0; bit < 5; bit++)
+        if ((evidence >> bit) & 1 && n < sizeof from)
+            n += (size_t)snprintf(from + n, sizeof from - n, ", %s", EVIDENCE[bit]);
+    return json_pack("{s:s,s:s,s:s}", "game", "GameMaker", "era", era, "detected_from", from);
+}
+
 json_t *datawin_summary(const rb_doc *doc)
 {
     const rb_node *chunks = rb_node_get(doc->root, "chunks");
@@ -55,6 +88,7 @@ json_t *datawin_summary(const rb_doc *doc)
         if (name && name->kind == RB_K_STRING)
             json_object_set_new(summary, "game", json_stringn((const char *)name->v.bytes.data, name->v.bytes.size));
     }
+    json_object_set_new(summary, "origin", origin(doc));
     json_object_set_new(summary, "counts", counts(chunks));
     return summary;
 }

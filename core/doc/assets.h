@@ -21,6 +21,10 @@ int rb_png_from_rgba(const uint8_t *rgba, uint32_t width, uint32_t height, uint8
                      size_t why_size);
 int rb_png_from_indexed(const uint8_t *indexes, uint32_t width, uint32_t height, const uint8_t *palette,
                         size_t colours, uint8_t **png, size_t *size, char *why, size_t why_size);
+/* A PNG of RGB 8-bit pixels (3 bytes a pixel, rows top to bottom) made for speed over size
+ * (fast deflate, one filter): for pictures the library draws (rb_doc_render). 0, or -1 with why. */
+int rb_png_from_rgb_quick(const uint8_t *rgb, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,
+                          size_t why_size);
 /* A 16-bit greyscale PNG of `width` x `height` samples (host order, rows top to bottom), each
  * written as it is (a height map). 0, or -1 with why. */
 int rb_png_from_grey16(const uint16_t *grey, uint32_t width, uint32_t height, uint8_t **png, size_t *size, char *why,

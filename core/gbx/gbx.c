@@ -273,6 +273,7 @@ const rb_format rb_format_gbx = {
     .summary = gbx_summary,
     .after_read = gbx_settle_copies,
     .is_record = gbx_is_record,
+    .plan = gbx_plan,
     .record_encoding = "binary",
     .companions = gbx_companion_ops,
     .given_to_copies = gbx_given_to_copies,

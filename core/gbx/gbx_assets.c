@@ -300,56 +300,108 @@ static void sample_rotation(const rb_node *state, double q[4])
     q[0] = cos(heading) * cos(pitch) * s, q[1] = sin(heading) * cos(pitch) * s, q[2] = sin(pitch) * s, q[3] = cos(angle);
 }
 
+/* One decoded sample: time (ms; NaN unknown), position (m), rotation (quaternion), speed (km/h). */
+typedef struct ghost_sample {
+    double time, xyz[3], q[4], speed;
+} ghost_sample;
+
 /* A car entity of a TM2020 record (docs/formats/gbx_ghost.md "Entity records"): each sample holds
  * its time and (in itself from version 11, in `state` before) position, rotation and velocity
  * (length exp(magnitude/1000) m/s). */
-static void entity_sample_csv(rb_buf *b, const rb_node *sample)
+static void entity_sample(const rb_node *sample, ghost_sample *s)
 {
     const rb_node *state = rb_node_member(sample, "state") ? rb_node_member(sample, "state") : sample; /* before version 11 */
-    double xyz[3], q[4], time = member_number(sample, "time");
     double magnitude = member_number(rb_node_member(state, "velocity"), "magnitude");
-    sample_position(state, xyz);
-    sample_rotation(state, q);
+    s->time = member_number(sample, "time");
+    sample_position(state, s->xyz);
+    sample_rotation(state, s->q);
+    s->speed = magnitude == -32768 ? 0 : exp(magnitude / 1000.0) * 3.6;
+}
+
+/* Each sample of ghost samples `ghost` (an ASSET_GHOST's node) to `fn`, in order; how many. */
+static size_t each_sample(const rb_node *ghost, void (*fn)(void *context, const ghost_sample *s), void *context)
+{
+    const rb_node *samples = rb_node_member(ghost, "samples");
+    const rb_node *times = rb_node_member(ghost, "stateTimes");
+    const rb_node *fixed = rb_node_member(ghost, "isFixedTimeStep");
+    int fixed_step = !fixed || rb_node_int(fixed) != 0 || !times;
+    int entity = rb_node_member(ghost, "bufferType") != NULL;
+    double period = member_number(ghost, "samplePeriod"), time = 0;
+    size_t count = rb_node_child_count(samples);
+    for (size_t i = 0; i < count; i++) {
+        ghost_sample s;
+        if (entity) {
+            entity_sample(rb_node_child(samples, i), &s);
+        } else {
+            const rb_node *state = rb_node_member(rb_node_child(samples, i), "state");
+            if (fixed_step) time = (double)i * period;
+            else time += i < rb_node_child_count(times) ? (double)rb_node_int(rb_node_child(times, i)) : NAN;
+            double speed = member_number(state, "speedForward");
+            s.time = time;
+            sample_position(state, s.xyz);
+            sample_rotation(state, s.q);
+            s.speed = isnan(speed) ? NAN : (speed / 65535.0 * 11000.0 - 1000.0) * 3.6;
+        }
+        fn(context, &s);
+    }
+    return count;
+}
+
+static void sample_csv(void *context, const ghost_sample *s)
+{
+    rb_buf *b = context;
     char text[32];
-    int n = snprintf(text, sizeof text, "%.0f", time);
-    if (n > 0 && !isnan(time)) rb_buf_put(b, text, (size_t)n);
-    for (int k = 0; k < 3; k++) put_number(b, xyz[k], "%.6g");
-    for (int k = 0; k < 4; k++) put_number(b, q[k], "%.6f");
-    put_number(b, magnitude == -32768 ? 0 : exp(magnitude / 1000.0) * 3.6, "%.3f");
+    int n = snprintf(text, sizeof text, "%.0f", s->time);
+    if (n > 0 && !isnan(s->time)) rb_buf_put(b, text, (size_t)n);
+    for (int k = 0; k < 3; k++) put_number(b, s->xyz[k], "%.6g");
+    for (int k = 0; k < 4; k++) put_number(b, s->q[k], "%.6f");
+    put_number(b, s->speed, "%.3f");
     rb_buf_put_u8(b, '\n');
 }
 
 static int ghost_csv(const found *f, uint8_t **csv, size_t *size)
 {
-    const rb_node *samples = rb_node_member(f->node, "samples");
-    const rb_node *times = rb_node_member(f->node, "stateTimes");
-    const rb_node *fixed = rb_node_member(f->node, "isFixedTimeStep");
-    int fixed_step = !fixed || rb_node_int(fixed) != 0 || !times;
-    double period = member_number(f->node, "samplePeriod"), time = 0;
     rb_buf b;
     rb_buf_init(&b);
     static const char HEADER[] = "time_ms,x,y,z,qx,qy,qz,qw,speed_kmh\n";
     rb_buf_put(&b, HEADER, sizeof HEADER - 1);
-    for (size_t i = 0; rb_node_member(f->node, "bufferType") && i < rb_node_child_count(samples); i++)
-        entity_sample_csv(&b, rb_node_child(samples, i));
-    for (size_t i = 0; !rb_node_member(f->node, "bufferType") && i < rb_node_child_count(samples); i++) {
-        const rb_node *state = rb_node_member(rb_node_child(samples, i), "state");
-        if (fixed_step) time = (double)i * period;
-        else time += i < rb_node_child_count(times) ? (double)rb_node_int(rb_node_child(times, i)) : NAN;
-        double xyz[3], q[4], speed = member_number(state, "speedForward");
-        sample_position(state, xyz);
-        sample_rotation(state, q);
-        char text[32];
-        int n = snprintf(text, sizeof text, "%.0f", time);
-        if (n > 0 && !isnan(time)) rb_buf_put(&b, text, (size_t)n);
-        for (int k = 0; k < 3; k++) put_number(&b, xyz[k], "%.6g");
-        for (int k = 0; k < 4; k++) put_number(&b, q[k], "%.6f");
-        put_number(&b, isnan(speed) ? NAN : (speed / 65535.0 * 11000.0 - 1000.0) * 3.6, "%.3f");
-        rb_buf_put_u8(&b, '\n');
-    }
+    each_sample(f->node, sample_csv, &b);
     if (b.failed) { rb_buf_free(&b); return -1; }
     *csv = rb_buf_take(&b, size);
     return *csv ? 0 : -1;
+}
+
+/* ---------- a ghost's samples for a plan (gbx_ghost_samples) ---------- */
+
+typedef struct track_context {
+    gbx_sample_fn fn;
+    void *context;
+    size_t count;
+    int found;
+} track_context;
+
+static void sample_to_track(void *context, const ghost_sample *s)
+{
+    track_context *t = context;
+    t->fn(t->context, s->time, s->xyz, s->speed);
+}
+
+static int first_ghost(walk *w, const found *f)
+{
+    track_context *t = w->context;
+    if (f->type != ASSET_GHOST) return 0;
+    t->count = each_sample(f->node, sample_to_track, t);
+    t->found = 1;
+    return 1;
+}
+
+size_t gbx_ghost_samples(const rb_doc *doc, const rb_node *node, gbx_sample_fn fn, void *context)
+{
+    track_context t = {fn, context, 0, 0};
+    walk w = {.doc = doc, .visit = first_ghost, .context = &t};
+    w.path[0] = 0;
+    walk_node(&w, node, 0);
+    return t.count;
 }
 
 /* ---------- extract ---------- */

@@ -16,4 +16,9 @@ json_t *gbx_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data
 int gbx_thumbnail_for_viewers(const uint8_t *stored, size_t size, uint8_t **out, size_t *out_size);
 int gbx_thumbnail_as_stored(const uint8_t *current, size_t current_size, const uint8_t *picture, size_t size,
                             uint8_t **out, size_t *out_size, char *why, size_t why_size);
+/* The samples of the first ghost at or below `node` (docs/formats/gbx_ghost.md "Samples"), in
+ * order: each one's time (ms; NaN when unknown), position (m) and speed (km/h; NaN when the
+ * sample has none) to `fn`. How many there were (0: no decoded samples there). */
+typedef void (*gbx_sample_fn)(void *context, double time_ms, const double position[3], double speed_kmh);
+size_t gbx_ghost_samples(const rb_doc *doc, const rb_node *node, gbx_sample_fn fn, void *context);
 #endif

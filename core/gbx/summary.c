@@ -6,7 +6,9 @@
 #include <string.h>
 #include "core/json/json.h"
 #include "core/gbx/gbx.h"
+#include "core/gbx/map/map.h"
 #include "core/gbx/engine/gbx_internal.h"
+#include "core/gbx/map/environments.h"
 
 static const struct {
     uint32_t id;
@@ -49,33 +51,15 @@ static void set_from(json_t *out, const char *key, const rb_doc *doc, const rb_n
     json_decref(v);
 }
 
-/* The engine's numeric collection ids: a map's environment stored as a number instead of its
- * name (TM2020 stores 26). docs/formats/gbx.md, "Collections". */
-static const struct {
-    uint32_t id;
-    const char *name;
-} COLLECTIONS[] = {
-    {0, "Desert"},     {1, "Snow"},       {2, "Rally"},      {3, "Island"},     {4, "Bay"},
-    {5, "Coast"},      {6, "Stadium"},    {7, "Basic"},      {8, "Plain"},      {9, "Moon"},
-    {10, "Toy"},       {11, "Valley"},    {12, "Canyon"},    {13, "Lagoon"},    {14, "Arena"},
-    {17, "TMCommon"},  {18, "Canyon4"},   {19, "Canyon256"}, {20, "Valley4"},   {21, "Valley256"},
-    {22, "Lagoon4"},   {23, "Lagoon256"}, {24, "Stadium4"},  {25, "Stadium256"}, {26, "Stadium"},
-    {27, "Voxel"},     {100, "History"},  {101, "Society"},  {102, "Galaxy"},   {200, "Gothic"},
-    {201, "Paris"},    {202, "Storm"},    {203, "Cryo"},     {204, "Meteor"},   {205, "Meteor4"},
-    {206, "Meteor256"}, {299, "SMCommon"}, {10000, "Vehicles"}, {10001, "Orbital"}, {10002, "Actors"},
-    {10003, "Common"},
-};
-
 /* The environment by name; a number stored for it is shown beside (environmentId). */
 static void set_environment(json_t *map, const rb_doc *doc, const rb_node *collection)
 {
     set_from(map, "environment", doc, collection);
     if (!collection || collection->kind != RB_K_ID || collection->wire != RB_ID_NUMBER) return;
-    for (size_t i = 0; i < sizeof COLLECTIONS / sizeof COLLECTIONS[0]; i++) {
-        if (COLLECTIONS[i].id != collection->v.bits) continue;
-        json_object_set_new(map, "environment", json_string(COLLECTIONS[i].name));
-        json_object_set_new(map, "environmentId", json_integer((json_int_t)collection->v.bits));
-    }
+    const char *name = gbx_collection_name((uint32_t)collection->v.bits);
+    if (!name) return;
+    json_object_set_new(map, "environment", json_string(name));
+    json_object_set_new(map, "environmentId", json_integer((json_int_t)collection->v.bits));
 }
 
 static void map_block_data(json_t *map, const rb_doc *doc, const rb_node *body)
@@ -160,6 +144,9 @@ json_t *gbx_summary(const rb_doc *doc)
     uint32_t class_id = (uint32_t)rb_node_uint(rb_node_get(doc->root, "classId"));
     const char *name = class_name(class_id);
     if (name) json_object_set_new(out, "class", json_string(name));
+    json_object_set_new(out, "origin", gbx_origin(doc));
+    json_t *contents = gbx_contents(doc);
+    if (contents) json_object_set_new(out, "contents", contents);
     const rb_node *body = rb_node_get(doc->root, "body");
     if (gbx_remap_id(class_id) == 0x03043000 && body) {
         json_t *map = json_object();

@@ -12,6 +12,7 @@
 
 struct rb_ar;
 struct rb_rule;
+struct rb_plan;
 
 /* A read-only view of a model by JSON pointers (plain indexes), so a hook reads the model
  * without walking its nodes (patch/companions.c). */
@@ -129,5 +130,9 @@ typedef struct rb_format {
      * (core/archive/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and
      * describes it. 0 when it cannot (no start record). */
     int (*read_unit)(struct rb_ar *ar, const rb_node *unit);
+    /* Optional: the document seen from above (`rebyte render`, core/model/plan.h): fills `plan`
+     * with what it holds where (GBX: a map's blocks and items, a ghost's path; data.win: a
+     * room's instances); 0, or -1 with `why` when it holds nothing to draw. */
+    int (*plan)(const struct rb_doc *doc, struct rb_plan *plan, char *why, size_t why_size);
 } rb_format;
 #endif

@@ -686,6 +686,9 @@ static json_t *streamer_summary(const rb_doc *doc)
     const rb_node *groups = rb_node_get(doc->root, "groups");
     if (!groups) return NULL;
     json_t *out = json_object(), *counts = json_object();
+    json_object_set_new(out, "origin", json_pack("{s:s,s:s,s:s}", "game", "GTA San Andreas multiplayer (SA:MP, open.mp)",
+                                                 "era", "the streamer plugin's map format strmrgrps01", "detected_from",
+                                                 "the strmrgrps01 signature"));
     for (size_t g = 0; g < groups->v.kids.count; g++) {
         const rb_node *chunks = rb_node_get(groups->v.kids.items[g], "chunks");
         for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {

@@ -1021,6 +1021,7 @@ static const rb_key_set GROFF_IDENTITY_KEYS[] = {{20, {"handle", NULL}}};
 const rb_format rb_format_groff = {
     .name = "groff",
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
+    .summary = groff_summary,
     .detect = groff_detect,
     .describe = groff_describe,
     .symbol_text = groff_symbol_text,

@@ -122,6 +122,7 @@ static void pid_describe(rb_ar *ar)
 const rb_format rb_format_pid = {
     .name = "pid",
     .description = "Trespasser packed image directory (-130.pid)",
+    .summary = tres_summary_pid,
     .detect = pid_detect,
     .describe = pid_describe,
     .assets = pid_assets,

@@ -38,6 +38,7 @@ static void spz_describe(rb_ar *ar)
 const rb_format rb_format_spz = {
     .name = "spz",
     .description = "Trespasser LZSS-packed texture swap file (-130.spz)",
+    .summary = tres_summary_spz,
     .detect = spz_detect,
     .describe = spz_describe,
     .assets = spz_assets,

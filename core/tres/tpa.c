@@ -356,6 +356,7 @@ done:
 const rb_format rb_format_tpa = {
     .name = "tpa",
     .description = "Trespasser packed audio (.tpa, version 0x150)",
+    .summary = tres_summary_tpa,
     .detect = tpa_detect,
     .describe = tpa_describe,
     .assets = tpa_assets,

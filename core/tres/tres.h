@@ -30,4 +30,11 @@ uint32_t rb_tres_sound_id(const uint8_t *name, size_t size);
 int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why,
                     size_t why_size);
 
+/* `rebyte info` "origin" (tres_origin.c): the game, and which of its files the document is. */
+json_t *tres_origin(const char *file_kind, const char *detected_from);
+json_t *groff_summary(const rb_doc *doc);
+json_t *tres_summary_pid(const rb_doc *doc);
+json_t *tres_summary_spz(const rb_doc *doc);
+json_t *tres_summary_tpa(const rb_doc *doc);
+
 #endif

@@ -144,6 +144,7 @@ static json_t *wtd_summary(const rb_doc *doc)
         json_object_set_new(out, "zeroTree", json_string("kept as its bits"));
     }
     if (rb_doc_note_count(doc)) json_object_set_new(out, "notes", json_integer((json_int_t)rb_doc_note_count(doc)));
+    json_object_set_new(out, "origin", tres_origin("terrain (.wtd)", "the wavelet tree"));
     return out;
 }
 

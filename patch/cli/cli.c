@@ -217,6 +217,24 @@ static const command COMMANDS[] = {
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
      "  --force       write even when the result breaks a game rule the original kept\n"
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},
+    {"render", cmd_render, "rebyte render FILE -o OUT.png [--over MAP] [--diff OTHER|PATCH] [--size N] [--json]",
+     "FILE seen from above as a PNG (docs/render.md). A map: its block grid, each block's cell\n"
+     "coloured by kind (road and platform grey, start green, finish red, multilap orange,\n"
+     "checkpoint blue, decoration olive) and shaded by height (higher is brighter), free blocks\n"
+     "as squares and items as dots at their positions, the map's size as the frame, a scale bar\n"
+     "and a north mark (x to the east, z to the north), a legend with the counts. A ghost or a\n"
+     "replay: each ghost's path coloured by speed (blue slow to red fast), its checkpoint times\n"
+     "marked, over the replay's own map. A data.win: its first room's instances.\n"
+     "  -o OUT          the PNG (- for stdout)\n"
+     "  --over MAP      draw the ghost's path over this map\n"
+     "  --diff OTHER    mark what changes from FILE to OTHER (a file of the same format) or what\n"
+     "                  a patch does to FILE: added elements green, removed red, moved ones as\n"
+     "                  arrows from old to new, changed ones cyan, other changed facts (a name,\n"
+     "                  medals) listed in the legend\n"
+     "  --size N        the picture's longest side, 256 to 2048 pixels (default 1024)\n"
+     "  --json          print what was drawn: the picture's size, a cell's pixels, blocks and\n"
+     "                  items by kind, paths, the diff's changes (to stderr with -o -)\n"
+     "Exit: 0 drawn, 2 bad input or nothing to draw, 3 a file could not be read or written"},
     {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
      "used to run the JSON Patch conformance suite). A patch that uses selectors, \"each\", [*],\n"

@@ -16,4 +16,5 @@ int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 #endif

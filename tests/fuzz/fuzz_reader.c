@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for every registered reader: parse; when the parse succeeds, write, re-parse
  * and require the round trip to be exact, and require the write compared against the input
- * (rb_doc_write_against) to call it identical. Every input, parsed or not, must read the same with
+ * (rb_doc_write_against) to call it identical, and draw it (rb_doc_render: a picture, or a reason
+ * why there is none). Every input, parsed or not, must read the same with
  * the deferred model (rb_read_options.defer) as in full: the same error, or the same coverage,
  * notes, bytes and model (deferred_agree.c). Any crash, hang, leak, sanitizer finding or
  * abort() here is a bug.
@@ -74,6 +75,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rb_doc_write_against(doc, NULL, data, size, &identical, &differing, &differing_size, &err) != RB_OK ||
         !identical || differing)
         abort(); /* the compared write must agree with the plain one */
+    rb_render_options render = RB_RENDER_OPTIONS_INIT;
+    render.max_side = 256; /* the plan is the same at any size; a small picture keeps inputs cheap */
+    uint8_t *png = NULL;
+    size_t png_size = 0;
+    char *report = NULL;
+    rb_status drawn = rb_doc_render(doc, &render, &png, &png_size, &report, &err);
+    if (drawn == RB_OK ? !png || !report : !err.message[0]) abort(); /* a picture, or why not */
+    rb_free(png);
+    rb_free(report);
     rb_doc *again = rb_doc_parse_as(format, out, out_size, &opt, &err);
     if (!again) abort();
     rb_doc_free(again);

@@ -96,16 +96,26 @@ static int bytes_hold(const rb_node *n, const char *text)
     return 0;
 }
 
-/* Is a waypoint property (CGameWaypointSpecialProperty: its chunk 000's tag) a checkpoint? */
-static int waypoint_is_checkpoint(const rb_node *waypoint)
+const uint8_t *gbx_waypoint_tag(const rb_node *waypoint, size_t *size)
 {
     const rb_node *chunks = rb_node_get(waypoint, "chunks");
     for (size_t i = 0; chunks && chunks->kind == RB_K_LIST && i < chunks->v.kids.count; i++) {
         const rb_node *tag = rb_node_get(chunks->v.kids.items[i], "tag");
-        if (tag && tag->kind == RB_K_STRING)
-            return tag->v.bytes.size == 10 && !memcmp(tag->v.bytes.data, "Checkpoint", 10);
+        if (tag && tag->kind == RB_K_STRING) {
+            *size = tag->v.bytes.size;
+            return tag->v.bytes.data;
+        }
     }
-    return 0;
+    *size = 0;
+    return NULL;
+}
+
+/* Is a waypoint property a checkpoint (its tag)? */
+static int waypoint_is_checkpoint(const rb_node *waypoint)
+{
+    size_t size;
+    const uint8_t *tag = gbx_waypoint_tag(waypoint, &size);
+    return tag && size == 10 && !memcmp(tag, "Checkpoint", 10);
 }
 
 int gbx_block_is_checkpoint(const rb_node *block)

@@ -36,6 +36,9 @@ int gbx_chunk_holds_copied_facts(uint32_t raw_id);
  * lists' gbx_list.counted. */
 int gbx_map_checkpoints(const rb_node *file, uint32_t *count);
 int gbx_block_is_checkpoint(const rb_node *block);
+/* The tag of a waypoint property (CGameWaypointSpecialProperty chunk 000: "Spawn", "Goal",
+ * "Checkpoint", "StartFinish", ...), NULL when it has none. */
+const uint8_t *gbx_waypoint_tag(const rb_node *waypoint, size_t *size);
 int gbx_item_is_checkpoint(const rb_node *item);
 
 /* ChallengeParameters' chunk `low` (001 tips, 004 medals, 008 stunts, 00A the medals' copy, 00E

@@ -15,8 +15,9 @@
 #include <string.h>
 #include "core/buf.h"
 #include "core/json/json.h"
-#include "core/gbx/map/map.h"
+#include "core/gbx/map/environments.h"
 #include "core/gbx/map/map_header.h"
+#include "core/gbx/map/map.h"
 
 typedef enum xml_value { XML_TEXT, XML_ID, XML_ENVIRONMENT, XML_MOOD, XML_INT, XML_LAPS } xml_value;
 
@@ -136,13 +137,11 @@ static void put_encoded(rb_buf *out, const uint8_t *text, size_t size, unsigned 
     }
 }
 
-/* The engine's collection numbers (docs/formats/gbx.md "Collections"), as the XML names them. */
+/* The engine's collection numbers (docs/formats/gbx.md "Collections"), as the XML names them:
+ * the one table, core/gbx/map/environments.c. */
 static const char *collection_name(uint64_t number)
 {
-    static const char *const NAMES[27] = {[0] = "Desert",  [1] = "Snow",     [2] = "Rally",    [3] = "Island",
-                                          [4] = "Bay",     [5] = "Coast",    [6] = "Stadium",  [11] = "Valley",
-                                          [12] = "Canyon", [13] = "Lagoon",  [26] = "Stadium"};
-    return number < 27 ? NAMES[number] : NULL;
+    return number <= UINT32_MAX ? gbx_collection_name((uint32_t)number) : NULL;
 }
 
 /* The times of day a decoration's name holds (the moods of every game's decorations). */
