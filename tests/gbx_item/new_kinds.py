@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GameBox kinds beyond maps, packed here from their layouts (docs/formats/gbx.md "File index
 (FidCache)", gbx_item.md "Prefab chunks", "Spawn and wagon chunks"): a file index, a prefab whose
-main node is an archive without chunks, a spawn model. Each must read typed to its end with no
+main node is an archive without chunks, a spawn model, a vehicle item's physics coefficients. Each must read typed to its end with no
 opaque byte, verify exactly, give its bytes back through dump + build, and show the packed values.
 
 usage: new_kinds.py REBYTE TMPDIR
@@ -47,12 +47,16 @@ PREFAB = gbx(0x09145000, pack("IQ", 11, 133282700614118720) + string("") + pack(
 SPAWN = gbx(0x2E00E000, pack("II", 0x2E00E000, 3) + pack("12f", 1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 6, 7)
             + pack("Ifi", 0, 0.5, 300) + pack("3f", 0, -9.81, 0) + FACADE, 1)
 
+VEHICLE_PHYSICS = gbx(0x0911E000, pack("II3f", 0x0911E000, 0, 1.5, 0.75, 2.0) + FACADE, 1)
+
 EXPECT = {
     "fid.FidCache.Gbx": (FID_CACHE, ["/body/chunks/0/nods/0/files/0/name", "A.Map.Gbx"],
                          ["/body/chunks/0/nods/0/folders/0/name", "Mine\\"]),
     "p.Prefab.Gbx": (PREFAB, ["/body/ents/0/model/transAnimFunc/subFuncs/0/durationMs", 5000],
                      ["/body/ents/0/params/classId", "0x2F0C8000"]),
     "s.Spawn.Gbx": (SPAWN, ["/body/chunks/0/torqueDuration", 300], ["/body/chunks/0/underground", False]),
+    "v.VehiclePhyModelCustom.Gbx": (VEHICLE_PHYSICS, ["/body/chunks/0/gravityCoef", 2.0],
+                                    ["/body/chunks/0/controlCoef", 0.75]),
 }
 
 
