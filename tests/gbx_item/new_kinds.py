@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""GameBox kinds beyond maps, packed here from their layouts (docs/formats/gbx.md "File index
-(FidCache)", gbx_item.md "Prefab chunks", "Spawn and wagon chunks"): a file index, a prefab whose
-main node is an archive without chunks, a spawn model, a vehicle item's physics coefficients. Each must read typed to its end with no
-opaque byte, verify exactly, give its bytes back through dump + build, and show the packed values.
+"""GameBox kinds beyond maps, packed here from their layouts:
+docs/formats/gbx.md "File index (FidCache)",
+docs/formats/gbx_item.md "Prefab chunks" and "Spawn and wagon chunks".
+A file index, a prefab whose main node is an archive without chunks, a spawn model, a vehicle
+item's physics coefficients: each must read typed to its end with no opaque byte, verify
+exactly, give its bytes back through dump + build, and show the packed values.
 
 usage: new_kinds.py REBYTE TMPDIR
 """
