@@ -10,3 +10,6 @@ rebyte_add_script_test(gbx_item_empty_lists gbx_item/empty_lists.sh)
 set_tests_properties(gbx_item_empty_lists PROPERTIES LABELS long TIMEOUT 1800) # dumps every corpus file
 rebyte_add_script_test(gbx_item_vertex_count gbx_item/vertex_count.sh)
 set_tests_properties(gbx_item_vertex_count PROPERTIES LABELS long TIMEOUT 1800) # dumps every corpus file
+# Kinds beyond maps packed from their layouts: a file index, a prefab main node, a spawn model.
+add_test(NAME gbx_item_new_kinds COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_item/new_kinds.py
+  $<TARGET_FILE:rebyte> ${CMAKE_CURRENT_BINARY_DIR})

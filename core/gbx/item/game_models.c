@@ -1,12 +1,13 @@
 /*
  * Small model files a game reads besides items: where a vehicle spawns, CGameSpawnModel
- * (0x2E00E000, `.Spawn.Gbx`), and a train wagon, CPlugTrainWagonModel (0x0911C000,
+ * (0x2E00E000, `.Spawn.Gbx`), how a vehicle item's car drives, CPlugVehiclePhyModelCustom
+ * (0x0911E000), and a train wagon, CPlugTrainWagonModel (0x0911C000,
  * `.Wagon.Gbx`: its shape, mesh, sounds and effects), and the curves such models hold,
  * CFuncKeysReal (0x0501A000, numbers over keys of CFuncKeys 0x05002000).
  *
  * Layouts: docs/formats/gbx_item.md "Spawn and wagon chunks" (GBX.NET's CGameSpawnModel,
- * CPlugTrainWagonModel, CFuncKeys and CFuncKeysReal .chunkl files, checked on GBX.NET's
- * example files).
+ * CPlugVehiclePhyModelCustom, CPlugTrainWagonModel, CFuncKeys and CFuncKeysReal .chunkl files,
+ * checked on GBX.NET's example files where there is one).
  */
 #include "core/gbx/item/item_shapes.h"
 
@@ -23,6 +24,15 @@ static void spawn_000(rb_ar *ar)
     if (version < 2) return;
     rb_ar_i32(ar, "torqueDuration");
     if (version >= 3) gbx_vec3(ar, "defaultGravitySpawn");
+}
+
+/* 000: a vehicle item's changes to the car's physics: acceleration, control and gravity */
+static void vehicle_phy_custom_000(rb_ar *ar)
+{
+    rb_ar_u32(ar, "version");
+    rb_ar_f32(ar, "accelCoef");
+    rb_ar_f32(ar, "controlCoef");
+    rb_ar_f32(ar, "gravityCoef");
 }
 
 /* 000: the wagon's shape and mesh, then by version what it is, sounds, sizes and effects */
@@ -81,6 +91,7 @@ static void func_keys_real_002(rb_ar *ar)
 static const gbx_chunk_def GAME_MODEL_CHUNKS[] = {
     {0x2E00E000, 0, "spawn model", spawn_000},
     {0x0911C000, 0, "train wagon model", wagon_000},
+    {0x0911E000, 0, "vehicle physics coefficients", vehicle_phy_custom_000},
     {0x05002001, 0, "function keys", func_keys_001},
     {0x05002003, 0, "function keys 003", func_keys_003},
     {0x0501A000, 0, "real function values", func_keys_real_000},

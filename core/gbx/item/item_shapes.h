@@ -51,6 +51,10 @@ typedef struct item_count {
 item_count item_count_begin(rb_ar *ar, const char *what, unsigned wire, const char *list_key);
 void item_count_end(rb_ar *ar, item_count *c, uint64_t actual);
 
+/* How a solid's lighting was precomputed (`preLightGenerator`): a CPlugSolid2Model's UV groups
+ * hold 4 values (int4, kept as bits), an old CPlugSolid's 5 floats. */
+void item_pre_light_gen(rb_ar *ar, int uv_group_values);
+
 /* Number of elements of list `key` in the chunk `chunk_id` of the node being described (a
  * chunk describing a mesh needs the material count an earlier chunk holds); 0 when absent. */
 uint64_t item_sibling_chunk_count(rb_ar *ar, uint32_t chunk_id, const char *key);

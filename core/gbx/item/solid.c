@@ -59,34 +59,13 @@ static const rb_layout_field BOX_FIELDS[] = {{"x1", RB_K_FLOAT, 4}, {"y1", RB_K_
                                              {"x2", RB_K_FLOAT, 4}, {"y2", RB_K_FLOAT, 4}, {"z2", RB_K_FLOAT, 4}};
 static const rb_layout BOX = {"box", BOX_FIELDS, 6};
 
-/* How the solid's lighting was precomputed (017 from version 3) */
-static void solid_pre_light_gen(rb_ar *ar)
-{
-    static const char *const floats[] = {"u05", "u06", "u07", "u08", "u09", "u10", "u11", "u12"};
-    static const rb_layout_field UV_GROUP_FIELDS[] = {{"u01", RB_K_FLOAT, 4}, {"u02", RB_K_FLOAT, 4},
-                                                      {"u03", RB_K_FLOAT, 4}, {"u04", RB_K_FLOAT, 4},
-                                                      {"u05", RB_K_FLOAT, 4}};
-    static const rb_layout UV_GROUP = {"UV group", UV_GROUP_FIELDS, 5};
-    rb_ar_record_begin(ar, "preLightGen");
-    int32_t version = rb_ar_i32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    rb_ar_f32(ar, "u02");
-    gbx_bool(ar, "u03");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
-    rb_ar_i32(ar, "u13");
-    rb_ar_i32(ar, "u14");
-    rb_ar_table(ar, "boxes", RB_U32, &BOX);
-    if (version >= 1) rb_ar_table(ar, "uvGroups", RB_U32, &UV_GROUP);
-    rb_ar_record_end(ar);
-}
-
 /* 017: the precomputed lighting (its form changed at version 3), then the source file's time */
 static void solid_old_017(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 3, "solid 0x09005017")) return;
     if (version >= 3) {
-        if (gbx_bool(ar, "hasPreLightGen")) solid_pre_light_gen(ar);
+        if (gbx_bool(ar, "hasPreLightGenerator")) item_pre_light_gen(ar, 5);
     } else {
         rb_ar_u8(ar, "u02");
         rb_ar_f32(ar, "u03");

@@ -29,7 +29,7 @@ static void solid_shaded_geoms(rb_ar *ar, uint32_t version)
     rb_ar_list_end(ar);
 }
 
-static void solid_pre_light_gen(rb_ar *ar)
+void item_pre_light_gen(rb_ar *ar, int uv_group_values)
 {
     static const char *const floats[] = {"u04", "u05", "u06", "u07", "u08", "u09", "u10", "u11"};
     rb_ar_record_begin(ar, "preLightGenerator");
@@ -45,7 +45,7 @@ static void solid_pre_light_gen(rb_ar *ar)
     rb_ar_list_end(ar);
     if (version >= 1) {
         n = item_list_begin(ar, "uvGroups", 16);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 4); /* int4: kept as bits */
+        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, uv_group_values);
         rb_ar_list_end(ar);
     }
     rb_ar_record_end(ar);
@@ -152,7 +152,7 @@ static void solid_000(rb_ar *ar)
     if (v < 2) return;
     rb_ar_i32(ar, "visCstType");
     if (v < 3) return;
-    if (gbx_bool(ar, "hasPreLightGenerator")) solid_pre_light_gen(ar);
+    if (gbx_bool(ar, "hasPreLightGenerator")) item_pre_light_gen(ar, 4); /* int4: kept as bits */
     if (v < 4) return;
     rb_ar_u64(ar, "fileWriteTime");
     if (v < 5) return;
