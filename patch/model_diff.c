@@ -786,6 +786,9 @@ static int walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_n
 
 /* ---------- what apply derives, settled ---------- */
 
+/* What of the lists the writer completes (rb_format.written_lists) a diff leaves to it. */
+enum { LEAVE_NOTHING, LEAVE_ELEMENTS, LEAVE_ALL };
+
 static int is_list_edit(const char *kind)
 {
     return kind && (!strcmp(kind, "remove") || !strcmp(kind, "add") || !strcmp(kind, "move") || !strcmp(kind, "copy"));
@@ -974,22 +977,63 @@ static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
     return refused;
 }
 
+/* Is the walk's operation (by its `plain` paths) an element added to, removed from, moved or
+ * copied in one of `lists` (plain pointers)? Its elements' values are facts; which elements a
+ * list the writer completes has, and where, are not (rb_format.written_lists). */
+static int edits_elements_of(const json_t *lists, const json_t *op, const json_t *plain)
+{
+    if (!is_list_edit(json_string_value(json_object_get(op, "op")))) return 0;
+    const char *paths[2] = {json_string_value(json_object_get(plain, "path")), json_string_value(json_object_get(plain, "from"))};
+    for (int k = 0; k < 2; k++) {
+        const char *slash = paths[k] ? strrchr(paths[k], '/') : NULL;
+        for (size_t i = 0; slash && i < json_array_size(lists); i++) {
+            const char *list = json_string_value(json_array_get(lists, i));
+            if (strlen(list) == (size_t)(slash - paths[k]) && !strncmp(paths[k], list, (size_t)(slash - paths[k])))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The operations of the walk that apply takes as they are: not in a list it keeps in step
- * itself (`regions`). With `symbols_only`, only the replaced symbol handles (and their pins):
- * a name given to one object makes or drops entries of the symbol table, so the table is
- * compared again after them. */
-static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, int symbols_only)
+ * itself (`regions`), and not what is left to the writer of the lists it completes (`written`:
+ * by `leave`, all they change, or which elements they have and where).
+ * With `symbols_only`, only the replaced symbol handles (and their pins): a name given to one
+ * object makes or drops entries of the symbol table, so the table is compared again after them. */
+static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, const json_t *written,
+                          int leave, int symbols_only)
 {
     json_t *kept = json_array();
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *plain = json_array_get(plains, i);
-        if (in_region(regions, json_string_value(json_object_get(plain, "path")))) continue;
+        const char *path = json_string_value(json_object_get(plain, "path"));
+        if (in_region(regions, path) || (leave == LEAVE_ALL && in_region(written, path))) continue;
+        if (leave == LEAVE_ELEMENTS && edits_elements_of(written, json_array_get(ops, i), plain)) continue;
         int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
         size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
         if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
         json_array_append(kept, json_array_get(ops, i));
     }
     return kept;
+}
+
+/* The lists the writer completes (rb_format.written_lists) in `doc`, as plain pointers. */
+static json_t *written_lists(const rb_doc *doc)
+{
+    json_t *lists = doc->format->written_lists ? doc->format->written_lists(doc) : NULL;
+    return lists ? lists : json_array();
+}
+
+/* Does an operation of the walk change what `leave` leaves to the writer of `lists`? */
+static int any_left(const json_t *ops, const json_t *plains, const json_t *lists, int leave)
+{
+    for (size_t i = 0; json_array_size(lists) && i < json_array_size(ops); i++) {
+        const json_t *plain = json_array_get(plains, i);
+        if (leave == LEAVE_ALL ? in_region(lists, json_string_value(json_object_get(plain, "path")))
+                               : edits_elements_of(lists, json_array_get(ops, i), plain))
+            return 1;
+    }
+    return 0;
 }
 
 static int any_symbol_use(const json_t *plains)
@@ -1068,21 +1112,42 @@ static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, w
 
 enum { SETTLE_ROUNDS = 3 };
 
+/* The walk of the work model against B, without what `leave` leaves to the writer: NULL when
+ * out of memory. */
+static json_t *walk_again(const work_model *work, const rb_doc *b, int mode, int index_paths, int leave)
+{
+    json_t *more = json_array(), *plains = json_array(), *kept = NULL;
+    if (walk(work->doc, work->doc->root, b, b->root, more, plains, "", mode, index_paths) == 0) {
+        json_t *written = written_lists(work->doc);
+        kept = first_pass(more, plains, NULL, written, leave, 0);
+        json_decref(written);
+    }
+    json_decref(more);
+    json_decref(plains);
+    return kept;
+}
+
 /* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
  * companion value the user changed, a symbol table after new names) is walked again from
- * there. NULL when the result is not B. */
+ * there. By `*leave`, what differs in the lists the writer completes (rb_format.written_lists:
+ * a string table, a name table) is left to the writer, and apply proves that it gives B; it is
+ * set to LEAVE_NOTHING when the walk does not change what it would leave. NULL when the
+ * result is not B. */
 static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, char *why, size_t why_size)
+                       int index_paths, int apply_decides, int *leave, char *why, size_t why_size)
 {
-    json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
+    json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL, *written = NULL;
     work_model work = {NULL, NULL};
     if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
     }
     regions = derived_regions(a, ops, plains);
+    written = written_lists(a);
+    if (!any_left(ops, plains, written, *leave)) *leave = LEAVE_NOTHING; /* diffed as any list is */
+    int leave_written = *leave;
     int symbols = any_symbol_use(plains);
-    if (!json_array_size(regions) && !symbols && mode == RB_MODEL_DIFF_PLAIN) { /* nothing derived: the walk is it */
+    if (!json_array_size(regions) && !symbols && !leave_written && mode == RB_MODEL_DIFF_PLAIN) { /* nothing derived: the walk is it */
         out = json_incref(ops);
         goto done;
     }
@@ -1092,28 +1157,31 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         snprintf(why, why_size, "%s", err.message);
         goto done;
     }
-    kept = first_pass(ops, plains, regions, symbols);
+    kept = first_pass(ops, plains, regions, written, leave_written, symbols);
     out = json_array();
     int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
     for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
-        json_t *more = json_array();
-        refused = walk(work.doc, work.doc->root, b, b->root, more, NULL, "", mode, index_paths) != 0 ||
-                  settle_step(a, a_bytes, a_size, &work, more, out) != 0;
+        json_t *more = walk_again(&work, b, mode, index_paths, leave_written);
+        int rest = more && json_array_size(more);
+        refused = !more || (rest && settle_step(a, a_bytes, a_size, &work, more, out) != 0);
         json_decref(more);
+        if (!rest) break;
     }
     if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
+    if (!refused && leave_written && proven_by_apply(a, a_bytes, a_size, b, out)) goto done;
     /* an operation neither the model engine nor apply could replay: apply as a whole decides
      * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
     json_decref(kept);
     out = NULL;
-    kept = first_pass(ops, plains, regions, 0);
+    kept = first_pass(ops, plains, regions, written, leave_written, 0);
     if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     rb_doc_free(work.doc);
     free(work.bytes);
     json_decref(kept);
+    json_decref(written);
     json_decref(regions);
     json_decref(plains);
     json_decref(ops);
@@ -1194,8 +1262,15 @@ int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
 {
     /* by identity, elements are named; when a name does not resolve where the patch uses it
      * (two elements that swap their keys), the lists are addressed by index instead */
+    /* what the writer completes is left to it first (a rename is one operation), then only which
+     * elements it has (a name table whose entry itself was renamed), then nothing */
     for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
         for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
-            if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, why, why_size))) return 0;
+            for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
+                int left = leave;
+                if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, &left, why, why_size)))
+                    return 0;
+                if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
+            }
     return -1;
 }

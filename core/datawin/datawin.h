@@ -16,6 +16,8 @@ json_t *datawin_summary(const rb_doc *doc);
  * follow a new text of a STRG string, or a refusal naming those that cannot. */
 json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,
                             const json_t *value, char *why, size_t why_size);
+/* The `written_lists` hook (datawin_strg.c): STRG's strings, which the writer completes. */
+json_t *datawin_written_lists(const rb_doc *doc);
 /* A readable listing of a code entry's bytecode (datawin_listing.c), appended to `out`; -1 when the
  * entry has no bytecode of its own or memory runs out. */
 int datawin_code_listing(const rb_doc *doc, const rb_node *entry, rb_buf *out);
