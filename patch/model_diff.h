@@ -8,9 +8,15 @@
  * every replaced value (`diff --by-identity`). */
 enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
 
+/* The walk of two models (model_diff.c): the operations that turn node `a` of `da` into node `b`
+ * of `db` at `path`, appended to `ops`, and to `plains` (when not NULL) each one's plain paths
+ * ({"path", "from", "symbol": whether it replaces a symbol handle}). 0, or -1 when out of memory. */
+int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                       json_t *plains, const char *path, int mode, int index_paths);
 /* The patch (RFC 6902 array in *ops) that turns document `a` into `b` when applied to `a`'s file
- * (`a_bytes`): the walk of two models (model_diff.c), without what apply derives (companion lists, renumbered
- * indexes: rb_format.companions), settled by applying it to a fresh read of A. 0, or -1 with
+ * (`a_bytes`): the walk of two models, without what apply derives (companion lists, renumbered
+ * indexes: rb_format.companions) or the writer completes (rb_format.written_lists), settled by
+ * applying it to a fresh read of A (model_diff_settle.c). 0, or -1 with
  * `why`. */
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
                        char *why, size_t why_size);
