@@ -20,6 +20,14 @@ int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, con
  * `why`. */
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
                        char *why, size_t why_size);
+/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+ * model engine alone could not replay, and what only apply reads (a picture put back). */
+int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops);
+/* `ops` (a diff of `a`, taken) with each picture whose page the diff replaces whole spelled as
+ * the picture ({"$png": ...} at the frame's path, model_diff_pictures.c) where apply proves it
+ * gives B; else `ops` as they were. */
+json_t *rb_model_diff_pictures(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                               json_t *ops);
 /* `ops` (a diff of `a`) with the pins a shared diff carries
  * (docs/usage.md "Portable patches: identity, fingerprints, stacking"): before each operation,
  * a "test" of what it touches as it is when the operation runs - the value replaced or removed,

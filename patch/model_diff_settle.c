@@ -311,9 +311,7 @@ static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t 
     return got;
 }
 
-/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
- * model engine alone could not replay. */
-static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
 {
     uint8_t *bytes;
     rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
@@ -409,14 +407,14 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         if (!rest) break;
     }
     if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
-    if (!refused && leave_written && proven_by_apply(a, a_bytes, a_size, b, out)) goto done;
+    if (!refused && leave_written && rb_model_diff_proven(a, a_bytes, a_size, b, out)) goto done;
     /* an operation neither the model engine nor apply could replay: apply as a whole decides
      * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
     json_decref(kept);
     out = NULL;
     kept = first_pass(ops, plains, regions, written, leave_written, 0);
-    if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    if (apply_decides && rb_model_diff_proven(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     rb_doc_free(work.doc);
@@ -461,7 +459,9 @@ static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
     const char *kind = json_string_value(json_object_get(op, "op"));
     const char *path = json_string_value(json_object_get(op, "path"));
     const char *from = json_string_value(json_object_get(op, "from"));
-    if (!kind) return;
+    /* a picture put back is pinned by its place alone: what the model holds there is the link
+     * to where its pixels are (a TPAG item), which another build numbers its own way */
+    if (!kind || json_object_get(json_object_get(op, "value"), "$png")) return;
     if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
     if (strcmp(kind, "move") != 0) pin_place(work, path, out);
 }
@@ -509,8 +509,10 @@ int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
         for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
             for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
                 int left = leave;
-                if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, &left, why, why_size)))
+                if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, &left, why, why_size))) {
+                    *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
                     return 0;
+                }
                 if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
             }
     return -1;
