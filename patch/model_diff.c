@@ -21,6 +21,7 @@
 #include <string.h>
 #include "companions.h"
 #include "identity.h"
+#include "../core/json.h"
 #include "../core/model_equal.h"
 #include "model_edit.h"
 #include "portable.h"
@@ -134,12 +135,36 @@ static void drop_since(differ *d, size_t first)
 
 static void diff_node(differ *d, const rb_node *a, const rb_node *b);
 
+/* A large blob changed in a small part of it (a texture in a swap image): the part, as a byte
+ * range {"$splice": {"at", "size", "$base64"}} (patch/model_select.h), or NULL. */
+enum { SPLICE_MIN = 1024 };
+static json_t *changed_range(const rb_node *a, const rb_node *b)
+{
+    int blobs = (a->kind == RB_K_BLOB || a->kind == RB_K_OPAQUE) && a->kind == b->kind;
+    size_t na = blobs ? a->v.bytes.size : 0, nb = blobs ? b->v.bytes.size : 0, least = na < nb ? na : nb;
+    if (!blobs || na < SPLICE_MIN || nb < SPLICE_MIN) return NULL;
+    const uint8_t *x = a->v.bytes.data, *y = b->v.bytes.data;
+    size_t head = 0, tail = 0;
+    while (head < least && x[head] == y[head]) head++;
+    while (tail < least - head && x[na - 1 - tail] == y[nb - 1 - tail]) tail++;
+    size_t length = nb - head - tail;
+    if (length * 2 > nb) return NULL; /* most of it: the blob is its bytes */
+    char *text = malloc(4 * ((length + 2) / 3) + 1);
+    if (!text) return NULL;
+    size_t n = rb_base64_encode(y + head, length, text);
+    json_t *v = json_pack("{s:{s:I,s:I,s:s%}}", "$splice", "at", (json_int_t)head, "size", (json_int_t)(na - head - tail),
+                          "$base64", text, n);
+    free(text);
+    return v;
+}
+
 /* A's value pinned (by identity; a blob is pinned by its place, not its bytes), B's put there. */
 static void replace_value(differ *d, const rb_node *a, const rb_node *b)
 {
     if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
     d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
-    emit(d, "replace", NULL, NULL, rb_value_json(d->db, b));
+    json_t *range = changed_range(a, b);
+    emit(d, "replace", NULL, NULL, range ? range : rb_value_json(d->db, b));
     d->symbol_use = 0;
 }
 

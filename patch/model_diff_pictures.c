@@ -54,7 +54,7 @@ static int replaces_blob(const json_t *op)
 {
     const json_t *value = json_object_get(op, "value");
     return !strcmp(json_string_value(json_object_get(op, "op")), "replace") && json_is_object(value) &&
-           json_object_get(value, "$base64");
+           (json_object_get(value, "$base64") || json_object_get(value, "$splice"));
 }
 
 /* `path` resolved to plain indexes on `work` (malloc'd), or NULL. */

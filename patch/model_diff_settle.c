@@ -15,6 +15,8 @@
 #include "model_diff.h"
 #include "model_edit.h"
 #include "portable.h"
+#include "model_select.h"
+#include "../core/json.h"
 #include "../core/model_equal.h"
 
 /* The text in `b` (a NUL put after it, not counted). */
@@ -451,6 +453,32 @@ static void pin_place(rb_doc *work, const char *path, json_t *out)
     rb_buf_free(&plain);
 }
 
+/* A byte range replaced ({"$splice"}) is pinned by the bytes it replaces, spelled as a range
+ * too: a base whose blob holds them there takes it (another build with that texture where it
+ * was), any other is refused. */
+static void pin_range(rb_doc *work, const json_t *op, json_t *out)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    rb_splice range = {0};
+    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node &&
+        rb_splice_of(place.node, json_object_get(op, "value"), &range, why, sizeof why) > 0) {
+        char *text = malloc(4 * ((range.size + 2) / 3) + 1);
+        size_t n = text ? rb_base64_encode(place.node->v.bytes.data + range.at, range.size, text) : 0;
+        if (text)
+            json_array_append_new(out, json_pack("{s:s,s:s,s:{s:{s:I,s:I,s:s%}}}", "op", "test", "path", path, "value",
+                                                 "$splice", "at", (json_int_t)range.at, "size", (json_int_t)range.size,
+                                                 "$base64", text, n));
+        free(text);
+    }
+    free(range.bytes);
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+}
+
 /* The pins of one operation: the value it replaces or removes, the element it copies or moves,
  * and the element an addition is inserted before (a move's target counts after its removal: its
  * source is pinned). */
@@ -462,6 +490,10 @@ static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
     /* a picture put back is pinned by its place alone: what the model holds there is the link
      * to where its pixels are (a TPAG item), which another build numbers its own way */
     if (!kind || json_object_get(json_object_get(op, "value"), "$png")) return;
+    if (json_object_get(json_object_get(op, "value"), "$splice")) {
+        pin_range(work, op, out);
+        return;
+    }
     if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
     if (strcmp(kind, "move") != 0) pin_place(work, path, out);
 }

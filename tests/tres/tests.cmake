@@ -35,3 +35,6 @@ target_include_directories(test_groff_deferred PRIVATE ${PROJECT_SOURCE_DIR})
 add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_DIR}/samples/tres
          --shared ${REBYTE_SHARED}/corpus/tres)
 set_tests_properties(tres_groff_deferred PROPERTIES SKIP_RETURN_CODE 77)
+# a texture edit in a swap image diffs to that texture's byte range ({"$splice"}), pinned by the
+# bytes it replaces: it applies to another build with that texture and is refused by one without
+rebyte_add_script_test(tres_texture_diff tres/texture_diff_test.sh)
