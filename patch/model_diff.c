@@ -30,6 +30,7 @@ typedef struct differ {
     const rb_doc *da, *db;
     int by_identity;
     int index_paths; /* by identity, but list elements by index (when a selector does not resolve) */
+    int whole_blobs; /* RB_MODEL_DIFF_WHOLE_BLOBS */
     json_t *ops, *plains;
     rb_buf path, plain; /* the current place: as written, and with indexes */
     int symbol_use;     /* the next operation replaces a symbol handle (rb_format.symbol_text) */
@@ -163,7 +164,7 @@ static void replace_value(differ *d, const rb_node *a, const rb_node *b)
 {
     if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
     d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
-    json_t *range = changed_range(a, b);
+    json_t *range = d->whole_blobs ? NULL : changed_range(a, b);
     emit(d, "replace", NULL, NULL, range ? range : rb_value_json(d->db, b));
     d->symbol_use = 0;
 }
@@ -795,7 +796,8 @@ static void diff_list(differ *d, const rb_node *a, const rb_node *b)
 int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
                        json_t *plains, const char *path, int mode, int index_paths)
 {
-    differ d = {da, db, mode == RB_MODEL_DIFF_IDENTITY, index_paths, ops, plains, {0}, {0}, 0, 0};
+    differ d = {da, db, (mode & RB_MODEL_DIFF_IDENTITY) != 0, index_paths, (mode & RB_MODEL_DIFF_WHOLE_BLOBS) != 0,
+                ops, plains, {0}, {0}, 0, 0};
     rb_buf_init(&d.path);
     rb_buf_init(&d.plain);
     rb_buf_put(&d.path, path, strlen(path));

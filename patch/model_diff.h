@@ -7,6 +7,9 @@
 /* How list elements are addressed: by index, or by their natural keys with a "test" pin before
  * every replaced value (`diff --by-identity`). */
 enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
+/* A flag of the walk's `mode`: a blob changed in part is replaced whole, not as the byte range
+ * that changed ({"$splice"}: what a unit held as JSON cannot take). */
+enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 
 /* The walk of two models (model_diff.c): the operations that turn node `a` of `da` into node `b`
  * of `db` at `path`, appended to `ops`, and to `plains` (when not NULL) each one's plain paths

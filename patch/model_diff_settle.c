@@ -388,7 +388,7 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     if (!any_left(ops, plains, written, *leave)) *leave = LEAVE_NOTHING; /* diffed as any list is */
     int leave_written = *leave;
     int symbols = any_symbol_use(plains);
-    if (!json_array_size(regions) && !symbols && !leave_written && mode == RB_MODEL_DIFF_PLAIN) { /* nothing derived: the walk is it */
+    if (!json_array_size(regions) && !symbols && !leave_written && !(mode & RB_MODEL_DIFF_IDENTITY)) { /* nothing derived: the walk is it */
         out = json_incref(ops);
         goto done;
     }
@@ -537,15 +537,17 @@ int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
      * (two elements that swap their keys), the lists are addressed by index instead */
     /* what the writer completes is left to it first (a rename is one operation), then only which
      * elements it has (a name table whose entry itself was renamed), then nothing */
-    for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
-        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
-            for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
-                int left = leave;
-                if ((*ops = settled(a, a_bytes, a_size, b, mode, index_paths, apply_decides, &left, why, why_size))) {
-                    *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
-                    return 0;
+    for (int whole = 0; whole <= RB_MODEL_DIFF_WHOLE_BLOBS; whole += RB_MODEL_DIFF_WHOLE_BLOBS) /* ranges first */
+        for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
+            for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
+                for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
+                    int left = leave;
+                    if ((*ops = settled(a, a_bytes, a_size, b, mode | whole, index_paths, apply_decides, &left, why,
+                                        why_size))) {
+                        *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
+                        return 0;
+                    }
+                    if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
                 }
-                if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
-            }
     return -1;
 }
