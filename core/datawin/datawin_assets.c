@@ -473,13 +473,17 @@ static int item_ops(datawin_pages *pages, uint64_t index, const datawin_picture 
 
 /* A frame is the sprite's whole box, and every frame, the bounding box (margins) and the
  * collision masks have the sprite's width and height: a picture of another size is refused,
- * naming what would stay at the old size (docs/formats/datawin.md "Assets"). 0 when it fits. */
-static int sprite_size_refused(const rb_node *sprite, const datawin_picture *picture, char *why, size_t why_size)
+ * naming what would stay at the old size (docs/formats/datawin.md "Assets"). A picture of the
+ * size the frame's item has now changes nothing of that (a file whose item box is not its
+ * sprite's keeps it). 0 when it fits. */
+static int sprite_size_refused(const rb_node *sprite, const datawin_item *now, const datawin_picture *picture,
+                               char *why, size_t why_size)
 {
     const rb_node *width = rb_record_member(sprite, "width"), *height = rb_record_member(sprite, "height");
     if (!width || !height) return 0; /* a sprite without a size of its own (none in any version read) */
     int64_t w = rb_node_int(width), h = rb_node_int(height);
     if (w == (int64_t)picture->width && h == (int64_t)picture->height) return 0;
+    if (now && now->bounding_width == picture->width && now->bounding_height == picture->height) return 0;
     const rb_node *name = rb_record_member(sprite, "name");
     size_t frames = rb_element_count(rb_record_member(sprite, "frames"));
     size_t masks = rb_element_count(rb_record_member(sprite, "masks"));
@@ -570,15 +574,13 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
         json_decref(ops);
         return NULL;
     }
-    if (sprite && sprite_size_refused(sprite, &picture, reason, sizeof reason)) {
-        snprintf(why, why_size, "%s: %s", path, reason);
-        datawin_picture_free(&picture);
-        json_decref(ops);
-        return NULL;
-    }
     datawin_pages pages;
+    datawin_item frame_item;
     int r = pages_open(&pages, doc);
     if (r) snprintf(reason, sizeof reason, "out of memory");
+    else if (sprite && sprite_size_refused(sprite, item_of(&pages, item, &frame_item) == 0 ? &frame_item : NULL, &picture, reason,
+                                           sizeof reason))
+        r = -1;
     else if (is_item) r = item_ops(&pages, item, &picture, ops, reason, sizeof reason);
     else {
         const datawin_picture *now = page(&pages, (long)i);
