@@ -20,19 +20,15 @@
 /* More changed pictures than this on the pages a diff replaces: a new page, not an edit. */
 enum { PICTURES_MAX = 64 };
 
-/* The pictures of one document: path -> PNG bytes (base64 text, to compare and to put in a value). */
-typedef struct pictures {
-    json_t *by_path;
-} pictures;
-
+/* A picture that can be put back, kept in `context` (a JSON object: path -> its PNG as base64,
+ * to compare and to put in a value). */
 static int keep_picture(void *context, const rb_asset *asset)
 {
-    pictures *p = context;
     if (strcmp(asset->kind, "image") != 0 || !asset->replaceable) return 0;
     char *text = malloc(4 * ((asset->size + 2) / 3) + 1);
     if (!text) return -1;
     size_t n = rb_base64_encode(asset->data, asset->size, text);
-    int r = json_object_set_new(p->by_path, asset->path, json_stringn(text, n));
+    int r = json_object_set_new(context, asset->path, json_stringn(text, n));
     free(text);
     return r;
 }
@@ -40,13 +36,13 @@ static int keep_picture(void *context, const rb_asset *asset)
 /* Every picture of `doc` that can be put back, or NULL. */
 static json_t *pictures_of(const rb_doc *doc)
 {
-    pictures p = {json_object()};
+    json_t *by_path = json_object();
     char why[300];
-    if (!p.by_path || doc->format->assets(doc, "image", keep_picture, &p, why, sizeof why) != 0) {
-        json_decref(p.by_path);
+    if (!by_path || doc->format->assets(doc, "image", keep_picture, by_path, why, sizeof why) != 0) {
+        json_decref(by_path);
         return NULL;
     }
-    return p.by_path;
+    return by_path;
 }
 
 /* Is the operation a replace of a blob with its bytes (what a redrawn page is in a diff)? */
