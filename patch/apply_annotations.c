@@ -41,7 +41,7 @@ static int annotation_in(const char *pointer)
  * (docs/usage.md "The model and its JSON view"). */
 static int read_spelling(const char *key)
 {
-    static const char *const spellings[] = {"$blob", "$base64", "$file", "$hex", "$id", "$stream", "$format", "$source"};
+    static const char *const spellings[] = {"$blob", "$base64", "$file", "$png", "$splice", "$hex", "$id", "$stream", "$format", "$source"};
     for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
         if (strcmp(key, spellings[i]) == 0) return 1;
     return 0;

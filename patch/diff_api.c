@@ -41,38 +41,34 @@ static int diffable(const rb_doc *a, const rb_doc *b, rb_error *err)
     return same;
 }
 
-/* `full` is A's model (`a` itself, or a full read of a deferred `a` that the settling may change:
- * `spare`). */
-static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *spare, const uint8_t *a_bytes,
-                               size_t a_size, const rb_doc *b, unsigned flags, char **patch_json,
-                               size_t *operation_count, rb_error *err)
+/* `full` is A's model (`a` itself, or a full read of a deferred `a`). */
+static rb_status diff_models(const rb_doc *a, const rb_doc *full, const uint8_t *a_bytes, size_t a_size,
+                             const rb_doc *b, unsigned flags, char **patch_json, size_t *operation_count,
+                             rb_error *err)
 {
     *patch_json = NULL;
     *operation_count = 0;
     if (!diffable(full, b, err)) return RB_E_USAGE;
-    json_t *ops, *pinned = NULL;
+    json_t *ops;
     char why[512];
-    int pins = !(flags & RB_DIFF_PLAIN); /* a diff to share: every operation pinned */
     if (rb_model_equal(full->root, b->root, "", NULL)) {
         ops = json_array();
     } else if (rb_model_diff_docs(full, a_bytes, a_size, b,
-                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, spare,
-                                  &ops, pins ? &pinned : NULL, why, sizeof why) != 0) {
+                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops, why,
+                                  sizeof why) != 0) {
         rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
         return RB_E_MODEL;
     }
     json_t *out = ops;
-    if (pins && json_array_size(ops)) {
-        /* the pins taken while the diff was settled, else A read again and the patch replayed */
-        if (!pinned && rb_model_diff_pin(a, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
+    if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
+        json_t *pinned;
+        if (rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
             json_decref(ops);
             rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
             return RB_E_MODEL;
         }
         json_decref(ops);
         out = ops = pinned;
-    } else {
-        json_decref(pinned); /* nothing to pin */
     }
     *operation_count = json_array_size(ops);
     if (!(flags & RB_DIFF_PLAIN)) {
@@ -93,8 +89,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
 {
     if (patch_json) *patch_json = NULL;
     if (rb_doc_refuse_deferred(b, "diff", err)) return RB_E_DEFERRED;
-    /* A deferred A is not expanded (it is const): A is read in full once here, and that read,
-     * once walked, is the model the settling replays the patch on (else A would be read twice more) */
+    /* A deferred A is not expanded (it is const): A is read in full once here */
     rb_doc *spare = NULL;
     if (a->deferred_units) {
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
@@ -104,8 +99,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
             return read_err.status;
         }
     }
-    rb_status st = diff_models(a, spare ? spare : a, spare, a_bytes, a_size, b, flags, patch_json, operation_count,
-                                 err);
+    rb_status st = diff_models(a, spare ? spare : a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
     rb_doc_free(spare);
     return st;
 }

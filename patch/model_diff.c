@@ -11,12 +11,9 @@
  * element changed its keys where it stands (a mass edit: every block raised) pairs by position
  * instead (keys_all_edited). That is linear apart from sorting the changed part.
  *
- * What the writer or apply derives is never in the patch: apply keeps the data a format holds
- * beside a list in step with every edit of the list (rb_format.companions: a map's per-item and
- * per-block chunks, its index lists), so the walk's operations on those lists are dropped, the
- * rest is applied to a fresh read of A exactly as apply does it, and what still differs (a
- * companion value the user changed) is diffed again from there (rb_model_diff_docs). Sizes,
- * counts, checksums, header copies and name tables are not in the model at all.
+ * What the writer or apply derives is never in the patch: the walk's operations are settled
+ * against apply (model_diff_settle.c). Sizes, counts, checksums and header copies are not in the
+ * model at all.
  */
 #include "core/hash64.h"
 #include "patch/model_diff.h"
@@ -24,6 +21,7 @@
 #include <string.h>
 #include "patch/companions.h"
 #include "patch/identity.h"
+#include "core/json/json.h"
 #include "core/model/model_equal.h"
 #include "patch/model_edit.h"
 #include "patch/portable.h"
@@ -32,6 +30,7 @@ typedef struct differ {
     const rb_doc *da, *db;
     int by_identity;
     int index_paths; /* by identity, but list elements by index (when a selector does not resolve) */
+    int whole_blobs; /* RB_MODEL_DIFF_WHOLE_BLOBS */
     json_t *ops, *plains;
     rb_buf path, plain; /* the current place: as written, and with indexes */
     int symbol_use;     /* the next operation replaces a symbol handle (rb_format.symbol_text) */
@@ -137,12 +136,36 @@ static void drop_since(differ *d, size_t first)
 
 static void diff_node(differ *d, const rb_node *a, const rb_node *b);
 
+/* A large blob changed in a small part of it (a texture in a swap image): the part, as a byte
+ * range {"$splice": {"at", "size", "$base64"}} (patch/model_select.h), or NULL. */
+enum { SPLICE_MIN = 1024 };
+static json_t *changed_range(const rb_node *a, const rb_node *b)
+{
+    int blobs = (a->kind == RB_K_BLOB || a->kind == RB_K_OPAQUE) && a->kind == b->kind;
+    size_t na = blobs ? a->v.bytes.size : 0, nb = blobs ? b->v.bytes.size : 0, least = na < nb ? na : nb;
+    if (!blobs || na < SPLICE_MIN || nb < SPLICE_MIN) return NULL;
+    const uint8_t *x = a->v.bytes.data, *y = b->v.bytes.data;
+    size_t head = 0, tail = 0;
+    while (head < least && x[head] == y[head]) head++;
+    while (tail < least - head && x[na - 1 - tail] == y[nb - 1 - tail]) tail++;
+    size_t length = nb - head - tail;
+    if (length * 2 > nb) return NULL; /* most of it: the blob is its bytes */
+    char *text = malloc(4 * ((length + 2) / 3) + 1);
+    if (!text) return NULL;
+    size_t n = rb_base64_encode(y + head, length, text);
+    json_t *v = json_pack("{s:{s:I,s:I,s:s%}}", "$splice", "at", (json_int_t)head, "size", (json_int_t)(na - head - tail),
+                          "$base64", text, n);
+    free(text);
+    return v;
+}
+
 /* A's value pinned (by identity; a blob is pinned by its place, not its bytes), B's put there. */
 static void replace_value(differ *d, const rb_node *a, const rb_node *b)
 {
     if (d->by_identity && a->kind != RB_K_BLOB && a->kind != RB_K_OPAQUE) emit(d, "test", NULL, NULL, rb_content_json(d->da, a));
     d->symbol_use = a->kind == RB_K_INT && RB_WIRE_IS_SYMBOL(a->wire);
-    emit(d, "replace", NULL, NULL, rb_value_json(d->db, b));
+    json_t *range = d->whole_blobs ? NULL : changed_range(a, b);
+    emit(d, "replace", NULL, NULL, range ? range : rb_value_json(d->db, b));
     d->symbol_use = 0;
 }
 
@@ -770,10 +793,11 @@ static void diff_list(differ *d, const rb_node *a, const rb_node *b)
     rb_list_keys_free(B.keys);
 }
 
-static int walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops, json_t *plains,
-                const char *path, int mode, int index_paths)
+int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                       json_t *plains, const char *path, int mode, int index_paths)
 {
-    differ d = {da, db, mode == RB_MODEL_DIFF_IDENTITY, index_paths, ops, plains, {0}, {0}, 0, 0};
+    differ d = {da, db, (mode & RB_MODEL_DIFF_IDENTITY) != 0, index_paths, (mode & RB_MODEL_DIFF_WHOLE_BLOBS) != 0,
+                ops, plains, {0}, {0}, 0, 0};
     rb_buf_init(&d.path);
     rb_buf_init(&d.plain);
     rb_buf_put(&d.path, path, strlen(path));
@@ -782,468 +806,4 @@ static int walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_n
     rb_buf_free(&d.path);
     rb_buf_free(&d.plain);
     return d.failed ? -1 : 0;
-}
-
-/* ---------- what apply derives, settled ---------- */
-
-static int is_list_edit(const char *kind)
-{
-    return kind && (!strcmp(kind, "remove") || !strcmp(kind, "add") || !strcmp(kind, "move") || !strcmp(kind, "copy"));
-}
-
-/* How much of the plain `path` leads to the deepest list on its way in `doc` (the list a
- * companion operation edits, or the one holding the element it renumbers). */
-enum { PATH_DEPTH = 32 };
-static size_t list_part(const rb_doc *doc, const char *path)
-{
-    rb_record_scratch scratch[PATH_DEPTH];
-    const rb_node *n = doc->root;
-    size_t part = 0;
-    const char *p = path;
-    for (int depth = 0; n && *p == '/' && depth < PATH_DEPTH; depth++) {
-        size_t len = strcspn(p + 1, "/");
-        char token[160];
-        if (len + 2 > sizeof token) break;
-        snprintf(token, sizeof token, "/%.*s", (int)len, p + 1);
-        if (list_like(n)) part = (size_t)(p - path);
-        n = rb_identity_walk(n, token, &scratch[depth]);
-        p += len + 1;
-    }
-    return part;
-}
-
-/* Does `path` lie in one of `regions` (plain list pointers)? */
-static int in_region(const json_t *regions, const char *path)
-{
-    for (size_t i = 0; path && i < json_array_size(regions); i++) {
-        const char *r = json_string_value(json_array_get(regions, i));
-        size_t n = strlen(r);
-        if (strncmp(path, r, n) == 0 && (path[n] == '/' || path[n] == 0)) return 1;
-    }
-    return 0;
-}
-
-enum { EDITS_ASKED = 1024 }; /* see derived_regions */
-
-/* The operations a `replace` at plain `path` brings along in `doc` (rb_format.followers: a
- * data.win string's references follow its text), read before it as apply does
- * (patch/apply.c follower_ops); NULL when there are none, and NULL with `why` set when the
- * format refuses the replace. */
-static json_t *followers_of(const rb_doc *doc, const json_t *op, const char *path, char *why, size_t why_size)
-{
-    why[0] = 0;
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    if (!doc->format->followers || !path || !kind || strcmp(kind, "replace") != 0) return NULL;
-    return doc->format->followers(doc, kind, path, json_object_get(op, "value"), why, why_size);
-}
-
-/* The places the followers of the walk's replaces (read on A) reach: what they set there is
- * derived from the replace, so the walk's own operation there is left out (one string edit is
- * one `replace`, not one more per reference). Appended to `places`. */
-static void follower_places(const rb_doc *a, const json_t *ops, const json_t *plains, json_t *places)
-{
-    for (size_t i = 0, asked = 0; a->format->followers && i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
-        char why[512];
-        const json_t *op = json_array_get(ops, i);
-        if (strcmp(json_string_value(json_object_get(op, "op")), "replace") != 0) continue;
-        asked++;
-        json_t *more = followers_of(a, op, json_string_value(json_object_get(json_array_get(plains, i), "path")), why,
-                                    sizeof why);
-        for (size_t k = 0; k < json_array_size(more); k++) {
-            const char *path = json_string_value(json_object_get(json_array_get(more, k), "path"));
-            if (path && !in_region(places, path)) json_array_append_new(places, json_string(path));
-        }
-        json_decref(more);
-    }
-}
-
-/* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
- * read on A: the walk's operations there are derived data. The format is asked once per kind of
- * edit of one list (and at most EDITS_ASKED times): the lists are the same for every edit of
- * one list, and what is missed is settled by the replay. */
-static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
-{
-    json_t *regions = json_array();
-    follower_places(a, ops, plains, regions);
-    if (!a->format->companions) return regions;
-    rb_model_view view = companions_model_view(a);
-    json_t *asked_for = json_object(); /* the kinds of edit of each list asked about already */
-    for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
-        const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
-        const char *kind = json_string_value(json_object_get(op, "op"));
-        if (!is_list_edit(kind)) continue;
-        const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
-        char edit[600];
-        /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
-        int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
-        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path && !whole ? strrchr(path, '/') - path : 300),
-                 path ? path : "", (int)(from && !whole ? strrchr(from, '/') - from : 300), from ? from : "");
-        if (json_object_get(asked_for, edit)) continue;
-        json_object_set_new(asked_for, edit, json_true());
-        asked++;
-        json_t *extra = companions_for(a->format, &view, op, path, from);
-        json_t *own = whole && path ? json_pack("[s]", path) : NULL;
-        for (size_t k = 0; k < json_array_size(extra); k++) {
-            const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
-            /* what they set inside the element the add or copy puts there (its node indices) is
-             * part of that operation: the walk has nothing there, and the operation stays */
-            if (!path || in_region(own, path)) continue;
-            size_t part = list_part(a, path);
-            /* a value outside any list (GBX: the node count an added node raises) is derived itself */
-            json_t *region = part ? json_stringn(path, part) : json_string(path);
-            if (!in_region(regions, json_string_value(region))) json_array_append(regions, region);
-            json_decref(region);
-        }
-        json_decref(extra);
-        json_decref(own);
-    }
-    json_decref(asked_for);
-    return regions;
-}
-
-/* One operation on the work model as apply does it: the format's companion operations (of a
- * list edit) or followers (of a replace) are read before it and applied after it
- * (patch/apply.c operation_on_model). */
-static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
-{
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    if (kind && !strcmp(kind, "test")) return 0;
-    json_t *extra = NULL;
-    if (work->format->companions && is_list_edit(kind)) {
-        char *plain[2] = {NULL, NULL};
-        const char *paths[2] = {json_string_value(json_object_get(op, "path")),
-                                json_string_value(json_object_get(op, "from"))};
-        for (int k = 0; k < 2; k++) {
-            if (!paths[k]) continue;
-            rb_model_place place = {0};
-            rb_buf resolved;
-            rb_buf_init(&resolved);
-            if (rb_model_locate(work, paths[k], &place, &resolved, why, why_size) == 0)
-                plain[k] = strdup(text_of(&resolved));
-            rb_model_place_free(&place);
-            rb_buf_free(&resolved);
-        }
-        rb_model_view view = companions_model_view(work);
-        if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
-        free(plain[0]);
-        free(plain[1]);
-    }
-    if (!extra && work->format->followers && kind && !strcmp(kind, "replace")) {
-        rb_model_place place = {0};
-        rb_buf resolved;
-        rb_buf_init(&resolved);
-        int found = rb_model_locate(work, json_string_value(json_object_get(op, "path")), &place, &resolved, why,
-                                    why_size) == 0;
-        rb_model_place_free(&place);
-        extra = found ? followers_of(work, op, text_of(&resolved), why, why_size) : NULL;
-        rb_buf_free(&resolved);
-        if (found && !extra && why[0]) return -1; /* refused, as apply refuses it */
-    }
-    char *resolved = NULL;
-    int rc = rb_model_apply_op(work, op, &resolved, why, why_size);
-    free(resolved);
-    for (size_t k = 0; rc == 0 && k < json_array_size(extra); k++) {
-        rc = rb_model_apply_op(work, json_array_get(extra, k), &resolved, why, why_size);
-        free(resolved);
-    }
-    json_decref(extra);
-    return rc;
-}
-
-static void pin_operation(rb_doc *work, const json_t *op, json_t *out);
-
-/* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each).
- * With `pins`, each operation is also appended there after the pins of what it touches, taken on
- * the model just before it runs (what rb_model_diff_pin makes of the same replay). Returns how
- * many did not apply. */
-static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out, json_t *pins)
-{
-    const json_t *pin = NULL;
-    size_t refused = 0;
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        const json_t *op = json_array_get(ops, i);
-        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) {
-            pin = op;
-            continue;
-        }
-        if (pins) {
-            pin_operation(work, op, pins);
-            json_array_append(pins, (json_t *)op);
-        }
-        char why[512];
-        if (replay(work, op, why, sizeof why) == 0) {
-            if (pin) json_array_append(out, (json_t *)pin);
-            json_array_append(out, (json_t *)op);
-        } else {
-            refused++;
-        }
-        pin = NULL;
-    }
-    return refused;
-}
-
-/* The operations of the walk that apply takes as they are: not in a list it keeps in step
- * itself (`regions`). With `symbols_only`, only the replaced symbol handles (and their pins):
- * a name given to one object makes or drops entries of the symbol table, so the table is
- * compared again after them. */
-static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, int symbols_only)
-{
-    json_t *kept = json_array();
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        const json_t *plain = json_array_get(plains, i);
-        if (in_region(regions, json_string_value(json_object_get(plain, "path")))) continue;
-        int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
-        size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
-        if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
-        json_array_append(kept, json_array_get(ops, i));
-    }
-    return kept;
-}
-
-static int any_symbol_use(const json_t *plains)
-{
-    for (size_t i = 0; i < json_array_size(plains); i++)
-        if (json_is_true(json_object_get(json_array_get(plains, i), "symbol"))) return 1;
-    return 0;
-}
-
-/* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
- * the model engine cannot, an element with other members than its neighbours), read back; its
- * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
-static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
-                                uint8_t **bytes)
-{
-    char *text = json_dumps(ops, JSON_COMPACT);
-    rb_error err;
-    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
-    const rb_patch *const patches[1] = {patch};
-    rb_apply_result result = {0};
-    rb_doc *got = NULL;
-    *bytes = NULL;
-    if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
-        rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
-        if (got) {
-            *bytes = result.bytes;
-            result.bytes = NULL;
-        }
-    }
-    rb_apply_result_free(&result);
-    rb_patch_free(patch);
-    free(text);
-    return got;
-}
-
-/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
- * model engine alone could not replay. */
-static int proven_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
-{
-    uint8_t *bytes;
-    rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
-    int same = got && rb_model_same(got->root, b->root);
-    rb_doc_free(got);
-    free(bytes);
-    return same;
-}
-
-/* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
- * what apply wrote (then `bytes` holds the file it was read from). `lent`: the read is the
- * caller's (rb_model_diff_docs's `spare`), which frees it. */
-typedef struct work_model {
-    rb_doc *doc;
-    uint8_t *bytes;
-    int lent;
-} work_model;
-
-static void work_free(work_model *work)
-{
-    if (!work->lent) rb_doc_free(work->doc);
-    free(work->bytes);
-    work->doc = NULL;
-    work->bytes = NULL;
-    work->lent = 0;
-}
-
-/* A full read of A's file (`a` gives its format, name and limits); NULL and why. */
-static rb_doc *read_a(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, char *why, size_t why_size)
-{
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    rb_doc *doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err);
-    if (!doc) snprintf(why, why_size, "%s", err.message);
-    return doc;
-}
-
-/* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
- * engine refuses one (an element only the format's description can build: a block whose
- * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
- * the work model from then on. -1 when apply refuses it too. With `pins` (replay_all's), 1 when
- * the model engine took every operation (the pins hold), 2 when apply had to (they do not). */
-static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
-                       json_t *done, json_t *pins)
-{
-    size_t before = json_array_size(done);
-    if (replay_all(work->doc, ops, done, pins) == 0) return pins ? 1 : 0;
-    while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
-    json_array_extend(done, (json_t *)ops);
-    uint8_t *bytes;
-    rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
-    if (!applied) return -1;
-    work_free(work);
-    work->doc = applied;
-    work->bytes = bytes;
-    return pins ? 2 : 0;
-}
-
-enum { SETTLE_ROUNDS = 3 };
-
-/* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
- * companion value the user changed, a symbol table after new names) is walked again from
- * there. NULL when the result is not B. With `pinned`: when that one replay settled it (the
- * model engine took every operation and gave B), *pinned gets the patch with its pins taken in
- * that replay (rb_model_diff_pin's, without reading A again); else it stays NULL. With `spare`
- * (*spare a full read of A's file that may be changed, possibly `a` itself, once walked), the
- * replay runs on it instead of a read of its own, and *spare becomes NULL. */
-static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, rb_doc **spare, json_t **pinned, char *why,
-                       size_t why_size)
-{
-    json_t *pins = NULL;
-    json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL;
-    work_model work = {NULL, NULL, 0};
-    if (walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
-        snprintf(why, why_size, "out of memory");
-        goto done;
-    }
-    regions = derived_regions(a, ops, plains);
-    int symbols = any_symbol_use(plains);
-    if (!json_array_size(regions) && !symbols && mode == RB_MODEL_DIFF_PLAIN) { /* nothing derived: the walk is it */
-        out = json_incref(ops);
-        goto done;
-    }
-    if (spare && *spare) { /* A's model is walked: from here on it may change */
-        work = (work_model){*spare, NULL, 1};
-        *spare = NULL;
-    } else if (!(work.doc = read_a(a, a_bytes, a_size, why, why_size))) {
-        goto done;
-    }
-    kept = first_pass(ops, plains, regions, symbols);
-    out = json_array();
-    pins = pinned ? json_array() : NULL;
-    int step = settle_step(a, a_bytes, a_size, &work, kept, out, pins);
-    int refused = step < 0, rounds = 0;
-    for (; rounds < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); rounds++) {
-        json_t *more = json_array();
-        refused = walk(work.doc, work.doc->root, b, b->root, more, NULL, "", mode, index_paths) != 0 ||
-                  settle_step(a, a_bytes, a_size, &work, more, out, NULL) != 0;
-        json_decref(more);
-    }
-    if (!refused && rb_model_same(work.doc->root, b->root)) {
-        if (pins && step == 1 && rounds == 0) *pinned = json_incref(pins);
-        goto done;
-    }
-    /* an operation neither the model engine nor apply could replay: apply as a whole decides
-     * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
-    json_decref(out);
-    json_decref(kept);
-    out = NULL;
-    kept = first_pass(ops, plains, regions, 0);
-    if (apply_decides && proven_by_apply(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
-    else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
-done:
-    json_decref(pins);
-    work_free(&work);
-    json_decref(kept);
-    json_decref(regions);
-    json_decref(plains);
-    json_decref(ops);
-    return out;
-}
-
-/* ---------- pins: what each operation touches, as it is when the operation runs ---------- */
-
-/* A "test" of what is at `path` on the work model now (its value, or the digest of a large one),
- * appended to `out`; nothing when the place does not exist (a new member, the end of a list). */
-static void pin_place(rb_doc *work, const char *path, json_t *out)
-{
-    size_t length = path ? strlen(path) : 0;
-    if (!path || (length >= 2 && strcmp(path + length - 2, "/-") == 0)) return;
-    const json_t *last = json_array_get(out, json_array_size(out) - 1);
-    const char *last_kind = json_string_value(json_object_get(last, "op"));
-    if (last_kind && !strcmp(last_kind, "test") && !strcmp(json_string_value(json_object_get(last, "path")), path))
-        return; /* pinned already (a copy before its own source) */
-    rb_model_place place = {0};
-    rb_buf plain;
-    rb_buf_init(&plain);
-    char why[256];
-    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node) {
-        json_t *value = rb_pin_value(rb_content_json(work, place.node));
-        if (value) json_array_append_new(out, json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value));
-    }
-    rb_model_place_free(&place);
-    rb_buf_free(&plain);
-}
-
-/* The pins of one operation: the value it replaces or removes, the element it copies or moves,
- * and the element an addition is inserted before (a move's target counts after its removal: its
- * source is pinned). */
-static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
-{
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    const char *path = json_string_value(json_object_get(op, "path"));
-    const char *from = json_string_value(json_object_get(op, "from"));
-    if (!kind) return;
-    if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
-    if (strcmp(kind, "move") != 0) pin_place(work, path, out);
-}
-
-int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
-                      char *why, size_t why_size)
-{
-    work_model work = {read_a(a, a_bytes, a_size, why, why_size), NULL, 0};
-    *pinned = NULL;
-    if (!work.doc) return -1;
-    json_t *out = json_array(), *done = json_array();
-    int replayed = 1;
-    for (size_t i = 0; i < json_array_size(ops); i++) {
-        json_t *op = json_array_get(ops, i);
-        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) continue; /* pinned again below */
-        if (replayed) pin_operation(work.doc, op, out);
-        json_array_append(out, op);
-        json_t *one = json_pack("[O]", op);
-        /* an operation that neither engine takes alone (a record rewritten member by member,
-         * valid only once the whole patch ran: settled() had apply prove it whole): what comes
-         * after it is not pinned, as its state is not known */
-        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done, NULL) == 0;
-        json_decref(one);
-    }
-    *pinned = out;
-    json_decref(done);
-    work_free(&work);
-    return 0;
-}
-
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       rb_doc *spare, json_t **ops, json_t **pinned, char *why, size_t why_size)
-{
-    if (pinned) *pinned = NULL;
-    const rb_doc *walked = a; /* A's model as read (NULL once the spare that was `a` changed) */
-    rb_doc *again = NULL;
-    int found = 0;
-    /* by identity, elements are named; when a name does not resolve where the patch uses it
-     * (two elements that swap their keys), the lists are addressed by index instead */
-    for (int apply_decides = 0; apply_decides <= 1 && !found; apply_decides++)
-        for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY) && !found; index_paths++) {
-            if (!walked && !(walked = again = read_a(a, a_bytes, a_size, why, why_size))) return -1;
-            rb_doc *offered = spare;
-            *ops = settled(walked, a_bytes, a_size, b, mode, index_paths, apply_decides, &offered, pinned, why,
-                           why_size);
-            if (!offered && spare) { /* taken: it was changed */
-                if (walked == spare) walked = NULL;
-                spare = NULL;
-            }
-            found = *ops != NULL;
-        }
-    rb_doc_free(again);
-    return found ? 0 : -1;
 }

@@ -7,17 +7,30 @@
 /* How list elements are addressed: by index, or by their natural keys with a "test" pin before
  * every replaced value (`diff --by-identity`). */
 enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
+/* A flag of the walk's `mode`: a blob changed in part is replaced whole, not as the byte range
+ * that changed ({"$splice"}: what a unit held as JSON cannot take). */
+enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 
+/* The walk of two models (model_diff.c): the operations that turn node `a` of `da` into node `b`
+ * of `db` at `path`, appended to `ops`, and to `plains` (when not NULL) each one's plain paths
+ * ({"path", "from", "symbol": whether it replaces a symbol handle}). 0, or -1 when out of memory. */
+int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
+                       json_t *plains, const char *path, int mode, int index_paths);
 /* The patch (RFC 6902 array in *ops) that turns document `a` into `b` when applied to `a`'s file
- * (`a_bytes`): the walk of two models (model_diff.c), without what apply derives (companion lists, renumbered
- * indexes: rb_format.companions), settled by applying it to a fresh read of A. `a` is a full
- * model (not deferred). `spare` (or NULL): a full read of A's file the diff may change, possibly
- * `a` itself, which the caller frees afterwards: the settling replay runs on it instead of reading
- * A again (and A is read again should `a` be walked once more). With `pinned`, *pinned gets what
- * rb_model_diff_pin would make of *ops when the replay that settled it gave the pins already (the
- * model engine took every operation at once), else NULL. 0, or -1 with `why`. */
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       rb_doc *spare, json_t **ops, json_t **pinned, char *why, size_t why_size);
+ * (`a_bytes`): the walk of two models, without what apply derives (companion lists, renumbered
+ * indexes: rb_format.companions) or the writer completes (rb_format.written_lists), settled by
+ * applying it to a fresh read of A (model_diff_settle.c). 0, or -1 with
+ * `why`. */
+int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
+                       char *why, size_t why_size);
+/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+ * model engine alone could not replay, and what only apply reads (a picture put back). */
+int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops);
+/* `ops` (a diff of `a`, taken) with each picture whose page the diff replaces whole spelled as
+ * the picture ({"$png": ...} at the frame's path, model_diff_pictures.c) where apply proves it
+ * gives B; else `ops` as they were. */
+json_t *rb_model_diff_pictures(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                               json_t *ops);
 /* `ops` (a diff of `a`) with the pins a shared diff carries
  * (docs/usage.md "Portable patches: identity, fingerprints, stacking"): before each operation,
  * a "test" of what it touches as it is when the operation runs - the value replaced or removed,

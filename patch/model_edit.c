@@ -255,6 +255,27 @@ static int int_value(rb_doc *doc, unsigned wire, const json_t *v, uint64_t *bits
     return rb_json_to_int(v, wire, bits, why, why_size);
 }
 
+/* The bytes of blob `like` with the byte range of a {"$splice"} value replaced (in the arena):
+ * 1, or 0 with `why`. */
+static int spliced(rb_doc *doc, const rb_node *like, const json_t *v, uint8_t **data, size_t *size, char *why,
+                   size_t why_size)
+{
+    rb_splice range;
+    if (rb_splice_of(like, v, &range, why, why_size) <= 0) return 0;
+    *size = like->v.bytes.size - range.size + range.length;
+    *data = rb_arena_alloc(&doc->arena, *size ? *size : 1);
+    size_t after = like->v.bytes.size - range.at - range.size;
+    if (*data) {
+        if (range.at) memcpy(*data, like->v.bytes.data, range.at);
+        if (range.length) memcpy(*data + range.at, range.bytes, range.length);
+        if (after) memcpy(*data + range.at + range.length, like->v.bytes.data + range.at + range.size, after);
+    } else {
+        snprintf(why, why_size, "out of memory");
+    }
+    free(range.bytes);
+    return *data != NULL;
+}
+
 static rb_node *build_scalar(rb_doc *doc, const rb_node *like, const json_t *v, const char *path, char *why,
                              size_t why_size)
 {
@@ -274,6 +295,12 @@ static rb_node *build_scalar(rb_doc *doc, const rb_node *like, const json_t *v, 
     case RB_K_OPAQUE: {
         uint8_t *data;
         size_t size;
+        if (like->kind != RB_K_STRING && json_object_get(v, "$splice")) {
+            ok = spliced(doc, like, v, &data, &size, reason, sizeof reason);
+            n->v.bytes.data = data;
+            n->v.bytes.size = size;
+            break;
+        }
         ok = rb_json_to_bytes(doc, v, like->kind == RB_K_STRING, &data, &size, reason, sizeof reason);
         n->v.bytes.data = data;
         n->v.bytes.size = size;

@@ -594,8 +594,46 @@ void rb_model_select_free(rb_doc *doc)
 
 /* ---------- values of "test" ---------- */
 
+int rb_splice_of(const rb_node *blob, const json_t *value, rb_splice *splice, char *why, size_t why_size)
+{
+    const json_t *range = json_object_get(value, "$splice");
+    memset(splice, 0, sizeof *splice);
+    if (!range || json_object_size(value) != 1) return 0;
+    const json_t *at = json_object_get(range, "at"), *size = json_object_get(range, "size");
+    const char *text = json_string_value(json_object_get(range, "$base64"));
+    size_t have = blob && (blob->kind == RB_K_BLOB || blob->kind == RB_K_OPAQUE) ? blob->v.bytes.size : 0;
+    if (!blob || (blob->kind != RB_K_BLOB && blob->kind != RB_K_OPAQUE) || !json_is_integer(at) ||
+        !json_is_integer(size) || !text || json_integer_value(at) < 0 || json_integer_value(size) < 0 ||
+        (uint64_t)json_integer_value(at) > have || (uint64_t)json_integer_value(size) > have - (uint64_t)json_integer_value(at)) {
+        snprintf(why, why_size, "a $splice (at, size, $base64) goes within a blob (here %s of %zu bytes)",
+                 blob && (blob->kind == RB_K_BLOB || blob->kind == RB_K_OPAQUE) ? "one" : "not one", have);
+        return -1;
+    }
+    size_t length = strlen(text);
+    splice->at = (size_t)json_integer_value(at);
+    splice->size = (size_t)json_integer_value(size);
+    splice->bytes = malloc(length / 4 * 3 + 3);
+    splice->length = splice->bytes ? rb_base64_decode(text, length, splice->bytes) : 0;
+    if (!splice->bytes || (length && !splice->length)) {
+        free(splice->bytes);
+        splice->bytes = NULL;
+        snprintf(why, why_size, "a $splice's $base64 is no base64");
+        return -1;
+    }
+    return 1;
+}
+
 int rb_model_value_matches(rb_doc *doc, rb_node *node, const json_t *value)
 {
+    rb_splice range;
+    char why[160];
+    int splice = rb_splice_of(node, value, &range, why, sizeof why);
+    if (splice) { /* a pinned byte range: the blob holds those bytes there */
+        int same = splice > 0 && range.size == range.length &&
+                   (!range.size || !memcmp(node->v.bytes.data + range.at, range.bytes, range.size));
+        free(range.bytes);
+        return same;
+    }
     if (node->kind == RB_K_FLOAT) {
         uint64_t bits;
         char why[96];

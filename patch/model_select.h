@@ -32,4 +32,14 @@ void rb_model_select_free(rb_doc *doc);
  * value is rounded to the field's wire type (f32 or f64), so any spelling that reads back to the
  * stored bits matches; the rest as content (rb_values_equal). */
 int rb_model_value_matches(rb_doc *doc, rb_node *node, const json_t *value);
+
+/* A byte range of a blob, {"$splice": {"at": offset, "size": bytes replaced, "$base64": the
+ * bytes}} (docs/usage.md "Diffs"): in a replace, the blob's `size` bytes at `at` become the
+ * given ones; in a test, the blob holds them there. The range (its bytes decoded in *bytes,
+ * malloc'd) of `value`: 1; 0 when `value` is no splice; -1 with `why` when it does not fit `blob`. */
+typedef struct rb_splice {
+    size_t at, size, length;
+    uint8_t *bytes;
+} rb_splice;
+int rb_splice_of(const rb_node *blob, const json_t *value, rb_splice *splice, char *why, size_t why_size);
 #endif

@@ -537,4 +537,5 @@ const rb_format rb_format_datawin = {
     .assets = datawin_assets,
     .asset_patch = datawin_asset_patch,
     .followers = datawin_string_followers,
+    .written_lists = datawin_written_lists,
 };

@@ -19,6 +19,8 @@ int datawin_plan(const rb_doc *doc, struct rb_plan *plan, char *why, size_t why_
  * follow a new text of a STRG string, or a refusal naming those that cannot. */
 json_t *datawin_string_followers(const rb_doc *doc, const char *kind, const char *path,
                             const json_t *value, char *why, size_t why_size);
+/* The `written_lists` hook (datawin_strg.c): STRG's strings, which the writer completes. */
+json_t *datawin_written_lists(const rb_doc *doc);
 /* The listing of root code entry `index` of CODE's `entries` (datawin_listing.c; docs/formats/datawin.md
  * "Code listings"), appended to `out`; -1 when the entry has no bytecode of its own or memory runs out. */
 int datawin_code_listing(const rb_doc *doc, const rb_node *entries, size_t index, rb_buf *out);

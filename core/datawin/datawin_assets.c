@@ -460,6 +460,36 @@ static int item_ops(datawin_pages *pages, uint64_t index, const datawin_picture 
     return r;
 }
 
+/* A frame is the sprite's whole box, and every frame, the bounding box (margins) and the
+ * collision masks have the sprite's width and height: a picture of another size is refused,
+ * naming what would stay at the old size (docs/formats/datawin.md "Assets"). A picture of the
+ * size the frame's item has now changes nothing of that (a file whose item box is not its
+ * sprite's keeps it). 0 when it fits. */
+static int sprite_size_refused(const rb_node *sprite, const datawin_item *now, const datawin_picture *picture,
+                               char *why, size_t why_size)
+{
+    const rb_node *width = rb_record_member(sprite, "width"), *height = rb_record_member(sprite, "height");
+    if (!width || !height) return 0; /* a sprite without a size of its own (none in any version read) */
+    int64_t w = rb_node_int(width), h = rb_node_int(height);
+    if (w == (int64_t)picture->width && h == (int64_t)picture->height) return 0;
+    if (now && now->bounding_width == picture->width && now->bounding_height == picture->height) return 0;
+    const rb_node *name = rb_record_member(sprite, "name");
+    size_t frames = rb_element_count(rb_record_member(sprite, "frames"));
+    size_t masks = rb_element_count(rb_record_member(sprite, "masks"));
+    snprintf(why, why_size,
+             "a %ux%u picture for a frame of sprite \"%.*s\" (%lldx%lld): its width, height, bounding box (%lld..%lld x "
+             "%lld..%lld), %zu collision mask%s and %zu other frame%s are %lldx%lld; rebyte does not resize a sprite: "
+             "give a %lldx%lld picture",
+             picture->width, picture->height, name && name->kind == RB_K_STRING ? (int)name->v.bytes.size : 1,
+             name && name->kind == RB_K_STRING ? (const char *)name->v.bytes.data : "?", (long long)w, (long long)h,
+             (long long)rb_node_int(rb_record_member(sprite, "marginLeft")),
+             (long long)rb_node_int(rb_record_member(sprite, "marginRight")),
+             (long long)rb_node_int(rb_record_member(sprite, "marginTop")),
+             (long long)rb_node_int(rb_record_member(sprite, "marginBottom")), masks, masks == 1 ? "" : "s",
+             frames ? frames - 1 : 0, frames == 2 ? "" : "s", (long long)w, (long long)h, (long long)w, (long long)h);
+    return 1;
+}
+
 /* Splits "/chunks/<c>/<list>/<i>/<rest>" (plain indices, as extract names them). */
 static int parse_path(const char *path, unsigned long *c, char *list, size_t list_size, unsigned long *i,
                       const char **rest)
@@ -515,12 +545,13 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
     int is_page = rb_node_text_is(id, "TXTR") && !strcmp(list, "textures") && !strcmp(rest, "data");
     uint64_t item = 0;
     int is_item = 0;
+    const rb_node *sprite = NULL;
     if (rb_node_text_is(id, "SPRT") && !strcmp(list, "sprites") && !strncmp(rest, "frames/", 7)) {
         char *end;
         unsigned long f = strtoul(rest + 7, &end, 10);
         const rb_node *frames = rb_record_member(e, "frames");
         is_item = end != rest + 7 && !*end && frames && f < rb_element_count(frames);
-        if (is_item) item = rb_element_uint(frames, f, NULL);
+        if (is_item) item = rb_element_uint(frames, f, NULL), sprite = e;
     } else if (((rb_node_text_is(id, "BGND") && !strcmp(list, "backgrounds")) || (rb_node_text_is(id, "FONT") && !strcmp(list, "fonts")) ||
                 (rb_node_text_is(id, "EMBI") && !strcmp(list, "images"))) &&
                !strcmp(rest, "texture")) {
@@ -533,15 +564,19 @@ json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *
         return NULL;
     }
     datawin_picture picture;
-    char reason[200];
+    char reason[640];
     if (datawin_picture_from_png(data, size, doc->limits.max_decompressed_size, &picture, reason, sizeof reason)) {
         snprintf(why, why_size, "%s: %s", path, reason);
         json_decref(ops);
         return NULL;
     }
     datawin_pages pages;
+    datawin_item frame_item;
     int r = pages_open(&pages, doc);
     if (r) snprintf(reason, sizeof reason, "out of memory");
+    else if (sprite && sprite_size_refused(sprite, item_of(&pages, item, &frame_item) == 0 ? &frame_item : NULL, &picture, reason,
+                                           sizeof reason))
+        r = -1;
     else if (is_item) r = item_ops(&pages, item, &picture, ops, reason, sizeof reason);
     else {
         const datawin_picture *now = page(&pages, (long)i);

@@ -8,9 +8,11 @@
  * and the list lacks is appended on write (derive_strings). The pointer table, record lengths,
  * terminators and alignment are computed on write.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/datawin/datawin_internal.h"
+#include "core/datawin/datawin.h"
 
 /* READ: does STRG have exactly the canonical layout (so the typed description reproduces it)? */
 static int datawin_strg_fits(const uint8_t *data, uint32_t size, uint32_t base, unsigned *record_alignment)
@@ -510,4 +512,18 @@ int datawin_find_strrefs(const datawin_state *st, const datawin_chunk_span *chun
     *count = o.ok ? o.count : 0;
     if (!o.ok) free(o.items);
     return walked;
+}
+
+json_t *datawin_written_lists(const rb_doc *doc)
+{
+    const rb_node *chunks = rb_node_get(doc->root, "chunks");
+    for (size_t i = 0; chunks && chunks->kind == RB_K_LIST && i < chunks->v.kids.count; i++) {
+        const rb_node *chunk = chunks->v.kids.items[i];
+        if (chunk->kind != RB_K_RECORD || !rb_node_text_equals(rb_node_get(chunk, "id"), "STRG", 4)) continue;
+        if (!rb_node_get(chunk, "strings")) return NULL; /* kept opaque: nothing is appended */
+        char path[48];
+        snprintf(path, sizeof path, "/chunks/%zu/strings", i);
+        return json_pack("[s]", path);
+    }
+    return NULL;
 }

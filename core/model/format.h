@@ -78,6 +78,12 @@ typedef struct rb_format {
      * cannot follow. */
     json_t *(*followers)(const struct rb_doc *doc, const char *kind, const char *path,
                          const json_t *value, char *why, size_t why_size);
+    /* Optional: the lists the writer completes from the rest of the model, as plain pointers
+     * into `doc` (a JSON array, NULL for none): data.win's STRG strings gain each text a
+     * reference names (datawin_strg.c), GROFF's name table is sorted and drops the names nothing
+     * uses (groff.c). A diff leaves what changed there to the writer whenever apply then gives B
+     * (patch/model_diff.c): a rename is one operation. */
+    json_t *(*written_lists)(const struct rb_doc *doc);
     /* Optional, for formats whose fields hold symbol handles (RB_W_SYMBOL: Trespasser names):
      * the text a handle stands for (NULL when it has none, or when the text would not lead back
      * to this handle alone), and the handle of a text — found, or with `create` a new symbol the

@@ -1029,6 +1029,7 @@ const rb_format rb_format_groff = {
     .after_read = groff_names_index,
     .after_edit = groff_names_index,
     .free_index = groff_names_free_index,
+    .written_lists = groff_written_lists,
     .rules = groff_rules,
     .identity_keys = GROFF_IDENTITY_KEYS,
     .identity_key_count = 1,

@@ -310,3 +310,8 @@ void groff_names_from_json_end(rb_ar *ar, groff_json_names *names, rb_node *symb
         if (!s || !rb_node_append(rb_ar_arena(ar), symbols, s)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for a new name");
     }
 }
+
+json_t *groff_written_lists(const rb_doc *doc)
+{
+    return symbols_of(doc) ? json_pack("[s]", "/symbols") : NULL;
+}

@@ -18,6 +18,8 @@ int groff_is_block_hash(const char *text, size_t length);
 int groff_is_scene_fixed_name(const char *text, size_t length);
 
 void groff_names_index(rb_doc *doc);
+/* The `written_lists` hook: the name table, which the writer sorts and prunes. */
+json_t *groff_written_lists(const rb_doc *doc);
 void groff_names_free_index(void *index);
 
 /* The format's game rules (groff_rules.c). */

@@ -2,8 +2,8 @@
 # data.win assets on every corpus file (the sample when the corpus is absent): test_datawin_assets
 # (its path is the first argument) extracts each file's assets through the format's hook, puts
 # every page, sound and a spread of TPAG items back unchanged (no operations: the same file), and
-# replaces a page with a larger picture and a sprite frame with pictures of another and of the
-# same size (each result verified, re-read and extracted again as the new picture); then
+# replaces a page with a larger picture and a sprite frame with pictures of its size (each result
+# verified, re-read and extracted again as the new picture; one of another size is refused); then
 # assets_check.py reads every PNG and WAV it wrote without rebyte and compares the counts with the
 # model (docs/formats/datawin.md "Assets").
 . "$(dirname "$0")/common.sh"
@@ -23,8 +23,9 @@ for win in $files; do
 done
 
 # The sprite sample is what its model builds; the command line round trip on it: extract,
-# replace each file unchanged (the same bytes), a frame of another size through `replace` and a
-# page through a patch's {"$file"} (each verified, and extracted again as the new picture).
+# replace each file unchanged (the same bytes), a frame with pixels where the item had none (the
+# page grows) through `replace` and a page through a patch's {"$file"} (each verified, and
+# extracted again as the new picture); a frame of another size is refused, naming the sprite's.
 sprites="$src/samples/datawin/sprites.win"
 "$rebyte" build "$src/samples/datawin/sprites.json" -o "$tmp/built.win" || fail "build sprites.json"
 cmp -s "$tmp/built.win" "$sprites" || fail "samples/datawin/sprites.win is not what samples/datawin/sprites.json builds"
@@ -49,10 +50,17 @@ def png(path, w, h, pixel):
     raw = b"".join(b"\0" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))
     open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
                            chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
-png(sys.argv[1], 20, 18, lambda x, y: (200, x * 10, y * 10, 255))
+png(sys.argv[1], 16, 16, lambda x, y: (200, x * 10, y * 10, 255))
+png(sys.argv[1].replace("frame.png", "larger.png"), 20, 18, lambda x, y: (200, x * 10, y * 10, 255))
 png(sys.argv[2], 96, 80, lambda x, y: (x, y, 128, 255 if (x + y) % 3 else 0))
 PY
 "$rebyte" replace -q "$sprites" /chunks/1/sprites/0/frames/1 "$tmp/frame.png" -o "$tmp/frame.win" || fail "replace a frame"
+if "$rebyte" replace -q "$sprites" /chunks/1/sprites/0/frames/1 "$tmp/larger.png" -o "$tmp/larger.win" 2> "$tmp/larger.err"; then
+    fail "a 20x18 frame of a 16x16 sprite was taken"
+fi
+grep -q 'a 20x18 picture for a frame of sprite "spr_coin" (16x16): its width, height, bounding box (2..13 x 2..13), 1 collision mask and 1 other frame are 16x16' "$tmp/larger.err" ||
+    fail "a frame of another size: $(cat "$tmp/larger.err")"
+[ ! -e "$tmp/larger.win" ] || fail "a frame of another size: an output was written"
 "$rebyte" verify "$tmp/frame.win" >/dev/null || fail "a new frame: the file does not verify"
 "$rebyte" extract -q "$tmp/frame.win" -o "$tmp/y" || fail "extract after a new frame"
 printf '[{"op":"replace","path":"/chunks/4/textures/0/data","value":{"$file":"%s"}}]' "$tmp/page.png" > "$tmp/page.json"

@@ -6,8 +6,10 @@
  *                                   manifest.tsv for tests/datawin/assets_check.py), put each picture and
  *                                   sound back unchanged (the file must come back byte for byte), then
  *                                   replace the first page with a larger picture and the first sprite
- *                                   frame with one of another size: each result verifies, reads
- *                                   back and extracts as the new picture.
+ *                                   frame with one of its size that has pixels where the item had
+ *                                   none (the page grows) and with one drawn into its region: each
+ *                                   result verifies, reads back and extracts as the new picture; a
+ *                                   frame of another size is refused, naming the sprite's size.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -413,7 +415,7 @@ static void test_file(const char *file, const char *out_dir)
               first->path);
         free(out);
     }
-    /* a larger first page; the first sprite frame at another size */
+    /* a larger first page; the first sprite frame anew */
     const asset *page0 = NULL, *frame0 = NULL;
     for (size_t i = 0; i < list.count; i++) {
         const asset *a = &list.items[i];
@@ -450,7 +452,21 @@ static void test_file(const char *file, const char *out_dir)
         datawin_picture now, other;
         char why[200];
         if (datawin_picture_from_png(frame0->data, frame0->size, UINT64_MAX, &now, why, sizeof why) == 0) {
+            /* another size: the sprite's size, bounding box and masks would not follow */
             make_picture(&other, now.width + 5, now.height + 3, 1);
+            rb_buf png;
+            rb_buf_init(&png);
+            char refusal[600] = "";
+            json_t *ops = datawin_picture_to_png(&other, &png, why, sizeof why) == 0
+                              ? doc->format->asset_patch(doc, frame0->path, png.data, png.size, refusal, sizeof refusal)
+                              : NULL;
+            CHECK(!ops && strstr(refusal, "does not resize a sprite") && strstr(refusal, "collision mask"),
+                  "%s: %s: a frame of another size: %s", file, frame0->path, ops ? "accepted" : refusal);
+            json_decref(ops);
+            rb_buf_free(&png);
+            datawin_picture_free(&other);
+            /* its size, pixels everywhere: the page grows to hold it */
+            make_picture(&other, now.width, now.height, 1);
             replace_and_check(data, size, file, frame0->path, &other);
             datawin_picture_free(&other);
             /* the same size, drawn into its region (pixels only where the item has them) */

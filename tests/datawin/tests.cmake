@@ -40,3 +40,10 @@ if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
 endif()
 rebyte_add_script_test(datawin_asm datawin/asm_test.sh)
 rebyte_add_script_test(datawin_asm_fixture datawin/asm_fixture_test.sh)
+# a one-frame sprite edit diffs to that frame as a PNG ({"$png"}), at most 4x its size, applies
+# to another build with that sprite and is refused by one without (the sample; the corpus and
+# the public data.win under `long`)
+rebyte_add_script_test(datawin_picture_diff datawin/picture_diff_test.sh sample)
+rebyte_add_script_test(datawin_picture_diff_corpus datawin/picture_diff_test.sh corpus)
+rebyte_add_script_test(datawin_picture_diff_public datawin/picture_diff_test.sh public)
+set_tests_properties(datawin_picture_diff_corpus datawin_picture_diff_public PROPERTIES LABELS long TIMEOUT 3600)

@@ -13,9 +13,13 @@
  * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
  * operations and give the same bytes back (issue 28's acceptance). With --copies, one item and
  * one block of every map are copied (to the end, into the middle, twice): lists with equal
- * elements, which the diff matches by their order among equals.
+ * elements, which the diff matches by their order among equals. With --names, the names whose
+ * copies the writer derives are renamed one at a time (a data.win room, object, sprite and the
+ * game, whose texts STRG gains; a GROFF section and a name of the name table, which is
+ * re-sorted): apply must give the same bytes back from a diff of exactly one operation, in
+ * every spelling.
  *
- * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] [--copies] FILE|DIR...
+ * Usage: test_diff_law [--seed N] [--sequences K] [--edits E] [--removals] [--copies] [--names] FILE|DIR...
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -53,6 +57,7 @@ static const char *const EDIT_KIND[E_KINDS] = {"values", "blobs", "removes", "mo
 typedef struct stats {
     size_t files, sequences, edits, refused, diffs, ops_max_single, removals, maps, by_kind[E_KINDS], chunk_list_edits;
     size_t copies, copy_maps, copies_refused;
+    size_t renames, renames_refused;
 } stats;
 
 /* ---------- random edits ---------- */
@@ -422,11 +427,40 @@ static int duplication(const char *name, const uint8_t *data, size_t size, uint3
     return 1;
 }
 
+/* ---------- renames: names whose copies the writer derives ---------- */
+
+/* Names of data.win (links by text: STRG gains the new text) and of GROFF files (symbol
+ * handles: the name table gains the new name, sorted, and drops an unused one). A path a file
+ * does not have is refused by apply and skipped. */
+static const char *const RENAMED[] = {
+    "/chunks/[id=ROOM]/rooms/0/name", "/chunks/[id=OBJT]/objects/0/name", "/chunks/[id=SPRT]/sprites/0/name",
+    "/chunks/[id=GEN8]/name", "/sections/2/name", "/sections/3/name", "/symbols/1/name",
+};
+
+static void renames(const char *name, const uint8_t *data, size_t size, stats *st)
+{
+    for (size_t k = 0; k < sizeof RENAMED / sizeof *RENAMED; k++) {
+        json_t *ops = json_pack("[{s:s,s:s,s:s}]", "op", "replace", "path", RENAMED[k], "value", "Rebyte-Renamed-01");
+        char why[600];
+        size_t b_size = 0;
+        uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+        if (b) {
+            size_t most = check_law(name, data, size, b, b_size, ops, st);
+            CHECK(most == 1, "%s: renaming %s diffs to %zu operations, not 1", name, RENAMED[k], most);
+            st->renames++;
+        } else {
+            st->renames_refused++;
+        }
+        free(b);
+        json_decref(ops);
+    }
+}
+
 /* ---------- files ---------- */
 
 typedef struct options {
     unsigned sequences, edits;
-    int removals, copies;
+    int removals, copies, names;
 } options;
 
 static int is_input(const char *name)
@@ -459,6 +493,7 @@ static void one_file(const char *file, const options *o, stats *st)
     for (unsigned s = 0; s < o->sequences; s++) sequence(file, data, size, o->edits, st);
     if (o->removals) st->maps += on_lists(file, data, size, st, removal);
     if (o->copies) st->copy_maps += on_lists(file, data, size, st, duplication);
+    if (o->names) renames(file, data, size, st);
     free(data);
 }
 
@@ -481,7 +516,7 @@ static void walk_path(const char *path, const options *o, stats *st)
 
 int main(int argc, char **argv)
 {
-    options o = {3, 3, 0, 0};
+    options o = {3, 3, 0, 0, 0};
     stats st = {0};
     int paths = 0;
     for (int i = 1; i < argc; i++) {
@@ -490,6 +525,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--edits") && i + 1 < argc) o.edits = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--removals")) o.removals = 1;
         else if (!strcmp(argv[i], "--copies")) o.copies = 1;
+        else if (!strcmp(argv[i], "--names")) o.names = 1;
         else {
             struct stat sb;
             if (stat(argv[i], &sb) != 0) {
@@ -506,12 +542,16 @@ int main(int argc, char **argv)
     if (o.copies)
         printf("copies: %zu taken and diffed on %zu maps (%zu refused by apply)\n", st.copies, st.copy_maps,
                st.copies_refused);
+    if (o.names)
+        printf("renames: %zu taken, each diffed to one operation (%zu paths a file does not have)\n", st.renames,
+               st.renames_refused);
     printf("edits taken:");
     for (int k = 0; k < E_KINDS; k++) printf(" %zu %s%s", st.by_kind[k], EDIT_KIND[k], k + 1 < E_KINDS ? "," : "");
     printf("; %zu of them on chunk lists\n", st.chunk_list_edits);
     CHECK(paths && (st.sequences || o.sequences == 0), "no sequence was drawn");
     CHECK(!o.copies || st.copies, "--copies, but no copy of a map's item or block was taken");
     CHECK(!o.removals || st.maps, "--removals, but no map with items or blocks was found");
+    CHECK(!o.names || st.renames, "--names, but no name was renamed");
     if (test_failures) fprintf(stderr, "%d check(s) failed\n", test_failures);
     return test_failures ? 1 : 0;
 }

@@ -35,5 +35,12 @@ add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --re
 add_test(NAME diff_law_copies COMMAND test_diff_law --seed 37 --sequences 0 --copies ${REBYTE_SHARED}/public/maps ${REBYTE_SHARED}/public/maps-tm2020)
 set_tests_properties(diff_law_copies PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 set_tests_properties(diff_law_corpus PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
+# a rename (data.win: room, object, sprite, game; GROFF: section, name table entry) diffs to one
+# operation: STRG's new text and the name table's order are the writer's (corpus; the public
+# data.win files under `long`)
+add_test(NAME diff_law_names COMMAND test_diff_law --sequences 0 --names ${REBYTE_SHARED}/corpus/datawin ${REBYTE_SHARED}/corpus/tres ${PROJECT_SOURCE_DIR}/samples/tres)
+set_tests_properties(diff_law_names PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77)
+add_test(NAME diff_law_names_public COMMAND test_diff_law --sequences 0 --names ${REBYTE_SHARED}/public/datawin)
+set_tests_properties(diff_law_names_public PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 
 rebyte_add_script_test(patch_each patch/patch_each.sh)

@@ -37,3 +37,6 @@ add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_D
 set_tests_properties(tres_groff_deferred PROPERTIES SKIP_RETURN_CODE 77)
 rebyte_add_script_test(tres_sound_names tres/sound_names.sh)
 rebyte_add_script_test(tres_audio_daemon tres/audio_daemon.sh)
+# a texture edit in a swap image diffs to that texture's byte range ({"$splice"}), pinned by the
+# bytes it replaces: it applies to another build with that texture and is refused by one without
+rebyte_add_script_test(tres_texture_diff tres/texture_diff_test.sh)

@@ -1,0 +1,553 @@
+/*
+ * What the writer or apply derives, settled (docs/usage.md "Diffs"): the walk's operations
+ * (model_diff.c) become the patch apply takes. Apply keeps the data a format holds beside a list
+ * in step with every edit of the list (rb_format.companions: a map's per-item and per-block
+ * chunks, its index lists), and the writer completes some lists from the rest of the model
+ * (rb_format.written_lists: a string table, a name table); the walk's operations there are
+ * dropped, the rest is applied to a fresh read of A exactly as apply does it, and what still
+ * differs (a companion value the user changed) is diffed again from there. Then the pins a
+ * shared diff carries.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "patch/companions.h"
+#include "patch/identity.h"
+#include "patch/model_diff.h"
+#include "patch/model_edit.h"
+#include "patch/portable.h"
+#include "patch/model_select.h"
+#include "core/json/json.h"
+#include "core/model/model_equal.h"
+
+/* The text in `b` (a NUL put after it, not counted). */
+static const char *text_of(rb_buf *b)
+{
+    rb_buf_put_u8(b, 0);
+    b->size--;
+    return (const char *)b->data;
+}
+
+/* ---------- what apply derives, settled ---------- */
+
+/* What of the lists the writer completes (rb_format.written_lists) a diff leaves to it. */
+enum { LEAVE_NOTHING, LEAVE_ELEMENTS, LEAVE_ALL };
+
+static int is_list_edit(const char *kind)
+{
+    return kind && (!strcmp(kind, "remove") || !strcmp(kind, "add") || !strcmp(kind, "move") || !strcmp(kind, "copy"));
+}
+
+/* How much of the plain `path` leads to the deepest list on its way in `doc` (the list a
+ * companion operation edits, or the one holding the element it renumbers). */
+enum { PATH_DEPTH = 32 };
+static size_t list_part(const rb_doc *doc, const char *path)
+{
+    rb_record_scratch scratch[PATH_DEPTH];
+    const rb_node *n = doc->root;
+    size_t part = 0;
+    const char *p = path;
+    for (int depth = 0; n && *p == '/' && depth < PATH_DEPTH; depth++) {
+        size_t len = strcspn(p + 1, "/");
+        char token[160];
+        if (len + 2 > sizeof token) break;
+        snprintf(token, sizeof token, "/%.*s", (int)len, p + 1);
+        if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE) part = (size_t)(p - path);
+        n = rb_identity_walk(n, token, &scratch[depth]);
+        p += len + 1;
+    }
+    return part;
+}
+
+/* Does `path` lie in one of `regions` (plain list pointers)? */
+static int in_region(const json_t *regions, const char *path)
+{
+    for (size_t i = 0; path && i < json_array_size(regions); i++) {
+        const char *r = json_string_value(json_array_get(regions, i));
+        size_t n = strlen(r);
+        if (strncmp(path, r, n) == 0 && (path[n] == '/' || path[n] == 0)) return 1;
+    }
+    return 0;
+}
+
+enum { EDITS_ASKED = 1024 }; /* see derived_regions */
+
+/* The operations a `replace` at plain `path` brings along in `doc` (rb_format.followers: a
+ * data.win string's references follow its text), read before it as apply does
+ * (patch/apply.c follower_ops); NULL when there are none, and NULL with `why` set when the
+ * format refuses the replace. */
+static json_t *followers_of(const rb_doc *doc, const json_t *op, const char *path, char *why, size_t why_size)
+{
+    why[0] = 0;
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (!doc->format->followers || !path || !kind || strcmp(kind, "replace") != 0) return NULL;
+    return doc->format->followers(doc, kind, path, json_object_get(op, "value"), why, why_size);
+}
+
+/* The places the followers of the walk's replaces (read on A) reach: what they set there is
+ * derived from the replace, so the walk's own operation there is left out (one string edit is
+ * one `replace`, not one more per reference). Appended to `places`. */
+static void follower_places(const rb_doc *a, const json_t *ops, const json_t *plains, json_t *places)
+{
+    for (size_t i = 0, asked = 0; a->format->followers && i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+        char why[512];
+        const json_t *op = json_array_get(ops, i);
+        if (strcmp(json_string_value(json_object_get(op, "op")), "replace") != 0) continue;
+        asked++;
+        json_t *more = followers_of(a, op, json_string_value(json_object_get(json_array_get(plains, i), "path")), why,
+                                    sizeof why);
+        for (size_t k = 0; k < json_array_size(more); k++) {
+            const char *path = json_string_value(json_object_get(json_array_get(more, k), "path"));
+            if (path && !in_region(places, path)) json_array_append_new(places, json_string(path));
+        }
+        json_decref(more);
+    }
+}
+
+/* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
+ * read on A: the walk's operations there are derived data. The format is asked once per kind of
+ * edit of one list (and at most EDITS_ASKED times): the lists are the same for every edit of
+ * one list, and what is missed is settled by the replay. */
+static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
+{
+    json_t *regions = json_array();
+    follower_places(a, ops, plains, regions);
+    if (!a->format->companions) return regions;
+    rb_model_view view = companions_model_view(a);
+    json_t *asked_for = json_object(); /* the kinds of edit of each list asked about already */
+    for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+        const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        if (!is_list_edit(kind)) continue;
+        const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
+        char edit[600];
+        /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
+        int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
+        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path && !whole ? strrchr(path, '/') - path : 300),
+                 path ? path : "", (int)(from && !whole ? strrchr(from, '/') - from : 300), from ? from : "");
+        if (json_object_get(asked_for, edit)) continue;
+        json_object_set_new(asked_for, edit, json_true());
+        asked++;
+        json_t *extra = companions_for(a->format, &view, op, path, from);
+        json_t *own = whole && path ? json_pack("[s]", path) : NULL;
+        for (size_t k = 0; k < json_array_size(extra); k++) {
+            const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
+            /* what they set inside the element the add or copy puts there (its node indices) is
+             * part of that operation: the walk has nothing there, and the operation stays */
+            if (!path || in_region(own, path)) continue;
+            size_t part = list_part(a, path);
+            /* a value outside any list (GBX: the node count an added node raises) is derived itself */
+            json_t *region = part ? json_stringn(path, part) : json_string(path);
+            if (!in_region(regions, json_string_value(region))) json_array_append(regions, region);
+            json_decref(region);
+        }
+        json_decref(extra);
+        json_decref(own);
+    }
+    json_decref(asked_for);
+    return regions;
+}
+
+/* One operation on the work model as apply does it: the format's companion operations (of a
+ * list edit) or followers (of a replace) are read before it and applied after it
+ * (patch/apply.c operation_on_model). */
+static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    if (kind && !strcmp(kind, "test")) return 0;
+    json_t *extra = NULL;
+    if (work->format->companions && is_list_edit(kind)) {
+        char *plain[2] = {NULL, NULL};
+        const char *paths[2] = {json_string_value(json_object_get(op, "path")),
+                                json_string_value(json_object_get(op, "from"))};
+        for (int k = 0; k < 2; k++) {
+            if (!paths[k]) continue;
+            rb_model_place place = {0};
+            rb_buf resolved;
+            rb_buf_init(&resolved);
+            if (rb_model_locate(work, paths[k], &place, &resolved, why, why_size) == 0)
+                plain[k] = strdup(text_of(&resolved));
+            rb_model_place_free(&place);
+            rb_buf_free(&resolved);
+        }
+        rb_model_view view = companions_model_view(work);
+        if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
+        free(plain[0]);
+        free(plain[1]);
+    }
+    if (!extra && work->format->followers && kind && !strcmp(kind, "replace")) {
+        rb_model_place place = {0};
+        rb_buf resolved;
+        rb_buf_init(&resolved);
+        int found = rb_model_locate(work, json_string_value(json_object_get(op, "path")), &place, &resolved, why,
+                                    why_size) == 0;
+        rb_model_place_free(&place);
+        extra = found ? followers_of(work, op, text_of(&resolved), why, why_size) : NULL;
+        rb_buf_free(&resolved);
+        if (found && !extra && why[0]) return -1; /* refused, as apply refuses it */
+    }
+    char *resolved = NULL;
+    int rc = rb_model_apply_op(work, op, &resolved, why, why_size);
+    free(resolved);
+    for (size_t k = 0; rc == 0 && k < json_array_size(extra); k++) {
+        rc = rb_model_apply_op(work, json_array_get(extra, k), &resolved, why, why_size);
+        free(resolved);
+    }
+    json_decref(extra);
+    return rc;
+}
+
+/* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each).
+ * Returns how many did not. */
+static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
+{
+    const json_t *pin = NULL;
+    size_t refused = 0;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const json_t *op = json_array_get(ops, i);
+        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) {
+            pin = op;
+            continue;
+        }
+        char why[512];
+        if (replay(work, op, why, sizeof why) == 0) {
+            if (pin) json_array_append(out, (json_t *)pin);
+            json_array_append(out, (json_t *)op);
+        } else {
+            refused++;
+        }
+        pin = NULL;
+    }
+    return refused;
+}
+
+/* Is the walk's operation (by its `plain` paths) an element added to, removed from, moved or
+ * copied in one of `lists` (plain pointers)? Its elements' values are facts; which elements a
+ * list the writer completes has, and where, are not (rb_format.written_lists). */
+static int edits_elements_of(const json_t *lists, const json_t *op, const json_t *plain)
+{
+    if (!is_list_edit(json_string_value(json_object_get(op, "op")))) return 0;
+    const char *paths[2] = {json_string_value(json_object_get(plain, "path")), json_string_value(json_object_get(plain, "from"))};
+    for (int k = 0; k < 2; k++) {
+        const char *slash = paths[k] ? strrchr(paths[k], '/') : NULL;
+        for (size_t i = 0; slash && i < json_array_size(lists); i++) {
+            const char *list = json_string_value(json_array_get(lists, i));
+            if (strlen(list) == (size_t)(slash - paths[k]) && !strncmp(paths[k], list, (size_t)(slash - paths[k])))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The operations of the walk that apply takes as they are: not in a list it keeps in step
+ * itself (`regions`), and not what is left to the writer of the lists it completes (`written`:
+ * by `leave`, all they change, or which elements they have and where).
+ * With `symbols_only`, only the replaced symbol handles (and their pins): a name given to one
+ * object makes or drops entries of the symbol table, so the table is compared again after them. */
+static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, const json_t *written,
+                          int leave, int symbols_only)
+{
+    json_t *kept = json_array();
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const json_t *plain = json_array_get(plains, i);
+        const char *path = json_string_value(json_object_get(plain, "path"));
+        if (in_region(regions, path) || (leave == LEAVE_ALL && in_region(written, path))) continue;
+        if (leave == LEAVE_ELEMENTS && edits_elements_of(written, json_array_get(ops, i), plain)) continue;
+        int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
+        size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
+        if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
+        json_array_append(kept, json_array_get(ops, i));
+    }
+    return kept;
+}
+
+/* The lists the writer completes (rb_format.written_lists) in `doc`, as plain pointers. */
+static json_t *written_lists(const rb_doc *doc)
+{
+    json_t *lists = doc->format->written_lists ? doc->format->written_lists(doc) : NULL;
+    return lists ? lists : json_array();
+}
+
+/* Does an operation of the walk change what `leave` leaves to the writer of `lists`? */
+static int any_left(const json_t *ops, const json_t *plains, const json_t *lists, int leave)
+{
+    for (size_t i = 0; json_array_size(lists) && i < json_array_size(ops); i++) {
+        const json_t *plain = json_array_get(plains, i);
+        if (leave == LEAVE_ALL ? in_region(lists, json_string_value(json_object_get(plain, "path")))
+                               : edits_elements_of(lists, json_array_get(ops, i), plain))
+            return 1;
+    }
+    return 0;
+}
+
+static int any_symbol_use(const json_t *plains)
+{
+    for (size_t i = 0; i < json_array_size(plains); i++)
+        if (json_is_true(json_object_get(json_array_get(plains, i), "symbol"))) return 1;
+    return 0;
+}
+
+/* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
+ * the model engine cannot, an element with other members than its neighbours), read back; its
+ * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
+static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
+                                uint8_t **bytes)
+{
+    char *text = json_dumps(ops, JSON_COMPACT);
+    rb_error err;
+    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result result = {0};
+    rb_doc *got = NULL;
+    *bytes = NULL;
+    if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
+        rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
+        if (got) {
+            *bytes = result.bytes;
+            result.bytes = NULL;
+        }
+    }
+    rb_apply_result_free(&result);
+    rb_patch_free(patch);
+    free(text);
+    return got;
+}
+
+int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
+{
+    uint8_t *bytes;
+    rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
+    int same = got && rb_model_same(got->root, b->root);
+    rb_doc_free(got);
+    free(bytes);
+    return same;
+}
+
+/* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
+ * what apply wrote (then `bytes` holds the file it was read from). */
+typedef struct work_model {
+    rb_doc *doc;
+    uint8_t *bytes;
+} work_model;
+
+/* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
+ * engine refuses one (an element only the format's description can build: a block whose
+ * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
+ * the work model from then on. -1 when apply refuses it too. */
+static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
+                       json_t *done)
+{
+    size_t before = json_array_size(done);
+    if (replay_all(work->doc, ops, done) == 0) return 0;
+    while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
+    json_array_extend(done, (json_t *)ops);
+    uint8_t *bytes;
+    rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
+    if (!applied) return -1;
+    rb_doc_free(work->doc);
+    free(work->bytes);
+    work->doc = applied;
+    work->bytes = bytes;
+    return 0;
+}
+
+enum { SETTLE_ROUNDS = 3 };
+
+/* The walk of the work model against B, without what `leave` leaves to the writer: NULL when
+ * out of memory. */
+static json_t *walk_again(const work_model *work, const rb_doc *b, int mode, int index_paths, int leave)
+{
+    json_t *more = json_array(), *plains = json_array(), *kept = NULL;
+    if (rb_model_diff_walk(work->doc, work->doc->root, b, b->root, more, plains, "", mode, index_paths) == 0) {
+        json_t *written = written_lists(work->doc);
+        kept = first_pass(more, plains, NULL, written, leave, 0);
+        json_decref(written);
+    }
+    json_decref(more);
+    json_decref(plains);
+    return kept;
+}
+
+/* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
+ * companion value the user changed, a symbol table after new names) is walked again from
+ * there. By `*leave`, what differs in the lists the writer completes (rb_format.written_lists:
+ * a string table, a name table) is left to the writer, and apply proves that it gives B; it is
+ * set to LEAVE_NOTHING when the walk does not change what it would leave. NULL when the
+ * result is not B. */
+static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       int index_paths, int apply_decides, int *leave, char *why, size_t why_size)
+{
+    json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL, *written = NULL;
+    work_model work = {NULL, NULL};
+    if (rb_model_diff_walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
+        snprintf(why, why_size, "out of memory");
+        goto done;
+    }
+    regions = derived_regions(a, ops, plains);
+    written = written_lists(a);
+    if (!any_left(ops, plains, written, *leave)) *leave = LEAVE_NOTHING; /* diffed as any list is */
+    int leave_written = *leave;
+    int symbols = any_symbol_use(plains);
+    if (!json_array_size(regions) && !symbols && !leave_written && !(mode & RB_MODEL_DIFF_IDENTITY)) { /* nothing derived: the walk is it */
+        out = json_incref(ops);
+        goto done;
+    }
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
+        snprintf(why, why_size, "%s", err.message);
+        goto done;
+    }
+    kept = first_pass(ops, plains, regions, written, leave_written, symbols);
+    out = json_array();
+    int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
+    for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
+        json_t *more = walk_again(&work, b, mode, index_paths, leave_written);
+        int rest = more && json_array_size(more);
+        refused = !more || (rest && settle_step(a, a_bytes, a_size, &work, more, out) != 0);
+        json_decref(more);
+        if (!rest) break;
+    }
+    if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
+    if (!refused && leave_written && rb_model_diff_proven(a, a_bytes, a_size, b, out)) goto done;
+    /* an operation neither the model engine nor apply could replay: apply as a whole decides
+     * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
+    json_decref(out);
+    json_decref(kept);
+    out = NULL;
+    kept = first_pass(ops, plains, regions, written, leave_written, 0);
+    if (apply_decides && rb_model_diff_proven(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
+done:
+    rb_doc_free(work.doc);
+    free(work.bytes);
+    json_decref(kept);
+    json_decref(written);
+    json_decref(regions);
+    json_decref(plains);
+    json_decref(ops);
+    return out;
+}
+
+/* ---------- pins: what each operation touches, as it is when the operation runs ---------- */
+
+/* A "test" of what is at `path` on the work model now (its value, or the digest of a large one),
+ * appended to `out`; nothing when the place does not exist (a new member, the end of a list). */
+static void pin_place(rb_doc *work, const char *path, json_t *out)
+{
+    size_t length = path ? strlen(path) : 0;
+    if (!path || (length >= 2 && strcmp(path + length - 2, "/-") == 0)) return;
+    const json_t *last = json_array_get(out, json_array_size(out) - 1);
+    const char *last_kind = json_string_value(json_object_get(last, "op"));
+    if (last_kind && !strcmp(last_kind, "test") && !strcmp(json_string_value(json_object_get(last, "path")), path))
+        return; /* pinned already (a copy before its own source) */
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node) {
+        json_t *value = rb_pin_value(rb_content_json(work, place.node));
+        if (value) json_array_append_new(out, json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value));
+    }
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+}
+
+/* A byte range replaced ({"$splice"}) is pinned by the bytes it replaces, spelled as a range
+ * too: a base whose blob holds them there takes it (another build with that texture where it
+ * was), any other is refused. */
+static void pin_range(rb_doc *work, const json_t *op, json_t *out)
+{
+    const char *path = json_string_value(json_object_get(op, "path"));
+    rb_model_place place = {0};
+    rb_buf plain;
+    rb_buf_init(&plain);
+    char why[256];
+    rb_splice range = {0};
+    if (rb_model_locate(work, path, &place, &plain, why, sizeof why) == 0 && place.node &&
+        rb_splice_of(place.node, json_object_get(op, "value"), &range, why, sizeof why) > 0) {
+        char *text = malloc(4 * ((range.size + 2) / 3) + 1);
+        size_t n = text ? rb_base64_encode(place.node->v.bytes.data + range.at, range.size, text) : 0;
+        if (text)
+            json_array_append_new(out, json_pack("{s:s,s:s,s:{s:{s:I,s:I,s:s%}}}", "op", "test", "path", path, "value",
+                                                 "$splice", "at", (json_int_t)range.at, "size", (json_int_t)range.size,
+                                                 "$base64", text, n));
+        free(text);
+    }
+    free(range.bytes);
+    rb_model_place_free(&place);
+    rb_buf_free(&plain);
+}
+
+/* The pins of one operation: the value it replaces or removes, the element it copies or moves,
+ * and the element an addition is inserted before (a move's target counts after its removal: its
+ * source is pinned). */
+static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    /* a picture put back is pinned by its place alone: what the model holds there is the link
+     * to where its pixels are (a TPAG item), which another build numbers its own way */
+    if (!kind || json_object_get(json_object_get(op, "value"), "$png")) return;
+    if (json_object_get(json_object_get(op, "value"), "$splice")) {
+        pin_range(work, op, out);
+        return;
+    }
+    if (!strcmp(kind, "copy") || !strcmp(kind, "move")) pin_place(work, from, out);
+    if (strcmp(kind, "move") != 0) pin_place(work, path, out);
+}
+
+int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
+                      char *why, size_t why_size)
+{
+    rb_error err;
+    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
+    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    *pinned = NULL;
+    if (!work.doc) {
+        snprintf(why, why_size, "%s", err.message);
+        return -1;
+    }
+    json_t *out = json_array(), *done = json_array();
+    int replayed = 1;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *op = json_array_get(ops, i);
+        if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) continue; /* pinned again below */
+        if (replayed) pin_operation(work.doc, op, out);
+        json_array_append(out, op);
+        json_t *one = json_pack("[O]", op);
+        /* an operation that neither engine takes alone (a record rewritten member by member,
+         * valid only once the whole patch ran: settled() had apply prove it whole): what comes
+         * after it is not pinned, as its state is not known */
+        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done) == 0;
+        json_decref(one);
+    }
+    *pinned = out;
+    json_decref(done);
+    rb_doc_free(work.doc);
+    free(work.bytes);
+    return 0;
+}
+
+int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
+                       char *why, size_t why_size)
+{
+    /* by identity, elements are named; when a name does not resolve where the patch uses it
+     * (two elements that swap their keys), the lists are addressed by index instead */
+    /* what the writer completes is left to it first (a rename is one operation), then only which
+     * elements it has (a name table whose entry itself was renamed), then nothing */
+    for (int whole = 0; whole <= RB_MODEL_DIFF_WHOLE_BLOBS; whole += RB_MODEL_DIFF_WHOLE_BLOBS) /* ranges first */
+        for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
+            for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
+                for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
+                    int left = leave;
+                    if ((*ops = settled(a, a_bytes, a_size, b, mode | whole, index_paths, apply_decides, &left, why,
+                                        why_size))) {
+                        *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
+                        return 0;
+                    }
+                    if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
+                }
+    return -1;
+}
