@@ -10,7 +10,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "patch/apply.h"
 #include "patch/apply_assets.h"
 #include "patch/model_edit.h"
 #include "core/json/json.h"

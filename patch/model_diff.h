@@ -23,7 +23,11 @@ int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, con
  * `why`. */
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
                        char *why, size_t why_size);
-/* Does apply, the way it runs a patch (rb_apply), turn A's file into B with `ops`? For what the
+/* The model apply makes of A's file with `ops` (model_diff_proof.c), read back, its bytes in
+ * *bytes (they outlive it); NULL when apply refuses the operations. */
+rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
+                              uint8_t **bytes);
+/* Does apply, the way it runs a patch (rb_apply; model_diff_proof.c), turn A's file into B with `ops`? For what the
  * model engine alone could not replay, and what only apply reads (a picture put back). */
 int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops);
 /* `ops` (a diff of `a`, taken) with each picture whose page the diff replaces whole spelled as

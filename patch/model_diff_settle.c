@@ -286,43 +286,6 @@ static int any_symbol_use(const json_t *plains)
     return 0;
 }
 
-/* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
- * the model engine cannot, an element with other members than its neighbours), read back; its
- * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
-static rb_doc *applied_by_apply(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
-                                uint8_t **bytes)
-{
-    char *text = json_dumps(ops, JSON_COMPACT);
-    rb_error err;
-    rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
-    const rb_patch *const patches[1] = {patch};
-    rb_apply_result result = {0};
-    rb_doc *got = NULL;
-    *bytes = NULL;
-    if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
-        rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
-        if (got) {
-            *bytes = result.bytes;
-            result.bytes = NULL;
-        }
-    }
-    rb_apply_result_free(&result);
-    rb_patch_free(patch);
-    free(text);
-    return got;
-}
-
-int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
-{
-    uint8_t *bytes;
-    rb_doc *got = applied_by_apply(a, a_bytes, a_size, ops, &bytes);
-    int same = got && rb_model_same(got->root, b->root);
-    rb_doc_free(got);
-    free(bytes);
-    return same;
-}
-
 /* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
  * what apply wrote (then `bytes` holds the file it was read from). */
 typedef struct work_model {
@@ -342,7 +305,7 @@ static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, w
     while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
     json_array_extend(done, (json_t *)ops);
     uint8_t *bytes;
-    rb_doc *applied = applied_by_apply(a, a_bytes, a_size, done, &bytes);
+    rb_doc *applied = rb_model_diff_applied(a, a_bytes, a_size, done, &bytes);
     if (!applied) return -1;
     rb_doc_free(work->doc);
     free(work->bytes);
