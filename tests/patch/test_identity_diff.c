@@ -53,12 +53,34 @@ static json_t *element(unsigned id, unsigned version)
 
 static json_t *wrap(json_t *list) { return json_pack("{s:o,s:i}", "list", list, "rest", 1); }
 
+/* Integral reals (the test's only reals) as integers, in place, so that jansson's json_equal
+ * compares numbers by value as RFC 6902 4.6 does. */
+static json_t *numbers_by_value(json_t *v)
+{
+    if (json_is_real(v)) {
+        json_int_t i = (json_int_t)json_real_value(v);
+        json_decref(v);
+        return json_integer(i);
+    }
+    if (json_is_array(v))
+        for (size_t i = 0; i < json_array_size(v); i++)
+            json_array_set_new(v, i, numbers_by_value(json_incref(json_array_get(v, i))));
+    const char *key;
+    json_t *member;
+    void *tmp;
+    if (json_is_object(v))
+        json_object_foreach_safe(v, tmp, key, member) json_object_set_new(v, key, numbers_by_value(json_incref(member)));
+    return v;
+}
+
 static int values_equal_by_copy(const json_t *a, const json_t *b)
 {
     json_t *wx = json_pack("[o]", json_deep_copy(a)), *wy = json_pack("[o]", json_deep_copy(b));
     rb_json_strip_storage(wx);
     rb_json_strip_storage(wy);
-    int same = rb_json_equal(wx, wy);
+    wx = numbers_by_value(wx);
+    wy = numbers_by_value(wy);
+    int same = json_equal(wx, wy);
     json_decref(wx);
     json_decref(wy);
     return same;
@@ -159,7 +181,7 @@ static void stack_against_engine(void)
         }
         json_t *doc;
         char why[1400] = "";
-        CHECK(apply_identity(start, patch, &doc, why, sizeof why) == 0 && rb_json_equal(doc, ref),
+        CHECK(apply_identity(start, patch, &doc, why, sizeof why) == 0 && rb_values_equal(doc, ref),
               "round %d: the stack gives what the engine gives (%zu operations): %s", round, json_array_size(patch), why);
         json_decref(doc);
         /* a selector that names no element, or two, is refused by the stack as by the engine */
