@@ -3,7 +3,7 @@
  * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
  * compared with the file's (blobs by digest, stream annotations aside; a large value by the
  * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
- * is not its own is portable.c's (rb_check_pins): this file stays below the selectors, whose
+ * is not its own is portable.c's (check_pins): this file stays below the selectors, whose
  * "test" compares values this way too.
  */
 #include <stdio.h>

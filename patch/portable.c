@@ -39,7 +39,9 @@ int rb_patch_parts(const json_t *file, const json_t **ops, const json_t **base)
 
 /* ---------- checking a patch against a base that is not its own ---------- */
 
-size_t rb_check_pins(json_t *doc, const json_t *ops, FILE *report)
+/* How many "test" pins of `ops` do not hold on `doc`; each one is reported field by field to
+ * `report` when it is not NULL. */
+static size_t check_pins(json_t *doc, const json_t *ops, FILE *report)
 {
     size_t failing = 0;
     for (size_t i = 0; i < json_array_size(ops); i++) {
@@ -634,7 +636,7 @@ static int in_place_commit(sel_caches *all, json_t **work, const in_place *ip)
     return 0;
 }
 
-/* Does the "test" `op` hold on `doc`? rb_check_pins of the one operation, its path resolved
+/* Does the "test" `op` hold on `doc`? check_pins of the one operation, its path resolved
  * through the indexes when they can. */
 static int pin_fails(sel_caches *all, json_t *doc, json_t *op)
 {
@@ -646,7 +648,7 @@ static int pin_fails(sel_caches *all, json_t *doc, json_t *op)
         return !actual || !rb_values_equal(actual, json_object_get(op, "value"));
     }
     json_t *pin = json_pack("[O]", op);
-    size_t failed = rb_check_pins(doc, pin, NULL);
+    size_t failed = check_pins(doc, pin, NULL);
     json_decref(pin);
     return failed != 0;
 }
@@ -672,16 +674,6 @@ static void test_failure(json_t *doc, const json_t *op, const char *patch, size_
     free(plain);
 }
 
-/* The operations that go with one (rb_stack_companions), applied after it. */
-static int apply_companions(json_t **work, json_t *extra, sel_caches *indexes, char *why, size_t why_size)
-{
-    if (!extra) return 0;
-    int rc = json_array_size(extra) ? rb_json_patch_apply(work, extra, why, why_size) : 0;
-    json_decref(extra);
-    caches_clear(indexes); /* the lists changed under the indexes */
-    return rc;
-}
-
 /* ---------- the stack on plain JSON (patch/stack.c) ---------- */
 
 /* The document and what locating the current operation prepared: a change in place, or the
@@ -689,7 +681,6 @@ static int apply_companions(json_t **work, json_t *extra, sel_caches *indexes, c
 typedef struct json_stack {
     json_t *work;
     sel_caches indexes;
-    const rb_stack_companions *companions;
     in_place ip;
     int in_place;
     json_t *probe, *resolved;
@@ -734,31 +725,21 @@ static int locate_on_json(void *context, const json_t *op, char **plain, char *w
 static int change_on_json(void *context, const char *patch, size_t i, const json_t *op, const char *plain, char *why,
                           size_t why_size)
 {
+    (void)op;
+    (void)plain;
     json_stack *js = context;
-    const rb_stack_companions *c = js->companions;
-    json_t *extra;
-    char reason[600];
     if (js->in_place) {
-        extra = c ? c->make(c->context, js->work, op, plain, NULL) : NULL;
         if (in_place_commit(&js->indexes, &js->work, &js->ip) != 0) {
-            json_decref(extra);
             snprintf(why, why_size, "%s: operation %zu: out of memory", patch, i);
             return -1;
         }
     } else {
-        const json_t *plain_op = json_array_get(js->resolved, 0);
-        extra = c ? c->make(c->context, js->work, plain_op, plain, json_string_value(json_object_get(plain_op, "from")))
-                  : NULL;
         json_decref(js->work);
         js->work = js->probe;
         js->probe = NULL;
         caches_clear(&js->indexes); /* a new document: the indexes name the old one's lists */
     }
     forget_plan(js);
-    if (apply_companions(&js->work, extra, &js->indexes, reason, sizeof reason) != 0) {
-        snprintf(why, why_size, "%s: operation %zu: keeping the data beside it in step: %s", patch, i, reason);
-        return -1;
-    }
     return 0;
 }
 
@@ -795,9 +776,8 @@ static json_t *offset_on_json(void *context, const char *path, const json_t *by,
 
 static void line_on_json(void *context, const char *text) { fprintf(((json_stack *)context)->report, "%s\n", text); }
 
-int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
-                   rb_conflicts policy, FILE *report, const rb_stack_companions *companions, char *err,
-                   size_t err_size)
+static int apply_stack(json_t **doc, const json_t *const *patches, const char *const *names, int count,
+                       rb_conflicts policy, FILE *report, char *err, size_t err_size)
 {
     const json_t **ops = calloc(count > 0 ? (size_t)count : 1, sizeof(json_t *));
     if (!ops) { snprintf(err, err_size, "out of memory"); return -1; }
@@ -809,8 +789,7 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
             return -1;
         }
     }
-    json_stack js = {.work = json_deep_copy(*doc), .indexes = {.random = 2463534242u}, .companions = companions,
-                     .report = report};
+    json_stack js = {.work = json_deep_copy(*doc), .indexes = {.random = 2463534242u}, .report = report};
     rb_each_source each = {&js, list_on_json, select_on_json, offset_on_json};
     rb_stack_target target = {&js, test_on_json, locate_on_json, change_on_json, report ? line_on_json : NULL, &each,
                               NULL};
@@ -826,12 +805,21 @@ int rb_apply_stack(json_t **doc, const json_t *const *patches, const char *const
     return 0;
 }
 
-int rb_json_patch_apply_extended(json_t **doc, const json_t *patch, FILE *report, char *err, size_t err_size)
+/* Does `op` name an element by a selector ("/[key=value]"), which the RFC engine would read as an
+ * index or a member name? */
+static int uses_selector(const json_t *op)
 {
-    int extended = 0;
-    for (size_t i = 0; i < json_array_size(patch) && !extended; i++) extended = rb_each_wanted(json_array_get(patch, i));
-    if (!extended) return rb_json_patch_apply(doc, patch, err, err_size);
-    const json_t *patches[1] = {patch};
-    const char *names[1] = {"the patch"};
-    return rb_apply_stack(doc, patches, names, 1, RB_CONFLICTS_STOP, report, NULL, err, err_size);
+    const char *path = json_string_value(json_object_get(op, "path"));
+    const char *from = json_string_value(json_object_get(op, "from"));
+    return (path && strstr(path, "/[")) || (from && strstr(from, "/["));
+}
+
+int rb_json_patch_apply_extended(json_t **doc, const json_t *const *patches, const char *const *names, int count,
+                                 rb_conflicts policy, FILE *report, char *err, size_t err_size)
+{
+    int extended = count != 1 || !json_is_array(patches[0]);
+    for (size_t i = 0; !extended && i < json_array_size(patches[0]); i++)
+        extended = rb_each_wanted(json_array_get(patches[0], i)) || uses_selector(json_array_get(patches[0], i));
+    if (!extended) return rb_json_patch_apply(doc, patches[0], err, err_size);
+    return apply_stack(doc, patches, names, count, policy, report, err, err_size);
 }

@@ -215,11 +215,13 @@ static const command COMMANDS[] = {
      "  --with FILE2  the other file of a pair (a Trespasser .spz's .pid), as for extract\n"
      "  --force       write even when the result breaks a game rule the original kept\n"
      "Exit: 0 replaced, 1 the result did not verify, 2 the asset does not fit, 3 I/O error"},
-    {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
+    {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json [PATCH.json...] [--conflicts P]",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
      "used to run the JSON Patch conformance suite). A patch that uses selectors, \"each\", [*],\n"
-     "\"offset\", \"count\" or names (\"as\", @NAME) runs through apply's stack on the JSON (see\n"
-     "`rebyte apply`). Exit 2 when the patch fails."},
+     "\"offset\", \"count\" or names (\"as\", @NAME), and several patches, run through apply's\n"
+     "stack on the JSON (see `rebyte apply`).\n"
+     "  --conflicts P  two patches that change one place: stop (default), first-wins, last-wins\n"
+     "Exit 2 when a patch fails."},
     {"formats", cmd_formats, "rebyte formats", "List the formats rebyte reads and writes."},
 };
 
