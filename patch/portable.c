@@ -419,31 +419,25 @@ static void caches_removed(sel_caches *all, json_t *array, size_t index)
  * rb_pointer_resolve would find it; 0 when there is not exactly one (or out of memory). */
 static int select_indexed(sel_caches *all, json_t *array, const char *selector, size_t *index)
 {
-    char *copy = strdup(selector), *keys = malloc(2 * strlen(selector) + 2), *tuple = malloc(strlen(selector) + 2);
+    rb_selector_condition *c;
+    size_t count;
+    if (rb_selector_parse(selector, &c, &count) != 0) return 0; /* no condition: nothing matches */
+    /* the conditions' pointers, then their values, each followed by a NUL */
+    char *keys = malloc(strlen(selector) + 2 * count + 2), *tuple = malloc(strlen(selector) + count + 2);
     size_t keys_len = 0, tuple_len = 0;
-    int nkeys = 0, ok = copy && keys && tuple;
-    /* the conditions, as rb_selector_matches splits them: "key=value" between commas */
-    for (char *save = NULL, *c = ok ? strtok_r(copy, ",", &save) : NULL; c && ok; c = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(c, '=');
-        if (!eq) { ok = 0; break; } /* not a condition: nothing matches */
-        *eq = 0;
-        char pointer[512];
-        snprintf(pointer, sizeof pointer, "/%s", c);
-        const char *key = *c ? pointer : "";
-        size_t n = strlen(key);
-        memcpy(keys + keys_len, key, n + 1);
-        keys_len += n + 1;
-        rb_selector_unescape(eq + 1);
-        n = strlen(eq + 1);
-        memcpy(tuple + tuple_len, eq + 1, n + 1);
-        tuple_len += n + 1;
-        nkeys++;
+    for (size_t k = 0; keys && tuple && k < count; k++) {
+        size_t n = strlen(c[k].pointer) + 1;
+        memcpy(keys + keys_len, c[k].pointer, n);
+        keys_len += n;
+        n = strlen(c[k].value) + 1;
+        memcpy(tuple + tuple_len, c[k].value, n);
+        tuple_len += n;
     }
-    sel_cache *cache = ok ? cache_get(all, array, keys, keys_len, nkeys) : NULL;
+    sel_cache *cache = keys && tuple ? cache_get(all, array, keys, keys_len, (int)count) : NULL;
     sel_group *g = cache ? group_find(cache, tuple, tuple_len, rb_hash_bytes(tuple, tuple_len)) : NULL;
-    ok = g && g->count == 1;
+    int ok = g && g->count == 1;
     if (ok) *index = node_rank(g->members);
-    free(copy);
+    rb_selector_conditions_free(c, count);
     free(keys);
     free(tuple);
     return ok;

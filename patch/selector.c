@@ -22,7 +22,7 @@
 #include "core/model/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
-void rb_selector_unescape(char *s)
+static void selector_unescape(char *s)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
@@ -36,67 +36,79 @@ void rb_selector_unescape(char *s)
     *o = 0;
 }
 
-/* Does the element satisfy "key=value"? 1 yes, 0 no, -1 not a condition. */
-static int condition_holds(rb_selector_member_fn member, void *element, char *condition)
+void rb_selector_conditions_free(rb_selector_condition *c, size_t count)
 {
-    char *eq = strchr(condition, '=');
+    for (size_t i = 0; c && i < count; i++) {
+        free(c[i].pointer);
+        free(c[i].value);
+    }
+    free(c);
+}
+
+/* One "key=value" part: the key as a relative pointer (an RFC 6901 pointer with a leading '/';
+ * an empty key means the element itself: lists of strings or numbers), the value unescaped. */
+static int parse_condition(char *part, rb_selector_condition *c)
+{
+    char *eq = strchr(part, '=');
     if (!eq) return -1;
     *eq = 0;
-    char *key = condition, *value = eq + 1;
-    rb_selector_unescape(value);
-    /* the key is a relative pointer (an RFC 6901 pointer with a leading '/');
-     * an empty key means the element itself (lists of strings or numbers) */
-    char pointer[512];
-    snprintf(pointer, sizeof pointer, "/%s", key);
-    json_t *found = member(element, *key ? pointer : "");
-    *eq = '=';
-    if (!found) return 0;
-    int same;
-    if (json_is_string(found)) {
-        same = strcmp(json_string_value(found), value) == 0;
-    } else {
-        char *text = json_dumps(found, JSON_ENCODE_ANY | JSON_COMPACT);
-        same = text && strcmp(text, value) == 0;
-        free(text);
+    selector_unescape(eq + 1);
+    c->value = strdup(eq + 1);
+    c->pointer = malloc(strlen(part) + 2);
+    if (c->pointer) snprintf(c->pointer, strlen(part) + 2, "%s%s", *part ? "/" : "", part);
+    return c->value && c->pointer ? 0 : -1;
+}
+
+int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count)
+{
+    char *copy = strdup(selector);
+    size_t cap = 1, n = 0;
+    for (const char *p = selector; *p; p++) cap += *p == ',';
+    rb_selector_condition *c = copy ? calloc(cap, sizeof *c) : NULL;
+    int ok = c != NULL;
+    for (char *save = NULL, *part = ok ? strtok_r(copy, ",", &save) : NULL; part && ok; part = strtok_r(NULL, ",", &save))
+        ok = parse_condition(part, &c[n++]) == 0;
+    free(copy);
+    if (!ok || !n) {
+        rb_selector_conditions_free(c, n);
+        return -1;
     }
-    json_decref(found);
+    *conditions = c;
+    *count = n;
+    return 0;
+}
+
+/* Does the element satisfy the condition? Strings match exactly, other values by their compact
+ * JSON spelling. */
+static int condition_holds(json_t *element, const rb_selector_condition *c)
+{
+    const json_t *found = *c->pointer ? rb_json_pointer_get(element, c->pointer, NULL, 0) : element;
+    if (!found) return 0;
+    if (json_is_string(found)) return strcmp(json_string_value(found), c->value) == 0;
+    char *text = json_dumps(found, JSON_ENCODE_ANY | JSON_COMPACT);
+    int same = text && strcmp(text, c->value) == 0;
+    free(text);
     return same;
 }
 
-/* Does the element satisfy every "key=value" condition of `selector` (the text between the
- * brackets)? Strings match exactly, other values by their compact JSON spelling. */
-static int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element)
+static int element_matches(json_t *element, const rb_selector_condition *c, size_t n)
 {
-    char *copy = strdup(selector);
-    if (!copy) return 0;
-    int ok = 1;
-    for (char *save = NULL, *c = strtok_r(copy, ",", &save); c && ok; c = strtok_r(NULL, ",", &save))
-        ok = condition_holds(member, element, c) == 1;
-    free(copy);
-    return ok;
-}
-
-/* The JSON form of an element's member: a pointer into the element itself. */
-static json_t *json_member(void *element, const char *pointer)
-{
-    json_t *e = element;
-    if (!*pointer) return json_incref(e);
-    return json_incref(rb_json_pointer_get(e, pointer, NULL, 0));
-}
-
-static int element_matches(json_t *element, const char *selector)
-{
-    return rb_selector_matches(selector, json_member, element);
+    for (size_t i = 0; i < n; i++)
+        if (!condition_holds(element, &c[i])) return 0;
+    return 1;
 }
 
 int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count)
 {
-    size_t n = json_array_size(array);
+    size_t n = json_array_size(array), conditions;
+    rb_selector_condition *c = NULL;
     *count = 0;
     *indexes = malloc((n ? n : 1) * sizeof(size_t));
     if (!*indexes) return -1;
+    if (rb_selector_parse(selector, &c, &conditions) != 0) return 0; /* no condition: nothing matches */
     for (size_t i = 0; i < n; i++)
-        if (element_matches(json_array_get(array, i), selector)) (*indexes)[(*count)++] = i;
+        if (element_matches(json_array_get(array, i), c, conditions)) (*indexes)[(*count)++] = i;
+    rb_selector_conditions_free(c, conditions);
     return 0;
 }
 
@@ -132,9 +144,15 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
         if (!token) { free(out); return -1; }
         if (n >= 2 && token[0] == '[' && token[n - 1] == ']' && json_is_array(cur)) {
             token[n - 1] = 0;
-            size_t found = 0, index = 0;
-            for (size_t i = 0; i < json_array_size(cur); i++)
-                if (element_matches(json_array_get(cur, i), token + 1)) { if (!found) index = i; found++; }
+            size_t found = 0, index = 0, *all = NULL;
+            if (rb_json_select_all(cur, token + 1, &all, &found) != 0) {
+                snprintf(err, err_size, "out of memory");
+                free(token);
+                free(out);
+                return -1;
+            }
+            if (found) index = all[0];
+            free(all);
             if (found != 1) {
                 snprintf(err, err_size, "selector [%s] in %s matches %zu elements (it must match exactly one)",
                          token + 1, path, found);

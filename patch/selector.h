@@ -4,11 +4,18 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* An element's member for a condition: `pointer` is "" (the element itself) or an RFC 6901
- * pointer into the element. Returns a new reference to its JSON value, or NULL when absent. */
-typedef json_t *(*rb_selector_member_fn)(void *element, const char *pointer);
-/* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
-void rb_selector_unescape(char *s);
+/* One condition of a selector: a relative pointer into an element ("" for the element itself)
+ * and the value its member must have ("~0".."~3" unescaped to '~', '/', ',' and ']'). */
+typedef struct rb_selector_condition {
+    char *pointer;
+    char *value;
+} rb_selector_condition;
+/* The conditions of a selector (the text between the brackets, "k=v,k2=v2"), in order, parsed
+ * here for every engine that matches selectors (plain JSON, its indexes, the model's):
+ * *conditions malloc'd (rb_selector_conditions_free). 0, or -1 when there is none, a part is no
+ * condition (then nothing matches) or out of memory. */
+int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count);
+void rb_selector_conditions_free(rb_selector_condition *c, size_t count);
 /* Every element of `array` that `selector` (the text between the brackets) names, ascending
  * (*indexes malloc'd). 0, or -1 when out of memory. */
 int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count);
