@@ -2,9 +2,8 @@
  * Pins: the "test" operations a patch made by `diff` carries (pins.h,
  * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
  * compared with the file's (blobs by digest, stream annotations aside; a large value by the
- * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
- * is not its own is portable.c's (check_pins): this file stays below the selectors, whose
- * "test" compares values this way too.
+ * digest of its content, {"$digest": "..."}). Below the selectors and both engines, whose
+ * "test" compares values this way.
  */
 #include <stdio.h>
 #include <stdlib.h>

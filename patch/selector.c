@@ -12,6 +12,11 @@
  * or boolean by its JSON spelling. In keys and values, "~0" is '~', "~1" is '/', "~2" is ',' and
  * "~3" is ']'. A selector that matches no element, or more than one, is an error saying so.
  * Selectors resolve to plain RFC 6901 pointers before the RFC 6902 engine runs.
+ *
+ * Conditions are parsed here for every engine (rb_selector_parse); the model matches them on its
+ * nodes (patch/model_select.c). Matching on JSON stays for what is JSON and not a model: an open
+ * unit (patch/model_unit.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
+ * patch/portable.c).
  */
 #include "patch/selector.h"
 #include <stdio.h>
@@ -178,31 +183,42 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
     return 0;
 }
 
+json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size)
+{
+    json_t *plain_op = json_deep_copy(op);
+    if (!plain_op) { snprintf(err, err_size, "out of memory"); return NULL; }
+    static const char *const members[] = {"path", "from"};
+    /* "from" belongs to move and copy; other operations ignore it (RFC 6902 section 4) */
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    int members_used = kind && (strcmp(kind, "move") == 0 || strcmp(kind, "copy") == 0) ? 2 : 1;
+    for (int m = 0; m < members_used && json_is_object(plain_op); m++) {
+        const char *path = json_string_value(json_object_get(plain_op, members[m]));
+        char *plain;
+        if (!path) continue;
+        if (rb_pointer_resolve(doc, path, &plain, err, err_size) != 0) {
+            json_decref(plain_op);
+            return NULL;
+        }
+        json_object_set_new(plain_op, members[m], json_string(plain));
+        free(plain);
+    }
+    return plain_op;
+}
+
 /* Resolves and applies each operation of `patch` on *work itself (each sees what the ones before
  * it left); the resolved operations go to `resolved`. */
 static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *resolved, char *err, size_t err_size)
 {
-    json_t *work = *work_doc;
     for (size_t i = 0; i < json_array_size(patch); i++) {
-        json_t *op = json_deep_copy(json_array_get(patch, i));
-        static const char *const members[] = {"path", "from"};
-        /* "from" belongs to move and copy; other operations ignore it (RFC 6902 section 4) */
-        const char *kind = json_string_value(json_object_get(op, "op"));
-        int members_used = kind && (strcmp(kind, "move") == 0 || strcmp(kind, "copy") == 0) ? 2 : 1;
-        for (int m = 0; m < members_used && json_is_object(op); m++) {
-            const char *path = json_string_value(json_object_get(op, members[m]));
-            if (!path) continue;
-            char *plain, why[600];
-            if (rb_pointer_resolve(work, path, &plain, why, sizeof why) != 0) {
-                snprintf(err, err_size, "patch[%zu]: %s", i, why);
-                json_decref(op);
-                return -1;
-            }
-            json_object_set_new(op, members[m], json_string(plain));
-            free(plain);
+        char why[900];
+        json_t *op = rb_json_op_resolve(*work_doc, json_array_get(patch, i), why, sizeof why);
+        if (!op) {
+            snprintf(err, err_size, "patch[%zu]: %s", i, why);
+            return -1;
         }
+        const char *kind = json_string_value(json_object_get(op, "op"));
         if (kind && strcmp(kind, "test") == 0) { /* compared as content, a digest pin included (pins.c) */
-            json_t *actual = rb_json_pointer_get(work, json_string_value(json_object_get(op, "path")), NULL, 0);
+            json_t *actual = rb_json_pointer_get(*work_doc, json_string_value(json_object_get(op, "path")), NULL, 0);
             if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
                 snprintf(err, err_size, "patch[%zu]: test failed: %s", i, actual ? "value differs" : "no value there");
                 json_decref(op);
@@ -213,9 +229,7 @@ static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *re
         }
         /* each operation sees the document as the ones before it left it */
         json_t *single = json_pack("[O]", op);
-        char why[900];
         int rc = rb_json_patch_apply_in_place(work_doc, single, why, sizeof why);
-        work = *work_doc;
         json_decref(single);
         if (rc != 0) {
             const char *tail = strstr(why, "patch[0]");

@@ -21,6 +21,9 @@ void rb_selector_conditions_free(rb_selector_condition *c, size_t count);
 int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count);
 /* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
 int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size);
+/* `op` (a copy, new reference) with the selectors of its path (and of its from, for a move or a
+ * copy) resolved against `doc`; NULL with `err` when one does not resolve. */
+json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size);
 /* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against
  * the document as the previous operations left it. All or nothing. The patch with plain pointers
  * is returned in *resolved_patch when it is not NULL. */
