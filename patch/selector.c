@@ -205,67 +205,34 @@ json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_
     return plain_op;
 }
 
-/* Resolves and applies each operation of `patch` on *work itself (each sees what the ones before
- * it left); the resolved operations go to `resolved`. */
-static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *resolved, char *err, size_t err_size)
+int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size)
 {
+    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
+    /* each operation is resolved against the document as the ones before it left it */
     for (size_t i = 0; i < json_array_size(patch); i++) {
         char why[900];
-        json_t *op = rb_json_op_resolve(*work_doc, json_array_get(patch, i), why, sizeof why);
+        json_t *op = rb_json_op_resolve(*doc, json_array_get(patch, i), why, sizeof why);
         if (!op) {
             snprintf(err, err_size, "patch[%zu]: %s", i, why);
             return -1;
         }
         const char *kind = json_string_value(json_object_get(op, "op"));
+        int rc = 0;
         if (kind && strcmp(kind, "test") == 0) { /* compared as content, a digest pin included (pins.c) */
-            json_t *actual = rb_json_pointer_get(*work_doc, json_string_value(json_object_get(op, "path")), NULL, 0);
+            json_t *actual = rb_json_pointer_get(*doc, json_string_value(json_object_get(op, "path")), NULL, 0);
             if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
                 snprintf(err, err_size, "patch[%zu]: test failed: %s", i, actual ? "value differs" : "no value there");
-                json_decref(op);
-                return -1;
+                rc = -1;
             }
-            json_array_append_new(resolved, op);
-            continue;
-        }
-        /* each operation sees the document as the ones before it left it */
-        json_t *single = json_pack("[O]", op);
-        int rc = rb_json_patch_apply_in_place(work_doc, single, why, sizeof why);
-        json_decref(single);
-        if (rc != 0) {
+        } else {
+            json_t *single = json_pack("[O]", op);
+            rc = rb_json_patch_apply_in_place(doc, single, why, sizeof why);
+            json_decref(single);
             const char *tail = strstr(why, "patch[0]");
-            snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
-            json_decref(op);
-            return -1;
+            if (rc != 0) snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
         }
-        json_array_append_new(resolved, op);
+        json_decref(op);
+        if (rc != 0) return -1;
     }
-    return 0;
-}
-
-int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size)
-{
-    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
-    json_t *resolved = json_array();
-    int rc = resolved ? apply_selectors_on(doc, patch, resolved, err, err_size) : -1;
-    if (!resolved) snprintf(err, err_size, "out of memory");
-    json_decref(resolved);
-    return rc;
-}
-
-int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size)
-{
-    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
-    json_t *work = json_deep_copy(*doc);
-    json_t *resolved = json_array();
-    if (!work || !resolved || apply_selectors_on(&work, patch, resolved, err, err_size) != 0) {
-        if (!work || !resolved) snprintf(err, err_size, "out of memory");
-        json_decref(work);
-        json_decref(resolved);
-        return -1;
-    }
-    json_decref(*doc);
-    *doc = work;
-    if (resolved_patch) *resolved_patch = resolved;
-    else json_decref(resolved);
     return 0;
 }

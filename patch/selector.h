@@ -24,10 +24,8 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
 /* `op` (a copy, new reference) with the selectors of its path (and of its from, for a move or a
  * copy) resolved against `doc`; NULL with `err` when one does not resolve. */
 json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size);
-/* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against
- * the document as the previous operations left it. All or nothing. The patch with plain pointers
- * is returned in *resolved_patch when it is not NULL. */
-int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size);
-/* The same on *doc itself, without the all-or-nothing copy (see rb_json_patch_apply_in_place). */
+/* Apply a patch whose paths may hold selectors to *doc itself: each operation's selectors are
+ * resolved against the document as the previous operations left it. On failure (-1 with `err`)
+ * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_unit.c). */
 int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size);
 #endif

@@ -173,8 +173,14 @@ static void stack_against_engine(void)
             }
             json_t *one = json_pack("[O]", op);
             char why[1400];
-            if (rb_json_patch_apply_selectors(&ref, one, NULL, why, sizeof why) == 0)
+            json_t *trial = json_deep_copy(ref);
+            if (rb_json_patch_apply_selectors_in_place(&trial, one, why, sizeof why) == 0) {
                 json_array_append(patch, op);
+                json_decref(ref);
+                ref = trial;
+            } else {
+                json_decref(trial);
+            }
             json_decref(one);
             json_decref(op);
         }
