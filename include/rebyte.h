@@ -433,7 +433,6 @@ typedef struct rb_apply_options {
     void (*report)(void *context, int warning, const char *line);
     void *report_context;
     int want_changes;  /* fill rb_apply_result.changes (for a dry run) */
-    int reserved;      /* unused (was whole_model: apply has one engine, docs/usage.md "How apply works") */
     int force;         /* write even when the result breaks a game rule the original kept, and
                           apply a patch made by diff to a file that is not its base (each broken
                           rule and each failing pin is reported as a warning) */

@@ -387,6 +387,8 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     if (rc == 0) rc = rb_model_apply_op(doc, op, &resolved, why, sizeof why);
     if (rc == 0) rc = edited_nodes_note(out->edited, doc, resolved, strcmp(kind, "remove") == 0);
     json_t *now = rc == 0 && (out->changes || same < 0) && strcmp(kind, "remove") ? rb_model_json_at(doc, resolved) : NULL;
+    /* jansson's exact json_equal, not rb_values_equal: a value stored another way ($id flags, a
+     * stream) writes other bytes, so it is a change */
     int unchanged = rc == 0 && (same > 0 || (same < 0 && was && now && json_equal(was, now)) || moves_onto_itself(op, kind));
     if (rc == 0 && out->changes && !unchanged) note_change(out->changes, kind, resolved, was, now);
     else json_decref(was), json_decref(now);

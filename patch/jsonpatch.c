@@ -1,10 +1,17 @@
 /* RFC 6901 JSON Pointer and RFC 6902 JSON Patch over jansson.
  *
+ * The engine edits model nodes (patch/model_edit.c); this is the JSON edge, kept for what has no
+ * model to edit: a unit the model cannot take the shape of, open as JSON until its description
+ * builds it back (patch/model_unit.c), and a plain JSON document (`rebyte json-patch`,
+ * patch/portable.c). Tokens are read by the one pointer module (core/model/pointer.c) and values
+ * compared by the one JSON comparison (rb_values_equal, pins.h), as on the model.
+ *
  * Pointers are handled as (pointer, length) pairs and tokens carry explicit
  * lengths so that "\u0000" inside member names survives; jansson's *n
  * functions (getn/setn/deln) take lengths for the same reason. */
 #include "patch/jsonpatch.h"
 #include "core/model/pointer.h"
+#include "patch/pins.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -49,88 +56,6 @@ static const char *type_name(const json_t *v)
     case JSON_TRUE:
     case JSON_FALSE: return "boolean";
     default: return "null";
-    }
-}
-
-/* ---- equality (RFC 6902 section 4.6) ---------------------------------- */
-
-_Static_assert(sizeof(json_int_t) == 8, "int_equals_real assumes a 64-bit json_int_t");
-
-/* Exact integer/real comparison. Converting the integer to double would be
-   lossy (2^53 + 1 would equal 2^53), so convert the double instead, after
-   making sure it is integral and in range (the cast is UB otherwise). */
-static int int_equals_real(json_int_t i, double d)
-{
-    json_int_t t;
-
-    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-        return 0;
-    t = (json_int_t)d;
-    return (double)t == d && t == i;
-}
-
-/* Numbers are equal when their values are (RFC 6902 4.6), so integer 1 and
-   real 1.0 match even though jansson's json_equal keeps them apart. */
-static int numbers_equal(const json_t *a, const json_t *b)
-{
-    if (json_is_integer(a) && json_is_integer(b))
-        return json_integer_value(a) == json_integer_value(b);
-    if (json_is_real(a) && json_is_real(b))
-        return json_real_value(a) == json_real_value(b);
-    if (json_is_integer(a))
-        return int_equals_real(json_integer_value(a), json_real_value(b));
-    return int_equals_real(json_integer_value(b), json_real_value(a));
-}
-
-static int strings_equal(const json_t *a, const json_t *b)
-{
-    size_t n = json_string_length(a);
-
-    return n == json_string_length(b) && memcmp(json_string_value(a), json_string_value(b), n) == 0;
-}
-
-static int arrays_equal(const json_t *a, const json_t *b)
-{
-    size_t i, n = json_array_size(a);
-
-    if (n != json_array_size(b))
-        return 0;
-    for (i = 0; i < n; i++)
-        if (!rb_json_equal(json_array_get(a, i), json_array_get(b, i)))
-            return 0;
-    return 1;
-}
-
-/* Member order is irrelevant: equal size plus every member of a found equal
-   in b implies the key sets coincide. */
-static int objects_equal(const json_t *a, const json_t *b)
-{
-    void *it;
-
-    if (json_object_size(a) != json_object_size(b))
-        return 0;
-    /* jansson's iterator API is not const-qualified, but it only reads. */
-    for (it = json_object_iter((json_t *)a); it != NULL; it = json_object_iter_next((json_t *)a, it)) {
-        const json_t *other = json_object_getn(b, json_object_iter_key(it), json_object_iter_key_len(it));
-        if (!rb_json_equal(json_object_iter_value(it), other))
-            return 0;
-    }
-    return 1;
-}
-
-int rb_json_equal(const json_t *a, const json_t *b)
-{
-    if (a == NULL || b == NULL)
-        return 0;
-    if (json_is_number(a) && json_is_number(b))
-        return numbers_equal(a, b);
-    if (json_typeof(a) != json_typeof(b))
-        return 0;
-    switch (json_typeof(a)) {
-    case JSON_OBJECT: return objects_equal(a, b);
-    case JSON_ARRAY: return arrays_equal(a, b);
-    case JSON_STRING: return strings_equal(a, b);
-    default: return 1; /* true, false, null: the type is the whole value */
     }
 }
 
@@ -463,13 +388,15 @@ static int op_copy(json_t **work, const struct op *op, char *err, size_t errlen)
     return v ? put(work, op->path, op->path_len, v, err, errlen) : -1;
 }
 
+/* "test" compares as every "test" of a patch does, on JSON or on the model: by content (pins.h:
+   numbers by value as RFC 6902 4.6 says, storage annotations and blob spellings aside). */
 static int op_test(json_t **work, const struct op *op, char *err, size_t errlen)
 {
     json_t *target = walk(*work, op->path, op->path_len, err, errlen);
 
     if (target == NULL)
         return -1;
-    if (!rb_json_equal(target, op->value)) {
+    if (!rb_values_equal(target, op->value)) {
         set_err(err, errlen, "test failed: value differs");
         return -1;
     }

@@ -22,9 +22,4 @@ int rb_json_patch_apply(json_t **doc, const json_t *patch, char *err, size_t err
  * patch/model_unit.c: a copy per operation made a many-operation unit quadratic). */
 int rb_json_patch_apply_in_place(json_t **work, const json_t *patch, char *err, size_t errlen);
 
-/* JSON equality as RFC 6902 section 4.6 defines it for "test": like
-   json_equal, except numbers compare by value, so integer 1 equals real 1.0.
-   Returns 1 if equal, 0 otherwise (including when either side is NULL). */
-int rb_json_equal(const json_t *a, const json_t *b);
-
 #endif /* REBYTE_JSONPATCH_H */

@@ -256,30 +256,21 @@ static void index_free(list_index *x)
     free(x);
 }
 
-/* The conditions of a selector ("k=v,k2=v2"), as rb_selector_matches splits them. NULL when a
- * part is no condition (then nothing matches) or out of memory. */
+/* The conditions of a selector ("k=v,k2=v2", rb_selector_parse). NULL when a part is no
+ * condition (then nothing matches) or out of memory. */
 static condition *parse_conditions(const char *selector, size_t *count)
 {
-    char *copy = strdup(selector);
-    size_t cap = 1;
-    for (const char *p = selector; *p; p++) cap += *p == ',';
-    condition *c = copy ? calloc(cap, sizeof(condition)) : NULL;
-    size_t n = 0;
-    int ok = c != NULL;
-    for (char *save = NULL, *part = ok ? strtok_r(copy, ",", &save) : NULL; part && ok; part = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(part, '=');
-        if (!eq) { ok = 0; break; }
-        *eq = 0;
-        rb_selector_unescape(eq + 1);
-        c[n].literal = strdup(eq + 1);
-        if (*part) ok = asprintf(&c[n].pointer, "/%s", part) >= 0;
-        else c[n].pointer = strdup("");
-        ok = ok && c[n].literal && c[n].pointer;
-        n++;
+    rb_selector_condition *parsed;
+    size_t n;
+    if (rb_selector_parse(selector, &parsed, &n) != 0) return NULL;
+    condition *c = calloc(n, sizeof(condition));
+    for (size_t k = 0; c && k < n; k++) {
+        c[k].pointer = parsed[k].pointer;
+        c[k].literal = parsed[k].value;
+        parsed[k].pointer = parsed[k].value = NULL;
     }
-    free(copy);
-    if (!ok || !n) { conditions_free(c, n); return NULL; }
-    *count = n;
+    rb_selector_conditions_free(parsed, n);
+    if (c) *count = n;
     return c;
 }
 

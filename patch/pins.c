@@ -2,9 +2,8 @@
  * Pins: the "test" operations a patch made by `diff` carries (pins.h,
  * docs/usage.md "Portable patches: identity, fingerprints, stacking"). How a pinned value is
  * compared with the file's (blobs by digest, stream annotations aside; a large value by the
- * digest of its content, {"$digest": "..."}). Checking every pin of a patch against a base that
- * is not its own is portable.c's (rb_check_pins): this file stays below the selectors, whose
- * "test" compares values this way too.
+ * digest of its content, {"$digest": "..."}). Below the selectors and both engines, whose
+ * "test" compares values this way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,6 @@
 #include <zlib.h>
 #include "patch/pins.h"
 #include "core/json/json.h"
-#include "patch/jsonpatch.h"
 #include "core/hash64.h"
 
 /* ---------- comparing values the way a pin means them ---------- */
@@ -39,9 +37,38 @@ static int blob_digest(const json_t *v, uint64_t *size, uint32_t *crc)
     return 0;
 }
 
-/* rb_json_equal of x and y as rb_json_strip_storage would leave them, without copying: `sx`
- * (`sy`) says whether x (y) is stripped. A stripped object loses "$stream", and a member or
- * element {"$id": v, ...} of a stripped container stands for v, which is not stripped further. */
+_Static_assert(sizeof(json_int_t) == 8, "int_equals_real assumes a 64-bit json_int_t");
+
+/* Exact integer/real comparison. Converting the integer to double would be lossy (2^53 + 1
+ * would equal 2^53), so convert the double instead, after making sure it is integral and in
+ * range (the cast is UB otherwise). */
+static int int_equals_real(json_int_t i, double d)
+{
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return 0;
+    json_int_t t = (json_int_t)d;
+    return (double)t == d && t == i;
+}
+
+/* Numbers are equal when their values are (RFC 6902 4.6), so integer 1 and real 1.0 match even
+ * though jansson's json_equal keeps them apart. */
+static int numbers_equal(const json_t *a, const json_t *b)
+{
+    if (json_is_integer(a) && json_is_integer(b)) return json_integer_value(a) == json_integer_value(b);
+    if (json_is_real(a) && json_is_real(b)) return json_real_value(a) == json_real_value(b);
+    if (json_is_integer(a)) return int_equals_real(json_integer_value(a), json_real_value(b));
+    return int_equals_real(json_integer_value(b), json_real_value(a));
+}
+
+static int strings_equal(const json_t *a, const json_t *b)
+{
+    size_t n = json_string_length(a);
+    return n == json_string_length(b) && memcmp(json_string_value(a), json_string_value(b), n) == 0;
+}
+
+/* x and y compared as RFC 6902 4.6 compares them (numbers by value, members in any order), as
+ * rb_json_strip_storage would leave them, without copying: `sx` (`sy`) says whether x (y) is
+ * stripped. A stripped object loses "$stream", and a member or element {"$id": v, ...} of a
+ * stripped container stands for v, which is not stripped further. */
 static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy);
 
 static const json_t *stripped_child(const json_t *v, int strip, int *strip_child)
@@ -60,22 +87,22 @@ static int children_equal(const json_t *x, int sx, const json_t *y, int sy)
 
 static int is_stream_key(const char *key, size_t len) { return len == 7 && memcmp(key, "$stream", 7) == 0; }
 
-static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy)
+static int arrays_equal(const json_t *x, int sx, const json_t *y, int sy)
 {
-    if (!x || !y) return 0;
-    if ((!sx && !sy) || !(json_is_object(x) || json_is_array(x)) || json_typeof(x) != json_typeof(y))
-        return rb_json_equal(x, y);
-    if (json_is_array(x)) {
-        size_t n = json_array_size(x);
-        if (n != json_array_size(y)) return 0;
-        for (size_t i = 0; i < n; i++)
-            if (!children_equal(json_array_get(x, i), sx, json_array_get(y, i), sy)) return 0;
-        return 1;
-    }
+    size_t n = json_array_size(x);
+    if (n != json_array_size(y)) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!children_equal(json_array_get(x, i), sx, json_array_get(y, i), sy)) return 0;
+    return 1;
+}
+
+static int objects_equal(const json_t *x, int sx, const json_t *y, int sy)
+{
     size_t nx = json_object_size(x) - (sx && json_object_get(x, "$stream") ? 1 : 0);
     size_t ny = json_object_size(y) - (sy && json_object_get(y, "$stream") ? 1 : 0);
     if (nx != ny) return 0;
-    /* equal sizes and every member of x found equal in y: the key sets coincide */
+    /* equal sizes and every member of x found equal in y: the key sets coincide (jansson's
+     * iterator is not const-qualified, but it only reads) */
     for (void *it = json_object_iter((json_t *)x); it; it = json_object_iter_next((json_t *)x, it)) {
         const char *key = json_object_iter_key(it);
         size_t len = json_object_iter_key_len(it);
@@ -85,6 +112,19 @@ static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy)
         if (!children_equal(json_object_iter_value(it), sx, vy, sy)) return 0;
     }
     return 1;
+}
+
+static int equal_as_stripped(const json_t *x, int sx, const json_t *y, int sy)
+{
+    if (!x || !y) return 0;
+    if (json_is_number(x) && json_is_number(y)) return numbers_equal(x, y);
+    if (json_typeof(x) != json_typeof(y)) return 0;
+    switch (json_typeof(x)) {
+    case JSON_OBJECT: return objects_equal(x, sx, y, sy);
+    case JSON_ARRAY: return arrays_equal(x, sx, y, sy);
+    case JSON_STRING: return strings_equal(x, y);
+    default: return 1; /* true, false, null: the type is the whole value */
+    }
 }
 
 /* ---------- digests: a pin of a large value ---------- */

@@ -4,8 +4,10 @@
 #define RB_PINS_H
 #include <jansson.h>
 
-/* Equal as content: storage annotations ($id flags, $stream) and blob spellings do not count. A
- * pin {"$digest": "..."} (rb_pin_value) equals the values whose content has that digest. */
+/* The one comparison of JSON values (the model's is rb_model_equal, core/model/model_equal.h):
+ * equal as content, as RFC 6902 4.6 compares for "test" (numbers by value, members in any order)
+ * with storage annotations ($id flags, $stream) and blob spellings not counting. A pin
+ * {"$digest": "..."} (rb_pin_value) equals the values whose content has that digest. */
 int rb_values_equal(const json_t *a, const json_t *b);
 /* What a pin holds for `value` (taken): the value itself, or {"$digest": "16 hex digits"} of its
  * content when its compact JSON is longer than RB_PIN_SPELLED_MAX (a chunk, a blob). */

@@ -12,6 +12,11 @@
  * or boolean by its JSON spelling. In keys and values, "~0" is '~', "~1" is '/', "~2" is ',' and
  * "~3" is ']'. A selector that matches no element, or more than one, is an error saying so.
  * Selectors resolve to plain RFC 6901 pointers before the RFC 6902 engine runs.
+ *
+ * Conditions are parsed here for every engine (rb_selector_parse); the model matches them on its
+ * nodes (patch/model_select.c). Matching on JSON stays for what is JSON and not a model: an open
+ * unit (patch/model_unit.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
+ * patch/portable.c).
  */
 #include "patch/selector.h"
 #include <stdio.h>
@@ -22,7 +27,7 @@
 #include "core/model/pointer.h"
 
 /* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
-void rb_selector_unescape(char *s)
+static void selector_unescape(char *s)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
@@ -36,67 +41,79 @@ void rb_selector_unescape(char *s)
     *o = 0;
 }
 
-/* Does the element satisfy "key=value"? 1 yes, 0 no, -1 not a condition. */
-static int condition_holds(rb_selector_member_fn member, void *element, char *condition)
+void rb_selector_conditions_free(rb_selector_condition *c, size_t count)
 {
-    char *eq = strchr(condition, '=');
+    for (size_t i = 0; c && i < count; i++) {
+        free(c[i].pointer);
+        free(c[i].value);
+    }
+    free(c);
+}
+
+/* One "key=value" part: the key as a relative pointer (an RFC 6901 pointer with a leading '/';
+ * an empty key means the element itself: lists of strings or numbers), the value unescaped. */
+static int parse_condition(char *part, rb_selector_condition *c)
+{
+    char *eq = strchr(part, '=');
     if (!eq) return -1;
     *eq = 0;
-    char *key = condition, *value = eq + 1;
-    rb_selector_unescape(value);
-    /* the key is a relative pointer (an RFC 6901 pointer with a leading '/');
-     * an empty key means the element itself (lists of strings or numbers) */
-    char pointer[512];
-    snprintf(pointer, sizeof pointer, "/%s", key);
-    json_t *found = member(element, *key ? pointer : "");
-    *eq = '=';
-    if (!found) return 0;
-    int same;
-    if (json_is_string(found)) {
-        same = strcmp(json_string_value(found), value) == 0;
-    } else {
-        char *text = json_dumps(found, JSON_ENCODE_ANY | JSON_COMPACT);
-        same = text && strcmp(text, value) == 0;
-        free(text);
+    selector_unescape(eq + 1);
+    c->value = strdup(eq + 1);
+    c->pointer = malloc(strlen(part) + 2);
+    if (c->pointer) snprintf(c->pointer, strlen(part) + 2, "%s%s", *part ? "/" : "", part);
+    return c->value && c->pointer ? 0 : -1;
+}
+
+int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count)
+{
+    char *copy = strdup(selector);
+    size_t cap = 1, n = 0;
+    for (const char *p = selector; *p; p++) cap += *p == ',';
+    rb_selector_condition *c = copy ? calloc(cap, sizeof *c) : NULL;
+    int ok = c != NULL;
+    for (char *save = NULL, *part = ok ? strtok_r(copy, ",", &save) : NULL; part && ok; part = strtok_r(NULL, ",", &save))
+        ok = parse_condition(part, &c[n++]) == 0;
+    free(copy);
+    if (!ok || !n) {
+        rb_selector_conditions_free(c, n);
+        return -1;
     }
-    json_decref(found);
+    *conditions = c;
+    *count = n;
+    return 0;
+}
+
+/* Does the element satisfy the condition? Strings match exactly, other values by their compact
+ * JSON spelling. */
+static int condition_holds(json_t *element, const rb_selector_condition *c)
+{
+    const json_t *found = *c->pointer ? rb_json_pointer_get(element, c->pointer, NULL, 0) : element;
+    if (!found) return 0;
+    if (json_is_string(found)) return strcmp(json_string_value(found), c->value) == 0;
+    char *text = json_dumps(found, JSON_ENCODE_ANY | JSON_COMPACT);
+    int same = text && strcmp(text, c->value) == 0;
+    free(text);
     return same;
 }
 
-/* Does the element satisfy every "key=value" condition of `selector` (the text between the
- * brackets)? Strings match exactly, other values by their compact JSON spelling. */
-static int rb_selector_matches(const char *selector, rb_selector_member_fn member, void *element)
+static int element_matches(json_t *element, const rb_selector_condition *c, size_t n)
 {
-    char *copy = strdup(selector);
-    if (!copy) return 0;
-    int ok = 1;
-    for (char *save = NULL, *c = strtok_r(copy, ",", &save); c && ok; c = strtok_r(NULL, ",", &save))
-        ok = condition_holds(member, element, c) == 1;
-    free(copy);
-    return ok;
-}
-
-/* The JSON form of an element's member: a pointer into the element itself. */
-static json_t *json_member(void *element, const char *pointer)
-{
-    json_t *e = element;
-    if (!*pointer) return json_incref(e);
-    return json_incref(rb_json_pointer_get(e, pointer, NULL, 0));
-}
-
-static int element_matches(json_t *element, const char *selector)
-{
-    return rb_selector_matches(selector, json_member, element);
+    for (size_t i = 0; i < n; i++)
+        if (!condition_holds(element, &c[i])) return 0;
+    return 1;
 }
 
 int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count)
 {
-    size_t n = json_array_size(array);
+    size_t n = json_array_size(array), conditions;
+    rb_selector_condition *c = NULL;
     *count = 0;
     *indexes = malloc((n ? n : 1) * sizeof(size_t));
     if (!*indexes) return -1;
+    if (rb_selector_parse(selector, &c, &conditions) != 0) return 0; /* no condition: nothing matches */
     for (size_t i = 0; i < n; i++)
-        if (element_matches(json_array_get(array, i), selector)) (*indexes)[(*count)++] = i;
+        if (element_matches(json_array_get(array, i), c, conditions)) (*indexes)[(*count)++] = i;
+    rb_selector_conditions_free(c, conditions);
     return 0;
 }
 
@@ -132,9 +149,15 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
         if (!token) { free(out); return -1; }
         if (n >= 2 && token[0] == '[' && token[n - 1] == ']' && json_is_array(cur)) {
             token[n - 1] = 0;
-            size_t found = 0, index = 0;
-            for (size_t i = 0; i < json_array_size(cur); i++)
-                if (element_matches(json_array_get(cur, i), token + 1)) { if (!found) index = i; found++; }
+            size_t found = 0, index = 0, *all = NULL;
+            if (rb_json_select_all(cur, token + 1, &all, &found) != 0) {
+                snprintf(err, err_size, "out of memory");
+                free(token);
+                free(out);
+                return -1;
+            }
+            if (found) index = all[0];
+            free(all);
             if (found != 1) {
                 snprintf(err, err_size, "selector [%s] in %s matches %zu elements (it must match exactly one)",
                          token + 1, path, found);
@@ -160,80 +183,56 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
     return 0;
 }
 
-/* Resolves and applies each operation of `patch` on *work itself (each sees what the ones before
- * it left); the resolved operations go to `resolved`. */
-static int apply_selectors_on(json_t **work_doc, const json_t *patch, json_t *resolved, char *err, size_t err_size)
+json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size)
 {
-    json_t *work = *work_doc;
-    for (size_t i = 0; i < json_array_size(patch); i++) {
-        json_t *op = json_deep_copy(json_array_get(patch, i));
-        static const char *const members[] = {"path", "from"};
-        /* "from" belongs to move and copy; other operations ignore it (RFC 6902 section 4) */
-        const char *kind = json_string_value(json_object_get(op, "op"));
-        int members_used = kind && (strcmp(kind, "move") == 0 || strcmp(kind, "copy") == 0) ? 2 : 1;
-        for (int m = 0; m < members_used && json_is_object(op); m++) {
-            const char *path = json_string_value(json_object_get(op, members[m]));
-            if (!path) continue;
-            char *plain, why[600];
-            if (rb_pointer_resolve(work, path, &plain, why, sizeof why) != 0) {
-                snprintf(err, err_size, "patch[%zu]: %s", i, why);
-                json_decref(op);
-                return -1;
-            }
-            json_object_set_new(op, members[m], json_string(plain));
-            free(plain);
+    json_t *plain_op = json_deep_copy(op);
+    if (!plain_op) { snprintf(err, err_size, "out of memory"); return NULL; }
+    static const char *const members[] = {"path", "from"};
+    /* "from" belongs to move and copy; other operations ignore it (RFC 6902 section 4) */
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    int members_used = kind && (strcmp(kind, "move") == 0 || strcmp(kind, "copy") == 0) ? 2 : 1;
+    for (int m = 0; m < members_used && json_is_object(plain_op); m++) {
+        const char *path = json_string_value(json_object_get(plain_op, members[m]));
+        char *plain;
+        if (!path) continue;
+        if (rb_pointer_resolve(doc, path, &plain, err, err_size) != 0) {
+            json_decref(plain_op);
+            return NULL;
         }
-        if (kind && strcmp(kind, "test") == 0) { /* compared as content, a digest pin included (pins.c) */
-            json_t *actual = rb_json_pointer_get(work, json_string_value(json_object_get(op, "path")), NULL, 0);
-            if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
-                snprintf(err, err_size, "patch[%zu]: test failed: %s", i, actual ? "value differs" : "no value there");
-                json_decref(op);
-                return -1;
-            }
-            json_array_append_new(resolved, op);
-            continue;
-        }
-        /* each operation sees the document as the ones before it left it */
-        json_t *single = json_pack("[O]", op);
-        char why[900];
-        int rc = rb_json_patch_apply_in_place(work_doc, single, why, sizeof why);
-        work = *work_doc;
-        json_decref(single);
-        if (rc != 0) {
-            const char *tail = strstr(why, "patch[0]");
-            snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
-            json_decref(op);
-            return -1;
-        }
-        json_array_append_new(resolved, op);
+        json_object_set_new(plain_op, members[m], json_string(plain));
+        free(plain);
     }
-    return 0;
+    return plain_op;
 }
 
 int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size)
 {
     if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
-    json_t *resolved = json_array();
-    int rc = resolved ? apply_selectors_on(doc, patch, resolved, err, err_size) : -1;
-    if (!resolved) snprintf(err, err_size, "out of memory");
-    json_decref(resolved);
-    return rc;
-}
-
-int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size)
-{
-    if (!json_is_array(patch)) { snprintf(err, err_size, "a patch is a JSON array of operations"); return -1; }
-    json_t *work = json_deep_copy(*doc);
-    json_t *resolved = json_array();
-    if (!work || !resolved || apply_selectors_on(&work, patch, resolved, err, err_size) != 0) {
-        if (!work || !resolved) snprintf(err, err_size, "out of memory");
-        json_decref(work);
-        json_decref(resolved);
-        return -1;
+    /* each operation is resolved against the document as the ones before it left it */
+    for (size_t i = 0; i < json_array_size(patch); i++) {
+        char why[900];
+        json_t *op = rb_json_op_resolve(*doc, json_array_get(patch, i), why, sizeof why);
+        if (!op) {
+            snprintf(err, err_size, "patch[%zu]: %s", i, why);
+            return -1;
+        }
+        const char *kind = json_string_value(json_object_get(op, "op"));
+        int rc = 0;
+        if (kind && strcmp(kind, "test") == 0) { /* compared as content, a digest pin included (pins.c) */
+            json_t *actual = rb_json_pointer_get(*doc, json_string_value(json_object_get(op, "path")), NULL, 0);
+            if (!actual || !rb_values_equal(actual, json_object_get(op, "value"))) {
+                snprintf(err, err_size, "patch[%zu]: test failed: %s", i, actual ? "value differs" : "no value there");
+                rc = -1;
+            }
+        } else {
+            json_t *single = json_pack("[O]", op);
+            rc = rb_json_patch_apply_in_place(doc, single, why, sizeof why);
+            json_decref(single);
+            const char *tail = strstr(why, "patch[0]");
+            if (rc != 0) snprintf(err, err_size, "patch[%zu]%s", i, tail ? tail + 8 : why);
+        }
+        json_decref(op);
+        if (rc != 0) return -1;
     }
-    json_decref(*doc);
-    *doc = work;
-    if (resolved_patch) *resolved_patch = resolved;
-    else json_decref(resolved);
     return 0;
 }

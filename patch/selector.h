@@ -4,20 +4,28 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* An element's member for a condition: `pointer` is "" (the element itself) or an RFC 6901
- * pointer into the element. Returns a new reference to its JSON value, or NULL when absent. */
-typedef json_t *(*rb_selector_member_fn)(void *element, const char *pointer);
-/* "~0".."~3" in a selector's value: '~', '/', ',' and ']'. In place. */
-void rb_selector_unescape(char *s);
+/* One condition of a selector: a relative pointer into an element ("" for the element itself)
+ * and the value its member must have ("~0".."~3" unescaped to '~', '/', ',' and ']'). */
+typedef struct rb_selector_condition {
+    char *pointer;
+    char *value;
+} rb_selector_condition;
+/* The conditions of a selector (the text between the brackets, "k=v,k2=v2"), in order, parsed
+ * here for every engine that matches selectors (plain JSON, its indexes, the model's):
+ * *conditions malloc'd (rb_selector_conditions_free). 0, or -1 when there is none, a part is no
+ * condition (then nothing matches) or out of memory. */
+int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count);
+void rb_selector_conditions_free(rb_selector_condition *c, size_t count);
 /* Every element of `array` that `selector` (the text between the brackets) names, ascending
  * (*indexes malloc'd). 0, or -1 when out of memory. */
 int rb_json_select_all(json_t *array, const char *selector, size_t **indexes, size_t *count);
 /* Resolve the selectors of `path` against `doc` into a plain RFC 6901 pointer (malloc'd). */
 int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err, size_t err_size);
-/* Apply a patch whose paths may hold selectors: each operation's selectors are resolved against
- * the document as the previous operations left it. All or nothing. The patch with plain pointers
- * is returned in *resolved_patch when it is not NULL. */
-int rb_json_patch_apply_selectors(json_t **doc, const json_t *patch, json_t **resolved_patch, char *err, size_t err_size);
-/* The same on *doc itself, without the all-or-nothing copy (see rb_json_patch_apply_in_place). */
+/* `op` (a copy, new reference) with the selectors of its path (and of its from, for a move or a
+ * copy) resolved against `doc`; NULL with `err` when one does not resolve. */
+json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size);
+/* Apply a patch whose paths may hold selectors to *doc itself: each operation's selectors are
+ * resolved against the document as the previous operations left it. On failure (-1 with `err`)
+ * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_unit.c). */
 int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size);
 #endif

@@ -2,7 +2,7 @@
  * Stacking patches: their operations in order, all or nothing, and what happens when two patches
  * change one place (docs/usage.md "Portable patches: identity, fingerprints, stacking"). Written
  * once, over a small interface (stack.h): apply runs it on the model (patch/apply.c),
- * rb_apply_stack on plain JSON (patch/portable.c), so both find the same conflicts and say the
+ * `rebyte json-patch` on plain JSON (patch/portable.c), so both find the same conflicts and say the
  * same things.
  */
 #include "patch/stack.h"

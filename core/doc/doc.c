@@ -173,12 +173,6 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     return doc;
 }
 
-rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
-                         rb_error *err)
-{
-    return rb_doc_from_json_loader(format, json, NULL, blob_source, name, 0, err);
-}
-
 rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
                                 const rb_doc *blob_source, const char *name, int defer, rb_error *err)
 {

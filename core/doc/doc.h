@@ -10,12 +10,9 @@
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
 /* Builds a model from JSON through the format's description (validating it). Blob references
- * resolve against `blob_source` (may be NULL). */
-rb_doc *rb_doc_from_json(const rb_format *format, json_t *json, const rb_doc *blob_source, const char *name,
-                         rb_error *err);
-/* The same for a tree read piecewise by `loader` (json_stream.h), its large lists filled as the
- * description reaches them; `defer`: the format keeps the units it can as the bytes they write
- * (rb_doc_build_file_deferred). */
+ * resolve against `blob_source` (may be NULL). A tree read piecewise by `loader` (json_stream.h;
+ * NULL for a tree in memory) has its large lists filled as the description reaches them; `defer`:
+ * the format keeps the units it can as the bytes they write (rb_doc_build_file_deferred). */
 struct rb_json_loader;
 rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
                                 const rb_doc *blob_source, const char *name, int defer, rb_error *err);

@@ -24,8 +24,6 @@ static size_t token_length(const char *p, const char *end, int selectors)
     return slash ? (size_t)(slash - p) : (size_t)(end - p);
 }
 
-size_t rb_pointer_token_length(const char *p) { return token_length(p, p + strlen(p), 1); }
-
 int rb_pointer_next(rb_pointer_walk *walk, const char **raw, size_t *raw_length)
 {
     if (walk->at >= walk->length) return 0;

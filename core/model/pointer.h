@@ -17,8 +17,6 @@ typedef struct rb_pointer_walk {
     int selectors;
 } rb_pointer_walk;
 
-/* Length of the token at p (NUL-terminated, after its '/'), selectors taken whole. */
-size_t rb_pointer_token_length(const char *p);
 /* Starts a walk over path[0..length); -1 when the pointer is neither "" nor starts with '/'. */
 int rb_pointer_walk_begin(rb_pointer_walk *walk, const char *path, size_t length, int selectors);
 /* The next token as spelled (escapes kept): 1 with raw/raw_length set, 0 at the end of the

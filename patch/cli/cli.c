@@ -238,11 +238,13 @@ static const command COMMANDS[] = {
      "  --json          print what was drawn: the picture's size, a cell's pixels, blocks and\n"
      "                  items by kind, paths, the diff's changes (to stderr with -o -)\n"
      "Exit: 0 drawn, 2 bad input or nothing to draw, 3 a file could not be read or written"},
-    {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json",
+    {"json-patch", cmd_json_patch, "rebyte json-patch DOC.json PATCH.json [PATCH.json...] [--conflicts P]",
      "Apply an RFC 6902 patch to a plain JSON document and print the result (the engine alone;\n"
      "used to run the JSON Patch conformance suite). A patch that uses selectors, \"each\", [*],\n"
-     "\"offset\", \"count\" or names (\"as\", @NAME) runs through apply's stack on the JSON (see\n"
-     "`rebyte apply`). Exit 2 when the patch fails."},
+     "\"offset\", \"count\" or names (\"as\", @NAME), and several patches, run through apply's\n"
+     "stack on the JSON (see `rebyte apply`).\n"
+     "  --conflicts P  two patches that change one place: stop (default), first-wins, last-wins\n"
+     "Exit 2 when a patch fails."},
     {"formats", cmd_formats, "rebyte formats", "List the formats rebyte reads and writes."},
 };
 

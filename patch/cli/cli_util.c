@@ -831,6 +831,18 @@ int cli_cpu_count(void)
     return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)n;
 }
 
+int cli_parse_conflicts(const char *value, rb_conflicts *policy)
+{
+    if (strcmp(value, "stop") == 0) *policy = RB_CONFLICTS_STOP;
+    else if (strcmp(value, "first-wins") == 0) *policy = RB_CONFLICTS_FIRST_WINS;
+    else if (strcmp(value, "last-wins") == 0) *policy = RB_CONFLICTS_LAST_WINS;
+    else {
+        fprintf(stderr, "rebyte: --conflicts must be stop, first-wins or last-wins\n");
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse_jobs(const char *value, int *jobs)
 {
     char *end = NULL;

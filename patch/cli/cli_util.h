@@ -153,6 +153,8 @@ void cli_print_changes(const rb_apply_result *result, int unchanged, const char 
 /* -j N: 1 to CLI_MAX_JOBS, or 0 for every CPU. 0 on success, else -1 (printed). */
 enum { CLI_MAX_JOBS = 256 };
 int cli_parse_jobs(const char *value, int *jobs);
+/* --conflicts VALUE (stop, first-wins, last-wins) of apply and json-patch: 0, or -1 after saying why. */
+int cli_parse_conflicts(const char *value, rb_conflicts *policy);
 int cli_cpu_count(void);
 /* The order a batch hands its files out in: largest first within each `block` of consecutive
  * files (0: the whole list), so a large file does not end up alone at the tail of a run while the

@@ -171,18 +171,6 @@ static int load_patch(const char *path, apply_options *o)
     return EXIT_OK;
 }
 
-static int parse_conflicts(const char *v, rb_conflicts *policy)
-{
-    if (strcmp(v, "stop") == 0) *policy = RB_CONFLICTS_STOP;
-    else if (strcmp(v, "first-wins") == 0) *policy = RB_CONFLICTS_FIRST_WINS;
-    else if (strcmp(v, "last-wins") == 0) *policy = RB_CONFLICTS_LAST_WINS;
-    else {
-        fprintf(stderr, "rebyte: --conflicts must be stop, first-wins or last-wins\n");
-        return -1;
-    }
-    return 0;
-}
-
 /* One argument; 0 handled, or an exit code. Patches: every --patch FILE; without --patch, the
  * first plain argument and every further .json before the first input (the older form). */
 static int parse_argument(int argc, char **argv, int *i, apply_options *o, char **inputs, int *input_count,
@@ -197,7 +185,7 @@ static int parse_argument(int argc, char **argv, int *i, apply_options *o, char 
         return load_patch(v, o);
     }
     if ((r = cli_opt_value(argc, argv, i, "--conflicts", &v)))
-        return r < 0 || parse_conflicts(v, &o->conflicts) != 0 ? EXIT_USAGE : 0;
+        return r < 0 || cli_parse_conflicts(v, &o->conflicts) != 0 ? EXIT_USAGE : 0;
     if ((r = cli_opt_value(argc, argv, i, "--jobs", &v)) || (r = cli_opt_value(argc, argv, i, "-j", &v)))
         return r < 0 || cli_parse_jobs(v, &o->jobs) != 0 ? EXIT_USAGE : 0;
     const char *a = argv[*i];

@@ -289,25 +289,44 @@ int cmd_diff(int argc, char **argv)
 
 /* ---------- json-patch: the engine alone, on plain JSON (for the conformance suite) ---------- */
 
+enum { JSON_PATCH_MAX = 64 };
+
+/* The patches of `rebyte json-patch DOC PATCH... [--conflicts P]` applied to DOC: stacked as
+ * apply stacks them. */
+static int json_patch_all(json_t **doc, json_t **patches, const char **names, int count, rb_conflicts policy)
+{
+    char why[1024];
+    if (rb_json_patch_apply_extended(doc, (const json_t *const *)patches, names, count, policy, stderr, why,
+                                     sizeof why) != 0) {
+        fprintf(stderr, "rebyte: %s\n", why);
+        return EXIT_BAD_INPUT;
+    }
+    char *text = json_dumps(*doc, JSON_ENCODE_ANY | JSON_INDENT(2));
+    printf("%s\n", text);
+    free(text);
+    return EXIT_OK;
+}
+
 int cmd_json_patch(int argc, char **argv)
 {
-    if (argc != 3) return cli_usage_error("json-patch", argc > 3 ? argv[3] : NULL);
-    json_t *doc = load_json_file(argv[1]);
-    json_t *patch = doc ? load_json_file(argv[2]) : NULL;
-    int rc = EXIT_BAD_INPUT;
-    if (doc && patch) {
-        char why[1024];
-        if (rb_json_patch_apply_extended(&doc, patch, stderr, why, sizeof why) == 0) {
-            char *text = json_dumps(doc, JSON_ENCODE_ANY | JSON_INDENT(2));
-            printf("%s\n", text);
-            free(text);
-            rc = EXIT_OK;
-        } else {
-            fprintf(stderr, "rebyte: %s\n", why);
-        }
+    json_t *patches[JSON_PATCH_MAX];
+    const char *names[JSON_PATCH_MAX], *doc_path = NULL, *v;
+    int count = 0, rc = EXIT_OK, r;
+    rb_conflicts policy = RB_CONFLICTS_STOP;
+    for (int i = 1; i < argc && rc == EXIT_OK; i++) {
+        if ((r = cli_opt_value(argc, argv, &i, "--conflicts", &v)))
+            rc = r < 0 || cli_parse_conflicts(v, &policy) != 0 ? EXIT_USAGE : EXIT_OK;
+        else if (argv[i][0] == '-' && argv[i][1]) rc = cli_usage_error("json-patch", argv[i]);
+        else if (!doc_path) doc_path = argv[i];
+        else if (count == JSON_PATCH_MAX) rc = cli_usage_error("json-patch", argv[i]);
+        else if ((patches[count] = load_json_file(argv[i]))) names[count++] = argv[i];
+        else rc = EXIT_BAD_INPUT;
     }
+    if (rc == EXIT_OK && count == 0) rc = cli_usage_error("json-patch", NULL);
+    json_t *doc = rc == EXIT_OK ? load_json_file(doc_path) : NULL;
+    if (rc == EXIT_OK) rc = doc ? json_patch_all(&doc, patches, names, count, policy) : EXIT_BAD_INPUT;
     json_decref(doc);
-    json_decref(patch);
+    for (int p = 0; p < count; p++) json_decref(patches[p]);
     return rc;
 }
 

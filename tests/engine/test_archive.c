@@ -175,7 +175,7 @@ static rb_doc *through_json_text(rb_doc *source, json_t *j, rb_error *err)
         fprintf(stderr, "printed JSON does not parse: %s\n", jerr.text);
         return NULL;
     }
-    rb_doc *doc = rb_doc_from_json(&test_format, back, source, "test.json", err);
+    rb_doc *doc = rb_doc_from_json_loader(&test_format, back, NULL, source, "test.json", 0, err);
     json_decref(back);
     return doc;
 }
@@ -273,7 +273,7 @@ static void expect_json_error(const char *what, void (*edit)(json_t *), const ch
     json_t *j = to_json(doc);
     edit(j);
     memset(&err, 0, sizeof err);
-    rb_doc *bad = rb_doc_from_json(&test_format, j, doc, "edit.json", &err);
+    rb_doc *bad = rb_doc_from_json_loader(&test_format, j, NULL, doc, "edit.json", 0, &err);
     char text[1600];
     rb_error_format(&err, text, sizeof text);
     CHECK(bad == NULL, "%s was accepted", what);
@@ -317,7 +317,7 @@ static void test_json_edit_applies(void)
     json_object_set_new(json_object_get(j, "strings"), "plain", json_string("Stadium2020"));
     json_object_set_new(json_object_get(j, "section"), "blob",
                         json_pack("{s:s}", "$base64", "AAECAwQ=")); /* 5 bytes: the section grows */
-    rb_doc *edited = rb_doc_from_json(&test_format, j, doc, "edit.json", &err);
+    rb_doc *edited = rb_doc_from_json_loader(&test_format, j, NULL, doc, "edit.json", 0, &err);
     CHECK(edited != NULL, "valid edit refused: %s", err.message);
     if (edited && write_doc(edited, 0, &out, &out_size)) {
         CHECK(out_size == size + 4 + 2, "size grows by the longer string and blob (%zu vs %zu)", out_size, size);

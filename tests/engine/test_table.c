@@ -236,7 +236,7 @@ static void test_from_json(const uint8_t *in, size_t size)
     json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
     json_t *points = json_object_get(j, "points");
     json_object_set_new(json_object_get(json_array_get(points, 2), "pos"), "y", json_real(8.0));
-    rb_doc *built = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    rb_doc *built = rb_doc_from_json_loader(&packed_format, j, NULL, doc, "table-test.json", 0, &err);
     CHECK(built != NULL, "a model with a table builds from JSON");
     size_t out_size = 0;
     uint8_t *out = built ? write_doc(built, &out_size) : NULL;
@@ -246,14 +246,14 @@ static void test_from_json(const uint8_t *in, size_t size)
                  memcmp(out + y_at + 4, in + y_at + 4, size - y_at - 4) == 0;
     CHECK(only_y, "an edit through JSON changes exactly the element's four bytes");
     json_array_append_new(points, json_deep_copy(json_array_get(points, 0)));
-    rb_doc *grown = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    rb_doc *grown = rb_doc_from_json_loader(&packed_format, j, NULL, doc, "table-test.json", 0, &err);
     size_t grown_size = 0;
     uint8_t *grown_out = grown ? write_doc(grown, &grown_size) : NULL;
     CHECK(grown_out && grown_size == size + POINT_BYTES && grown_out[5] == 4, "an element added in JSON is written and counted");
     CHECK(grown_out && grown_out[MARKED_AT + POINT_BYTES + 3] == 0xEF && grown_out[MARKED_AT + POINT_BYTES + 4] == 0xBE,
           "a constant is written from a model that does not hold it");
     json_object_set_new(json_array_get(points, 1), "delta", json_integer(200));
-    rb_doc *bad = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    rb_doc *bad = rb_doc_from_json_loader(&packed_format, j, NULL, doc, "table-test.json", 0, &err);
     CHECK(!bad && strstr(err.path, "/points/1/delta") != NULL, "a bad element value is refused with its pointer");
     json_array_remove(json_object_get(j, "numbers"), 0);
     rb_doc_free(bad);
@@ -277,7 +277,7 @@ static void test_detached(const uint8_t *in, size_t size)
     CHECK(rb_element_count(negated) == 4 && (int32_t)rb_element_uint(negated, 0, NULL) == 2, "its elements are the derived values");
     json_t *j = rb_model_to_json(doc, doc->root, RB_BLOBS_BASE64);
     json_array_set_new(json_object_get(j, "negated"), 3, json_integer(-77));
-    rb_doc *built = rb_doc_from_json(&packed_format, j, doc, "table-test.json", &err);
+    rb_doc *built = rb_doc_from_json_loader(&packed_format, j, NULL, doc, "table-test.json", 0, &err);
     size_t out_size = 0;
     uint8_t *out = built ? write_doc(built, &out_size) : NULL;
     CHECK(out && same_bytes(out, out_size, in, size), "a detached table writes nothing");

@@ -143,4 +143,17 @@ patch copies '[{"op":"copy","from":"/a/[*]","path":"/a/-","each":true}]'
 patch before '[{"op":"add","path":"/a/[*]","value":"n","each":true}]'
 [ "$("$rebyte" json-patch "$tmp/list.json" "$tmp/before.json" 2>/dev/null | tr -d ' \n')" = '{"a":["n","x1","n","y","n","x2","n","z","n","x3"]}' ] ||
     fail "an insertion before every element"
+# several patches on plain JSON stack as apply stacks them: a selector alone is resolved, and two
+# patches that change one place stop, or keep the first or the last
+printf '{"l":[{"id":1,"v":0},{"id":2,"v":0}]}' > "$tmp/ids.json"
+patch by_id '[{"op":"replace","path":"/l/[id=2]/v","value":5}]'
+patch by_index '[{"op":"replace","path":"/l/1","value":7}]'
+[ "$("$rebyte" json-patch "$tmp/ids.json" "$tmp/by_id.json" 2>/dev/null | tr -d ' \n')" = '{"l":[{"id":1,"v":0},{"id":2,"v":5}]}' ] ||
+    fail "json-patch: a selector alone"
+"$rebyte" json-patch "$tmp/ids.json" "$tmp/by_id.json" "$tmp/by_index.json" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "both change /l/1" "$tmp/err" || fail "json-patch conflict: $(cat "$tmp/err")"
+[ "$("$rebyte" json-patch "$tmp/ids.json" "$tmp/by_id.json" "$tmp/by_index.json" --conflicts last-wins 2>/dev/null | tr -d ' \n')" = '{"l":[{"id":1,"v":0},7]}' ] ||
+    fail "json-patch --conflicts last-wins"
+[ "$("$rebyte" json-patch "$tmp/ids.json" "$tmp/by_id.json" "$tmp/by_index.json" --conflicts first-wins 2>/dev/null | tr -d ' \n')" = '{"l":[{"id":1,"v":0},{"id":2,"v":5}]}' ] ||
+    fail "json-patch --conflicts first-wins"
 finish "each, [*], offset, count and names"

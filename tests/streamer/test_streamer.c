@@ -98,7 +98,7 @@ static json_t *dump(const rb_doc *doc) { return rb_model_to_json(doc, doc->root,
 static rb_doc *from_json(json_t *j, rb_error *err)
 {
     memset(err, 0, sizeof(*err));
-    return rb_doc_from_json(&rb_format_streamer, j, NULL, "test.json", err);
+    return rb_doc_from_json_loader(&rb_format_streamer, j, NULL, NULL, "test.json", 0, err);
 }
 
 static rb_doc *from_json_text(const char *text, rb_error *err)
