@@ -262,7 +262,7 @@ static void temporary_done(temporary *t, int remove)
 /* A temporary file beside `target` ("TARGET.rebyte-XXXXXX", which directory scans skip) holding
  * `data`, with `mode`, synced, still open and locked. 0, or -1 (printed, nothing left). */
 static int write_temporary(const char *path, const char *target, cli_producer produce, void *context, mode_t mode,
-                           const struct stat *owner, temporary *t)
+                           const struct stat *owner, int sync, temporary *t)
 {
     if (create_temporary(path, target, t) != 0) return -1;
     /* the owner of the file it replaces, where permitted (root editing a user's file); then the mode
@@ -273,7 +273,7 @@ static int write_temporary(const char *path, const char *target, cli_producer pr
     }
     /* fsync reports what a close would (NFS writes back by then); the descriptor stays open for
      * its lock until the rename */
-    if (fchmod(t->fd, mode) == 0 && produce(context, t->fd) == 0 && fsync(t->fd) == 0) return 0;
+    if (fchmod(t->fd, mode) == 0 && produce(context, t->fd) == 0 && (!sync || fsync(t->fd) == 0)) return 0;
     int saved = errno;
     temporary_done(t, 1);
     fprintf(stderr, "rebyte: %s: write failed: %s (nothing was written)\n", path, strerror(saved));
@@ -311,7 +311,7 @@ static int write_replace(const char *path, const char *target, cli_producer prod
     int exists = stat(target, &old) == 0;
     temporary t;
     if (write_temporary(path, target, produce, context, exists ? old.st_mode & 07777 : create_mode(),
-                        exists ? &old : NULL, &t) != 0)
+                        exists ? &old : NULL, 1, &t) != 0)
         return -1;
     int rc = 0;
     if (edit && edit->data && !still_as_read(edit, target)) {
@@ -325,6 +325,58 @@ static int write_replace(const char *path, const char *target, cli_producer prod
 }
 
 static int write_to(const char *path, cli_producer produce, void *context, const cli_edit *edit);
+
+/* Files synced together: a temporary file each, open and locked until its rename. */
+enum { SYNC_GROUP = 256 };
+
+/* Up to SYNC_GROUP files of `files`: each a new path or a regular file (lstat) is written to its
+ * temporary file, the filesystem synced once (syncfs), then each renamed into place; any other
+ * target goes through cli_write_atomic alone. 0, or -1 (printed; the temporaries removed). */
+static int write_group(const char *base, const rb_dump_file *files, size_t count)
+{
+    temporary t[SYNC_GROUP];
+    char *target[SYNC_GROUP];
+    size_t made = 0;
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        char *path = NULL;
+        if (asprintf(&path, "%s%s", base, files[i].name) < 0) return -1;
+        struct stat old;
+        int exists = lstat(path, &old) == 0;
+        bytes_to_write bytes = {files[i].data, files[i].size};
+        if (exists && !S_ISREG(old.st_mode)) {
+            rc = cli_write_atomic(path, files[i].data, files[i].size); /* a link, a FIFO: as any output */
+            free(path);
+            continue;
+        }
+        cli_remove_stale_temporaries(path);
+        rc = write_temporary(path, path, produce_bytes, &bytes, exists ? old.st_mode & 07777 : create_mode(),
+                             exists ? &old : NULL, 0, &t[made]);
+        if (rc == 0) target[made++] = path;
+        else free(path);
+    }
+    if (rc == 0 && made && syncfs(t[0].fd) != 0) {
+        fprintf(stderr, "rebyte: %s: write failed: %s\n", target[0], strerror(errno));
+        rc = -1;
+    }
+    for (size_t i = 0; i < made; i++) {
+        int failed = rc != 0 || rename(t[i].name, target[i]) != 0;
+        if (failed && rc == 0) {
+            fprintf(stderr, "rebyte: %s: write failed: %s\n", target[i], strerror(errno));
+            rc = -1;
+        }
+        temporary_done(&t[i], failed);
+        free(target[i]);
+    }
+    return rc;
+}
+
+int cli_write_atomic_files(const char *base, const rb_dump_file *files, size_t count)
+{
+    for (size_t from = 0; from < count; from += SYNC_GROUP)
+        if (write_group(base, files + from, count - from < SYNC_GROUP ? count - from : SYNC_GROUP) != 0) return -1;
+    return 0;
+}
 
 int cli_write_atomic(const char *path, const uint8_t *data, size_t size)
 {
@@ -398,7 +450,7 @@ int cli_backup_original(const char *input, const uint8_t *orig, size_t size, int
         mode_t mode = stat(input, &st) == 0 ? st.st_mode & 07777 : create_mode();
         bytes_to_write bytes = {orig, size};
         temporary t;
-        if (write_temporary(bak, bak, produce_bytes, &bytes, mode, NULL, &t) == 0) {
+        if (write_temporary(bak, bak, produce_bytes, &bytes, mode, NULL, 1, &t) == 0) {
             /* link() never replaces: a backup that appeared meanwhile is kept */
             int r = link(t.name, bak), saved = errno;
 #ifdef RENAME_NOREPLACE

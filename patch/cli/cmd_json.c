@@ -65,12 +65,8 @@ static int write_blob_files(dump_job *job, const rb_dump_file *files, size_t cou
     char below[4200];
     snprintf(below, sizeof below, "%s%s/", job->files_base, job->files_prefix);
     if (count && cli_make_parents(below) != 0) return -1;
-    for (size_t i = 0; i < count; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s%s", job->files_base, files[i].name);
-        if (cli_write_atomic(path, files[i].data, files[i].size) != 0) return -1;
-        job->file_bytes += files[i].size;
-    }
+    if (cli_write_atomic_files(job->files_base, files, count) != 0) return -1;
+    for (size_t i = 0; i < count; i++) job->file_bytes += files[i].size;
     job->file_count = count;
     return 0;
 }
