@@ -45,6 +45,8 @@ struct rb_json_loader {
     size_t why_size;
     int failed;
     uint64_t load_at_once, window; /* LOAD_AT_ONCE, WINDOW (tests make them small) */
+    uint64_t *known_starts, *known_ends; /* ends_known: open addressing, a start stored plus one (0: free) */
+    size_t known_count, known_cap;
 };
 
 /* ---------- the text ---------- */
@@ -139,10 +141,58 @@ typedef struct scan {
     int in_string, escaped;
 } scan;
 
+/* ---------- ends already found ---------- */
+
+/* Every object or array of more than load_at_once bytes a scan passed over, by its start: each is
+ * loaded on its own next (member by member, or element by element) and would be scanned again at
+ * every level of nesting; with its end at hand the text is scanned once. */
+static size_t known_slot(const rb_json_loader *l, uint64_t start)
+{
+    size_t i = (size_t)((start * 0x9E3779B97F4A7C15ull) >> 20) & (l->known_cap - 1);
+    while (l->known_starts[i] && l->known_starts[i] != start + 1) i = (i + 1) & (l->known_cap - 1);
+    return i;
+}
+
+static uint64_t known_end(const rb_json_loader *l, uint64_t start)
+{
+    if (!l->known_count) return 0;
+    size_t i = known_slot(l, start);
+    return l->known_starts[i] ? l->known_ends[i] : 0;
+}
+
+/* Remembered when there is memory for it (else the container is scanned again when loaded). */
+static void remember_end(rb_json_loader *l, uint64_t start, uint64_t end)
+{
+    if (2 * (l->known_count + 1) > l->known_cap) {
+        size_t cap = l->known_cap ? 2 * l->known_cap : 256;
+        uint64_t *starts = calloc(cap, sizeof *starts), *ends = starts ? malloc(cap * sizeof *ends) : NULL;
+        if (!ends) { free(starts); return; }
+        rb_json_loader grown = {.known_starts = starts, .known_ends = ends, .known_cap = cap};
+        for (size_t k = 0; k < l->known_cap; k++) {
+            if (!l->known_starts[k]) continue;
+            size_t i = known_slot(&grown, l->known_starts[k] - 1);
+            starts[i] = l->known_starts[k];
+            ends[i] = l->known_ends[k];
+        }
+        free(l->known_starts);
+        free(l->known_ends);
+        l->known_starts = starts;
+        l->known_ends = ends;
+        l->known_cap = cap;
+    }
+    size_t i = known_slot(l, start);
+    l->known_count += !l->known_starts[i];
+    l->known_starts[i] = start + 1;
+    l->known_ends[i] = end;
+}
+
 /* The end of the string, object or array starting at `at` (0 and a failure when it does not end). */
 static uint64_t structure_end(rb_json_loader *l, uint64_t at)
 {
+    uint64_t known = known_end(l, at);
+    if (known) return known;
     scan st = {0};
+    uint64_t opened[MAX_NESTING + 1]; /* where each open container began */
     for (uint64_t i = at;;) {
         size_t n;
         const uint8_t *p = bytes_from(l, i, &n);
@@ -162,9 +212,12 @@ static uint64_t structure_end(rb_json_loader *l, uint64_t at)
             } else if (c == '"') {
                 st.in_string = 1;
             } else if (c == '{' || c == '[') {
-                if (++st.depth > MAX_NESTING) return fail(l, i + k, "nested too deep"), 0;
-            } else if ((c == '}' || c == ']') && st.depth && --st.depth == 0) {
-                return i + k + 1;
+                if (st.depth == MAX_NESTING) return fail(l, i + k, "nested too deep"), 0;
+                opened[st.depth++] = i + k;
+            } else if ((c == '}' || c == ']') && st.depth) {
+                uint64_t start = opened[--st.depth], end = i + k + 1;
+                if (end - start > l->load_at_once) remember_end(l, start, end);
+                if (st.depth == 0) return end;
             }
         }
         i += n;
@@ -493,6 +546,8 @@ void rb_json_loader_free(rb_json_loader *l)
     forget_all(l);
     free(l->arrays);
     free(l->buffer);
+    free(l->known_starts);
+    free(l->known_ends);
     free(l);
 }
 
