@@ -179,7 +179,9 @@ static int on_the_way(const char *target, const char *path, size_t length)
 
 static void walk_node(walk *w, const rb_node *n, size_t at)
 {
-    if (w->stopped) return;
+    /* a packed table's elements have no node until the document is navigable (rb_doc_root):
+     * they hold numbers, no assets */
+    if (w->stopped || !n) return;
     rb_node_kind kind = rb_node_kind_of(n);
     if (kind != RB_NODE_RECORD && kind != RB_NODE_LIST && kind != RB_NODE_STREAM) return;
     if (kind != RB_NODE_LIST && record_assets(w, n, at)) return;
