@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Blocks and items are one operation (issue 19): on the bundled sample and every corpus map with
+"""Blocks and items are one operation: on the bundled sample and every corpus and public map with
 items or per-block chunks, removing three items and inserting one (four operations), and
 removing, moving and copying blocks, keep every list that holds one entry per item or block in
 step (040 snappedOnIndexes, 062, 063, 065, 068, 069, 05F) and every index pointing at the same
 object as before (040 blockIndexes, itemIndexes, items-on-item pairs). The output verifies
 exactly and `rebyte check` finds nothing new.
-Usage: gbx_parallel.py REBYTE SAMPLE_MAP CORPUS_DIR"""
+Usage: gbx_parallel.py REBYTE SAMPLE_MAP CORPUS_DIR [MORE_DIRS...]"""
 import json, os, subprocess, sys, tempfile
 
 rebyte, sample, corpus = sys.argv[1:4]
+more_folders = [d for d in sys.argv[4:] if os.path.isdir(d)]  # the public maps, where gathered
 failures, done = [], {"items": 0, "blocks": 0}
 ITEM_LISTS = {"040": "snappedOnIndexes", "062": "items", "063": "animPhaseOffsets", "065": "items", "068": "items", "069": "items"}
 BLOCK_LISTS = {"062": "blocks", "068": "blocks", "069": "blocks"}
@@ -112,7 +113,8 @@ def blocks_test(path, ch, tmp):
 
 maps = [sample]
 if os.path.isdir(corpus):
-    maps += sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith((".Map.Gbx", ".Challenge.Gbx")))
+    for folder in [corpus] + more_folders:
+        maps += sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith((".Map.Gbx", ".Challenge.Gbx")))
 else:
     print(f"corpus not found at {corpus}: the bundled sample only")
 with tempfile.TemporaryDirectory() as tmp:
