@@ -2,7 +2,8 @@
  * `rebyte render` (include/rebyte.h rb_doc_render, docs/render.md): a document seen from above.
  * The format's plan hook says what is where; this file lays the plan out on a picture (the map's
  * frame, cells shaded by height, marks, paths coloured by speed, a diff's changes), adds a scale
- * bar, a north mark and a legend, and encodes the picture as PNG.
+ * bar, a north mark and a legend, and encodes the picture as PNG. A diff's other side comes from
+ * above as data (render.h): this layer calls nothing of the patch engine.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "core/json/json.h"
 #include "core/options.h"
 #include "core/render/canvas.h"
+#include "core/render/render.h"
 #include "core/render/render_diff.h"
 
 enum { MARGIN = 24, TEXT = 2, LINE = 16, MAX_SIDE = 2048, DEFAULT_SIDE = 1024, MAX_CELL_PIXELS = 40 };
@@ -595,50 +597,8 @@ static rb_status draw(const rb_doc *doc, rb_plan *plan, const rb_changes *change
     return RB_OK;
 }
 
-/* The plain operations from `doc` to the other file, and that file's plan. */
-static rb_status diff_plan(const rb_doc *doc, const rb_render_options *o, rb_plan *after, json_t **ops, rb_error *err)
-{
-    const uint8_t *bytes = doc->section_count ? doc->sections[0].data : NULL;
-    size_t size = doc->section_count ? doc->sections[0].size : 0;
-    rb_apply_result applied = {0};
-    rb_doc *made = NULL;
-    const rb_doc *other = o->diff_to;
-    rb_status st = RB_OK;
-    if (!bytes) {
-        rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "render --diff: the document was not read from a file");
-        return RB_E_USAGE;
-    }
-    if (o->diff_patch) {
-        const rb_patch *patches[] = {o->diff_patch};
-        st = rb_apply(bytes, size, doc->file_name, patches, 1, NULL, &applied, err);
-        if (st == RB_OK) {
-            rb_read_options read = RB_READ_OPTIONS_INIT;
-            read.file_name = doc->file_name;
-            made = rb_doc_parse(applied.bytes, applied.size, &read, err);
-            if (!made) st = err ? err->status : RB_E_FORMAT;
-            other = made;
-        }
-    }
-    char *text = NULL;
-    size_t count = 0;
-    if (st == RB_OK) st = rb_doc_diff(doc, bytes, size, other, RB_DIFF_PLAIN, &text, &count, err);
-    if (st == RB_OK) st = plan_of(other, after, err);
-    if (st == RB_OK) {
-        *ops = json_loads(text, 0, NULL);
-        if (!*ops) {
-            rb_plan_free(after);
-            st = RB_E_NOMEM;
-            rb_error_set(err, st, doc->file_name, NULL, "out of memory while reading the diff");
-        }
-    }
-    rb_free(text);
-    rb_doc_free(made);
-    rb_apply_result_free(&applied);
-    return st;
-}
-
-static rb_status render(const rb_doc *doc, const rb_render_options *o, uint8_t **png, size_t *png_size,
-                        char **report_json, rb_error *err)
+rb_status rb_render_draw(const rb_doc *doc, const rb_render_options *o, const rb_render_diff *diff, uint8_t **png,
+                         size_t *png_size, char **report_json, rb_error *err)
 {
     rb_plan plan, other, after;
     rb_plan_init(&after); /* freed whatever the diff got to */
@@ -655,15 +615,12 @@ static rb_status render(const rb_doc *doc, const rb_render_options *o, uint8_t *
         plan = other;
     }
     rb_changes changes = {0};
-    int diff = o->diff_to || o->diff_patch;
     if (diff) {
-        json_t *ops = NULL;
-        st = diff_plan(doc, o, &after, &ops, err);
-        if (st == RB_OK && rb_changes_find(&changes, ops, &plan, &after) != 0) {
+        st = plan_of(diff->after, &after, err);
+        if (st == RB_OK && rb_changes_find(&changes, diff->ops, &plan, &after) != 0) {
             st = RB_E_NOMEM;
             rb_error_set(err, st, doc->file_name, NULL, "out of memory while placing the diff");
         }
-        json_decref(ops);
     }
     int side = o->max_side ? (int)o->max_side : DEFAULT_SIDE;
     if (side > MAX_SIDE) side = MAX_SIDE;
@@ -677,26 +634,19 @@ static rb_status render(const rb_doc *doc, const rb_render_options *o, uint8_t *
     return st;
 }
 
-rb_status rb_doc_render(rb_doc *doc, const rb_render_options *options, uint8_t **png, size_t *png_size,
-                        char **report_json, rb_error *err)
+rb_status rb_render_start(rb_doc *doc, const rb_render_options *options, rb_render_options *o, rb_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
-    if (!png || !png_size || !doc) return RB_E_USAGE;
-    *png = NULL;
-    *png_size = 0;
-    if (report_json) *report_json = NULL;
-    rb_render_options o;
     char why[256];
-    if (rb_options_take(&o, sizeof o, options, sizeof o, "rb_render_options", why, sizeof why)) {
+    if (rb_options_take(o, sizeof *o, options, sizeof *o, "rb_render_options", why, sizeof why)) {
         rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "%s", why);
         return RB_E_USAGE;
     }
-    if ((o.diff_to || o.diff_patch) && (o.over || (o.diff_to && o.diff_patch))) {
+    if ((o->diff_to || o->diff_patch) && (o->over || (o->diff_to && o->diff_patch))) {
         rb_error_set(err, RB_E_USAGE, doc->file_name, NULL,
                      "render: a diff is to another file or by a patch, of the document itself (not with a map to draw over)");
         return RB_E_USAGE;
     }
-    if (o.max_side > MAX_SIDE) {
+    if (o->max_side > MAX_SIDE) {
         rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "render: a picture is at most %d pixels a side", MAX_SIDE);
         return RB_E_USAGE;
     }
@@ -707,10 +657,10 @@ rb_status rb_doc_render(rb_doc *doc, const rb_render_options *options, uint8_t *
         if (st == RB_OK) rb_error_set(err, st = RB_E_NOMEM, doc->file_name, NULL, "out of memory");
         return st;
     }
-    if (o.over && !o.over->navigable) {
-        rb_error_set(err, RB_E_DEFERRED, o.over->file_name, NULL,
+    if (o->over && !o->over->navigable) {
+        rb_error_set(err, RB_E_DEFERRED, o->over->file_name, NULL,
                      "render: the map to draw over is not navigable yet (rb_doc_root it first)");
         return RB_E_DEFERRED;
     }
-    return render(doc, &o, png, png_size, report_json, err);
+    return RB_OK;
 }

@@ -9,7 +9,10 @@ exception:
   * no loop among files: no group of modules that reach each other (a strongly connected
     component), whether its files share a folder or span several;
   * no loop among folders: no folder that reaches itself through others (two folders that
-    depend on each other, or a ring of them).
+    depend on each other, or a ring of them);
+  * layers run one way: docs/api.md "Where the code is" lists every folder, each using only the
+    folders of its own row and the rows above it; a folder that names one listed below it (core/
+    calling into patch/) fails, and so does a folder the table does not list.
 Prints each loop (its modules or folders, and one symbol of each edge); any loop fails. The way
 out: move what both need to the lower one, or to a small file of its own below both
 (core/gbx/map/map_facts.c); what sits above a list (a registry: core/registry/, the GBX class
@@ -18,10 +21,31 @@ tables in core/gbx/gbx_classes.c) is reached from below through a hook, never by
 Usage: symbol_cycles.py SOURCE_DIR OBJECT..."""
 import collections
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from object_symbols import read_objects, strongly_connected  # noqa: E402
+
+
+def layer_rows(source_dir):
+    """{folder: its row in docs/api.md's table of folders}, the first row the lowest layer. A
+    cell's names are spelled from the root, or after a first one in its folder ("`core/gbx/map/`,
+    `item/`")."""
+    text = open(os.path.join(source_dir, "docs", "api.md"), encoding="utf-8").read()
+    section = text.split("## Where the code is", 1)[-1].split("\n## ", 1)[0]
+    rows, row = {}, 0
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        parent = ""
+        for name in re.findall(r"`([^`]+)/`", line.split("|")[1]):
+            folder = name if "/" in name or not parent else parent + "/" + name
+            parent = os.path.dirname(folder)
+            rows[folder] = row
+        row += 1
+    return rows
+
 
 source_dir, objects = sys.argv[1], sys.argv[2:]
 defined, used = read_objects(source_dir, objects)
@@ -59,9 +83,24 @@ for component in strongly_connected({f: set(folder_edges[f]) for f in folders}):
                 module, owner, name = sorted(folder_edges[a][b])[0]
                 print("    %s/ -> %s/: %s uses %s of %s" % (a, b, module, name, owner))
 
+
+
+rows, upward = layer_rows(source_dir), 0
+for folder in sorted(folders):
+    if folder not in rows:
+        upward += 1
+        print("FAIL %s/ is not in docs/api.md's table of folders (\"Where the code is\"): its layer is unknown" % folder)
+for a in sorted(folder_edges):
+    for b in sorted(folder_edges[a]):
+        if a in rows and b in rows and rows[b] > rows[a]:
+            upward += 1
+            module, owner, name = sorted(folder_edges[a][b])[0]
+            print("FAIL a lower layer names an upper one: %s/ -> %s/: %s uses %s of %s" % (a, b, module, name, owner))
+
 # the check covers the library and the program, or it proves nothing
 missing = [f for f in ("core", "core/gbx", "writers", "patch", "patch/cli") if f not in folders]
 for f in missing:
     print("FAIL no object of %s/ was given: the check must cover the library and the CLI" % f)
-print("symbol cycles: %d modules in %d folders checked, %d loops" % (len(modules), len(folders), loops))
-sys.exit(1 if loops or missing else 0)
+print("symbol cycles: %d modules in %d folders checked, %d loops, %d uses against the layers"
+      % (len(modules), len(folders), loops, upward))
+sys.exit(1 if loops or upward or missing else 0)
