@@ -2,14 +2,15 @@
 """No include cycle between the modules of the library and the program (issue 23): core/,
 writers/, patch/ and patch/cli/, with no exception. A module is a .c file, its .h and its private
 X_internal.h; module A depends on B when a file of A includes B's header, and A's folder then
-depends on B's. No cycle among modules, none among folders. Includes are written from the
+depends on B's. No cycle among modules, none among folders, and no folder including one listed
+below it in docs/api.md's table of folders (or one the table does not list). Includes are written from the
 project's root ("core/model/model.h"); one relative to the including file is read too. Prints
 each cycle found.
 Usage: include_cycles.py SOURCE_DIR"""
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from object_symbols import strongly_connected  # noqa: E402
+from object_symbols import layer_rows, strongly_connected  # noqa: E402
 
 source_dir = os.path.abspath(sys.argv[1])
 roots = [os.path.join(source_dir, folder) for folder in ("core", "writers", "patch")]
@@ -70,6 +71,13 @@ for c in folder_cycles:
         for b in c:
             if (a, b) in example:
                 print("    %s/ -> %s/: %s" % (a, b, example[(a, b)]))
+# layers (docs/api.md "Where the code is"): a folder includes only its own row's and those above
+rows, upward = layer_rows(source_dir), []
+for a in sorted(folder_deps):
+    for b in sorted(folder_deps[a]):
+        if a not in rows or b not in rows or rows[b] > rows[a]:
+            upward.append((a, b))
+            print("FAIL %s/ -> %s/ runs against docs/api.md's layers (%s)" % (a, b, example[(a, b)]))
 print(f"include cycles: {files} files, {len(deps)} modules with includes, {len(cycles)} cycles, "
-      f"{len(folder_deps)} folders, {len(folder_cycles)} folder cycles")
-sys.exit(1 if cycles or folder_cycles or not deps else 0)
+      f"{len(folder_deps)} folders, {len(folder_cycles)} folder cycles, {len(upward)} includes against the layers")
+sys.exit(1 if cycles or folder_cycles or upward or not deps else 0)

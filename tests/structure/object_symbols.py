@@ -1,7 +1,8 @@
-"""What the objects of a build define and use (nm -P), by source file; shared by the checks
-symbol_cycles.py and dead_symbols.py (issue 30)."""
+"""What the objects of a build define and use (nm -P), by source file, and the layers docs/api.md
+lists; shared by the checks symbol_cycles.py, dead_symbols.py and include_cycles.py."""
 import collections
 import os
+import re
 import subprocess
 import sys
 
@@ -88,3 +89,22 @@ def strongly_connected(graph):
         if v not in index:
             visit(v)
     return sorted(found)
+
+
+def layer_rows(source_dir):
+    """{folder: its row in docs/api.md's table of folders}, the first row the lowest layer. A
+    cell's names are spelled from the root, or after a first one in its folder ("`core/gbx/map/`,
+    `item/`")."""
+    text = open(os.path.join(source_dir, "docs", "api.md"), encoding="utf-8").read()
+    section = text.split("## Where the code is", 1)[-1].split("\n## ", 1)[0]
+    rows, row = {}, 0
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        parent = ""
+        for name in re.findall(r"`([^`]+)/`", line.split("|")[1]):
+            folder = name if "/" in name or not parent else parent + "/" + name
+            parent = os.path.dirname(folder)
+            rows[folder] = row
+        row += 1
+    return rows

@@ -25,26 +25,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from object_symbols import read_objects, strongly_connected  # noqa: E402
-
-
-def layer_rows(source_dir):
-    """{folder: its row in docs/api.md's table of folders}, the first row the lowest layer. A
-    cell's names are spelled from the root, or after a first one in its folder ("`core/gbx/map/`,
-    `item/`")."""
-    text = open(os.path.join(source_dir, "docs", "api.md"), encoding="utf-8").read()
-    section = text.split("## Where the code is", 1)[-1].split("\n## ", 1)[0]
-    rows, row = {}, 0
-    for line in section.splitlines():
-        if not line.startswith("| `"):
-            continue
-        parent = ""
-        for name in re.findall(r"`([^`]+)/`", line.split("|")[1]):
-            folder = name if "/" in name or not parent else parent + "/" + name
-            parent = os.path.dirname(folder)
-            rows[folder] = row
-        row += 1
-    return rows
+from object_symbols import layer_rows, read_objects, strongly_connected  # noqa: E402
 
 
 source_dir, objects = sys.argv[1], sys.argv[2:]
