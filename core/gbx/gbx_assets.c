@@ -177,18 +177,19 @@ static int on_the_way(const char *target, const char *path, size_t length)
     return strncmp(target, path, length) == 0 && (target[length] == 0 || target[length] == '/');
 }
 
+/* `n` is seen as it reads (a packed record as a record): the walk reads a const document, whose
+ * packed tables and records stay packed, through views (core/model/model.h rb_child_view). */
 static void walk_node(walk *w, const rb_node *n, size_t at)
 {
-    /* a packed table's elements have no node until the document is navigable (rb_doc_root):
-     * they hold numbers, no assets */
-    if (w->stopped || !n) return;
+    if (w->stopped) return;
     rb_node_kind kind = rb_node_kind_of(n);
     if (kind != RB_NODE_RECORD && kind != RB_NODE_LIST && kind != RB_NODE_STREAM) return;
     if (kind != RB_NODE_LIST && record_assets(w, n, at)) return;
     int record = w->doc->format->is_record && w->doc->format->is_record(n);
     w->in_record += record;
     for (size_t i = 0; i < rb_node_child_count(n) && !w->stopped; i++) {
-        const rb_node *child = rb_node_child(n, i);
+        rb_record_scratch scratch; /* a table's element or a packed record, built while it is walked */
+        const rb_node *child = rb_child_view(n, i, &scratch);
         size_t child_at = push_path(w, at, kind == RB_NODE_LIST ? NULL : rb_node_key(child), i);
         if (!w->target || on_the_way(w->target, w->path, child_at)) walk_node(w, child, child_at);
         w->path[at] = 0;
@@ -196,11 +197,14 @@ static void walk_node(walk *w, const rb_node *n, size_t at)
     w->in_record -= record;
 }
 
-static void walk_document(walk *w)
+static void walk_from(walk *w, const rb_node *n)
 {
+    rb_record_scratch scratch;
     w->path[0] = 0;
-    walk_node(w, w->doc->root, 0);
+    walk_node(w, rb_record_view(n, &scratch), 0);
 }
+
+static void walk_document(walk *w) { walk_from(w, w->doc->root); }
 
 /* ---------- icons: 32-bit pixels, bottom row first (docs/formats/gbx.md "Assets") ---------- */
 
@@ -401,8 +405,7 @@ size_t gbx_ghost_samples(const rb_doc *doc, const rb_node *node, gbx_sample_fn f
 {
     track_context t = {fn, context, 0, 0};
     walk w = {.doc = doc, .visit = first_ghost, .context = &t};
-    w.path[0] = 0;
-    walk_node(&w, node, 0);
+    walk_from(&w, node);
     return t.count;
 }
 

@@ -172,6 +172,14 @@ const rb_node *rb_record_member(const rb_node *record, const char *key)
     return record && record->kind == RB_K_RECORD ? rb_node_get(record, key) : NULL;
 }
 
+const rb_node *rb_child_view(const rb_node *n, size_t index, rb_record_scratch *scratch)
+{
+    if (n->kind == RB_K_TABLE)
+        return index < n->table->count ? rb_table_element(n, index, scratch->nodes, scratch->kids) : NULL;
+    if (!rb_node_is_container(n) || index >= n->v.kids.count) return NULL;
+    return rb_record_view(n->v.kids.items[index], scratch);
+}
+
 int rb_node_text_equals(const rb_node *n, const void *text, size_t length)
 {
     return n && n->kind == RB_K_STRING && n->v.bytes.size == length && memcmp(n->v.bytes.data, text, length) == 0;

@@ -197,6 +197,12 @@ typedef struct rb_record_scratch {
     rb_node *kids[RB_LAYOUT_MAX_FIELDS];
 } rb_record_scratch;
 const rb_node *rb_record_view(const rb_node *record, rb_record_scratch *scratch);
+/* Child `index` of a record, stream, list or table, read-only whatever form it has: a packed
+ * record seen through rb_record_view, a table's element built in `scratch` (valid while
+ * `scratch` is). NULL past the end or for a node that has no children. For walks over a const
+ * document that must see a table's elements without turning the table into nodes (reads never
+ * write). */
+const rb_node *rb_child_view(const rb_node *n, size_t index, rb_record_scratch *scratch);
 /* Scalar `key` (a field at the top of the element; NULL: the element is a bare scalar) of element
  * `index` of a table or of a list, as raw bits; 0 when there is no such field. For descriptions that act on every
  * element (counting the names a list refers to) whichever form the list has. */
