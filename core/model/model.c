@@ -177,7 +177,12 @@ const rb_node *rb_child_view(const rb_node *n, size_t index, rb_record_scratch *
     if (n->kind == RB_K_TABLE)
         return index < n->table->count ? rb_table_element(n, index, scratch->nodes, scratch->kids) : NULL;
     if (!rb_node_is_container(n) || index >= n->v.kids.count) return NULL;
-    return rb_record_view(n->v.kids.items[index], scratch);
+    const rb_node *kid = n->v.kids.items[index];
+    if (kid->kind != RB_K_PACKED) return kid;
+    rb_node *record = rb_table_element(kid, 0, scratch->nodes, scratch->kids);
+    record->key = kid->key; /* the member it is, and its place, as rb_table_nodes gives them */
+    record->section = kid->section;
+    return record;
 }
 
 int rb_node_text_equals(const rb_node *n, const void *text, size_t length)

@@ -370,6 +370,54 @@ static void test_packed_record(const uint8_t *in, size_t size)
     rb_doc_free(doc);
 }
 
+/* Every node below `n` as rb_child_view shows it, one line each: its key or index, its kind, and a
+ * scalar's bits or a string's bytes, appended to `out`. */
+static void spell_views(const rb_node *n, const char *name, rb_buf *out)
+{
+    char line[160];
+    size_t size = 0;
+    const uint8_t *bytes = rb_node_bytes(n, &size);
+    int shown = snprintf(line, sizeof line, "%s %d %llu ", name, (int)rb_node_kind_of(n),
+                         (unsigned long long)(rb_node_is_container(n) || n->kind == RB_K_TABLE || bytes ? 0 : n->v.bits));
+    rb_buf_put(out, line, (size_t)shown);
+    if (bytes) rb_buf_put(out, bytes, size);
+    rb_buf_put(out, "\n", 1);
+    for (size_t i = 0; i < rb_node_child_count(n); i++) {
+        rb_record_scratch scratch;
+        const rb_node *child = rb_child_view(n, i, &scratch);
+        char child_name[64];
+        if (child && child->key) snprintf(child_name, sizeof child_name, "%s", child->key);
+        else snprintf(child_name, sizeof child_name, "[%zu]", i);
+        if (child) spell_views(child, child_name, out);
+    }
+}
+
+/* A walk through rb_child_view sees a packed table's elements and a packed record's fields as the
+ * spelled model has them, and leaves the packed document packed (reads never write). */
+static void test_child_view(const uint8_t *in, size_t size)
+{
+    rb_error err;
+    rb_doc *packed = parse(&packed_format, in, size, &err), *spelled = parse(&spelled_format, in, size, &err);
+    CHECK(packed && spelled, "both formats read the input");
+    if (!packed || !spelled) return;
+    rb_buf a, b;
+    rb_buf_init(&a);
+    rb_buf_init(&b);
+    spell_views(packed->root, "", &a);
+    spell_views(spelled->root, "", &b);
+    CHECK(a.size > 0 && a.size == b.size && memcmp(a.data, b.data, a.size) == 0,
+          "the views of the packed model are the spelled model's nodes (%zu and %zu bytes spelled)", a.size, b.size);
+    CHECK(find_kind(packed->root, RB_K_TABLE) && find_kind(packed->root, RB_K_PACKED),
+          "the walk leaves the tables and the packed record packed");
+    rb_record_scratch scratch;
+    const rb_node *table = find_kind(packed->root, RB_K_TABLE);
+    CHECK(table && !rb_child_view(table, rb_node_child_count(table), &scratch), "no element past the end");
+    rb_buf_free(&a);
+    rb_buf_free(&b);
+    rb_doc_free(packed);
+    rb_doc_free(spelled);
+}
+
 /* Locations: a byte inside an element names the element and the field; a truncated table says
  * where it was cut; an impossible count is refused before anything is allocated. */
 static void test_locations_and_errors(const uint8_t *in, size_t size)
@@ -444,6 +492,7 @@ int main(void)
     test_detached(in, size);
     test_locations_and_errors(in, size);
     test_packed_record(in, size);
+    test_child_view(in, size);
     test_text(in, size);
     free(in);
     return test_failures ? 1 : 0;
