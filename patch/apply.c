@@ -498,7 +498,11 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;
+    /* nothing edits the model between the records' check above and the write: the write's guard
+     * need not read the original again to compare them (core/doc/record_guard.c) */
+    doc->records_proven = rc == 0;
     if (rc == 0) rc = write_and_verify(rq, doc, out);
+    doc->records_proven = 0;
     doc->blob_source = NULL;
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;
