@@ -12,10 +12,20 @@ refuses each way an operation reaches a record, on a corpus map holding its vali
 Usage: apply_trace.py REBYTE MAP (exit 77 when the map is absent)."""
 import json, os, subprocess, sys, tempfile
 
-rebyte, map_path = sys.argv[1], sys.argv[2]
-if not os.path.isfile(map_path):
-    print("skipped: no map at", map_path)
+
+
+def arguments():
+    """REBYTE and MAP, or None when the map is absent (the test is then skipped)."""
+    if len(sys.argv) == 3 and os.path.isfile(sys.argv[2]):
+        return sys.argv[1], sys.argv[2]
+    print("skipped: no map at", sys.argv[2] if len(sys.argv) > 2 else "(none given)")
+    return None
+
+
+given = arguments()
+if given is None:
     sys.exit(77)
+rebyte, map_path = given
 failures = []
 PARAMS = "/body/chunks/[id=0x03043011]/challengeParameters/chunks"
 
