@@ -6,8 +6,9 @@ original again (patch/apply_records.c, core/doc/record_guard.c). This checks tha
 refuses each way an operation reaches a record, on a corpus map holding its validation ghost:
   a string, a number and a list element inside the ghost replaced or removed, a value copied into
   it, a value moved out of it, and the ghost's whole chunk replaced by its own dump with one
-  string changed (a node put in place above the record): each refused naming the race record,
-  nothing written; a rename outside the ghost is written, and the ghost in the output dumps as
+  string changed (a node put in place above the record), and the map's text form patched to
+  binary (the records unchanged, but that needs the original beside them: the write's guard
+  decides it): each refused naming the race record, nothing written; a rename outside the ghost is written, and the ghost in the output dumps as
   the original's.
 Usage: apply_trace.py REBYTE MAP (exit 77 when the map is absent)."""
 import json, os, subprocess, sys, tempfile
@@ -87,6 +88,13 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append(f"{what}: written (exit {result.returncode})")
         elif b"race record" not in result.stderr:
             failures.append(f"{what}: refused for another reason: {result.stderr.decode(errors='replace')[:300]}")
+    # the records unchanged, the encoding changed: the map's text form written as binary needs its
+    # original beside it, which the write's own guard decides
+    run("convert", "--to", "text", map_path, "-o", t("m.txt"))
+    json.dump([{"op": "replace", "path": "/format", "value": "B"}], open(t("f.json"), "w"))
+    result = run("apply", "--patch", t("f.json"), t("m.txt"), "-o", t("f.Gbx"))
+    if result.returncode == 0 or os.path.exists(t("f.Gbx")) or b"race record" not in result.stderr:
+        failures.append(f"its text form patched to binary: not refused naming the race record (exit {result.returncode})")
     json.dump([{"op": "replace", "path": "/body/chunks/[id=0x0304301F]/mapName", "value": "Renamed"}],
               open(t("r.json"), "w"))
     result = run("apply", "--patch", t("r.json"), map_path, "-o", t("r.Gbx"))
@@ -99,6 +107,7 @@ with tempfile.TemporaryDirectory() as tmp:
             failures.append("a rename outside the ghost: the ghost in the output is not the original's")
 for f in failures:
     print("FAIL", f)
-print(f"apply refuses each of 6 ways of reaching the validation ghost and keeps it through a rename "
+print(f"apply refuses each of 6 ways of reaching the validation ghost and its text form made binary, and keeps "
+      f"the ghost through a rename "
       f"({len(failures)} failures)")
 sys.exit(1 if failures else 0)
