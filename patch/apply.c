@@ -478,8 +478,17 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     return rc;
 }
 
+/* The encoding the model is written in (GBX: binary or text; a literal), or "" for a format
+ * with one. */
+static const char *encoding_now(const rb_doc *doc)
+{
+    const char *encoding = doc->format->encoding ? doc->format->encoding(doc) : NULL;
+    return encoding ? encoding : "";
+}
+
 static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out)
 {
+    const char *read_as = encoding_now(doc);
     if (!(out->edited = edited_nodes_new()) || rb_units_begin(doc) != 0) {
         rb_doc_free(doc);
         apply_fail(out, RB_E_NOMEM, "out of memory");
@@ -498,7 +507,13 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;
+    /* nothing edits the model between the records' check above and the write: the write's guard
+     * need not read the original again to compare them (core/doc/record_guard.c). The check is of
+     * the records' content: a patch that changes the encoding (a text form written as binary,
+     * which needs the original beside it) leaves the guard its own decision. */
+    doc->records_proven = rc == 0 && strcmp(read_as, encoding_now(doc)) == 0;
     if (rc == 0) rc = write_and_verify(rq, doc, out);
+    doc->records_proven = 0;
     doc->blob_source = NULL;
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;

@@ -62,6 +62,11 @@ struct rb_doc {
     /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
      * fixture), written without an original */
     int authored_records;
+    /* the one editor of this model proved its records the original's since it was read (apply's
+     * edit trace, patch/apply_records.c: no edit reached a record, or each one reached compared
+     * unchanged with a fresh read of the original): the write's guard has nothing left to
+     * compare. Set for one write and cleared after it, so no later edit passes unchecked. */
+    int records_proven;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
      * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
      * bytes */

@@ -10,3 +10,9 @@ if(PYTHON3)
            ${REBYTE_SHARED}/corpus/gbx)
   set_tests_properties(records_forging PROPERTIES SKIP_RETURN_CODE 77 LABELS long TIMEOUT 900)
 endif()
+if(PYTHON3)
+  # apply's record proof, which spares the write's guard a second read of the original
+  add_test(NAME records_apply_trace COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/records/apply_trace.py
+           $<TARGET_FILE:rebyte> ${REBYTE_SHARED}/corpus/gbx/be63968b_Fall_2021_-_16.Map.Gbx)
+  set_tests_properties(records_apply_trace PROPERTIES SKIP_RETURN_CODE 77 LABELS long)
+endif()

@@ -149,26 +149,47 @@ static void block_path(const block_at *b, const char *rest, char *at, size_t siz
     snprintf(at, size, "/body/chunks/[id=0x%08X]/blocks/%zu/%s", b->id, b->index, rest);
 }
 
-typedef void (*block_visit)(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path);
+/* Block versions 6 and later store grid coordinates shifted by (1, 0, 1): x and z run 1 to the
+ * size, earlier versions 0 to size - 1 (every corpus map agrees). */
+typedef struct block_facts {
+    int sized;              /* the block data has a size of 3 elements */
+    uint64_t size[3];       /* x, y, z */
+    uint64_t shift;         /* 1 for block versions 6 and later, else 0 */
+} block_facts;
+
+/* What the blocks are checked against, looked up once per walk and not once per block (the
+ * lookups by name were nine tenths of the rules' time on a map of 52,000 blocks). */
+static block_facts facts_of(const rb_node *data)
+{
+    block_facts f = {0};
+    const rb_node *size = rb_node_get(data, "size");
+    f.sized = size && rb_element_count(size) == 3;
+    for (size_t a = 0; f.sized && a < 3; a++) f.size[a] = rb_element_uint(size, a, NULL);
+    f.shift = rb_node_uint(rb_node_get(data, "blockVersion")) >= 6 ? 1 : 0;
+    return f;
+}
+
+typedef void (*block_visit)(rb_rule_run *r, const block_facts *facts, const rb_node *block, const block_at *path);
 
 static void each_block(rb_rule_run *r, block_visit visit)
 {
     uint32_t id = 0;
     const rb_node *data = block_data(r->doc, &id), *blocks = rb_node_get(data, "blocks");
+    block_facts facts = facts_of(data);
     for (size_t i = 0; blocks && i < blocks->v.kids.count; i++) {
         rb_record_scratch scratch;
         const rb_node *block = rb_record_view(blocks->v.kids.items[i], &scratch);
         block_at path = {id, i};
-        visit(r, data, block, &path);
+        visit(r, &facts, block, &path);
     }
 }
 
 /* Free and ghost blocks (TM2020) are not on the grid; their coordinates do not count. */
 enum { BLOCK_FLAG_FREE = 0x20000000, BLOCK_FLAG_GHOST = 0x10000000, BLOCK_FLAGS_MARKER = 0xFFFFFFFFu };
 
-static void direction_in_range(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path)
+static void direction_in_range(rb_rule_run *r, const block_facts *facts, const rb_node *block, const block_at *path)
 {
-    (void)data;
+    (void)facts;
     const rb_node *direction = rb_node_get(block, "direction");
     if (!direction || rb_node_uint(direction) <= 3) return;
     if (rb_node_uint(rb_node_get(block, "flags")) == BLOCK_FLAGS_MARKER) return; /* TMUnlimiter's marker: 255 */
@@ -180,17 +201,15 @@ static void direction_in_range(rb_rule_run *r, const rb_node *data, const rb_nod
 
 static void block_direction(rb_rule_run *r) { each_block(r, direction_in_range); }
 
-/* Block versions 6 and later store grid coordinates shifted by (1, 0, 1): x and z run 1 to the
- * size, earlier versions 0 to size - 1 (every corpus map agrees). */
-static void coord_in_map(rb_rule_run *r, const rb_node *data, const rb_node *block, const block_at *path)
+static void coord_in_map(rb_rule_run *r, const block_facts *facts, const rb_node *block, const block_at *path)
 {
-    const rb_node *coord = rb_node_get(block, "coord"), *size = rb_node_get(data, "size");
+    const rb_node *coord = rb_node_get(block, "coord");
     uint64_t flags = rb_node_uint(rb_node_get(block, "flags"));
-    if (!coord || !size || rb_element_count(coord) != 3 || rb_element_count(size) != 3) return;
+    if (!coord || !facts->sized || rb_element_count(coord) != 3) return;
     if (flags == BLOCK_FLAGS_MARKER || (flags & (BLOCK_FLAG_FREE | BLOCK_FLAG_GHOST))) return;
-    uint64_t shift = rb_node_uint(rb_node_get(data, "blockVersion")) >= 6 ? 1 : 0;
+    uint64_t shift = facts->shift;
     for (int a = 0; a < 3; a += 2) { /* heights are not bounded by the size's y (bases sit below) */
-        uint64_t c = rb_element_uint(coord, a, NULL), s = rb_element_uint(size, a, NULL);
+        uint64_t c = rb_element_uint(coord, a, NULL), s = facts->size[a];
         if (c >= shift && c - shift < s) continue;
         char at[128];
         block_path(path, a ? "coord/2" : "coord/0", at, sizeof at);
