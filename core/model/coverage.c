@@ -64,3 +64,10 @@ void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
     memset(kinds, 0, sizeof(*kinds));
     node_coverage_kinds(doc->root, kinds); /* deferred units count what their read saw */
 }
+
+void rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds)
+{
+    memset(coverage, 0, sizeof(*coverage));
+    memset(kinds, 0, sizeof(*kinds));
+    rb_node_coverage_all(doc->root, coverage, kinds);
+}
