@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash64.h"
 #include "core/archive/archive_text.h"
 #include "core/json/json.h"
 #include "core/gbx/engine/gbx_internal.h"
@@ -65,12 +66,7 @@ static size_t index_slots(size_t cap) { return cap * 2; } /* cap is a power of t
 
 static id_index *index_of(const gbx_id_scope *s) { return (id_index *)(void *)(s->entries + s->cap); }
 
-static uint32_t hash_string(const uint8_t *data, size_t size)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
-    return h;
-}
+static uint32_t hash_string(const uint8_t *data, size_t size) { return (uint32_t)rb_hash_words(data, size); }
 
 static int entry_is(const gbx_id_entry *e, const uint8_t *data, size_t size)
 {
