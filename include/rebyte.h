@@ -201,6 +201,8 @@ typedef struct rb_coverage_kinds {
     uint64_t blob[RB_PAYLOAD_KINDS];
 } rb_coverage_kinds;
 RB_API void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds);
+/* Both at once: one walk of the model instead of two (what `rebyte verify` prints). */
+RB_API void rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds);
 RB_API rb_payload_kind rb_payload_kind_of(const uint8_t *data, size_t size);
 RB_API const char *rb_payload_kind_name(rb_payload_kind kind); /* "unknown", "image", ... */
 

@@ -248,7 +248,7 @@ int rb_ar_has(rb_ar *ar, const char *key, int read_answer)
         /* only what is still ahead counts: an earlier field of the same name is not this one */
         for (size_t i = f->next; i < f->node->v.kids.count; i++) {
             const rb_node *c = f->node->v.kids.items[i];
-            if (c->key && (c->key == key || strcmp(c->key, key) == 0)) return 1;
+            if (c->key && (c->key == key || (c->key[0] == key[0] && strcmp(c->key, key) == 0))) return 1;
         }
         return 0;
     }

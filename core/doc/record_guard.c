@@ -198,7 +198,8 @@ int rb_records_guard(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_
 {
     if (!doc->format->is_record) return 0;
     const rb_section *origin = origin_of(doc);
-    if (origin && out_size == origin->size && memcmp(out, origin->data, out_size) == 0) return 0;
+    if (origin && out_size == origin->size && (out == origin->data || memcmp(out, origin->data, out_size) == 0))
+        return 0; /* (`out` is the original itself when a write against it was identical) */
     if (doc->records_proven) return 0; /* compared before this write by its editor (doc_state.h) */
     /* units still deferred: the model is its own file as read (an edit expands what it changes,
      * and a write against another original refuses a document with units deferred,

@@ -29,18 +29,24 @@ void rb_arena_free(rb_arena *arena)
     rb_arena_init(arena);
 }
 
+/* A block the arena is done with: kept for the next request when of the usual size. */
+static void let_go(rb_arena *arena, rb_arena_block *b)
+{
+    if (b->size == ARENA_BLOCK_MIN) {
+        b->used = 0;
+        b->next = arena->spare;
+        arena->spare = b;
+    } else {
+        free(b); /* a large request's own block: sizes vary, not worth keeping */
+    }
+}
+
 void rb_arena_recycle(rb_arena *arena)
 {
     rb_arena_block *b = arena->head;
     while (b) {
         rb_arena_block *next = b->next;
-        if (b->size == ARENA_BLOCK_MIN) {
-            b->used = 0;
-            b->next = arena->spare;
-            arena->spare = b;
-        } else {
-            free(b); /* a large request's own block: sizes vary, not worth keeping */
-        }
+        let_go(arena, b);
         b = next;
     }
     arena->head = NULL;
@@ -118,20 +124,22 @@ rb_arena_mark rb_arena_mark_here(const rb_arena *arena)
 }
 
 /* Blocks made since the mark are either in front of the marked head (a new head) or right behind
- * the head of their time (a large request's own block, rb_arena_alloc_slow): both are freed. */
+ * the head of their time (a large request's own block, rb_arena_alloc_slow): both are let go of,
+ * the usual-sized ones kept for reuse: a deferred read resets the arena after every unit, and the
+ * next unit takes the same blocks, still in the cache, instead of malloc's (and their faults). */
 void rb_arena_reset(rb_arena *arena, const rb_arena_mark *mark)
 {
     rb_arena_block *b = arena->head;
     while (b != mark->head) {
         rb_arena_block *next = b->next;
-        free(b);
+        let_go(arena, b);
         b = next;
     }
     if (mark->head) {
         b = mark->head->next;
         while (b != mark->after_head) {
             rb_arena_block *next = b->next;
-            free(b);
+            let_go(arena, b);
             b = next;
         }
         mark->head->next = mark->after_head;

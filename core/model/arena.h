@@ -14,7 +14,7 @@ struct rb_arena_block {
 typedef struct rb_arena {
     rb_arena_block *head;
     size_t used_total;
-    rb_arena_block *spare; /* emptied blocks kept for reuse (rb_arena_recycle), NULL otherwise */
+    rb_arena_block *spare; /* emptied blocks kept for reuse (rb_arena_recycle, rb_arena_reset), NULL otherwise */
 } rb_arena;
 
 void rb_arena_init(rb_arena *arena);

@@ -49,7 +49,8 @@ rb_node *rb_node_get(const rb_node *record, const char *key)
     if (!record || !rb_node_is_container(record)) return NULL;
     for (size_t i = 0; i < record->v.kids.count; i++) {
         rb_node *c = record->v.kids.items[i];
-        if (c->key && strcmp(c->key, key) == 0) return c;
+        /* the first letter before the call: most keys differ there (this runs per field looked up) */
+        if (c->key && c->key[0] == key[0] && strcmp(c->key, key) == 0) return c;
     }
     return NULL;
 }

@@ -242,8 +242,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         return;
     }
     r->format = rb_doc_format(doc);
-    rb_doc_coverage(doc, &r->coverage);
-    rb_doc_coverage_kinds(doc, &r->kinds);
+    rb_doc_coverage_both(doc, &r->coverage, &r->kinds);
     keep_notes(r, doc);
     rb_write_options wo = {.reencode = reencode != NULL, .reencode_codec = reencode && *reencode ? reencode : NULL};
     uint8_t *out = NULL;

@@ -111,6 +111,12 @@ static void check_payload_kinds(rb_doc *doc)
     CHECK(opaque == cov.opaque_bytes, "opaque kinds add up (%llu, %llu)", (unsigned long long)opaque,
           (unsigned long long)cov.opaque_bytes);
     CHECK(blobs > 0 && blobs == kinds.blob[RB_PAYLOAD_UNKNOWN], "the sample's blobs are of no known kind");
+    rb_coverage both_cov;
+    rb_coverage_kinds both_kinds;
+    rb_doc_coverage_both(doc, &both_cov, &both_kinds);
+    CHECK(both_cov.typed_bytes == cov.typed_bytes && both_cov.opaque_bytes == cov.opaque_bytes &&
+              both_cov.opaque_tail == cov.opaque_tail && memcmp(&both_kinds, &kinds, sizeof kinds) == 0,
+          "rb_doc_coverage_both gives what the two calls give");
 }
 
 /* The getters refuse what the node is not (a NULL node, an int asked of a string, a float asked of

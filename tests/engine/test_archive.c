@@ -548,6 +548,14 @@ static void fill_deferred_other(rb_buf *b)
     rb_buf_put_deferred(b, other, 2);
     rb_buf_put(b, EXPECTED + 10, 2);
 }
+/* bytes of the expected memory put where they are (a deferred unit's slice written back in
+ * place: taken without a compare), and bytes of it put one place off (compared: they differ) */
+static void fill_expected_memory_in_place(rb_buf *b) { rb_buf_put(b, EXPECTED, sizeof EXPECTED); }
+static void fill_expected_memory_shifted(rb_buf *b)
+{
+    rb_buf_put(b, EXPECTED, 4);
+    rb_buf_put(b, EXPECTED + 3, sizeof EXPECTED - 4);
+}
 static void fill_longer(rb_buf *b)
 {
     rb_buf_put(b, EXPECTED, sizeof EXPECTED);
@@ -601,6 +609,8 @@ static void test_buf_expect(void)
     check_expect_case("last byte differs", fill_other_tail, 0, 1);
     check_expect_case("content shorter", fill_shorter, 0, 1);
     check_expect_case("content longer", fill_longer, 0, 1);
+    check_expect_case("the expected memory itself, in place", fill_expected_memory_in_place, 1, 1);
+    check_expect_case("the expected memory, one byte off", fill_expected_memory_shifted, 0, 1);
     check_expect_case("placeholder never patched where zero is expected", fill_unpatched_zero, 1, 0);
     rb_buf b;
     /* a view of expected bytes; a placeholder that must change ends expect mode, with zeros in it */

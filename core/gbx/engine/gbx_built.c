@@ -17,18 +17,6 @@
 #include <string.h>
 #include "core/gbx/engine/gbx_internal.h"
 
-void gbx_built_begin(rb_ar *ar, gbx_built *b, const gbx_list *list)
-{
-    memset(b, 0, sizeof *b);
-    b->ids_before = gbx_id_count(ar, &b->version_seen);
-    b->ids_kept = b->ids_before;
-    b->list = list;
-    b->unit = rb_ar_unit_begin(ar);
-    b->checking = rb_ar_direction(ar) == RB_AR_READ && gbx_ctx_of(ar)->checking;
-    rb_buf_init(&b->bytes);
-    rb_arena_init(&b->strings);
-}
-
 /* The writer's state at the unit: a fresh context whose scope holds what the build's held before
  * the unit. */
 static gbx_ctx *writer_of(rb_ar *ar, gbx_built *b)
@@ -40,11 +28,29 @@ static gbx_ctx *writer_of(rb_ar *ar, gbx_built *b)
     w->scope_count = 1;
     w->unit_list = b->list;
     const gbx_id_scope *s = gbx_scope(ar);
-    for (size_t i = 0; i < b->ids_before && rb_ar_ok(ar); i++)
-        gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
+    if (s->count == b->ids_before) {
+        gbx_scope_copy(ar, &w->scopes[0], s); /* at the unit's start: the table copied, not rebuilt */
+    } else {
+        for (size_t i = 0; i < b->ids_before && rb_ar_ok(ar); i++)
+            gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
+    }
     w->scopes[0].version_seen = b->version_seen;
     b->writer = w;
     return w;
+}
+
+void gbx_built_begin(rb_ar *ar, gbx_built *b, const gbx_list *list)
+{
+    memset(b, 0, sizeof *b);
+    b->ids_before = gbx_id_count(ar, &b->version_seen);
+    b->ids_kept = b->ids_before;
+    b->list = list;
+    b->unit = rb_ar_unit_begin(ar);
+    b->checking = rb_ar_direction(ar) == RB_AR_READ && gbx_ctx_of(ar)->checking;
+    rb_buf_init(&b->bytes);
+    rb_arena_init(&b->strings);
+    /* a checked unit will be written from the scope as it is now: taken while it is that */
+    if (b->checking && b->unit.open) writer_of(ar, b);
 }
 
 /* The write defined the ids the build tracked (else the bytes would not be the final write's). */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/hash64.h"
 #include "core/archive/archive_text.h"
 #include "core/json/json.h"
 #include "core/gbx/engine/gbx_internal.h"
@@ -65,12 +66,7 @@ static size_t index_slots(size_t cap) { return cap * 2; } /* cap is a power of t
 
 static id_index *index_of(const gbx_id_scope *s) { return (id_index *)(void *)(s->entries + s->cap); }
 
-static uint32_t hash_string(const uint8_t *data, size_t size)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
-    return h;
-}
+static uint32_t hash_string(const uint8_t *data, size_t size) { return (uint32_t)rb_hash_words(data, size); }
 
 static int entry_is(const gbx_id_entry *e, const uint8_t *data, size_t size)
 {
@@ -146,6 +142,26 @@ static int add_id(rb_ar *ar, const uint8_t *data, size_t size) { return add_id_t
 
 gbx_id_scope *gbx_scope(rb_ar *ar) { return scope(ar); }
 int gbx_scope_add(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t size) { return add_id_to(ar, s, data, size); }
+
+int gbx_scope_copy(rb_ar *ar, gbx_id_scope *to, const gbx_id_scope *from)
+{
+    if (to->cap || !from->cap) { /* not fresh, or nothing to copy: one string at a time */
+        for (size_t i = to->count; i < from->count; i++)
+            if (!add_id_to(ar, to, from->entries[i].data, from->entries[i].size)) return 0;
+        to->version_seen = from->version_seen;
+        return 1;
+    }
+    /* the entries and their index are one block (index_of): copied as it is, nothing hashed again */
+    size_t bytes = from->cap * sizeof(gbx_id_entry) + sizeof(id_index) + index_slots(from->cap) * sizeof(uint32_t);
+    gbx_id_entry *e = malloc(bytes);
+    if (!e) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
+    memcpy(e, from->entries, bytes);
+    to->entries = e;
+    to->cap = from->cap;
+    to->count = from->count;
+    to->version_seen = from->version_seen;
+    return 1;
+}
 
 /* ---------- deferred chunks: the ids they define ---------- */
 

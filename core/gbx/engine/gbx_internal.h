@@ -131,6 +131,9 @@ void gbx_deferrable_list(rb_ar *ar, const gbx_list *list);
 /* The current id scope, and a string added to a scope (the build's writer contexts, gbx_built.c). */
 gbx_id_scope *gbx_scope(rb_ar *ar);
 int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t size);
+/* `to` holds what `from` holds (a fresh `to` takes a copy of its table and index at once, else the
+ * strings it lacks are added); 0 when out of memory (the archive failed). */
+int gbx_scope_copy(rb_ar *ar, gbx_id_scope *to, const gbx_id_scope *from);
 
 /* FROM_JSON of a deferring build (rebyte build; gbx_built.c,
  * docs/performance.md "Issue 31, session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
