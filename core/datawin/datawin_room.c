@@ -213,8 +213,7 @@ static void tile_grid(rb_ar *ar, uint64_t cells)
     if (rb_ar_ok(ar) && n != cells)
         rb_ar_fail(ar, RB_E_MODEL, "tileData has %llu cells, but tilesX × tilesY = %llu", (unsigned long long)n,
                    (unsigned long long)cells);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u32(ar, NULL);
 }
 
 /* A repeat run: one byte 0x80 | (repeat - 1), then the tile; the model keeps the repeat count. */
@@ -236,8 +235,7 @@ static uint64_t verbatim_run(rb_ar *ar)
     uint64_t n = rb_ar_list_begin(ar, "tiles", RB_U8, 4);
     if (rb_ar_ok(ar) && n > 127) rb_ar_fail(ar, RB_E_MODEL, "a verbatim tile run holds at most 127 tiles, not %llu",
                                             (unsigned long long)n);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u32(ar, NULL);
     return n;
 }
 
@@ -301,13 +299,7 @@ void datawin_room_effect_property(rb_ar *ar, datawin_state *st)
 static void effect_fields(rb_ar *ar, datawin_state *st)
 {
     datawin_strref(ar, st, "effectType");
-    uint64_t n = rb_ar_list_begin(ar, "effectProperties", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        datawin_room_effect_property(ar, st);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "effectProperties", RB_U32, 12)) datawin_room_effect_property(ar, st);
 }
 
 /* Which pointer lists an assets layer has, in file order. */
@@ -332,7 +324,7 @@ static void assets_layer(rb_ar *ar, datawin_state *st, room_variant *v)
     rb_slot pointers[6];
     size_t n = asset_lists(v, lists);
     for (size_t i = 0; i < n; i++) pointers[i] = rb_ar_slot(ar, lists[i].key, RB_U32);
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         datawin_data_lands_here(ar, st, &pointers[i], lists[i].key);
         datawin_pointer_list(ar, st, lists[i].key, 1, lists[i].element, v);
     }

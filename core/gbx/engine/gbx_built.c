@@ -40,8 +40,7 @@ static gbx_ctx *writer_of(rb_ar *ar, gbx_built *b)
     w->scope_count = 1;
     w->unit_list = b->list;
     const gbx_id_scope *s = gbx_scope(ar);
-    for (size_t i = 0; i < b->ids_before && rb_ar_ok(ar); i++)
-        gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
+    RB_AR_EACH(ar, i, b->ids_before) gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
     w->scopes[0].version_seen = b->version_seen;
     b->writer = w;
     return w;

@@ -69,9 +69,7 @@ static void sample_layout(rb_ar *ar, const ghost_sample_sizes *cut)
     if (rb_ar_ok(ar) && n != (uint64_t)samples - 1)
         rb_ar_fail(ar, RB_E_MODEL, "sampleSizes has %llu entries; numSamples %d needs %d", (unsigned long long)n,
                    samples, samples - 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++)
-        check_stored_size(ar, cut, (uint32_t)i, rb_ar_i32(ar, NULL), "sampleSizes");
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) check_stored_size(ar, cut, (uint32_t)i, rb_ar_i32(ar, NULL), "sampleSizes");
 }
 
 /* The decompressed samples of 005/006 (CGameGhostTMData; GBX.NET marks the tail as guessed). */
@@ -142,14 +140,10 @@ static void badge(rb_ar *ar)
         rb_ar_i32(ar, "u01");
         gbx_string(ar, "u02");
     }
-    uint64_t n = rb_ar_list_begin(ar, "stickers", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "stickers", RB_U32, 8)) {
         gbx_string(ar, "u01");
         gbx_string(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     gbx_string_list(ar, "layers");
     rb_ar_record_end(ar);
 }
@@ -189,15 +183,11 @@ static void ctn_ghost_003(rb_ar *ar)
 /* Checkpoints: time, then the speed (archive v0, chunk 004) or the stunts score (v1, 00B). */
 static void checkpoints(rb_ar *ar, int with_score)
 {
-    uint64_t n = rb_ar_list_begin(ar, "checkpoints", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "checkpoints", RB_U32, 8)) {
         rb_ar_i32(ar, "time");
         if (with_score) rb_ar_i32(ar, "stuntsScore");
         else rb_ar_f32(ar, "speed");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void ctn_ghost_004(rb_ar *ar) { checkpoints(ar, 0); }
@@ -222,7 +212,7 @@ static void ctn_ghost_00d(rb_ar *ar)
     static const char *const keys[] = {"u01", "u02", "u03", "u04"};
     gbx_meta(ar, "playerModel");
     gbx_string(ar, "skinFile");
-    for (int i = 0; i < 4 && rb_ar_ok(ar); i++) rb_ar_u32(ar, keys[i]);
+    RB_AR_EACH(ar, i, 4) rb_ar_u32(ar, keys[i]);
     gbx_string(ar, "ghostNickname");
 }
 
@@ -232,22 +222,17 @@ static void ctn_ghost_010(rb_ar *ar) { gbx_id(ar, "validateChallengeUid"); }
 
 void gbx_ghost_input_events(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "inputNames", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "inputNames", RB_U32, 4)) gbx_id(ar, NULL);
     rb_slot count = rb_ar_slot(ar, "numInputs", RB_U32);
     rb_ar_u32(ar, "u02");
     uint64_t k = rb_ar_count_of(ar, "inputs", count.value);
     rb_ar_slot_set(ar, &count, k);
     k = rb_ar_list_begin_n(ar, "inputs", k, 9);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, k) {
         rb_ar_i32(ar, "time"); /* milliseconds + 100000, as stored */
         rb_ar_u8(ar, "nameIndex");
         rb_ar_u32(ar, "data");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* SGameGhostValidationData */
@@ -318,17 +303,13 @@ static void ctn_ghost_01c(rb_ar *ar) { fixed_blob(ar, "securityKey256", 32); }
 static void ctn_ghost_01d(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "playerInputs", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "playerInputs", RB_U32, 16)) {
         rb_ar_i32(ar, "version");
         rb_ar_i32(ar, "u01");
         if (version >= 4) rb_ar_i32(ar, "startOffset"); /* by the chunk's version, not the entry's */
         rb_ar_i32(ar, "ticks");
         gbx_data_blob(ar, "data");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void settings_info(rb_ar *ar, uint32_t version)
@@ -342,9 +323,7 @@ static void settings_info(rb_ar *ar, uint32_t version)
     gbx_bool(ar, "u06");
     rb_ar_f32(ar, "u07");
     rb_ar_f32(ar, "u08");
-    uint64_t n = rb_ar_list_begin(ar, "u09", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u09", RB_U32, 4)) rb_ar_f32(ar, NULL);
     gbx_string(ar, "u10");
     if (version >= 3) gbx_int3(ar, "u11");
     if (version >= 4) rb_ar_f32(ar, "u12");
@@ -357,19 +336,15 @@ static void ctn_ghost_022(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (version <= 1) {
         uint64_t n = rb_ar_list_begin(ar, "oldSettings", RB_U32, 12);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-            rb_ar_record_begin(ar, NULL);
+        RB_AR_RECORDS(ar, i, n) {
             rb_ar_i32(ar, "u01");
             rb_ar_i32(ar, "u02");
             rb_ar_i32(ar, "u03");
-            rb_ar_record_end(ar);
         }
-        rb_ar_list_end(ar);
         return;
     }
     uint64_t n = rb_ar_list_begin(ar, "settings", RB_U32, 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) settings_info(ar, version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) settings_info(ar, version);
 }
 
 /* 023: anticheat data */
@@ -399,14 +374,10 @@ static void ctn_ghost_023(rb_ar *ar)
 static void ctn_ghost_024(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "matchReplaySeparators", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "matchReplaySeparators", RB_U32, 8)) {
         rb_ar_i32(ar, "u01");
         rb_ar_i32(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 025 (skippable): validation (TM2). Its input names are ids of the body's shared table
@@ -478,8 +449,7 @@ static void ctn_ghost_01b(rb_ar *ar)
     uint64_t k = rb_ar_count_of(ar, "u03", count.value);
     rb_ar_slot_set(ar, &count, k);
     k = rb_ar_list_begin_n(ar, "u03", k, 4);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, k) rb_ar_i32(ar, NULL);
     if (version == 1) return;
     rb_ar_i32(ar, "u04");
     rb_ar_i32(ar, "u05");
@@ -497,14 +467,10 @@ static void ctn_ghost_02b(rb_ar *ar)
     rb_ar_i32(ar, "u02");
     rb_ar_i32(ar, "u03");
     rb_ar_i32(ar, "u04");
-    uint64_t n = rb_ar_list_begin(ar, "u05", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "u05", RB_U32, 8)) {
         rb_ar_i32(ar, "time");
         rb_ar_i32(ar, "u06");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_i32(ar, "u07");
 }
 

@@ -12,9 +12,7 @@
 
 static void i64_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_sint(ar, NULL, RB_I64);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 8)) rb_ar_sint(ar, NULL, RB_I64);
 }
 
 /* ---------- header chunks ---------- */
@@ -65,15 +63,11 @@ static void replay_003(rb_ar *ar)
     int32_t duration = rb_ar_i32(ar, "eventsDuration");
     if (duration == 0) return;
     rb_ar_u32(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "controlNames", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "controlNames", RB_U32, 12)) {
         rb_ar_u32(ar, "u01");
         rb_ar_u32(ar, "u02");
         gbx_string(ar, "name");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_slot count = rb_ar_slot(ar, "numInputs + 1", RB_U32);
     if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && count.value == 0) {
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "an input count of 0 (stored plus one) is not known");
@@ -82,14 +76,11 @@ static void replay_003(rb_ar *ar)
     uint64_t k = rb_ar_count_of(ar, "inputs", count.value - 1);
     rb_ar_slot_set(ar, &count, k + 1);
     k = rb_ar_list_begin_n(ar, "inputs", k, 12);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, k) {
         rb_ar_i32(ar, "time"); /* milliseconds + 10000, as stored */
         rb_ar_i32(ar, "controlNameIndex");
         rb_ar_u32(ar, "data");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_u32(ar, "u02");
 }
 
@@ -108,13 +99,11 @@ static void replay_007(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void replay_008(rb_ar *ar)
 {
     gbx_string(ar, "exeVersion");
-    uint64_t n = rb_ar_list_begin(ar, "u01", RB_U32, 72);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u01", RB_U32, 72)) {
         const rb_node *key = rb_ar_bytes(ar, NULL, RB_K_BLOB, 72);
         if (key && rb_ar_ok(ar) && key->v.bytes.size != 72)
             rb_ar_fail(ar, RB_E_MODEL, "an SOldCutKey2 entry must be 72 bytes, has %zu", key->v.bytes.size);
     }
-    rb_ar_list_end(ar);
 }
 
 static void replay_00c(rb_ar *ar) { gbx_noderef(ar, "clip"); }
@@ -166,16 +155,12 @@ static void replay_018(rb_ar *ar)
 static void replay_01a(rb_ar *ar)
 {
     rb_ar_u32(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "sceneryVortexKeys", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "sceneryVortexKeys", RB_U32, 16)) {
         rb_ar_f32(ar, "time");
         rb_ar_f32(ar, "u01");
         rb_ar_f32(ar, "u02");
         rb_ar_f32(ar, "u03");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_f32(ar, "u02");
     gbx_noderef(ar, "u03");
     rb_ar_i32(ar, "sceneryCapturableCount");
@@ -185,14 +170,10 @@ static void replay_01a(rb_ar *ar)
 static void replay_01b(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "u01", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "u01", RB_U32, 8)) {
         rb_ar_i32(ar, "x");
         rb_ar_i32(ar, "y");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 01E (actions), 022 (timed camera values), 023 (bonus bump keys): GBX.NET skips them; every
@@ -202,7 +183,7 @@ static void replay_01e(rb_ar *ar)
 {
     static const char *const names[] = {"u01", "u02", "u03"};
     rb_ar_u32(ar, "version");
-    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_u32(ar, names[i]);
+    RB_AR_EACH(ar, i, 3) rb_ar_u32(ar, names[i]);
 }
 
 static void replay_022(rb_ar *ar)
@@ -253,14 +234,10 @@ static void replay_01d(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "replay 01D version %u is not known (0 is)", version);
         return;
     }
-    uint64_t n = rb_ar_list_begin(ar, "interfaceScriptInfos", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "interfaceScriptInfos", RB_U32, 8)) {
         gbx_string_list(ar, "u01");
         rb_ar_i32(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void replay_021(rb_ar *ar)
@@ -288,30 +265,24 @@ static void replay_026(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     uint64_t n = rb_ar_list_begin(ar, "entDataSceneUIdsToGhosts", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "u01");
         rb_ar_i32(ar, "u02");
         rb_ar_i32(ar, "u03");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (version < 1) return;
     uint64_t k = rb_ar_list_begin_n(ar, "u04", n, 4);
     if (rb_ar_ok(ar) && k != n)
         rb_ar_fail(ar, RB_E_MODEL, "u04 has %llu entries, entDataSceneUIdsToGhosts %llu", (unsigned long long)k,
                    (unsigned long long)n);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, k) rb_ar_i32(ar, NULL);
 }
 
 static void replay_027(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
     gbx_string_list(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "u02", RB_U32, 5);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u02", RB_U32, 5)) gbx_fileref(ar, NULL);
 }
 
 static void replay_028(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
@@ -324,11 +295,9 @@ static void data_tape_001(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "u01");
     uint64_t n = rb_ar_list_begin(ar, "u02", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     n = rb_ar_list_begin(ar, "u03", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     gbx_data_blob(ar, "u04");
     rb_ar_i32(ar, "u05");
     gbx_data_blob(ar, "u06");

@@ -11,7 +11,7 @@
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_f32(ar, keys[i]);
 }
 
 /* ---------- CGameCtnCollection 0x03033000 ---------- */
@@ -131,16 +131,14 @@ static void collection_header_001(rb_ar *ar)
 /* A list of lists of mobils (one list per variant). */
 static void mobil_lists(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_list(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) gbx_noderef_list(ar, NULL);
 }
 
 static void block_info_005(rb_ar *ar)
 {
     static const char *const zeros[] = {"u02", "u03", "u04"};
     gbx_id(ar, "identId"); /* "id" is the chunk's own key */
-    for (size_t i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, zeros[i]);
+    RB_AR_EACH(ar, i, 3) rb_ar_i32(ar, zeros[i]);
     gbx_bool(ar, "isPillar");
     rb_ar_i32(ar, "selection");
     rb_ar_i32(ar, "u06");

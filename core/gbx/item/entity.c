@@ -16,14 +16,11 @@ enum { ITEM_TYPE_ORNAMENT = 1, ITEM_TYPE_PICK_UP = 2 };
 static void edition_sprite_params(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "spriteParams", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         gbx_vec3(ar, "u01");
         gbx_bool(ar, "u02");
         rb_ar_f32(ar, "u03");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void edition_light_balls(rb_ar *ar)
@@ -50,7 +47,7 @@ static void edition_000(rb_ar *ar)
     gbx_noderef(ar, "u04");
     gbx_noderef(ar, "u05");
     edition_light_balls(ar);
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
     item_iso4(ar, "u14");
     if (version >= 3 && type == ITEM_TYPE_PICK_UP) rb_ar_f32(ar, "mass");
     if (!gbx_bool(ar, "u15")) gbx_noderef(ar, "u16");
@@ -94,13 +91,10 @@ static void block_item_000(rb_ar *ar)
     gbx_id(ar, "archetypeBlockInfoId");
     gbx_id(ar, "archetypeBlockInfoCollectionId");
     uint64_t n = item_list_begin(ar, "customizedVariants", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "id");
         gbx_noderef(ar, "crystal");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (version < 1) return;
     /* one properties record per variant, after all of them, when any has some */
     if (!rb_ar_bool(ar, "hasProperties", 1)) return;
@@ -110,8 +104,7 @@ static void block_item_000(rb_ar *ar)
                    (unsigned long long)m, (unsigned long long)n);
         return;
     }
-    for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) block_item_properties(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, m) block_item_properties(ar);
 }
 
 /* ---------- CGameItemPlacementParam 0x2E020000 (all skippable) ---------- */
@@ -124,7 +117,7 @@ static void placement_000(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX);
     gbx_vec3(ar, "cubeCenter");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
 }
 
 /* 001: where the item can be held when placed, and how it is turned there */
@@ -155,8 +148,7 @@ static void placement_class(rb_ar *ar)
     gbx_bool(ar, "alignToWorldDir");
     gbx_vec3(ar, "worldDir");
     uint64_t n = item_list_begin(ar, "patchLayouts", 36);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "itemCount");
         rb_ar_f32(ar, "itemSpacing");
         rb_ar_i32(ar, "fillAlign");
@@ -166,9 +158,7 @@ static void placement_class(rb_ar *ar)
         item_id_list(ar, "onlyOnGroups");
         rb_ar_f32(ar, "altitude");
         rb_ar_f32(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     gbx_i32_list(ar, "groupCurPatchLayouts");
 }
 
@@ -203,7 +193,7 @@ static void entity_model_000(rb_ar *ar)
     gbx_noderef(ar, "particleEmitterModel");
     gbx_noderef_list(ar, "actions");
     if (version <= 5) gbx_noderef(ar, "u04");
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0] && rb_ar_ok(ar); i++) gbx_string(ar, strings[i]);
+    RB_AR_EACH(ar, i, sizeof strings / sizeof strings[0]) gbx_string(ar, strings[i]);
     item_iso4(ar, "u10");
     rb_ar_i32(ar, "u11");
     if (version >= 5) rb_ar_u8(ar, "u12");

@@ -23,8 +23,7 @@ static void ref_buffer_001(rb_ar *ar) { gbx_id(ar, "bufferId"); }
 static void fid_cache_files(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "files", 36);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "folder");
         gbx_string(ar, "name");
         rb_ar_u32(ar, "headerOffset"); /* where its header starts in `headers` */
@@ -34,9 +33,7 @@ static void fid_cache_files(rb_ar *ar)
         rb_ar_x32(ar, "classId");
         rb_ar_u32(ar, "u03");
         rb_ar_u32(ar, "u04");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* CPlugFileFidCache (0x09049000): one scanned folder tree; its nodes are this archive alone */
@@ -52,13 +49,10 @@ static void fid_cache(rb_ar *ar)
     rb_ar_x32(ar, "u01");
     gbx_string(ar, "root");
     uint64_t folders = item_list_begin(ar, "folders", 8);
-    for (uint64_t i = 0; i < folders && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, folders) {
         rb_ar_i32(ar, "parent");
         gbx_string(ar, "name");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     fid_cache_files(ar);
     /* one scan time for the root and one per folder */
     uint64_t times = rb_ar_table_n(ar, "folderTimes", folders + 1, &TIME);

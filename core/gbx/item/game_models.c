@@ -47,7 +47,7 @@ static void wagon_000(rb_ar *ar)
     gbx_bool(ar, "isLoco");
     gbx_vec3(ar, "u01");
     if (version < 3) return;
-    for (size_t i = 0; i < sizeof sounds / sizeof sounds[0] && rb_ar_ok(ar); i++) gbx_noderef(ar, sounds[i]);
+    RB_AR_EACH(ar, i, sizeof sounds / sizeof sounds[0]) gbx_noderef(ar, sounds[i]);
     if (version < 5) return;
     rb_ar_f32(ar, "wagonLength");
     rb_ar_f32(ar, "wagonColOffset");

@@ -48,8 +48,7 @@ static void deprec_node_list(rb_ar *ar, const char *version_key, const char *key
 static void float_tuple_list(rb_ar *ar, const char *key, int width)
 {
     uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, width);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, width);
 }
 
 /* int2 / int4: a fixed number of i32 */
@@ -67,8 +66,7 @@ static void int_tuple(rb_ar *ar, const char *key, int width)
 static void int_tuple_list(rb_ar *ar, const char *key, int width)
 {
     uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) int_tuple(ar, NULL, width);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) int_tuple(ar, NULL, width);
 }
 
 /* A string whose emptiness decides what follows (returns 1 when empty). */
@@ -115,7 +113,7 @@ static void flat_one(rb_ar *ar, const flat_field *f)
 
 static void flat(rb_ar *ar, const flat_field *fields, size_t count)
 {
-    for (size_t i = 0; i < count && rb_ar_ok(ar); i++) flat_one(ar, &fields[i]);
+    RB_AR_EACH(ar, i, count) flat_one(ar, &fields[i]);
 }
 
 #define FLAT_CHUNK(fn, ...)                                                                        \
@@ -216,7 +214,7 @@ static void item_011(rb_ar *ar)
 {
     static const char *const lights[] = {"frontLight", "frontLightSmall", "rearLight", "projShadow", "projFront"};
     item_00e(ar);
-    for (size_t i = 0; i < sizeof lights / sizeof lights[0] && rb_ar_ok(ar); i++) gbx_noderef(ar, lights[i]);
+    RB_AR_EACH(ar, i, sizeof lights / sizeof lights[0]) gbx_noderef(ar, lights[i]);
 }
 
 FLAT_CHUNK(item_012, {'v', "groundPoint"}, {'f', "painterGroundMargin"}, {'f', "orbitalCenterHeightFromGround"},
@@ -362,13 +360,10 @@ static void item_021(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0, "item model 0x2E002021")) return;
     uint64_t n = item_list_begin(ar, "itemGroupElements", 52);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         item_iso4(ar, "location");
         if (string_is_empty(ar, "itemRef")) gbx_noderef(ar, "item");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 022 (skippable, defines ids): typed so that the ids it adds reach the scope's table */
@@ -377,12 +372,10 @@ static void item_022(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "u01");
     uint64_t n = item_list_begin(ar, "u02", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_id(ar, NULL);
     rb_ar_i32(ar, "u03");
     n = item_list_begin(ar, "u04", 2);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u16(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u16(ar, NULL);
 }
 
 FLAT_CHUNK(item_023, {'u', "version"}, {'y', "u01"}, {'i', "u02"})
@@ -445,37 +438,29 @@ static void block_spawn(rb_ar *ar)
 static void macro_000(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "blockSpawns", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) block_spawn(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) block_spawn(ar);
 }
 
 static void macro_001(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "blockSkinSpawns", 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         uint32_t version = rb_ar_u32(ar, "version");
         gbx_noderef(ar, "skin");
         if (version == 0) gbx_int3(ar, "u01");
         rb_ar_u32(ar, "blockSpawnIndex");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void macro_002(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "cardEventsSpawns", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_u32(ar, "version");
         uint64_t k = item_list_begin(ar, "u01", 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, k) gbx_meta(ar, NULL);
         gbx_int3(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void macro_006(rb_ar *ar)
@@ -581,8 +566,7 @@ static void macro_00e(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 3, "macroblock 0x0310D00E")) return;
     uint64_t n = item_list_begin(ar, "objectSpawns", 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) object_spawn(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) object_spawn(ar);
     if (version == 1 || version == 2) int_tuple_list(ar, "u01", 2);
     if (version >= 3) int_tuple_list(ar, "u01", 4);
 }

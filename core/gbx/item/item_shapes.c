@@ -189,8 +189,7 @@ void item_iso4(rb_ar *ar, const char *key) { gbx_floats(ar, key, 12); }
 void item_id_list(rb_ar *ar, const char *key)
 {
     uint64_t n = item_list_begin(ar, key, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_id(ar, NULL);
 }
 
 /* The field `key` of the chunk `chunk_id` among the chunks of the node being described. */

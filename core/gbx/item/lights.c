@@ -10,7 +10,7 @@
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_f32(ar, keys[i]);
 }
 #define F32S(ar, keys) f32s((ar), (keys), sizeof(keys) / sizeof((keys)[0]))
 

@@ -51,19 +51,15 @@ static void placement_params(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "iLayout");
     uint64_t n = item_list_begin(ar, "options", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         rb_ar_record_begin(ar, NULL);
         uint64_t m = item_list_begin(ar, "requiredTags", 8);
-        for (uint64_t k = 0; k < m && rb_ar_ok(ar); k++) {
-            rb_ar_record_begin(ar, NULL);
+        RB_AR_RECORDS(ar, k, m) {
             gbx_string(ar, "key");
             gbx_string(ar, "value");
-            rb_ar_record_end(ar);
         }
-        rb_ar_list_end(ar);
         rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* NPlugStaticObjectModel_SInstanceParams */
@@ -115,8 +111,7 @@ static void prefab(rb_ar *ar)
     item_count c = item_count_begin(ar, "entity count", RB_U32, "ents");
     rb_ar_i32(ar, "u02");
     uint64_t n = rb_ar_list_begin_n(ar, "ents", c.count, 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) prefab_entity(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) prefab_entity(ar);
     item_count_end(ar, &c, n);
 }
 
@@ -133,7 +128,7 @@ static void dyna_object_model(rb_ar *ar)
     gbx_noderef(ar, "mesh");
     gbx_noderef(ar, "dynaShape");
     gbx_noderef(ar, "staticShape");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
     rb_ar_i32(ar, "u01");
     rb_ar_i32(ar, "u02");
     rb_ar_u8(ar, "u03");

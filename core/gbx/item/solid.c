@@ -18,7 +18,7 @@ static void solid_old_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
 static void solid_old_00c(rb_ar *ar)
 {
     static const char *const bools[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
-    for (size_t i = 0; i < sizeof bools / sizeof bools[0] && rb_ar_ok(ar); i++) gbx_bool(ar, bools[i]);
+    RB_AR_EACH(ar, i, sizeof bools / sizeof bools[0]) gbx_bool(ar, bools[i]);
     rb_ar_f32(ar, "u11");
     rb_ar_i32(ar, "u12");
     rb_ar_f32(ar, "u13");
@@ -160,13 +160,10 @@ static void tree_light_004(rb_ar *ar) { gbx_noderef(ar, "plugLight"); }
 static void tree_visual_mip_002(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "levels", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_f32(ar, "farZ");
         gbx_noderef(ar, "tree");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static const gbx_chunk_def OLD_SOLID_CHUNKS[] = {

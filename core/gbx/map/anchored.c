@@ -13,21 +13,16 @@
 
 static void items_on_item(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "itemsOnItem", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "itemsOnItem", RB_U32, 8)) {
         rb_ar_i32(ar, "itemIndex");
         rb_ar_i32(ar, "placedOnItemIndex");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static uint64_t int_list_length(rb_ar *ar, const char *key)
 {
     uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     return n;
 }
 
@@ -83,9 +78,7 @@ static void anchored_002(rb_ar *ar)
     }
     gbx_meta(ar, "itemModel");
     gbx_vec3(ar, "yawPitchRoll");
-    uint64_t n = rb_ar_list_begin_n(ar, "blockUnitCoord", 3, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin_n(ar, "blockUnitCoord", 3, 1)) rb_ar_u8(ar, NULL);
     gbx_id(ar, "anchorTreeId");
     gbx_vec3(ar, "absolutePositionInMap");
     gbx_noderef_encapsulated(ar, "waypointSpecialProperty");

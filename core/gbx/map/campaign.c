@@ -9,7 +9,7 @@
 
 static void i32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_i32(ar, keys[i]);
 }
 
 /* a count GBX.NET knows only as 0 (what would follow has no known layout) */
@@ -128,14 +128,10 @@ static void group_005(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
 /* the maps of the group: an ident each, and from version 2 the map's file */
 static void map_infos(rb_ar *ar, uint32_t version)
 {
-    uint64_t n = rb_ar_list_begin(ar, "mapInfos", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "mapInfos", RB_U32, 12)) {
         gbx_meta(ar, "metadata");
         if (version >= 2) gbx_string(ar, "filePath");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void group_006(rb_ar *ar)

@@ -25,17 +25,11 @@ enum {
 
 static void square_card_events(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16)) {
         rb_ar_u32(ar, "u01");
         rb_ar_u32(ar, "u02");
-        uint64_t k = rb_ar_list_begin(ar, "idents", RB_U32, 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
-        rb_ar_list_end(ar);
-        rb_ar_record_end(ar);
+        RB_AR_LIST(ar, j, rb_ar_list_begin(ar, "idents", RB_U32, 12)) gbx_meta(ar, NULL);
     }
-    rb_ar_list_end(ar);
 }
 
 /* One block of the block list (chunks 013, 01F and the baked blocks of 048), version v. */
@@ -77,8 +71,7 @@ static void chunk_00f(rb_ar *ar)
     gbx_meta(ar, "mapInfo");
     gbx_int3(ar, "size");
     uint64_t n = deprec_list_begin(ar, "blocks", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_noderef(ar, NULL);
     gbx_bool(ar, "needUnlock");
     gbx_meta(ar, "decoration");
 }

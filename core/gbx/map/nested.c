@@ -9,14 +9,10 @@
 /* CGameCtnCollectorList 000: the block stock */
 static void collector_list_000(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "blocks", RB_U32, 16)) {
         gbx_meta(ar, "blockModel");
         rb_ar_u32(ar, "count");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* ---------- CGameCtnChallengeParameters ---------- */
@@ -24,7 +20,7 @@ static void collector_list_000(rb_ar *ar)
 static void params_000(rb_ar *ar)
 {
     static const char *const keys[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08"};
-    for (int i = 0; i < 8 && rb_ar_ok(ar); i++) rb_ar_u32(ar, keys[i]);
+    RB_AR_EACH(ar, i, 8) rb_ar_u32(ar, keys[i]);
 }
 
 static void params_001(rb_ar *ar)
@@ -77,9 +73,7 @@ static void params_005(rb_ar *ar)
 
 static void params_006(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "items", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "items", RB_U32, 4)) rb_ar_u32(ar, NULL);
 }
 
 static void params_007(rb_ar *ar) { rb_ar_u32(ar, "u01"); }

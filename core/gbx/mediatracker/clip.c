@@ -71,9 +71,7 @@ static void trigger(rb_ar *ar, uint32_t version)
 static void clip_group(rb_ar *ar, uint32_t trigger_version)
 {
     gbx_noderef_deprec_list(ar, "clips");
-    uint64_t n = rb_ar_list_begin(ar, "triggers", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) trigger(ar, trigger_version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "triggers", RB_U32, 4)) trigger(ar, trigger_version);
 }
 
 static void group_001(rb_ar *ar) { clip_group(ar, 1); }

@@ -101,7 +101,7 @@ static void camera_map_001(rb_ar *ar)
 {
     static const char *const a[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10", "u11", "u12"};
     static const char *const b[] = {"u14", "u15", "u16"};
-    for (int i = 0; i < 12 && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, 12) {
         if (i == 1 || i == 5 || i == 9) rb_ar_i32(ar, a[i]);
         else rb_ar_f32(ar, a[i]);
     }
@@ -414,15 +414,13 @@ static void triangle_positions(rb_ar *ar, uint64_t *vertex_count)
     uint64_t n = rb_ar_list_begin(ar, "keyPositions", RB_U32, 4);
     rb_slot count = rb_ar_slot(ar, "vertex count", RB_U32);
     uint64_t per_key = rb_ar_direction(ar) == RB_AR_READ ? count.value : vertices;
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         uint64_t m = rb_ar_list_begin_n(ar, NULL, per_key, 12);
         if (rb_ar_ok(ar) && m != per_key)
             rb_ar_fail(ar, RB_E_MODEL, "has %llu positions, the block has %llu vertices", (unsigned long long)m,
                        (unsigned long long)per_key);
-        for (uint64_t j = 0; j < m && rb_ar_ok(ar); j++) gbx_vec3(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, m) gbx_vec3(ar, NULL);
     }
-    rb_ar_list_end(ar);
     rb_ar_slot_set(ar, &count, per_key);
     *vertex_count = per_key;
 }
@@ -437,8 +435,7 @@ static void triangles_001(rb_ar *ar)
     if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && n != vertex_count)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "%llu vertices, but the key positions are for %llu",
                    (unsigned long long)n, (unsigned long long)vertex_count);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 4);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, 4);
     gbx_int3_list(ar, "triangles");
     mt_i32s(ar, u, 3);
     rb_ar_f32(ar, "u04");

@@ -41,9 +41,7 @@ static void badge(rb_ar *ar)
         rb_ar_i32(ar, "u01");
         gbx_string(ar, "u02");
     }
-    uint64_t n = rb_ar_list_begin(ar, "stickers", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) sticker(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "stickers", RB_U32, 8)) sticker(ar);
     gbx_string_list(ar, "layers");
     rb_ar_record_end(ar);
 }
@@ -92,18 +90,14 @@ static void entity_002(rb_ar *ar) { gbx_string(ar, "skinOptions"); }
 /* also replay chunk 0x0309301F's version 0 (ghost/replay.c) */
 void gbx_anchored_object_infos(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, 24)) {
         gbx_bool(ar, "u01");
         rb_ar_i32(ar, "u02");
         rb_ar_f32(ar, "u03");
         rb_ar_f32(ar, "u04");
         rb_ar_f32(ar, "u05");
         rb_ar_i32(ar, "u06");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void object_000(rb_ar *ar)
@@ -119,13 +113,7 @@ static void object_000(rb_ar *ar)
 static void i32_records(rb_ar *ar, const char *key, int count)
 {
     static const char *const names[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, (uint64_t)count * 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        mt_i32s(ar, names, count);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, (uint64_t)count * 4)) mt_i32s(ar, names, count);
 }
 
 static void object_vis_000(rb_ar *ar)
@@ -142,13 +130,7 @@ static void skel_key(rb_ar *ar, uint32_t version)
     static const char *const head[] = {"u01", "u02", "u03", "u04"};
     static const char *const transquat[] = {"tx", "ty", "tz", "x", "y", "z", "w"};
     if (version >= 2) mt_f32s(ar, head, 4);
-    uint64_t n = rb_ar_list_begin(ar, "bones", RB_U32, 28);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        mt_f32s(ar, transquat, 7);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "bones", RB_U32, 28)) mt_f32s(ar, transquat, 7);
 }
 
 static void skel_000(rb_ar *ar)
@@ -171,17 +153,13 @@ static void decal2d_000(rb_ar *ar)
 {
     mt_start_end(ar);
     gbx_fileref_list(ar, "images");
-    uint64_t n = rb_ar_list_begin(ar, "decals", RB_U32, 72);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "decals", RB_U32, 72)) {
         gbx_floats(ar, "location", 12); /* iso4: a 3x3 rotation, then the translation */
         gbx_vec3(ar, "scale");
         rb_ar_f32(ar, "u01");
         gbx_bool(ar, "u02");
         rb_ar_i32(ar, "u03");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static const gbx_chunk_def ENTITY_CHUNKS[] = {
