@@ -140,10 +140,7 @@ static void badge(rb_ar *ar)
         rb_ar_i32(ar, "u01");
         gbx_string(ar, "u02");
     }
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "stickers", RB_U32, 8)) {
-        gbx_string(ar, "u01");
-        gbx_string(ar, "u02");
-    }
+    gbx_fields_list(ar, "stickers", 8, GBX_FIELDS({'s', "u01"}, {'s', "u02"}));
     gbx_string_list(ar, "layers");
     rb_ar_record_end(ar);
 }
@@ -173,12 +170,7 @@ static void ctn_ghost_000(rb_ar *ar)
     if (version >= 8) gbx_string(ar, "ghostClubTag");
 }
 
-static void ctn_ghost_003(rb_ar *ar)
-{
-    gbx_meta(ar, "playerModel");
-    gbx_string(ar, "skinFile");
-    gbx_string(ar, "ghostNickname");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_003, {'M', "playerModel"}, {'s', "skinFile"}, {'s', "ghostNickname"})
 
 /* Checkpoints: time, then the speed (archive v0, chunk 004) or the stunts score (v1, 00B). */
 static void checkpoints(rb_ar *ar, int with_score)
@@ -193,13 +185,7 @@ static void checkpoints(rb_ar *ar, int with_score)
 static void ctn_ghost_004(rb_ar *ar) { checkpoints(ar, 0); }
 static void ctn_ghost_005(rb_ar *ar) { rb_ar_i32(ar, "raceTime"); }
 
-static void ctn_ghost_006(rb_ar *ar)
-{
-    gbx_meta(ar, "playerModel");
-    gbx_string(ar, "skinFile");
-    rb_ar_u32(ar, "u01");
-    gbx_string(ar, "ghostNickname");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_006, {'M', "playerModel"}, {'s', "skinFile"}, {'u', "u01"}, {'s', "ghostNickname"})
 
 static void ctn_ghost_007(rb_ar *ar) { gbx_vec3(ar, "lightTrailColor"); }
 static void ctn_ghost_008(rb_ar *ar) { rb_ar_i32(ar, "respawns"); }
@@ -220,37 +206,11 @@ static void ctn_ghost_00e(rb_ar *ar) { gbx_id(ar, "ghostUid"); }
 static void ctn_ghost_00f(rb_ar *ar) { gbx_string(ar, "ghostLogin"); }
 static void ctn_ghost_010(rb_ar *ar) { gbx_id(ar, "validateChallengeUid"); }
 
-void gbx_ghost_input_events(rb_ar *ar)
-{
-    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "inputNames", RB_U32, 4)) gbx_id(ar, NULL);
-    rb_slot count = rb_ar_slot(ar, "numInputs", RB_U32);
-    rb_ar_u32(ar, "u02");
-    uint64_t k = rb_ar_count_of(ar, "inputs", count.value);
-    rb_ar_slot_set(ar, &count, k);
-    k = rb_ar_list_begin_n(ar, "inputs", k, 9);
-    RB_AR_RECORDS(ar, i, k) {
-        rb_ar_i32(ar, "time"); /* milliseconds + 100000, as stored */
-        rb_ar_u8(ar, "nameIndex");
-        rb_ar_u32(ar, "data");
-    }
-}
-
-/* SGameGhostValidationData */
-static void validation_data(rb_ar *ar)
-{
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
-    gbx_string(ar, "validateRaceSettings");
-}
-
 /* Inputs and validation data after an events duration. */
 static void inputs_and_validation(rb_ar *ar)
 {
-    rb_ar_u32(ar, "u01");
-    gbx_ghost_input_events(ar);
-    validation_data(ar);
+    gbx_ghost_inputs(ar);
+    gbx_ghost_validation_data(ar);
 }
 
 /* 011: validation (TMU). An events duration of 0 means nothing else is stored. */
@@ -269,21 +229,12 @@ static void ctn_ghost_012(rb_ar *ar)
     fixed_blob(ar, "securityKey128", 16);
 }
 
-static void ctn_ghost_013(rb_ar *ar)
-{
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_013, {'i', "u01"}, {'i', "u02"})
 
 static void ctn_ghost_014(rb_ar *ar) { rb_ar_i32(ar, "ghostVersion"); }
 static void ctn_ghost_015(rb_ar *ar) { gbx_id(ar, "ghostNickname"); }
 
-static void ctn_ghost_017(rb_ar *ar)
-{
-    gbx_fileref_list(ar, "skinPackDescs");
-    gbx_string(ar, "ghostNickname");
-    gbx_string(ar, "ghostAvatarName");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_017, {'P', "skinPackDescs"}, {'s', "ghostNickname"}, {'s', "ghostAvatarName"})
 
 static void ctn_ghost_018(rb_ar *ar) { gbx_meta(ar, "playerModel"); }
 
@@ -374,10 +325,7 @@ static void ctn_ghost_023(rb_ar *ar)
 static void ctn_ghost_024(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "matchReplaySeparators", RB_U32, 8)) {
-        rb_ar_i32(ar, "u01");
-        rb_ar_i32(ar, "u02");
-    }
+    gbx_fields_list(ar, "matchReplaySeparators", 8, GBX_FIELDS({'i', "u01"}, {'i', "u02"}));
 }
 
 /* 025 (skippable): validation (TM2). Its input names are ids of the body's shared table
@@ -415,20 +363,9 @@ static void ctn_ghost_028(rb_ar *ar)
     fixed_blob(ar, "validateTitleChecksum", 32);
 }
 
-static void ctn_ghost_029(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    gbx_string(ar, "u02");
-    gbx_string(ar, "u03");
-    gbx_string(ar, "u04");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_029, {'u', "version"}, {'i', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"})
 
-static void ctn_ghost_02a(rb_ar *ar)
-{
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_02a, {'i', "u01"}, {'i', "u02"})
 
 /* 01B (race result; GBX.NET skips it): two u16, a list of i32 and one or two i32 around them;
  * the list's u16 count comes first in version 2, after the two u16 in version 1
@@ -467,19 +404,11 @@ static void ctn_ghost_02b(rb_ar *ar)
     rb_ar_i32(ar, "u02");
     rb_ar_i32(ar, "u03");
     rb_ar_i32(ar, "u04");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "u05", RB_U32, 8)) {
-        rb_ar_i32(ar, "time");
-        rb_ar_i32(ar, "u06");
-    }
+    gbx_fields_list(ar, "u05", 8, GBX_FIELDS({'i', "time"}, {'i', "u06"}));
     rb_ar_i32(ar, "u07");
 }
 
-static void ctn_ghost_02c(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "walltimeStartTimestamp");
-    rb_ar_u32(ar, "walltimeEndTimestamp");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_02c, {'u', "version"}, {'u', "walltimeStartTimestamp"}, {'u', "walltimeEndTimestamp"})
 
 /* 02D: validation (TM2020, inputs stored elsewhere when u01 >= 1). */
 static void ctn_ghost_02d(rb_ar *ar)
@@ -489,10 +418,7 @@ static void ctn_ghost_02d(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "ghost 02D with inputs (u01 = %d) is not known", inputs_elsewhere);
         return;
     }
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
+    gbx_ghost_validating_build(ar);
     rb_ar_u32(ar, "walltimeStartTimestamp");
     rb_ar_u32(ar, "walltimeEndTimestamp");
     gbx_string(ar, "validateTitleId");

@@ -37,14 +37,8 @@ static void header_000(rb_ar *ar)
 
 static void header_001(rb_ar *ar) { gbx_string(ar, "xml"); }
 
-static void author_info(rb_ar *ar)
-{
-    rb_ar_i32(ar, "authorVersion");
-    gbx_string(ar, "authorLogin");
-    gbx_string(ar, "authorNickname");
-    gbx_string(ar, "authorZone");
-    gbx_string(ar, "authorExtraInfo");
-}
+GBX_FIELDS_CHUNK(author_info, {'i', "authorVersion"}, {'s', "authorLogin"}, {'s', "authorNickname"},
+                 {'s', "authorZone"}, {'s', "authorExtraInfo"})
 
 static void header_002(rb_ar *ar)
 {
@@ -63,11 +57,7 @@ static void replay_003(rb_ar *ar)
     int32_t duration = rb_ar_i32(ar, "eventsDuration");
     if (duration == 0) return;
     rb_ar_u32(ar, "u01");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "controlNames", RB_U32, 12)) {
-        rb_ar_u32(ar, "u01");
-        rb_ar_u32(ar, "u02");
-        gbx_string(ar, "name");
-    }
+    gbx_fields_list(ar, "controlNames", 12, GBX_FIELDS({'u', "u01"}, {'u', "u02"}, {'s', "name"}));
     rb_slot count = rb_ar_slot(ar, "numInputs + 1", RB_U32);
     if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && count.value == 0) {
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "an input count of 0 (stored plus one) is not known");
@@ -112,21 +102,10 @@ static void replay_00c(rb_ar *ar) { gbx_noderef(ar, "clip"); }
 static void replay_00d(rb_ar *ar)
 {
     int32_t duration = rb_ar_i32(ar, "eventsDuration");
-    if (duration == 0) return;
-    rb_ar_u32(ar, "u01");
-    gbx_ghost_input_events(ar);
+    if (duration != 0) gbx_ghost_inputs(ar);
 }
 
 static void replay_00e(rb_ar *ar) { gbx_noderef(ar, "events"); }
-
-static void replay_00f(rb_ar *ar)
-{
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
-    gbx_string(ar, "validateRaceSettings");
-}
 
 static void replay_010(rb_ar *ar) { gbx_noderef(ar, "simpleEventsDisplay"); }
 static void replay_011(rb_ar *ar) { (void)ar; } /* no payload */
@@ -155,12 +134,7 @@ static void replay_018(rb_ar *ar)
 static void replay_01a(rb_ar *ar)
 {
     rb_ar_u32(ar, "u01");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "sceneryVortexKeys", RB_U32, 16)) {
-        rb_ar_f32(ar, "time");
-        rb_ar_f32(ar, "u01");
-        rb_ar_f32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-    }
+    gbx_fields_list(ar, "sceneryVortexKeys", 16, GBX_FIELDS({'f', "time"}, {'f', "u01"}, {'f', "u02"}, {'f', "u03"}));
     rb_ar_f32(ar, "u02");
     gbx_noderef(ar, "u03");
     rb_ar_i32(ar, "sceneryCapturableCount");
@@ -170,10 +144,7 @@ static void replay_01a(rb_ar *ar)
 static void replay_01b(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "u01", RB_U32, 8)) {
-        rb_ar_i32(ar, "x");
-        rb_ar_i32(ar, "y");
-    }
+    gbx_fields_list(ar, "u01", 8, GBX_FIELDS({'i', "x"}, {'i', "y"}));
 }
 
 /* 01E (actions), 022 (timed camera values), 023 (bonus bump keys): GBX.NET skips them; every
@@ -186,18 +157,9 @@ static void replay_01e(rb_ar *ar)
     RB_AR_EACH(ar, i, 3) rb_ar_u32(ar, names[i]);
 }
 
-static void replay_022(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(replay_022, {'u', "version"}, {'u', "u01"})
 
-static void replay_023(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    rb_ar_u32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(replay_023, {'u', "version"}, {'i', "u01"}, {'u', "u02"})
 
 /* 01F: the scenery objects. Version 0 lists anchored object infos, later versions hold a
  * CGameReplayObjectVisData node, as the Object media block does (mediatracker/entity.c). GBX.NET's note
@@ -213,18 +175,9 @@ static void replay_01f(rb_ar *ar)
 }
 
 /* 020: item skins and names (GBX.NET's name; it skips the chunk): names, then skin packdescs */
-static void replay_020(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string_list(ar, "names");
-    gbx_fileref_list(ar, "skins");
-}
+GBX_FIELDS_CHUNK(replay_020, {'u', "version"}, {'S', "names"}, {'P', "skins"})
 
-static void replay_01c(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "playgroundScript");
-}
+GBX_FIELDS_CHUNK(replay_01c, {'u', "version"}, {'s', "playgroundScript"})
 
 /* 01D: interface script infos (version 0 only) */
 static void replay_01d(rb_ar *ar)
@@ -234,17 +187,10 @@ static void replay_01d(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "replay 01D version %u is not known (0 is)", version);
         return;
     }
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "interfaceScriptInfos", RB_U32, 8)) {
-        gbx_string_list(ar, "u01");
-        rb_ar_i32(ar, "u02");
-    }
+    gbx_fields_list(ar, "interfaceScriptInfos", 8, GBX_FIELDS({'S', "u01"}, {'i', "u02"}));
 }
 
-static void replay_021(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_bool(ar, "u01");
-}
+GBX_FIELDS_CHUNK(replay_021, {'u', "version"}, {'b', "u01"})
 
 static void replay_024(rb_ar *ar)
 {
@@ -253,12 +199,7 @@ static void replay_024(rb_ar *ar)
     gbx_noderef(ar, "recordData");
 }
 
-static void replay_025(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(replay_025, {'u', "version"}, {'f', "u01"}, {'i', "u02"})
 
 /* 026: ent-data scene uids to ghosts; version 1 appends one more int per entry after the list. */
 static void replay_026(rb_ar *ar)
@@ -313,7 +254,7 @@ static const gbx_chunk_def REPLAY_CHUNKS[] = {
     {0x0309300C, 0, "clip (old)", replay_00c},
     {0x0309300D, 0, "validation", replay_00d},
     {0x0309300E, 0, "events", replay_00e},
-    {0x0309300F, 1, "validation data", replay_00f},
+    {0x0309300F, 1, "validation data", gbx_ghost_validation_data},
     {0x03093010, 0, "simple events display", replay_010},
     {0x03093011, 0, "replay 011", replay_011},
     {0x03093013, 1, "replay 013", replay_013},

@@ -27,11 +27,7 @@ static void collection_009(rb_ar *ar)
     gbx_meta(ar, "vehicle");
 }
 
-static void collection_00c(rb_ar *ar)
-{
-    gbx_bool(ar, "isEditable");
-    rb_ar_i32(ar, "collectionType");
-}
+GBX_FIELDS_CHUNK(collection_00c, {'b', "isEditable"}, {'i', "collectionType"})
 
 /* A flag, then the node only when the flag is set. The flag keeps its raw value (a model may say
  * 2); a model whose flag and node disagree would write a file that reads back otherwise, so it is
@@ -61,16 +57,9 @@ static void collection_013(rb_ar *ar)
     f32s(ar, k, 3);
 }
 
-static void collection_016(rb_ar *ar)
-{
-    rb_ar_i32(ar, "blocksShadow");
-    gbx_bool(ar, "shadowCastBack");
-    rb_ar_i32(ar, "backgroundShadow");
-    rb_ar_f32(ar, "shadowSoftSizeInWorld");
-    rb_ar_i32(ar, "vertexLighting");
-    rb_ar_f32(ar, "colorVertexMin");
-    rb_ar_f32(ar, "colorVertexMax");
-}
+GBX_FIELDS_CHUNK(collection_016, {'i', "blocksShadow"}, {'b', "shadowCastBack"}, {'i', "backgroundShadow"},
+                 {'f', "shadowSoftSizeInWorld"}, {'i', "vertexLighting"}, {'f', "colorVertexMin"},
+                 {'f', "colorVertexMax"})
 
 static void collection_018(rb_ar *ar)
 {
@@ -155,12 +144,8 @@ static void block_info_005(rb_ar *ar)
 
 static void block_info_009(rb_ar *ar) { gbx_bool(ar, "isPillar"); }
 
-static void helper_mobils(rb_ar *ar)
-{
-    gbx_noderef(ar, "groundHelperMobil");
-    gbx_noderef(ar, "airHelperMobil");
-    gbx_noderef(ar, "constructionModeHelperMobil");
-}
+GBX_FIELDS_CHUNK(helper_mobils, {'n', "groundHelperMobil"}, {'n', "airHelperMobil"},
+                 {'n', "constructionModeHelperMobil"})
 
 static void block_info_00b(rb_ar *ar)
 {
@@ -187,33 +172,16 @@ static void block_info_00f(rb_ar *ar) { gbx_bool(ar, "noRespawn"); }
 /* ---------- CGameCtnBlockUnitInfo 0x03036000 ---------- */
 
 /* The second flag is 0x0707F880 in every unit of the corpus, so it is kept as a number. */
-static void unit_info_000(rb_ar *ar)
-{
-    rb_ar_i32(ar, "placePylons");
-    gbx_bool(ar, "u01");
-    rb_ar_x32(ar, "u02");
-    gbx_int3(ar, "relativeOffset");
-    gbx_noderef_list(ar, "clips");
-}
+GBX_FIELDS_CHUNK(unit_info_000, {'i', "placePylons"}, {'b', "u01"}, {'X', "u02"}, {'3', "relativeOffset"},
+                 {'N', "clips"})
 
-static void unit_info_001(rb_ar *ar)
-{
-    gbx_id(ar, "surface");
-    rb_ar_i32(ar, "frontier");
-    rb_ar_i32(ar, "dir");
-}
+GBX_FIELDS_CHUNK(unit_info_001, {'I', "surface"}, {'i', "frontier"}, {'i', "dir"})
 
 static void unit_info_002(rb_ar *ar) { gbx_bool(ar, "underground"); }
 
 /* The two numbers after the id look like uninitialised memory in the corpus (pointers, floats),
  * so they are shown in hex. */
-static void unit_info_003(rb_ar *ar)
-{
-    gbx_noderef(ar, "replacementBlockInfo");
-    gbx_id(ar, "replacementId");
-    rb_ar_x32(ar, "multiDir");
-    rb_ar_x32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(unit_info_003, {'n', "replacementBlockInfo"}, {'I', "replacementId"}, {'X', "multiDir"}, {'X', "u01"})
 
 static void unit_info_004(rb_ar *ar) { rb_ar_i32(ar, "acceptPylons"); }
 static void unit_info_005(rb_ar *ar) { gbx_id(ar, "terrainModifierId"); }
@@ -223,11 +191,7 @@ static void unit_info_005(rb_ar *ar) { gbx_id(ar, "terrainModifierId"); }
 static void hms_item_001(rb_ar *ar) { gbx_noderef(ar, "solid"); }
 
 /* 00E, 010 and 011 (one per game generation) hold the same two numbers. */
-static void hms_item_u64_u16(rb_ar *ar)
-{
-    rb_ar_u64(ar, "u01");
-    rb_ar_u16(ar, "u02");
-}
+GBX_FIELDS_CHUNK(hms_item_u64_u16, {'Q', "u01"}, {'h', "u02"})
 
 /* ---------- the table ---------- */
 
@@ -247,12 +211,7 @@ static void decoration_017(rb_ar *ar)
     if (version >= 1) gbx_bool(ar, "isWaterOutsidePlayField");
 }
 
-static void decoration_018(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "vehicleFxSkin");
-    gbx_string(ar, "vehicleFxFolder");
-}
+GBX_FIELDS_CHUNK(decoration_018, {'u', "version"}, {'n', "vehicleFxSkin"}, {'s', "vehicleFxFolder"})
 
 static void decoration_019(rb_ar *ar)
 {
@@ -261,11 +220,7 @@ static void decoration_019(rb_ar *ar)
     if (version >= 1) gbx_noderef(ar, "decoAudioAmbient");
 }
 
-static void decoration_01a(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "decoMaterialModifiers");
-}
+GBX_FIELDS_CHUNK(decoration_01a, {'u', "version"}, {'n', "decoMaterialModifiers"})
 
 static void decoration_01b(rb_ar *ar)
 {

@@ -75,11 +75,7 @@ static void material_user_001(rb_ar *ar)
     if (version >= 5) gbx_bool(ar, "isNatural");
 }
 
-static void material_user_002(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(material_user_002, {'u', "version"}, {'i', "u01"})
 
 /* ---------- CPlugTreeGenerator 0x09051000 ---------- */
 

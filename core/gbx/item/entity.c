@@ -209,17 +209,9 @@ static void static_object_model(rb_ar *ar)
 }
 
 /* the small skippable chunks GBX.NET skips: a version and a number */
-static void version_and_i32(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(version_and_i32, {'u', "version"}, {'i', "u01"})
 
-static void version_and_u16(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u16(ar, "u01");
-}
+GBX_FIELDS_CHUNK(version_and_u16, {'u', "version"}, {'h', "u01"})
 
 static const gbx_chunk_def ENTITY_CHUNKS[] = {
     {0x2E026000, 0, "entity model edition", edition_000},

@@ -27,13 +27,8 @@ static void spawn_000(rb_ar *ar)
 }
 
 /* 000: a vehicle item's changes to the car's physics: acceleration, control and gravity */
-static void vehicle_phy_custom_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "accelCoef");
-    rb_ar_f32(ar, "controlCoef");
-    rb_ar_f32(ar, "gravityCoef");
-}
+GBX_FIELDS_CHUNK(vehicle_phy_custom_000, {'u', "version"}, {'f', "accelCoef"}, {'f', "controlCoef"},
+                 {'f', "gravityCoef"})
 
 /* 000: the wagon's shape and mesh, then by version what it is, sounds, sizes and effects */
 static void wagon_000(rb_ar *ar)

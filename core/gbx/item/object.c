@@ -215,13 +215,7 @@ static void light_user_000(rb_ar *ar)
 /* ---------- CPlugLight 0x0901D000 (a light of an old solid's tree) ---------- */
 
 /* 000: the light, its function over time, the flare and projector pictures (nodes) */
-static void light_000(rb_ar *ar)
-{
-    gbx_noderef(ar, "light");
-    gbx_noderef(ar, "funcLight");
-    gbx_noderef(ar, "bitmapFlare");
-    gbx_noderef(ar, "bitmapProjector");
-}
+GBX_FIELDS_CHUNK(light_000, {'n', "light"}, {'n', "funcLight"}, {'n', "bitmapFlare"}, {'n', "bitmapProjector"})
 
 /* 002: 000, then flags (night only, reflected by the ground, ...) */
 static void light_002(rb_ar *ar)

@@ -36,14 +36,7 @@ static void dyna_instance_params(rb_ar *ar)
 }
 
 /* NPlugDyna_SPrefabConstraintParams: two entities of the prefab held together at two points */
-static void prefab_constraint_params(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "ent1");
-    rb_ar_i32(ar, "ent2");
-    gbx_vec3(ar, "pos1");
-    gbx_vec3(ar, "pos2");
-}
+GBX_FIELDS_CHUNK(prefab_constraint_params, {'u', "version"}, {'i', "ent1"}, {'i', "ent2"}, {'v', "pos1"}, {'v', "pos2"})
 
 /* NPlugItemPlacement_SPlacement: a layout and its options, each a list of required tags */
 static void placement_params(rb_ar *ar)
@@ -63,11 +56,7 @@ static void placement_params(rb_ar *ar)
 }
 
 /* NPlugStaticObjectModel_SInstanceParams */
-static void static_instance_params(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "phase01");
-}
+GBX_FIELDS_CHUNK(static_instance_params, {'u', "version"}, {'f', "phase01"})
 
 static void entity_params(rb_ar *ar)
 {

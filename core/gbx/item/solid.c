@@ -29,12 +29,7 @@ static void solid_old_00c(rb_ar *ar)
     rb_ar_i32(ar, "u18");
 }
 
-static void solid_old_00d(rb_ar *ar)
-{
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "u02");
-    gbx_noderef(ar, "tree");
-}
+GBX_FIELDS_CHUNK(solid_old_00d, {'b', "u01"}, {'b', "u02"}, {'n', "tree"})
 
 static void solid_old_00e(rb_ar *ar)
 {
@@ -121,21 +116,11 @@ static void tree_00c(rb_ar *ar)
     if (rb_ar_ok(ar) && n != 0) rb_ar_fail(ar, RB_E_UNSUPPORTED, "tree 0x0904F00C u01 is %d: only 0 has a known layout", n);
 }
 
-static void tree_00d(rb_ar *ar)
-{
-    gbx_id(ar, "name");
-    gbx_id(ar, "u01");
-}
+GBX_FIELDS_CHUNK(tree_00d, {'I', "name"}, {'I', "u01"})
 
 static void tree_011(rb_ar *ar) { gbx_noderef(ar, "funcTree"); }
 
-static void tree_016(rb_ar *ar)
-{
-    gbx_noderef(ar, "visual");
-    gbx_noderef(ar, "shader");
-    gbx_noderef(ar, "surface");
-    gbx_noderef(ar, "generator");
-}
+GBX_FIELDS_CHUNK(tree_016, {'n', "visual"}, {'n', "shader"}, {'n', "surface"}, {'n', "generator"})
 
 /* 019: flags, and a location when bit 2 of them is set */
 static void tree_019(rb_ar *ar)

@@ -37,13 +37,7 @@ static void campaign_002(rb_ar *ar)
 }
 
 /* 003 and 004: the name, the type (race, puzzle, ...), whether it is internal, and flags */
-static void campaign_003(rb_ar *ar)
-{
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "type");
-    gbx_bool(ar, "isInternal");
-    gbx_bool(ar, "u01");
-}
+GBX_FIELDS_CHUNK(campaign_003, {'s', "name"}, {'i', "type"}, {'b', "isInternal"}, {'b', "u01"})
 
 static void campaign_004(rb_ar *ar)
 {
@@ -62,36 +56,19 @@ static void campaign_007(rb_ar *ar)
 
 static void campaign_008(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
 
-static void campaign_009(rb_ar *ar)
-{
-    rb_ar_u8(ar, "u01");
-    gbx_id(ar, "collectionId");
-}
+GBX_FIELDS_CHUNK(campaign_009, {'y', "u01"}, {'I', "collectionId"})
 
 static void campaign_00a(rb_ar *ar) { rb_ar_i32(ar, "index"); }
 
-static void campaign_00b(rb_ar *ar)
-{
-    gbx_string(ar, "unlockedByCampaign");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(campaign_00b, {'s', "unlockedByCampaign"}, {'i', "u01"})
 
 static void campaign_00c(rb_ar *ar) { gbx_id(ar, "iconId"); }
 static void campaign_00d(rb_ar *ar) { rb_ar_i32(ar, "unlockType"); }
 static void campaign_00e(rb_ar *ar) { rb_ar_i32(ar, "requiredPlayersCount"); }
 
-static void campaign_00f(rb_ar *ar)
-{
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "type");
-}
+GBX_FIELDS_CHUNK(campaign_00f, {'s', "name"}, {'i', "u01"}, {'i', "type"})
 
-static void campaign_010(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "modeScriptName");
-}
+GBX_FIELDS_CHUNK(campaign_010, {'u', "version"}, {'s', "modeScriptName"})
 
 /* 012: whether the campaign's records are official, and their score context */
 static void campaign_012(rb_ar *ar)

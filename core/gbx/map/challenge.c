@@ -103,21 +103,11 @@ static void chunk_01f(rb_ar *ar)
 
 static void chunk_00d(rb_ar *ar) { gbx_meta(ar, "playerModel"); }
 
-static void chunk_011(rb_ar *ar)
-{
-    gbx_noderef(ar, "blockStock");
-    gbx_noderef(ar, "challengeParameters");
-    rb_ar_u32(ar, "kind");
-}
+GBX_FIELDS_CHUNK(chunk_011, {'n', "blockStock"}, {'n', "challengeParameters"}, {'u', "kind"})
 
 static void chunk_012(rb_ar *ar) { gbx_string(ar, "mapName"); }
 
-static void chunk_021(rb_ar *ar)
-{
-    gbx_noderef(ar, "clipIntro");
-    gbx_noderef(ar, "clipGroupInGame");
-    gbx_noderef(ar, "clipGroupEndRace");
-}
+GBX_FIELDS_CHUNK(chunk_021, {'n', "clipIntro"}, {'n', "clipGroupInGame"}, {'n', "clipGroupEndRace"})
 
 static void chunk_022(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void chunk_024(rb_ar *ar) { gbx_fileref(ar, "customMusicPackDesc"); }

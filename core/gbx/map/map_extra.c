@@ -42,31 +42,16 @@ static int version_known(rb_ar *ar, uint32_t version, uint32_t max_known)
 /* ---------- body chunks: small ones ---------- */
 
 /* 042: the author (the header's 008 copies it, map_header.c) */
-static void author_info(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "authorVersion");
-    gbx_string(ar, "authorLogin");
-    gbx_string(ar, "authorNickname");
-    gbx_string(ar, "authorZone");
-    gbx_string(ar, "authorExtraInfo");
-}
+GBX_FIELDS_CHUNK(author_info, {'u', "version"}, {'u', "authorVersion"}, {'s', "authorLogin"}, {'s', "authorNickname"},
+                 {'s', "authorZone"}, {'s', "authorExtraInfo"})
 
 /* 014 (TMPU..TMU): the old password (weak xor) */
-static void chunk_014(rb_ar *ar)
-{
-    rb_ar_u32(ar, "u01");
-    gbx_string(ar, "password");
-}
+GBX_FIELDS_CHUNK(chunk_014, {'u', "u01"}, {'s', "password"})
 
 static void chunk_016(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void chunk_017(rb_ar *ar) { gbx_int3_list(ar, "checkpoints"); }
 
-static void chunk_018(rb_ar *ar)
-{
-    gbx_bool(ar, "isLapRace");
-    rb_ar_u32(ar, "nbLaps");
-}
+GBX_FIELDS_CHUNK(chunk_018, {'b', "isLapRace"}, {'u', "nbLaps"})
 
 static void chunk_019(rb_ar *ar) { gbx_fileref(ar, "modPackDesc"); }
 static void chunk_01c(rb_ar *ar) { rb_ar_u32(ar, "mode"); }
@@ -82,17 +67,9 @@ static void chunk_029(rb_ar *ar)
 static void chunk_034(rb_ar *ar) { sized_blob(ar, "u01", "u01 size"); }
 
 /* 036: the editor's thumbnail camera and the comments */
-static void chunk_036(rb_ar *ar)
-{
-    gbx_vec3(ar, "thumbnailPosition");
-    gbx_vec3(ar, "thumbnailPitchYawRoll");
-    rb_ar_f32(ar, "thumbnailFov");
-    rb_ar_f32(ar, "u01");
-    rb_ar_f32(ar, "u02");
-    rb_ar_f32(ar, "thumbnailNearClipPlane");
-    rb_ar_f32(ar, "thumbnailFarClipPlane");
-    gbx_string(ar, "comments");
-}
+GBX_FIELDS_CHUNK(chunk_036, {'v', "thumbnailPosition"}, {'v', "thumbnailPitchYawRoll"}, {'f', "thumbnailFov"},
+                 {'f', "u01"}, {'f', "u02"}, {'f', "thumbnailNearClipPlane"}, {'f', "thumbnailFarClipPlane"},
+                 {'s', "comments"})
 
 /* Chunks nobody has described (GBX.NET "ignore"): a fixed run of u32 values whose meaning is
  * unknown, typed as u01.. only when the chunk has exactly that many bytes (else it stays opaque). */
@@ -187,13 +164,8 @@ static void chunk_047(rb_ar *ar)
 }
 
 /* 04B: objective texts shown per medal */
-static void chunk_04b(rb_ar *ar)
-{
-    gbx_string(ar, "objectiveTextAuthor");
-    gbx_string(ar, "objectiveTextGold");
-    gbx_string(ar, "objectiveTextSilver");
-    gbx_string(ar, "objectiveTextBronze");
-}
+GBX_FIELDS_CHUNK(chunk_04b, {'s', "objectiveTextAuthor"}, {'s', "objectiveTextGold"}, {'s', "objectiveTextSilver"},
+                 {'s', "objectiveTextBronze"})
 
 /* 04F: version < 2 an encapsulated payload nobody has described; 2 a bool; 3 a byte */
 static void chunk_04f(rb_ar *ar)
@@ -404,11 +376,7 @@ static void chunk_043(rb_ar *ar)
     gbx_encapsulation_end(ar);
 }
 
-static void genealogy_001(rb_ar *ar)
-{
-    rb_ar_u32(ar, "currentIndex");
-    rb_ar_u32(ar, "dir");
-}
+GBX_FIELDS_CHUNK(genealogy_001, {'u', "currentIndex"}, {'u', "dir"})
 
 static void genealogy_002(rb_ar *ar)
 {
@@ -677,13 +645,8 @@ static void chunk_048(rb_ar *ar)
     gbx_list baked = {"bakedBlocks", 10, gbx_block, blocks_version};
     gbx_deferrable_list(ar, &baked);
     rb_ar_u32(ar, "u01");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "bakedClipsAdditionalData", RB_U32, 24)) {
-        gbx_meta(ar, "clip1");
-        gbx_meta(ar, "clip2");
-        gbx_meta(ar, "clip3");
-        gbx_meta(ar, "clip4");
-        gbx_int3(ar, "coord");
-    }
+    gbx_fields_list(ar, "bakedClipsAdditionalData", 24, GBX_FIELDS({'M', "clip1"}, {'M', "clip2"}, {'M', "clip3"},
+            {'M', "clip4"}, {'3', "coord"}));
 }
 
 /* ---------- per-element chunks of TM2020 (062, 063, 065, 068, 069) ---------- */
@@ -817,10 +780,7 @@ static void chunk_069(rb_ar *ar)
     }
     check_in_step(ar, "blocks", 0x0304301F, "blocks");
     check_in_step(ar, "items", 0x03043040, "anchoredObjects");
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "macroblockInstances", RB_U32, 8)) {
-        rb_ar_i32(ar, "id");
-        rb_ar_x32(ar, "flags");
-    }
+    gbx_fields_list(ar, "macroblockInstances", 8, GBX_FIELDS({'i', "id"}, {'X', "flags"}));
 }
 
 /* 0x11001000 (CScriptTraitsGenericContainer, early ManiaPlanet): version 1 is a list of names
@@ -837,10 +797,7 @@ static void script_container_000(rb_ar *ar)
         else script_traits_inline(ar, (int)version - 2);
         return;
     }
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "traits", RB_U32, 8)) {
-        gbx_string(ar, "name");
-        rb_ar_u32(ar, "u01");
-    }
+    gbx_fields_list(ar, "traits", 8, GBX_FIELDS({'s', "name"}, {'u', "u01"}));
 }
 
 static const gbx_chunk_def MAP_EXTRA_CHUNKS[] = {

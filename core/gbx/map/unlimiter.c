@@ -40,10 +40,7 @@ static void script_modules(rb_ar *ar)
 
 static void material_refs(rb_ar *ar)
 {
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "materialModelRefs", RB_U32, 8)) {
-        rb_ar_i32(ar, "instanceIndex");
-        gbx_string(ar, "materialModelRelativePath");
-    }
+    gbx_fields_list(ar, "materialModelRefs", 8, GBX_FIELDS({'i', "instanceIndex"}, {'s', "materialModelRelativePath"}));
 }
 
 /* replacement textures: a flag byte, then an instance index per flag set */

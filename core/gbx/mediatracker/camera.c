@@ -21,12 +21,7 @@ static void custom_tangent(rb_ar *ar, const char *key, uint32_t v)
     rb_ar_record_end(ar);
 }
 
-static void custom_view(rb_ar *ar)
-{
-    gbx_vec3(ar, "position");
-    gbx_vec3(ar, "pitchYawRoll");
-    rb_ar_f32(ar, "fov");
-}
+GBX_FIELDS_CHUNK(custom_view, {'v', "position"}, {'v', "pitchYawRoll"}, {'f', "fov"})
 
 /* CameraCustom key, versions 1 to 10 (chunk 001 -> 1, 002 -> 2, 005 -> 5, 006 -> 6 + its version) */
 static void custom_key(rb_ar *ar, uint32_t v)

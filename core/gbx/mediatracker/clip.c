@@ -42,11 +42,7 @@ static void clip_00d(rb_ar *ar)
     rb_ar_i32(ar, "localPlayerClipEntIndex");
 }
 
-static void clip_00e(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(clip_00e, {'u', "version"}, {'i', "u01"})
 
 /* ---------- CGameCtnMediaClipGroup 0x0307A000 ---------- */
 
@@ -91,11 +87,7 @@ static void track_001(rb_ar *ar)
 static void track_002(rb_ar *ar) { gbx_bool(ar, "isKeepPlaying"); }
 static void track_003(rb_ar *ar) { gbx_bool(ar, "isReadOnly"); }
 
-static void track_004(rb_ar *ar)
-{
-    gbx_bool(ar, "isKeepPlaying");
-    gbx_bool(ar, "isReadOnly");
-}
+GBX_FIELDS_CHUNK(track_004, {'b', "isKeepPlaying"}, {'b', "isReadOnly"})
 
 static void track_005(rb_ar *ar)
 {

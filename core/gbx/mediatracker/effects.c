@@ -111,21 +111,13 @@ static void camera_map_001(rb_ar *ar)
 }
 
 /* Text 030A8000 */
-static void text_001(rb_ar *ar)
-{
-    gbx_string(ar, "text");
-    gbx_noderef(ar, "effect");
-}
+GBX_FIELDS_CHUNK(text_001, {'s', "text"}, {'n', "effect"})
 
 static void text_002(rb_ar *ar) { gbx_vec3(ar, "color"); }
 static void single_u01(rb_ar *ar) { rb_ar_f32(ar, "u01"); }
 
 /* Image 030A5000 */
-static void image_000(rb_ar *ar)
-{
-    gbx_noderef(ar, "effect");
-    gbx_fileref(ar, "image");
-}
+GBX_FIELDS_CHUNK(image_000, {'n', "effect"}, {'p', "image"})
 
 /* GhostTM 030E5000: the ghost node's classes are described elsewhere */
 static void ghost_001(rb_ar *ar)
@@ -175,11 +167,7 @@ static void sound_001(rb_ar *ar)
     mt_key_list(ar, "keys", 12, sound_key, 0);
 }
 
-static void sound_002(rb_ar *ar)
-{
-    rb_ar_i32(ar, "playCount");
-    gbx_bool(ar, "isLooping");
-}
+GBX_FIELDS_CHUNK(sound_002, {'i', "playCount"}, {'b', "isLooping"})
 
 static void sound_003(rb_ar *ar)
 {
@@ -368,11 +356,7 @@ static void span_tape_000(rb_ar *ar)
 }
 
 /* Turret 03294000 [GBX.NET] */
-static void turret_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "dataTape");
-}
+GBX_FIELDS_CHUNK(turret_000, {'u', "version"}, {'n', "dataTape"})
 
 /* Scenery 03188000 [GBX.NET] */
 static void scenery_key(rb_ar *ar, uint32_t v)
@@ -387,12 +371,7 @@ static void scenery_000(rb_ar *ar)
     mt_key_list(ar, "keys", 16, scenery_key, version);
 }
 
-static void scenery_001(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    gbx_noderef(ar, "dataTape");
-}
+GBX_FIELDS_CHUNK(scenery_001, {'u', "version"}, {'i', "u01"}, {'n', "dataTape"})
 
 /* OpponentVisibility 0338B000 [GBX.NET] */
 static void visibility_001(rb_ar *ar) { rb_ar_u32(ar, "visibility"); }

@@ -157,13 +157,7 @@ static void control_list_007(rb_ar *ar)
 {
     static const char *const u[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07"};
     mt_i32s(ar, u, 7);
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "u08", RB_U32, 20)) {
-        gbx_string(ar, "u01");
-        rb_ar_f32(ar, "u02");
-        gbx_noderef(ar, "u03");
-        gbx_id(ar, "u04");
-        gbx_bool(ar, "u05");
-    }
+    gbx_fields_list(ar, "u08", 20, GBX_FIELDS({'s', "u01"}, {'f', "u02"}, {'n', "u03"}, {'I', "u04"}, {'b', "u05"}));
 }
 
 /* An id read just before: was it empty (or an empty string)? */
