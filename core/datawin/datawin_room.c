@@ -36,19 +36,17 @@ enum layer_type {
 
 /* ---------- GM:S 1.x backgrounds and views, instances, tiles ---------- */
 
+/* Field runs spelled out with the archive's primitives (rb_ar_layout_fields). */
+static const rb_layout_field ROOM_BACKGROUND_FIELDS[] = {
+    {"enabled", RB_K_BOOL, 4}, {"foreground", RB_K_BOOL, 4}, {"backgroundId", RB_K_INT, RB_I32},
+    {"x", RB_K_INT, RB_I32}, {"y", RB_K_INT, RB_I32}, {"tileX", RB_K_INT, RB_I32}, {"tileY", RB_K_INT, RB_I32},
+    {"speedX", RB_K_INT, RB_I32}, {"speedY", RB_K_INT, RB_I32}, {"stretch", RB_K_BOOL, 4}};
+static const rb_layout ROOM_BACKGROUND = {"room background", ROOM_BACKGROUND_FIELDS, 10};
+
 static void room_background(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)st; (void)index; (void)ctx;
-    rb_ar_bool(ar, "enabled", 4);
-    rb_ar_bool(ar, "foreground", 4);
-    rb_ar_i32(ar, "backgroundId");
-    rb_ar_i32(ar, "x");
-    rb_ar_i32(ar, "y");
-    rb_ar_i32(ar, "tileX");
-    rb_ar_i32(ar, "tileY");
-    rb_ar_i32(ar, "speedX");
-    rb_ar_i32(ar, "speedY");
-    rb_ar_bool(ar, "stretch", 4);
+    rb_ar_layout_fields(ar, &ROOM_BACKGROUND, 0);
 }
 
 static void room_view(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
@@ -191,19 +189,14 @@ static void text_item_instance(rb_ar *ar, datawin_state *st, uint64_t index, voi
 
 /* ---------- layer type data ---------- */
 
-static void background_layer(rb_ar *ar)
-{
-    rb_ar_bool(ar, "backgroundVisible", 4);
-    rb_ar_bool(ar, "foreground", 4);
-    rb_ar_i32(ar, "spriteId");
-    rb_ar_bool(ar, "tiledHorizontally", 4);
-    rb_ar_bool(ar, "tiledVertically", 4);
-    rb_ar_bool(ar, "stretch", 4);
-    rb_ar_x32(ar, "color");
-    rb_ar_f32(ar, "firstFrame");
-    rb_ar_f32(ar, "animationSpeed");
-    rb_ar_u32(ar, "animationSpeedType");
-}
+static const rb_layout_field BACKGROUND_LAYER_FIELDS[] = {
+    {"backgroundVisible", RB_K_BOOL, 4}, {"foreground", RB_K_BOOL, 4}, {"spriteId", RB_K_INT, RB_I32},
+    {"tiledHorizontally", RB_K_BOOL, 4}, {"tiledVertically", RB_K_BOOL, 4}, {"stretch", RB_K_BOOL, 4},
+    {"color", RB_K_INT, RB_X32}, {"firstFrame", RB_K_FLOAT, 4}, {"animationSpeed", RB_K_FLOAT, 4},
+    {"animationSpeedType", RB_K_INT, RB_U32}};
+static const rb_layout BACKGROUND_LAYER = {"background layer", BACKGROUND_LAYER_FIELDS, 10};
+
+static void background_layer(rb_ar *ar) { rb_ar_layout_fields(ar, &BACKGROUND_LAYER, 0); }
 
 /* Uncompressed grid (before 2024.2): tilesX × tilesY cells, row by row. */
 static void tile_grid(rb_ar *ar, uint64_t cells)

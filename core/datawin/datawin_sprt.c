@@ -373,6 +373,12 @@ static void special_sprite(rb_ar *ar, datawin_state *st, const sprite_geometry *
     pointed_part(ar, st, &nine_slice_at, v->gms2 && version >= 3, "nineSlice", v);
 }
 
+/* A field run spelled out with the archive's primitives (rb_ar_layout_fields). */
+static const rb_layout_field SPRITE_FLAGS_FIELDS[] = {
+    {"transparent", RB_K_BOOL, 4}, {"smooth", RB_K_BOOL, 4}, {"preload", RB_K_BOOL, 4}, {"bboxMode", RB_K_INT, RB_U32},
+    {"sepMasks", RB_K_INT, RB_U32}, {"originX", RB_K_INT, RB_I32}, {"originY", RB_K_INT, RB_I32}};
+static const rb_layout SPRITE_FLAGS = {"sprite flags", SPRITE_FLAGS_FIELDS, 7};
+
 static void sprite(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)index;
@@ -385,13 +391,7 @@ static void sprite(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     g.right = rb_ar_i32(ar, "marginRight");
     g.bottom = rb_ar_i32(ar, "marginBottom");
     g.top = rb_ar_i32(ar, "marginTop");
-    rb_ar_bool(ar, "transparent", 4);
-    rb_ar_bool(ar, "smooth", 4);
-    rb_ar_bool(ar, "preload", 4);
-    rb_ar_u32(ar, "bboxMode");
-    rb_ar_u32(ar, "sepMasks");
-    rb_ar_i32(ar, "originX");
-    rb_ar_i32(ar, "originY");
+    rb_ar_layout_fields(ar, &SPRITE_FLAGS, 0);
     uint32_t next = 0;
     int special = rb_ar_direction(ar) == RB_AR_READ && rb_ar_peek_u32(ar, &next) && next == 0xFFFFFFFFu;
     if (rb_ar_has(ar, "specialVersion", special)) special_sprite(ar, st, &g, v);
@@ -562,6 +562,11 @@ static void em_size(rb_ar *ar)
     else rb_ar_u32(ar, "emSize");
 }
 
+static const rb_layout_field FONT_STYLE_FIELDS[] = {
+    {"bold", RB_K_BOOL, 4}, {"italic", RB_K_BOOL, 4}, {"rangeStart", RB_K_INT, RB_U16}, {"charset", RB_K_INT, RB_U8},
+    {"antiAliasing", RB_K_INT, RB_U8}, {"rangeEnd", RB_K_INT, RB_U32}};
+static const rb_layout FONT_STYLE = {"font style", FONT_STYLE_FIELDS, 6};
+
 static void font(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)index;
@@ -569,12 +574,7 @@ static void font(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     datawin_strref(ar, st, "name");
     datawin_strref(ar, st, "displayName");
     em_size(ar);
-    rb_ar_bool(ar, "bold", 4);
-    rb_ar_bool(ar, "italic", 4);
-    rb_ar_u16(ar, "rangeStart");
-    rb_ar_u8(ar, "charset");
-    rb_ar_u8(ar, "antiAliasing");
-    rb_ar_u32(ar, "rangeEnd");
+    rb_ar_layout_fields(ar, &FONT_STYLE, 0);
     datawin_tpag_ref(ar, st, "texture");
     rb_ar_f32(ar, "scaleX");
     rb_ar_f32(ar, "scaleY");
