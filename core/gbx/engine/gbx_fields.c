@@ -50,7 +50,9 @@ void gbx_fields(rb_ar *ar, const gbx_field *fields, size_t count)
     RB_AR_EACH(ar, i, count) field(ar, &fields[i]);
 }
 
-void gbx_fields_list(rb_ar *ar, const char *key, uint64_t min_element_bytes, const gbx_field *fields, size_t count)
+uint64_t gbx_fields_list(rb_ar *ar, const char *key, uint64_t min_element_bytes, const gbx_field *fields, size_t count)
 {
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, min_element_bytes)) gbx_fields(ar, fields, count);
+    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, min_element_bytes);
+    RB_AR_RECORDS(ar, i, n) gbx_fields(ar, fields, count);
+    return n;
 }

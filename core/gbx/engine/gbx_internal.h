@@ -193,8 +193,8 @@ void gbx_fields(rb_ar *ar, const gbx_field *fields, size_t count);
  * gbx_fields_list(ar, "checkpoints", 8, GBX_FIELDS({'i', "time"}, {'f', "speed"})). */
 #define GBX_FIELDS(...) (const gbx_field[]){__VA_ARGS__}, sizeof((const gbx_field[]){__VA_ARGS__}) / sizeof(gbx_field)
 /* A list (u32 count, derived) of records that are each one field run; `min_element_bytes`
- * bounds the count against the bytes left (rb_ar_list_begin). */
-void gbx_fields_list(rb_ar *ar, const char *key, uint64_t min_element_bytes, const gbx_field *fields, size_t count);
+ * bounds the count against the bytes left (rb_ar_list_begin). Returns its length. */
+uint64_t gbx_fields_list(rb_ar *ar, const char *key, uint64_t min_element_bytes, const gbx_field *fields, size_t count);
 /* A chunk that is one field run: GBX_FIELDS_CHUNK(name, {'u', "version"}, {'s', "u01"}). */
 #define GBX_FIELDS_CHUNK(fn, ...)                                                                  \
     static const gbx_field fn##_fields[] = {__VA_ARGS__};                                          \

@@ -33,11 +33,8 @@ static void ghost_003(rb_ar *ar)
 {
     rb_ar_record_begin(ar, "sampleData");
     gbx_data_blob(ar, "rawData");
-    gbx_i32_list(ar, "offsets");
-    gbx_i32_list(ar, "stateTimes");
-    gbx_bool(ar, "isFixedTimeStep");
-    rb_ar_i32(ar, "samplePeriod");
-    rb_ar_i32(ar, "version");
+    gbx_fields(ar, GBX_FIELDS({'L', "offsets"}, {'L', "stateTimes"}, {'b', "isFixedTimeStep"}, {'i', "samplePeriod"},
+                               {'i', "version"}));
     rb_ar_record_end(ar);
 }
 
@@ -131,10 +128,10 @@ static void ghost_006(rb_ar *ar)
 
 /* ---------- CGameCtnGhost ---------- */
 
-static void badge(rb_ar *ar)
+void gbx_ghost_badge(rb_ar *ar, unsigned version_wire)
 {
     rb_ar_record_begin(ar, "badge");
-    int32_t version = rb_ar_i32(ar, "version");
+    uint64_t version = rb_ar_uint(ar, "version", version_wire);
     gbx_vec3(ar, "color");
     if (version == 0) {
         rb_ar_i32(ar, "u01");
@@ -155,7 +152,7 @@ static void ctn_ghost_000(rb_ar *ar)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "lightTrailColor");
     gbx_fileref_list(ar, "skinPackDescs");
-    if (gbx_bool(ar, "hasBadges")) badge(ar);
+    if (gbx_bool(ar, "hasBadges")) gbx_ghost_badge(ar, RB_I32);
     if (appearance >= 1) gbx_string(ar, "u01");
     gbx_string(ar, "ghostNickname");
     gbx_string(ar, "ghostAvatarName");
@@ -266,14 +263,8 @@ static void ctn_ghost_01d(rb_ar *ar)
 static void settings_info(rb_ar *ar, uint32_t version)
 {
     rb_ar_record_begin(ar, NULL);
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "u02");
-    rb_ar_u8(ar, "u03");
-    gbx_bool(ar, "u04");
-    rb_ar_f32(ar, "u05");
-    gbx_bool(ar, "u06");
-    rb_ar_f32(ar, "u07");
-    rb_ar_f32(ar, "u08");
+    gbx_fields(ar, GBX_FIELDS({'b', "u01"}, {'b', "u02"}, {'y', "u03"}, {'b', "u04"}, {'f', "u05"}, {'b', "u06"},
+                               {'f', "u07"}, {'f', "u08"}));
     RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u09", RB_U32, 4)) rb_ar_f32(ar, NULL);
     gbx_string(ar, "u10");
     if (version >= 3) gbx_int3(ar, "u11");
@@ -286,12 +277,7 @@ static void ctn_ghost_022(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (version <= 1) {
-        uint64_t n = rb_ar_list_begin(ar, "oldSettings", RB_U32, 12);
-        RB_AR_RECORDS(ar, i, n) {
-            rb_ar_i32(ar, "u01");
-            rb_ar_i32(ar, "u02");
-            rb_ar_i32(ar, "u03");
-        }
+        gbx_fields_list(ar, "oldSettings", 12, GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}));
         return;
     }
     uint64_t n = rb_ar_list_begin(ar, "settings", RB_U32, 40);
@@ -302,14 +288,8 @@ static void ctn_ghost_022(rb_ar *ar)
 static void ctn_ghost_023(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    gbx_string(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    gbx_string(ar, "u03");
-    rb_ar_i32(ar, "u04");
-    rb_ar_i32(ar, "u05");
-    gbx_string(ar, "u06");
-    rb_ar_i32(ar, "u07");
-    gbx_string(ar, "u08");
+    gbx_fields(ar, GBX_FIELDS({'s', "u01"}, {'i', "u02"}, {'s', "u03"}, {'i', "u04"}, {'i', "u05"}, {'s', "u06"},
+                               {'i', "u07"}, {'s', "u08"}));
     if (version >= 2) {
         rb_ar_u8(ar, "u09");
         rb_ar_i32(ar, "u10");
@@ -400,10 +380,7 @@ static void ctn_ghost_02b(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "ghost 02B version %u is not known (1 is)", version);
         return;
     }
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_i32(ar, "u04");
+    gbx_fields(ar, GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}));
     gbx_fields_list(ar, "u05", 8, GBX_FIELDS({'i', "time"}, {'i', "u06"}));
     rb_ar_i32(ar, "u07");
 }
@@ -423,11 +400,8 @@ static void ctn_ghost_02d(rb_ar *ar)
     rb_ar_u32(ar, "walltimeEndTimestamp");
     gbx_string(ar, "validateTitleId");
     fixed_blob(ar, "validateTitleChecksum", 32);
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_i32(ar, "validateValidationSeed");
-    rb_ar_i32(ar, "u04");
-    gbx_string(ar, "validateRaceSettings");
+    gbx_fields(ar, GBX_FIELDS({'i', "u02"}, {'i', "u03"}, {'i', "validateValidationSeed"}, {'i', "u04"},
+                               {'s', "validateRaceSettings"}));
 }
 
 static void ctn_ghost_02e(rb_ar *ar) { gbx_string(ar, "u01"); }

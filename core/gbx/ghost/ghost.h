@@ -15,6 +15,11 @@ void gbx_ghost_validating_build(rb_ar *ar);
  * replay 00F). */
 void gbx_ghost_validation_data(rb_ar *ar);
 
+/* The player's badge (ghost.c), in a ghost's appearance and in the media tracker's entity
+ * block: its own version (`version_wire`: RB_I32 in ghosts, RB_U32 in entity blocks), colour,
+ * stickers (two strings each) and layers. */
+void gbx_ghost_badge(rb_ar *ar, unsigned version_wire);
+
 /* An i32 length + raw bytes ("data" in GBX.NET), kept as a blob; the length is derived
  * (ghost_samples.c). */
 void gbx_data_blob(rb_ar *ar, const char *key);

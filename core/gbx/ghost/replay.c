@@ -205,12 +205,8 @@ GBX_FIELDS_CHUNK(replay_025, {'u', "version"}, {'f', "u01"}, {'i', "u02"})
 static void replay_026(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "entDataSceneUIdsToGhosts", RB_U32, 12);
-    RB_AR_RECORDS(ar, i, n) {
-        rb_ar_i32(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_i32(ar, "u03");
-    }
+    uint64_t n = gbx_fields_list(ar, "entDataSceneUIdsToGhosts", 12,
+                                 GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}));
     if (version < 1) return;
     uint64_t k = rb_ar_list_begin_n(ar, "u04", n, 4);
     if (rb_ar_ok(ar) && k != n)

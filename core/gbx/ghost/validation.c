@@ -29,10 +29,8 @@ void gbx_ghost_inputs(rb_ar *ar)
 
 void gbx_ghost_validating_build(rb_ar *ar)
 {
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
+    gbx_fields(ar, GBX_FIELDS({'s', "validateExeVersion"}, {'u', "validateExeChecksum"}, {'i', "validateOsKind"},
+                               {'i', "validateCpuKind"}));
 }
 
 void gbx_ghost_validation_data(rb_ar *ar)

@@ -20,11 +20,8 @@ static void collection_009(rb_ar *ar)
 {
     gbx_id(ar, "collection");
     gbx_noderef_deprec_list(ar, "completeListZoneList");
-    gbx_noderef(ar, "defaultZone");
-    gbx_bool(ar, "needUnlock");
-    rb_ar_f32(ar, "squareSize");
-    rb_ar_f32(ar, "squareHeight");
-    gbx_meta(ar, "vehicle");
+    gbx_fields(ar, GBX_FIELDS({'n', "defaultZone"}, {'b', "needUnlock"}, {'f', "squareSize"}, {'f', "squareHeight"},
+                               {'M', "vehicle"}));
 }
 
 GBX_FIELDS_CHUNK(collection_00c, {'b', "isEditable"}, {'i', "collectionType"})
@@ -128,18 +125,11 @@ static void block_info_005(rb_ar *ar)
     static const char *const zeros[] = {"u02", "u03", "u04"};
     gbx_id(ar, "identId"); /* "id" is the chunk's own key */
     RB_AR_EACH(ar, i, 3) rb_ar_i32(ar, zeros[i]);
-    gbx_bool(ar, "isPillar");
-    rb_ar_i32(ar, "selection");
-    rb_ar_i32(ar, "u06");
-    gbx_noderef(ar, "pillar");
-    gbx_noderef_list(ar, "groundBlockUnitInfos");
-    gbx_noderef_list(ar, "airBlockUnitInfos");
+    gbx_fields(ar, GBX_FIELDS({'b', "isPillar"}, {'i', "selection"}, {'i', "u06"}, {'n', "pillar"},
+                               {'N', "groundBlockUnitInfos"}, {'N', "airBlockUnitInfos"}));
     mobil_lists(ar, "groundMobils");
     mobil_lists(ar, "airMobils");
-    rb_ar_u8(ar, "u07");
-    rb_ar_i32(ar, "u08");
-    rb_ar_u16(ar, "u09");
-    rb_ar_u16(ar, "u10");
+    gbx_fields(ar, GBX_FIELDS({'y', "u07"}, {'i', "u08"}, {'h', "u09"}, {'h', "u10"}));
 }
 
 static void block_info_009(rb_ar *ar) { gbx_bool(ar, "isPillar"); }

@@ -26,10 +26,7 @@ static void material_user_000(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 11, "material instance 0x090FD000")) return;
     uint32_t game_material = version >= 11 ? rb_ar_bool(ar, "isUsingGameMaterial", 1) : 0;
-    gbx_id(ar, "materialName");
-    gbx_id(ar, "model");
-    gbx_string(ar, "baseTexture");
-    rb_ar_u8(ar, "surfacePhysicId");
+    gbx_fields(ar, GBX_FIELDS({'I', "materialName"}, {'I', "model"}, {'s', "baseTexture"}, {'y', "surfacePhysicId"}));
     if (version >= 10) rb_ar_u8(ar, "surfaceGameplayId");
     if (version < 1) return;
     if (game_material || (version >= 9 && version <= 10)) gbx_string(ar, "link");
@@ -41,10 +38,7 @@ static void material_user_000(rb_ar *ar)
     if (version < 3) return;
     n = item_list_begin(ar, "uvAnims", 24);
     RB_AR_RECORDS(ar, i, n) {
-        gbx_id(ar, "u01");
-        gbx_id(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_u64(ar, "u04");
+        gbx_fields(ar, GBX_FIELDS({'I', "u01"}, {'I', "u02"}, {'f', "u03"}, {'Q', "u04"}));
         if (version >= 5) gbx_id(ar, "u05");
     }
     if (version < 4) return;
@@ -108,10 +102,7 @@ static void crystal_group(rb_ar *ar, uint32_t version)
     if (version >= 31) rb_ar_i32(ar, "u01");
     if (version >= 36) rb_ar_u8(ar, "u02");
     else rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "u04");
-    gbx_i32_list(ar, "u05");
+    gbx_fields(ar, GBX_FIELDS({'i', "u03"}, {'s', "name"}, {'i', "u04"}, {'L', "u05"}));
     rb_ar_record_end(ar);
 }
 
@@ -267,11 +258,7 @@ static void layer_modifier(rb_ar *ar)
 {
     layer_base(ar);
     rb_ar_u32(ar, "modifierVersion");
-    uint64_t n = item_list_begin(ar, "mask", 8);
-    RB_AR_RECORDS(ar, i, n) {
-        rb_ar_i32(ar, "groupIndex");
-        gbx_id(ar, "layerId");
-    }
+    item_fields_list(ar, "mask", 8, GBX_FIELDS({'i', "groupIndex"}, {'I', "layerId"}));
 }
 
 static void layer_light_positions(rb_ar *ar)

@@ -15,12 +15,7 @@ enum { ITEM_TYPE_ORNAMENT = 1, ITEM_TYPE_PICK_UP = 2 };
 
 static void edition_sprite_params(rb_ar *ar)
 {
-    uint64_t n = item_list_begin(ar, "spriteParams", 20);
-    RB_AR_RECORDS(ar, i, n) {
-        gbx_vec3(ar, "u01");
-        gbx_bool(ar, "u02");
-        rb_ar_f32(ar, "u03");
-    }
+    item_fields_list(ar, "spriteParams", 20, GBX_FIELDS({'v', "u01"}, {'b', "u02"}, {'f', "u03"}));
 }
 
 static void edition_light_balls(rb_ar *ar)
@@ -39,10 +34,7 @@ static void edition_000(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 8, "entity model edition 0x2E026000")) return;
     uint32_t type = rb_ar_u32(ar, "itemType");
-    gbx_noderef(ar, "meshCrystal");
-    gbx_string(ar, "u01");
-    gbx_noderef(ar, "u02");
-    gbx_noderef_list(ar, "u03");
+    gbx_fields(ar, GBX_FIELDS({'n', "meshCrystal"}, {'s', "u01"}, {'n', "u02"}, {'N', "u03"}));
     edition_sprite_params(ar);
     gbx_noderef(ar, "u04");
     gbx_noderef(ar, "u05");
@@ -63,10 +55,8 @@ static void edition_000(rb_ar *ar)
     }
     rb_ar_i32(ar, "u20");
     if (version < 1) return;
-    gbx_string(ar, "inventoryName");
-    gbx_string(ar, "inventoryDescription");
-    rb_ar_i32(ar, "inventoryItemClass");
-    rb_ar_i32(ar, "inventoryOccupation");
+    gbx_fields(ar, GBX_FIELDS({'s', "inventoryName"}, {'s', "inventoryDescription"}, {'i', "inventoryItemClass"},
+                               {'i', "inventoryOccupation"}));
     if (version >= 6 && version <= 7) gbx_noderef(ar, "u21");
 }
 
@@ -90,11 +80,7 @@ static void block_item_000(rb_ar *ar)
     if (!item_version_known(ar, version, 1, "block item 0x2E025000")) return;
     gbx_id(ar, "archetypeBlockInfoId");
     gbx_id(ar, "archetypeBlockInfoCollectionId");
-    uint64_t n = item_list_begin(ar, "customizedVariants", 8);
-    RB_AR_RECORDS(ar, i, n) {
-        rb_ar_i32(ar, "id");
-        gbx_noderef(ar, "crystal");
-    }
+    uint64_t n = item_fields_list(ar, "customizedVariants", 8, GBX_FIELDS({'i', "id"}, {'n', "crystal"}));
     if (version < 1) return;
     /* one properties record per variant, after all of them, when any has some */
     if (!rb_ar_bool(ar, "hasProperties", 1)) return;
@@ -143,18 +129,12 @@ static void placement_class(rb_ar *ar)
     }
     gbx_id(ar, "sizeGroup");
     item_id_list(ar, "compatibleGroupsIds");
-    gbx_bool(ar, "alwaysUp");
-    gbx_bool(ar, "alignToInterior");
-    gbx_bool(ar, "alignToWorldDir");
-    gbx_vec3(ar, "worldDir");
+    gbx_fields(ar, GBX_FIELDS({'b', "alwaysUp"}, {'b', "alignToInterior"}, {'b', "alignToWorldDir"},
+                               {'v', "worldDir"}));
     uint64_t n = item_list_begin(ar, "patchLayouts", 36);
     RB_AR_RECORDS(ar, i, n) {
-        rb_ar_i32(ar, "itemCount");
-        rb_ar_f32(ar, "itemSpacing");
-        rb_ar_i32(ar, "fillAlign");
-        rb_ar_i32(ar, "fillDir");
-        rb_ar_f32(ar, "normedPos");
-        rb_ar_f32(ar, "u01");
+        gbx_fields(ar, GBX_FIELDS({'i', "itemCount"}, {'f', "itemSpacing"}, {'i', "fillAlign"}, {'i', "fillDir"},
+                                   {'f', "normedPos"}, {'f', "u01"}));
         item_id_list(ar, "onlyOnGroups");
         rb_ar_f32(ar, "altitude");
         rb_ar_f32(ar, "u02");

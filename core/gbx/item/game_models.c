@@ -77,10 +77,8 @@ static void func_keys_real_001(rb_ar *ar)
 static void func_keys_real_002(rb_ar *ar)
 {
     func_keys_real_001(ar);
-    gbx_bool(ar, "forceTangentMinX");
-    gbx_bool(ar, "forceTangentMaxX");
-    rb_ar_f32(ar, "forcedTangentMinX");
-    rb_ar_f32(ar, "forcedTangentMaxX");
+    gbx_fields(ar, GBX_FIELDS({'b', "forceTangentMinX"}, {'b', "forceTangentMaxX"}, {'f', "forcedTangentMinX"},
+                               {'f', "forcedTangentMaxX"}));
 }
 
 static const gbx_chunk_def GAME_MODEL_CHUNKS[] = {

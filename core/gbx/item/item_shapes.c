@@ -164,6 +164,13 @@ uint64_t item_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)
     return rb_ar_list_begin(ar, key, RB_U32, min_item_bytes);
 }
 
+uint64_t item_fields_list(rb_ar *ar, const char *key, uint64_t min_item_bytes, const gbx_field *fields, size_t count)
+{
+    uint64_t n = item_list_begin(ar, key, min_item_bytes);
+    RB_AR_RECORDS(ar, i, n) gbx_fields(ar, fields, count);
+    return n;
+}
+
 static const rb_layout_field F32_FIELD[] = {{NULL, RB_K_FLOAT, 4}};
 static const rb_layout F32_ELEMENT = {"float", F32_FIELD, 1};
 static const rb_layout_field I32_FIELD[] = {{NULL, RB_K_INT, RB_I32}};

@@ -35,10 +35,7 @@ static void phy_trigger(rb_ar *ar, uint32_t v)
     rb_ar_record_begin(ar, NULL);
     if (v >= 5) rb_ar_i32(ar, "u01");
     if (v >= 4) {
-        rb_ar_f32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_f32(ar, "u04");
-        rb_ar_f32(ar, "u05");
+        gbx_fields(ar, GBX_FIELDS({'f', "u02"}, {'f', "u03"}, {'f', "u04"}, {'f', "u05"}));
     }
     if (v >= 3) rb_ar_i32(ar, "u06");
     if (v >= 2) rb_ar_i32(ar, "u07");
@@ -189,12 +186,8 @@ static void vis_001(rb_ar *ar)
 /* 002 (skippable): sounds */
 static void vis_002(rb_ar *ar)
 {
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "soundRefSpawn");
-    gbx_string(ar, "soundRefUnspawn");
-    gbx_string(ar, "soundRefGrab");
-    gbx_string(ar, "soundRefSmashed");
-    gbx_string(ar, "soundRefPermanent");
+    gbx_fields(ar, GBX_FIELDS({'u', "version"}, {'s', "soundRefSpawn"}, {'s', "soundRefUnspawn"}, {'s', "soundRefGrab"},
+                               {'s', "soundRefSmashed"}, {'s', "soundRefPermanent"}));
     item_iso4(ar, "soundLocPermanent");
 }
 

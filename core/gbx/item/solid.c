@@ -19,14 +19,8 @@ static void solid_old_00c(rb_ar *ar)
 {
     static const char *const bools[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
     RB_AR_EACH(ar, i, sizeof bools / sizeof bools[0]) gbx_bool(ar, bools[i]);
-    rb_ar_f32(ar, "u11");
-    rb_ar_i32(ar, "u12");
-    rb_ar_f32(ar, "u13");
-    rb_ar_f32(ar, "u14");
-    rb_ar_f32(ar, "u15");
-    rb_ar_f32(ar, "u16");
-    rb_ar_i32(ar, "u17");
-    rb_ar_i32(ar, "u18");
+    gbx_fields(ar, GBX_FIELDS({'f', "u11"}, {'i', "u12"}, {'f', "u13"}, {'f', "u14"}, {'f', "u15"}, {'f', "u16"},
+                               {'i', "u17"}, {'i', "u18"}));
 }
 
 GBX_FIELDS_CHUNK(solid_old_00d, {'b', "u01"}, {'b', "u02"}, {'n', "tree"})
@@ -144,11 +138,7 @@ static void tree_light_004(rb_ar *ar) { gbx_noderef(ar, "plugLight"); }
 
 static void tree_visual_mip_002(rb_ar *ar)
 {
-    uint64_t n = item_list_begin(ar, "levels", 8);
-    RB_AR_RECORDS(ar, i, n) {
-        rb_ar_f32(ar, "farZ");
-        gbx_noderef(ar, "tree");
-    }
+    item_fields_list(ar, "levels", 8, GBX_FIELDS({'f', "farZ"}, {'n', "tree"}));
 }
 
 static const gbx_chunk_def OLD_SOLID_CHUNKS[] = {

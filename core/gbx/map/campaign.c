@@ -77,10 +77,7 @@ static void campaign_012(rb_ar *ar)
     if (version <= 1) {
         gbx_string(ar, "scoreContext");
     } else {
-        rb_ar_i32(ar, "u01");
-        gbx_string(ar, "u02");
-        gbx_string(ar, "u03");
-        gbx_string(ar, "u04");
+        gbx_fields(ar, GBX_FIELDS({'i', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"}));
     }
     gbx_bool(ar, "officialRecordEnabled");
     if (version == 0) {

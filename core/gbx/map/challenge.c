@@ -76,25 +76,21 @@ static void chunk_00f(rb_ar *ar)
     gbx_meta(ar, "decoration");
 }
 
+/* What 013 and 01F store before their blocks. */
+static const gbx_field MAP_BASICS[] = {{'M', "mapInfo"}, {'s', "mapName"}, {'M', "decoration"}, {'3', "size"},
+                                       {'b', "needUnlock"}};
+
 /* 013: TMPU block data, block version 0 */
 static void chunk_013(rb_ar *ar)
 {
-    gbx_meta(ar, "mapInfo");
-    gbx_string(ar, "mapName");
-    gbx_meta(ar, "decoration");
-    gbx_int3(ar, "size");
-    gbx_bool(ar, "needUnlock");
+    gbx_fields(ar, MAP_BASICS, sizeof MAP_BASICS / sizeof MAP_BASICS[0]);
     blocks(ar, 0, 0);
 }
 
 /* 01F: block data */
 static void chunk_01f(rb_ar *ar)
 {
-    gbx_meta(ar, "mapInfo");
-    gbx_string(ar, "mapName");
-    gbx_meta(ar, "decoration");
-    gbx_int3(ar, "size");
-    gbx_bool(ar, "needUnlock");
+    gbx_fields(ar, MAP_BASICS, sizeof MAP_BASICS / sizeof MAP_BASICS[0]);
     uint32_t version = rb_ar_u32(ar, "blockVersion");
     blocks(ar, version, 1);
 }
@@ -127,10 +123,8 @@ static void thumbnail_camera(rb_ar *ar)
     if (!has) return;
     rb_ar_u8(ar, "u01");
     gbx_floats(ar, "thumbnailRotation", 9);
-    gbx_vec3(ar, "thumbnailPosition");
-    rb_ar_f32(ar, "thumbnailFov");
-    rb_ar_f32(ar, "thumbnailNearClipPlane");
-    rb_ar_f32(ar, "thumbnailFarClipPlane");
+    gbx_fields(ar, GBX_FIELDS({'v', "thumbnailPosition"}, {'f', "thumbnailFov"}, {'f', "thumbnailNearClipPlane"},
+                               {'f', "thumbnailFarClipPlane"}));
 }
 
 static void chunk_027(rb_ar *ar) { thumbnail_camera(ar); }
@@ -146,10 +140,8 @@ static void chunk_02a(rb_ar *ar) { gbx_bool(ar, "createdWithSimpleEditor"); }
 static void chunk_049(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "clipIntro");
-    gbx_noderef(ar, "clipPodium");
-    gbx_noderef(ar, "clipGroupInGame");
-    gbx_noderef(ar, "clipGroupEndRace");
+    gbx_fields(ar, GBX_FIELDS({'n', "clipIntro"}, {'n', "clipPodium"}, {'n', "clipGroupInGame"},
+                               {'n', "clipGroupEndRace"}));
     if (version >= 2) gbx_noderef(ar, "clipAmbiance");
     if (version >= 1) gbx_int3(ar, "clipTriggerSize");
 }

@@ -32,10 +32,7 @@ static void custom_key(rb_ar *ar, uint32_t v)
         rb_ar_i32(ar, "u02");
         custom_view(ar);
     }
-    gbx_bool(ar, "anchorRot");
-    rb_ar_i32(ar, "anchor");
-    gbx_bool(ar, "anchorVis");
-    rb_ar_i32(ar, "target");
+    gbx_fields(ar, GBX_FIELDS({'b', "anchorRot"}, {'i', "anchor"}, {'b', "anchorVis"}, {'i', "target"}));
     if (v <= 5) {
         gbx_vec3(ar, "targetPosition");
         if (v == 1) {
@@ -166,12 +163,8 @@ static void path_key(rb_ar *ar, uint32_t v)
     gbx_vec3(ar, "pitchYawRoll");
     rb_ar_f32(ar, "fov");
     if (v >= 3) rb_ar_f32(ar, "nearZ");
-    gbx_bool(ar, "anchorRot");
-    rb_ar_i32(ar, "anchor");
-    gbx_bool(ar, "anchorVis");
-    rb_ar_i32(ar, "target");
-    gbx_vec3(ar, "targetPosition");
-    rb_ar_f32(ar, "weight");
+    gbx_fields(ar, GBX_FIELDS({'b', "anchorRot"}, {'i', "anchor"}, {'b', "anchorVis"}, {'i', "target"},
+                               {'v', "targetPosition"}, {'f', "weight"}));
     gbx_floats(ar, "u01", 4);
     if (v >= 4) {
         rb_ar_i32(ar, "u02");

@@ -34,12 +34,8 @@ static void clip_00d(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!mt_version_known(ar, version, 1, "clip 0x0307900D")) return;
     clip_tracks_and_name(ar);
-    gbx_bool(ar, "stopWhenLeave");
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "stopWhenRespawn");
-    gbx_string(ar, "u02");
-    rb_ar_f32(ar, "u03");
-    rb_ar_i32(ar, "localPlayerClipEntIndex");
+    gbx_fields(ar, GBX_FIELDS({'b', "stopWhenLeave"}, {'b', "u01"}, {'b', "stopWhenRespawn"}, {'s', "u02"},
+                               {'f', "u03"}, {'i', "localPlayerClipEntIndex"}));
 }
 
 GBX_FIELDS_CHUNK(clip_00e, {'u', "version"}, {'i', "u01"})

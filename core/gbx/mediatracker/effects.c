@@ -196,21 +196,9 @@ static void spectators_key(rb_ar *ar, uint32_t v)
     rb_ar_f32(ar, "spectators");
 }
 
-static void spectators_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, spectators_key, 0);
-}
-
 static void intensity_key(rb_ar *ar, uint32_t v)
 {
     rb_ar_f32(ar, "intensity");
-}
-
-static void dirty_lens_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, intensity_key, 0);
 }
 
 static void capture_weight_key(rb_ar *ar, uint32_t v)
@@ -218,11 +206,16 @@ static void capture_weight_key(rb_ar *ar, uint32_t v)
     rb_ar_f32(ar, "captureWeight");
 }
 
-static void camera_blend_000(rb_ar *ar)
+/* the version, then keys of one float each (`key` names it) */
+static void version_and_float_keys(rb_ar *ar, key_fields_fn key)
 {
     rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, capture_weight_key, 0);
+    mt_key_list(ar, "keys", 8, key, 0);
 }
+
+static void spectators_000(rb_ar *ar) { version_and_float_keys(ar, spectators_key); }
+static void dirty_lens_000(rb_ar *ar) { version_and_float_keys(ar, intensity_key); }
+static void camera_blend_000(rb_ar *ar) { version_and_float_keys(ar, capture_weight_key); }
 
 /* DOF 03126000: chunk number = key version */
 static void dof_key(rb_ar *ar, uint32_t v)

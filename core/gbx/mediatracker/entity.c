@@ -5,6 +5,7 @@
  * No corpus file has one; the layouts are GBX.NET's chunkl files, and fixtures made by the
  * project's writer round-trip each (docs/formats/gbx_mediatracker.md "TM2020 blocks").
  */
+#include "core/gbx/ghost/ghost.h"
 #include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- Entity 0329F000 ---------- */
@@ -16,34 +17,8 @@ static void entity_key(rb_ar *ar, uint32_t version)
 {
     rb_ar_i32(ar, "lights"); /* 0 auto, 1 on, 2 off */
     if (version < 6) return;
-    rb_ar_f32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_f32(ar, "trailIntensity");
+    gbx_fields(ar, GBX_FIELDS({'f', "u01"}, {'i', "u02"}, {'i', "u03"}, {'f', "trailIntensity"}));
     if (version >= 9) rb_ar_f32(ar, "selfIllumIntensity");
-}
-
-static void sticker(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, NULL);
-    gbx_string(ar, "u01");
-    gbx_string(ar, "u02");
-    rb_ar_record_end(ar);
-}
-
-/* the player's badge: its own version, colour, stickers (two strings each) and layers */
-static void badge(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, "badge");
-    uint32_t version = rb_ar_u32(ar, "version");
-    gbx_vec3(ar, "color");
-    if (version == 0) {
-        rb_ar_i32(ar, "u01");
-        gbx_string(ar, "u02");
-    }
-    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "stickers", RB_U32, 8)) sticker(ar);
-    gbx_string_list(ar, "layers");
-    rb_ar_record_end(ar);
 }
 
 /* The entity's look: lights, skins, badge, keys, ghost name, by version (2 and later). */
@@ -57,7 +32,7 @@ static void entity_look(rb_ar *ar, uint32_t version)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "u03");
     gbx_fileref_list(ar, "skinNames");
-    if (gbx_bool(ar, "hasBadges")) badge(ar);
+    if (gbx_bool(ar, "hasBadges")) gbx_ghost_badge(ar, RB_U32);
     if (version < 4) return;
     if (version >= 11) gbx_string(ar, "skinOptions");
     mt_key_list(ar, "keys", version >= 9 ? 28 : version >= 6 ? 24 : 8, entity_key, version);
@@ -91,12 +66,7 @@ static void entity_002(rb_ar *ar) { gbx_string(ar, "skinOptions"); }
 void gbx_anchored_object_infos(rb_ar *ar, const char *key)
 {
     RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, 24)) {
-        gbx_bool(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_f32(ar, "u04");
-        rb_ar_f32(ar, "u05");
-        rb_ar_i32(ar, "u06");
+        gbx_fields(ar, GBX_FIELDS({'b', "u01"}, {'i', "u02"}, {'f', "u03"}, {'f', "u04"}, {'f', "u05"}, {'i', "u06"}));
     }
 }
 
@@ -155,10 +125,7 @@ static void decal2d_000(rb_ar *ar)
     gbx_fileref_list(ar, "images");
     RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "decals", RB_U32, 72)) {
         gbx_floats(ar, "location", 12); /* iso4: a 3x3 rotation, then the translation */
-        gbx_vec3(ar, "scale");
-        rb_ar_f32(ar, "u01");
-        gbx_bool(ar, "u02");
-        rb_ar_i32(ar, "u03");
+        gbx_fields(ar, GBX_FIELDS({'v', "scale"}, {'f', "u01"}, {'b', "u02"}, {'i', "u03"}));
     }
 }
 
