@@ -9,6 +9,7 @@
  * content is re-encoded when it was edited. Key names are GBX.NET property names, camelCase.
  */
 #include "core/gbx/ghost/ghost.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- small building blocks ---------- */
 
@@ -128,20 +129,6 @@ static void ghost_006(rb_ar *ar)
 
 /* ---------- CGameCtnGhost ---------- */
 
-void gbx_ghost_badge(rb_ar *ar, unsigned version_wire)
-{
-    rb_ar_record_begin(ar, "badge");
-    uint64_t version = rb_ar_uint(ar, "version", version_wire);
-    gbx_vec3(ar, "color");
-    if (version == 0) {
-        rb_ar_i32(ar, "u01");
-        gbx_string(ar, "u02");
-    }
-    gbx_fields_list(ar, "stickers", 8, GBX_FIELDS({'s', "u01"}, {'s', "u02"}));
-    gbx_string_list(ar, "layers");
-    rb_ar_record_end(ar);
-}
-
 /* 000 (skippable): appearance. Defines ids in the body's table (player model), so it must be
  * typed for later references to resolve (docs/formats/gbx.md "Lookback ids"); v5+ holds a
  * CPlugEntRecordData node. */
@@ -152,7 +139,7 @@ static void ctn_ghost_000(rb_ar *ar)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "lightTrailColor");
     gbx_fileref_list(ar, "skinPackDescs");
-    if (gbx_bool(ar, "hasBadges")) gbx_ghost_badge(ar, RB_I32);
+    if (gbx_bool(ar, "hasBadges")) gbx_player_badge(ar, RB_I32);
     if (appearance >= 1) gbx_string(ar, "u01");
     gbx_string(ar, "ghostNickname");
     gbx_string(ar, "ghostAvatarName");

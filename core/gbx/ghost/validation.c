@@ -6,7 +6,8 @@
  */
 #include "core/gbx/ghost/ghost.h"
 
-void gbx_ghost_input_events(rb_ar *ar)
+/* CInputEventsStore without its leading u32. */
+static void input_events(rb_ar *ar)
 {
     RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "inputNames", RB_U32, 4)) gbx_id(ar, NULL);
     rb_slot count = rb_ar_slot(ar, "numInputs", RB_U32);
@@ -24,7 +25,7 @@ void gbx_ghost_input_events(rb_ar *ar)
 void gbx_ghost_inputs(rb_ar *ar)
 {
     rb_ar_u32(ar, "u01");
-    gbx_ghost_input_events(ar);
+    input_events(ar);
 }
 
 void gbx_ghost_validating_build(rb_ar *ar)

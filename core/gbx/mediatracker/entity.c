@@ -5,7 +5,6 @@
  * No corpus file has one; the layouts are GBX.NET's chunkl files, and fixtures made by the
  * project's writer round-trip each (docs/formats/gbx_mediatracker.md "TM2020 blocks").
  */
-#include "core/gbx/ghost/ghost.h"
 #include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- Entity 0329F000 ---------- */
@@ -21,6 +20,20 @@ static void entity_key(rb_ar *ar, uint32_t version)
     if (version >= 9) rb_ar_f32(ar, "selfIllumIntensity");
 }
 
+void gbx_player_badge(rb_ar *ar, unsigned version_wire)
+{
+    rb_ar_record_begin(ar, "badge");
+    uint64_t version = rb_ar_uint(ar, "version", version_wire);
+    gbx_vec3(ar, "color");
+    if (version == 0) {
+        rb_ar_i32(ar, "u01");
+        gbx_string(ar, "u02");
+    }
+    gbx_fields_list(ar, "stickers", 8, GBX_FIELDS({'s', "u01"}, {'s', "u02"}));
+    gbx_string_list(ar, "layers");
+    rb_ar_record_end(ar);
+}
+
 /* The entity's look: lights, skins, badge, keys, ghost name, by version (2 and later). */
 static void entity_look(rb_ar *ar, uint32_t version)
 {
@@ -32,7 +45,7 @@ static void entity_look(rb_ar *ar, uint32_t version)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "u03");
     gbx_fileref_list(ar, "skinNames");
-    if (gbx_bool(ar, "hasBadges")) gbx_ghost_badge(ar, RB_U32);
+    if (gbx_bool(ar, "hasBadges")) gbx_player_badge(ar, RB_U32);
     if (version < 4) return;
     if (version >= 11) gbx_string(ar, "skinOptions");
     mt_key_list(ar, "keys", version >= 9 ? 28 : version >= 6 ? 24 : 8, entity_key, version);
