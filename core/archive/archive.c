@@ -1106,6 +1106,22 @@ uint64_t rb_ar_list_length(const rb_ar *ar)
 
 void rb_ar_list_end(rb_ar *ar) { ar_end_container(ar); }
 
+int rb_ar_list_next(rb_ar *ar, uint64_t *index, uint64_t count, int records)
+{
+    if (*index == UINT64_MAX) {
+        *index = 0;
+    } else {
+        if (records) rb_ar_record_end(ar);
+        ++*index;
+    }
+    if (*index < count && !ar->failed) {
+        if (records) rb_ar_record_begin(ar, NULL);
+        return 1;
+    }
+    rb_ar_list_end(ar);
+    return 0;
+}
+
 int rb_ar_empty_list(rb_ar *ar, const char *key, unsigned count_wire, const char *what)
 {
     if (ar->failed) return 0;

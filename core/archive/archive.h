@@ -190,6 +190,24 @@ int rb_ar_empty_list(rb_ar *ar, const char *key, unsigned count_wire, const char
 /* Length of the list being described (for WRITE-side loops). */
 uint64_t rb_ar_list_length(const rb_ar *ar);
 
+/* The loops of the description language. Every one stops at the first error, so that a
+ * description never goes on past a failed element (after an error every primitive is a no-op).
+ *
+ *   RB_AR_EACH(ar, i, n)     elements 0..n-1 of a list the caller ends (or any run of n fields)
+ *   RB_AR_LIST(ar, i, n)     the elements of the list just begun (n: what rb_ar_list_begin or
+ *                            _n returned), then rb_ar_list_end
+ *   RB_AR_RECORDS(ar, i, n)  the same, each element a record (rb_ar_record_begin(ar, NULL) before
+ *                            the body, rb_ar_record_end after)
+ *
+ * `i` is the element's index (uint64_t) inside the body. The body of RB_AR_LIST and RB_AR_RECORDS
+ * must not leave by break, return or goto: the list (and record) would stay open. */
+#define RB_AR_EACH(ar, i, n) for (uint64_t i = 0; i < (n) && rb_ar_ok(ar); i++)
+#define RB_AR_LIST(ar, i, n) for (uint64_t i = UINT64_MAX, i##_count = (n); rb_ar_list_next((ar), &i, i##_count, 0);)
+#define RB_AR_RECORDS(ar, i, n) for (uint64_t i = UINT64_MAX, i##_count = (n); rb_ar_list_next((ar), &i, i##_count, 1);)
+/* The step of RB_AR_LIST / RB_AR_RECORDS: ends the element at *index (none when UINT64_MAX),
+ * begins the next one and returns 1, or ends the list and returns 0. */
+int rb_ar_list_next(rb_ar *ar, uint64_t *index, uint64_t count, int records);
+
 /* Tables: a list of elements of one static layout (rb_layout, model.h), the same as
  * rb_ar_list_begin (or _n), one element described per iteration, rb_ar_list_end — only faster and
  * smaller. Binary READ keeps the elements as their packed bytes (one node for the list); WRITE

@@ -335,26 +335,39 @@ static void derive_content_crc(rb_ar *ar, const ar_range *r, const rb_buf *conte
     rb_ar_slot_set(ar, r->crc_slot, crc);
 }
 
+/* WRITE: the report of a stream being finished, before its bytes are written. */
+static void start_report(rb_stream_report *rep, const ar_range *r, const rb_buf *content)
+{
+    memset(rep, 0, sizeof(*rep));
+    snprintf(rep->name, sizeof rep->name, "%s", r->what);
+    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
+    rep->content_size = content->size;
+    rep->original_size = r->stream->stream->original_size;
+}
+
+/* WRITE: the stream's sizes into their slots, its report to the document. */
+static void finish_report(rb_ar *ar, rb_stream_info *info, rb_stream_report *rep, rb_slot *content_slot,
+                          rb_slot *encoded_slot)
+{
+    rb_ar_slot_set(ar, content_slot, rep->content_size);
+    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
+    publish_report(ar, info, rep);
+}
+
 /* Text WRITE: the content's lines follow the stream's header lines; the slots get text sizes. */
 static void finish_write_text_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, rb_slot *encoded_slot)
 {
     rb_buf content = ar->outputs[--ar->output_count];
     rb_stream_info *info = r->stream->stream;
     rb_stream_report report, *rep = &report;
-    memset(rep, 0, sizeof(*rep));
-    snprintf(rep->name, sizeof rep->name, "%s", r->what);
-    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
-    rep->content_size = content.size;
-    rep->original_size = info->original_size;
+    start_report(rep, r, &content);
     if (r->crc_slot) /* text: the content is lines; the CRC stays the binary content's */
         rb_ar_slot_set(ar, r->crc_slot, rb_stream_digests(info)->content_crc32);
     if (content.failed) ar_out(ar)->failed = 1;
     rb_buf_put(ar_out(ar), content.data, content.size);
     rep->written_size = ar_out(ar)->size - r->out_start;
     rb_buf_free(&content);
-    rb_ar_slot_set(ar, content_slot, rep->content_size);
-    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
-    publish_report(ar, info, rep);
+    finish_report(ar, info, rep, content_slot, encoded_slot);
 }
 
 /* WRITE: choose between the original encoded bytes and a fresh encoding. */
@@ -369,11 +382,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     int unchanged = content_unchanged(ar, r->stream, &content);
     derive_content_crc(ar, r, &content);
     rb_stream_report report, *rep = &report;
-    memset(rep, 0, sizeof(*rep));
-    snprintf(rep->name, sizeof rep->name, "%s", r->what);
-    snprintf(rep->codec, sizeof rep->codec, "%s", r->codec->name);
-    rep->content_size = content.size;
-    rep->original_size = info->original_size;
+    start_report(rep, r, &content);
     size_t encoded_start = ar_out(ar)->size;
     if (unchanged && passes_original_through(ar, r->codec)) {
         rb_buf_put(ar_out(ar), info->original, info->original_size);
@@ -396,9 +405,7 @@ static void finish_write_stream(rb_ar *ar, ar_range *r, rb_slot *content_slot, r
     rep->identical = info->original && rep->written_size == info->original_size &&
                      rb_buf_equals_at(ar_out(ar), encoded_start, info->original, info->original_size);
     rb_buf_free(&content);
-    rb_ar_slot_set(ar, content_slot, rep->content_size);
-    rb_ar_slot_set(ar, encoded_slot, rep->written_size);
-    publish_report(ar, info, rep);
+    finish_report(ar, info, rep, content_slot, encoded_slot);
 }
 
 void rb_ar_stream_end_crc(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encoded_size_slot, rb_slot *crc_slot)

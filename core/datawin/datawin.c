@@ -183,8 +183,7 @@ static void opaque_strrefs(rb_ar *ar, datawin_state *st, const uint32_t *offsets
     if (!rb_ar_has(ar, "strrefs", reading && st->strings_linked)) return;
     rb_ar_uint_detached(ar, "strrefsFoundByScan", RB_U8, !walked);
     count = rb_ar_list_begin_n(ar, "strrefs", count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         uint32_t at = (uint32_t)rb_ar_uint_detached(ar, "at", RB_U32, offsets ? offsets[i] : 0);
         long target = reading ? datawin_string_at(st, targets[i]) : 0;
         uint32_t size = 0;
@@ -200,9 +199,7 @@ static void opaque_strrefs(rb_ar *ar, datawin_state *st, const uint32_t *offsets
             else
                 datawin_add_text_link(ar, st, (size_t)(data_at + at), text, occurrence, "strrefs");
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* READ: the chunk's bytes with every string reference word set to zero (an arena copy). */
@@ -456,7 +453,7 @@ static int link_address(rb_ar *ar, const datawin_state *st, const datawin_fixup 
 
 static void patch_fixups(rb_ar *ar, datawin_state *st)
 {
-    for (size_t i = 0; i < st->fixup_count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, st->fixup_count) {
         uint64_t address = 0;
         if (!link_address(ar, st, &st->fixups[i], &address)) break;
         rb_slot slot = {.position = st->fixups[i].position, .wire = RB_U32, .valid = 1};

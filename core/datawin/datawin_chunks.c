@@ -95,9 +95,7 @@ void datawin_chunk_gen8(rb_ar *ar, datawin_state *st)
     rb_ar_uint(ar, "functionClassifications", RB_U64 | RB_W_HEX);
     rb_ar_i32(ar, "steamAppId");
     if (bytecode >= 14) rb_ar_u32(ar, "debuggerPort");
-    uint64_t rooms = rb_ar_list_begin(ar, "roomOrder", RB_U32, 4);
-    for (uint64_t i = 0; i < rooms && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "roomOrder", RB_U32, 4)) rb_ar_i32(ar, NULL);
     if (major >= 2) {
         /* seeded from the timestamp, window size, flags and room count: kept verbatim
          * (docs/formats/datawin.md "GEN8") */
@@ -155,20 +153,17 @@ void datawin_chunk_tpag(rb_ar *ar, datawin_state *st)
         st->tpag_count = count;
         st->tpag_known = 1;
     }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         rb_slot p = rb_ar_slot(ar, "itemPointer", RB_U32);
         rb_ar_slot_set(ar, &p, first + 22 * i);
     }
     static const char *const fields[] = {"sourceX", "sourceY", "sourceWidth", "sourceHeight", "targetX",
                                          "targetY", "targetWidth", "targetHeight", "boundingWidth", "boundingHeight"};
     count = rb_ar_list_begin_n(ar, "items", count, 22);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) rb_ar_u16(ar, fields[f]);
         rb_ar_sint(ar, "texturePage", RB_I16);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* ---------- TXTR ---------- */
@@ -266,14 +261,14 @@ void datawin_chunk_txtr(rb_ar *ar, datawin_state *st)
     if (!datawin_count_fits(ar, count, 4, "textures")) return;
     rb_slot *slots = calloc((size_t)count * (words + 1) + 1, sizeof *slots);
     if (!slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu textures", (unsigned long long)count); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) slots[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
+    RB_AR_EACH(ar, i, count) slots[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
     rb_slot *fields = slots + count;
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         rb_ar_slot_set(ar, &slots[i], datawin_abs(ar, st));
         for (unsigned w = 0; w < words; w++) fields[i * words + w] = rb_ar_slot(ar, "entry field", RB_U32);
     }
     count = rb_ar_list_begin_n(ar, "textures", count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, count) {
         rb_slot *f = &fields[i * words];
         rb_ar_record_begin(ar, NULL);
         rb_ar_slot_set(ar, &f[0], rb_ar_uint_detached(ar, "scaled", RB_U32, f[0].value));
@@ -297,7 +292,6 @@ void datawin_chunk_txtr(rb_ar *ar, datawin_state *st)
         }
         rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     free(slots);
     zero_fill(ar, st, 4);
 }
@@ -329,10 +323,9 @@ void datawin_chunk_audo(rb_ar *ar, datawin_state *st)
     if (!datawin_count_fits(ar, count, 4, "sounds")) return;
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu sounds", (unsigned long long)count); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "soundPointer", RB_U32);
+    RB_AR_EACH(ar, i, count) table[i] = rb_ar_slot(ar, "soundPointer", RB_U32);
     count = rb_ar_list_begin_n(ar, "sounds", count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         /* 2024.11+ "remove unused assets" leaves null entries: nothing is written for them */
         if (rb_ar_has(ar, "data", table[i].value != 0)) {
             zero_fill(ar, st, 4);
@@ -341,8 +334,6 @@ void datawin_chunk_audo(rb_ar *ar, datawin_state *st)
             const rb_node *data = rb_ar_bytes(ar, "data", RB_K_BLOB, length.value);
             if (data) rb_ar_slot_set(ar, &length, data->v.bytes.size);
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     free(table);
 }

@@ -167,7 +167,7 @@ void datawin_code_let_go_of_nodes(datawin_state *st)
 void datawin_code_replay(rb_ar *ar, datawin_state *st, const void *occurrences, size_t count)
 {
     if (!code_map_reset(ar, st, 0)) return;
-    for (size_t k = 0; k < count && rb_ar_ok(ar); k++) {
+    RB_AR_EACH(ar, k, count) {
         entity_occurrences *o = add_named(ar, st->code);
         if (o) memcpy(o, (const entity_occurrences *)occurrences + k, sizeof *o);
     }
@@ -424,7 +424,7 @@ static void sort_references(rb_ar *ar, reference_list *l)
 /* READ: the push.s operands, in address order, from the walk's flags. */
 static void collect_string_operands(rb_ar *ar, const datawin_state *st, code_sites *c)
 {
-    for (uint64_t w = 0; w < (c->end - c->start) / 4 && rb_ar_ok(ar); w++) {
+    RB_AR_EACH(ar, w, (c->end - c->start) / 4) {
         if (!(c->word[w] & WORD_STRING)) continue;
         uint64_t at = c->start + 4 * w;
         uint32_t index = datawin_le32(st->file + at);
@@ -443,7 +443,7 @@ static void find_sites(rb_ar *ar, datawin_state *st, const code_entry *e, uint64
 {
     c->word = calloc((size_t)((c->end - c->start) / 4 + 1), 1);
     if (!c->word) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++)
+    RB_AR_EACH(ar, i, count)
         if (e[i].parent == i)
             walk_blob(ar, st->file + e[i].blob, e[i].length, (uint64_t)e[i].blob,
                       c->word + ((uint64_t)e[i].blob - c->start) / 4);
@@ -499,7 +499,7 @@ static void string_operand_list(rb_ar *ar, datawin_state *st, site_list *l, uint
     if (reading) l->next = first + n;
     if (!rb_ar_has(ar, key, n > 0)) return;
     uint64_t count = rb_ar_list_begin_n(ar, key, n, 0);
-    for (uint64_t k = 0; k < count && rb_ar_ok(ar); k++) {
+    RB_AR_LIST(ar, k, count) {
         const string_site *s = reading ? &l->items[first + k] : NULL;
         rb_ar_record_begin(ar, NULL);
         uint64_t at = rb_ar_uint_detached(ar, "at", RB_U32, s ? s->at - here : 0);
@@ -512,7 +512,6 @@ static void string_operand_list(rb_ar *ar, datawin_state *st, site_list *l, uint
         if (rb_ar_direction(ar) == RB_AR_WRITE && text) link_operand(ar, st, key, here, size, at, text, occurrence);
         rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* WRITE: a reference of the model must sit on a variable or function operand of its blob (after an
@@ -595,7 +594,7 @@ static void references_of_entry(rb_ar *ar, code_sites *c, const rb_node *blob, u
     while (reading && first + n < l->count && l->items[first + n].at < here + blob->v.bytes.size) n++;
     if (reading) l->next = first + n;
     const rb_node *tables[ENTITY_KINDS] = {NULL, NULL};
-    for (uint32_t kind = 0; kind < ENTITY_KINDS && rb_ar_ok(ar); kind++) {
+    RB_AR_EACH(ar, kind, ENTITY_KINDS) {
         size_t count = 0;
         /* no reference read yet: items is NULL, and NULL + 0 is undefined */
         const reference *entry_references = n ? l->items + first : NULL;
@@ -684,7 +683,7 @@ static void link_chains(rb_ar *ar, datawin_state *st, reference_list *l)
     chain_state *chains[ENTITY_KINDS];
     for (int kind = 0; kind < ENTITY_KINDS; kind++) chains[kind] = calloc(entities[kind] + 1, sizeof(chain_state));
     if (!chains[ENTITY_VARIABLE] || !chains[ENTITY_FUNCTION]) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-    for (size_t k = 0; k < l->count && rb_ar_ok(ar); k++) {
+    RB_AR_EACH(ar, k, l->count) {
         const reference *r = &l->items[k];
         chain_state *c = &chains[r->kind][r->entity];
         if (c->count) link_occurrence(ar, &l->items[c->latest], r->at);
@@ -693,7 +692,7 @@ static void link_chains(rb_ar *ar, datawin_state *st, reference_list *l)
         c->count++;
     }
     for (int kind = 0; kind < ENTITY_KINDS && rb_ar_ok(ar); kind++)
-        for (uint32_t e = 0; e < entities[kind] && rb_ar_ok(ar); e++) {
+        RB_AR_EACH(ar, e, entities[kind]) {
             const chain_state *c = &chains[kind][e];
             if (!c->count) continue;
             const reference *last = &l->items[c->latest];
@@ -747,7 +746,7 @@ static int classify_entries(rb_ar *ar, code_entry *e, uint64_t count, uint64_t b
     if (!roots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return 0; }
     size_t root_count = 0;
     uint64_t next = blobs;
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         e[i].parent = i;
         if (e[i].blob == (int64_t)next && e[i].offset == 0) {
             if (e[i].length > chunk_end - next)
@@ -896,7 +895,7 @@ static void code_modern(rb_ar *ar, datawin_state *st)
     if (!table || !e) {
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu code entries", (unsigned long long)count);
     } else {
-        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
+        RB_AR_EACH(ar, i, count) table[i] = rb_ar_slot(ar, "entryPointer", RB_U32);
         uint64_t blobs = datawin_abs(ar, st), chunk_end = blobs + rb_ar_remaining(ar);
         for (uint64_t i = 0; reading && i < count && rb_ar_ok(ar); i++) peek_header(ar, st, table[i].value, chunk_end, &e[i]);
         if (reading && rb_ar_ok(ar)) classify_entries(ar, e, count, blobs, chunk_end);
@@ -905,12 +904,7 @@ static void code_modern(rb_ar *ar, datawin_state *st)
             if (e[i].parent == i && (uint64_t)e[i].blob + e[i].length > sites.end) sites.end = (uint64_t)e[i].blob + e[i].length;
         if (reading && rb_ar_ok(ar)) find_sites(ar, st, e, count, &sites);
         count = rb_ar_list_begin_n(ar, "entries", count, 0);
-        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-            rb_ar_record_begin(ar, NULL);
-            code_entry_fields(ar, st, i, &e[i], &sites);
-            rb_ar_record_end(ar);
-        }
-        rb_ar_list_end(ar);
+        RB_AR_RECORDS(ar, i, count) code_entry_fields(ar, st, i, &e[i], &sites);
         if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar)) link_chains(ar, st, &sites.references);
         for (uint64_t i = 0; i < count && rb_ar_ok(ar) && rb_ar_direction(ar) != RB_AR_FROM_JSON; i++)
             code_header(ar, st, &table[i], i, &e[i]);
@@ -1057,8 +1051,7 @@ void datawin_chunk_vari(rb_ar *ar, datawin_state *st)
     }
     unsigned record = modern ? 20 : 12;
     uint64_t count = rb_ar_list_begin_n(ar, "variables", rb_ar_remaining(ar) / record, record);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) variable(ar, st, modern, i, first_is_operand);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, count) variable(ar, st, modern, i, first_is_operand);
     if (rb_ar_direction(ar) == RB_AR_WRITE) check_named_exist(ar, st, ENTITY_VARIABLE, count);
 }
 
@@ -1082,13 +1075,10 @@ static void code_locals(rb_ar *ar, datawin_state *st)
     uint64_t count = rb_ar_count_of(ar, "locals", count_slot.value);
     rb_ar_slot_set(ar, &count_slot, count);
     count = rb_ar_list_begin_n(ar, "locals", count, 8);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         rb_ar_u32(ar, "index");
         datawin_strref(ar, st, "name");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_record_end(ar);
 }
 
@@ -1116,12 +1106,10 @@ void datawin_chunk_func(rb_ar *ar, datawin_state *st)
     unsigned first_is_operand = first_occurrence_rule(ar, st, ENTITY_FUNCTION);
     uint64_t count = modern ? rb_ar_list_begin(ar, "functions", RB_U32, 12)
                             : rb_ar_list_begin_n(ar, "functions", rb_ar_remaining(ar) / 12, 12);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) function(ar, st, i, first_is_operand);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, count) function(ar, st, i, first_is_operand);
     if (rb_ar_direction(ar) == RB_AR_WRITE) check_named_exist(ar, st, ENTITY_FUNCTION, count);
     if (!modern) return;
     if (!rb_ar_has(ar, "codeLocals", reading && code_locals_follow(ar, st))) return;
     count = rb_ar_list_begin(ar, "codeLocals", RB_U32, 8);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) code_locals(ar, st);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, count) code_locals(ar, st);
 }

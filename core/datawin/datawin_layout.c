@@ -49,10 +49,9 @@ void datawin_pointer_list(rb_ar *ar, datawin_state *st, const char *key, unsigne
     if (!datawin_count_fits(ar, count, 4, key)) return;
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu pointers", (unsigned long long)count); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "pointer", RB_U32);
+    RB_AR_EACH(ar, i, count) table[i] = rb_ar_slot(ar, "pointer", RB_U32);
     count = rb_ar_list_begin_n(ar, key, count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         /* GM 2024.11+ "remove unused assets" leaves null pointers: nothing is laid out for them */
         if (rb_ar_has(ar, "removed", dir == RB_AR_READ && table[i].value == 0)) {
             rb_ar_bool_detached(ar, "removed", 1, 1);
@@ -62,9 +61,7 @@ void datawin_pointer_list(rb_ar *ar, datawin_state *st, const char *key, unsigne
             rb_ar_slot_set(ar, &table[i], datawin_abs(ar, st));
             element(ar, st, i, ctx);
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     free(table);
 }
 
@@ -122,9 +119,7 @@ int datawin_variant_fits(rb_ar *ar, const rb_ar_mark *mark, const char *what)
 
 void datawin_id_list(rb_ar *ar, const char *key, unsigned wire)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_uint(ar, NULL, wire);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) rb_ar_uint(ar, NULL, wire);
 }
 
 void datawin_data_lands_here(rb_ar *ar, const datawin_state *st, rb_slot *slot, const char *what)
@@ -164,11 +159,5 @@ void datawin_try_variants(rb_ar *ar, datawin_state *st, datawin_variant_fn fn, c
 
 void datawin_string_list(rb_ar *ar, datawin_state *st, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        datawin_strref(ar, st, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) datawin_strref(ar, st, "name");
 }

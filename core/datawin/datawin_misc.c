@@ -50,7 +50,7 @@ static void texture_group(rb_ar *ar, datawin_state *st, uint64_t index, void *ct
     lists[n++] = "tilesets";
     rb_slot at[5];
     for (size_t i = 0; i < n; i++) at[i] = rb_ar_slot(ar, lists[i], RB_U32);
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         datawin_data_lands_here(ar, st, &at[i], lists[i]);
         datawin_id_list(ar, lists[i], RB_I32);
     }
@@ -85,14 +85,10 @@ void datawin_chunk_tgin(rb_ar *ar, datawin_state *st)
 void datawin_chunk_embi(rb_ar *ar, datawin_state *st)
 {
     version_one(ar, st, 0);
-    uint64_t n = rb_ar_list_begin(ar, "images", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "images", RB_U32, 8)) {
         datawin_strref(ar, st, "name");
         datawin_tpag_ref(ar, st, "texture");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     datawin_content_ends_here(ar);
 }
 
@@ -233,7 +229,7 @@ static void emitter_timing(rb_ar *ar, unsigned since)
 
 static void f32_fields(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_f32(ar, keys[i]);
 }
 
 static void emitter_size(rb_ar *ar, unsigned since)

@@ -70,13 +70,10 @@ static void object_physics(rb_ar *ar)
     if (!datawin_count_fits(ar, count, 8, "physics vertices")) return;
     count = rb_ar_list_begin_n(ar, "physicsVertices", count, 8);
     rb_ar_slot_set(ar, &count_slot, count);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         rb_ar_f32(ar, "x");
         rb_ar_f32(ar, "y");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 enum { OBJT_MANAGED = 1 }; /* 2022.5+: bool32 "managed" after "visible" */
@@ -194,15 +191,11 @@ static void path(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     bool32(ar, "smooth");
     bool32(ar, "closed");
     rb_ar_u32(ar, "precision");
-    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "points", RB_U32, 12)) {
         rb_ar_f32(ar, "x");
         rb_ar_f32(ar, "y");
         rb_ar_f32(ar, "speed");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 void datawin_chunk_path(rb_ar *ar, datawin_state *st)
@@ -215,9 +208,7 @@ void datawin_chunk_path(rb_ar *ar, datawin_state *st)
 void datawin_chunk_glob(rb_ar *ar, datawin_state *st)
 {
     (void)st;
-    uint64_t n = rb_ar_list_begin(ar, "codeIds", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "codeIds", RB_U32, 4)) rb_ar_i32(ar, NULL);
     datawin_content_ends_here(ar);
 }
 
@@ -231,19 +222,16 @@ static void timeline_moments(rb_ar *ar, datawin_state *st)
     if (!datawin_count_fits(ar, count, 8, "moments")) return;
     rb_slot *table = calloc(count ? 2 * (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu moments", (unsigned long long)count); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         table[2 * i] = rb_ar_slot(ar, "step", RB_U32);
         table[2 * i + 1] = rb_ar_slot(ar, "actionsPointer", RB_U32);
     }
     count = rb_ar_list_begin_n(ar, "moments", count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         rb_ar_slot_set(ar, &table[2 * i], rb_ar_uint_detached(ar, "step", RB_U32, table[2 * i].value));
         datawin_data_lands_here(ar, st, &table[2 * i + 1], "moment actions");
         datawin_pointer_list(ar, st, "actions", 1, event_action, NULL);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     free(table);
 }
 
@@ -308,7 +296,7 @@ static uint64_t shader_blob_length(const datawin_state *st, const shader_blob *b
 static void shader_blobs(rb_ar *ar, datawin_state *st, shader_blob *b, size_t n, uint64_t index)
 {
     int reading = rb_ar_direction(ar) == RB_AR_READ;
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         if (!rb_ar_has(ar, b[i].key, b[i].pointer.value != 0)) {
             rb_ar_slot_set(ar, &b[i].pointer, 0);
             continue;
@@ -390,7 +378,7 @@ static void options_old(rb_ar *ar, datawin_state *st)
         {'b', "loadTransparent"}, {'u', "loadAlpha"}, {'b', "scaleProgress"}, {'b', "displayErrors"},
         {'b', "writeErrors"}, {'b', "abortErrors"}, {'b', "variableErrors"}, {'b', "creationEventOrder"},
     };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, sizeof fields / sizeof fields[0]) {
         switch (fields[i].kind) {
         case 'b': bool32(ar, fields[i].key); break;
         case 'i': rb_ar_i32(ar, fields[i].key); break;
@@ -410,14 +398,10 @@ void datawin_chunk_optn(rb_ar *ar, datawin_state *st)
         options_new(ar, st);
     else
         options_old(ar, st);
-    uint64_t n = rb_ar_list_begin(ar, "constants", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "constants", RB_U32, 8)) {
         datawin_strref(ar, st, "name");
         datawin_strref(ar, st, "value");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     datawin_content_ends_here(ar);
 }
 
@@ -432,12 +416,7 @@ static void string_row(rb_ar *ar, datawin_state *st, const char *key, uint64_t c
                    (unsigned long long)count);
         return;
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        datawin_strref(ar, st, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, n) datawin_strref(ar, st, "name");
 }
 
 void datawin_chunk_lang(rb_ar *ar, datawin_state *st)
@@ -453,14 +432,11 @@ void datawin_chunk_lang(rb_ar *ar, datawin_state *st)
     rb_ar_slot_set(ar, &languages_slot, languages);
     if (!datawin_count_fits(ar, languages, 8 + 4 * entries, "languages")) return;
     languages = rb_ar_list_begin_n(ar, "languages", languages, 8);
-    for (uint64_t i = 0; i < languages && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, languages) {
         datawin_strref(ar, st, "name");
         datawin_strref(ar, st, "region");
         string_row(ar, st, "entries", entries);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     datawin_content_ends_here(ar);
 }
 
@@ -476,9 +452,7 @@ static void extension_function(rb_ar *ar, datawin_state *st, uint64_t index, voi
     rb_ar_u32(ar, "kind");
     rb_ar_u32(ar, "returnType");
     datawin_strref(ar, st, "externalName");
-    uint64_t n = rb_ar_list_begin(ar, "argumentTypes", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "argumentTypes", RB_U32, 4)) rb_ar_u32(ar, NULL);
 }
 
 static void extension_file(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
@@ -532,8 +506,7 @@ static void product_data(rb_ar *ar, uint64_t extensions)
                    (unsigned long long)extensions);
         return;
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_bytes(ar, NULL, RB_K_BLOB, 16);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_bytes(ar, NULL, RB_K_BLOB, 16);
 }
 
 static void extn_chunk(rb_ar *ar, datawin_state *st, unsigned variant)

@@ -36,19 +36,17 @@ enum layer_type {
 
 /* ---------- GM:S 1.x backgrounds and views, instances, tiles ---------- */
 
+/* Field runs spelled out with the archive's primitives (rb_ar_layout_fields). */
+static const rb_layout_field ROOM_BACKGROUND_FIELDS[] = {
+    {"enabled", RB_K_BOOL, 4}, {"foreground", RB_K_BOOL, 4}, {"backgroundId", RB_K_INT, RB_I32},
+    {"x", RB_K_INT, RB_I32}, {"y", RB_K_INT, RB_I32}, {"tileX", RB_K_INT, RB_I32}, {"tileY", RB_K_INT, RB_I32},
+    {"speedX", RB_K_INT, RB_I32}, {"speedY", RB_K_INT, RB_I32}, {"stretch", RB_K_BOOL, 4}};
+static const rb_layout ROOM_BACKGROUND = {"room background", ROOM_BACKGROUND_FIELDS, 10};
+
 static void room_background(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)st; (void)index; (void)ctx;
-    rb_ar_bool(ar, "enabled", 4);
-    rb_ar_bool(ar, "foreground", 4);
-    rb_ar_i32(ar, "backgroundId");
-    rb_ar_i32(ar, "x");
-    rb_ar_i32(ar, "y");
-    rb_ar_i32(ar, "tileX");
-    rb_ar_i32(ar, "tileY");
-    rb_ar_i32(ar, "speedX");
-    rb_ar_i32(ar, "speedY");
-    rb_ar_bool(ar, "stretch", 4);
+    rb_ar_layout_fields(ar, &ROOM_BACKGROUND, 0);
 }
 
 static void room_view(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
@@ -191,19 +189,14 @@ static void text_item_instance(rb_ar *ar, datawin_state *st, uint64_t index, voi
 
 /* ---------- layer type data ---------- */
 
-static void background_layer(rb_ar *ar)
-{
-    rb_ar_bool(ar, "backgroundVisible", 4);
-    rb_ar_bool(ar, "foreground", 4);
-    rb_ar_i32(ar, "spriteId");
-    rb_ar_bool(ar, "tiledHorizontally", 4);
-    rb_ar_bool(ar, "tiledVertically", 4);
-    rb_ar_bool(ar, "stretch", 4);
-    rb_ar_x32(ar, "color");
-    rb_ar_f32(ar, "firstFrame");
-    rb_ar_f32(ar, "animationSpeed");
-    rb_ar_u32(ar, "animationSpeedType");
-}
+static const rb_layout_field BACKGROUND_LAYER_FIELDS[] = {
+    {"backgroundVisible", RB_K_BOOL, 4}, {"foreground", RB_K_BOOL, 4}, {"spriteId", RB_K_INT, RB_I32},
+    {"tiledHorizontally", RB_K_BOOL, 4}, {"tiledVertically", RB_K_BOOL, 4}, {"stretch", RB_K_BOOL, 4},
+    {"color", RB_K_INT, RB_X32}, {"firstFrame", RB_K_FLOAT, 4}, {"animationSpeed", RB_K_FLOAT, 4},
+    {"animationSpeedType", RB_K_INT, RB_U32}};
+static const rb_layout BACKGROUND_LAYER = {"background layer", BACKGROUND_LAYER_FIELDS, 10};
+
+static void background_layer(rb_ar *ar) { rb_ar_layout_fields(ar, &BACKGROUND_LAYER, 0); }
 
 /* Uncompressed grid (before 2024.2): tilesX × tilesY cells, row by row. */
 static void tile_grid(rb_ar *ar, uint64_t cells)
@@ -213,8 +206,7 @@ static void tile_grid(rb_ar *ar, uint64_t cells)
     if (rb_ar_ok(ar) && n != cells)
         rb_ar_fail(ar, RB_E_MODEL, "tileData has %llu cells, but tilesX × tilesY = %llu", (unsigned long long)n,
                    (unsigned long long)cells);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u32(ar, NULL);
 }
 
 /* A repeat run: one byte 0x80 | (repeat - 1), then the tile; the model keeps the repeat count. */
@@ -236,8 +228,7 @@ static uint64_t verbatim_run(rb_ar *ar)
     uint64_t n = rb_ar_list_begin(ar, "tiles", RB_U8, 4);
     if (rb_ar_ok(ar) && n > 127) rb_ar_fail(ar, RB_E_MODEL, "a verbatim tile run holds at most 127 tiles, not %llu",
                                             (unsigned long long)n);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u32(ar, NULL);
     return n;
 }
 
@@ -301,13 +292,7 @@ void datawin_room_effect_property(rb_ar *ar, datawin_state *st)
 static void effect_fields(rb_ar *ar, datawin_state *st)
 {
     datawin_strref(ar, st, "effectType");
-    uint64_t n = rb_ar_list_begin(ar, "effectProperties", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        datawin_room_effect_property(ar, st);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "effectProperties", RB_U32, 12)) datawin_room_effect_property(ar, st);
 }
 
 /* Which pointer lists an assets layer has, in file order. */
@@ -332,7 +317,7 @@ static void assets_layer(rb_ar *ar, datawin_state *st, room_variant *v)
     rb_slot pointers[6];
     size_t n = asset_lists(v, lists);
     for (size_t i = 0; i < n; i++) pointers[i] = rb_ar_slot(ar, lists[i].key, RB_U32);
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         datawin_data_lands_here(ar, st, &pointers[i], lists[i].key);
         datawin_pointer_list(ar, st, lists[i].key, 1, lists[i].element, v);
     }

@@ -33,9 +33,7 @@ static rb_slot count_slot(rb_ar *ar, const char *what, const char *key, uint64_t
 /* SimpleListString (docs/formats/datawin.md "Lists"): u32 count, count string references. */
 static void string_list(rb_ar *ar, datawin_state *st, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) datawin_strref(ar, st, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) datawin_strref(ar, st, NULL);
 }
 
 /* ---------- animation curves (ACRV's: datawin_misc.c; a sequence's own) ---------- */
@@ -61,13 +59,7 @@ static void curve_channel(rb_ar *ar, datawin_state *st, unsigned bezier)
     datawin_strref(ar, st, "name");
     rb_ar_u32(ar, "curveType");
     rb_ar_u32(ar, "iterations");
-    uint64_t n = rb_ar_list_begin(ar, "points", RB_U32, bezier ? 24 : 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        curve_point(ar, bezier);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "points", RB_U32, bezier ? 24 : 12)) curve_point(ar, bezier);
 }
 
 /* Also a sequence's owned or embedded curve (datawin_sprt.c; embedded ones have no name). */
@@ -75,13 +67,7 @@ void datawin_animation_curve(rb_ar *ar, datawin_state *st, int named, unsigned b
 {
     if (named) datawin_strref(ar, st, "name");
     rb_ar_u32(ar, "graphType");
-    uint64_t n = rb_ar_list_begin(ar, "channels", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        curve_channel(ar, st, bezier);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "channels", RB_U32, 16)) curve_channel(ar, st, bezier);
 }
 
 /* ---------- embedded sequences (GMS 2.3+ sprites; also SEQN: datawin_misc.c) ---------- */
@@ -148,24 +134,19 @@ static void text_data(rb_ar *ar, datawin_state *st, const datawin_sequence_layou
  * SimpleList<{i32 channel, T}>. */
 static void keyframes(rb_ar *ar, datawin_state *st, const char *key, keyframe_data_fn data, const datawin_sequence_layout *l)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 20)) {
         rb_ar_record_begin(ar, NULL);
         rb_ar_f32(ar, "key");
         rb_ar_f32(ar, "length");
         rb_ar_bool(ar, "stretch", 4);
         rb_ar_bool(ar, "disabled", 4);
         uint64_t channels = rb_ar_list_begin(ar, "channels", RB_U32, 4);
-        for (uint64_t c = 0; c < channels && rb_ar_ok(ar); c++) {
-            rb_ar_record_begin(ar, NULL);
+        RB_AR_RECORDS(ar, c, channels) {
             rb_ar_i32(ar, "channel");
             data(ar, st, l);
-            rb_ar_record_end(ar);
         }
-        rb_ar_list_end(ar);
         rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* What follows a track's sub-tracks, by its model name (UMT Track). */
@@ -204,7 +185,7 @@ static void owned_curves(rb_ar *ar, datawin_state *st, uint64_t n, const datawin
     /* absent when empty: the model of a track without curves stays what it was */
     if (!rb_ar_has(ar, "ownedResources", n > 0) || !datawin_count_fits(ar, n, 12, "owned resources")) return;
     n = rb_ar_list_begin_n(ar, "ownedResources", n, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         rb_ar_record_begin(ar, NULL);
         datawin_strref(ar, st, "resourceModel");
         const rb_node *model = strref_text(ar, "resourceModel");
@@ -223,12 +204,7 @@ static void track(rb_ar *ar, datawin_state *st, unsigned depth, const datawin_se
 static void sub_tracks(rb_ar *ar, datawin_state *st, uint64_t n, unsigned depth, const datawin_sequence_layout *l)
 {
     n = rb_ar_list_begin_n(ar, "tracks", n, 32);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        track(ar, st, depth + 1, l);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, n) track(ar, st, depth + 1, l);
 }
 
 static void track_keyframes(rb_ar *ar, datawin_state *st, const rb_node *model, const datawin_sequence_layout *l)
@@ -260,8 +236,7 @@ static void track(rb_ar *ar, datawin_state *st, unsigned depth, const datawin_se
     count_slot(ar, "trackCount", "tracks", &tracks);
     if (!datawin_count_fits(ar, tags, 4, "tags") || !datawin_count_fits(ar, tracks, 32, "tracks")) return;
     tags = rb_ar_list_begin_n(ar, "tags", tags, 4);
-    for (uint64_t i = 0; i < tags && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, tags) rb_ar_i32(ar, NULL);
     owned_curves(ar, st, owned, l);
     sub_tracks(ar, st, tracks, depth, l);
     if (rb_ar_ok(ar)) track_keyframes(ar, st, model, l);
@@ -293,20 +268,12 @@ void datawin_sequence(rb_ar *ar, datawin_state *st, const datawin_sequence_layou
     }
     keyframes(ar, st, "broadcastMessages", messages_data, l);
     uint64_t n = rb_ar_list_begin(ar, "tracks", RB_U32, 32);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        track(ar, st, 0, l);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, n) track(ar, st, 0, l);
     n = rb_ar_list_begin(ar, "functionIds", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "id");
         datawin_strref(ar, st, "functionName");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     keyframes(ar, st, "moments", events_data, l);
 }
 
@@ -320,8 +287,7 @@ static void nine_slice(rb_ar *ar)
     for (size_t i = 0; i < 4; i++) rb_ar_i32(ar, sides[i]);
     rb_ar_bool(ar, "enabled", 4);
     uint64_t n = rb_ar_list_begin_n(ar, "tileModes", 5, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     if (rb_ar_ok(ar) && n != 5) rb_ar_fail(ar, RB_E_MODEL, "tileModes must have 5 entries, not %llu", (unsigned long long)n);
 }
 
@@ -343,22 +309,19 @@ static void masks(rb_ar *ar, const sprite_geometry *g, const sprt_variant *v)
     count_slot(ar, "maskCount", "masks", &n);
     if (!datawin_count_fits(ar, n, each, "masks")) return;
     n = rb_ar_list_begin_n(ar, "masks", n, each);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         const rb_node *mask = rb_ar_bytes(ar, NULL, RB_K_BLOB, each);
         if (mask && mask->v.bytes.size != each && rb_ar_ok(ar))
             rb_ar_fail(ar, RB_E_MODEL, "mask %llu has %zu bytes; the sprite's size needs %llu", (unsigned long long)i,
                        mask->v.bytes.size, (unsigned long long)each);
     }
-    rb_ar_list_end(ar);
     uint64_t fill = (4 - n * each % 4) % 4;
     if (fill && rb_ar_direction(ar) != RB_AR_FROM_JSON) rb_ar_expect(ar, "mask zero fill", zeros, (size_t)fill);
 }
 
 static void frames_and_masks(rb_ar *ar, datawin_state *st, const sprite_geometry *g, const sprt_variant *v)
 {
-    uint64_t n = rb_ar_list_begin(ar, "frames", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) datawin_tpag_ref(ar, st, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "frames", RB_U32, 4)) datawin_tpag_ref(ar, st, NULL);
     masks(ar, g, v);
 }
 
@@ -410,6 +373,12 @@ static void special_sprite(rb_ar *ar, datawin_state *st, const sprite_geometry *
     pointed_part(ar, st, &nine_slice_at, v->gms2 && version >= 3, "nineSlice", v);
 }
 
+/* A field run spelled out with the archive's primitives (rb_ar_layout_fields). */
+static const rb_layout_field SPRITE_FLAGS_FIELDS[] = {
+    {"transparent", RB_K_BOOL, 4}, {"smooth", RB_K_BOOL, 4}, {"preload", RB_K_BOOL, 4}, {"bboxMode", RB_K_INT, RB_U32},
+    {"sepMasks", RB_K_INT, RB_U32}, {"originX", RB_K_INT, RB_I32}, {"originY", RB_K_INT, RB_I32}};
+static const rb_layout SPRITE_FLAGS = {"sprite flags", SPRITE_FLAGS_FIELDS, 7};
+
 static void sprite(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)index;
@@ -422,13 +391,7 @@ static void sprite(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     g.right = rb_ar_i32(ar, "marginRight");
     g.bottom = rb_ar_i32(ar, "marginBottom");
     g.top = rb_ar_i32(ar, "marginTop");
-    rb_ar_bool(ar, "transparent", 4);
-    rb_ar_bool(ar, "smooth", 4);
-    rb_ar_bool(ar, "preload", 4);
-    rb_ar_u32(ar, "bboxMode");
-    rb_ar_u32(ar, "sepMasks");
-    rb_ar_i32(ar, "originX");
-    rb_ar_i32(ar, "originY");
+    rb_ar_layout_fields(ar, &SPRITE_FLAGS, 0);
     uint32_t next = 0;
     int special = rb_ar_direction(ar) == RB_AR_READ && rb_ar_peek_u32(ar, &next) && next == 0xFFFFFFFFu;
     if (rb_ar_has(ar, "specialVersion", special)) special_sprite(ar, st, &g, v);
@@ -489,8 +452,7 @@ static void tile_ids(rb_ar *ar, uint64_t tiles, uint64_t per_tile)
     }
     if (!datawin_count_fits(ar, n, 4, "tile ids")) return;
     n = rb_ar_list_begin_n(ar, "tileIds", n, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u32(ar, NULL);
 }
 
 /* GMS2 tileset fields (docs/formats/datawin.md "BGND"). */
@@ -585,14 +547,10 @@ static void glyph(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     rb_ar_sint(ar, "shift", RB_I16);
     rb_ar_sint(ar, "offset", RB_I16);
     if (v->glyph_unknown) rb_ar_sint(ar, "unknown", RB_I16);
-    uint64_t n = rb_ar_list_begin(ar, "kerning", RB_U16, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "kerning", RB_U16, 4)) {
         rb_ar_sint(ar, "character", RB_I16);
         rb_ar_sint(ar, "shiftModifier", RB_I16);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* The em size is a u32, or (2.3+, bit 31 set) a negated f32: kept as stored. */
@@ -604,6 +562,11 @@ static void em_size(rb_ar *ar)
     else rb_ar_u32(ar, "emSize");
 }
 
+static const rb_layout_field FONT_STYLE_FIELDS[] = {
+    {"bold", RB_K_BOOL, 4}, {"italic", RB_K_BOOL, 4}, {"rangeStart", RB_K_INT, RB_U16}, {"charset", RB_K_INT, RB_U8},
+    {"antiAliasing", RB_K_INT, RB_U8}, {"rangeEnd", RB_K_INT, RB_U32}};
+static const rb_layout FONT_STYLE = {"font style", FONT_STYLE_FIELDS, 6};
+
 static void font(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
 {
     (void)index;
@@ -611,12 +574,7 @@ static void font(rb_ar *ar, datawin_state *st, uint64_t index, void *ctx)
     datawin_strref(ar, st, "name");
     datawin_strref(ar, st, "displayName");
     em_size(ar);
-    rb_ar_bool(ar, "bold", 4);
-    rb_ar_bool(ar, "italic", 4);
-    rb_ar_u16(ar, "rangeStart");
-    rb_ar_u8(ar, "charset");
-    rb_ar_u8(ar, "antiAliasing");
-    rb_ar_u32(ar, "rangeEnd");
+    rb_ar_layout_fields(ar, &FONT_STYLE, 0);
     datawin_tpag_ref(ar, st, "texture");
     rb_ar_f32(ar, "scaleX");
     rb_ar_f32(ar, "scaleY");

@@ -249,14 +249,14 @@ void datawin_chunk_strg(rb_ar *ar, datawin_state *st)
     }
     rb_slot *table = calloc(count ? (size_t)count : 1, sizeof *table);
     if (!table) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu strings", (unsigned long long)count); return; }
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) table[i] = rb_ar_slot(ar, "stringPointer", RB_U32);
+    RB_AR_EACH(ar, i, count) table[i] = rb_ar_slot(ar, "stringPointer", RB_U32);
     if (dir == RB_AR_WRITE) {
         st->string_address = calloc(count ? (size_t)count : 1, sizeof *st->string_address);
         if (!st->string_address) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
     }
     static const uint8_t zeros[4];
     count = rb_ar_list_begin_n(ar, "strings", count, 5);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         uint64_t here = datawin_abs(ar, st);
         uint64_t fill = alignment > 1 ? (alignment - here % alignment) % alignment : 0;
         if (dir != RB_AR_FROM_JSON && fill) rb_ar_expect(ar, "record alignment", zeros, (size_t)fill);

@@ -23,7 +23,7 @@ static const unsigned text_layouts[] = {202414, 202413};
 
 static void flags4(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_bool(ar, keys[i], 4);
+    RB_AR_EACH(ar, i, n) rb_ar_bool(ar, keys[i], 4);
 }
 
 /* A flex value: f32 amount and its unit (0 undefined, 1 points, 2 percent, 3 auto). */
@@ -37,7 +37,7 @@ static void flex_value(rb_ar *ar, const char *key)
 
 static void flex_values(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) flex_value(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) flex_value(ar, keys[i]);
 }
 
 /* How a container lays out its children (CSS flexbox names), the last fields of both containers. */

@@ -65,7 +65,7 @@ static void gbx_user_data(rb_ar *ar)
         slots = calloc(count + 1, sizeof(*slots));
         if (!ids || !sizes || !slots) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); goto done; }
         const rb_node *list = writing ? rb_node_get(rb_ar_current(ar), "headerChunks") : NULL;
-        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+        RB_AR_EACH(ar, i, count) {
             rb_slot id = rb_ar_slot(ar, "header chunk id", RB_X32);
             if (writing) rb_ar_slot_set(ar, &id, rb_node_uint(rb_node_get(list->v.kids.items[i], "id")));
             ids[i] = (uint32_t)id.value;
@@ -78,8 +78,7 @@ static void gbx_user_data(rb_ar *ar)
         rb_ar_bool_detached(ar, EMPTY_TABLE_KEY, 1, 1) != 1 && rb_ar_ok(ar))
         rb_ar_fail(ar, RB_E_MODEL, "\"%s\" is either true or left out", EMPTY_TABLE_KEY);
     count = rb_ar_list_begin_n(ar, "headerChunks", count, 0);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, count) {
         uint32_t id = (uint32_t)rb_ar_uint_detached(ar, "id", RB_X32, ids ? ids[i] : 0);
         uint32_t heavy = rb_ar_bool_detached(ar, "heavy", 1, sizes ? sizes[i] >> 31 : 0);
         uint64_t start = rb_ar_tell(ar);
@@ -89,9 +88,7 @@ static void gbx_user_data(rb_ar *ar)
             if (size >= GBX_HEAVY) rb_ar_fail(ar, RB_E_MODEL, "header chunk %llu is too large", (unsigned long long)i);
             rb_ar_slot_set(ar, &slots[i], size | (heavy ? GBX_HEAVY : 0));
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 done:
     free(ids);
     free(sizes);
@@ -102,14 +99,10 @@ done:
 /* Folder tree of the reference table, kept verbatim (unused folders exist; order is arbitrary). */
 static void gbx_folders(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, 8)) {
         gbx_string(ar, "name");
         gbx_folders(ar, "folders");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void gbx_external_node(rb_ar *ar, unsigned version)
@@ -149,7 +142,7 @@ static void gbx_reference_table(rb_ar *ar, unsigned version)
         rb_ar_u32(ar, "ancestorLevel");
         gbx_folders(ar, "folders");
         count = rb_ar_list_begin_n(ar, "externalNodes", count, 12);
-        for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) gbx_external_node(ar, version);
+        RB_AR_EACH(ar, i, count) gbx_external_node(ar, version);
         remember_external_nodes(ar);
         rb_ar_list_end(ar);
     }

@@ -445,13 +445,12 @@ static void payload_polygon(rb_ar *ar, const chunk_ctx *c)
     uint64_t points = c->size >= 10 ? (c->size - 10) / 8 : 0;
     int floats = layout_marker(ar, c, "countsFloats", count.value == 2 * points && count.value != points);
     uint64_t n = rb_ar_list_begin_n(ar, "points", points, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         rb_ar_list_begin_n(ar, NULL, 2, 4);
         rb_ar_f32(ar, NULL);
         rb_ar_f32(ar, NULL);
         rb_ar_list_end(ar);
     }
-    rb_ar_list_end(ar);
     if (rb_ar_ok(ar) && rb_ar_direction(ar) != RB_AR_READ && n < 3)
         chunk_fail(ar, RB_E_MODEL, c, "a polygon needs at least 3 points (the spec: size at least 34), it has %" PRIu64, n);
     rb_ar_slot_set(ar, &count, floats ? 2 * n : n);
@@ -463,8 +462,7 @@ static void payload_id_list(rb_ar *ar, const chunk_ctx *c, const char *key)
 {
     rb_slot count = rb_ar_slot(ar, "count", RB_U32);
     uint64_t n = rb_ar_list_begin_n(ar, key, count.value, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     int trailing = rb_ar_has(ar, "trailing", c->size == 8 + 4 * count.value);
     if (trailing) rb_ar_i32(ar, "trailing");
     if (rb_ar_ok(ar) && rb_ar_direction(ar) != RB_AR_READ && n == 0 && !trailing)

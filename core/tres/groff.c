@@ -288,7 +288,7 @@ static void grf_region(rb_ar *ar, groff_state *st, uint64_t size)
     uint64_t n = rb_ar_table(ar, "instances", RB_U32, has_values ? &REGION_INSTANCE_WITH_VALUES : &REGION_INSTANCE);
     /* each instance refers to its name once (the name table keeps the names in use) */
     const rb_node *instances = rb_node_get(rb_ar_current(ar), "instances");
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) count_use(st, (uint32_t)rb_element_uint(instances, i, "name"));
+    RB_AR_EACH(ar, i, n) count_use(st, (uint32_t)rb_element_uint(instances, i, "name"));
     if (has_values) rb_ar_x32(ar, "valueTableSection");
 }
 
@@ -483,8 +483,7 @@ static void scn_header(rb_ar *ar, groff_state *st, uint64_t size)
     st->save_version = rb_ar_i32(ar, "saveVersion");
     uint64_t n = rb_ar_list_begin_n(ar, "groffPaths", SCN_PATH_SLOTS, SCN_PATH_SLOT);
     if (rb_ar_ok(ar) && n != SCN_PATH_SLOTS) rb_ar_fail(ar, RB_E_MODEL, "must have exactly 5 path slots");
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) fixed_text(ar, NULL, SCN_PATH_SLOT);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) fixed_text(ar, NULL, SCN_PATH_SLOT);
     rb_ar_bool(ar, "brief", 1);
     rb_ar_bytes(ar, "padding", RB_K_BLOB, 3);
     rb_ar_f32(ar, "gameTime");
@@ -498,27 +497,19 @@ static void scn_partitions(rb_ar *ar, groff_state *st, uint64_t size)
 {
     rb_ar_u8(ar, "version");
     unsigned record = tres_save_has_flags(st->save_version) ? 28 : 24;
-    uint64_t n = rb_ar_list_begin_n(ar, "records", size > 0 ? (size - 1) / record : 0, record);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin_n(ar, "records", size > 0 ? (size - 1) / record : 0, record)) {
         if (rb_ar_has(ar, "flags", tres_save_has_flags(st->save_version))) rb_ar_x32(ar, "flags");
         vec3(ar, "centre");
         vec3(ar, "corner");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void scn_hierarchy(rb_ar *ar, groff_state *st, uint64_t size)
 {
-    uint64_t n = rb_ar_list_begin_n(ar, "pairs", size / 8, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin_n(ar, "pairs", size / 8, 8)) {
         rb_ar_x32(ar, "node");
         rb_ar_x32(ar, "parent");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* Base CInstance update: position, rotation quaternion, scale, partition flags (absent in save
@@ -675,7 +666,7 @@ static void section_payload(rb_ar *ar, groff_state *st, const groff_entry *e)
 
 static void read_directory(rb_ar *ar, groff_entry *dir, uint64_t count)
 {
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, count) {
         uint32_t *f = &dir[i].name;
         for (int k = 0; k < 8; k++) f[k] = (uint32_t)rb_ar_slot(ar, "directory entry", RB_U32).value;
     }
@@ -690,7 +681,7 @@ static uint32_t model_u32(const rb_node *record, const char *key, uint32_t fallb
 /* WRITE: the directory from the model; offsets and sizes are patched after the payloads. */
 static void write_directory(rb_ar *ar, const rb_node *sections, rb_slot *offsets, rb_slot *sizes)
 {
-    for (size_t i = 0; i < sections->v.kids.count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, sections->v.kids.count) {
         const rb_node *s = sections->v.kids.items[i];
         uint32_t fields[8] = {model_u32(s, "name", 0), model_u32(s, "flags", 0), 0, 0,
                               model_u32(s, "relocationOffset", 0), model_u32(s, "relocationCount", 0),
@@ -737,7 +728,7 @@ static uint64_t describe_sections(rb_ar *ar, groff_state *st, uint64_t base, uin
     uint64_t expected_offset = GROFF_HEADER_BYTES + (uint64_t)GROFF_DIR_BYTES * count;
     count = rb_ar_list_begin_n(ar, "sections", count, 0);
     if (unit) rb_ar_unit_elements(ar, unit);
-    for (uint64_t i = 0; i < count && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, count) {
         groff_entry *e = &entries[i];
         rb_ar_record_begin(ar, NULL);
         e->name = (uint32_t)rb_ar_uint_detached(ar, "name", GROFF_NAME_WIRE, e->name);
@@ -761,7 +752,6 @@ static uint64_t describe_sections(rb_ar *ar, groff_state *st, uint64_t base, uin
         rb_ar_record_end(ar);
         if (unit) rb_ar_unit_drop_elements(ar, unit);
     }
-    rb_ar_list_end(ar);
 done:
     free(entries);
     free(offsets);
@@ -920,9 +910,7 @@ static void symbol_entry(rb_ar *ar, groff_state *st)
 static void groff_symbols(rb_ar *ar, groff_state *st, uint64_t count_read, int keep_order)
 {
     if (rb_ar_direction(ar) == RB_AR_WRITE) layout_symbols(ar, st, keep_order);
-    uint64_t n = rb_ar_list_begin_n(ar, "symbols", count_read, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) symbol_entry(ar, st);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin_n(ar, "symbols", count_read, 12)) symbol_entry(ar, st);
 }
 
 /* ---------- the container ---------- */

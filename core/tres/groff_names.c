@@ -304,7 +304,7 @@ void groff_names_from_json_end(rb_ar *ar, groff_json_names *names, rb_node *symb
 {
     if (rb_ar_direction(ar) != RB_AR_FROM_JSON) return;
     rb_ar_set_symbol_resolver(ar, NULL, NULL);
-    for (size_t i = 0; i < names->added_count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, names->added_count) {
         rb_node *s = symbols ? new_symbol(rb_ar_arena(ar), names->added_handle[i], names->added_text[i], names->added_length[i])
                              : NULL;
         if (!s || !rb_node_append(rb_ar_arena(ar), symbols, s)) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for a new name");

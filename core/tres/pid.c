@@ -53,7 +53,7 @@ static void pid_palette(rb_ar *ar)
     const rb_node *table = rb_node_get(rb_ar_current(ar), "colours");
     uint32_t *colours = calloc(n + 1, sizeof *colours);
     if (!colours) rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu colours", (unsigned long long)n);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) colours[i] = (uint32_t)rb_element_uint(table, i, NULL);
+    RB_AR_EACH(ar, i, n) colours[i] = (uint32_t)rb_element_uint(table, i, NULL);
     /* the game trusts the stored hash and folds it into mip ids: derive it from the colours */
     uint32_t computed = colours ? rb_tres_palette_hash(colours, (size_t)n) : 0;
     free(colours);
@@ -103,8 +103,7 @@ static void pid_describe(rb_ar *ar)
     }
     rb_ar_slot_set(ar, &palettes_at, rb_ar_tell(ar));
     uint64_t n = rb_ar_list_begin_n(ar, "palettes", palette_count.value, PID_PALETTE_FIXED);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) pid_palette(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) pid_palette(ar);
     rb_ar_slot_set(ar, &palette_count, n);
     /* bytes between the palettes and the entries (none in known files) are kept */
     uint64_t gap = reading && entries_at.value > rb_ar_tell(ar) ? entries_at.value - rb_ar_tell(ar) : 0;

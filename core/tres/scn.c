@@ -171,9 +171,7 @@ static void brain(rb_ar *ar)
     rb_ar_f32(ar, "sampleStart");
     rb_ar_f32(ar, "openMouth");
     rb_ar_f32(ar, "closeMouth");
-    uint64_t n = rb_ar_list_begin(ar, "activities", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) activity(ar, i);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "activities", RB_U32, 16)) activity(ar, i);
 }
 
 /* The brain as animal versions 5 to 7 saved it: mental state, world view (influences from
@@ -422,25 +420,21 @@ static void audio_sample(rb_ar *ar)
     rb_ar_x32(ar, "sound");
     rb_ar_u32(ar, "spatialType");
     rb_ar_x32(ar, "parent");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
 }
 
 /* The ambient sounds playing (version 6): each a sound, whether it loops and how often (-1:
  * for ever), how far it is heard, its flags and the volume a mute restores. */
 static void audio_ambients(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "ambients", RB_U32, 56);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "ambients", RB_U32, 56)) {
         audio_sample(ar);
         bool4(ar, "looped");
         rb_ar_i32(ar, "loopCount");
         rb_ar_f32(ar, "maxDistance");
         rb_ar_x32(ar, "flags");
         rb_ar_f32(ar, "restoreVolume");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* The audio daemon (versions 1 to 6; 4 was never written): output format, speaker set-up and
@@ -581,9 +575,7 @@ static void physics_system(rb_ar *ar, const scn_context *cx, uint64_t size)
         objects = p && fields ? joe_objects(p, left, fields, (long)cap) : -1;
         if (objects < 0) rb_ar_fail(ar, RB_E_FORMAT, "the moving objects do not end with a zero handle at the end");
     }
-    uint64_t n = rb_ar_list_begin_n(ar, "objects", objects > 0 ? (uint64_t)objects : 0, JOE_OBJECT);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin_n(ar, "objects", objects > 0 ? (uint64_t)objects : 0, JOE_OBJECT)) {
         rb_ar_x32(ar, "instance");
         rb_ar_i32(ar, "activity");
         rb_ar_layout_record(ar, "velocity", &PLACEMENT);
@@ -593,9 +585,7 @@ static void physics_system(rb_ar *ar, const scn_context *cx, uint64_t size)
             if (rb_ar_ok(ar) && cells % 30 != 0)
                 rb_ar_fail(ar, RB_E_MODEL, "bioCells has %llu cells, not a multiple of 30", (unsigned long long)cells);
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     static const uint8_t end[4] = {0, 0, 0, 0};
     rb_ar_expect(ar, "end of the moving objects (zero handle)", end, 4);
     free(fields);

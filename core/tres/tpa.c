@@ -150,14 +150,10 @@ static void tpa_id(rb_ar *ar, tpa_state *st, uint64_t i)
  * then 4 bytes of junk. */
 static void subtitle_sections(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "sections", RB_U32, 5);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "sections", RB_U32, 5)) {
         rb_ar_u32(ar, "duration");
         rb_ar_cstring(ar, "text");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* The 36-byte body header as the id table repeats it. */
@@ -282,7 +278,7 @@ static void free_state(tpa_state *st)
 /* WRITE: now that the bodies are placed, fill in what the id table says about them. */
 static void patch_ids(rb_ar *ar, tpa_state *st)
 {
-    for (size_t i = 0; i < st->id_count && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, st->id_count) {
         uint32_t b = st->id_body[i];
         if (b >= st->body_count) {
             rb_ar_fail(ar, RB_E_MODEL, "id %zu points to body %u, there are %zu bodies", i, b, st->body_count);
@@ -332,22 +328,19 @@ static void tpa_describe(rb_ar *ar)
     }
     rb_ar_slot_set(ar, &ids_at, rb_ar_tell(ar));
     uint64_t n = rb_ar_list_begin_n(ar, "ids", id_count.value, TPA_ID_BYTES);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) tpa_id(ar, &st, i);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) tpa_id(ar, &st, i);
     rb_ar_slot_set(ar, &id_count, n);
     n = rb_ar_list_begin_n(ar, "bodies", st.body_count, TPA_BODY_HEADER_BYTES);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         if (dir == RB_AR_READ) rb_ar_range_begin(ar, "sample body", st.bodies[i].length);
         tpa_body(ar, &st, i);
         if (dir == RB_AR_READ) rb_ar_range_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_slot_set(ar, &body_count, n);
     rb_ar_slot_set(ar, &foley_at, rb_ar_tell(ar));
     if (dir == RB_AR_WRITE) patch_ids(ar, &st);
     n = rb_ar_list_begin_n(ar, "collisions", foley_count.value, TPA_FOLEY_BYTES);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) tpa_foley(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) tpa_foley(ar);
     rb_ar_slot_set(ar, &foley_count, n);
 done:
     free_state(&st);

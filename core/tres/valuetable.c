@@ -81,8 +81,7 @@ static void symbol_table(rb_ar *ar, vt_symbols *syms)
         rb_ar_fail(ar, RB_E_NOMEM, "out of memory for %llu value-table symbols", (unsigned long long)n);
         return;
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         const rb_node *text = rb_ar_cstring(ar, "text");
         /* the symbol's handle: its index, with a reference count */
         rb_slot id = rb_ar_slot(ar, "symbol id", RB_U32);
@@ -95,9 +94,7 @@ static void symbol_table(rb_ar *ar, vt_symbols *syms)
             syms->by_index[i] = (vt_name){text->v.bytes.data, text->v.bytes.size, i};
             syms->count = i + 1;
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_slot_set(ar, &count, syms->count);
     derived_u32(ar, "storedSymbolsLength", &next, syms->count);
     /* a text shared by two symbols cannot stand for one of them: those names stay ids */

@@ -1,13 +1,13 @@
 /* rebyte apply: the library's rb_apply (include/rebyte.h) over files, folders and batches. */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "patch/cli/cli.h"
+#include "patch/cli/cli_pool.h"
 #include "patch/cli/cli_util.h"
 
 typedef struct apply_options {
@@ -78,14 +78,12 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
 
 /* ---------- batches ---------- */
 
-/* Files are handed out largest first (cli_largest_first) by an atomic counter: no lock between a
- * worker and its next file. Outcomes land in their own slots, reported in input order after. */
+/* Files go to the workers of a pool (cli_pool.h); outcomes land in their own slots, reported in
+ * input order after. */
 typedef struct batch {
     char **files;
     char **targets; /* -o FOLDER: where each file's result goes (else NULL) */
-    size_t count, next, done; /* next, done: atomic */
-    size_t *order;
-    uint64_t largest; /* the largest file's size: each worker's heap is made ready for it */
+    size_t count, done; /* done: atomic */
     file_outcome *outcomes;
     const apply_options *o;
 } batch;
@@ -95,28 +93,24 @@ static const char *target_of(const batch *b, size_t i)
     return b->targets ? b->targets[i] : b->o->in_place ? b->files[i] : b->o->out;
 }
 
-static void *batch_worker(void *arg)
+static void apply_in_pool(void *context, size_t ticket, size_t i)
 {
-    batch *b = arg;
-    cli_worker_heap(b->largest);
-    for (;;) {
-        size_t ticket = __atomic_fetch_add(&b->next, 1, __ATOMIC_RELAXED);
-        if (ticket >= b->count) return NULL;
-        size_t i = b->order ? b->order[ticket] : ticket;
-        apply_to_file(b->files[i], target_of(b, i), b->o, &b->outcomes[i]);
-        size_t done = __atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED);
-        cli_progress(done, b->count, b->files[i]);
-    }
+    batch *b = context;
+    apply_to_file(b->files[i], target_of(b, i), b->o, &b->outcomes[i]);
+    size_t done = __atomic_add_fetch(&b->done, 1, __ATOMIC_RELAXED);
+    cli_progress(done, b->count, b->files[i]);
 }
+
+/* At most 64 workers: each may hold one temporary file (cli_guard.c). */
+enum { BATCH_MAX_JOBS = 64 };
 
 static void run_batch(batch *b)
 {
-    pthread_t threads[64];
-    int started = 0, jobs = b->o->jobs < 64 ? b->o->jobs : 64;
-    if (jobs > 1) {
+    cli_pool pool = {.files = b->files, .count = b->count, .work = apply_in_pool, .context = b};
+    int started = 0;
+    if (b->o->jobs > 1) {
         cli_batch_heap();
-        b->order = cli_largest_first(b->files, b->count, 0, &b->largest);
-        while (started < jobs && pthread_create(&threads[started], NULL, batch_worker, b) == 0) started++;
+        started = cli_pool_start(&pool, b->o->jobs < BATCH_MAX_JOBS ? b->o->jobs : BATCH_MAX_JOBS);
     }
     if (!started) { /* one job, in order, with the progress line before each file */
         for (size_t i = 0; i < b->count; i++) {
@@ -124,11 +118,10 @@ static void run_batch(batch *b)
             apply_to_file(b->files[i], target_of(b, i), b->o, &b->outcomes[i]);
             cli_progress_clear();
         }
+        return;
     }
-    for (int k = 0; k < started; k++) pthread_join(threads[k], NULL);
-    if (started) cli_progress_clear();
-    free(b->order);
-    b->order = NULL;
+    cli_pool_join(&pool);
+    cli_progress_clear();
 }
 
 /* The summary of a batch: a line per file that was not patched, then the count. */

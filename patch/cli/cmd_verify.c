@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "patch/cli/cli.h"
+#include "patch/cli/cli_pool.h"
 #include "patch/cli/cli_util.h"
 
 /* ---------- info ---------- */
@@ -334,11 +335,10 @@ static void print_result_text(const char *path, const verify_result *r)
 
 /* ---------- verify: files in parallel, reported in input order ---------- */
 
-/* The main thread prints results in input order as they complete. The files are handed out from
- * one list, largest first within each block of `window` files (cli_largest_first), by an atomic
- * counter: no lock on the way to the next file or to a finished result. A worker waits (on the
- * lock) only when it would run a block ahead of the printing, which bounds the results held to
- * two blocks. */
+/* The main thread prints results in input order as they complete. The files go to the workers
+ * of a pool (cli_pool.h), largest first within each block of `window` files: no lock on the way
+ * to the next file or to a finished result. A worker waits (on the lock) only when it would run
+ * a block ahead of the printing, which bounds the results held to two blocks. */
 typedef struct verify_pool {
     char **files;
     size_t file_count;
@@ -346,12 +346,9 @@ typedef struct verify_pool {
     int path_count;
     const char *reencode; /* NULL: pass streams through; "": re-encode all; else only this codec */
     size_t window;        /* files per block */
-    size_t *order;        /* the files in the order they are handed out */
-    uint64_t largest;     /* the largest file's size: each worker's heap is made ready for it */
     verify_result *slots; /* result of file i in slots[i % (2 * window)] */
     int *ready;           /* slot holds the result of its file (atomic) */
     unsigned char *known; /* known[i]: file i is of a known format (not skipped); set as reported */
-    size_t next;          /* next ticket into `order` (atomic) */
     size_t printed;       /* files the main thread is done with (atomic) */
     sem_t finished;       /* posted once per result */
     pthread_mutex_t lock; /* only to wait for the printing to free a block */
@@ -375,19 +372,14 @@ static void wait_for_slots(verify_pool *p, size_t block)
     pthread_mutex_unlock(&p->lock);
 }
 
-static void *verify_worker(void *arg)
+static void verify_in_pool(void *context, size_t ticket, size_t i)
 {
-    verify_pool *p = arg;
-    cli_worker_heap(p->largest);
-    for (;;) {
-        size_t ticket = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-        if (ticket >= p->file_count) return NULL;
-        wait_for_slots(p, ticket / p->window);
-        size_t i = p->order[ticket], slot = i % (2 * p->window);
-        verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &p->slots[slot]);
-        __atomic_store_n(&p->ready[slot], 1, __ATOMIC_RELEASE);
-        sem_post(&p->finished);
-    }
+    verify_pool *p = context;
+    wait_for_slots(p, ticket / p->window);
+    size_t slot = i % (2 * p->window);
+    verify_one(p->files[i], p->reencode, named_on_command_line(p, p->files[i]), &p->slots[slot]);
+    __atomic_store_n(&p->ready[slot], 1, __ATOMIC_RELEASE);
+    sem_post(&p->finished);
 }
 
 typedef struct verify_totals {
@@ -432,21 +424,19 @@ static void release_result(verify_pool *p, size_t i)
 
 static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, verify_totals *t)
 {
-    pthread_t threads[256];
-    int started = 0;
     /* results may run ahead of printing by up to two blocks: a large file in the queue must not
      * stall the other workers while it is checked (a result is small) */
     p->window = (size_t)jobs * 64;
     p->slots = calloc(2 * p->window, sizeof *p->slots);
     p->ready = calloc(2 * p->window, sizeof *p->ready);
-    p->order = cli_largest_first(p->files, p->file_count, p->window, &p->largest);
-    if (!p->slots || !p->ready || !p->order || sem_init(&p->finished, 0, 0) != 0) {
-        free(p->slots), free(p->ready), free(p->order);
+    cli_pool pool = {.files = p->files, .count = p->file_count, .block = p->window, .work = verify_in_pool, .context = p};
+    if (!p->slots || !p->ready || sem_init(&p->finished, 0, 0) != 0) {
+        free(p->slots), free(p->ready);
         return -1;
     }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->block_free, NULL);
-    while (started < jobs && pthread_create(&threads[started], NULL, verify_worker, p) == 0) started++;
+    int started = cli_pool_start(&pool, jobs);
     for (size_t i = 0; started && i < p->file_count; i++) {
         cli_progress(i + 1, p->file_count, p->files[i]);
         verify_result *r = take_result(p, i);
@@ -455,21 +445,21 @@ static int verify_parallel(verify_pool *p, int jobs, int as_json, int quiet, ver
         report_result(p->files[i], r, as_json, quiet, t);
         release_result(p, i);
     }
-    for (int k = 0; k < started; k++) pthread_join(threads[k], NULL);
+    cli_pool_join(&pool);
     pthread_cond_destroy(&p->block_free);
     pthread_mutex_destroy(&p->lock);
     sem_destroy(&p->finished);
     free(p->slots);
     free(p->ready);
-    free(p->order);
     return started ? 0 : -1;
 }
 
 static void verify_serial(verify_pool *p, int as_json, int quiet, verify_totals *t)
 {
     if (p->file_count > 1) { /* a batch: the heap made ready once (a file alone keeps a heap its size) */
-        free(cli_largest_first(p->files, p->file_count, 0, &p->largest));
-        cli_worker_heap(p->largest);
+        uint64_t largest = 0;
+        free(cli_largest_first(p->files, p->file_count, 0, &largest));
+        cli_worker_heap(largest);
     }
     for (size_t i = 0; i < p->file_count; i++) {
         cli_progress(i + 1, p->file_count, p->files[i]);

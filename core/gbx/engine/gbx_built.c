@@ -31,8 +31,7 @@ static gbx_ctx *writer_of(rb_ar *ar, gbx_built *b)
     if (s->count == b->ids_before) {
         gbx_scope_copy(ar, &w->scopes[0], s); /* at the unit's start: the table copied, not rebuilt */
     } else {
-        for (size_t i = 0; i < b->ids_before && rb_ar_ok(ar); i++)
-            gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
+        RB_AR_EACH(ar, i, b->ids_before) gbx_scope_add(ar, &w->scopes[0], s->entries[i].data, s->entries[i].size);
     }
     w->scopes[0].version_seen = b->version_seen;
     b->writer = w;

@@ -209,7 +209,7 @@ void gbx_replay_ids(rb_ar *ar, const rb_node *unit)
 {
     const rb_deferred *d = unit->deferred;
     const gbx_id_entry *defined = d->replay;
-    for (uint32_t i = 0; i < d->replay_count && rb_ar_ok(ar); i++) add_id(ar, defined[i].data, defined[i].size);
+    RB_AR_EACH(ar, i, d->replay_count) add_id(ar, defined[i].data, defined[i].size);
     if (d->flags & GBX_UNIT_READ_ID_VERSION) scope(ar)->version_seen = 1;
 }
 
@@ -437,21 +437,15 @@ void gbx_i32_list(rb_ar *ar, const char *key) { rb_ar_table(ar, key, RB_U32, &I3
 
 void gbx_string_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_string(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) gbx_string(ar, NULL);
 }
 
 void gbx_fileref_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 5);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 5)) gbx_fileref(ar, NULL);
 }
 
 void gbx_int3_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_int3(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 12)) gbx_int3(ar, NULL);
 }

@@ -182,6 +182,29 @@ void gbx_byte3(rb_ar *ar, const char *key); /* three u8 (a block coordinate) */
 void gbx_floats(rb_ar *ar, const char *key, int count); /* a fixed array of f32 */
 uint32_t gbx_bool(rb_ar *ar, const char *key);          /* u32 boolean, raw value kept */
 
+/* ---------- field runs (gbx_fields.c) ----------
+ * A fixed sequence of simple fields, one letter per wire type: b bool32, B bool8, i i32, u u32,
+ * X u32 shown in hex, h u16, y u8, f f32, q i64 (filetime), Q u64, s string, I id, M ident,
+ * p packdesc, n node reference, 2 int2, 3 int3, v vec3, x 16 bytes, L list of i32, S list of
+ * strings, P list of packdescs, N list of node references. */
+typedef struct gbx_field {
+    char type;
+    const char *key;
+} gbx_field;
+void gbx_fields(rb_ar *ar, const gbx_field *fields, size_t count);
+/* The fields and their number, for the functions that take both:
+ * gbx_fields_list(ar, "checkpoints", 8, GBX_FIELDS({'i', "time"}, {'f', "speed"})). */
+#define GBX_FIELDS(...) (const gbx_field[]){__VA_ARGS__}, sizeof((const gbx_field[]){__VA_ARGS__}) / sizeof(gbx_field)
+/* A list (u32 count, derived) of records that are each one field run; `min_element_bytes`
+ * bounds the count against the bytes left (rb_ar_list_begin). Returns its length. */
+uint64_t gbx_fields_list(rb_ar *ar, const char *key, uint64_t min_element_bytes, const gbx_field *fields, size_t count);
+/* A chunk that is one field run: GBX_FIELDS_CHUNK(name, {'u', "version"}, {'s', "u01"}). */
+#define GBX_FIELDS_CHUNK(fn, ...)                                                                  \
+    static const gbx_field fn##_fields[] = {__VA_ARGS__};                                          \
+    static void fn(rb_ar *ar) { gbx_fields(ar, fn##_fields, sizeof fn##_fields / sizeof fn##_fields[0]); }
+/* int2 / int4: exactly `width` i32, a list in the model. */
+void gbx_int_tuple(rb_ar *ar, const char *key, int width);
+
 /* One entry of a map's block list (chunks 013, 01F, and 048's baked blocks), block version v. */
 void gbx_block(rb_ar *ar, uint32_t version);
 

@@ -150,9 +150,7 @@ void gbx_noderef(rb_ar *ar, const char *key)
 
 void gbx_noderef_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) gbx_noderef(ar, NULL);
 }
 
 /* A deprecated-format list: u32 version (10 in every known file), then the count. */
@@ -340,7 +338,7 @@ static void counted_list(rb_ar *ar, const gbx_list *list, gbx_built *unit, uint3
 {
     uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
     if (unit) rb_ar_unit_elements(ar, &unit->unit);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         list->element(ar, list->argument);
         if (counted) *counted += element_counts(ar, list);
         if (unit && (i + 1) % GBX_ELEMENTS_AT_ONCE == 0) drop_elements(ar, unit);
@@ -367,7 +365,7 @@ static void describe_unit_elements(rb_ar *ar)
 {
     const gbx_list *list = gbx_ctx_of(ar)->unit_list;
     size_t n = rb_ar_current(ar)->v.kids.count;
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) list->element(ar, list->argument);
+    RB_AR_EACH(ar, i, n) list->element(ar, list->argument);
 }
 
 /* FROM_JSON, deferring: the list built a few elements at a time, each few written and let go
@@ -379,7 +377,7 @@ static void build_list_deferred(rb_ar *ar, const gbx_list *list)
     uint64_t n = rb_ar_list_begin(ar, list->key, RB_U32, list->min_element_bytes);
     rb_ar_unit_elements(ar, &built.unit);
     uint32_t counted = 0;
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         list->element(ar, list->argument);
         counted += element_counts(ar, list);
         if ((i + 1) % GBX_ELEMENTS_AT_ONCE == 0) gbx_built_flush(ar, &built, describe_unit_elements);

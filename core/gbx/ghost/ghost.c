@@ -9,6 +9,7 @@
  * content is re-encoded when it was edited. Key names are GBX.NET property names, camelCase.
  */
 #include "core/gbx/ghost/ghost.h"
+#include "core/gbx/mediatracker/mediatracker.h"
 
 /* ---------- small building blocks ---------- */
 
@@ -33,11 +34,8 @@ static void ghost_003(rb_ar *ar)
 {
     rb_ar_record_begin(ar, "sampleData");
     gbx_data_blob(ar, "rawData");
-    gbx_i32_list(ar, "offsets");
-    gbx_i32_list(ar, "stateTimes");
-    gbx_bool(ar, "isFixedTimeStep");
-    rb_ar_i32(ar, "samplePeriod");
-    rb_ar_i32(ar, "version");
+    gbx_fields(ar, GBX_FIELDS({'L', "offsets"}, {'L', "stateTimes"}, {'b', "isFixedTimeStep"}, {'i', "samplePeriod"},
+                               {'i', "version"}));
     rb_ar_record_end(ar);
 }
 
@@ -69,9 +67,7 @@ static void sample_layout(rb_ar *ar, const ghost_sample_sizes *cut)
     if (rb_ar_ok(ar) && n != (uint64_t)samples - 1)
         rb_ar_fail(ar, RB_E_MODEL, "sampleSizes has %llu entries; numSamples %d needs %d", (unsigned long long)n,
                    samples, samples - 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++)
-        check_stored_size(ar, cut, (uint32_t)i, rb_ar_i32(ar, NULL), "sampleSizes");
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) check_stored_size(ar, cut, (uint32_t)i, rb_ar_i32(ar, NULL), "sampleSizes");
 }
 
 /* The decompressed samples of 005/006 (CGameGhostTMData; GBX.NET marks the tail as guessed). */
@@ -133,27 +129,6 @@ static void ghost_006(rb_ar *ar)
 
 /* ---------- CGameCtnGhost ---------- */
 
-static void badge(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, "badge");
-    int32_t version = rb_ar_i32(ar, "version");
-    gbx_vec3(ar, "color");
-    if (version == 0) {
-        rb_ar_i32(ar, "u01");
-        gbx_string(ar, "u02");
-    }
-    uint64_t n = rb_ar_list_begin(ar, "stickers", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_string(ar, "u01");
-        gbx_string(ar, "u02");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-    gbx_string_list(ar, "layers");
-    rb_ar_record_end(ar);
-}
-
 /* 000 (skippable): appearance. Defines ids in the body's table (player model), so it must be
  * typed for later references to resolve (docs/formats/gbx.md "Lookback ids"); v5+ holds a
  * CPlugEntRecordData node. */
@@ -164,7 +139,7 @@ static void ctn_ghost_000(rb_ar *ar)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "lightTrailColor");
     gbx_fileref_list(ar, "skinPackDescs");
-    if (gbx_bool(ar, "hasBadges")) badge(ar);
+    if (gbx_bool(ar, "hasBadges")) gbx_player_badge(ar, RB_I32);
     if (appearance >= 1) gbx_string(ar, "u01");
     gbx_string(ar, "ghostNickname");
     gbx_string(ar, "ghostAvatarName");
@@ -179,37 +154,22 @@ static void ctn_ghost_000(rb_ar *ar)
     if (version >= 8) gbx_string(ar, "ghostClubTag");
 }
 
-static void ctn_ghost_003(rb_ar *ar)
-{
-    gbx_meta(ar, "playerModel");
-    gbx_string(ar, "skinFile");
-    gbx_string(ar, "ghostNickname");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_003, {'M', "playerModel"}, {'s', "skinFile"}, {'s', "ghostNickname"})
 
 /* Checkpoints: time, then the speed (archive v0, chunk 004) or the stunts score (v1, 00B). */
 static void checkpoints(rb_ar *ar, int with_score)
 {
-    uint64_t n = rb_ar_list_begin(ar, "checkpoints", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "checkpoints", RB_U32, 8)) {
         rb_ar_i32(ar, "time");
         if (with_score) rb_ar_i32(ar, "stuntsScore");
         else rb_ar_f32(ar, "speed");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void ctn_ghost_004(rb_ar *ar) { checkpoints(ar, 0); }
 static void ctn_ghost_005(rb_ar *ar) { rb_ar_i32(ar, "raceTime"); }
 
-static void ctn_ghost_006(rb_ar *ar)
-{
-    gbx_meta(ar, "playerModel");
-    gbx_string(ar, "skinFile");
-    rb_ar_u32(ar, "u01");
-    gbx_string(ar, "ghostNickname");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_006, {'M', "playerModel"}, {'s', "skinFile"}, {'u', "u01"}, {'s', "ghostNickname"})
 
 static void ctn_ghost_007(rb_ar *ar) { gbx_vec3(ar, "lightTrailColor"); }
 static void ctn_ghost_008(rb_ar *ar) { rb_ar_i32(ar, "respawns"); }
@@ -222,7 +182,7 @@ static void ctn_ghost_00d(rb_ar *ar)
     static const char *const keys[] = {"u01", "u02", "u03", "u04"};
     gbx_meta(ar, "playerModel");
     gbx_string(ar, "skinFile");
-    for (int i = 0; i < 4 && rb_ar_ok(ar); i++) rb_ar_u32(ar, keys[i]);
+    RB_AR_EACH(ar, i, 4) rb_ar_u32(ar, keys[i]);
     gbx_string(ar, "ghostNickname");
 }
 
@@ -230,42 +190,11 @@ static void ctn_ghost_00e(rb_ar *ar) { gbx_id(ar, "ghostUid"); }
 static void ctn_ghost_00f(rb_ar *ar) { gbx_string(ar, "ghostLogin"); }
 static void ctn_ghost_010(rb_ar *ar) { gbx_id(ar, "validateChallengeUid"); }
 
-void gbx_ghost_input_events(rb_ar *ar)
-{
-    uint64_t n = rb_ar_list_begin(ar, "inputNames", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
-    rb_slot count = rb_ar_slot(ar, "numInputs", RB_U32);
-    rb_ar_u32(ar, "u02");
-    uint64_t k = rb_ar_count_of(ar, "inputs", count.value);
-    rb_ar_slot_set(ar, &count, k);
-    k = rb_ar_list_begin_n(ar, "inputs", k, 9);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "time"); /* milliseconds + 100000, as stored */
-        rb_ar_u8(ar, "nameIndex");
-        rb_ar_u32(ar, "data");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
-}
-
-/* SGameGhostValidationData */
-static void validation_data(rb_ar *ar)
-{
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
-    gbx_string(ar, "validateRaceSettings");
-}
-
 /* Inputs and validation data after an events duration. */
 static void inputs_and_validation(rb_ar *ar)
 {
-    rb_ar_u32(ar, "u01");
-    gbx_ghost_input_events(ar);
-    validation_data(ar);
+    gbx_ghost_inputs(ar);
+    gbx_ghost_validation_data(ar);
 }
 
 /* 011: validation (TMU). An events duration of 0 means nothing else is stored. */
@@ -284,21 +213,12 @@ static void ctn_ghost_012(rb_ar *ar)
     fixed_blob(ar, "securityKey128", 16);
 }
 
-static void ctn_ghost_013(rb_ar *ar)
-{
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_013, {'i', "u01"}, {'i', "u02"})
 
 static void ctn_ghost_014(rb_ar *ar) { rb_ar_i32(ar, "ghostVersion"); }
 static void ctn_ghost_015(rb_ar *ar) { gbx_id(ar, "ghostNickname"); }
 
-static void ctn_ghost_017(rb_ar *ar)
-{
-    gbx_fileref_list(ar, "skinPackDescs");
-    gbx_string(ar, "ghostNickname");
-    gbx_string(ar, "ghostAvatarName");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_017, {'P', "skinPackDescs"}, {'s', "ghostNickname"}, {'s', "ghostAvatarName"})
 
 static void ctn_ghost_018(rb_ar *ar) { gbx_meta(ar, "playerModel"); }
 
@@ -318,33 +238,21 @@ static void ctn_ghost_01c(rb_ar *ar) { fixed_blob(ar, "securityKey256", 32); }
 static void ctn_ghost_01d(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "playerInputs", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "playerInputs", RB_U32, 16)) {
         rb_ar_i32(ar, "version");
         rb_ar_i32(ar, "u01");
         if (version >= 4) rb_ar_i32(ar, "startOffset"); /* by the chunk's version, not the entry's */
         rb_ar_i32(ar, "ticks");
         gbx_data_blob(ar, "data");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void settings_info(rb_ar *ar, uint32_t version)
 {
     rb_ar_record_begin(ar, NULL);
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "u02");
-    rb_ar_u8(ar, "u03");
-    gbx_bool(ar, "u04");
-    rb_ar_f32(ar, "u05");
-    gbx_bool(ar, "u06");
-    rb_ar_f32(ar, "u07");
-    rb_ar_f32(ar, "u08");
-    uint64_t n = rb_ar_list_begin(ar, "u09", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, NULL);
-    rb_ar_list_end(ar);
+    gbx_fields(ar, GBX_FIELDS({'b', "u01"}, {'b', "u02"}, {'y', "u03"}, {'b', "u04"}, {'f', "u05"}, {'b', "u06"},
+                               {'f', "u07"}, {'f', "u08"}));
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u09", RB_U32, 4)) rb_ar_f32(ar, NULL);
     gbx_string(ar, "u10");
     if (version >= 3) gbx_int3(ar, "u11");
     if (version >= 4) rb_ar_f32(ar, "u12");
@@ -356,34 +264,19 @@ static void ctn_ghost_022(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (version <= 1) {
-        uint64_t n = rb_ar_list_begin(ar, "oldSettings", RB_U32, 12);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-            rb_ar_record_begin(ar, NULL);
-            rb_ar_i32(ar, "u01");
-            rb_ar_i32(ar, "u02");
-            rb_ar_i32(ar, "u03");
-            rb_ar_record_end(ar);
-        }
-        rb_ar_list_end(ar);
+        gbx_fields_list(ar, "oldSettings", 12, GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}));
         return;
     }
     uint64_t n = rb_ar_list_begin(ar, "settings", RB_U32, 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) settings_info(ar, version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) settings_info(ar, version);
 }
 
 /* 023: anticheat data */
 static void ctn_ghost_023(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    gbx_string(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    gbx_string(ar, "u03");
-    rb_ar_i32(ar, "u04");
-    rb_ar_i32(ar, "u05");
-    gbx_string(ar, "u06");
-    rb_ar_i32(ar, "u07");
-    gbx_string(ar, "u08");
+    gbx_fields(ar, GBX_FIELDS({'s', "u01"}, {'i', "u02"}, {'s', "u03"}, {'i', "u04"}, {'i', "u05"}, {'s', "u06"},
+                               {'i', "u07"}, {'s', "u08"}));
     if (version >= 2) {
         rb_ar_u8(ar, "u09");
         rb_ar_i32(ar, "u10");
@@ -399,14 +292,7 @@ static void ctn_ghost_023(rb_ar *ar)
 static void ctn_ghost_024(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "matchReplaySeparators", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "matchReplaySeparators", 8, GBX_FIELDS({'i', "u01"}, {'i', "u02"}));
 }
 
 /* 025 (skippable): validation (TM2). Its input names are ids of the body's shared table
@@ -444,20 +330,9 @@ static void ctn_ghost_028(rb_ar *ar)
     fixed_blob(ar, "validateTitleChecksum", 32);
 }
 
-static void ctn_ghost_029(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    gbx_string(ar, "u02");
-    gbx_string(ar, "u03");
-    gbx_string(ar, "u04");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_029, {'u', "version"}, {'i', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"})
 
-static void ctn_ghost_02a(rb_ar *ar)
-{
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_02a, {'i', "u01"}, {'i', "u02"})
 
 /* 01B (race result; GBX.NET skips it): two u16, a list of i32 and one or two i32 around them;
  * the list's u16 count comes first in version 2, after the two u16 in version 1
@@ -478,8 +353,7 @@ static void ctn_ghost_01b(rb_ar *ar)
     uint64_t k = rb_ar_count_of(ar, "u03", count.value);
     rb_ar_slot_set(ar, &count, k);
     k = rb_ar_list_begin_n(ar, "u03", k, 4);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, k) rb_ar_i32(ar, NULL);
     if (version == 1) return;
     rb_ar_i32(ar, "u04");
     rb_ar_i32(ar, "u05");
@@ -493,27 +367,12 @@ static void ctn_ghost_02b(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "ghost 02B version %u is not known (1 is)", version);
         return;
     }
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_i32(ar, "u04");
-    uint64_t n = rb_ar_list_begin(ar, "u05", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "time");
-        rb_ar_i32(ar, "u06");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields(ar, GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}));
+    gbx_fields_list(ar, "u05", 8, GBX_FIELDS({'i', "time"}, {'i', "u06"}));
     rb_ar_i32(ar, "u07");
 }
 
-static void ctn_ghost_02c(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "walltimeStartTimestamp");
-    rb_ar_u32(ar, "walltimeEndTimestamp");
-}
+GBX_FIELDS_CHUNK(ctn_ghost_02c, {'u', "version"}, {'u', "walltimeStartTimestamp"}, {'u', "walltimeEndTimestamp"})
 
 /* 02D: validation (TM2020, inputs stored elsewhere when u01 >= 1). */
 static void ctn_ghost_02d(rb_ar *ar)
@@ -523,19 +382,13 @@ static void ctn_ghost_02d(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "ghost 02D with inputs (u01 = %d) is not known", inputs_elsewhere);
         return;
     }
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
+    gbx_ghost_validating_build(ar);
     rb_ar_u32(ar, "walltimeStartTimestamp");
     rb_ar_u32(ar, "walltimeEndTimestamp");
     gbx_string(ar, "validateTitleId");
     fixed_blob(ar, "validateTitleChecksum", 32);
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_i32(ar, "validateValidationSeed");
-    rb_ar_i32(ar, "u04");
-    gbx_string(ar, "validateRaceSettings");
+    gbx_fields(ar, GBX_FIELDS({'i', "u02"}, {'i', "u03"}, {'i', "validateValidationSeed"}, {'i', "u04"},
+                               {'s', "validateRaceSettings"}));
 }
 
 static void ctn_ghost_02e(rb_ar *ar) { gbx_string(ar, "u01"); }

@@ -3,9 +3,15 @@
 #define RB_GBX_GHOST_H
 #include "core/gbx/engine/gbx_internal.h"
 
-/* CInputEventsStore without its leading u32: input names (ids), then 9-byte input events.
- * Used by CGameCtnGhost 011/019/025 and CGameCtnReplayRecord 00D. */
-void gbx_ghost_input_events(rb_ar *ar);
+/* ---------- what ghosts and replays share to validate a run (validation.c) ---------- */
+/* CInputEventsStore: a u32 (u01), input names (ids), then 9-byte input events. Used by
+ * CGameCtnGhost 011/019/025 and CGameCtnReplayRecord 00D. */
+void gbx_ghost_inputs(rb_ar *ar);
+/* The validating game's exe version and checksum, OS and CPU kinds. */
+void gbx_ghost_validating_build(rb_ar *ar);
+/* SGameGhostValidationData: the validating build, then the race settings (ghost 011/019/025,
+ * replay 00F). */
+void gbx_ghost_validation_data(rb_ar *ar);
 
 /* An i32 length + raw bytes ("data" in GBX.NET), kept as a blob; the length is derived
  * (ghost_samples.c). */

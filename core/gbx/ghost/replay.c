@@ -12,9 +12,7 @@
 
 static void i64_list(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_sint(ar, NULL, RB_I64);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 8)) rb_ar_sint(ar, NULL, RB_I64);
 }
 
 /* ---------- header chunks ---------- */
@@ -39,14 +37,8 @@ static void header_000(rb_ar *ar)
 
 static void header_001(rb_ar *ar) { gbx_string(ar, "xml"); }
 
-static void author_info(rb_ar *ar)
-{
-    rb_ar_i32(ar, "authorVersion");
-    gbx_string(ar, "authorLogin");
-    gbx_string(ar, "authorNickname");
-    gbx_string(ar, "authorZone");
-    gbx_string(ar, "authorExtraInfo");
-}
+GBX_FIELDS_CHUNK(author_info, {'i', "authorVersion"}, {'s', "authorLogin"}, {'s', "authorNickname"},
+                 {'s', "authorZone"}, {'s', "authorExtraInfo"})
 
 static void header_002(rb_ar *ar)
 {
@@ -65,15 +57,7 @@ static void replay_003(rb_ar *ar)
     int32_t duration = rb_ar_i32(ar, "eventsDuration");
     if (duration == 0) return;
     rb_ar_u32(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "controlNames", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_u32(ar, "u01");
-        rb_ar_u32(ar, "u02");
-        gbx_string(ar, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "controlNames", 12, GBX_FIELDS({'u', "u01"}, {'u', "u02"}, {'s', "name"}));
     rb_slot count = rb_ar_slot(ar, "numInputs + 1", RB_U32);
     if (rb_ar_direction(ar) == RB_AR_READ && rb_ar_ok(ar) && count.value == 0) {
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "an input count of 0 (stored plus one) is not known");
@@ -82,14 +66,11 @@ static void replay_003(rb_ar *ar)
     uint64_t k = rb_ar_count_of(ar, "inputs", count.value - 1);
     rb_ar_slot_set(ar, &count, k + 1);
     k = rb_ar_list_begin_n(ar, "inputs", k, 12);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, k) {
         rb_ar_i32(ar, "time"); /* milliseconds + 10000, as stored */
         rb_ar_i32(ar, "controlNameIndex");
         rb_ar_u32(ar, "data");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     rb_ar_u32(ar, "u02");
 }
 
@@ -108,13 +89,11 @@ static void replay_007(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void replay_008(rb_ar *ar)
 {
     gbx_string(ar, "exeVersion");
-    uint64_t n = rb_ar_list_begin(ar, "u01", RB_U32, 72);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u01", RB_U32, 72)) {
         const rb_node *key = rb_ar_bytes(ar, NULL, RB_K_BLOB, 72);
         if (key && rb_ar_ok(ar) && key->v.bytes.size != 72)
             rb_ar_fail(ar, RB_E_MODEL, "an SOldCutKey2 entry must be 72 bytes, has %zu", key->v.bytes.size);
     }
-    rb_ar_list_end(ar);
 }
 
 static void replay_00c(rb_ar *ar) { gbx_noderef(ar, "clip"); }
@@ -123,21 +102,10 @@ static void replay_00c(rb_ar *ar) { gbx_noderef(ar, "clip"); }
 static void replay_00d(rb_ar *ar)
 {
     int32_t duration = rb_ar_i32(ar, "eventsDuration");
-    if (duration == 0) return;
-    rb_ar_u32(ar, "u01");
-    gbx_ghost_input_events(ar);
+    if (duration != 0) gbx_ghost_inputs(ar);
 }
 
 static void replay_00e(rb_ar *ar) { gbx_noderef(ar, "events"); }
-
-static void replay_00f(rb_ar *ar)
-{
-    gbx_string(ar, "validateExeVersion");
-    rb_ar_u32(ar, "validateExeChecksum");
-    rb_ar_i32(ar, "validateOsKind");
-    rb_ar_i32(ar, "validateCpuKind");
-    gbx_string(ar, "validateRaceSettings");
-}
 
 static void replay_010(rb_ar *ar) { gbx_noderef(ar, "simpleEventsDisplay"); }
 static void replay_011(rb_ar *ar) { (void)ar; } /* no payload */
@@ -166,16 +134,7 @@ static void replay_018(rb_ar *ar)
 static void replay_01a(rb_ar *ar)
 {
     rb_ar_u32(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "sceneryVortexKeys", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_f32(ar, "time");
-        rb_ar_f32(ar, "u01");
-        rb_ar_f32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "sceneryVortexKeys", 16, GBX_FIELDS({'f', "time"}, {'f', "u01"}, {'f', "u02"}, {'f', "u03"}));
     rb_ar_f32(ar, "u02");
     gbx_noderef(ar, "u03");
     rb_ar_i32(ar, "sceneryCapturableCount");
@@ -185,14 +144,7 @@ static void replay_01a(rb_ar *ar)
 static void replay_01b(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "u01", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "x");
-        rb_ar_i32(ar, "y");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "u01", 8, GBX_FIELDS({'i', "x"}, {'i', "y"}));
 }
 
 /* 01E (actions), 022 (timed camera values), 023 (bonus bump keys): GBX.NET skips them; every
@@ -202,21 +154,12 @@ static void replay_01e(rb_ar *ar)
 {
     static const char *const names[] = {"u01", "u02", "u03"};
     rb_ar_u32(ar, "version");
-    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_u32(ar, names[i]);
+    RB_AR_EACH(ar, i, 3) rb_ar_u32(ar, names[i]);
 }
 
-static void replay_022(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(replay_022, {'u', "version"}, {'u', "u01"})
 
-static void replay_023(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    rb_ar_u32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(replay_023, {'u', "version"}, {'i', "u01"}, {'u', "u02"})
 
 /* 01F: the scenery objects. Version 0 lists anchored object infos, later versions hold a
  * CGameReplayObjectVisData node, as the Object media block does (mediatracker/entity.c). GBX.NET's note
@@ -232,18 +175,9 @@ static void replay_01f(rb_ar *ar)
 }
 
 /* 020: item skins and names (GBX.NET's name; it skips the chunk): names, then skin packdescs */
-static void replay_020(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string_list(ar, "names");
-    gbx_fileref_list(ar, "skins");
-}
+GBX_FIELDS_CHUNK(replay_020, {'u', "version"}, {'S', "names"}, {'P', "skins"})
 
-static void replay_01c(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "playgroundScript");
-}
+GBX_FIELDS_CHUNK(replay_01c, {'u', "version"}, {'s', "playgroundScript"})
 
 /* 01D: interface script infos (version 0 only) */
 static void replay_01d(rb_ar *ar)
@@ -253,21 +187,10 @@ static void replay_01d(rb_ar *ar)
         if (rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_UNSUPPORTED, "replay 01D version %u is not known (0 is)", version);
         return;
     }
-    uint64_t n = rb_ar_list_begin(ar, "interfaceScriptInfos", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_string_list(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "interfaceScriptInfos", 8, GBX_FIELDS({'S', "u01"}, {'i', "u02"}));
 }
 
-static void replay_021(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_bool(ar, "u01");
-}
+GBX_FIELDS_CHUNK(replay_021, {'u', "version"}, {'b', "u01"})
 
 static void replay_024(rb_ar *ar)
 {
@@ -276,42 +199,27 @@ static void replay_024(rb_ar *ar)
     gbx_noderef(ar, "recordData");
 }
 
-static void replay_025(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-}
+GBX_FIELDS_CHUNK(replay_025, {'u', "version"}, {'f', "u01"}, {'i', "u02"})
 
 /* 026: ent-data scene uids to ghosts; version 1 appends one more int per entry after the list. */
 static void replay_026(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "entDataSceneUIdsToGhosts", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_i32(ar, "u03");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    uint64_t n = gbx_fields_list(ar, "entDataSceneUIdsToGhosts", 12,
+                                 GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'i', "u03"}));
     if (version < 1) return;
     uint64_t k = rb_ar_list_begin_n(ar, "u04", n, 4);
     if (rb_ar_ok(ar) && k != n)
         rb_ar_fail(ar, RB_E_MODEL, "u04 has %llu entries, entDataSceneUIdsToGhosts %llu", (unsigned long long)k,
                    (unsigned long long)n);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, k) rb_ar_i32(ar, NULL);
 }
 
 static void replay_027(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
     gbx_string_list(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "u02", RB_U32, 5);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_fileref(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "u02", RB_U32, 5)) gbx_fileref(ar, NULL);
 }
 
 static void replay_028(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
@@ -324,11 +232,9 @@ static void data_tape_001(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "u01");
     uint64_t n = rb_ar_list_begin(ar, "u02", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     n = rb_ar_list_begin(ar, "u03", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     gbx_data_blob(ar, "u04");
     rb_ar_i32(ar, "u05");
     gbx_data_blob(ar, "u06");
@@ -344,7 +250,7 @@ static const gbx_chunk_def REPLAY_CHUNKS[] = {
     {0x0309300C, 0, "clip (old)", replay_00c},
     {0x0309300D, 0, "validation", replay_00d},
     {0x0309300E, 0, "events", replay_00e},
-    {0x0309300F, 1, "validation data", replay_00f},
+    {0x0309300F, 1, "validation data", gbx_ghost_validation_data},
     {0x03093010, 0, "simple events display", replay_010},
     {0x03093011, 0, "replay 011", replay_011},
     {0x03093013, 1, "replay 013", replay_013},

@@ -11,7 +11,7 @@
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_f32(ar, keys[i]);
 }
 
 /* ---------- CGameCtnCollection 0x03033000 ---------- */
@@ -20,18 +20,11 @@ static void collection_009(rb_ar *ar)
 {
     gbx_id(ar, "collection");
     gbx_noderef_deprec_list(ar, "completeListZoneList");
-    gbx_noderef(ar, "defaultZone");
-    gbx_bool(ar, "needUnlock");
-    rb_ar_f32(ar, "squareSize");
-    rb_ar_f32(ar, "squareHeight");
-    gbx_meta(ar, "vehicle");
+    gbx_fields(ar, GBX_FIELDS({'n', "defaultZone"}, {'b', "needUnlock"}, {'f', "squareSize"}, {'f', "squareHeight"},
+                               {'M', "vehicle"}));
 }
 
-static void collection_00c(rb_ar *ar)
-{
-    gbx_bool(ar, "isEditable");
-    rb_ar_i32(ar, "collectionType");
-}
+GBX_FIELDS_CHUNK(collection_00c, {'b', "isEditable"}, {'i', "collectionType"})
 
 /* A flag, then the node only when the flag is set. The flag keeps its raw value (a model may say
  * 2); a model whose flag and node disagree would write a file that reads back otherwise, so it is
@@ -61,16 +54,9 @@ static void collection_013(rb_ar *ar)
     f32s(ar, k, 3);
 }
 
-static void collection_016(rb_ar *ar)
-{
-    rb_ar_i32(ar, "blocksShadow");
-    gbx_bool(ar, "shadowCastBack");
-    rb_ar_i32(ar, "backgroundShadow");
-    rb_ar_f32(ar, "shadowSoftSizeInWorld");
-    rb_ar_i32(ar, "vertexLighting");
-    rb_ar_f32(ar, "colorVertexMin");
-    rb_ar_f32(ar, "colorVertexMax");
-}
+GBX_FIELDS_CHUNK(collection_016, {'i', "blocksShadow"}, {'b', "shadowCastBack"}, {'i', "backgroundShadow"},
+                 {'f', "shadowSoftSizeInWorld"}, {'i', "vertexLighting"}, {'f', "colorVertexMin"},
+                 {'f', "colorVertexMax"})
 
 static void collection_018(rb_ar *ar)
 {
@@ -131,38 +117,25 @@ static void collection_header_001(rb_ar *ar)
 /* A list of lists of mobils (one list per variant). */
 static void mobil_lists(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_list(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, key, RB_U32, 4)) gbx_noderef_list(ar, NULL);
 }
 
 static void block_info_005(rb_ar *ar)
 {
     static const char *const zeros[] = {"u02", "u03", "u04"};
     gbx_id(ar, "identId"); /* "id" is the chunk's own key */
-    for (size_t i = 0; i < 3 && rb_ar_ok(ar); i++) rb_ar_i32(ar, zeros[i]);
-    gbx_bool(ar, "isPillar");
-    rb_ar_i32(ar, "selection");
-    rb_ar_i32(ar, "u06");
-    gbx_noderef(ar, "pillar");
-    gbx_noderef_list(ar, "groundBlockUnitInfos");
-    gbx_noderef_list(ar, "airBlockUnitInfos");
+    RB_AR_EACH(ar, i, 3) rb_ar_i32(ar, zeros[i]);
+    gbx_fields(ar, GBX_FIELDS({'b', "isPillar"}, {'i', "selection"}, {'i', "u06"}, {'n', "pillar"},
+                               {'N', "groundBlockUnitInfos"}, {'N', "airBlockUnitInfos"}));
     mobil_lists(ar, "groundMobils");
     mobil_lists(ar, "airMobils");
-    rb_ar_u8(ar, "u07");
-    rb_ar_i32(ar, "u08");
-    rb_ar_u16(ar, "u09");
-    rb_ar_u16(ar, "u10");
+    gbx_fields(ar, GBX_FIELDS({'y', "u07"}, {'i', "u08"}, {'h', "u09"}, {'h', "u10"}));
 }
 
 static void block_info_009(rb_ar *ar) { gbx_bool(ar, "isPillar"); }
 
-static void helper_mobils(rb_ar *ar)
-{
-    gbx_noderef(ar, "groundHelperMobil");
-    gbx_noderef(ar, "airHelperMobil");
-    gbx_noderef(ar, "constructionModeHelperMobil");
-}
+GBX_FIELDS_CHUNK(helper_mobils, {'n', "groundHelperMobil"}, {'n', "airHelperMobil"},
+                 {'n', "constructionModeHelperMobil"})
 
 static void block_info_00b(rb_ar *ar)
 {
@@ -189,33 +162,16 @@ static void block_info_00f(rb_ar *ar) { gbx_bool(ar, "noRespawn"); }
 /* ---------- CGameCtnBlockUnitInfo 0x03036000 ---------- */
 
 /* The second flag is 0x0707F880 in every unit of the corpus, so it is kept as a number. */
-static void unit_info_000(rb_ar *ar)
-{
-    rb_ar_i32(ar, "placePylons");
-    gbx_bool(ar, "u01");
-    rb_ar_x32(ar, "u02");
-    gbx_int3(ar, "relativeOffset");
-    gbx_noderef_list(ar, "clips");
-}
+GBX_FIELDS_CHUNK(unit_info_000, {'i', "placePylons"}, {'b', "u01"}, {'X', "u02"}, {'3', "relativeOffset"},
+                 {'N', "clips"})
 
-static void unit_info_001(rb_ar *ar)
-{
-    gbx_id(ar, "surface");
-    rb_ar_i32(ar, "frontier");
-    rb_ar_i32(ar, "dir");
-}
+GBX_FIELDS_CHUNK(unit_info_001, {'I', "surface"}, {'i', "frontier"}, {'i', "dir"})
 
 static void unit_info_002(rb_ar *ar) { gbx_bool(ar, "underground"); }
 
 /* The two numbers after the id look like uninitialised memory in the corpus (pointers, floats),
  * so they are shown in hex. */
-static void unit_info_003(rb_ar *ar)
-{
-    gbx_noderef(ar, "replacementBlockInfo");
-    gbx_id(ar, "replacementId");
-    rb_ar_x32(ar, "multiDir");
-    rb_ar_x32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(unit_info_003, {'n', "replacementBlockInfo"}, {'I', "replacementId"}, {'X', "multiDir"}, {'X', "u01"})
 
 static void unit_info_004(rb_ar *ar) { rb_ar_i32(ar, "acceptPylons"); }
 static void unit_info_005(rb_ar *ar) { gbx_id(ar, "terrainModifierId"); }
@@ -225,11 +181,7 @@ static void unit_info_005(rb_ar *ar) { gbx_id(ar, "terrainModifierId"); }
 static void hms_item_001(rb_ar *ar) { gbx_noderef(ar, "solid"); }
 
 /* 00E, 010 and 011 (one per game generation) hold the same two numbers. */
-static void hms_item_u64_u16(rb_ar *ar)
-{
-    rb_ar_u64(ar, "u01");
-    rb_ar_u16(ar, "u02");
-}
+GBX_FIELDS_CHUNK(hms_item_u64_u16, {'Q', "u01"}, {'h', "u02"})
 
 /* ---------- the table ---------- */
 
@@ -249,12 +201,7 @@ static void decoration_017(rb_ar *ar)
     if (version >= 1) gbx_bool(ar, "isWaterOutsidePlayField");
 }
 
-static void decoration_018(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "vehicleFxSkin");
-    gbx_string(ar, "vehicleFxFolder");
-}
+GBX_FIELDS_CHUNK(decoration_018, {'u', "version"}, {'n', "vehicleFxSkin"}, {'s', "vehicleFxFolder"})
 
 static void decoration_019(rb_ar *ar)
 {
@@ -263,11 +210,7 @@ static void decoration_019(rb_ar *ar)
     if (version >= 1) gbx_noderef(ar, "decoAudioAmbient");
 }
 
-static void decoration_01a(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "decoMaterialModifiers");
-}
+GBX_FIELDS_CHUNK(decoration_01a, {'u', "version"}, {'n', "decoMaterialModifiers"})
 
 static void decoration_01b(rb_ar *ar)
 {

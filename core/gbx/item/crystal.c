@@ -26,42 +26,29 @@ static void material_user_000(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 11, "material instance 0x090FD000")) return;
     uint32_t game_material = version >= 11 ? rb_ar_bool(ar, "isUsingGameMaterial", 1) : 0;
-    gbx_id(ar, "materialName");
-    gbx_id(ar, "model");
-    gbx_string(ar, "baseTexture");
-    rb_ar_u8(ar, "surfacePhysicId");
+    gbx_fields(ar, GBX_FIELDS({'I', "materialName"}, {'I', "model"}, {'s', "baseTexture"}, {'y', "surfacePhysicId"}));
     if (version >= 10) rb_ar_u8(ar, "surfaceGameplayId");
     if (version < 1) return;
     if (game_material || (version >= 9 && version <= 10)) gbx_string(ar, "link");
     else gbx_id(ar, "link");
     if (version < 2) return;
     uint64_t n = item_list_begin(ar, "csts", 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) material_cst(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) material_cst(ar);
     gbx_i32_list(ar, "color");
     if (version < 3) return;
     n = item_list_begin(ar, "uvAnims", 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_id(ar, "u01");
-        gbx_id(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_u64(ar, "u04");
+    RB_AR_RECORDS(ar, i, n) {
+        gbx_fields(ar, GBX_FIELDS({'I', "u01"}, {'I', "u02"}, {'f', "u03"}, {'Q', "u04"}));
         if (version >= 5) gbx_id(ar, "u05");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (version < 4) return;
     item_id_list(ar, "u01");
     if (version < 6) return;
     n = item_list_begin(ar, "userTextures", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "u01");
         gbx_string(ar, "texture");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (version >= 7) gbx_id(ar, "hidingGroup");
 }
 
@@ -82,11 +69,7 @@ static void material_user_001(rb_ar *ar)
     if (version >= 5) gbx_bool(ar, "isNatural");
 }
 
-static void material_user_002(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(material_user_002, {'u', "version"}, {'i', "u01"})
 
 /* ---------- CPlugTreeGenerator 0x09051000 ---------- */
 
@@ -119,10 +102,7 @@ static void crystal_group(rb_ar *ar, uint32_t version)
     if (version >= 31) rb_ar_i32(ar, "u01");
     if (version >= 36) rb_ar_u8(ar, "u02");
     else rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "u04");
-    gbx_i32_list(ar, "u05");
+    gbx_fields(ar, GBX_FIELDS({'i', "u03"}, {'s', "name"}, {'i', "u04"}, {'L', "u05"}));
     rb_ar_record_end(ar);
 }
 
@@ -202,7 +182,7 @@ static void crystal_old_arrays(rb_ar *ar)
     static const char *const keys[] = {"faceData", "edgeData", "vertexData"};
     item_count c[3];
     for (int i = 0; i < 3; i++) c[i] = item_count_begin(ar, keys[i], RB_U32, keys[i]);
-    for (int i = 0; i < 3 && rb_ar_ok(ar); i++) item_count_end(ar, &c[i], item_i32_table_n(ar, keys[i], c[i].count));
+    RB_AR_EACH(ar, i, 3) item_count_end(ar, &c[i], item_i32_table_n(ar, keys[i], c[i].count));
     rb_ar_i32(ar, "u07");
 }
 
@@ -218,11 +198,9 @@ static void crystal(rb_ar *ar, const char *key, uint64_t materials)
     rb_ar_i32(ar, "u01");
     rb_ar_table(ar, "visualLevels", RB_U32, &VISUAL_LEVEL);
     uint64_t n = item_list_begin(ar, "anchorInfos", 60);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) crystal_anchor(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) crystal_anchor(ar);
     k.groups = item_list_begin(ar, "groups", 16);
-    for (uint64_t i = 0; i < k.groups && rb_ar_ok(ar); i++) crystal_group(ar, version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, k.groups) crystal_group(ar, version);
     if (version < 29) {
         gbx_bool(ar, "isEmbeddedCrystal1");
         gbx_bool(ar, "isEmbeddedCrystal2");
@@ -244,8 +222,7 @@ static void crystal(rb_ar *ar, const char *key, uint64_t materials)
         item_opt_uint_list(ar, "texCoordIndices");
     }
     n = rb_ar_list_begin_n(ar, "faces", faces.count, 3);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) crystal_face(ar, version, &k);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) crystal_face(ar, version, &k);
     item_count_end(ar, &faces, n);
     if (version < 30) item_i32_table_n(ar, "faceU01", n);
     if (version < 29) item_f32_table_n(ar, "positionU01", k.positions);
@@ -281,26 +258,16 @@ static void layer_modifier(rb_ar *ar)
 {
     layer_base(ar);
     rb_ar_u32(ar, "modifierVersion");
-    uint64_t n = item_list_begin(ar, "mask", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "groupIndex");
-        gbx_id(ar, "layerId");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    item_fields_list(ar, "mask", 8, GBX_FIELDS({'i', "groupIndex"}, {'I', "layerId"}));
 }
 
 static void layer_light_positions(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "lightPositions", 52);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "u01");
         item_iso4(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* A modifier layer's own fields, after the modifier base and the layer's version. */
@@ -402,13 +369,10 @@ static void crystal_003(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
     uint64_t n = item_list_begin(ar, "materials", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         const rb_node *name = rb_ar_string(ar, "materialName", RB_I32);
         if (name && name->v.bytes.size == 0) gbx_noderef(ar, "materialUserInst");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 004 (skippable): a blob of unknown meaning, kept as bytes inside a typed chunk */
@@ -426,8 +390,7 @@ static void crystal_005(rb_ar *ar)
     rb_ar_u32(ar, "version");
     uint64_t materials = crystal_material_count(ar);
     uint64_t n = item_list_begin(ar, "layers", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) crystal_layer(ar, materials);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) crystal_layer(ar, materials);
 }
 
 /* 006: lightmap UVs, one per face vertex of the visible geometry layers (v2: indexed) */

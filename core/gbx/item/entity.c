@@ -15,15 +15,7 @@ enum { ITEM_TYPE_ORNAMENT = 1, ITEM_TYPE_PICK_UP = 2 };
 
 static void edition_sprite_params(rb_ar *ar)
 {
-    uint64_t n = item_list_begin(ar, "spriteParams", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_vec3(ar, "u01");
-        gbx_bool(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    item_fields_list(ar, "spriteParams", 20, GBX_FIELDS({'v', "u01"}, {'b', "u02"}, {'f', "u03"}));
 }
 
 static void edition_light_balls(rb_ar *ar)
@@ -42,15 +34,12 @@ static void edition_000(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 8, "entity model edition 0x2E026000")) return;
     uint32_t type = rb_ar_u32(ar, "itemType");
-    gbx_noderef(ar, "meshCrystal");
-    gbx_string(ar, "u01");
-    gbx_noderef(ar, "u02");
-    gbx_noderef_list(ar, "u03");
+    gbx_fields(ar, GBX_FIELDS({'n', "meshCrystal"}, {'s', "u01"}, {'n', "u02"}, {'N', "u03"}));
     edition_sprite_params(ar);
     gbx_noderef(ar, "u04");
     gbx_noderef(ar, "u05");
     edition_light_balls(ar);
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
     item_iso4(ar, "u14");
     if (version >= 3 && type == ITEM_TYPE_PICK_UP) rb_ar_f32(ar, "mass");
     if (!gbx_bool(ar, "u15")) gbx_noderef(ar, "u16");
@@ -66,10 +55,8 @@ static void edition_000(rb_ar *ar)
     }
     rb_ar_i32(ar, "u20");
     if (version < 1) return;
-    gbx_string(ar, "inventoryName");
-    gbx_string(ar, "inventoryDescription");
-    rb_ar_i32(ar, "inventoryItemClass");
-    rb_ar_i32(ar, "inventoryOccupation");
+    gbx_fields(ar, GBX_FIELDS({'s', "inventoryName"}, {'s', "inventoryDescription"}, {'i', "inventoryItemClass"},
+                               {'i', "inventoryOccupation"}));
     if (version >= 6 && version <= 7) gbx_noderef(ar, "u21");
 }
 
@@ -93,14 +80,7 @@ static void block_item_000(rb_ar *ar)
     if (!item_version_known(ar, version, 1, "block item 0x2E025000")) return;
     gbx_id(ar, "archetypeBlockInfoId");
     gbx_id(ar, "archetypeBlockInfoCollectionId");
-    uint64_t n = item_list_begin(ar, "customizedVariants", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "id");
-        gbx_noderef(ar, "crystal");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    uint64_t n = item_fields_list(ar, "customizedVariants", 8, GBX_FIELDS({'i', "id"}, {'n', "crystal"}));
     if (version < 1) return;
     /* one properties record per variant, after all of them, when any has some */
     if (!rb_ar_bool(ar, "hasProperties", 1)) return;
@@ -110,8 +90,7 @@ static void block_item_000(rb_ar *ar)
                    (unsigned long long)m, (unsigned long long)n);
         return;
     }
-    for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) block_item_properties(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, m) block_item_properties(ar);
 }
 
 /* ---------- CGameItemPlacementParam 0x2E020000 (all skippable) ---------- */
@@ -124,7 +103,7 @@ static void placement_000(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_uint(ar, "flags", RB_U16 | RB_W_HEX);
     gbx_vec3(ar, "cubeCenter");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
 }
 
 /* 001: where the item can be held when placed, and how it is turned there */
@@ -150,25 +129,16 @@ static void placement_class(rb_ar *ar)
     }
     gbx_id(ar, "sizeGroup");
     item_id_list(ar, "compatibleGroupsIds");
-    gbx_bool(ar, "alwaysUp");
-    gbx_bool(ar, "alignToInterior");
-    gbx_bool(ar, "alignToWorldDir");
-    gbx_vec3(ar, "worldDir");
+    gbx_fields(ar, GBX_FIELDS({'b', "alwaysUp"}, {'b', "alignToInterior"}, {'b', "alignToWorldDir"},
+                               {'v', "worldDir"}));
     uint64_t n = item_list_begin(ar, "patchLayouts", 36);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "itemCount");
-        rb_ar_f32(ar, "itemSpacing");
-        rb_ar_i32(ar, "fillAlign");
-        rb_ar_i32(ar, "fillDir");
-        rb_ar_f32(ar, "normedPos");
-        rb_ar_f32(ar, "u01");
+    RB_AR_RECORDS(ar, i, n) {
+        gbx_fields(ar, GBX_FIELDS({'i', "itemCount"}, {'f', "itemSpacing"}, {'i', "fillAlign"}, {'i', "fillDir"},
+                                   {'f', "normedPos"}, {'f', "u01"}));
         item_id_list(ar, "onlyOnGroups");
         rb_ar_f32(ar, "altitude");
         rb_ar_f32(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     gbx_i32_list(ar, "groupCurPatchLayouts");
 }
 
@@ -203,7 +173,7 @@ static void entity_model_000(rb_ar *ar)
     gbx_noderef(ar, "particleEmitterModel");
     gbx_noderef_list(ar, "actions");
     if (version <= 5) gbx_noderef(ar, "u04");
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0] && rb_ar_ok(ar); i++) gbx_string(ar, strings[i]);
+    RB_AR_EACH(ar, i, sizeof strings / sizeof strings[0]) gbx_string(ar, strings[i]);
     item_iso4(ar, "u10");
     rb_ar_i32(ar, "u11");
     if (version >= 5) rb_ar_u8(ar, "u12");
@@ -219,17 +189,9 @@ static void static_object_model(rb_ar *ar)
 }
 
 /* the small skippable chunks GBX.NET skips: a version and a number */
-static void version_and_i32(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(version_and_i32, {'u', "version"}, {'i', "u01"})
 
-static void version_and_u16(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u16(ar, "u01");
-}
+GBX_FIELDS_CHUNK(version_and_u16, {'u', "version"}, {'h', "u01"})
 
 static const gbx_chunk_def ENTITY_CHUNKS[] = {
     {0x2E026000, 0, "entity model edition", edition_000},

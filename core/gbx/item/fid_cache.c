@@ -23,20 +23,13 @@ static void ref_buffer_001(rb_ar *ar) { gbx_id(ar, "bufferId"); }
 static void fid_cache_files(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "files", 36);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "folder");
         gbx_string(ar, "name");
         rb_ar_u32(ar, "headerOffset"); /* where its header starts in `headers` */
-        rb_ar_u32(ar, "size");
-        rb_ar_u32(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_x32(ar, "classId");
-        rb_ar_u32(ar, "u03");
-        rb_ar_u32(ar, "u04");
-        rb_ar_record_end(ar);
+        gbx_fields(ar, GBX_FIELDS({'u', "size"}, {'u', "u01"}, {'i', "u02"}, {'X', "classId"}, {'u', "u03"},
+                                   {'u', "u04"}));
     }
-    rb_ar_list_end(ar);
 }
 
 /* CPlugFileFidCache (0x09049000): one scanned folder tree; its nodes are this archive alone */
@@ -51,14 +44,7 @@ static void fid_cache(rb_ar *ar)
     }
     rb_ar_x32(ar, "u01");
     gbx_string(ar, "root");
-    uint64_t folders = item_list_begin(ar, "folders", 8);
-    for (uint64_t i = 0; i < folders && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "parent");
-        gbx_string(ar, "name");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    uint64_t folders = item_fields_list(ar, "folders", 8, GBX_FIELDS({'i', "parent"}, {'s', "name"}));
     fid_cache_files(ar);
     /* one scan time for the root and one per folder */
     uint64_t times = rb_ar_table_n(ar, "folderTimes", folders + 1, &TIME);

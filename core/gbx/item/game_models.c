@@ -27,13 +27,8 @@ static void spawn_000(rb_ar *ar)
 }
 
 /* 000: a vehicle item's changes to the car's physics: acceleration, control and gravity */
-static void vehicle_phy_custom_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "accelCoef");
-    rb_ar_f32(ar, "controlCoef");
-    rb_ar_f32(ar, "gravityCoef");
-}
+GBX_FIELDS_CHUNK(vehicle_phy_custom_000, {'u', "version"}, {'f', "accelCoef"}, {'f', "controlCoef"},
+                 {'f', "gravityCoef"})
 
 /* 000: the wagon's shape and mesh, then by version what it is, sounds, sizes and effects */
 static void wagon_000(rb_ar *ar)
@@ -47,7 +42,7 @@ static void wagon_000(rb_ar *ar)
     gbx_bool(ar, "isLoco");
     gbx_vec3(ar, "u01");
     if (version < 3) return;
-    for (size_t i = 0; i < sizeof sounds / sizeof sounds[0] && rb_ar_ok(ar); i++) gbx_noderef(ar, sounds[i]);
+    RB_AR_EACH(ar, i, sizeof sounds / sizeof sounds[0]) gbx_noderef(ar, sounds[i]);
     if (version < 5) return;
     rb_ar_f32(ar, "wagonLength");
     rb_ar_f32(ar, "wagonColOffset");
@@ -82,10 +77,8 @@ static void func_keys_real_001(rb_ar *ar)
 static void func_keys_real_002(rb_ar *ar)
 {
     func_keys_real_001(ar);
-    gbx_bool(ar, "forceTangentMinX");
-    gbx_bool(ar, "forceTangentMaxX");
-    rb_ar_f32(ar, "forcedTangentMinX");
-    rb_ar_f32(ar, "forcedTangentMaxX");
+    gbx_fields(ar, GBX_FIELDS({'b', "forceTangentMinX"}, {'b', "forceTangentMaxX"}, {'f', "forcedTangentMinX"},
+                               {'f', "forcedTangentMaxX"}));
 }
 
 static const gbx_chunk_def GAME_MODEL_CHUNKS[] = {

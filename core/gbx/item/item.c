@@ -48,27 +48,13 @@ static void deprec_node_list(rb_ar *ar, const char *version_key, const char *key
 static void float_tuple_list(rb_ar *ar, const char *key, int width)
 {
     uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, width);
-    rb_ar_list_end(ar);
-}
-
-/* int2 / int4: a fixed number of i32 */
-static void int_tuple(rb_ar *ar, const char *key, int width)
-{
-    uint64_t n = rb_ar_list_begin_n(ar, key, (uint64_t)width, 4);
-    if (rb_ar_ok(ar) && n != (uint64_t)width) {
-        rb_ar_fail(ar, RB_E_MODEL, "needs exactly %d integers, has %llu", width, (unsigned long long)n);
-        return;
-    }
-    for (int i = 0; i < width && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, width);
 }
 
 static void int_tuple_list(rb_ar *ar, const char *key, int width)
 {
     uint64_t n = item_list_begin(ar, key, 4 * (uint64_t)width);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) int_tuple(ar, NULL, width);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_int_tuple(ar, NULL, width);
 }
 
 /* A string whose emptiness decides what follows (returns 1 when empty). */
@@ -77,50 +63,6 @@ static int string_is_empty(rb_ar *ar, const char *key)
     const rb_node *s = rb_ar_string(ar, key, RB_I32);
     return s && s->v.bytes.size == 0;
 }
-
-/* ---------- flat layouts ----------
- * Many chunks (all of CSystemConfig) are a fixed sequence of simple fields. They are written as a
- * field list, one letter per wire type, so each reads like the chunkl it comes from. */
-typedef struct flat_field {
-    char type; /* b bool32, B bool8, i i32, u u32, h u16, y u8, f f32, q i64 (filetime), Q u64,
-                * s string, I id, M ident, 2 int2, 3 int3, v vec3, x 16 bytes,
-                * L list of i32, S list of strings */
-    const char *key;
-} flat_field;
-
-static void flat_one(rb_ar *ar, const flat_field *f)
-{
-    switch (f->type) {
-    case 'b': gbx_bool(ar, f->key); break;
-    case 'B': rb_ar_bool(ar, f->key, 1); break;
-    case 'i': rb_ar_i32(ar, f->key); break;
-    case 'u': rb_ar_u32(ar, f->key); break;
-    case 'h': rb_ar_u16(ar, f->key); break;
-    case 'y': rb_ar_u8(ar, f->key); break;
-    case 'f': rb_ar_f32(ar, f->key); break;
-    case 'q': rb_ar_sint(ar, f->key, RB_I64); break;
-    case 'Q': rb_ar_u64(ar, f->key); break;
-    case 's': gbx_string(ar, f->key); break;
-    case 'I': gbx_id(ar, f->key); break;
-    case 'M': gbx_meta(ar, f->key); break;
-    case '2': int_tuple(ar, f->key, 2); break;
-    case '3': gbx_int3(ar, f->key); break;
-    case 'v': gbx_vec3(ar, f->key); break;
-    case 'x': rb_ar_bytes(ar, f->key, RB_K_BLOB, 16); break;
-    case 'L': gbx_i32_list(ar, f->key); break;
-    case 'S': gbx_string_list(ar, f->key); break;
-    default: rb_ar_fail(ar, RB_E_UNSUPPORTED, "internal: unknown flat field type '%c'", f->type); break;
-    }
-}
-
-static void flat(rb_ar *ar, const flat_field *fields, size_t count)
-{
-    for (size_t i = 0; i < count && rb_ar_ok(ar); i++) flat_one(ar, &fields[i]);
-}
-
-#define FLAT_CHUNK(fn, ...)                                                                        \
-    static const flat_field fn##_fields[] = {__VA_ARGS__};                                         \
-    static void fn(rb_ar *ar) { flat(ar, fn##_fields, sizeof fn##_fields / sizeof fn##_fields[0]); }
 
 /* ---------- CGameCtnBlock 0x03057000: a TM 1.0 block, a node of map chunk 0x0304300F ---------- */
 
@@ -137,8 +79,8 @@ static void block_002(rb_ar *ar)
 static void collector_002(rb_ar *ar) { gbx_meta(ar, "ident"); }
 static void collector_006(rb_ar *ar) { rb_ar_u32(ar, "skinKind"); }
 
-FLAT_CHUNK(collector_007, {'b', "isInternal"}, {'b', "needUnlock"}, {'i', "catalogPosition"},
-           {'i', "nbAvailableMin"}, {'i', "copperPrice"}, {'i', "nbAvailableMax"})
+GBX_FIELDS_CHUNK(collector_007, {'b', "isInternal"}, {'b', "needUnlock"}, {'i', "catalogPosition"},
+                 {'i', "nbAvailableMin"}, {'i', "copperPrice"}, {'i', "nbAvailableMax"})
 
 static void collector_008(rb_ar *ar) { gbx_noderef(ar, "skin"); }
 
@@ -152,7 +94,7 @@ static void collector_009(rb_ar *ar)
 static void collector_00a(rb_ar *ar) { gbx_id(ar, "u01"); }
 static void collector_00c(rb_ar *ar) { gbx_string(ar, "name"); }
 static void collector_00d(rb_ar *ar) { gbx_string(ar, "description"); }
-FLAT_CHUNK(collector_00e, {'b', "iconUseAutoRender"}, {'i', "iconQuarterRotationY"})
+GBX_FIELDS_CHUNK(collector_00e, {'b', "iconUseAutoRender"}, {'i', "iconQuarterRotationY"})
 
 /* 010: the default skin; from version 2 a node follows when there is no skin directory */
 static void collector_010(rb_ar *ar)
@@ -174,7 +116,7 @@ static void collector_011(rb_ar *ar)
     if (version >= 1) rb_ar_u8(ar, "prodState");
 }
 
-FLAT_CHUNK(collector_012, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
+GBX_FIELDS_CHUNK(collector_012, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
 
 /* ---------- CGameItemModel 0x2E002000 (docs/formats/gbx_item.md "Item model chunks") ---------- */
 
@@ -185,22 +127,13 @@ static void item_003(rb_ar *ar) { gbx_noderef(ar, "lowQualitySolid"); }
 static void item_004(rb_ar *ar) { gbx_noderef(ar, "u01"); }
 static void item_006(rb_ar *ar) { rb_ar_i32(ar, "defaultCamIndex"); }
 
-static void item_007(rb_ar *ar)
-{
-    gbx_noderef(ar, "materialSkin");
-    gbx_noderef(ar, "materialGlass");
-    gbx_noderef(ar, "materialDetails");
-}
+GBX_FIELDS_CHUNK(item_007, {'n', "materialSkin"}, {'n', "materialGlass"}, {'n', "materialDetails"})
 
 static void item_008(rb_ar *ar) { gbx_noderef_list(ar, "nadeoSkinFids"); }
 static void item_009(rb_ar *ar) { deprec_node_list(ar, "listVersion", "cameras"); }
 static void item_00a(rb_ar *ar) { gbx_noderef(ar, "decoratorSolid"); }
 
-static void item_00b(rb_ar *ar)
-{
-    gbx_noderef(ar, "stemMaterial");
-    gbx_noderef(ar, "stemBumpMaterial");
-}
+GBX_FIELDS_CHUNK(item_00b, {'n', "stemMaterial"}, {'n', "stemBumpMaterial"})
 
 static void item_00d(rb_ar *ar) { gbx_noderef_list(ar, "forcedSkinsFids"); }
 
@@ -216,11 +149,11 @@ static void item_011(rb_ar *ar)
 {
     static const char *const lights[] = {"frontLight", "frontLightSmall", "rearLight", "projShadow", "projFront"};
     item_00e(ar);
-    for (size_t i = 0; i < sizeof lights / sizeof lights[0] && rb_ar_ok(ar); i++) gbx_noderef(ar, lights[i]);
+    RB_AR_EACH(ar, i, sizeof lights / sizeof lights[0]) gbx_noderef(ar, lights[i]);
 }
 
-FLAT_CHUNK(item_012, {'v', "groundPoint"}, {'f', "painterGroundMargin"}, {'f', "orbitalCenterHeightFromGround"},
-           {'f', "orbitalRadiusBase"}, {'f', "orbitalPreviewAngle"})
+GBX_FIELDS_CHUNK(item_012, {'v', "groundPoint"}, {'f', "painterGroundMargin"}, {'f', "orbitalCenterHeightFromGround"},
+                 {'f', "orbitalRadiusBase"}, {'f', "orbitalPreviewAngle"})
 
 static void item_013(rb_ar *ar) { gbx_noderef(ar, "audioEnvironmentInCar"); }
 static void item_014(rb_ar *ar) { gbx_noderef(ar, "u01"); }
@@ -362,13 +295,10 @@ static void item_021(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0, "item model 0x2E002021")) return;
     uint64_t n = item_list_begin(ar, "itemGroupElements", 52);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         item_iso4(ar, "location");
         if (string_is_empty(ar, "itemRef")) gbx_noderef(ar, "item");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 022 (skippable, defines ids): typed so that the ids it adds reach the scope's table */
@@ -377,15 +307,13 @@ static void item_022(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "u01");
     uint64_t n = item_list_begin(ar, "u02", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_id(ar, NULL);
     rb_ar_i32(ar, "u03");
     n = item_list_begin(ar, "u04", 2);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u16(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_u16(ar, NULL);
 }
 
-FLAT_CHUNK(item_023, {'u', "version"}, {'y', "u01"}, {'i', "u02"})
+GBX_FIELDS_CHUNK(item_023, {'u', "version"}, {'y', "u01"}, {'i', "u02"})
 
 static void item_024(rb_ar *ar)
 {
@@ -393,7 +321,7 @@ static void item_024(rb_ar *ar)
     float_tuple_list(ar, "u01", 2);
 }
 
-FLAT_CHUNK(item_025, {'u', "version"}, {'b', "u01"})
+GBX_FIELDS_CHUNK(item_025, {'u', "version"}, {'b', "u01"})
 
 static void item_026(rb_ar *ar)
 {
@@ -401,7 +329,7 @@ static void item_026(rb_ar *ar)
     float_tuple_list(ar, "u01", 3);
 }
 
-FLAT_CHUNK(item_027, {'u', "version"}, {'f', "u01"})
+GBX_FIELDS_CHUNK(item_027, {'u', "version"}, {'f', "u01"})
 
 /* ---------- CGameCtnMacroBlockInfo 0x0310D000 ---------- */
 /* docs/formats/gbx_item.md "Block and object spawns" */
@@ -445,37 +373,29 @@ static void block_spawn(rb_ar *ar)
 static void macro_000(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "blockSpawns", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) block_spawn(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) block_spawn(ar);
 }
 
 static void macro_001(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "blockSkinSpawns", 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         uint32_t version = rb_ar_u32(ar, "version");
         gbx_noderef(ar, "skin");
         if (version == 0) gbx_int3(ar, "u01");
         rb_ar_u32(ar, "blockSpawnIndex");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void macro_002(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "cardEventsSpawns", 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_u32(ar, "version");
         uint64_t k = item_list_begin(ar, "u01", 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, k) gbx_meta(ar, NULL);
         gbx_int3(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void macro_006(rb_ar *ar)
@@ -484,12 +404,7 @@ static void macro_006(rb_ar *ar)
     data_blob(ar, "u02");
 }
 
-static void macro_007(rb_ar *ar)
-{
-    gbx_noderef(ar, "u01");
-    gbx_noderef(ar, "u02");
-    gbx_noderef(ar, "u03");
-}
+GBX_FIELDS_CHUNK(macro_007, {'n', "u01"}, {'n', "u02"}, {'n', "u03"})
 
 static void macro_008(rb_ar *ar)
 {
@@ -581,8 +496,7 @@ static void macro_00e(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 3, "macroblock 0x0310D00E")) return;
     uint64_t n = item_list_begin(ar, "objectSpawns", 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) object_spawn(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) object_spawn(ar);
     if (version == 1 || version == 2) int_tuple_list(ar, "u01", 2);
     if (version >= 3) int_tuple_list(ar, "u01", 4);
 }
@@ -595,7 +509,7 @@ static void macro_00f(rb_ar *ar)
     gbx_int3_list(ar, "u03");
 }
 
-FLAT_CHUNK(macro_010, {'u', "version"}, {'i', "iconSize"})
+GBX_FIELDS_CHUNK(macro_010, {'u', "version"}, {'i', "iconSize"})
 
 /* 011 (skippable): the media clips, encapsulated (nodes without indices) */
 static void macro_011(rb_ar *ar)
@@ -611,34 +525,30 @@ static void macro_011(rb_ar *ar)
 
 /* ---------- CGameCtnAutoTerrain 0x03120000 ---------- */
 
-static void auto_terrain_001(rb_ar *ar)
-{
-    gbx_int3(ar, "offset");
-    gbx_noderef(ar, "genealogy");
-}
+GBX_FIELDS_CHUNK(auto_terrain_001, {'3', "offset"}, {'n', "genealogy"})
 
 /* ---------- CSystemConfig 0x0B005000: only skippable chunks (GBX.NET CSystemConfig.chunkl) ----------
  * A layout that does not consume a chunk exactly leaves that chunk opaque, so the layouts of
  * every game are listed even where one game's chunk differs. */
 
-FLAT_CHUNK(config_002, {'s', "u01"})
-FLAT_CHUNK(config_004, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
-           {'i', "u02"}, {'b', "audioAllowEFX"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"})
-FLAT_CHUNK(config_005, {'i', "u01"}, {'i', "u02"}, {'i', "u03"})
-FLAT_CHUNK(config_007, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'b', "u04"}, {'q', "u05"})
-FLAT_CHUNK(config_008, {'s', "desiredLanguageId"})
-FLAT_CHUNK(config_009, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"}, {'s', "u05"}, {'s', "u06"})
-FLAT_CHUNK(config_00a, {'2', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"}, {'i', "u06"},
-           {'b', "u07"}, {'b', "u08"}, {'i', "u09"}, {'i', "u10"}, {'i', "u11"}, {'b', "u12"})
-FLAT_CHUNK(config_00b, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
-FLAT_CHUNK(config_00c, {'b', "isIgnorePlayerSkins"})
-FLAT_CHUNK(config_00d, {'s', "u01"}, {'s', "u02"}, {'b', "networkUseProxy"}, {'s', "u03"}, {'s', "u04"},
-           {'s', "u05"}, {'i', "networkServerPort"}, {'i', "networkClientPort"},
-           {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "u06"})
-FLAT_CHUNK(config_00e, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "tmOpponents"})
-FLAT_CHUNK(config_00f, {'f', "u01"}, {'f', "u02"})
-FLAT_CHUNK(config_012, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'b', "u04"}, {'i', "u05"})
-FLAT_CHUNK(config_01d, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"})
+GBX_FIELDS_CHUNK(config_002, {'s', "u01"})
+GBX_FIELDS_CHUNK(config_004, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
+                 {'i', "u02"}, {'b', "audioAllowEFX"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"})
+GBX_FIELDS_CHUNK(config_005, {'i', "u01"}, {'i', "u02"}, {'i', "u03"})
+GBX_FIELDS_CHUNK(config_007, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'b', "u04"}, {'q', "u05"})
+GBX_FIELDS_CHUNK(config_008, {'s', "desiredLanguageId"})
+GBX_FIELDS_CHUNK(config_009, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"}, {'s', "u05"}, {'s', "u06"})
+GBX_FIELDS_CHUNK(config_00a, {'2', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"}, {'i', "u06"},
+                 {'b', "u07"}, {'b', "u08"}, {'i', "u09"}, {'i', "u10"}, {'i', "u11"}, {'b', "u12"})
+GBX_FIELDS_CHUNK(config_00b, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"})
+GBX_FIELDS_CHUNK(config_00c, {'b', "isIgnorePlayerSkins"})
+GBX_FIELDS_CHUNK(config_00d, {'s', "u01"}, {'s', "u02"}, {'b', "networkUseProxy"}, {'s', "u03"}, {'s', "u04"},
+                 {'s', "u05"}, {'i', "networkServerPort"}, {'i', "networkClientPort"},
+                 {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "u06"})
+GBX_FIELDS_CHUNK(config_00e, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "tmOpponents"})
+GBX_FIELDS_CHUNK(config_00f, {'f', "u01"}, {'f', "u02"})
+GBX_FIELDS_CHUNK(config_012, {'s', "u01"}, {'s', "u02"}, {'s', "u03"}, {'b', "u04"}, {'i', "u05"})
+GBX_FIELDS_CHUNK(config_01d, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"})
 
 /* 020: safe mode and the display settings, a CSystemConfigDisplay node without index or class */
 static void config_020(rb_ar *ar)
@@ -647,67 +557,68 @@ static void config_020(rb_ar *ar)
     gbx_node_direct(ar, "display");
 }
 
-FLAT_CHUNK(config_022, {'f', "u01"}, {'f', "u02"}, {'b', "inputsAlternateMethod"}, {'b', "inputsFreezeUnusedAxes"})
-FLAT_CHUNK(config_027, {'b', "u01"})
-FLAT_CHUNK(config_028, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
-           {'i', "u02"}, {'i', "u03"}, {'b', "audioAllowEFX"}, {'b', "audioDisableDoppler"},
-           {'i', "audioGlobalQuality"})
-FLAT_CHUNK(config_02b, {'i', "u01"}, {'b', "advertisingDisabledByUser"}, {'f', "advertisingTunningCoef"})
-FLAT_CHUNK(config_02c, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "u02"}, {'i', "tmOpponents"},
-           {'i', "tmMaxOpponents"}, {'b', "u03"})
-FLAT_CHUNK(config_030, {'b', "fileTransferEnableDownload"}, {'b', "fileTransferEnableUpload"}, {'i', "u01"},
-           {'b', "u02"}, {'b', "enableLocators"}, {'b', "autoUpdateFromLocator"},
-           {'b', "autoUpdateFromLocatorAtInternetConnection"}, {'s', "autoUpdateLocatorDBUrl"},
-           {'s', "blackListUrl"}, {'b', "enableCrashLogUpload"})
-FLAT_CHUNK(config_031, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
-           {'i', "networkClientPort"}, {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"},
-           {'i', "u03"}, {'b', "networkUseNatUPnP"})
-FLAT_CHUNK(config_034, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "u02"}, {'i', "tmOpponents"},
-           {'i', "tmMaxOpponents"}, {'b', "u03"}, {'i', "tmBackgroundQuality"})
-FLAT_CHUNK(config_035, {'b', "u01"}, {'b', "networkTestInternetConnection"})
-FLAT_CHUNK(config_036, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
-           {'i', "networkP2PServerPort"}, {'i', "networkClientPort"}, {'i', "networkServerBroadcastLength"},
-           {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "u03"},
-           {'b', "networkUseNatUPnP"})
-FLAT_CHUNK(config_037, {'s', "u01"})
-FLAT_CHUNK(config_038, {'b', "gameProfileEnableMulti"}, {'I', "gameProfileName"})
-FLAT_CHUNK(config_039, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
-           {'i', "networkP2PServerPort"}, {'i', "networkClientPort"}, {'i', "networkServerBroadcastLength"},
-           {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "networkDownload"},
-           {'i', "networkUpload"}, {'b', "networkUseNatUPnP"})
-FLAT_CHUNK(config_03a, {'s', "u01"}, {'s', "u02"}, {'i', "u03"}, {'q', "u04"})
-FLAT_CHUNK(config_03d, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"}, {'i', "u01"})
-FLAT_CHUNK(config_03e, {'q', "u01"}, {'x', "u02"})
-FLAT_CHUNK(config_041, {'s', "u01"})
-FLAT_CHUNK(config_043, {'b', "u01"}, {'b', "networkTestInternetConnection"}, {'s', "networkLastUsedMSAddress"},
-           {'s', "networkLastUsedMSPath"})
-FLAT_CHUNK(config_044, {'b', "networkTestInternetConnection"}, {'s', "networkLastUsedMSAddress"},
-           {'s', "networkLastUsedMSPath"}, {'L', "u01"})
-FLAT_CHUNK(config_045, {'b', "inputsAlternateMethod"}, {'b', "inputsFreezeUnusedAxes"}, {'b', "inputsEnableRumble"},
-           {'b', "inputsCaptureKeyboard"})
-FLAT_CHUNK(config_047, {'b', "u01"})
-FLAT_CHUNK(config_048, {'b', "gameProfileEnableMulti"}, {'s', "gameProfileName"})
-FLAT_CHUNK(config_049, {'q', "u01"})
-FLAT_CHUNK(config_04a, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"}, {'i', "u01"}, {'i', "u02"},
-           {'i', "u03"})
-FLAT_CHUNK(config_04c, {'b', "u01"}, {'b', "u02"})
-FLAT_CHUNK(config_04d, {'s', "u01"}, {'b', "u02"}, {'b', "u03"}, {'b', "u04"})
-FLAT_CHUNK(config_04e, {'S', "u01"})
-FLAT_CHUNK(config_04f, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
-           {'i', "u02"}, {'i', "u03"}, {'b', "audioAllowEFX"}, {'b', "audioDisableDoppler"}, {'b', "u04"},
-           {'i', "audioGlobalQuality"}, {'s', "audioDeviceOal"})
-FLAT_CHUNK(config_050, {'b', "u01"})
-FLAT_CHUNK(config_051, {'s', "u01"})
-FLAT_CHUNK(config_052, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "playerShadow"}, {'i', "u02"},
-           {'i', "tmOpponents"}, {'i', "tmMaxOpponents"}, {'i', "tmBackgroundQuality"})
-FLAT_CHUNK(config_053, {'b', "audioSoundHdr"})
-FLAT_CHUNK(config_054, {'b', "fileTransferEnableDownload"}, {'b', "fileTransferEnableUpload"}, {'Q', "u01"},
-           {'b', "u02"}, {'b', "enableLocators"}, {'b', "autoUpdateFromLocator"},
-           {'b', "autoUpdateFromLocatorAtInternetConnection"}, {'s', "autoUpdateLocatorDBUrl"},
-           {'s', "blackListUrl"}, {'b', "enableCrashLogUpload"})
-FLAT_CHUNK(config_055, {'s', "u01"}, {'b', "u02"}, {'b', "u03"}, {'b', "u04"}, {'b', "u05"})
-FLAT_CHUNK(config_056, {'b', "u01"}, {'b', "audioAllowHRTF"}, {'i', "audioDontMuteWhenApplicationUnfocused"},
-           {'i', "u02"}, {'b', "audioSoundHdr"}, {'b', "u03"})
+GBX_FIELDS_CHUNK(config_022, {'f', "u01"}, {'f', "u02"}, {'b', "inputsAlternateMethod"},
+                 {'b', "inputsFreezeUnusedAxes"})
+GBX_FIELDS_CHUNK(config_027, {'b', "u01"})
+GBX_FIELDS_CHUNK(config_028, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
+                 {'i', "u02"}, {'i', "u03"}, {'b', "audioAllowEFX"}, {'b', "audioDisableDoppler"},
+                 {'i', "audioGlobalQuality"})
+GBX_FIELDS_CHUNK(config_02b, {'i', "u01"}, {'b', "advertisingDisabledByUser"}, {'f', "advertisingTunningCoef"})
+GBX_FIELDS_CHUNK(config_02c, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "u02"}, {'i', "tmOpponents"},
+                 {'i', "tmMaxOpponents"}, {'b', "u03"})
+GBX_FIELDS_CHUNK(config_030, {'b', "fileTransferEnableDownload"}, {'b', "fileTransferEnableUpload"}, {'i', "u01"},
+                 {'b', "u02"}, {'b', "enableLocators"}, {'b', "autoUpdateFromLocator"},
+                 {'b', "autoUpdateFromLocatorAtInternetConnection"}, {'s', "autoUpdateLocatorDBUrl"},
+                 {'s', "blackListUrl"}, {'b', "enableCrashLogUpload"})
+GBX_FIELDS_CHUNK(config_031, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
+                 {'i', "networkClientPort"}, {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"},
+                 {'i', "u03"}, {'b', "networkUseNatUPnP"})
+GBX_FIELDS_CHUNK(config_034, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "u02"}, {'i', "tmOpponents"},
+                 {'i', "tmMaxOpponents"}, {'b', "u03"}, {'i', "tmBackgroundQuality"})
+GBX_FIELDS_CHUNK(config_035, {'b', "u01"}, {'b', "networkTestInternetConnection"})
+GBX_FIELDS_CHUNK(config_036, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
+                 {'i', "networkP2PServerPort"}, {'i', "networkClientPort"}, {'i', "networkServerBroadcastLength"},
+                 {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "u03"},
+                 {'b', "networkUseNatUPnP"})
+GBX_FIELDS_CHUNK(config_037, {'s', "u01"})
+GBX_FIELDS_CHUNK(config_038, {'b', "gameProfileEnableMulti"}, {'I', "gameProfileName"})
+GBX_FIELDS_CHUNK(config_039, {'b', "networkUseProxy"}, {'s', "u01"}, {'s', "u02"}, {'i', "networkServerPort"},
+                 {'i', "networkP2PServerPort"}, {'i', "networkClientPort"}, {'i', "networkServerBroadcastLength"},
+                 {'b', "networkForceUseLocalAddress"}, {'s', "networkForceServerAddress"}, {'i', "networkDownload"},
+                 {'i', "networkUpload"}, {'b', "networkUseNatUPnP"})
+GBX_FIELDS_CHUNK(config_03a, {'s', "u01"}, {'s', "u02"}, {'i', "u03"}, {'q', "u04"})
+GBX_FIELDS_CHUNK(config_03d, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"}, {'i', "u01"})
+GBX_FIELDS_CHUNK(config_03e, {'q', "u01"}, {'x', "u02"})
+GBX_FIELDS_CHUNK(config_041, {'s', "u01"})
+GBX_FIELDS_CHUNK(config_043, {'b', "u01"}, {'b', "networkTestInternetConnection"}, {'s', "networkLastUsedMSAddress"},
+                 {'s', "networkLastUsedMSPath"})
+GBX_FIELDS_CHUNK(config_044, {'b', "networkTestInternetConnection"}, {'s', "networkLastUsedMSAddress"},
+                 {'s', "networkLastUsedMSPath"}, {'L', "u01"})
+GBX_FIELDS_CHUNK(config_045, {'b', "inputsAlternateMethod"}, {'b', "inputsFreezeUnusedAxes"},
+                 {'b', "inputsEnableRumble"}, {'b', "inputsCaptureKeyboard"})
+GBX_FIELDS_CHUNK(config_047, {'b', "u01"})
+GBX_FIELDS_CHUNK(config_048, {'b', "gameProfileEnableMulti"}, {'s', "gameProfileName"})
+GBX_FIELDS_CHUNK(config_049, {'q', "u01"})
+GBX_FIELDS_CHUNK(config_04a, {'b', "isIgnorePlayerSkins"}, {'b', "isSkipRollingDemo"}, {'i', "u01"}, {'i', "u02"},
+                 {'i', "u03"})
+GBX_FIELDS_CHUNK(config_04c, {'b', "u01"}, {'b', "u02"})
+GBX_FIELDS_CHUNK(config_04d, {'s', "u01"}, {'b', "u02"}, {'b', "u03"}, {'b', "u04"})
+GBX_FIELDS_CHUNK(config_04e, {'S', "u01"})
+GBX_FIELDS_CHUNK(config_04f, {'b', "audioEnabled"}, {'f', "audioSoundVolume"}, {'f', "audioMusicVolume"}, {'i', "u01"},
+                 {'i', "u02"}, {'i', "u03"}, {'b', "audioAllowEFX"}, {'b', "audioDisableDoppler"}, {'b', "u04"},
+                 {'i', "audioGlobalQuality"}, {'s', "audioDeviceOal"})
+GBX_FIELDS_CHUNK(config_050, {'b', "u01"})
+GBX_FIELDS_CHUNK(config_051, {'s', "u01"})
+GBX_FIELDS_CHUNK(config_052, {'i', "tmCarQuality"}, {'i', "u01"}, {'i', "playerShadow"}, {'i', "u02"},
+                 {'i', "tmOpponents"}, {'i', "tmMaxOpponents"}, {'i', "tmBackgroundQuality"})
+GBX_FIELDS_CHUNK(config_053, {'b', "audioSoundHdr"})
+GBX_FIELDS_CHUNK(config_054, {'b', "fileTransferEnableDownload"}, {'b', "fileTransferEnableUpload"}, {'Q', "u01"},
+                 {'b', "u02"}, {'b', "enableLocators"}, {'b', "autoUpdateFromLocator"},
+                 {'b', "autoUpdateFromLocatorAtInternetConnection"}, {'s', "autoUpdateLocatorDBUrl"},
+                 {'s', "blackListUrl"}, {'b', "enableCrashLogUpload"})
+GBX_FIELDS_CHUNK(config_055, {'s', "u01"}, {'b', "u02"}, {'b', "u03"}, {'b', "u04"}, {'b', "u05"})
+GBX_FIELDS_CHUNK(config_056, {'b', "u01"}, {'b', "audioAllowHRTF"}, {'i', "audioDontMuteWhenApplicationUnfocused"},
+                 {'i', "u02"}, {'b', "audioSoundHdr"}, {'b', "u03"})
 #define NETWORK_057_FIELDS                                                                                  \
     {'b', "networkUseProxy"}, {'s', "networkProxyLogin"}, {'s', "networkProxyPassword"},                  \
         {'i', "networkServerPort"}, {'i', "networkP2PServerPort"}, {'i', "networkClientPort"},            \
@@ -715,100 +626,100 @@ FLAT_CHUNK(config_056, {'b', "u01"}, {'b', "audioAllowHRTF"}, {'i', "audioDontMu
         {'s', "networkForceServerAddress"}, {'i', "networkDownload"}, {'i', "networkUpload"},             \
         {'b', "networkUseNatUPnP"}, {'b', "networkTestInternetConnection"},                               \
         {'s', "networkLastUsedMSAddress"}, {'s', "networkLastUsedMSPath"}, {'L', "u01"}, {'i', "networkSpeed"}
-FLAT_CHUNK(config_057, NETWORK_057_FIELDS)
-FLAT_CHUNK(config_058, {'i', "u01"})
-FLAT_CHUNK(config_059, {'b', "fileTransferEnableAvatarDownload"}, {'b', "fileTransferEnableAvatarUpload"},
-           {'b', "fileTransferEnableAvatarLocators"}, {'b', "fileTransferEnableMapDownload"},
-           {'b', "fileTransferEnableMapUpload"}, {'b', "fileTransferEnableMapLocators"},
-           {'b', "fileTransferEnableMapModDownload"}, {'b', "fileTransferEnableMapModUpload"},
-           {'b', "fileTransferEnableMapModLocators"}, {'b', "fileTransferEnableMapSkinDownload"},
-           {'b', "fileTransferEnableMapSkinUpload"}, {'b', "fileTransferEnableMapSkinLocators"},
-           {'b', "fileTransferEnableTagDownload"}, {'b', "fileTransferEnableTagUpload"},
-           {'b', "fileTransferEnableTagLocators"}, {'b', "fileTransferEnableVehicleSkinDownload"},
-           {'b', "fileTransferEnableVehicleSkinUpload"}, {'b', "fileTransferEnableVehicleSkinLocators"},
-           {'b', "fileTransferEnableUnknownTypeDownload"}, {'b', "fileTransferEnableUnknownTypeUpload"},
-           {'b', "fileTransferEnableUnknownTypeLocators"})
-FLAT_CHUNK(config_05a, {'b', "disableReplayRecording"}, {'b', "u01"}, {'b', "u02"}, {'b', "u03"}, {'i', "u04"},
-           {'i', "u05"}, {'i', "u06"}, {'s', "u07"}, {'s', "u08"}, {'f', "u09"}, {'f', "u10"})
-FLAT_CHUNK(config_05b, {'u', "version"}, {'s', "antiCheatServerUrl"})
-FLAT_CHUNK(config_05c, {'u', "version"}, {'i', "smMaxPlayerResimStepPerFrame"})
-FLAT_CHUNK(config_05d, {'u', "version"}, {'s', "u01"})
-FLAT_CHUNK(config_05e, {'u', "version"}, NETWORK_057_FIELDS)
-FLAT_CHUNK(config_05f, {'b', "networkUseProxy"}, {'s', "networkProxyAddress"})
+GBX_FIELDS_CHUNK(config_057, NETWORK_057_FIELDS)
+GBX_FIELDS_CHUNK(config_058, {'i', "u01"})
+GBX_FIELDS_CHUNK(config_059, {'b', "fileTransferEnableAvatarDownload"}, {'b', "fileTransferEnableAvatarUpload"},
+                 {'b', "fileTransferEnableAvatarLocators"}, {'b', "fileTransferEnableMapDownload"},
+                 {'b', "fileTransferEnableMapUpload"}, {'b', "fileTransferEnableMapLocators"},
+                 {'b', "fileTransferEnableMapModDownload"}, {'b', "fileTransferEnableMapModUpload"},
+                 {'b', "fileTransferEnableMapModLocators"}, {'b', "fileTransferEnableMapSkinDownload"},
+                 {'b', "fileTransferEnableMapSkinUpload"}, {'b', "fileTransferEnableMapSkinLocators"},
+                 {'b', "fileTransferEnableTagDownload"}, {'b', "fileTransferEnableTagUpload"},
+                 {'b', "fileTransferEnableTagLocators"}, {'b', "fileTransferEnableVehicleSkinDownload"},
+                 {'b', "fileTransferEnableVehicleSkinUpload"}, {'b', "fileTransferEnableVehicleSkinLocators"},
+                 {'b', "fileTransferEnableUnknownTypeDownload"}, {'b', "fileTransferEnableUnknownTypeUpload"},
+                 {'b', "fileTransferEnableUnknownTypeLocators"})
+GBX_FIELDS_CHUNK(config_05a, {'b', "disableReplayRecording"}, {'b', "u01"}, {'b', "u02"}, {'b', "u03"}, {'i', "u04"},
+                 {'i', "u05"}, {'i', "u06"}, {'s', "u07"}, {'s', "u08"}, {'f', "u09"}, {'f', "u10"})
+GBX_FIELDS_CHUNK(config_05b, {'u', "version"}, {'s', "antiCheatServerUrl"})
+GBX_FIELDS_CHUNK(config_05c, {'u', "version"}, {'i', "smMaxPlayerResimStepPerFrame"})
+GBX_FIELDS_CHUNK(config_05d, {'u', "version"}, {'s', "u01"})
+GBX_FIELDS_CHUNK(config_05e, {'u', "version"}, NETWORK_057_FIELDS)
+GBX_FIELDS_CHUNK(config_05f, {'b', "networkUseProxy"}, {'s', "networkProxyAddress"})
 
 /* ---------- CSystemConfigDisplay 0x0B013000 (GBX.NET CSystemConfigDisplay.chunkl) ----------
  * Several "bool"s hold other numbers in real files (GBX.NET: "bool but weird number"); where
  * GBX.NET reads them as booleans they stay booleans here, whose raw value the model keeps. */
 
-FLAT_CHUNK(display_001, {'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "refreshRate"},
-           {'b', "u04"}, {'b', "u05"})
-FLAT_CHUNK(display_003, {'b', "u01"}, {'i', "u02"}, {'b', "emulateCursorGDI"}, {'i', "u03"},
-           {'b', "optimPartDynaGeom"}, {'b', "u04"})
-FLAT_CHUNK(display_004, {'b', "u01"})
-FLAT_CHUNK(display_005, {'b', "enableFullscreenGDI"})
-FLAT_CHUNK(display_008, {'i', "u01"}, {'i', "u02"}, {'i', "zClipNbBlock"})
-FLAT_CHUNK(display_009, {'i', "u01"}, {'i', "u02"}, {'b', "postFx"}, {'b', "u03"})
-FLAT_CHUNK(display_00a, {'b', "u01"}, {'b', "u02"})
-FLAT_CHUNK(display_00b, {'b', "disableZBufferRange"}, {'f', "agpUseFactor"})
-FLAT_CHUNK(display_00d, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"},
-           {'i', "u06"}, {'i', "u07"})
-FLAT_CHUNK(display_00e, {'b', "u01"})
-FLAT_CHUNK(display_00f, {'b', "u01"})
-FLAT_CHUNK(display_010, {'f', "geomLodScaleZ"})
-FLAT_CHUNK(display_011, {'b', "u01"})
-FLAT_CHUNK(display_013, {'i', "u01"})
-FLAT_CHUNK(display_015, {'b', "disableWindowedAntiAlias"})
-FLAT_CHUNK(display_016, {'b', "enableCheckLags"})
-FLAT_CHUNK(display_017, {'i', "u01"})
-FLAT_CHUNK(display_018, {'i', "u01"})
-FLAT_CHUNK(display_019, {'i', "u01"})
-FLAT_CHUNK(display_01a, {'b', "u01"})
-FLAT_CHUNK(display_01b, {'i', "u01"})
-FLAT_CHUNK(display_01c, {'b', "multiThread"}, {'i', "threadCountMax"})
-FLAT_CHUNK(display_01d, {'i', "u01"})
-FLAT_CHUNK(display_01e, {'b', "u01"})
-FLAT_CHUNK(display_020, {'b', "stereoByDefault"}, {'b', "stereoAdvanced"})
-FLAT_CHUNK(display_021, {'b', "waterGeomStadium"})
-FLAT_CHUNK(display_022, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"},
-           {'i', "filterAnisoQ"})
-FLAT_CHUNK(display_025, {'i', "u01"}, {'i', "fxBloomHdr"})
-FLAT_CHUNK(display_026, {'i', "u01"}, {'i', "gpuSync0"}, {'b', "emulateCursorGDI"}, {'i', "u02"},
-           {'b', "optimPartDynaGeom"}, {'i', "u03"})
-FLAT_CHUNK(display_029, {'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "refreshRate"},
-           {'i', "displaySync"}, {'b', "u04"})
-FLAT_CHUNK(display_02a, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "shaderQuality"},
-           {'i', "u04"}, {'i', "filterAnisoQ"})
-FLAT_CHUNK(display_02c, {'i', "vehicleReflect"})
-FLAT_CHUNK(display_02d, {'i', "fxMotionBlur"})
-FLAT_CHUNK(display_02e, {'b', "u01"})
-FLAT_CHUNK(display_02f, {'i', "maxFps"})
-FLAT_CHUNK(display_030, {'i', "u01"}, {'i', "lmQuality"}, {'b', "lmQUltra"}, {'b', "lmILight"})
-FLAT_CHUNK(display_031, {'b', "decals3DTextureDecals"}, {'b', "decals2DTextureDecals"})
-FLAT_CHUNK(display_032, {'i', "u01"})
-FLAT_CHUNK(display_033, {'b', "disableHdrCubeRenderMipMap"})
-FLAT_CHUNK(display_035, {'f', "fxMotionBlurIntens"})
+GBX_FIELDS_CHUNK(display_001, {'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "refreshRate"},
+                 {'b', "u04"}, {'b', "u05"})
+GBX_FIELDS_CHUNK(display_003, {'b', "u01"}, {'i', "u02"}, {'b', "emulateCursorGDI"}, {'i', "u03"},
+                 {'b', "optimPartDynaGeom"}, {'b', "u04"})
+GBX_FIELDS_CHUNK(display_004, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_005, {'b', "enableFullscreenGDI"})
+GBX_FIELDS_CHUNK(display_008, {'i', "u01"}, {'i', "u02"}, {'i', "zClipNbBlock"})
+GBX_FIELDS_CHUNK(display_009, {'i', "u01"}, {'i', "u02"}, {'b', "postFx"}, {'b', "u03"})
+GBX_FIELDS_CHUNK(display_00a, {'b', "u01"}, {'b', "u02"})
+GBX_FIELDS_CHUNK(display_00b, {'b', "disableZBufferRange"}, {'f', "agpUseFactor"})
+GBX_FIELDS_CHUNK(display_00d, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"},
+                 {'i', "u06"}, {'i', "u07"})
+GBX_FIELDS_CHUNK(display_00e, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_00f, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_010, {'f', "geomLodScaleZ"})
+GBX_FIELDS_CHUNK(display_011, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_013, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_015, {'b', "disableWindowedAntiAlias"})
+GBX_FIELDS_CHUNK(display_016, {'b', "enableCheckLags"})
+GBX_FIELDS_CHUNK(display_017, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_018, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_019, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_01a, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_01b, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_01c, {'b', "multiThread"}, {'i', "threadCountMax"})
+GBX_FIELDS_CHUNK(display_01d, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_01e, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_020, {'b', "stereoByDefault"}, {'b', "stereoAdvanced"})
+GBX_FIELDS_CHUNK(display_021, {'b', "waterGeomStadium"})
+GBX_FIELDS_CHUNK(display_022, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "u04"}, {'i', "u05"},
+                 {'i', "filterAnisoQ"})
+GBX_FIELDS_CHUNK(display_025, {'i', "u01"}, {'i', "fxBloomHdr"})
+GBX_FIELDS_CHUNK(display_026, {'i', "u01"}, {'i', "gpuSync0"}, {'b', "emulateCursorGDI"}, {'i', "u02"},
+                 {'b', "optimPartDynaGeom"}, {'i', "u03"})
+GBX_FIELDS_CHUNK(display_029, {'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"}, {'i', "refreshRate"},
+                 {'i', "displaySync"}, {'b', "u04"})
+GBX_FIELDS_CHUNK(display_02a, {'i', "u01"}, {'b', "customize"}, {'i', "u02"}, {'i', "u03"}, {'i', "shaderQuality"},
+                 {'i', "u04"}, {'i', "filterAnisoQ"})
+GBX_FIELDS_CHUNK(display_02c, {'i', "vehicleReflect"})
+GBX_FIELDS_CHUNK(display_02d, {'i', "fxMotionBlur"})
+GBX_FIELDS_CHUNK(display_02e, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_02f, {'i', "maxFps"})
+GBX_FIELDS_CHUNK(display_030, {'i', "u01"}, {'i', "lmQuality"}, {'b', "lmQUltra"}, {'b', "lmILight"})
+GBX_FIELDS_CHUNK(display_031, {'b', "decals3DTextureDecals"}, {'b', "decals2DTextureDecals"})
+GBX_FIELDS_CHUNK(display_032, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_033, {'b', "disableHdrCubeRenderMipMap"})
+GBX_FIELDS_CHUNK(display_035, {'f', "fxMotionBlurIntens"})
 
 /* 036: the screen mode, versioned */
 static void display_036(rb_ar *ar)
 {
-    static const flat_field base[] = {{'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"},
+    static const gbx_field base[] = {{'2', "screenSizeFS"}, {'i', "u01"}, {'i', "u02"}, {'i', "u03"},
                                       {'i', "refreshRate"},  {'i', "displaySync"}, {'i', "displayMode"},
                                       {'i', "u04"}};
-    static const flat_field v2[] = {{'i', "u06"}, {'i', "u07"}, {'i', "u08"}, {'i', "u09"}};
+    static const gbx_field v2[] = {{'i', "u06"}, {'i', "u07"}, {'i', "u08"}, {'i', "u09"}};
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 3, "display settings 0x0B013036")) return;
-    flat(ar, base, sizeof base / sizeof base[0]);
+    gbx_fields(ar, base, sizeof base / sizeof base[0]);
     if (version >= 1) rb_ar_i32(ar, "u05");
-    if (version >= 2) flat(ar, v2, sizeof v2 / sizeof v2[0]);
+    if (version >= 2) gbx_fields(ar, v2, sizeof v2 / sizeof v2[0]);
     if (version >= 3) gbx_string(ar, "adapter");
 }
 
-FLAT_CHUNK(display_038, {'b', "u01"})
-FLAT_CHUNK(display_039, {'i', "screenShotExt"})
-FLAT_CHUNK(display_03a, {'i', "u01"})
-FLAT_CHUNK(display_03b, {'f', "particleMaxGpuLoadMs"})
-FLAT_CHUNK(display_03c, {'b', "u01"})
-FLAT_CHUNK(display_03d, {'b', "asyncRender"})
+GBX_FIELDS_CHUNK(display_038, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_039, {'i', "screenShotExt"})
+GBX_FIELDS_CHUNK(display_03a, {'i', "u01"})
+GBX_FIELDS_CHUNK(display_03b, {'f', "particleMaxGpuLoadMs"})
+GBX_FIELDS_CHUNK(display_03c, {'b', "u01"})
+GBX_FIELDS_CHUNK(display_03d, {'b', "asyncRender"})
 
 /* ---------- the table ---------- */
 

@@ -164,6 +164,13 @@ uint64_t item_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes)
     return rb_ar_list_begin(ar, key, RB_U32, min_item_bytes);
 }
 
+uint64_t item_fields_list(rb_ar *ar, const char *key, uint64_t min_item_bytes, const gbx_field *fields, size_t count)
+{
+    uint64_t n = item_list_begin(ar, key, min_item_bytes);
+    RB_AR_RECORDS(ar, i, n) gbx_fields(ar, fields, count);
+    return n;
+}
+
 static const rb_layout_field F32_FIELD[] = {{NULL, RB_K_FLOAT, 4}};
 static const rb_layout F32_ELEMENT = {"float", F32_FIELD, 1};
 static const rb_layout_field I32_FIELD[] = {{NULL, RB_K_INT, RB_I32}};
@@ -189,8 +196,7 @@ void item_iso4(rb_ar *ar, const char *key) { gbx_floats(ar, key, 12); }
 void item_id_list(rb_ar *ar, const char *key)
 {
     uint64_t n = item_list_begin(ar, key, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_id(ar, NULL);
 }
 
 /* The field `key` of the chunk `chunk_id` among the chunks of the node being described. */

@@ -31,6 +31,8 @@ uint64_t item_opt_pair_list(rb_ar *ar, const char *key, uint64_t determine_from)
 /* A u32-counted list whose count must fit in the bytes left (a misread count fails as a layout
  * mismatch, not as the archive's count limit). */
 uint64_t item_list_begin(rb_ar *ar, const char *key, uint64_t min_item_bytes);
+/* Such a list of records that are each one field run (gbx_fields); returns its length. */
+uint64_t item_fields_list(rb_ar *ar, const char *key, uint64_t min_item_bytes, const gbx_field *fields, size_t count);
 
 /* Counted tables of bare numbers and vectors. */
 uint64_t item_vec3_table(rb_ar *ar, const char *key);

@@ -10,21 +10,14 @@
 
 static void f32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_f32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_f32(ar, keys[i]);
 }
 #define F32S(ar, keys) f32s((ar), (keys), sizeof(keys) / sizeof((keys)[0]))
 
 /* ---------- GxLight 0x04001000 ---------- */
 
-static void light_008(rb_ar *ar)
-{
-    gbx_vec3(ar, "color");
-    rb_ar_f32(ar, "intensity");
-    rb_ar_x32(ar, "flags");
-    rb_ar_f32(ar, "shadowIntensity");
-    rb_ar_f32(ar, "flareIntensity");
-    gbx_vec3(ar, "shadowRgb");
-}
+GBX_FIELDS_CHUNK(light_008, {'v', "color"}, {'f', "intensity"}, {'X', "flags"}, {'f', "shadowIntensity"},
+                 {'f', "flareIntensity"}, {'v', "shadowRgb"})
 
 static void light_009(rb_ar *ar)
 {
@@ -138,11 +131,7 @@ static void light_frustum_006(rb_ar *ar)
     rb_ar_u32(ar, "u03");
 }
 
-static void light_directional_001(rb_ar *ar)
-{
-    gbx_bool(ar, "useBoundaryHint");
-    gbx_vec3(ar, "boundaryHintPos");
-}
+GBX_FIELDS_CHUNK(light_directional_001, {'b', "useBoundaryHint"}, {'v', "boundaryHintPos"})
 
 static void light_directional_002(rb_ar *ar)
 {
@@ -153,11 +142,7 @@ static void light_directional_002(rb_ar *ar)
 
 static void light_directional_003(rb_ar *ar) { gbx_vec3(ar, "dblSidedRgb"); }
 
-static void light_directional_004(rb_ar *ar)
-{
-    gbx_vec3(ar, "reverseRgb");
-    rb_ar_f32(ar, "reverseIntens");
-}
+GBX_FIELDS_CHUNK(light_directional_004, {'v', "reverseRgb"}, {'f', "reverseIntens"})
 
 static void light_directional_005(rb_ar *ar)
 {
@@ -167,12 +152,7 @@ static void light_directional_005(rb_ar *ar)
 
 /* ---------- CFuncPlug 0x0500B000, CFuncLight 0x05018000, CFuncLightColor 0x05019000 ---------- */
 
-static void func_plug_003(rb_ar *ar)
-{
-    rb_ar_f32(ar, "period");
-    rb_ar_f32(ar, "phase");
-    gbx_bool(ar, "autoCreateMotion");
-}
+GBX_FIELDS_CHUNK(func_plug_003, {'f', "period"}, {'f', "phase"}, {'b', "autoCreateMotion"})
 
 static void func_plug_004(rb_ar *ar)
 {
@@ -187,12 +167,7 @@ static void func_plug_005(rb_ar *ar)
 }
 
 /* 000: sine or flicker, the flicker period and count */
-static void func_light_000(rb_ar *ar)
-{
-    rb_ar_i32(ar, "fctType");
-    rb_ar_f32(ar, "flickPeriod");
-    rb_ar_i32(ar, "flickCount");
-}
+GBX_FIELDS_CHUNK(func_light_000, {'i', "fctType"}, {'f', "flickPeriod"}, {'i', "flickCount"})
 
 static void func_light_color_001(rb_ar *ar)
 {

@@ -35,10 +35,7 @@ static void phy_trigger(rb_ar *ar, uint32_t v)
     rb_ar_record_begin(ar, NULL);
     if (v >= 5) rb_ar_i32(ar, "u01");
     if (v >= 4) {
-        rb_ar_f32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_f32(ar, "u04");
-        rb_ar_f32(ar, "u05");
+        gbx_fields(ar, GBX_FIELDS({'f', "u02"}, {'f', "u03"}, {'f', "u04"}, {'f', "u05"}));
     }
     if (v >= 3) rb_ar_i32(ar, "u06");
     if (v >= 2) rb_ar_i32(ar, "u07");
@@ -46,7 +43,7 @@ static void phy_trigger(rb_ar *ar, uint32_t v)
         rb_ar_i32(ar, "u14");
         rb_ar_i32(ar, "u15");
     }
-    for (size_t i = 0; i < sizeof tail / sizeof tail[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, tail[i]);
+    RB_AR_EACH(ar, i, sizeof tail / sizeof tail[0]) rb_ar_f32(ar, tail[i]);
     gbx_id(ar, "u16");
     rb_ar_record_end(ar);
 }
@@ -64,7 +61,7 @@ static void phy_001_gameplay(rb_ar *ar, uint32_t version)
         {'i', "lifeTimeDuration"}, {'f', "scaleCoefMax"}, {'f', "staminaSpawnCoef"}, {'i', "timeBeforeDome"},
         {'b', "u20"}, {'b', "u21"}, {'b', "u22"}, {'b', "u23"}, {'b', "u24"}, {'b', "healEnabled"},
         {'i', "healArmorGainPerSecond"}, {'b', "shieldEnabled"}, {'i', "shieldDomeArmor"}};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0] && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, sizeof fields / sizeof fields[0]) {
         if (fields[i].type == 'f') rb_ar_f32(ar, fields[i].key);
         else if (fields[i].type == 'i') rb_ar_i32(ar, fields[i].key);
         else gbx_bool(ar, fields[i].key);
@@ -113,8 +110,7 @@ static void phy_001(rb_ar *ar)
     }
     uint32_t trigger_version = version >= 8 ? (uint32_t)rb_ar_i32(ar, "triggerActionVersion") : 5;
     uint64_t n = item_list_begin(ar, "triggers", 28);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) phy_trigger(ar, trigger_version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) phy_trigger(ar, trigger_version);
     if (version < 14) gbx_noderef(ar, "u03");
     if (version < 2) return;
     int no_move = empty_string(ar, "moveShape");
@@ -190,12 +186,8 @@ static void vis_001(rb_ar *ar)
 /* 002 (skippable): sounds */
 static void vis_002(rb_ar *ar)
 {
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "soundRefSpawn");
-    gbx_string(ar, "soundRefUnspawn");
-    gbx_string(ar, "soundRefGrab");
-    gbx_string(ar, "soundRefSmashed");
-    gbx_string(ar, "soundRefPermanent");
+    gbx_fields(ar, GBX_FIELDS({'u', "version"}, {'s', "soundRefSpawn"}, {'s', "soundRefUnspawn"}, {'s', "soundRefGrab"},
+                               {'s', "soundRefSmashed"}, {'s', "soundRefPermanent"}));
     item_iso4(ar, "soundLocPermanent");
 }
 
@@ -209,20 +201,14 @@ static void light_user_000(rb_ar *ar)
     if (!item_version_known(ar, version, 1, "light user model 0x090F9000")) return;
     rb_ar_i32(ar, "u01");
     gbx_vec3(ar, "color");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
     if (version >= 1) gbx_bool(ar, "nightOnly");
 }
 
 /* ---------- CPlugLight 0x0901D000 (a light of an old solid's tree) ---------- */
 
 /* 000: the light, its function over time, the flare and projector pictures (nodes) */
-static void light_000(rb_ar *ar)
-{
-    gbx_noderef(ar, "light");
-    gbx_noderef(ar, "funcLight");
-    gbx_noderef(ar, "bitmapFlare");
-    gbx_noderef(ar, "bitmapProjector");
-}
+GBX_FIELDS_CHUNK(light_000, {'n', "light"}, {'n', "funcLight"}, {'n', "bitmapFlare"}, {'n', "bitmapProjector"})
 
 /* 002: 000, then flags (night only, reflected by the ground, ...) */
 static void light_002(rb_ar *ar)

@@ -36,14 +36,7 @@ static void dyna_instance_params(rb_ar *ar)
 }
 
 /* NPlugDyna_SPrefabConstraintParams: two entities of the prefab held together at two points */
-static void prefab_constraint_params(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "ent1");
-    rb_ar_i32(ar, "ent2");
-    gbx_vec3(ar, "pos1");
-    gbx_vec3(ar, "pos2");
-}
+GBX_FIELDS_CHUNK(prefab_constraint_params, {'u', "version"}, {'i', "ent1"}, {'i', "ent2"}, {'v', "pos1"}, {'v', "pos2"})
 
 /* NPlugItemPlacement_SPlacement: a layout and its options, each a list of required tags */
 static void placement_params(rb_ar *ar)
@@ -51,27 +44,19 @@ static void placement_params(rb_ar *ar)
     rb_ar_u32(ar, "version");
     rb_ar_i32(ar, "iLayout");
     uint64_t n = item_list_begin(ar, "options", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         rb_ar_record_begin(ar, NULL);
         uint64_t m = item_list_begin(ar, "requiredTags", 8);
-        for (uint64_t k = 0; k < m && rb_ar_ok(ar); k++) {
-            rb_ar_record_begin(ar, NULL);
+        RB_AR_RECORDS(ar, k, m) {
             gbx_string(ar, "key");
             gbx_string(ar, "value");
-            rb_ar_record_end(ar);
         }
-        rb_ar_list_end(ar);
         rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* NPlugStaticObjectModel_SInstanceParams */
-static void static_instance_params(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_f32(ar, "phase01");
-}
+GBX_FIELDS_CHUNK(static_instance_params, {'u', "version"}, {'f', "phase01"})
 
 static void entity_params(rb_ar *ar)
 {
@@ -115,8 +100,7 @@ static void prefab(rb_ar *ar)
     item_count c = item_count_begin(ar, "entity count", RB_U32, "ents");
     rb_ar_i32(ar, "u02");
     uint64_t n = rb_ar_list_begin_n(ar, "ents", c.count, 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) prefab_entity(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) prefab_entity(ar);
     item_count_end(ar, &c, n);
 }
 
@@ -128,25 +112,12 @@ static void dyna_object_model(rb_ar *ar)
                                          "lightAliveDurationScMax"};
     uint32_t version = rb_ar_u32(ar, "version");
     if (!item_version_known(ar, version, 13, "dyna object model 0x09144000")) return;
-    gbx_bool(ar, "isStatic");
-    gbx_bool(ar, "dynamizeOnSpawn");
-    gbx_noderef(ar, "mesh");
-    gbx_noderef(ar, "dynaShape");
-    gbx_noderef(ar, "staticShape");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    rb_ar_u8(ar, "u03");
-    rb_ar_u8(ar, "u04");
-    rb_ar_i32(ar, "u05");
-    rb_ar_i32(ar, "u06");
-    rb_ar_u8(ar, "u07");
-    rb_ar_i32(ar, "u08");
-    rb_ar_i32(ar, "u09");
-    gbx_noderef(ar, "locAnim");
-    rb_ar_i32(ar, "u10");
-    gbx_bool(ar, "locAnimIsPhysical");
-    gbx_noderef(ar, "waterModel");
+    gbx_fields(ar, GBX_FIELDS({'b', "isStatic"}, {'b', "dynamizeOnSpawn"}, {'n', "mesh"}, {'n', "dynaShape"},
+                               {'n', "staticShape"}));
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
+    gbx_fields(ar, GBX_FIELDS({'i', "u01"}, {'i', "u02"}, {'y', "u03"}, {'y', "u04"}, {'i', "u05"}, {'i', "u06"},
+                               {'y', "u07"}, {'i', "u08"}, {'i', "u09"}, {'n', "locAnim"}, {'i', "u10"},
+                               {'b', "locAnimIsPhysical"}, {'n', "waterModel"}));
 }
 
 /* ---------- NPlugDyna_SKinematicConstraint 0x2F0CA000 ---------- */
@@ -178,18 +149,12 @@ static void kinematic_constraint(rb_ar *ar)
     rb_ar_table(ar, "shaderTcAnimFunc", RB_U32, &TEXTURE_STEP);
     if (shader_tc_type == 1) { /* the texture is a grid of sub-textures shown in turn */
         rb_ar_record_begin(ar, "shaderTcDataTransSub");
-        rb_ar_i32(ar, "nbSubTexture");
-        rb_ar_i32(ar, "nbSubTexturePerLine");
-        rb_ar_i32(ar, "nbSubTexturePerColumn");
-        gbx_bool(ar, "topToBottom");
+        gbx_fields(ar, GBX_FIELDS({'i', "nbSubTexture"}, {'i', "nbSubTexturePerLine"}, {'i', "nbSubTexturePerColumn"},
+                                   {'b', "topToBottom"}));
         rb_ar_record_end(ar);
     }
-    rb_ar_u8(ar, "transAxis");
-    rb_ar_f32(ar, "transMin");
-    rb_ar_f32(ar, "transMax");
-    rb_ar_u8(ar, "rotAxis");
-    rb_ar_f32(ar, "angleMinDeg");
-    rb_ar_f32(ar, "angleMaxDeg");
+    gbx_fields(ar, GBX_FIELDS({'y', "transAxis"}, {'f', "transMin"}, {'f', "transMax"}, {'y', "rotAxis"},
+                               {'f', "angleMinDeg"}, {'f', "angleMaxDeg"}));
 }
 
 /* ---------- CPlugAnimLocSimple 0x090F8000 ---------- */

@@ -18,23 +18,12 @@ static void solid_old_007(rb_ar *ar) { gbx_bool(ar, "u01"); }
 static void solid_old_00c(rb_ar *ar)
 {
     static const char *const bools[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
-    for (size_t i = 0; i < sizeof bools / sizeof bools[0] && rb_ar_ok(ar); i++) gbx_bool(ar, bools[i]);
-    rb_ar_f32(ar, "u11");
-    rb_ar_i32(ar, "u12");
-    rb_ar_f32(ar, "u13");
-    rb_ar_f32(ar, "u14");
-    rb_ar_f32(ar, "u15");
-    rb_ar_f32(ar, "u16");
-    rb_ar_i32(ar, "u17");
-    rb_ar_i32(ar, "u18");
+    RB_AR_EACH(ar, i, sizeof bools / sizeof bools[0]) gbx_bool(ar, bools[i]);
+    gbx_fields(ar, GBX_FIELDS({'f', "u11"}, {'i', "u12"}, {'f', "u13"}, {'f', "u14"}, {'f', "u15"}, {'f', "u16"},
+                               {'i', "u17"}, {'i', "u18"}));
 }
 
-static void solid_old_00d(rb_ar *ar)
-{
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "u02");
-    gbx_noderef(ar, "tree");
-}
+GBX_FIELDS_CHUNK(solid_old_00d, {'b', "u01"}, {'b', "u02"}, {'n', "tree"})
 
 static void solid_old_00e(rb_ar *ar)
 {
@@ -121,21 +110,11 @@ static void tree_00c(rb_ar *ar)
     if (rb_ar_ok(ar) && n != 0) rb_ar_fail(ar, RB_E_UNSUPPORTED, "tree 0x0904F00C u01 is %d: only 0 has a known layout", n);
 }
 
-static void tree_00d(rb_ar *ar)
-{
-    gbx_id(ar, "name");
-    gbx_id(ar, "u01");
-}
+GBX_FIELDS_CHUNK(tree_00d, {'I', "name"}, {'I', "u01"})
 
 static void tree_011(rb_ar *ar) { gbx_noderef(ar, "funcTree"); }
 
-static void tree_016(rb_ar *ar)
-{
-    gbx_noderef(ar, "visual");
-    gbx_noderef(ar, "shader");
-    gbx_noderef(ar, "surface");
-    gbx_noderef(ar, "generator");
-}
+GBX_FIELDS_CHUNK(tree_016, {'n', "visual"}, {'n', "shader"}, {'n', "surface"}, {'n', "generator"})
 
 /* 019: flags, and a location when bit 2 of them is set */
 static void tree_019(rb_ar *ar)
@@ -159,14 +138,7 @@ static void tree_light_004(rb_ar *ar) { gbx_noderef(ar, "plugLight"); }
 
 static void tree_visual_mip_002(rb_ar *ar)
 {
-    uint64_t n = item_list_begin(ar, "levels", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_f32(ar, "farZ");
-        gbx_noderef(ar, "tree");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    item_fields_list(ar, "levels", 8, GBX_FIELDS({'f', "farZ"}, {'n', "tree"}));
 }
 
 static const gbx_chunk_def OLD_SOLID_CHUNKS[] = {

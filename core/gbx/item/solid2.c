@@ -17,16 +17,13 @@
 static void solid_shaded_geoms(rb_ar *ar, uint32_t version)
 {
     uint64_t n = item_list_begin(ar, "shadedGeoms", 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "visualIndex");
         rb_ar_i32(ar, "materialIndex");
         rb_ar_i32(ar, "u01");
         if (version >= 1) rb_ar_i32(ar, "lodMask");
         if (version >= 32) rb_ar_i32(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 void item_pre_light_gen(rb_ar *ar, int uv_group_values)
@@ -37,16 +34,14 @@ void item_pre_light_gen(rb_ar *ar, int uv_group_values)
     rb_ar_i32(ar, "u01");
     rb_ar_f32(ar, "u02");
     gbx_bool(ar, "u03");
-    for (size_t i = 0; i < sizeof floats / sizeof floats[0] && rb_ar_ok(ar); i++) rb_ar_f32(ar, floats[i]);
+    RB_AR_EACH(ar, i, sizeof floats / sizeof floats[0]) rb_ar_f32(ar, floats[i]);
     rb_ar_i32(ar, "spriteCountX");
     rb_ar_i32(ar, "spriteCountY");
     uint64_t n = item_list_begin(ar, "boxes", 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 6);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, 6);
     if (version >= 1) {
         n = item_list_begin(ar, "uvGroups", 16);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, uv_group_values);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, uv_group_values);
     }
     rb_ar_record_end(ar);
 }
@@ -54,35 +49,29 @@ void item_pre_light_gen(rb_ar *ar, int uv_group_values)
 static void solid_lights(rb_ar *ar, uint32_t version)
 {
     uint64_t n = item_list_begin(ar, "lights", 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         gbx_id(ar, "u01");
         if (gbx_bool(ar, "u02")) gbx_noderef(ar, "u03");
         else gbx_string(ar, "u04");
         item_iso4(ar, "u05");
         static const char *const ints[] = {"u06", "u07", "u08", "u09", "u10", "u11", "u12", "u13", "u14"};
-        for (size_t k = 0; k < (version >= 26 ? 9u : 6u) && rb_ar_ok(ar); k++) rb_ar_i32(ar, ints[k]);
+        RB_AR_EACH(ar, k, (version >= 26 ? 9u : 6u)) rb_ar_i32(ar, ints[k]);
         if (gbx_bool(ar, "u15")) {
             rb_ar_f32(ar, "u16");
             rb_ar_f32(ar, "u17");
             rb_ar_f32(ar, "u18");
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* custom materials: a name, or (when empty) a material instance node */
 static uint64_t solid_custom_materials(rb_ar *ar, uint64_t count)
 {
     uint64_t n = rb_ar_list_begin_n(ar, "customMaterials", count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         const rb_node *name = rb_ar_string(ar, "materialName", RB_I32);
         if (name && name->v.bytes.size == 0) gbx_noderef(ar, "materialUserInst");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     return n;
 }
 
@@ -106,8 +95,7 @@ static void solid_000_late(rb_ar *ar, uint32_t v)
     static const rb_layout INT5 = {"five integers", INT5_FIELDS, 5};
     if (v < 21) {
         uint64_t n = item_list_begin(ar, "boxes", 24);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 6);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, 6);
     }
     if (v < 20) return;
     item_id_list(ar, "joints");
@@ -202,14 +190,11 @@ static void visual_009(rb_ar *ar) { rb_ar_f32(ar, "u01"); }
 static void visual_00b(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "splits", 32);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         rb_ar_i32(ar, "u01");
         rb_ar_i32(ar, "u02");
         gbx_floats(ar, "boundingBox", 6);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void visual_010(rb_ar *ar)
@@ -266,12 +251,10 @@ static void visual_skin_data(rb_ar *ar, uint32_t version)
     item_count bones = item_count_begin(ar, "bone count", RB_U32, "bones");
     if (version == 2) {
         uint64_t n = item_list_begin(ar, "u05", 48);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) item_iso4(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, i, n) item_iso4(ar, NULL);
     }
     uint64_t n = rb_ar_list_begin_n(ar, "bones", bones.count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_id(ar, NULL);
     item_count_end(ar, &bones, n);
     if (version != 3) gbx_i32_list(ar, "u07");
     rb_ar_record_end(ar);
@@ -284,8 +267,7 @@ static void visual_streams_and_tex_coords(rb_ar *ar, item_count *sets, int with_
     uint32_t count = rb_ar_u32(ar, "count");
     if (with_streams) gbx_noderef_list(ar, "vertexStreams");
     uint64_t n = rb_ar_list_begin_n(ar, "texCoordSets", sets->count, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) visual_tex_coord_set(ar, count);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) visual_tex_coord_set(ar, count);
     item_count_end(ar, sets, n);
 }
 
@@ -603,8 +585,7 @@ static int vertex_stream_body(rb_ar *ar, uint32_t version, uint64_t count)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "%llu vertex declarations: at most %d are read", (unsigned long long)n, DECL_MAX);
         return 0;
     }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         uint32_t flags1 = decl_flags[i] = rb_ar_x32(ar, "flags1");
         uint32_t flags2 = rb_ar_x32(ar, "flags2");
         if ((flags2 & 0xFFC) == 0) {
@@ -613,9 +594,7 @@ static int vertex_stream_body(rb_ar *ar, uint32_t version, uint64_t count)
             rb_ar_u16(ar, "u02");
             rb_ar_u16(ar, "offset");
         }
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (version == 0 || !rb_ar_ok(ar)) return 0;
     gbx_bool(ar, "u01");
     /* one array of `count` elements per declaration, in their order */
@@ -625,7 +604,7 @@ static int vertex_stream_body(rb_ar *ar, uint32_t version, uint64_t count)
                    (unsigned long long)n);
         return 0;
     }
-    for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, m) {
         const char *key = NULL;
         const rb_layout *layout = stream_layout(decl_flags[i], &key);
         if (!layout) {

@@ -78,8 +78,7 @@ static void surf_compound(rb_ar *ar, uint32_t surf_version, int depth)
         return;
     }
     uint64_t n = item_list_begin(ar, "surfs", 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) surf(ar, NULL, surf_version, depth + 1);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) surf(ar, NULL, surf_version, depth + 1);
     /* one location per surface, without a count of its own */
     uint64_t m = rb_ar_list_begin_n(ar, "surfLocs", n, 48);
     if (rb_ar_ok(ar) && m != n) {
@@ -87,8 +86,7 @@ static void surf_compound(rb_ar *ar, uint32_t surf_version, int depth)
                    (unsigned long long)n);
         return;
     }
-    for (uint64_t i = 0; i < m && rb_ar_ok(ar); i++) item_iso4(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, m) item_iso4(ar, NULL);
     if (surf_version >= 1) rb_ar_table(ar, "surfJoints", RB_U32, &I16_ELEMENT);
 }
 
@@ -115,13 +113,10 @@ static void surf(rb_ar *ar, const char *key, uint32_t surf_version, int depth)
 static uint64_t surface_materials(rb_ar *ar)
 {
     uint64_t n = item_list_begin(ar, "materials", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         if (gbx_bool(ar, "hasMaterial")) gbx_noderef(ar, "material");
         else rb_ar_sint(ar, "surfaceId", RB_I16);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     return n;
 }
 
@@ -162,8 +157,7 @@ static void skel_joints(rb_ar *ar, uint32_t v)
     /* the joint count is an i16 */
     item_count c = item_count_begin(ar, "joint count", RB_U16, "joints");
     uint64_t n = rb_ar_list_begin_n(ar, "joints", c.count, 6);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         gbx_id(ar, "name");
         rb_ar_sint(ar, "parentIndex", RB_I16);
         if (v <= 14) {
@@ -171,9 +165,7 @@ static void skel_joints(rb_ar *ar, uint32_t v)
             gbx_vec3(ar, "u01");
         }
         if (v >= 1) item_iso4(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (n > 0x7FFF) rb_ar_fail(ar, RB_E_MODEL, "a skeleton stores at most 32767 joints, has %llu", (unsigned long long)n);
     item_count_end(ar, &c, n);
 }
@@ -196,14 +188,11 @@ static void skel_000(rb_ar *ar)
     skel_joints(ar, v);
     if (v < 2 || !skel_flag_false(ar, "u01") || v < 6) return;
     uint64_t n = item_list_begin(ar, "sockets", 54);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         gbx_id(ar, "name");
         rb_ar_sint(ar, "u01", RB_I16);
         item_iso4(ar, "u02");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (v < 9 || !skel_flag_false(ar, "u02") || v < 10) return;
     if (v >= 16) {
         skel_data(ar, "u04");

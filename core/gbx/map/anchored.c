@@ -13,21 +13,13 @@
 
 static void items_on_item(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "itemsOnItem", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "itemIndex");
-        rb_ar_i32(ar, "placedOnItemIndex");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "itemsOnItem", 8, GBX_FIELDS({'i', "itemIndex"}, {'i', "placedOnItemIndex"}));
 }
 
 static uint64_t int_list_length(rb_ar *ar, const char *key)
 {
     uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
     return n;
 }
 
@@ -83,9 +75,7 @@ static void anchored_002(rb_ar *ar)
     }
     gbx_meta(ar, "itemModel");
     gbx_vec3(ar, "yawPitchRoll");
-    uint64_t n = rb_ar_list_begin_n(ar, "blockUnitCoord", 3, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin_n(ar, "blockUnitCoord", 3, 1)) rb_ar_u8(ar, NULL);
     gbx_id(ar, "anchorTreeId");
     gbx_vec3(ar, "absolutePositionInMap");
     gbx_noderef_encapsulated(ar, "waypointSpecialProperty");
@@ -101,20 +91,11 @@ static void anchored_002(rb_ar *ar)
     }
 }
 
-static void anchored_004(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(anchored_004, {'u', "version"}, {'i', "u01"})
 
 /* 005: no reference names these fields; every corpus object (13 156, TM2020) stores 1, 4, 0
  * (docs/formats/gbx.md "Items in maps") */
-static void anchored_005(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "u01");
-    rb_ar_u8(ar, "u02");
-}
+GBX_FIELDS_CHUNK(anchored_005, {'u', "version"}, {'u', "u01"}, {'y', "u02"})
 
 static const gbx_chunk_def ANCHORED_CHUNKS[] = {
     {0x03043040, 1, "items", chunk_040_items},

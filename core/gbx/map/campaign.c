@@ -9,7 +9,7 @@
 
 static void i32s(rb_ar *ar, const char *const *keys, size_t n)
 {
-    for (size_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, keys[i]);
+    RB_AR_EACH(ar, i, n) rb_ar_i32(ar, keys[i]);
 }
 
 /* a count GBX.NET knows only as 0 (what would follow has no known layout) */
@@ -37,13 +37,7 @@ static void campaign_002(rb_ar *ar)
 }
 
 /* 003 and 004: the name, the type (race, puzzle, ...), whether it is internal, and flags */
-static void campaign_003(rb_ar *ar)
-{
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "type");
-    gbx_bool(ar, "isInternal");
-    gbx_bool(ar, "u01");
-}
+GBX_FIELDS_CHUNK(campaign_003, {'s', "name"}, {'i', "type"}, {'b', "isInternal"}, {'b', "u01"})
 
 static void campaign_004(rb_ar *ar)
 {
@@ -62,36 +56,19 @@ static void campaign_007(rb_ar *ar)
 
 static void campaign_008(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
 
-static void campaign_009(rb_ar *ar)
-{
-    rb_ar_u8(ar, "u01");
-    gbx_id(ar, "collectionId");
-}
+GBX_FIELDS_CHUNK(campaign_009, {'y', "u01"}, {'I', "collectionId"})
 
 static void campaign_00a(rb_ar *ar) { rb_ar_i32(ar, "index"); }
 
-static void campaign_00b(rb_ar *ar)
-{
-    gbx_string(ar, "unlockedByCampaign");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(campaign_00b, {'s', "unlockedByCampaign"}, {'i', "u01"})
 
 static void campaign_00c(rb_ar *ar) { gbx_id(ar, "iconId"); }
 static void campaign_00d(rb_ar *ar) { rb_ar_i32(ar, "unlockType"); }
 static void campaign_00e(rb_ar *ar) { rb_ar_i32(ar, "requiredPlayersCount"); }
 
-static void campaign_00f(rb_ar *ar)
-{
-    gbx_string(ar, "name");
-    rb_ar_i32(ar, "u01");
-    rb_ar_i32(ar, "type");
-}
+GBX_FIELDS_CHUNK(campaign_00f, {'s', "name"}, {'i', "u01"}, {'i', "type"})
 
-static void campaign_010(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_string(ar, "modeScriptName");
-}
+GBX_FIELDS_CHUNK(campaign_010, {'u', "version"}, {'s', "modeScriptName"})
 
 /* 012: whether the campaign's records are official, and their score context */
 static void campaign_012(rb_ar *ar)
@@ -100,10 +77,7 @@ static void campaign_012(rb_ar *ar)
     if (version <= 1) {
         gbx_string(ar, "scoreContext");
     } else {
-        rb_ar_i32(ar, "u01");
-        gbx_string(ar, "u02");
-        gbx_string(ar, "u03");
-        gbx_string(ar, "u04");
+        gbx_fields(ar, GBX_FIELDS({'i', "u01"}, {'s', "u02"}, {'s', "u03"}, {'s', "u04"}));
     }
     gbx_bool(ar, "officialRecordEnabled");
     if (version == 0) {
@@ -128,14 +102,10 @@ static void group_005(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
 /* the maps of the group: an ident each, and from version 2 the map's file */
 static void map_infos(rb_ar *ar, uint32_t version)
 {
-    uint64_t n = rb_ar_list_begin(ar, "mapInfos", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "mapInfos", RB_U32, 12)) {
         gbx_meta(ar, "metadata");
         if (version >= 2) gbx_string(ar, "filePath");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void group_006(rb_ar *ar)

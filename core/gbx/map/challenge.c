@@ -25,17 +25,11 @@ enum {
 
 static void square_card_events(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16)) {
         rb_ar_u32(ar, "u01");
         rb_ar_u32(ar, "u02");
-        uint64_t k = rb_ar_list_begin(ar, "idents", RB_U32, 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_meta(ar, NULL);
-        rb_ar_list_end(ar);
-        rb_ar_record_end(ar);
+        RB_AR_LIST(ar, j, rb_ar_list_begin(ar, "idents", RB_U32, 12)) gbx_meta(ar, NULL);
     }
-    rb_ar_list_end(ar);
 }
 
 /* One block of the block list (chunks 013, 01F and the baked blocks of 048), version v. */
@@ -77,31 +71,26 @@ static void chunk_00f(rb_ar *ar)
     gbx_meta(ar, "mapInfo");
     gbx_int3(ar, "size");
     uint64_t n = deprec_list_begin(ar, "blocks", 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_noderef(ar, NULL);
     gbx_bool(ar, "needUnlock");
     gbx_meta(ar, "decoration");
 }
 
+/* What 013 and 01F store before their blocks. */
+static const gbx_field MAP_BASICS[] = {{'M', "mapInfo"}, {'s', "mapName"}, {'M', "decoration"}, {'3', "size"},
+                                       {'b', "needUnlock"}};
+
 /* 013: TMPU block data, block version 0 */
 static void chunk_013(rb_ar *ar)
 {
-    gbx_meta(ar, "mapInfo");
-    gbx_string(ar, "mapName");
-    gbx_meta(ar, "decoration");
-    gbx_int3(ar, "size");
-    gbx_bool(ar, "needUnlock");
+    gbx_fields(ar, MAP_BASICS, sizeof MAP_BASICS / sizeof MAP_BASICS[0]);
     blocks(ar, 0, 0);
 }
 
 /* 01F: block data */
 static void chunk_01f(rb_ar *ar)
 {
-    gbx_meta(ar, "mapInfo");
-    gbx_string(ar, "mapName");
-    gbx_meta(ar, "decoration");
-    gbx_int3(ar, "size");
-    gbx_bool(ar, "needUnlock");
+    gbx_fields(ar, MAP_BASICS, sizeof MAP_BASICS / sizeof MAP_BASICS[0]);
     uint32_t version = rb_ar_u32(ar, "blockVersion");
     blocks(ar, version, 1);
 }
@@ -110,21 +99,11 @@ static void chunk_01f(rb_ar *ar)
 
 static void chunk_00d(rb_ar *ar) { gbx_meta(ar, "playerModel"); }
 
-static void chunk_011(rb_ar *ar)
-{
-    gbx_noderef(ar, "blockStock");
-    gbx_noderef(ar, "challengeParameters");
-    rb_ar_u32(ar, "kind");
-}
+GBX_FIELDS_CHUNK(chunk_011, {'n', "blockStock"}, {'n', "challengeParameters"}, {'u', "kind"})
 
 static void chunk_012(rb_ar *ar) { gbx_string(ar, "mapName"); }
 
-static void chunk_021(rb_ar *ar)
-{
-    gbx_noderef(ar, "clipIntro");
-    gbx_noderef(ar, "clipGroupInGame");
-    gbx_noderef(ar, "clipGroupEndRace");
-}
+GBX_FIELDS_CHUNK(chunk_021, {'n', "clipIntro"}, {'n', "clipGroupInGame"}, {'n', "clipGroupEndRace"})
 
 static void chunk_022(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void chunk_024(rb_ar *ar) { gbx_fileref(ar, "customMusicPackDesc"); }
@@ -144,10 +123,8 @@ static void thumbnail_camera(rb_ar *ar)
     if (!has) return;
     rb_ar_u8(ar, "u01");
     gbx_floats(ar, "thumbnailRotation", 9);
-    gbx_vec3(ar, "thumbnailPosition");
-    rb_ar_f32(ar, "thumbnailFov");
-    rb_ar_f32(ar, "thumbnailNearClipPlane");
-    rb_ar_f32(ar, "thumbnailFarClipPlane");
+    gbx_fields(ar, GBX_FIELDS({'v', "thumbnailPosition"}, {'f', "thumbnailFov"}, {'f', "thumbnailNearClipPlane"},
+                               {'f', "thumbnailFarClipPlane"}));
 }
 
 static void chunk_027(rb_ar *ar) { thumbnail_camera(ar); }
@@ -163,10 +140,8 @@ static void chunk_02a(rb_ar *ar) { gbx_bool(ar, "createdWithSimpleEditor"); }
 static void chunk_049(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "clipIntro");
-    gbx_noderef(ar, "clipPodium");
-    gbx_noderef(ar, "clipGroupInGame");
-    gbx_noderef(ar, "clipGroupEndRace");
+    gbx_fields(ar, GBX_FIELDS({'n', "clipIntro"}, {'n', "clipPodium"}, {'n', "clipGroupInGame"},
+                               {'n', "clipGroupEndRace"}));
     if (version >= 2) gbx_noderef(ar, "clipAmbiance");
     if (version >= 1) gbx_int3(ar, "clipTriggerSize");
 }

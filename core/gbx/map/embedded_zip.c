@@ -157,7 +157,7 @@ static void typed_zip(rb_ar *ar, const char *key)
     }
     rb_ar_list_end(ar);
     uint64_t central_start = rb_ar_tell(ar) - zip_start;
-    for (size_t i = 0; i < z.count && rb_ar_ok(ar); i++) central_entry(ar, &z.items[i]);
+    RB_AR_EACH(ar, i, z.count) central_entry(ar, &z.items[i]);
     uint64_t central_size = rb_ar_tell(ar) - zip_start - central_start;
     if (rb_ar_ok(ar) && z.count > 0xFFFF) rb_ar_fail(ar, RB_E_MODEL, "%zu files; a zip holds at most 65535", z.count);
     rb_ar_expect(ar, "zip end record signature", "PK\x05\x06", 4);

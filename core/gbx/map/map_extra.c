@@ -42,31 +42,16 @@ static int version_known(rb_ar *ar, uint32_t version, uint32_t max_known)
 /* ---------- body chunks: small ones ---------- */
 
 /* 042: the author (the header's 008 copies it, map_header.c) */
-static void author_info(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_u32(ar, "authorVersion");
-    gbx_string(ar, "authorLogin");
-    gbx_string(ar, "authorNickname");
-    gbx_string(ar, "authorZone");
-    gbx_string(ar, "authorExtraInfo");
-}
+GBX_FIELDS_CHUNK(author_info, {'u', "version"}, {'u', "authorVersion"}, {'s', "authorLogin"}, {'s', "authorNickname"},
+                 {'s', "authorZone"}, {'s', "authorExtraInfo"})
 
 /* 014 (TMPU..TMU): the old password (weak xor) */
-static void chunk_014(rb_ar *ar)
-{
-    rb_ar_u32(ar, "u01");
-    gbx_string(ar, "password");
-}
+GBX_FIELDS_CHUNK(chunk_014, {'u', "u01"}, {'s', "password"})
 
 static void chunk_016(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 static void chunk_017(rb_ar *ar) { gbx_int3_list(ar, "checkpoints"); }
 
-static void chunk_018(rb_ar *ar)
-{
-    gbx_bool(ar, "isLapRace");
-    rb_ar_u32(ar, "nbLaps");
-}
+GBX_FIELDS_CHUNK(chunk_018, {'b', "isLapRace"}, {'u', "nbLaps"})
 
 static void chunk_019(rb_ar *ar) { gbx_fileref(ar, "modPackDesc"); }
 static void chunk_01c(rb_ar *ar) { rb_ar_u32(ar, "mode"); }
@@ -82,17 +67,9 @@ static void chunk_029(rb_ar *ar)
 static void chunk_034(rb_ar *ar) { sized_blob(ar, "u01", "u01 size"); }
 
 /* 036: the editor's thumbnail camera and the comments */
-static void chunk_036(rb_ar *ar)
-{
-    gbx_vec3(ar, "thumbnailPosition");
-    gbx_vec3(ar, "thumbnailPitchYawRoll");
-    rb_ar_f32(ar, "thumbnailFov");
-    rb_ar_f32(ar, "u01");
-    rb_ar_f32(ar, "u02");
-    rb_ar_f32(ar, "thumbnailNearClipPlane");
-    rb_ar_f32(ar, "thumbnailFarClipPlane");
-    gbx_string(ar, "comments");
-}
+GBX_FIELDS_CHUNK(chunk_036, {'v', "thumbnailPosition"}, {'v', "thumbnailPitchYawRoll"}, {'f', "thumbnailFov"},
+                 {'f', "u01"}, {'f', "u02"}, {'f', "thumbnailNearClipPlane"}, {'f', "thumbnailFarClipPlane"},
+                 {'s', "comments"})
 
 /* Chunks nobody has described (GBX.NET "ignore"): a fixed run of u32 values whose meaning is
  * unknown, typed as u01.. only when the chunk has exactly that many bytes (else it stays opaque). */
@@ -187,13 +164,8 @@ static void chunk_047(rb_ar *ar)
 }
 
 /* 04B: objective texts shown per medal */
-static void chunk_04b(rb_ar *ar)
-{
-    gbx_string(ar, "objectiveTextAuthor");
-    gbx_string(ar, "objectiveTextGold");
-    gbx_string(ar, "objectiveTextSilver");
-    gbx_string(ar, "objectiveTextBronze");
-}
+GBX_FIELDS_CHUNK(chunk_04b, {'s', "objectiveTextAuthor"}, {'s', "objectiveTextGold"}, {'s', "objectiveTextSilver"},
+                 {'s', "objectiveTextBronze"})
 
 /* 04F: version < 2 an encapsulated payload nobody has described; 2 a bool; 3 a byte */
 static void chunk_04f(rb_ar *ar)
@@ -216,13 +188,9 @@ static void chunk_050(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     gbx_int3(ar, "offzoneTriggerSize");
-    uint64_t n = rb_ar_list_begin(ar, "offzones", RB_U32, 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        uint64_t k = rb_ar_list_begin_n(ar, NULL, 6, 4);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) rb_ar_i32(ar, NULL);
-        rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "offzones", RB_U32, 24)) {
+        RB_AR_LIST(ar, j, rb_ar_list_begin_n(ar, NULL, 6, 4)) rb_ar_i32(ar, NULL);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 051: the title the map was made in; defines an id in the body scope, so it must be typed */
@@ -245,19 +213,13 @@ static void chunk_052(rb_ar *ar)
 static void chunk_053(rb_ar *ar)
 {
     rb_ar_u32(ar, "version");
-    uint64_t n = rb_ar_list_begin(ar, "botPaths", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "botPaths", RB_U32, 16)) {
         rb_ar_i32(ar, "clan");
-        uint64_t k = rb_ar_list_begin(ar, "path", RB_U32, 12);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_vec3(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, rb_ar_list_begin(ar, "path", RB_U32, 12)) gbx_vec3(ar, NULL);
         gbx_bool(ar, "isFlying");
         gbx_noderef(ar, "waypointSpecialProperty");
         gbx_bool(ar, "isAutonomous");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* 054: embedded item models: their idents, the zip holding them, texture names */
@@ -265,14 +227,10 @@ static void chunk_054(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     gbx_encapsulation_begin(ar);
-    uint64_t n = rb_ar_list_begin(ar, "expectedEmbeddedItemModels", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_meta(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "expectedEmbeddedItemModels", RB_U32, 12)) gbx_meta(ar, NULL);
     gbx_embedded_zip(ar, "embeddedZipData");
     if (version >= 1) {
-        uint64_t k = rb_ar_list_begin(ar, "textures", RB_U32, 4);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) gbx_string(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, rb_ar_list_begin(ar, "textures", RB_U32, 4)) gbx_string(ar, NULL);
     }
     gbx_encapsulation_end(ar);
 }
@@ -352,14 +310,11 @@ static void lightmap_cache(rb_ar *ar)
     uint64_t n = version >= 5 ? rb_ar_list_begin(ar, "frames", RB_U32, 4) : rb_ar_list_begin_n(ar, "frames", 1, 4);
     if (version < 5 && n != 1 && rb_ar_ok(ar)) rb_ar_fail(ar, RB_E_MODEL, "lightmap version %d has exactly one frame", version);
     uint64_t image_bytes = 0;
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, n) {
         image_bytes += sized_blob(ar, "data", "data size");
         if (version >= 3) image_bytes += sized_blob(ar, "data2", "data2 size");
         if (version >= 6) image_bytes += sized_blob(ar, "data3", "data3 size");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
     if (image_bytes == 0) return; /* no images, no cache */
     rb_slot content_size = rb_ar_slot(ar, "uncompressedSize", RB_U32);
     rb_slot encoded_size = rb_ar_slot(ar, "compressedSize", RB_U32);
@@ -391,16 +346,12 @@ static void chunk_03e(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
     rb_ar_u32(ar, "listVersion");
-    uint64_t n = rb_ar_list_begin(ar, "carMarksBuffer", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "carMarksBuffer", RB_U32, 4)) gbx_noderef(ar, NULL);
 }
 
 static void car_marks_002(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "stops", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "stops", RB_U32, 4)) rb_ar_u32(ar, NULL);
 }
 
 static void car_marks_003(rb_ar *ar) { gbx_string(ar, "name"); }
@@ -411,13 +362,9 @@ static void car_marks_006(rb_ar *ar)
 {
     uint32_t version = rb_ar_u32(ar, "version");
     if (!version_known(ar, version, 0)) return;
-    uint64_t n = rb_ar_list_begin(ar, "samples", RB_U32, 40);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        uint64_t k = rb_ar_list_begin_n(ar, NULL, 10, 4);
-        for (uint64_t j = 0; j < k && rb_ar_ok(ar); j++) rb_ar_i32(ar, NULL);
-        rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "samples", RB_U32, 40)) {
+        RB_AR_LIST(ar, j, rb_ar_list_begin_n(ar, NULL, 10, 4)) rb_ar_i32(ar, NULL);
     }
-    rb_ar_list_end(ar);
 }
 
 /* ---------- 043: zone genealogies (encapsulated CGameCtnZoneGenealogy nodes) ---------- */
@@ -425,23 +372,15 @@ static void car_marks_006(rb_ar *ar)
 static void chunk_043(rb_ar *ar)
 {
     gbx_encapsulation_begin(ar);
-    uint64_t n = rb_ar_list_begin(ar, "zoneGenealogy", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef_encapsulated(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "zoneGenealogy", RB_U32, 4)) gbx_noderef_encapsulated(ar, NULL);
     gbx_encapsulation_end(ar);
 }
 
-static void genealogy_001(rb_ar *ar)
-{
-    rb_ar_u32(ar, "currentIndex");
-    rb_ar_u32(ar, "dir");
-}
+GBX_FIELDS_CHUNK(genealogy_001, {'u', "currentIndex"}, {'u', "dir"})
 
 static void genealogy_002(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "zoneIds", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_id(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "zoneIds", RB_U32, 4)) gbx_id(ar, NULL);
     rb_ar_u32(ar, "currentIndex");
     rb_ar_u32(ar, "dir");
     gbx_id(ar, "currentZoneId");
@@ -590,7 +529,7 @@ static const script_type *script_type_describe(rb_ar *ar, const char *key, int v
         n = rb_ar_list_begin_n(ar, "members", n, 5);
         t->members = rb_arena_alloc(rb_ar_scratch_arena(ar), (n + 1) * sizeof *t->members);
         if (!t->members) rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+        RB_AR_EACH(ar, i, n) {
             rb_ar_record_begin(ar, NULL);
             gbx_string(ar, "name");
             t->members[i] = script_type_describe(ar, "type", version);
@@ -608,7 +547,7 @@ static void script_array(rb_ar *ar, const char *key, const script_type *type, in
 {
     int is_map = type->key && type->key->kind != SCRIPT_VOID;
     uint64_t n = script_list_begin(ar, key, version >= 1, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, n) {
         if (!is_map) {
             script_contents(ar, NULL, type->value, version);
             continue;
@@ -635,16 +574,14 @@ static void script_contents(rb_ar *ar, const char *key, const script_type *type,
     case SCRIPT_INT3: gbx_int3(ar, key); break;
     case SCRIPT_INT2: {
         uint64_t n = rb_ar_list_begin_n(ar, key, 2, 4);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, i, n) rb_ar_i32(ar, NULL);
         break;
     }
     case SCRIPT_STRUCT: {
         uint64_t n = rb_ar_list_begin_n(ar, key, type->member_count, 0);
         if (n != type->member_count && rb_ar_ok(ar))
             rb_ar_fail(ar, RB_E_MODEL, "a struct value has %llu members", (unsigned long long)type->member_count);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) script_contents(ar, NULL, type->members[i], version);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, i, n) script_contents(ar, NULL, type->members[i], version);
         break;
     }
     default:
@@ -658,10 +595,9 @@ static void script_traits_typed(rb_ar *ar, int version)
     uint64_t n = script_list_begin(ar, "types", 1, 1);
     const script_type **types = rb_arena_alloc(rb_ar_scratch_arena(ar), (n + 1) * sizeof *types);
     if (!types) { rb_ar_fail(ar, RB_E_NOMEM, "out of memory"); return; }
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) types[i] = script_type_describe(ar, NULL, version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) types[i] = script_type_describe(ar, NULL, version);
     uint64_t k = script_list_begin(ar, "traits", 1, 3);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, k) {
         rb_ar_record_begin(ar, NULL);
         small_string(ar, "name");
         uint64_t index = small_len_field(ar, "typeIndex");
@@ -680,14 +616,11 @@ static void script_traits_typed(rb_ar *ar, int version)
 static void script_traits_inline(rb_ar *ar, int version)
 {
     uint64_t k = script_list_begin(ar, "traits", version >= 1, 3);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, k) {
         script_text(ar, "name", version);
         const script_type *type = script_type_describe(ar, "type", version);
         script_contents(ar, "value", type, version);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void script_metadata_000(rb_ar *ar)
@@ -712,17 +645,8 @@ static void chunk_048(rb_ar *ar)
     gbx_list baked = {"bakedBlocks", 10, gbx_block, blocks_version};
     gbx_deferrable_list(ar, &baked);
     rb_ar_u32(ar, "u01");
-    uint64_t k = rb_ar_list_begin(ar, "bakedClipsAdditionalData", RB_U32, 24);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_meta(ar, "clip1");
-        gbx_meta(ar, "clip2");
-        gbx_meta(ar, "clip3");
-        gbx_meta(ar, "clip4");
-        gbx_int3(ar, "coord");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "bakedClipsAdditionalData", 24, GBX_FIELDS({'M', "clip1"}, {'M', "clip2"}, {'M', "clip3"},
+            {'M', "clip4"}, {'3', "coord"}));
 }
 
 /* ---------- per-element chunks of TM2020 (062, 063, 065, 068, 069) ---------- */
@@ -787,9 +711,7 @@ static void check_in_step(rb_ar *ar, const char *key, uint32_t id, const char *s
 
 static void byte_list(rb_ar *ar, const char *key, uint64_t count)
 {
-    uint64_t n = rb_ar_list_begin_n(ar, key, count, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u8(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin_n(ar, key, count, 1)) rb_ar_u8(ar, NULL);
 }
 
 /* A list of one u8 per element up to the end of the chunk. */
@@ -853,21 +775,12 @@ static void chunk_069(rb_ar *ar)
     uint64_t counts[2];
     counts[0] = sibling_count(ar, 0x0304301F, "blocks");
     counts[1] = sibling_count(ar, 0x03043040, "anchoredObjects");
-    for (int g = 0; g < 2 && rb_ar_ok(ar); g++) {
-        uint64_t n = rb_ar_list_begin_n(ar, keys[g], counts[g], 4);
-        for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_i32(ar, NULL);
-        rb_ar_list_end(ar);
+    RB_AR_EACH(ar, g, 2) {
+        RB_AR_LIST(ar, i, rb_ar_list_begin_n(ar, keys[g], counts[g], 4)) rb_ar_i32(ar, NULL);
     }
     check_in_step(ar, "blocks", 0x0304301F, "blocks");
     check_in_step(ar, "items", 0x03043040, "anchoredObjects");
-    uint64_t k = rb_ar_list_begin(ar, "macroblockInstances", RB_U32, 8);
-    for (uint64_t i = 0; i < k && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "id");
-        rb_ar_x32(ar, "flags");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "macroblockInstances", 8, GBX_FIELDS({'i', "id"}, {'X', "flags"}));
 }
 
 /* 0x11001000 (CScriptTraitsGenericContainer, early ManiaPlanet): version 1 is a list of names
@@ -884,14 +797,7 @@ static void script_container_000(rb_ar *ar)
         else script_traits_inline(ar, (int)version - 2);
         return;
     }
-    uint64_t n = rb_ar_list_begin(ar, "traits", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_string(ar, "name");
-        rb_ar_u32(ar, "u01");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "traits", 8, GBX_FIELDS({'s', "name"}, {'u', "u01"}));
 }
 
 static const gbx_chunk_def MAP_EXTRA_CHUNKS[] = {

@@ -280,8 +280,7 @@ void gbx_map_header_xml(rb_ar *ar)
     rb_buf_init(&xml);
     unsigned style = 0;
     uint64_t n = rb_ar_list_begin_n(ar, "xmlTemplate", 0, 0);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++)
-        if (!render_part(ar, &xml, &style, i)) break;
+    RB_AR_EACH(ar, i, n) if (!render_part(ar, &xml, &style, i)) break;
     rb_ar_list_end(ar);
     if (rb_ar_direction(ar) == RB_AR_WRITE && rb_ar_ok(ar)) {
         rb_node rendered = {.kind = RB_K_STRING, .key = "xml"};

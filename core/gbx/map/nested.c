@@ -9,14 +9,7 @@
 /* CGameCtnCollectorList 000: the block stock */
 static void collector_list_000(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 16);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_meta(ar, "blockModel");
-        rb_ar_u32(ar, "count");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "blocks", 16, GBX_FIELDS({'M', "blockModel"}, {'u', "count"}));
 }
 
 /* ---------- CGameCtnChallengeParameters ---------- */
@@ -24,25 +17,13 @@ static void collector_list_000(rb_ar *ar)
 static void params_000(rb_ar *ar)
 {
     static const char *const keys[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08"};
-    for (int i = 0; i < 8 && rb_ar_ok(ar); i++) rb_ar_u32(ar, keys[i]);
+    RB_AR_EACH(ar, i, 8) rb_ar_u32(ar, keys[i]);
 }
 
-static void params_001(rb_ar *ar)
-{
-    gbx_string(ar, "tip");
-    gbx_string(ar, "tip1");
-    gbx_string(ar, "tip2");
-    gbx_string(ar, "tip3");
-}
+GBX_FIELDS_CHUNK(params_001, {'s', "tip"}, {'s', "tip1"}, {'s', "tip2"}, {'s', "tip3"})
 
-static void params_004(rb_ar *ar)
-{
-    rb_ar_i32(ar, "bronzeTime");
-    rb_ar_i32(ar, "silverTime");
-    rb_ar_i32(ar, "goldTime");
-    rb_ar_i32(ar, "authorTime");
-    rb_ar_u32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(params_004, {'i', "bronzeTime"}, {'i', "silverTime"}, {'i', "goldTime"}, {'i', "authorTime"},
+                 {'u', "u01"})
 
 /* 00A (skippable, ManiaPlanet and TM2020): the tip and the medals the game shows */
 static void i32(rb_ar *ar, const char *key) { rb_ar_i32(ar, key); }
@@ -61,63 +42,30 @@ static void params_00a(rb_ar *ar)
 }
 
 /* 00E (skippable): the map type and style the title's scripts read */
-static void params_00e(rb_ar *ar)
-{
-    gbx_string(ar, "mapType");
-    gbx_string(ar, "mapStyle");
-    gbx_bool(ar, "isValidatedForScriptModes");
-}
+GBX_FIELDS_CHUNK(params_00e, {'s', "mapType"}, {'s', "mapStyle"}, {'b', "isValidatedForScriptModes"})
 
-static void params_005(rb_ar *ar)
-{
-    rb_ar_u32(ar, "u01");
-    rb_ar_u32(ar, "u02");
-    rb_ar_u32(ar, "u03");
-}
+GBX_FIELDS_CHUNK(params_005, {'u', "u01"}, {'u', "u02"}, {'u', "u03"})
 
 static void params_006(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "items", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) rb_ar_u32(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "items", RB_U32, 4)) rb_ar_u32(ar, NULL);
 }
 
 static void params_007(rb_ar *ar) { rb_ar_u32(ar, "u01"); }
 
-static void params_008(rb_ar *ar)
-{
-    rb_ar_i32(ar, "timeLimit");
-    rb_ar_i32(ar, "authorScore");
-}
+GBX_FIELDS_CHUNK(params_008, {'i', "timeLimit"}, {'i', "authorScore"})
 
 static void params_00d(rb_ar *ar) { gbx_noderef(ar, "raceValidateGhost"); }
 
 /* ---------- CGameCtnBlockSkin ---------- */
 
-static void skin_000(rb_ar *ar)
-{
-    gbx_string(ar, "text");
-    gbx_string(ar, "u01");
-}
+GBX_FIELDS_CHUNK(skin_000, {'s', "text"}, {'s', "u01"})
 
-static void skin_001(rb_ar *ar)
-{
-    gbx_string(ar, "text");
-    gbx_fileref(ar, "packDesc");
-}
+GBX_FIELDS_CHUNK(skin_001, {'s', "text"}, {'p', "packDesc"})
 
-static void skin_002(rb_ar *ar)
-{
-    gbx_string(ar, "text");
-    gbx_fileref(ar, "packDesc");
-    gbx_fileref(ar, "parentPackDesc");
-}
+GBX_FIELDS_CHUNK(skin_002, {'s', "text"}, {'p', "packDesc"}, {'p', "parentPackDesc"})
 
-static void skin_003(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_fileref(ar, "foregroundPackDesc");
-}
+GBX_FIELDS_CHUNK(skin_003, {'u', "version"}, {'p', "foregroundPackDesc"})
 
 /* ---------- CGameWaypointSpecialProperty ---------- */
 

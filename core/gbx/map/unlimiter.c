@@ -31,27 +31,16 @@ static void empty_list(rb_ar *ar, const char *key) { rb_ar_empty_list(ar, key, R
 
 static void script_modules(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "angelScriptModules", RB_U32, 1);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "angelScriptModules", RB_U32, 1)) {
         uint8_t flags = (uint8_t)rb_ar_uint(ar, "flags", RB_U8 | RB_W_HEX); /* 1 empty, 2 core module */
         if (!(flags & 2)) gbx_string(ar, "moduleName");
         if (!(flags & 1)) refuse(ar, "script byte code"); /* GBX.NET cannot parse it either */
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 static void material_refs(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "materialModelRefs", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        rb_ar_i32(ar, "instanceIndex");
-        gbx_string(ar, "materialModelRelativePath");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "materialModelRefs", 8, GBX_FIELDS({'i', "instanceIndex"}, {'s', "materialModelRelativePath"}));
 }
 
 /* replacement textures: a flag byte, then an instance index per flag set */
@@ -60,16 +49,13 @@ static void replacement_textures(rb_ar *ar)
     static const char *const names[] = {"specularInstanceIndex", "normalInstanceIndex", "whiteInstanceIndex",
                                         "blackInstanceIndex"};
     uint8_t flags = (uint8_t)rb_ar_uint(ar, "replacementTextureFlags", RB_U8 | RB_W_HEX);
-    for (int bit = 0; bit < 4 && rb_ar_ok(ar); bit++)
-        if (flags & (1u << bit)) rb_ar_i32(ar, names[bit]);
+    RB_AR_EACH(ar, bit, 4) if (flags & (1u << bit)) rb_ar_i32(ar, names[bit]);
     if (flags & 0xF0) refuse(ar, "replacement texture flag");
 }
 
 static void vehicle_identifiers(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "vehicleIdentifiers", RB_U32, 12);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_meta(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "vehicleIdentifiers", RB_U32, 12)) gbx_meta(ar, NULL);
 }
 
 /* a game block as the mod stores it: model, coordinate (three bytes in version 1, else three
@@ -109,27 +95,17 @@ static void game_block(rb_ar *ar)
 
 static void blocks(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "blocks", RB_U32, 24)) {
         uint8_t type = rb_ar_u8(ar, "blockType"); /* 0 game, 1 trigger, 2 external, 3 embedded */
         if (type == 0) game_block(ar);
         else refuse(ar, "trigger, external or embedded block");
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* version 1: the mod's list of game blocks alone (GBX.NET ReadV1), coordinates in bytes */
 static void blocks_v1(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "blocks", RB_U32, 14);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        game_block_base(ar, 1);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "blocks", RB_U32, 14)) game_block_base(ar, 1);
 }
 
 /* version 6 (GBX.NET ReadV6): a flag byte of its own, the decoration, the old scripts, parameter

@@ -21,12 +21,7 @@ static void custom_tangent(rb_ar *ar, const char *key, uint32_t v)
     rb_ar_record_end(ar);
 }
 
-static void custom_view(rb_ar *ar)
-{
-    gbx_vec3(ar, "position");
-    gbx_vec3(ar, "pitchYawRoll");
-    rb_ar_f32(ar, "fov");
-}
+GBX_FIELDS_CHUNK(custom_view, {'v', "position"}, {'v', "pitchYawRoll"}, {'f', "fov"})
 
 /* CameraCustom key, versions 1 to 10 (chunk 001 -> 1, 002 -> 2, 005 -> 5, 006 -> 6 + its version) */
 static void custom_key(rb_ar *ar, uint32_t v)
@@ -37,10 +32,7 @@ static void custom_key(rb_ar *ar, uint32_t v)
         rb_ar_i32(ar, "u02");
         custom_view(ar);
     }
-    gbx_bool(ar, "anchorRot");
-    rb_ar_i32(ar, "anchor");
-    gbx_bool(ar, "anchorVis");
-    rb_ar_i32(ar, "target");
+    gbx_fields(ar, GBX_FIELDS({'b', "anchorRot"}, {'i', "anchor"}, {'b', "anchorVis"}, {'i', "target"}));
     if (v <= 5) {
         gbx_vec3(ar, "targetPosition");
         if (v == 1) {
@@ -171,12 +163,8 @@ static void path_key(rb_ar *ar, uint32_t v)
     gbx_vec3(ar, "pitchYawRoll");
     rb_ar_f32(ar, "fov");
     if (v >= 3) rb_ar_f32(ar, "nearZ");
-    gbx_bool(ar, "anchorRot");
-    rb_ar_i32(ar, "anchor");
-    gbx_bool(ar, "anchorVis");
-    rb_ar_i32(ar, "target");
-    gbx_vec3(ar, "targetPosition");
-    rb_ar_f32(ar, "weight");
+    gbx_fields(ar, GBX_FIELDS({'b', "anchorRot"}, {'i', "anchor"}, {'b', "anchorVis"}, {'i', "target"},
+                               {'v', "targetPosition"}, {'f', "weight"}));
     gbx_floats(ar, "u01", 4);
     if (v >= 4) {
         rb_ar_i32(ar, "u02");

@@ -34,19 +34,11 @@ static void clip_00d(rb_ar *ar)
     uint32_t version = rb_ar_u32(ar, "version");
     if (!mt_version_known(ar, version, 1, "clip 0x0307900D")) return;
     clip_tracks_and_name(ar);
-    gbx_bool(ar, "stopWhenLeave");
-    gbx_bool(ar, "u01");
-    gbx_bool(ar, "stopWhenRespawn");
-    gbx_string(ar, "u02");
-    rb_ar_f32(ar, "u03");
-    rb_ar_i32(ar, "localPlayerClipEntIndex");
+    gbx_fields(ar, GBX_FIELDS({'b', "stopWhenLeave"}, {'b', "u01"}, {'b', "stopWhenRespawn"}, {'s', "u02"},
+                               {'f', "u03"}, {'i', "localPlayerClipEntIndex"}));
 }
 
-static void clip_00e(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-}
+GBX_FIELDS_CHUNK(clip_00e, {'u', "version"}, {'i', "u01"})
 
 /* ---------- CGameCtnMediaClipGroup 0x0307A000 ---------- */
 
@@ -71,9 +63,7 @@ static void trigger(rb_ar *ar, uint32_t version)
 static void clip_group(rb_ar *ar, uint32_t trigger_version)
 {
     gbx_noderef_deprec_list(ar, "clips");
-    uint64_t n = rb_ar_list_begin(ar, "triggers", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) trigger(ar, trigger_version);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "triggers", RB_U32, 4)) trigger(ar, trigger_version);
 }
 
 static void group_001(rb_ar *ar) { clip_group(ar, 1); }
@@ -93,11 +83,7 @@ static void track_001(rb_ar *ar)
 static void track_002(rb_ar *ar) { gbx_bool(ar, "isKeepPlaying"); }
 static void track_003(rb_ar *ar) { gbx_bool(ar, "isReadOnly"); }
 
-static void track_004(rb_ar *ar)
-{
-    gbx_bool(ar, "isKeepPlaying");
-    gbx_bool(ar, "isReadOnly");
-}
+GBX_FIELDS_CHUNK(track_004, {'b', "isKeepPlaying"}, {'b', "isReadOnly"})
 
 static void track_005(rb_ar *ar)
 {

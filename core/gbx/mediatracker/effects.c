@@ -101,7 +101,7 @@ static void camera_map_001(rb_ar *ar)
 {
     static const char *const a[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10", "u11", "u12"};
     static const char *const b[] = {"u14", "u15", "u16"};
-    for (int i = 0; i < 12 && rb_ar_ok(ar); i++) {
+    RB_AR_EACH(ar, i, 12) {
         if (i == 1 || i == 5 || i == 9) rb_ar_i32(ar, a[i]);
         else rb_ar_f32(ar, a[i]);
     }
@@ -111,21 +111,13 @@ static void camera_map_001(rb_ar *ar)
 }
 
 /* Text 030A8000 */
-static void text_001(rb_ar *ar)
-{
-    gbx_string(ar, "text");
-    gbx_noderef(ar, "effect");
-}
+GBX_FIELDS_CHUNK(text_001, {'s', "text"}, {'n', "effect"})
 
 static void text_002(rb_ar *ar) { gbx_vec3(ar, "color"); }
 static void single_u01(rb_ar *ar) { rb_ar_f32(ar, "u01"); }
 
 /* Image 030A5000 */
-static void image_000(rb_ar *ar)
-{
-    gbx_noderef(ar, "effect");
-    gbx_fileref(ar, "image");
-}
+GBX_FIELDS_CHUNK(image_000, {'n', "effect"}, {'p', "image"})
 
 /* GhostTM 030E5000: the ghost node's classes are described elsewhere */
 static void ghost_001(rb_ar *ar)
@@ -175,11 +167,7 @@ static void sound_001(rb_ar *ar)
     mt_key_list(ar, "keys", 12, sound_key, 0);
 }
 
-static void sound_002(rb_ar *ar)
-{
-    rb_ar_i32(ar, "playCount");
-    gbx_bool(ar, "isLooping");
-}
+GBX_FIELDS_CHUNK(sound_002, {'i', "playCount"}, {'b', "isLooping"})
 
 static void sound_003(rb_ar *ar)
 {
@@ -208,21 +196,9 @@ static void spectators_key(rb_ar *ar, uint32_t v)
     rb_ar_f32(ar, "spectators");
 }
 
-static void spectators_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, spectators_key, 0);
-}
-
 static void intensity_key(rb_ar *ar, uint32_t v)
 {
     rb_ar_f32(ar, "intensity");
-}
-
-static void dirty_lens_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, intensity_key, 0);
 }
 
 static void capture_weight_key(rb_ar *ar, uint32_t v)
@@ -230,11 +206,16 @@ static void capture_weight_key(rb_ar *ar, uint32_t v)
     rb_ar_f32(ar, "captureWeight");
 }
 
-static void camera_blend_000(rb_ar *ar)
+/* the version, then keys of one float each (`key` names it) */
+static void version_and_float_keys(rb_ar *ar, key_fields_fn key)
 {
     rb_ar_u32(ar, "version");
-    mt_key_list(ar, "keys", 8, capture_weight_key, 0);
+    mt_key_list(ar, "keys", 8, key, 0);
 }
+
+static void spectators_000(rb_ar *ar) { version_and_float_keys(ar, spectators_key); }
+static void dirty_lens_000(rb_ar *ar) { version_and_float_keys(ar, intensity_key); }
+static void camera_blend_000(rb_ar *ar) { version_and_float_keys(ar, capture_weight_key); }
 
 /* DOF 03126000: chunk number = key version */
 static void dof_key(rb_ar *ar, uint32_t v)
@@ -368,11 +349,7 @@ static void span_tape_000(rb_ar *ar)
 }
 
 /* Turret 03294000 [GBX.NET] */
-static void turret_000(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    gbx_noderef(ar, "dataTape");
-}
+GBX_FIELDS_CHUNK(turret_000, {'u', "version"}, {'n', "dataTape"})
 
 /* Scenery 03188000 [GBX.NET] */
 static void scenery_key(rb_ar *ar, uint32_t v)
@@ -387,12 +364,7 @@ static void scenery_000(rb_ar *ar)
     mt_key_list(ar, "keys", 16, scenery_key, version);
 }
 
-static void scenery_001(rb_ar *ar)
-{
-    rb_ar_u32(ar, "version");
-    rb_ar_i32(ar, "u01");
-    gbx_noderef(ar, "dataTape");
-}
+GBX_FIELDS_CHUNK(scenery_001, {'u', "version"}, {'i', "u01"}, {'n', "dataTape"})
 
 /* OpponentVisibility 0338B000 [GBX.NET] */
 static void visibility_001(rb_ar *ar) { rb_ar_u32(ar, "visibility"); }
@@ -414,15 +386,13 @@ static void triangle_positions(rb_ar *ar, uint64_t *vertex_count)
     uint64_t n = rb_ar_list_begin(ar, "keyPositions", RB_U32, 4);
     rb_slot count = rb_ar_slot(ar, "vertex count", RB_U32);
     uint64_t per_key = rb_ar_direction(ar) == RB_AR_READ ? count.value : vertices;
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
+    RB_AR_LIST(ar, i, n) {
         uint64_t m = rb_ar_list_begin_n(ar, NULL, per_key, 12);
         if (rb_ar_ok(ar) && m != per_key)
             rb_ar_fail(ar, RB_E_MODEL, "has %llu positions, the block has %llu vertices", (unsigned long long)m,
                        (unsigned long long)per_key);
-        for (uint64_t j = 0; j < m && rb_ar_ok(ar); j++) gbx_vec3(ar, NULL);
-        rb_ar_list_end(ar);
+        RB_AR_LIST(ar, j, m) gbx_vec3(ar, NULL);
     }
-    rb_ar_list_end(ar);
     rb_ar_slot_set(ar, &count, per_key);
     *vertex_count = per_key;
 }
@@ -437,8 +407,7 @@ static void triangles_001(rb_ar *ar)
     if (rb_ar_ok(ar) && rb_ar_direction(ar) == RB_AR_READ && n != vertex_count)
         rb_ar_fail(ar, RB_E_UNSUPPORTED, "%llu vertices, but the key positions are for %llu",
                    (unsigned long long)n, (unsigned long long)vertex_count);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_floats(ar, NULL, 4);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, n) gbx_floats(ar, NULL, 4);
     gbx_int3_list(ar, "triangles");
     mt_i32s(ar, u, 3);
     rb_ar_f32(ar, "u04");

@@ -16,34 +16,20 @@ static void entity_key(rb_ar *ar, uint32_t version)
 {
     rb_ar_i32(ar, "lights"); /* 0 auto, 1 on, 2 off */
     if (version < 6) return;
-    rb_ar_f32(ar, "u01");
-    rb_ar_i32(ar, "u02");
-    rb_ar_i32(ar, "u03");
-    rb_ar_f32(ar, "trailIntensity");
+    gbx_fields(ar, GBX_FIELDS({'f', "u01"}, {'i', "u02"}, {'i', "u03"}, {'f', "trailIntensity"}));
     if (version >= 9) rb_ar_f32(ar, "selfIllumIntensity");
 }
 
-static void sticker(rb_ar *ar)
-{
-    rb_ar_record_begin(ar, NULL);
-    gbx_string(ar, "u01");
-    gbx_string(ar, "u02");
-    rb_ar_record_end(ar);
-}
-
-/* the player's badge: its own version, colour, stickers (two strings each) and layers */
-static void badge(rb_ar *ar)
+void gbx_player_badge(rb_ar *ar, unsigned version_wire)
 {
     rb_ar_record_begin(ar, "badge");
-    uint32_t version = rb_ar_u32(ar, "version");
+    uint64_t version = rb_ar_uint(ar, "version", version_wire);
     gbx_vec3(ar, "color");
     if (version == 0) {
         rb_ar_i32(ar, "u01");
         gbx_string(ar, "u02");
     }
-    uint64_t n = rb_ar_list_begin(ar, "stickers", RB_U32, 8);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) sticker(ar);
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "stickers", 8, GBX_FIELDS({'s', "u01"}, {'s', "u02"}));
     gbx_string_list(ar, "layers");
     rb_ar_record_end(ar);
 }
@@ -59,7 +45,7 @@ static void entity_look(rb_ar *ar, uint32_t version)
     gbx_meta(ar, "playerModel");
     gbx_vec3(ar, "u03");
     gbx_fileref_list(ar, "skinNames");
-    if (gbx_bool(ar, "hasBadges")) badge(ar);
+    if (gbx_bool(ar, "hasBadges")) gbx_player_badge(ar, RB_U32);
     if (version < 4) return;
     if (version >= 11) gbx_string(ar, "skinOptions");
     mt_key_list(ar, "keys", version >= 9 ? 28 : version >= 6 ? 24 : 8, entity_key, version);
@@ -92,18 +78,9 @@ static void entity_002(rb_ar *ar) { gbx_string(ar, "skinOptions"); }
 /* also replay chunk 0x0309301F's version 0 (ghost/replay.c) */
 void gbx_anchored_object_infos(rb_ar *ar, const char *key)
 {
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, 24);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_bool(ar, "u01");
-        rb_ar_i32(ar, "u02");
-        rb_ar_f32(ar, "u03");
-        rb_ar_f32(ar, "u04");
-        rb_ar_f32(ar, "u05");
-        rb_ar_i32(ar, "u06");
-        rb_ar_record_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, 24)) {
+        gbx_fields(ar, GBX_FIELDS({'b', "u01"}, {'i', "u02"}, {'f', "u03"}, {'f', "u04"}, {'f', "u05"}, {'i', "u06"}));
     }
-    rb_ar_list_end(ar);
 }
 
 static void object_000(rb_ar *ar)
@@ -119,13 +96,7 @@ static void object_000(rb_ar *ar)
 static void i32_records(rb_ar *ar, const char *key, int count)
 {
     static const char *const names[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08", "u09", "u10"};
-    uint64_t n = rb_ar_list_begin(ar, key, RB_U32, (uint64_t)count * 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        mt_i32s(ar, names, count);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, key, RB_U32, (uint64_t)count * 4)) mt_i32s(ar, names, count);
 }
 
 static void object_vis_000(rb_ar *ar)
@@ -142,13 +113,7 @@ static void skel_key(rb_ar *ar, uint32_t version)
     static const char *const head[] = {"u01", "u02", "u03", "u04"};
     static const char *const transquat[] = {"tx", "ty", "tz", "x", "y", "z", "w"};
     if (version >= 2) mt_f32s(ar, head, 4);
-    uint64_t n = rb_ar_list_begin(ar, "bones", RB_U32, 28);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        mt_f32s(ar, transquat, 7);
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "bones", RB_U32, 28)) mt_f32s(ar, transquat, 7);
 }
 
 static void skel_000(rb_ar *ar)
@@ -171,17 +136,10 @@ static void decal2d_000(rb_ar *ar)
 {
     mt_start_end(ar);
     gbx_fileref_list(ar, "images");
-    uint64_t n = rb_ar_list_begin(ar, "decals", RB_U32, 72);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "decals", RB_U32, 72)) {
         gbx_floats(ar, "location", 12); /* iso4: a 3x3 rotation, then the translation */
-        gbx_vec3(ar, "scale");
-        rb_ar_f32(ar, "u01");
-        gbx_bool(ar, "u02");
-        rb_ar_i32(ar, "u03");
-        rb_ar_record_end(ar);
+        gbx_fields(ar, GBX_FIELDS({'v', "scale"}, {'f', "u01"}, {'b', "u02"}, {'i', "u03"}));
     }
-    rb_ar_list_end(ar);
 }
 
 static const gbx_chunk_def ENTITY_CHUNKS[] = {

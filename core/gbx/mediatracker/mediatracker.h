@@ -28,6 +28,10 @@ void mt_bools(rb_ar *ar, const char *const *names, int count);
 void mt_start_end(rb_ar *ar);
 void mt_key_list(rb_ar *ar, const char *name, uint64_t key_bytes, key_fields_fn fields, uint32_t version);
 int mt_version_known(rb_ar *ar, uint32_t version, uint32_t max, const char *what);
+/* The player's badge, in the Entity media block (entity.c) and in a ghost's appearance
+ * (CGameCtnGhost 000, ghost/ghost.c): its own version (`version_wire`: RB_U32 in entity blocks,
+ * RB_I32 in ghosts), colour, stickers (two strings each) and layers. */
+void gbx_player_badge(rb_ar *ar, unsigned version_wire);
 int mt_chunk_boundary_at(rb_ar *ar, uint64_t offset, uint32_t class_a, uint32_t class_b, uint32_t after);
 uint64_t mt_peek_count(rb_ar *ar);
 

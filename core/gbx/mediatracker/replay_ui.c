@@ -23,14 +23,10 @@ static void event_000(rb_ar *ar)
 {
     mt_start_end(ar);
     gbx_bool(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "stunts", RB_U32, 44);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "stunts", RB_U32, 44)) {
         rb_ar_f32(ar, "time");
         stunt_fields(ar);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 enum { EVENT_STUNT, EVENT_CHECKPOINT, EVENT_END_OF_LAP, EVENT_END_OF_RACE };
@@ -78,9 +74,7 @@ static void event_003(rb_ar *ar)
 {
     mt_start_end(ar);
     gbx_bool(ar, "u01");
-    uint64_t n = rb_ar_list_begin(ar, "events", RB_U32, 13);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) event(ar);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "events", RB_U32, 13)) event(ar);
 }
 
 /* CCtnMediaBlockUiTMSimpleEvtsDisplay 24092000 [GBX.NET] */
@@ -105,9 +99,7 @@ static void scene_object_004(rb_ar *ar) { rb_ar_i32(ar, "u01"); }
 
 static void scene_mobil_003(rb_ar *ar)
 {
-    uint64_t n = rb_ar_list_begin(ar, "objectLink", RB_U32, 4);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) gbx_noderef(ar, NULL);
-    rb_ar_list_end(ar);
+    RB_AR_LIST(ar, i, rb_ar_list_begin(ar, "objectLink", RB_U32, 4)) gbx_noderef(ar, NULL);
 }
 
 static void scene_mobil_004(rb_ar *ar) { gbx_noderef(ar, "u01"); }
@@ -165,17 +157,7 @@ static void control_list_007(rb_ar *ar)
 {
     static const char *const u[] = {"u01", "u02", "u03", "u04", "u05", "u06", "u07"};
     mt_i32s(ar, u, 7);
-    uint64_t n = rb_ar_list_begin(ar, "u08", RB_U32, 20);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
-        gbx_string(ar, "u01");
-        rb_ar_f32(ar, "u02");
-        gbx_noderef(ar, "u03");
-        gbx_id(ar, "u04");
-        gbx_bool(ar, "u05");
-        rb_ar_record_end(ar);
-    }
-    rb_ar_list_end(ar);
+    gbx_fields_list(ar, "u08", 20, GBX_FIELDS({'s', "u01"}, {'f', "u02"}, {'n', "u03"}, {'I', "u04"}, {'b', "u05"}));
 }
 
 /* An id read just before: was it empty (or an empty string)? */

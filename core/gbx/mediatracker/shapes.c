@@ -27,14 +27,10 @@ void mt_start_end(rb_ar *ar)
 /* "keys(k)": u32 count, then `count` keys of at least `key_bytes` bytes, each starting with its time. */
 void mt_key_list(rb_ar *ar, const char *name, uint64_t key_bytes, key_fields_fn fields, uint32_t version)
 {
-    uint64_t n = rb_ar_list_begin(ar, name, RB_U32, key_bytes);
-    for (uint64_t i = 0; i < n && rb_ar_ok(ar); i++) {
-        rb_ar_record_begin(ar, NULL);
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, name, RB_U32, key_bytes)) {
         rb_ar_f32(ar, "time");
         if (fields) fields(ar, version);
-        rb_ar_record_end(ar);
     }
-    rb_ar_list_end(ar);
 }
 
 /* Reject a chunk version whose layout is not known: guessing would misread everything after it. */
