@@ -185,6 +185,7 @@ void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const gbx_mark *start, co
     }
     if (list && !(s->list = rb_arena_dup(arena, list, sizeof *list))) return;
     unit->deferred->start = s;
+    unit->deferred->same_start = gbx_same_unit_start;
 }
 
 /* What writing the unit's nodes would have done to the scope: the same strings added in the
