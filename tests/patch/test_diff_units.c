@@ -19,6 +19,7 @@
 
 typedef struct tally {
     size_t kept, read, equal_bytes_other_start;
+    size_t kept_bytes, read_bytes; /* A's */
 } tally;
 
 /* The unit child `i` of `parent` read alone into `arena`. */
@@ -63,9 +64,11 @@ static void check_pairs(const char *name, const rb_doc *da, const rb_node *x, co
         }
         if (!kept) {
             t->read++;
+            t->read_bytes += kx->v.bytes.size;
             continue;
         }
         t->kept++;
+        t->kept_bytes += kx->v.bytes.size;
         rb_arena arena_a = {0}, arena_b = {0};
         rb_node *na = alone(da, x, i, above_a, count, &arena_a), *nb = alone(db, y, i, above_b, count, &arena_b);
         CHECK(na && nb && rb_model_same(na, nb), "%s: unit %zu (%s) kept as bytes holds other nodes in A and B", name, i,
@@ -104,7 +107,16 @@ int main(int argc, char **argv)
         size_t size = 0;
         uint8_t *data = test_read_file(argv[f], &size);
         CHECK(data, "%s: cannot read", argv[f]);
-        for (size_t e = 0; data && e < sizeof EDITS / sizeof *EDITS; e++) check_edit(argv[f], data, size, EDITS[e], &t);
+        for (size_t e = 0; data && e < sizeof EDITS / sizeof *EDITS; e++) {
+            tally one = {0};
+            check_edit(argv[f], data, size, EDITS[e], &one);
+            printf("%s, edit %zu: %zu units kept as bytes (%zu bytes of A), %zu read (%zu bytes), %zu of them with equal "
+                   "bytes from another reader state\n",
+                   argv[f], e + 1, one.kept, one.kept_bytes, one.read, one.read_bytes, one.equal_bytes_other_start);
+            t.kept += one.kept;
+            t.read += one.read;
+            t.equal_bytes_other_start += one.equal_bytes_other_start;
+        }
         free(data);
     }
     printf("diff by units: %zu unit pairs kept as bytes (each read alone: the same nodes), %zu read, %zu of them "
