@@ -183,7 +183,7 @@ static int same_words(const uint32_t *a, const uint32_t *b, size_t count)
     return !count || memcmp(a, b, count * sizeof *a) == 0;
 }
 
-int gbx_same_unit_start(const rb_deferred *x, const rb_deferred *y)
+static int gbx_same_unit_start(const rb_deferred *x, const rb_deferred *y)
 {
     const gbx_unit_start *a = x->start, *b = y->start;
     if (!a || !b || !a->read_end->complete || !b->read_end->complete) return 0;

@@ -101,8 +101,6 @@ void gbx_read_end_fill(rb_ar *ar);
 void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const struct gbx_mark *start, const struct gbx_list *list);
 /* rb_format.read_unit. */
 int gbx_read_unit(rb_ar *ar, const rb_node *unit);
-/* rb_deferred.same_start: the same reader state at both units' starts (gbx_id.c). */
-int gbx_same_unit_start(const rb_deferred *a, const rb_deferred *b);
 /* The state the unit began with put back in `ctx` (gbx_id.c: the scope; gbx_node.c: node
  * references); 0 when out of memory. */
 int gbx_restore_scope(rb_ar *ar, const gbx_unit_start *start);
