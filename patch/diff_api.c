@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/model/model_equal.h"
+#include "patch/companions.h"
 #include "patch/diff_units.h"
 #include "patch/model_diff.h"
 
@@ -63,9 +64,13 @@ static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, c
     }
     json_t *out = ops;
     if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
-        if (!pinned && rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
+        size_t met = companions_deferred_met();
+        if (!pinned && (rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0 ||
+                        companions_deferred_met() != met)) { /* by units: apply's companions met bytes */
+            int met_bytes = pinned != NULL; /* the pins were made, from a unit kept as bytes */
             json_decref(ops);
-            rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
+            json_decref(pinned);
+            rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", met_bytes ? "a unit kept as bytes was read" : why);
             return RB_E_MODEL;
         }
         json_decref(ops);

@@ -521,7 +521,13 @@ static int diff_docs_once(rb_doc *own, const uint8_t *a_bytes, size_t a_size, co
 {
     int left = own->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING;
     pin_log pins = {pinned ? json_array() : NULL, 0, 0};
+    size_t met = companions_deferred_met();
     *ops = settled(own, own, a_bytes, a_size, b, mode, 0, 0, &left, &pins, why, why_size);
+    if (companions_deferred_met() != met) { /* what apply derives was read where A keeps bytes */
+        json_decref(*ops);
+        *ops = NULL;
+        pins.own_changed = 1; /* not retried on it: the whole models are diffed */
+    }
     int pictures = own->format->assets && own->format->asset_patch && rb_model_diff_replaces_blob(*ops);
     /* A as it was is needed by the pins' own replay and by pictures; unchanged, it is there */
     int whole = *ops && (!pins.own_changed || (!(pinned && pins.broken) && !pictures));
