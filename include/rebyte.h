@@ -472,8 +472,11 @@ enum {
 };
 /* The patch that turns document `a` (whose file is a_bytes) into `b`, as JSON text (rb_free);
  * *operation_count tells whether they differ. Both documents must be of one format and hold one
- * class of object (GBX: a map and a replay are refused, RB_E_USAGE); RB_E_DEFERRED when either
- * keeps units deferred (rb_doc_expand first). */
+ * class of object (GBX: a map and a replay are refused, RB_E_USAGE). Either may be read with the
+ * deferred model, and is not changed: the units equal in both are compared by their bytes and
+ * reader state, the others read alone (docs/usage.md "Diffs"); a format that cannot read its
+ * units alone has the file read again in full (RB_E_DEFERRED for a deferred build, which has no
+ * file). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* What `patch` does to `doc`'s file as plain RFC 6902 (JSON text, rb_free): rb_apply's engine runs

@@ -24,12 +24,19 @@ static int next_token(const char **pointer, char *token, size_t size)
 
 /* ---------- the view over the model ---------- */
 
+/* Reads through the view that met a unit kept as bytes (per thread: a diff by units asks whether
+ * the format's hook saw all it looked for). */
+static _Thread_local size_t deferred_met;
+
+size_t companions_deferred_met(void) { return deferred_met; }
+
 /* The node at `pointer` (plain member names and indexes; tables and packed records read through
  * caller memory `scratch`), or NULL. */
 static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
 {
     char token[128];
     while (n && *pointer) {
+        if (n->kind == RB_K_DEFERRED) deferred_met++;
         if (!next_token(&pointer, token, sizeof token)) return NULL;
         if (n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
         if (n->kind == RB_K_RECORD || n->kind == RB_K_STREAM) { /* a stream holds its content's members */
@@ -52,18 +59,27 @@ static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_
     return n;
 }
 
+/* The node at `pointer` for a read of its value: a unit kept as bytes there is counted. */
+static const rb_node *value_at(const rb_node *root, const char *pointer, rb_record_scratch *scratch)
+{
+    const rb_node *n = model_at(root, pointer, scratch);
+    if (n && n->kind == RB_K_DEFERRED) deferred_met++;
+    return n;
+}
+
 static size_t model_count(const void *context, const char *pointer, int *present)
 {
     rb_record_scratch scratch;
     const rb_node *n = model_at(((const rb_doc *)context)->root, pointer, &scratch);
-    *present = n && (n->kind == RB_K_LIST || n->kind == RB_K_TABLE);
+    /* a list kept as bytes knows its length (rb_element_count); a unit that is no list has none */
+    *present = n && (n->kind == RB_K_LIST || n->kind == RB_K_TABLE || (n->kind == RB_K_DEFERRED && n->deferred->elements));
     return *present ? rb_element_count(n) : 0;
 }
 
 static int64_t model_integer(const void *context, const char *pointer, int *present)
 {
     rb_record_scratch scratch;
-    const rb_node *n = model_at(((const rb_doc *)context)->root, pointer, &scratch);
+    const rb_node *n = value_at(((const rb_doc *)context)->root, pointer, &scratch);
     *present = n && n->kind == RB_K_INT;
     return *present ? rb_node_int(n) : 0;
 }
@@ -72,7 +88,7 @@ static json_t *model_json(const void *context, const char *pointer)
 {
     rb_record_scratch scratch;
     const rb_doc *doc = context;
-    const rb_node *n = model_at(doc->root, pointer, &scratch);
+    const rb_node *n = value_at(doc->root, pointer, &scratch);
     return n ? rb_model_to_json(doc, n, RB_BLOBS_REF) : NULL;
 }
 

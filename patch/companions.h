@@ -5,6 +5,10 @@
 #include "core/doc/doc.h"
 
 rb_model_view companions_model_view(const rb_doc *doc);
+/* How many reads through such views on this thread met a unit kept as bytes (RB_K_DEFERRED),
+ * where the hook then saw nothing: a diff by units that sees this count grow cannot trust what
+ * the hook derived, and diffs the whole models instead. */
+size_t companions_deferred_met(void);
 /* The format's operations that go with `op` (resolved to plain `path` and `from`), or NULL. */
 json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from);

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/model/model_equal.h"
+#include "patch/companions.h"
+#include "patch/diff_units.h"
 #include "patch/model_diff.h"
 
 /* What the file holds as its format names it (rb_format.summary's "class": a map, a replay),
@@ -41,34 +43,40 @@ static int diffable(const rb_doc *a, const rb_doc *b, rb_error *err)
     return same;
 }
 
-/* `full` is A's model (`a` itself, or a full read of a deferred `a`). */
-static rb_status diff_models(const rb_doc *a, const rb_doc *full, const uint8_t *a_bytes, size_t a_size,
+/* `full` is A's model (`a` itself, a full read of a deferred `a`, or its copy paired by units with
+ * `b`'s: rb_diff_unit_models); `own`: `full` when the diff may change it (rb_model_diff_docs). */
+static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, const uint8_t *a_bytes, size_t a_size,
                              const rb_doc *b, unsigned flags, char **patch_json, size_t *operation_count,
                              rb_error *err)
 {
     *patch_json = NULL;
     *operation_count = 0;
     if (!diffable(full, b, err)) return RB_E_USAGE;
-    json_t *ops;
+    json_t *ops, *pinned = NULL; /* pinned: as the settling replayed the patch, when it did */
     char why[512];
     if (rb_model_equal(full->root, b->root, "", NULL)) {
         ops = json_array();
-    } else if (rb_model_diff_docs(full, a_bytes, a_size, b,
-                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops, why,
-                                  sizeof why) != 0) {
+    } else if (rb_model_diff_docs(full, own, a_bytes, a_size, b,
+                                  flags & RB_DIFF_BY_IDENTITY ? RB_MODEL_DIFF_IDENTITY : RB_MODEL_DIFF_PLAIN, &ops,
+                                  flags & RB_DIFF_PLAIN ? NULL : &pinned, why, sizeof why) != 0) {
         rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
         return RB_E_MODEL;
     }
     json_t *out = ops;
     if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
-        json_t *pinned;
-        if (rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0) {
+        size_t met = companions_deferred_met();
+        if (!pinned && (rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0 ||
+                        companions_deferred_met() != met)) { /* by units: apply's companions met bytes */
+            int met_bytes = pinned != NULL; /* the pins were made, from a unit kept as bytes */
             json_decref(ops);
-            rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", why);
+            json_decref(pinned);
+            rb_error_set(err, RB_E_MODEL, a->file_name, NULL, "%s", met_bytes ? "a unit kept as bytes was read" : why);
             return RB_E_MODEL;
         }
         json_decref(ops);
         out = ops = pinned;
+    } else {
+        json_decref(pinned);
     }
     *operation_count = json_array_size(ops);
     if (!(flags & RB_DIFF_PLAIN)) {
@@ -84,22 +92,46 @@ static rb_status diff_models(const rb_doc *a, const rb_doc *full, const uint8_t 
     return RB_OK;
 }
 
+/* A document's model in full: `doc` itself, or a full read of it in *spare (the caller frees it). */
+static const rb_doc *in_full(const rb_doc *doc, const uint8_t *bytes, size_t size, rb_doc **spare, rb_error *err)
+{
+    *spare = NULL;
+    if (!doc->deferred_units) return doc;
+    if (!bytes) {
+        rb_doc_refuse_deferred(doc, "diff", err); /* built, not read: there is no file to read again */
+        return NULL;
+    }
+    rb_read_options ro = {.file_name = doc->file_name, .limits = &doc->limits};
+    rb_error read_err;
+    if (!(*spare = rb_doc_parse_as(doc->format, bytes, size, &ro, &read_err)) && err) *err = read_err;
+    return *spare;
+}
+
 rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err)
 {
     if (patch_json) *patch_json = NULL;
-    if (rb_doc_refuse_deferred(b, "diff", err)) return RB_E_DEFERRED;
-    /* A deferred A is not expanded (it is const): A is read in full once here */
-    rb_doc *spare = NULL;
-    if (a->deferred_units) {
-        rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        rb_error read_err;
-        if (!(spare = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &read_err))) {
-            if (err) *err = read_err;
-            return read_err.status;
+    /* Deferred documents are diffed by units: what is equal in both stays bytes; what that
+     * cannot settle (an operation meeting a unit kept as bytes) is diffed on the whole models */
+    rb_doc *ua, *ub;
+    if ((a->deferred_units || b->deferred_units) && rb_diff_unit_models(a, b, &ua, &ub)) {
+        rb_error unit_err;
+        rb_status st = diff_models(a, ua, ua, a_bytes, a_size, ub, flags, patch_json, operation_count, &unit_err);
+        rb_doc_free(ua);
+        rb_doc_free(ub);
+        if (st == RB_OK || st == RB_E_USAGE || st == RB_E_NOMEM) {
+            if (st != RB_OK && err) *err = unit_err;
+            return st;
         }
     }
-    rb_status st = diff_models(a, spare ? spare : a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
-    rb_doc_free(spare);
+    rb_doc *spare_a, *spare_b = NULL;
+    const rb_doc *full_a = in_full(a, a_bytes, a_size, &spare_a, err);
+    const rb_doc *full_b = full_a ? in_full(b, b->section_count ? b->sections[0].data : NULL,
+                                            b->section_count ? b->sections[0].size : 0, &spare_b, err)
+                                  : NULL;
+    rb_status st = full_b ? diff_models(a, full_a, NULL, a_bytes, a_size, full_b, flags, patch_json, operation_count, err)
+                          : err ? err->status : RB_E_DEFERRED;
+    rb_doc_free(spare_a);
+    rb_doc_free(spare_b);
     return st;
 }

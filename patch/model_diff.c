@@ -268,7 +268,8 @@ static uint64_t content_hash(const rb_node *n, rb_member_filter ignored)
     switch (n->kind) {
     case RB_K_STRING:
     case RB_K_BLOB:
-    case RB_K_OPAQUE: return rb_mix64(h ^ rb_hash_bytes(n->v.bytes.data, n->v.bytes.size));
+    case RB_K_OPAQUE:
+    case RB_K_DEFERRED: return rb_mix64(h ^ rb_hash_bytes(n->v.bytes.data, n->v.bytes.size));
     case RB_K_ID: return n->wire == RB_ID_STRING ? rb_mix64(h ^ rb_hash_bytes(n->v.bytes.data, n->v.bytes.size))
                                                  : rb_mix64(h ^ (n->wire == RB_ID_NUMBER ? n->v.bits : 0));
     default: return rb_mix64(h ^ n->v.bits);

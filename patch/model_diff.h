@@ -19,10 +19,14 @@ int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, con
 /* The patch (RFC 6902 array in *ops) that turns document `a` into `b` when applied to `a`'s file
  * (`a_bytes`): the walk of two models, without what apply derives (companion lists, renumbered
  * indexes: rb_format.companions) or the writer completes (rb_format.written_lists), settled by
- * applying it to a fresh read of A (model_diff_settle.c). 0, or -1 with
- * `why`. */
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
-                       char *why, size_t why_size);
+ * applying it to a copy of A's model (model_diff_settle.c). With `pinned` (may be NULL), also the
+ * patch as rb_model_diff_pin pins it, taken while the settling replayed it, when it did (else
+ * *pinned is NULL). 0, or -1 with `why`. */
+/* `own`: A's model itself (`a`), the caller's to give up: the settling replays on it instead of a
+ * copy, so there is one try only, and -1 when the pins or the pictures would need A as it was
+ * (NULL: the settling copies `a`, and tries every way). */
+int rb_model_diff_docs(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       json_t **ops, json_t **pinned, char *why, size_t why_size);
 /* The model apply makes of A's file with `ops` (model_diff_proof.c), read back, its bytes in
  * *bytes (they outlive it); NULL when apply refuses the operations. */
 rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
@@ -35,6 +39,8 @@ int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size,
  * gives B; else `ops` as they were. */
 json_t *rb_model_diff_pictures(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
                                json_t *ops);
+/* Does an operation of `ops` replace a blob (the case rb_model_diff_pictures spells as pictures)? */
+int rb_model_diff_replaces_blob(const json_t *ops);
 /* `ops` (a diff of `a`) with the pins a shared diff carries
  * (docs/usage.md "Portable patches: identity, fingerprints, stacking"): before each operation,
  * a "test" of what it touches as it is when the operation runs - the value replaced or removed,

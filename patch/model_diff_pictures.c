@@ -53,6 +53,13 @@ static int replaces_blob(const json_t *op)
            (json_object_get(value, "$base64") || json_object_get(value, "$splice"));
 }
 
+int rb_model_diff_replaces_blob(const json_t *ops)
+{
+    for (size_t i = 0; i < json_array_size(ops); i++)
+        if (replaces_blob(json_array_get(ops, i))) return 1;
+    return 0;
+}
+
 /* `path` resolved to plain indexes on `work` (malloc'd), or NULL. */
 static char *plain_of(rb_doc *work, const char *path)
 {
@@ -198,16 +205,14 @@ json_t *rb_model_diff_pictures(const rb_doc *a, const uint8_t *a_bytes, size_t a
     if (!a->format->assets || !a->format->asset_patch) return ops;
     json_t *blob_paths = json_object(), *a_pictures = NULL, *b_pictures = NULL, *changed = NULL, *covered = NULL,
            *spelled = NULL;
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    rb_doc *work = NULL;
+    rb_doc *work = NULL; /* A's model copied, to edit */
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
         /* the places are read on A: an edit of a list before them would move them */
         if (strcmp(kind, "replace") != 0 && strcmp(kind, "test") != 0) goto done;
         if (!replaces_blob(op)) continue;
-        if (!work && !(work = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) goto done;
+        if (!work && !(work = rb_doc_copy_model(a))) goto done;
         char *plain = plain_of(work, json_string_value(json_object_get(op, "path")));
         if (plain) json_object_set_new(blob_paths, plain, json_true());
         free(plain);

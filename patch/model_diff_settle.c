@@ -16,6 +16,7 @@
 #include "patch/model_edit.h"
 #include "patch/portable.h"
 #include "patch/model_select.h"
+#include "core/doc/doc.h"
 #include "core/json/json.h"
 #include "core/model/model_equal.h"
 
@@ -196,9 +197,21 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
     return rc;
 }
 
-/* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each).
- * Returns how many did not. */
-static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
+/* The pins of a shared diff taken as the settling replays the patch (rb_model_diff_pin's, on the
+ * same states, without a replay of their own): `ops` NULL when not asked; `broken` once apply had
+ * to run the patch, or the patch was not replayed (the state before each operation is then not
+ * known: rb_model_diff_pin replays it). */
+typedef struct pin_log {
+    json_t *ops;
+    int broken;
+    int own_changed; /* the settling replayed on the caller's own model of A */
+} pin_log;
+
+static void pin_operation(rb_doc *work, const json_t *op, json_t *out);
+
+/* Applies `ops` to `work`, appending to `out` those that apply (with the pin before each), and
+ * to `pins` each one with the pins of what it touches before it. Returns how many did not. */
+static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out, pin_log *pins)
 {
     const json_t *pin = NULL;
     size_t refused = 0;
@@ -209,9 +222,12 @@ static size_t replay_all(rb_doc *work, const json_t *ops, json_t *out)
             continue;
         }
         char why[512];
+        int pinning = pins->ops && !pins->broken;
+        if (pinning) pin_operation(work, op, pins->ops);
         if (replay(work, op, why, sizeof why) == 0) {
             if (pin) json_array_append(out, (json_t *)pin);
             json_array_append(out, (json_t *)op);
+            if (pinning) json_array_append(pins->ops, (json_t *)op);
         } else {
             refused++;
         }
@@ -286,11 +302,13 @@ static int any_symbol_use(const json_t *plains)
     return 0;
 }
 
-/* The model the patch made so far turns A into: a fresh read of A edited by the model engine, or
- * what apply wrote (then `bytes` holds the file it was read from). */
+/* The model the patch made so far turns A into: a copy of A's model edited by the model engine
+ * (or A's model itself, `borrowed`: the caller's, not freed here), or what apply wrote (then
+ * `bytes` holds the file it was read from). */
 typedef struct work_model {
     rb_doc *doc;
     uint8_t *bytes;
+    int borrowed;
 } work_model;
 
 /* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
@@ -298,19 +316,21 @@ typedef struct work_model {
  * members differ from its neighbours'), apply runs the whole patch on A's file and its result is
  * the work model from then on. -1 when apply refuses it too. */
 static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, work_model *work, const json_t *ops,
-                       json_t *done)
+                       json_t *done, pin_log *pins)
 {
     size_t before = json_array_size(done);
-    if (replay_all(work->doc, ops, done) == 0) return 0;
+    if (replay_all(work->doc, ops, done, pins) == 0) return 0;
+    pins->broken = 1;
     while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
     json_array_extend(done, (json_t *)ops);
     uint8_t *bytes;
     rb_doc *applied = rb_model_diff_applied(a, a_bytes, a_size, done, &bytes);
     if (!applied) return -1;
-    rb_doc_free(work->doc);
+    if (!work->borrowed) rb_doc_free(work->doc);
     free(work->bytes);
     work->doc = applied;
     work->bytes = bytes;
+    work->borrowed = 0;
     return 0;
 }
 
@@ -337,11 +357,11 @@ static json_t *walk_again(const work_model *work, const rb_doc *b, int mode, int
  * a string table, a name table) is left to the writer, and apply proves that it gives B; it is
  * set to LEAVE_NOTHING when the walk does not change what it would leave. NULL when the
  * result is not B. */
-static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, int *leave, char *why, size_t why_size)
+static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       int index_paths, int apply_decides, int *leave, pin_log *pins, char *why, size_t why_size)
 {
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL, *written = NULL;
-    work_model work = {NULL, NULL};
+    work_model work = {NULL, NULL, 0};
     if (rb_model_diff_walk(a, a->root, b, b->root, ops, plains, "", mode, index_paths) != 0) {
         snprintf(why, why_size, "out of memory");
         goto done;
@@ -352,22 +372,23 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     int leave_written = *leave;
     int symbols = any_symbol_use(plains);
     if (!json_array_size(regions) && !symbols && !leave_written && !(mode & RB_MODEL_DIFF_IDENTITY)) { /* nothing derived: the walk is it */
+        pins->broken = 1;
         out = json_incref(ops);
         goto done;
     }
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    if (!(work.doc = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err))) {
-        snprintf(why, why_size, "%s", err.message);
+    /* A's model (a copy, or the caller's own after the walk), not the file read again */
+    work.borrowed = pins->own_changed = own != NULL;
+    if (!(work.doc = own ? own : rb_doc_copy_model(a))) {
+        snprintf(why, why_size, "out of memory");
         goto done;
     }
     kept = first_pass(ops, plains, regions, written, leave_written, symbols);
     out = json_array();
-    int refused = settle_step(a, a_bytes, a_size, &work, kept, out) != 0;
+    int refused = settle_step(a, a_bytes, a_size, &work, kept, out, pins) != 0;
     for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
         json_t *more = walk_again(&work, b, mode, index_paths, leave_written);
         int rest = more && json_array_size(more);
-        refused = !more || (rest && settle_step(a, a_bytes, a_size, &work, more, out) != 0);
+        refused = !more || (rest && settle_step(a, a_bytes, a_size, &work, more, out, pins) != 0);
         json_decref(more);
         if (!rest) break;
     }
@@ -378,11 +399,12 @@ static json_t *settled(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
     json_decref(out);
     json_decref(kept);
     out = NULL;
+    pins->broken = 1;
     kept = first_pass(ops, plains, regions, written, leave_written, 0);
     if (apply_decides && rb_model_diff_proven(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
-    rb_doc_free(work.doc);
+    if (!work.borrowed) rb_doc_free(work.doc);
     free(work.bytes);
     json_decref(kept);
     json_decref(written);
@@ -464,15 +486,14 @@ static void pin_operation(rb_doc *work, const json_t *op, json_t *out)
 int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops, json_t **pinned,
                       char *why, size_t why_size)
 {
-    rb_error err;
-    rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-    work_model work = {rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &err), NULL};
+    work_model work = {rb_doc_copy_model(a), NULL, 0};
     *pinned = NULL;
     if (!work.doc) {
-        snprintf(why, why_size, "%s", err.message);
+        snprintf(why, why_size, "out of memory");
         return -1;
     }
     json_t *out = json_array(), *done = json_array();
+    pin_log none = {NULL, 0, 0};
     int replayed = 1;
     for (size_t i = 0; i < json_array_size(ops); i++) {
         json_t *op = json_array_get(ops, i);
@@ -483,7 +504,7 @@ int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
         /* an operation that neither engine takes alone (a record rewritten member by member,
          * valid only once the whole patch ran: settled() had apply prove it whole): what comes
          * after it is not pinned, as its state is not known */
-        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done) == 0;
+        if (replayed) replayed = settle_step(a, a_bytes, a_size, &work, one, done, &none) == 0;
         json_decref(one);
     }
     *pinned = out;
@@ -493,9 +514,38 @@ int rb_model_diff_pin(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
     return 0;
 }
 
-int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
-                       char *why, size_t why_size)
+/* The one try on A's own model (`own`, changed by it): what needs A as it was afterwards (the
+ * pins' own replay, pictures spelled on A) makes it fail. */
+static int diff_docs_once(rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,
+                          json_t **pinned, char *why, size_t why_size)
 {
+    int left = own->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING;
+    pin_log pins = {pinned ? json_array() : NULL, 0, 0};
+    size_t met = companions_deferred_met();
+    *ops = settled(own, own, a_bytes, a_size, b, mode, 0, 0, &left, &pins, why, why_size);
+    if (companions_deferred_met() != met) { /* what apply derives was read where A keeps bytes */
+        json_decref(*ops);
+        *ops = NULL;
+        pins.own_changed = 1; /* not retried on it: the whole models are diffed */
+    }
+    int pictures = own->format->assets && own->format->asset_patch && rb_model_diff_replaces_blob(*ops);
+    /* A as it was is needed by the pins' own replay and by pictures; unchanged, it is there */
+    int whole = *ops && (!pins.own_changed || (!(pinned && pins.broken) && !pictures));
+    if (whole && pictures) *ops = rb_model_diff_pictures(own, a_bytes, a_size, b, mode, *ops);
+    else if (whole && pinned && !pins.broken) *pinned = json_incref(pins.ops);
+    json_decref(pins.ops);
+    if (whole) return 0;
+    json_decref(*ops);
+    *ops = NULL;
+    snprintf(why, why_size, "the diff needs A's model as it was after the settling");
+    return -1;
+}
+
+int rb_model_diff_docs(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
+                       json_t **ops, json_t **pinned, char *why, size_t why_size)
+{
+    if (pinned) *pinned = NULL;
+    if (own) return diff_docs_once(own, a_bytes, a_size, b, mode, ops, pinned, why, why_size);
     /* by identity, elements are named; when a name does not resolve where the patch uses it
      * (two elements that swap their keys), the lists are addressed by index instead */
     /* what the writer completes is left to it first (a rename is one operation), then only which
@@ -505,11 +555,17 @@ int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, c
             for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
                 for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
                     int left = leave;
-                    if ((*ops = settled(a, a_bytes, a_size, b, mode | whole, index_paths, apply_decides, &left, why,
-                                        why_size))) {
+                    pin_log pins = {pinned ? json_array() : NULL, 0, 0};
+                    if ((*ops = settled(a, NULL, a_bytes, a_size, b, mode | whole, index_paths, apply_decides, &left,
+                                        &pins, why, why_size))) {
+                        json_t *settled_ops = *ops;
                         *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
+                        /* pictures spelled anew are pinned by rb_model_diff_pin */
+                        if (pinned && !pins.broken && *ops == settled_ops) *pinned = json_incref(pins.ops);
+                        json_decref(pins.ops);
                         return 0;
                     }
+                    json_decref(pins.ops);
                     if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
                 }
     return -1;

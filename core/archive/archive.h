@@ -312,6 +312,7 @@ typedef struct rb_ar_unit {
     uint64_t offset; /* of start in its section */
     uint16_t section;
     size_t range_count, frame_count, kids, sections, streams, packed_tables;
+    uint64_t outside_reads; /* rb_ar_enclosing calls that had reached the containers around it */
     int open;
     /* a list unit letting go of its elements as it reads them (rb_ar_unit_elements) */
     int dropping;

@@ -21,6 +21,14 @@ static void free_since(rb_ar *ar, const rb_arena_mark *mark, size_t packed_table
     for (size_t depth = ar->frame_count; depth < AR_MAX_FRAMES; depth++) ar->kids_owner[depth] = NULL;
 }
 
+/* rb_ar_enclosing calls so far that reached one of the containers at depths [0, depth). */
+static uint64_t outside_reads(const rb_ar *ar, size_t depth)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < depth && i < AR_MAX_FRAMES; i++) n += ar->enclosing_reads[i];
+    return n;
+}
+
 rb_ar_unit rb_ar_unit_begin(rb_ar *ar)
 {
     rb_ar_unit u = {0};
@@ -37,6 +45,7 @@ rb_ar_unit rb_ar_unit_begin(rb_ar *ar)
     u.sections = ar->doc->section_count;
     u.streams = ar->doc->stream_count;
     u.packed_tables = ar->packed_table_count;
+    u.outside_reads = outside_reads(ar, u.frame_count);
     u.open = 1;
     return u;
 }
@@ -60,6 +69,7 @@ static rb_node *defer_as(rb_ar *ar, const rb_ar_unit *u, rb_node *unit, const ui
                          const void *replay, size_t replay_size, uint32_t replay_count, uint32_t flags)
 {
     rb_deferred facts = {.replay_count = replay_count, .flags = flags};
+    facts.reads_around = outside_reads(ar, u->frame_count) != u->outside_reads;
     facts.coverage = u->dropped_coverage;
     facts.kinds = u->dropped_kinds;
     rb_node_coverage_all(unit, &facts.coverage, &facts.kinds);

@@ -124,6 +124,9 @@ struct rb_ar {
      * the one the root stands in for upwards, for rb_ar_enclosing past the root */
     const rb_node *const *around;
     size_t around_count;
+    /* rb_ar_enclosing calls that reached each depth's container (past the root: depth 0), so that
+     * a unit knows whether its description read nodes outside it (rb_deferred.reads_around) */
+    uint32_t enclosing_reads[AR_MAX_FRAMES];
 };
 
 /* ---------- what the parts share (archive.c) ---------- */

@@ -339,8 +339,9 @@ rb_node *rb_ar_own(rb_ar *ar, const rb_node *n)
 
 const rb_node *rb_ar_enclosing(rb_ar *ar, size_t up)
 {
-    if (up + 1 < ar->frame_count || (up + 1 == ar->frame_count && !ar->around_count))
-        return ar->frames[ar->frame_count - 1 - up].node;
+    int in_frames = up + 1 < ar->frame_count || (up + 1 == ar->frame_count && !ar->around_count);
+    ar->enclosing_reads[in_frames ? ar->frame_count - 1 - up : 0]++;
+    if (in_frames) return ar->frames[ar->frame_count - 1 - up].node;
     size_t beyond = up + 1 - ar->frame_count; /* 0: the container the root stands in for */
     return beyond < ar->around_count ? ar->around[beyond] : NULL;
 }

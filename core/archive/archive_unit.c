@@ -65,25 +65,31 @@ static void adopt_tables(rb_node *n, rb_arena *arena)
     for (size_t i = 0; i < n->v.kids.count; i++) adopt_tables(n->v.kids.items[i], arena);
 }
 
-/* The units below `parent`, whose containers above are above[0..count) (nearest first). */
-static int expand_below(rb_doc *doc, rb_node *parent, const rb_node **above, size_t count, rb_error *err)
+int rb_doc_expand_unit_in_place(rb_doc *doc, rb_node *parent, size_t index, const rb_node *const *above,
+                                size_t count, rb_error *err)
+{
+    rb_unit_place place = {parent->v.kids.items[index], parent, index, above, count};
+    rb_node *nodes = rb_doc_expand_unit(doc, &place, &doc->arena, err);
+    if (!nodes) return 0;
+    adopt_tables(nodes, &doc->arena);
+    parent->v.kids.items[index] = nodes;
+    doc->deferred_units--;
+    return 1;
+}
+
+int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count, rb_error *err)
 {
     if (!rb_node_is_container(parent)) return 1;
     for (size_t i = 0; i < parent->v.kids.count; i++) {
         rb_node *kid = parent->v.kids.items[i];
         if (kid->kind == RB_K_DEFERRED) {
-            rb_unit_place place = {kid, parent, i, above, count};
-            rb_node *nodes = rb_doc_expand_unit(doc, &place, &doc->arena, err);
-            if (!nodes) return 0;
-            adopt_tables(nodes, &doc->arena);
-            parent->v.kids.items[i] = nodes;
-            doc->deferred_units--;
+            if (!rb_doc_expand_unit_in_place(doc, parent, i, above, count, err)) return 0;
         } else if (rb_node_is_container(kid)) {
             if (count + 1 >= RB_UNIT_CHAIN) continue; /* nothing that deep was deferred */
             const rb_node *chain[RB_UNIT_CHAIN];
             chain[0] = parent;
             memcpy(chain + 1, above, count * sizeof *above);
-            if (!expand_below(doc, kid, chain, count + 1, err)) return 0;
+            if (!rb_doc_expand_units_below(doc, kid, chain, count + 1, err)) return 0;
         }
     }
     return 1;
@@ -91,7 +97,7 @@ static int expand_below(rb_doc *doc, rb_node *parent, const rb_node **above, siz
 
 int rb_doc_expand_units_alone(rb_doc *doc, rb_error *err)
 {
-    return expand_below(doc, doc->root, NULL, 0, err);
+    return rb_doc_expand_units_below(doc, doc->root, NULL, 0, err);
 }
 
 rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err)

@@ -19,4 +19,10 @@ rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_ar
  * (rb_doc_units_read_alone). 0 with `err` when a unit does not read (its bytes changed, out of
  * memory): the units before it are nodes then, the rest still deferred, the model whole. */
 int rb_doc_expand_units_alone(rb_doc *doc, rb_error *err);
+/* The deferred unit child `index` of `parent` (whose containers above are above[0..count),
+ * nearest first) read alone and put in its place; 0 with `err` when it does not read. */
+int rb_doc_expand_unit_in_place(rb_doc *doc, rb_node *parent, size_t index, const rb_node *const *above,
+                                size_t count, rb_error *err);
+/* Every deferred unit below `parent` so (rb_doc_expand_units_alone of one subtree). */
+int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count, rb_error *err);
 #endif

@@ -173,6 +173,46 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     return doc;
 }
 
+/* `n` and what is below it, in `arena`: containers and side data copied, values' bytes shared. */
+static rb_node *copy_tree(rb_arena *arena, const rb_node *n)
+{
+    rb_node *c = rb_arena_dup(arena, n, sizeof *n);
+    if (!c) return NULL;
+    if (n->kind == RB_K_TABLE || n->kind == RB_K_PACKED) { /* expanded into the copy's arena */
+        if (!(c->table = rb_arena_dup(arena, n->table, sizeof *n->table))) return NULL;
+        c->table->arena = arena;
+        return c;
+    }
+    if (!rb_node_is_container(n)) return c; /* a stream's and a deferred unit's side data are read only */
+    c->v.kids.cap = n->v.kids.count;
+    c->v.kids.items = n->v.kids.count ? rb_arena_alloc(arena, n->v.kids.count * sizeof *c->v.kids.items) : NULL;
+    if (n->v.kids.count && !c->v.kids.items) return NULL;
+    for (size_t i = 0; i < n->v.kids.count; i++)
+        if (!(c->v.kids.items[i] = copy_tree(arena, n->v.kids.items[i]))) return NULL;
+    return c;
+}
+
+rb_doc *rb_doc_copy_model(const rb_doc *doc)
+{
+    rb_doc *copy = malloc(sizeof *copy);
+    if (!copy) return NULL;
+    rb_doc_init(copy, doc->file_name, &doc->limits);
+    copy->format = doc->format;
+    copy->defer_units = doc->defer_units;
+    copy->deferred_units = doc->deferred_units;
+    copy->expand = doc->expand;
+    copy->expand_unit = doc->expand_unit;
+    copy->navigable = doc->navigable;
+    int ok = 1;
+    for (size_t i = 0; ok && i < doc->section_count; i++)
+        ok = rb_doc_add_section(copy, doc->sections[i].name, doc->sections[i].data, doc->sections[i].size, NULL) >= 0;
+    if (ok && !(copy->root = copy_tree(&copy->arena, doc->root))) ok = 0;
+    /* the format's index over the nodes (a GROFF name table's) is made for the copy's */
+    if (ok && doc->format_index && doc->format->after_read) doc->format->after_read(copy);
+    if (!ok) { rb_doc_free(copy); return NULL; }
+    return copy;
+}
+
 rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb_json_loader *loader,
                                 const rb_doc *blob_source, const char *name, int defer, rb_error *err)
 {

@@ -9,6 +9,10 @@
 
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
+/* A document holding a copy of `doc`'s model, to edit without reading the file again (what a diff
+ * replays its operations on): containers copied, the values' bytes and the streams' and deferred
+ * units' side data still `doc`'s, so it must not outlive `doc`. NULL when out of memory. */
+rb_doc *rb_doc_copy_model(const rb_doc *doc);
 /* Builds a model from JSON through the format's description (validating it). Blob references
  * resolve against `blob_source` (may be NULL). A tree read piecewise by `loader` (json_stream.h;
  * NULL for a tree in memory) has its large lists filled as the description reaches them; `defer`:

@@ -11,6 +11,9 @@
  * once per document. A nested scope (an encapsulation) is started afresh each time: a unit in
  * one keeps a copy of the strings it began with (none, in every file seen: the items list of a
  * map begins its encapsulation).
+ *
+ * What makes two units' starts the same (their equal bytes then equal nodes) is
+ * gbx_same_unit_start (engine/gbx_id.c, beside the start it compares).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -139,6 +139,13 @@ typedef struct rb_deferred {
      * alone (rb_format.read_unit, rb_doc_expand_unit); NULL: it cannot be, the document is read
      * again in full instead */
     const void *start;
+    /* the format's: do two units begin with the same reader state, so that equal bytes are equal
+     * nodes (GBX: the lookback strings and node indices defined before them)? NULL: never known
+     * (docs/usage.md "Diffs": units whose bytes are equal) */
+    int (*same_start)(const struct rb_deferred *a, const struct rb_deferred *b);
+    /* the unit's description read nodes outside it (rb_ar_enclosing: the length of a sibling's
+     * list), so its bytes alone do not say what it holds */
+    int reads_around;
 } rb_deferred;
 
 /* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).

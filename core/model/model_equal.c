@@ -73,6 +73,13 @@ static int same_bytes(const rb_node *a, const rb_node *b)
            (!a->v.bytes.size || memcmp(a->v.bytes.data, b->v.bytes.data, a->v.bytes.size) == 0);
 }
 
+int rb_deferred_same(const rb_node *a, const rb_node *b)
+{
+    const rb_deferred *x = a->deferred, *y = b->deferred;
+    return a->kind == RB_K_DEFERRED && b->kind == RB_K_DEFERRED && !x->reads_around && !y->reads_around &&
+           x->same_start && x->same_start == y->same_start && same_bytes(a, b) && x->same_start(x, y);
+}
+
 /* Symbol handles compare as handles: a renamed symbol is one change, of the symbol table. */
 static int same_scalar(const rb_node *a, const rb_node *b)
 {
@@ -87,6 +94,7 @@ static int same_scalar(const rb_node *a, const rb_node *b)
     case RB_K_STRING:
     case RB_K_BLOB:
     case RB_K_OPAQUE: return same_bytes(a, b);
+    case RB_K_DEFERRED: return rb_deferred_same(a, b);
     default: return 0;
     }
 }

@@ -17,6 +17,10 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
  * compared, and its memory given back, so the comparison holds one unit's nodes at a time and
  * `b_doc` is not changed. A unit that cannot be read alone is a difference (`err` says why). */
 int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, rb_error *err);
+/* Two deferred units (RB_K_DEFERRED) that hold the same nodes without reading them: equal bytes,
+ * read from the same reader state (rb_deferred.same_start), neither reading nodes outside it
+ * (docs/usage.md "Diffs": units whose bytes are equal). 0 when that is not known. */
+int rb_deferred_same(const rb_node *a, const rb_node *b);
 /* rb_model_equal without the place of the difference (symbol handles by handle: a renamed symbol
  * is one change, of the symbol). */
 int rb_model_same(const rb_node *a, const rb_node *b);

@@ -261,10 +261,13 @@ int cmd_diff(int argc, char **argv)
     }
     if (!a || !b) return cli_usage_error("diff", NULL);
     cli_loaded la, lb;
-    /* A deferred: the diff reads it in full once itself, and replays the patch on that read */
+    /* two files read, units read again alone, models copied and freed: freed memory is kept for
+     * what comes next instead of given back and faulted in again (as a batch does) */
+    cli_batch_heap();
+    /* both deferred: the diff reads alone only the units that differ (rb_doc_diff) */
     int rc = cli_load_deferred(a, &la);
     if (rc) return rc;
-    rc = cli_load(b, &lb);
+    rc = cli_load_deferred(b, &lb);
     if (rc) { cli_unload(&la); return rc; }
     char *patch;
     size_t operations;

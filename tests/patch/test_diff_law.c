@@ -255,21 +255,22 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
                         stats *st)
 {
     rb_error err;
-    /* A as a full model, and deferred as `rebyte diff` reads it (the diff then reads it in full
-     * itself and replays the patch on that read) */
+    /* A and B as full models (the bare diff), and both deferred as `rebyte diff` reads them (the
+     * pinned diffs: by units, the units equal in both left as bytes) */
     rb_read_options deferred = {.size = sizeof deferred, .file_name = name, .defer = 1};
     rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
     rb_doc *da_deferred = da ? rb_doc_parse(a, na, &deferred, &err) : NULL;
+    rb_doc *db_deferred = db ? rb_doc_parse(b, nb, &deferred, &err) : NULL;
     size_t most = 0;
     char *edit_text = json_dumps(edits, JSON_COMPACT);
-    CHECK(da && db && da_deferred, "%s: A or B does not parse: %s", name, err.message);
+    CHECK(da && db && da_deferred && db_deferred, "%s: A or B does not parse: %s", name, err.message);
     /* bare and unpinned; pinned in the envelope (what a user shares), by position and by identity */
     static const unsigned KINDS[] = {RB_DIFF_PLAIN, 0, RB_DIFF_BY_IDENTITY};
-    for (size_t k = 0; da && db && da_deferred && k < sizeof KINDS / sizeof *KINDS; k++) {
+    for (size_t k = 0; da && db && da_deferred && db_deferred && k < sizeof KINDS / sizeof *KINDS; k++) {
         unsigned flags = KINDS[k];
         char *text = NULL, why[1200] = "";
         size_t count = 0, got_size = 0;
-        rb_status s = rb_doc_diff(k == 0 ? da : da_deferred, a, na, db, flags, &text, &count, &err);
+        rb_status s = rb_doc_diff(k == 0 ? da : da_deferred, a, na, k == 0 ? db : db_deferred, flags, &text, &count, &err);
         CHECK(s == RB_OK, "%s: diff%s fails after %.300s: %s", name, flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "",
               edit_text, err.message);
         json_t *file = s == RB_OK ? json_loads(text, 0, NULL) : NULL;
@@ -292,6 +293,7 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
     rb_doc_free(da);
     rb_doc_free(da_deferred);
     rb_doc_free(db);
+    rb_doc_free(db_deferred);
     return most;
 }
 

@@ -2,6 +2,15 @@
 # by wire type, portable (identity) patches, and diff's law.
 rebyte_add_unit_test(test_identity_diff patch/test_identity_diff.c)
 rebyte_add_unit_test(test_model_diff patch/test_model_diff.c)
+# diff by units: the units a diff keeps as bytes hold the same nodes in both maps, and equal
+# bytes from another reader state are read (the sample map, and the largest corpus map with items)
+add_executable(test_diff_units patch/test_diff_units.c)
+target_link_libraries(test_diff_units PRIVATE rebyte_objects)
+target_include_directories(test_diff_units PRIVATE ${PROJECT_SOURCE_DIR})
+add_test(NAME diff_units COMMAND test_diff_units ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+if(EXISTS ${REBYTE_SHARED}/corpus/gbx/8c0fbe56_Summer_2021_-_25.Map.Gbx)
+  add_test(NAME diff_units_corpus COMMAND test_diff_units ${REBYTE_SHARED}/corpus/gbx/8c0fbe56_Summer_2021_-_25.Map.Gbx)
+endif()
 rebyte_add_script_test(portable_patches patch/portable_patches.sh)
 rebyte_add_script_test(patch_errors patch/patch_errors.sh)
 rebyte_add_script_test(patch_values patch/patch_values.sh)

@@ -182,6 +182,39 @@ rb_node *gbx_defer_ids(rb_ar *ar, const rb_ar_unit *unit, size_t ids_before, int
 
 /* A deferred unit's start, for reading it again alone (gbx_unit.c). Out of memory here costs
  * only that: the start stays NULL, and the document is read again in full instead. */
+/* Two units with equal bytes hold equal nodes when they begin with the same state (what
+ * gbx_read_unit restores): the same strings in their scope, in order, the same scope depth and
+ * version word, the same node indices defined before them and the same reference table, and the
+ * same list description. A unit whose bytes are equal but whose start differs (an earlier unit
+ * defined other strings) may mean other values (docs/usage.md "Diffs"). */
+static int same_strings(const gbx_id_entry *a, const gbx_id_entry *b, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (a[i].size != b[i].size || (a[i].size && memcmp(a[i].data, b[i].data, a[i].size) != 0)) return 0;
+    return 1;
+}
+
+static int same_words(const uint32_t *a, const uint32_t *b, size_t count)
+{
+    return !count || memcmp(a, b, count * sizeof *a) == 0;
+}
+
+static int gbx_same_unit_start(const rb_deferred *x, const rb_deferred *y)
+{
+    const gbx_unit_start *a = x->start, *b = y->start;
+    if (!a || !b || !a->read_end->complete || !b->read_end->complete) return 0;
+    const gbx_read_end *ea = a->read_end, *eb = b->read_end;
+    if (ea->classes != eb->classes || a->scope_depth != b->scope_depth || a->version_seen != b->version_seen ||
+        a->id_count != b->id_count || a->node_log != b->node_log || ea->external_count != eb->external_count)
+        return 0;
+    /* a list unit's description is a copy of one static description: equal copies are the same one */
+    if (!a->list != !b->list || (a->list && memcmp(a->list, b->list, sizeof *a->list) != 0)) return 0;
+    const gbx_id_entry *ids_a = a->scope_depth == 1 ? ea->body_ids : a->scope_ids;
+    const gbx_id_entry *ids_b = b->scope_depth == 1 ? eb->body_ids : b->scope_ids;
+    return same_strings(ids_a, ids_b, a->id_count) && same_words(ea->node_log, eb->node_log, a->node_log) &&
+           same_words(ea->external_nodes, eb->external_nodes, ea->external_count);
+}
+
 void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const gbx_mark *start, const gbx_list *list)
 {
     gbx_ctx *ctx = gbx_ctx_of(ar);
@@ -201,6 +234,7 @@ void gbx_unit_remember_start(rb_ar *ar, rb_node *unit, const gbx_mark *start, co
     }
     if (list && !(s->list = rb_arena_dup(arena, list, sizeof *list))) return;
     unit->deferred->start = s;
+    unit->deferred->same_start = gbx_same_unit_start;
 }
 
 /* What writing the unit's nodes would have done to the scope: the same strings added in the
