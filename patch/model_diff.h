@@ -28,9 +28,9 @@ int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, con
 int rb_model_diff_docs(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
                        json_t **ops, json_t **pinned, char *why, size_t why_size);
 /* The model apply makes of A's file with `ops` (model_diff_proof.c), read back, its bytes in
- * *bytes (they outlive it); NULL when apply refuses the operations. */
+ * *bytes (they outlive it); NULL when apply refuses the operations (why in *refusal, may be NULL). */
 rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
-                              uint8_t **bytes);
+                              uint8_t **bytes, rb_error *refusal);
 /* Does apply, the way it runs a patch (rb_apply; model_diff_proof.c), turn A's file into B with `ops`? For what the
  * model engine alone could not replay, and what only apply reads (a picture put back). */
 int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops);

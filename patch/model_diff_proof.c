@@ -12,12 +12,13 @@
 
 /* The model apply makes of A's file with `ops` (rb_apply: the format's description builds what
  * the model engine cannot, an element with other members than its neighbours), read back; its
- * bytes in *bytes (they outlive it). NULL when apply refuses the operations. */
+ * bytes in *bytes (they outlive it). NULL when apply refuses the operations (why in *refusal,
+ * when given). */
 rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const json_t *ops,
-                               uint8_t **bytes)
+                               uint8_t **bytes, rb_error *refusal)
 {
     char *text = json_dumps(ops, JSON_COMPACT);
-    rb_error err;
+    rb_error err = {0};
     rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
     const rb_patch *const patches[1] = {patch};
     rb_apply_result result = {0};
@@ -34,13 +35,14 @@ rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_
     rb_apply_result_free(&result);
     rb_patch_free(patch);
     free(text);
+    if (!got && refusal) *refusal = err;
     return got;
 }
 
 int rb_model_diff_proven(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, const json_t *ops)
 {
     uint8_t *bytes;
-    rb_doc *got = rb_model_diff_applied(a, a_bytes, a_size, ops, &bytes);
+    rb_doc *got = rb_model_diff_applied(a, a_bytes, a_size, ops, &bytes, NULL);
     int same = got && rb_model_same(got->root, b->root);
     rb_doc_free(got);
     free(bytes);

@@ -70,7 +70,7 @@ static int in_region(const json_t *regions, const char *path)
     return 0;
 }
 
-enum { EDITS_ASKED = 1024 }; /* see derived_regions */
+enum { EDITS_ASKED = 1024 }; /* see follower_places */
 
 /* The operations a `replace` at plain `path` brings along in `doc` (rb_format.followers: a
  * data.win string's references follow its text), read before it as apply does
@@ -105,36 +105,30 @@ static void follower_places(const rb_doc *a, const json_t *ops, const json_t *pl
 }
 
 /* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
- * read on A: the walk's operations there are derived data. The format is asked once per kind of
- * edit of one list (and at most EDITS_ASKED times): the lists are the same for every edit of
- * one list, and what is missed is settled by the replay. */
+ * read on A: the walk's operations there are derived data. The format is asked about every list
+ * edit, as apply asks about every operation of the patch: which lists follow an edit can depend
+ * on the element (GBX: only a free block has a position in 0x0304305F), and a list never asked
+ * about would keep the walk's own operations there, which apply then makes twice. */
 static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t *plains)
 {
     json_t *regions = json_array();
     follower_places(a, ops, plains, regions);
     if (!a->format->companions) return regions;
     rb_model_view view = companions_model_view(a);
-    json_t *asked_for = json_object(); /* the kinds of edit of each list asked about already */
-    for (size_t i = 0, asked = 0; i < json_array_size(ops) && asked < EDITS_ASKED; i++) {
+    for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
         if (!is_list_edit(kind)) continue;
         const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
-        char edit[600];
         /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
         int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
-        snprintf(edit, sizeof edit, "%s %.*s %.*s", kind, (int)(path && !whole ? strrchr(path, '/') - path : 300),
-                 path ? path : "", (int)(from && !whole ? strrchr(from, '/') - from : 300), from ? from : "");
-        if (json_object_get(asked_for, edit)) continue;
-        json_object_set_new(asked_for, edit, json_true());
-        asked++;
         json_t *extra = companions_for(a->format, &view, op, path, from);
         json_t *own = whole && path ? json_pack("[s]", path) : NULL;
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
             /* what they set inside the element the add or copy puts there (its node indices) is
              * part of that operation: the walk has nothing there, and the operation stays */
-            if (!path || in_region(own, path)) continue;
+            if (!path || in_region(own, path) || in_region(regions, path)) continue;
             size_t part = list_part(a, path);
             /* a value outside any list (GBX: the node count an added node raises) is derived itself */
             json_t *region = part ? json_stringn(path, part) : json_string(path);
@@ -144,7 +138,6 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         json_decref(extra);
         json_decref(own);
     }
-    json_decref(asked_for);
     return regions;
 }
 
@@ -309,6 +302,7 @@ typedef struct work_model {
     rb_doc *doc;
     uint8_t *bytes;
     int borrowed;
+    rb_error refusal; /* why apply last refused the patch so far */
 } work_model;
 
 /* `ops` replayed on the work model and appended to `done` (the patch so far). Where the model
@@ -324,7 +318,7 @@ static int settle_step(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, w
     while (json_array_size(done) > before) json_array_remove(done, json_array_size(done) - 1);
     json_array_extend(done, (json_t *)ops);
     uint8_t *bytes;
-    rb_doc *applied = rb_model_diff_applied(a, a_bytes, a_size, done, &bytes);
+    rb_doc *applied = rb_model_diff_applied(a, a_bytes, a_size, done, &bytes, &work->refusal);
     if (!applied) return -1;
     if (!work->borrowed) rb_doc_free(work->doc);
     free(work->bytes);
@@ -351,14 +345,24 @@ static json_t *walk_again(const work_model *work, const rb_doc *b, int mode, int
     return kept;
 }
 
+/* Does apply refuse what the patch makes (a changed race record, a broken game rule, a limit),
+ * which any patch to B makes too, rather than an operation of it (RB_E_MODEL: the diff's own
+ * fault)? */
+static int refuses_b_itself(const rb_error *refusal)
+{
+    return refusal->status == RB_E_UNSUPPORTED || refusal->status == RB_E_RULE || refusal->status == RB_E_LIMIT;
+}
+
 /* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
  * companion value the user changed, a symbol table after new names) is walked again from
  * there. By `*leave`, what differs in the lists the writer completes (rb_format.written_lists:
  * a string table, a name table) is left to the writer, and apply proves that it gives B; it is
  * set to LEAVE_NOTHING when the walk does not change what it would leave. NULL when the
- * result is not B. */
+ * result is not B; then *final is set when no other way of diffing can do better (apply refuses
+ * what B is, not how the patch spells it). */
 static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode,
-                       int index_paths, int apply_decides, int *leave, pin_log *pins, char *why, size_t why_size)
+                       int index_paths, int apply_decides, int *leave, int *final, pin_log *pins, char *why,
+                       size_t why_size)
 {
     json_t *ops = json_array(), *plains = json_array(), *regions = NULL, *out = NULL, *kept = NULL, *written = NULL;
     work_model work = {NULL, NULL, 0};
@@ -394,6 +398,14 @@ static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
     }
     if (!refused && rb_model_same(work.doc->root, b->root)) goto done;
     if (!refused && leave_written && rb_model_diff_proven(a, a_bytes, a_size, b, out)) goto done;
+    if (refused && refuses_b_itself(&work.refusal)) {
+        snprintf(why, why_size, "no patch can turn %s into %s, as apply refuses what it would write: %s", a->file_name,
+                 b->file_name, work.refusal.message);
+        *final = 1;
+        json_decref(out);
+        out = NULL;
+        goto done;
+    }
     /* an operation neither the model engine nor apply could replay: apply as a whole decides
      * (when asked: by identity, addressing by index is tried first, as that replays on the model) */
     json_decref(out);
@@ -522,7 +534,8 @@ static int diff_docs_once(rb_doc *own, const uint8_t *a_bytes, size_t a_size, co
     int left = own->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING;
     pin_log pins = {pinned ? json_array() : NULL, 0, 0};
     size_t met = companions_deferred_met();
-    *ops = settled(own, own, a_bytes, a_size, b, mode, 0, 0, &left, &pins, why, why_size);
+    int final = 0;
+    *ops = settled(own, own, a_bytes, a_size, b, mode, 0, 0, &left, &final, &pins, why, why_size);
     if (companions_deferred_met() != met) { /* what apply derives was read where A keeps bytes */
         json_decref(*ops);
         *ops = NULL;
@@ -537,6 +550,7 @@ static int diff_docs_once(rb_doc *own, const uint8_t *a_bytes, size_t a_size, co
     if (whole) return 0;
     json_decref(*ops);
     *ops = NULL;
+    if (final) return -1; /* apply refuses what B is: `why` says so */
     snprintf(why, why_size, "the diff needs A's model as it was after the settling");
     return -1;
 }
@@ -554,10 +568,10 @@ int rb_model_diff_docs(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
         for (int apply_decides = 0; apply_decides <= 1; apply_decides++)
             for (int index_paths = 0; index_paths <= (mode == RB_MODEL_DIFF_IDENTITY); index_paths++)
                 for (int leave = a->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING; leave >= LEAVE_NOTHING; leave--) {
-                    int left = leave;
+                    int left = leave, final = 0;
                     pin_log pins = {pinned ? json_array() : NULL, 0, 0};
                     if ((*ops = settled(a, NULL, a_bytes, a_size, b, mode | whole, index_paths, apply_decides, &left,
-                                        &pins, why, why_size))) {
+                                        &final, &pins, why, why_size))) {
                         json_t *settled_ops = *ops;
                         *ops = rb_model_diff_pictures(a, a_bytes, a_size, b, mode, *ops);
                         /* pictures spelled anew are pinned by rb_model_diff_pin */
@@ -566,6 +580,7 @@ int rb_model_diff_docs(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
                         return 0;
                     }
                     json_decref(pins.ops);
+                    if (final) return -1;
                     if (left == LEAVE_NOTHING) break; /* the walk changes nothing they would leave */
                 }
     return -1;
