@@ -208,7 +208,7 @@ static int test_on_model(void *context, const char *patch, size_t i, const json_
 {
     model_stack *ms = context;
     const char *path = json_string_value(json_object_get(op, "path"));
-    char *want, *got, why[600];
+    char *want, *got, why[1024];
     if (pin_holds(ms->doc, op, &want, &got, why, sizeof why)) return 0;
     if (pins_overridden(ms->rq, patch)) {
         apply_warning(ms->out, "%s: operation %zu: the pin of %s fails (it expects %.120s, this file has %.120s): "
@@ -220,9 +220,11 @@ static int test_on_model(void *context, const char *patch, size_t i, const json_
     if (got)
         snprintf(message, size, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch, i, path, got,
                  want ? want : "?");
+    else if (why[0]) /* the reason first: a long path does not push it out of the message */
+        snprintf(message, size, "%s: operation %zu: test failed: %s, so %s does not exist", patch, i, why,
+                 path ? path : "?");
     else
-        snprintf(message, size, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch, i, path ? path : "?",
-                 why[0] ? " (" : "", why, why[0] ? ")" : "");
+        snprintf(message, size, "%s: operation %zu: test failed: %s does not exist", patch, i, path ? path : "?");
     free(want);
     free(got);
     return -1;
@@ -405,7 +407,7 @@ static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *o
 {
     const json_t **ops = calloc(rq->count ? rq->count : 1, sizeof(json_t *));
     const char **names = calloc(rq->count ? rq->count : 1, sizeof(char *));
-    char why[1600];
+    char why[sizeof out->error.message];
     int rc = ops && names ? 0 : -1;
     if (rc != 0) snprintf(why, sizeof why, "out of memory");
     for (size_t p = 0; rc == 0 && p < rq->count; p++) {

@@ -95,7 +95,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
         rb_error read_err;
         if (!(spare = rb_doc_parse_as(a->format, a_bytes, a_size, &ro, &read_err))) {
-            if (err) *err = read_err;
+            if (err) rb_error_copy(err, &read_err);
             return read_err.status;
         }
     }

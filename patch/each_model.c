@@ -23,7 +23,7 @@ static void locate(rb_doc *doc, const char *path, found *f)
 {
     rb_buf plain;
     rb_buf_init(&plain);
-    char why[256];
+    char why[1024];
     f->node = NULL;
     f->in_unit = NULL;
     int rc = rb_model_locate(doc, path, &f->place, &plain, why, sizeof why);
@@ -65,8 +65,7 @@ static int select_on_model(void *context, const char *path, const char *selector
     } else if (f.in_unit && rb_json_select_all(f.in_unit, selector, indexes, count) == 0) {
         rc = each || *count == 1 ? 0 : -1;
         if (rc != 0)
-            snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)", selector,
-                     path, *count);
+            rb_selector_refuse(why, why_size, selector, path, *count, "");
     } else {
         snprintf(why, why_size, "out of memory");
     }

@@ -17,7 +17,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
                                     rb_error *err);
 
 /* A write reads the model (several may run at once); its stream reports are kept under the
- * document's report lock (rb_doc_stream_reports). */
+ * document's report lock (rb_doc_stream_report). */
 static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
@@ -47,7 +47,7 @@ static rb_status guard_records(const rb_doc *doc, const uint8_t *out, size_t out
 {
     rb_error why;
     if (rb_records_guard(doc, out, out_size, &why) == 0) return RB_OK;
-    if (err) *err = why;
+    if (err) rb_error_copy(err, &why);
     return why.status;
 }
 
@@ -64,7 +64,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (!ok) {
-        if (err) *err = *rb_ar_error(ar);
+        if (err) rb_error_copy(err, rb_ar_error(ar));
         rb_status st = rb_ar_error(ar)->status;
         rb_ar_free(ar);
         return st ? st : RB_E_MODEL;

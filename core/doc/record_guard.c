@@ -11,6 +11,7 @@
  * Only files that hold a record pay: one more parse of the original (deferred: records_match).
  */
 #include "core/doc/record_guard.h"
+#include "core/error.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ int rb_doc_holds_record(const rb_doc *doc)
 static int refuse(rb_error *err, const rb_doc *doc, rb_status status, const char *what)
 {
     if (err) {
-        memset(err, 0, sizeof *err);
+        rb_error_clear(err);
         err->status = status;
         snprintf(err->file, sizeof err->file, "%s", doc->file_name);
         snprintf(err->message, sizeof err->message, "%s", what);

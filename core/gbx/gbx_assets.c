@@ -448,7 +448,7 @@ static void entry_file_name(const rb_node *entry, char *out, size_t size)
 static int emit_asset(extract_context *x, const found *f, const char *name, const uint8_t *data, size_t size,
                       int replaceable, const char *note)
 {
-    rb_asset a = {name, KIND_OF[f->type], f->path, data, size, replaceable && !f->in_record, note};
+    rb_asset a = {sizeof(rb_asset), name, KIND_OF[f->type], f->path, data, size, replaceable && !f->in_record, note};
     return rb_asset_emit(x->sink, x->sink_context, &a, x->why, x->why_size);
 }
 
@@ -462,7 +462,7 @@ static int extract_reference(extract_context *x, const found *f)
              (const char *)(path_size ? path : url));
     snprintf(note, sizeof note, "%s the map names%s%.*s", f->type == ASSET_MUSIC ? "custom music" : "mod (texture pack)",
              url_size && path_size ? "; download: " : "", (int)(path_size ? url_size : 0), url_size ? (const char *)url : "");
-    rb_asset a = {name, KIND_OF[f->type], f->path, NULL, 0, 0, note};
+    rb_asset a = {sizeof(rb_asset), name, KIND_OF[f->type], f->path, NULL, 0, 0, note};
     return rb_asset_emit(x->sink, x->sink_context, &a, x->why, x->why_size);
 }
 

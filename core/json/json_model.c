@@ -409,7 +409,7 @@ int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const 
     emit_doc(&w, source_name);
     rb_arena_free(&w.units);
     if (!unit_err.status) return 0;
-    if (err) *err = unit_err;
+    if (err) rb_error_copy(err, &unit_err);
     return -1;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "core/model/coverage.h"
+#include "core/options.h"
 #include "core/model/doc_state.h"
 
 void rb_node_coverage_all(const rb_node *n, rb_coverage *c, rb_coverage_kinds *k)
@@ -53,14 +54,23 @@ static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
     rb_node_coverage_all(n, &unused, k);
 }
 
-void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
+rb_status rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
-    memset(coverage, 0, sizeof(*coverage));
-    node_coverage(doc->root, coverage); /* deferred units count what their read saw */
+    if (!doc || !coverage) return RB_E_USAGE;
+    rb_coverage all;
+    memset(&all, 0, sizeof all);
+    node_coverage(doc->root, &all); /* deferred units count what their read saw */
+    char why[160];
+    return rb_result_fill(coverage, &all, sizeof all, sizeof all, "rb_coverage", why, sizeof why) ? RB_E_USAGE : RB_OK;
 }
 
-void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
+rb_status rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
-    memset(kinds, 0, sizeof(*kinds));
-    node_coverage_kinds(doc->root, kinds); /* deferred units count what their read saw */
+    if (!doc || !kinds) return RB_E_USAGE;
+    rb_coverage_kinds all;
+    memset(&all, 0, sizeof all);
+    node_coverage_kinds(doc->root, &all); /* deferred units count what their read saw */
+    char why[160];
+    return rb_result_fill(kinds, &all, sizeof all, sizeof all, "rb_coverage_kinds", why, sizeof why) ? RB_E_USAGE
+                                                                                                      : RB_OK;
 }

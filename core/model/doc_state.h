@@ -97,7 +97,7 @@ struct rb_doc {
     rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
     /* The one lock of a document: writes may run on one document from several threads at once
      * (a write only reads the model), and each publishes its stream reports
-     * (rb_stream_info.report) under this lock; rb_doc_stream_reports reads them under it.
+     * (rb_stream_info.report) under this lock; rb_doc_stream_report reads them under it.
      * test_concurrent_reads checks the law: every thread sees what one reader alone sees. */
     pthread_mutex_t report_lock;
 };

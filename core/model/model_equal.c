@@ -9,6 +9,7 @@
  * comparisons, core/json/json.c rb_json_strip_storage).
  */
 #include "core/model/model_equal.h"
+#include "core/error.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -217,7 +218,7 @@ int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, r
     compare c = {.b_doc = b_doc, .arena = &arena, .err = &unit_err};
     int same = equal_from(a, b_doc->root, "", where, &c);
     rb_arena_free(&arena);
-    if (err) *err = unit_err;
+    if (err) rb_error_copy(err, &unit_err);
     return same;
 }
 

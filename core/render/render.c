@@ -600,7 +600,7 @@ static rb_status diff_plan(const rb_doc *doc, const rb_render_options *o, rb_pla
 {
     const uint8_t *bytes = doc->section_count ? doc->sections[0].data : NULL;
     size_t size = doc->section_count ? doc->sections[0].size : 0;
-    rb_apply_result applied = {0};
+    rb_apply_result applied = RB_APPLY_RESULT_INIT;
     rb_doc *made = NULL;
     const rb_doc *other = o->diff_to;
     rb_status st = RB_OK;
@@ -614,7 +614,7 @@ static rb_status diff_plan(const rb_doc *doc, const rb_render_options *o, rb_pla
         if (st == RB_OK) {
             rb_read_options read = RB_READ_OPTIONS_INIT;
             read.file_name = doc->file_name;
-            made = rb_doc_parse(applied.bytes, applied.size, &read, err);
+            made = rb_doc_parse(applied.bytes, applied.bytes_size, &read, err);
             if (!made) st = err ? err->status : RB_E_FORMAT;
             other = made;
         }
@@ -680,7 +680,7 @@ static rb_status render(const rb_doc *doc, const rb_render_options *o, uint8_t *
 rb_status rb_doc_render(rb_doc *doc, const rb_render_options *options, uint8_t **png, size_t *png_size,
                         char **report_json, rb_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     if (!png || !png_size || !doc) return RB_E_USAGE;
     *png = NULL;
     *png_size = 0;

@@ -48,7 +48,7 @@ int cli_write_atomic(const char *path, const uint8_t *data, size_t size);
  * cli_write_atomic writes one, but synced a group at a time (one syncfs for up to 256 files, then
  * the renames) rather than one fsync each: a map's 15,000 blob files took a minute of fsyncs.
  * Stops at the first failure (printed; what was renamed before it stays). */
-int cli_write_atomic_files(const char *base, const rb_dump_file *files, size_t count);
+int cli_write_atomic_files(const char *base, const rb_dump_files *files);
 /* The same for a text made while it is written (a streamed dump): `produce` writes it to the
  * descriptor and returns 0, or -1 with errno set (nothing is then left behind). */
 typedef int (*cli_producer)(void *context, int fd);

@@ -287,7 +287,7 @@ static void apply_once(bench_file *f, const rb_patch *patch)
     size_t size;
     uint8_t *data = load(f->path, &size);
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_error err;
     die_on(rb_apply(data, size, f->path, patches, 1, NULL, &r, &err), &err);
     rb_apply_result_free(&r);
@@ -399,7 +399,7 @@ static void prepare_patch(bench_file *f, const options *o)
         return;
     }
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     if (rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) != RB_OK) {
         snprintf(f->patch_note, sizeof f->patch_note, "%.60s does not apply: %.200s", name, err.message);
         rb_patch_free(patch);
@@ -407,7 +407,7 @@ static void prepare_patch(bench_file *f, const options *o)
     }
     f->patch = patch;
     f->edited = r.bytes;
-    f->edited_size = r.size;
+    f->edited_size = r.bytes_size;
     f->units = r.units;
     if (r.units) snprintf(f->patch_note, sizeof f->patch_note, "units built: %s", r.first_unit);
     free(r.changes);
@@ -434,10 +434,10 @@ static double float_of(const rb_node *n)
 
 static int map_list(rb_doc *doc, unsigned number, const char *key, size_t least, char *path, size_t size, size_t *count)
 {
-    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    rb_node *chunks = rb_node_at_edit(rb_doc_root(doc), "/body/chunks");
     for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
-        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id");
-        rb_node *list = id && (uint_of(id) & 0xFFF) == number ? rb_node_member(chunk, key) : NULL;
+        rb_node *chunk = rb_node_child_edit(chunks, c), *id = rb_node_member_edit(chunk, "id");
+        rb_node *list = id && (uint_of(id) & 0xFFF) == number ? rb_node_member_edit(chunk, key) : NULL;
         if (!list || rb_node_kind_of(list) != RB_NODE_LIST || rb_node_child_count(list) < least) continue;
         snprintf(path, size, "/body/chunks/%zu/%s", c, key);
         *count = rb_node_child_count(list);
@@ -455,7 +455,7 @@ static json_t *many_edits(rb_doc *doc)
         !map_list(doc, 0x01F, "blocks", 1, blocks, sizeof blocks, &m))
         return NULL;
     snprintf(path, sizeof path, "%s/1/chunks/0/absolutePositionInMap", items);
-    rb_node *at = rb_node_at(rb_doc_root(doc), path);
+    rb_node *at = rb_node_at_edit(rb_doc_root(doc), path);
     if (!at || rb_node_child_count(at) != 3) return NULL;
     json_t *ops = json_array(), *position = json_array();
     for (size_t i = 0; i < 3; i++) json_array_append_new(position, json_real(float_of(rb_node_child(at, i)) + (i != 1) * 8.0));
@@ -474,11 +474,11 @@ static uint8_t *apply_text(bench_file *f, const char *text, rb_patch **kept, siz
     rb_error err;
     rb_patch *patch = rb_patch_parse(text, strlen(text), "many edits", &err);
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r = {0};
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     uint8_t *out = NULL;
     if (patch && rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) == RB_OK) {
         out = r.bytes;
-        *size = r.size;
+        *size = r.bytes_size;
         r.bytes = NULL;
     }
     rb_apply_result_free(&r);
@@ -519,7 +519,7 @@ static int prepare(bench_file *f, const options *o)
 {
     f->data = load(f->path, &f->size);
     if (!f->data) return 0;
-    const char *format = rb_detect_format(f->data, f->size);
+    const char *format = rb_format_detect(f->data, f->size);
     if (!format || (o->format && strcmp(format, o->format) != 0)) {
         free(f->data);
         return 0;

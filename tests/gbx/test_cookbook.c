@@ -111,7 +111,7 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
     rb_patch *p = rb_patch_parse(text, strlen(text), patch_name, &err);
     free(text);
     const rb_patch *const patches[1] = {p};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_status st = p ? rb_apply(data, size, map, patches, 1, NULL, &r, &err) : RB_E_USAGE;
     rb_patch_free(p);
     if (st != RB_OK) {
@@ -120,8 +120,8 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
         return NULL;
     }
     *bytes = r.bytes;
-    *n = r.size;
-    rb_doc *again = rb_doc_parse(r.bytes, r.size, &(rb_read_options){.file_name = map}, &err);
+    *n = r.bytes_size;
+    rb_doc *again = rb_doc_parse(r.bytes, r.bytes_size, &(rb_read_options){.file_name = map}, &err);
     if (!again) { printf("FAIL %s %s: output does not re-read: %s\n", map, patch_name, err.message); t->failed++; }
     return again;
 }
@@ -146,7 +146,7 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
                         size_t patch_index, const char *patch_name, const json_t *patch, totals *t)
 {
     json_t *expected = json_deep_copy(content_view);
-    char why[1200];
+    char why[2048];
     uint8_t *out = NULL, *out2 = NULL;
     size_t n = 0, n2 = 0;
     rb_doc *again = NULL;

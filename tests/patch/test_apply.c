@@ -41,12 +41,12 @@ static void check_diff(const char *file, const char *patch_file, const uint8_t *
         char *text = NULL;
         size_t count = 0;
         rb_patch *patch = NULL;
-        rb_apply_result result = {0};
+        rb_apply_result result = RB_APPLY_RESULT_INIT;
         int ok = rb_doc_diff(da, a, na, db, flags, &text, &count, &err) == RB_OK &&
                  (patch = rb_patch_parse(text, strlen(text), "the diff", &err)) != NULL;
         const rb_patch *const patches[1] = {patch};
         ok = ok && rb_apply(a, na, file, patches, 1, NULL, &result, &err) == RB_OK;
-        CHECK(ok && result.size == nb && memcmp(result.bytes, b, nb) == 0,
+        CHECK(ok && result.bytes_size == nb && memcmp(result.bytes, b, nb) == 0,
               "%s / %s: the diff%s (%zu ops) does not give the patched file back: %s", file, patch_file,
               flags ? " by identity" : "", count, ok ? "other bytes" : err.message);
         CHECK(count > 0, "%s / %s: the diff sees no change", file, patch_file);
@@ -100,7 +100,7 @@ static void check_case(const char *file, const char *patch_file, totals *t)
         goto done;
     }
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result a;
+    rb_apply_result a = RB_APPLY_RESULT_INIT;
     rb_error ea;
     rb_status sa = rb_apply(data, size, file, patches, 1, NULL, &a, &ea);
     t->cases++;
@@ -112,13 +112,13 @@ static void check_case(const char *file, const char *patch_file, totals *t)
         if (getenv("TEST_APPLY_VERBOSE") && a.units) printf("units: %s / %s: %d, first %s\n", file, patch_file, a.units, a.first_unit);
         CHECK(!a.units || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
               patch_file, a.first_unit);
-        check_rewrites(file, patch_file, a.bytes, a.size);
+        check_rewrites(file, patch_file, a.bytes, a.bytes_size);
         /* Free blocks moved all at once ("each" on freeBlocks): their diff re-applies to other
          * bytes on 9963043b_Spring_2021_-_23 (a diff of 801 operations, the same whatever the list
          * matching), an open defect; its law is not checked here until it is fixed. */
         int free_blocks_moved = strstr(patch_file, "move-free-blocks-up") != NULL;
-        if (size <= DIFF_CHECK_MAX && !free_blocks_moved && !(a.size == size && memcmp(a.bytes, data, size) == 0))
-            check_diff(file, patch_file, data, size, a.bytes, a.size, t);
+        if (size <= DIFF_CHECK_MAX && !free_blocks_moved && !(a.bytes_size == size && memcmp(a.bytes, data, size) == 0))
+            check_diff(file, patch_file, data, size, a.bytes, a.bytes_size, t);
         rb_apply_result_free(&a);
     }
 done:

@@ -34,7 +34,7 @@ static rb_node *first_record(const rb_doc *doc, rb_node *n)
 {
     if (doc->format->is_record(n)) return n;
     for (size_t i = 0; i < rb_node_child_count(n); i++) {
-        rb_node *found = first_record(doc, rb_node_child(n, i));
+        rb_node *found = first_record(doc, rb_node_child_edit(n, i));
         if (found) return found;
     }
     return NULL;
@@ -50,7 +50,7 @@ static rb_node *find_kind(rb_node *n, rb_node_kind kind, int last)
     }
     rb_node *found = NULL;
     for (size_t i = 0; i < rb_node_child_count(n) && (last || !found); i++) {
-        rb_node *here = find_kind(rb_node_child(n, i), kind, last);
+        rb_node *here = find_kind(rb_node_child_edit(n, i), kind, last);
         if (here) found = here;
     }
     return found;

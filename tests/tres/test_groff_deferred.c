@@ -111,7 +111,7 @@ static void check_file(const char *path)
 {
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
-    if (data && rb_format_detect(data, size) == &rb_format_groff) check_groff(path, data, size);
+    if (data && rb_registry_detect(data, size) == &rb_format_groff) check_groff(path, data, size);
     free(data);
 }
 
