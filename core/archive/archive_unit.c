@@ -1,6 +1,6 @@
 /*
  * One deferred unit read again alone (archive_unit.h;
- * docs/performance.md "Issue 31, session 11: one unit at a time"). The unit's bytes are
+ * docs/performance.md "One unit at a time"). The unit's bytes are
  * described again by the format (rb_format.read_unit), which first puts back the reader state
  * the unit began with (GBX: the scope's lookback strings, the node references defined before
  * it). The archive reads into a private document state whose arena is the caller's, so the

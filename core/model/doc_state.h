@@ -93,7 +93,7 @@ struct rb_doc {
     int (*expand)(struct rb_doc *doc, rb_error *err);
     /* reads one deferred unit again alone into the caller's arena, the model untouched
      * (core/archive/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
-     * time (docs/performance.md "Issue 31, session 11: one unit at a time") */
+     * time (docs/performance.md "One unit at a time") */
     rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
     /* The one lock of a document: writes may run on one document from several threads at once
      * (a write only reads the model), and each publishes its stream reports

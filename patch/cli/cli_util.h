@@ -173,7 +173,7 @@ void cli_batch_heap(void);
 /* On a batch worker's thread before its first file (after cli_batch_heap): reserves its heap for
  * files up to `largest` bytes, advised as transparent huge pages, and gives it back to the heap
  * of the thread, which keeps it for every file after; why:
- * docs/performance.md "Issue 31, session 11: batches". */
+ * docs/performance.md "Batches". */
 void cli_worker_heap(uint64_t largest);
 
 /* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is

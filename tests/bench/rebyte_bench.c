@@ -5,7 +5,7 @@
  *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused]
  *                [--peak-code prefault|lazy] [--defer] [--process [--cli REBYTE]] DIR|FILE...
  *
- * --process adds issue 31's figures of the CLI itself (process_figures.c): verify -j1 over the GBX
+ * --process adds the process figures of the CLI itself (process_figures.c): verify -j1 over the GBX
  * files against their floor (process CPU over a floor process's, --floor-process, like for like;
  * and wall clock over the in-process floors), rewrite's peak less the bare program's, dump and
  * build of the largest map, verify -j1 / -j2 over the folders given.
@@ -17,7 +17,7 @@
  *   reenc  the same round trip with every compressed stream re-encoded (--reencode); files with
  *          compressed streams only
  *   diff-id  on the largest map with items and blocks: an item moved 8 m, three items and a block
- *          removed (issue 28's measurement); both read + `rb_doc_diff --by-identity` of it
+ *          removed (the identity diff's measurement); both read + `rb_doc_diff --by-identity` of it
  *   apply-id rb_apply of that identity patch to the map (it must give the edited map back)
  * Floors:
  *   copy   load the file + copy it once into a second buffer (every format)
@@ -119,7 +119,7 @@ typedef struct options {
     int peak;
     const char *heap; /* "fresh" or "reused" (--heap) */
     int peak_code_lazy; /* --peak-code lazy: code pages count as the operation's memory */
-    int process;        /* --process: issue 31's process-level figures (process_figures.c) */
+    int process;        /* --process: the process-level figures (process_figures.c) */
     const char *cli;    /* --cli: the rebyte program they run */
     const char *floor_list; /* --floor-list FILE: write the floor process's list and stop */
     const char *many_copy;  /* --many-copy FILE: write the many-edit copy of the largest map with items and stop */
@@ -446,7 +446,7 @@ static int map_list(rb_doc *doc, unsigned number, const char *key, size_t least,
     return 0;
 }
 
-/* The edits of issue 28's measurement: an item moved 8 m, three items and a block removed. */
+/* The edits of the identity diff's measurement: an item moved 8 m, three items and a block removed. */
 static json_t *many_edits(rb_doc *doc)
 {
     char items[160], blocks[160], path[300];
@@ -1004,7 +1004,7 @@ static process_file *process_files(const file_list *l, const options *o)
     return files;
 }
 
-/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
+/* The process figures of the CLI run as a user runs it, with this run's floors. */
 static void process_figures(const file_list *l, const options *o)
 {
     process_file *files = process_files(l, o);

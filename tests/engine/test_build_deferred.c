@@ -1,5 +1,5 @@
 /*
- * The deferring build's law (docs/performance.md "Issue 31, session 11: build within 3x"): for
+ * The deferring build's law (docs/performance.md "Build within 3x"): for
  * every file given (a file, or every file of a folder), its dump built with
  * rb_doc_build_file_deferred writes the same bytes as the full build (rb_doc_build_file) and as
  * the file; once navigated it is the full build's model (the same dump); and its units were

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The apply and diff commands as a user meets them (issue 18): --patch for inputs that end in
+# The apply and diff commands as a user meets them: --patch for inputs that end in
 # .json, a missing -o said so, a failed test shows the file's value, a missing chunk said so, a
 # batch summary that names each file not patched and why, -j N giving the same files as one job,
 # and diff's fingerprinted envelope applying back (and saying so on another base).

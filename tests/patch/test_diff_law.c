@@ -11,7 +11,7 @@
  * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
  * With --removals, every map of the corpus also has one item and one block removed (blocks of
  * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
- * operations and give the same bytes back (issue 28's acceptance). With --copies, one item and
+ * operations and give the same bytes back (the identity diff's acceptance bound). With --copies, one item and
  * one block of every map are copied (to the end, into the middle, twice): lists with equal
  * elements, which the diff matches by their order among equals. With --names, the names whose
  * copies the writer derives are renamed one at a time (a data.win room, object, sprite and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No forged record on any command (docs/usage.md "Race records", issue 29). Over every ghost
+"""No forged record on any command (docs/usage.md "Race records"). Over every ghost
 and replay of the corpus (*.Ghost.Gbx, *.Replay.Gbx):
   text    convert --to text, then --to binary: refused without --source; with it the original's
           bytes; a string of the text changed (same length): refused, nothing written

@@ -1,4 +1,4 @@
-# No forged race record on any path (issue 29): the C API over the corpus's ghosts and replays,
+# No forged race record on any path: the C API over the corpus's ghosts and replays,
 # and the commands (convert, build, replace, apply) in records/forging.py.
 add_executable(test_records_api records/test_records_api.c)
 target_link_libraries(test_records_api PRIVATE rebyte_objects)

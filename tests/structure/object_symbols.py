@@ -1,5 +1,5 @@
 """What the objects of a build define and use (nm -P), by source file; shared by the checks
-symbol_cycles.py and dead_symbols.py (issue 30)."""
+symbol_cycles.py and dead_symbols.py."""
 import collections
 import os
 import subprocess

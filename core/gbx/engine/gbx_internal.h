@@ -74,7 +74,7 @@ size_t gbx_id_count(rb_ar *ar, int *version_seen);
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
 
 /* Deferred units read again alone (core/gbx/gbx_unit.c;
- * docs/performance.md "Issue 31, session 11: one unit at a time"). The state of the body scope and of node references when the read
+ * docs/performance.md "One unit at a time"). The state of the body scope and of node references when the read
  * ends holds every unit's start as a prefix (a speculative read that is undone takes back what
  * it added, and the units it held): kept once per document, in its arena. */
 typedef struct gbx_read_end {
@@ -133,7 +133,7 @@ gbx_id_scope *gbx_scope(rb_ar *ar);
 int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t size);
 
 /* FROM_JSON of a deferring build (rebyte build; gbx_built.c,
- * docs/performance.md "Issue 31, session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
+ * docs/performance.md "Build within 3x"): a unit is built and checked from its JSON, written at once from
  * the writer's id scope as it will be there (the build tracks it), and kept as those bytes with
  * the ids it defined as its replay, like a unit of a deferred read. A list unit is written and let
  * go of GBX_ELEMENTS_AT_ONCE elements at a time. */
