@@ -253,6 +253,6 @@ int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t 
 /* A map's embedded items zip (u32 size + zip) as its files (map/embedded_zip.c). */
 void gbx_embedded_zip(rb_ar *ar, const char *key);
 /* Anchored object infos {bool, i32, 3 f32, i32} with a u32 count: the Object media block's
- * version 0 and replay chunk 0x0309301F's (mediatracker/entity.c) */
+ * version 0 and replay chunk 0x0309301F's (mediatracker/tm2020_blocks.c) */
 void gbx_anchored_object_infos(rb_ar *ar, const char *key);
 #endif
