@@ -15,7 +15,7 @@
 #include "patch/apply.h"
 #include "patch/apply_annotations.h"
 #include "patch/apply_assets.h"
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -257,9 +257,9 @@ static int locate_on_model(void *context, const json_t *op, char **plain, char *
 static void line_on_model(void *context, const char *text) { apply_line(((model_stack *)context)->out, "%s", text); }
 
 /* What the format keeps beside a list, in step with an operation on one of its elements. */
-static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_path)
+static json_t *in_step_ops(rb_doc *doc, const json_t *op, const char *plain_path)
 {
-    if (!doc->format->companions) return NULL;
+    if (!doc->format->in_step) return NULL;
     const char *from = json_string_value(json_object_get(op, "from"));
     char *plain_from = NULL;
     if (from) {
@@ -272,8 +272,8 @@ static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_pa
         rb_buf_free(&plain);
         if (!plain_from) return NULL;
     }
-    rb_model_view view = companions_model_view(doc);
-    json_t *ops = companions_for(doc->format, &view, op, plain_path, plain_from);
+    rb_model_view view = in_step_model_view(doc);
+    json_t *ops = in_step_ops_for(doc->format, &view, op, plain_path, plain_from);
     free(plain_from);
     return ops;
 }
@@ -305,8 +305,8 @@ static int note_from(rb_doc *doc, const json_t *op, apply_outcome *out)
     return rc;
 }
 
-/* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
-static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i,
+/* Applies the in-step operations (each listed with --dry-run, none counted as the user's). */
+static int apply_in_step(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i,
                             char *message, size_t size)
 {
     for (size_t k = 0; k < json_array_size(ops); k++) {
@@ -381,7 +381,7 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     rb_units_set_operation(doc, patch, i);
     int same = sets_in_place(kind, plain) ? holds_already(doc, op, kind, plain) : 0;
     json_t *was = out->changes || same < 0 ? rb_model_json_at(doc, plain) : NULL;
-    json_t *companions = companion_ops(doc, op, plain);
+    json_t *in_step = in_step_ops(doc, op, plain);
     json_t *followers = follower_ops(doc, op, plain, why, sizeof why);
     int rc = why[0] ? -1 : 0; /* the followers refuse */
     char *resolved = NULL;
@@ -396,9 +396,9 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     else json_decref(was), json_decref(now);
     free(resolved);
     if (rc != 0) snprintf(message, size, "%s: operation %zu: %s", patch, i, why);
-    if (rc == 0) rc = apply_companions(doc, companions, out, patch, i, message, size);
-    if (rc == 0) rc = apply_companions(doc, followers, out, patch, i, message, size);
-    json_decref(companions);
+    if (rc == 0) rc = apply_in_step(doc, in_step, out, patch, i, message, size);
+    if (rc == 0) rc = apply_in_step(doc, followers, out, patch, i, message, size);
+    json_decref(in_step);
     json_decref(followers);
     return rc == 0 && unchanged ? RB_STACK_UNCHANGED : rc;
 }

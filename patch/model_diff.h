@@ -17,8 +17,8 @@ enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
                        json_t *plains, const char *path, int mode, int index_paths);
 /* The patch (RFC 6902 array in *ops) that turns document `a` into `b` when applied to `a`'s file
- * (`a_bytes`): the walk of two models, without what apply derives (companion lists, renumbered
- * indexes: rb_format.companions) or the writer completes (rb_format.written_lists), settled by
+ * (`a_bytes`): the walk of two models, without what apply derives (in-step lists, renumbered
+ * indexes: rb_format.in_step) or the writer completes (rb_format.written_lists), settled by
  * applying it to a fresh read of A (model_diff_settle.c). 0, or -1 with
  * `why`. */
 int rb_model_diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, int mode, json_t **ops,

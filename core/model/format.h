@@ -15,7 +15,7 @@ struct rb_rule;
 struct rb_plan;
 
 /* A read-only view of a model by JSON pointers (plain indexes), so a hook reads the model
- * without walking its nodes (patch/companions.c). */
+ * without walking its nodes (patch/in_step.c). */
 typedef struct rb_model_view {
     const void *context;
     /* elements of the list at `pointer`; *present = 0 when there is none */
@@ -63,9 +63,9 @@ typedef struct rb_format {
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
      * `path` (from `from`; the new value `value`) of that list, read through `view` before the
      * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
-    json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
-                          const json_t *value);
-    /* Optional, with companions: is `member` of `record` a value those operations give anew to
+    json_t *(*in_step)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
+                       const json_t *value);
+    /* Optional, with in_step: is `member` of `record` a value those operations give anew to
      * an element a copy puts in a list (GBX: a node definition's index)? A diff finds the
      * original of a copy without them (patch/model_diff.c copy_source). */
     int (*given_to_copies)(const rb_node *record, const rb_node *member);

@@ -34,7 +34,7 @@
 
 /* One edit's diff stays within this many operations that change something ("test" pins
  * aside): the edit itself, and what the replay could not leave to apply (a default a new
- * companion entry gets where B has another value). */
+ * in-step entry gets where B has another value). */
 enum { HANDFUL = 6, REMOVAL_MAX = 3, TRIES = 40 };
 
 /* xorshift64: two streams, so the equal-making edits do not change the other edits' sequence */

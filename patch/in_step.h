@@ -1,0 +1,11 @@
+/* The view of a model for rb_format.in_step, and the hook's call (in_step.c). */
+#ifndef RB_IN_STEP_H
+#define RB_IN_STEP_H
+#include <jansson.h>
+#include "core/doc/doc.h"
+
+rb_model_view in_step_model_view(const rb_doc *doc);
+/* The format's operations that go with `op` (resolved to plain `path` and `from`), or NULL. */
+json_t *in_step_ops_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
+                       const char *from);
+#endif
