@@ -150,7 +150,7 @@ typedef struct rb_write_options {
 
 /* Which format a buffer holds, by content (never by file name). NULL if unknown. */
 RB_API const char *rb_format_detect(const uint8_t *data, size_t size);
-/* Deprecated: rb_format_detect, spelled as the rest of the API (docs/api.md "Names"). */
+/* Deprecated: rb_format_detect, spelled as the rest of the API (docs/api.md "Names and collections"). */
 RB_API RB_DEPRECATED("use rb_format_detect") const char *rb_detect_format(const uint8_t *data, size_t size);
 
 /* Parse `data` (which must stay alive and unchanged while the document lives:
@@ -185,18 +185,20 @@ RB_API rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *optio
                                size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                rb_error *err);
 
-/* Race records (GBX ghosts and replays, docs/usage.md "Race records") are never written changed:
+/* Race recordings (GBX ghosts and replays, docs/usage.md "Race recordings") are never written changed:
  * every write (rb_doc_write, rb_doc_write_against, rb_apply, ...) of a document holding one
- * compares its records with the file it came from and fails with RB_E_UNSUPPORTED, writing
+ * compares its recordings with the file it came from and fails with RB_E_UNSUPPORTED, writing
  * nothing, when one differs. A document parsed from the game's encoding is compared with its own
- * bytes (so C API setters on a record are refused at the write). One read from the text encoding
+ * bytes (so C API setters on a recording are refused at the write). One read from the text encoding
  * or built from JSON proves nothing by itself: name its original here (a parsed binary file; it
  * must outlive `doc`; rb_doc_build's blob_source counts as one). */
 RB_API void rb_doc_set_original(rb_doc *doc, const rb_doc *original);
-/* Authoring (`rebyte build --new-record`): a document built from JSON, with no original, whose
- * records are new (a test fixture that claims no one's run) is written without one. Nothing
+/* Authoring (`rebyte build --new-recording`): a document built from JSON, with no original, whose
+ * recordings are new (a test fixture that claims no one's run) is written without one. Nothing
  * changes for a parsed document, or when an original is known (it is still compared). */
-RB_API void rb_doc_author_records(rb_doc *doc);
+RB_API void rb_doc_author_recordings(rb_doc *doc);
+/* Deprecated: rb_doc_author_recordings ("record" names a model record; docs/api.md "Names and collections"). */
+RB_API RB_DEPRECATED("use rb_doc_author_recordings") void rb_doc_author_records(rb_doc *doc);
 
 /* Structs the library fills for the caller (rb_coverage, rb_coverage_kinds, rb_stream_report,
  * rb_apply_result) start with their size too: start from their RB_*_INIT macro. The library

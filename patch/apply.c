@@ -8,7 +8,7 @@
  * (patch/model_unit.c), once the stack is done. The model is then written, the output read back
  * and the two models compared node by node (core/model/model_equal.c): an edit costs a round trip plus
  * what it touches. Every refusal is final and names the file, the patch, the operation and the
- * path: a selector that matches nothing, a failed test, a conflict, a race record, a rule, a
+ * path: a selector that matches nothing, a failed test, a conflict, a race recording, a rule, a
  * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no
  * more than a success.
  */
@@ -367,7 +367,7 @@ static int moves_onto_itself(const json_t *op, const char *kind)
 }
 
 /* One operation: what the format keeps in step with it read first, then the operation, then
- * those; each change noted for the dry run and the race-record check. RB_STACK_UNCHANGED when
+ * those; each change noted for the dry run and the race-recording check. RB_STACK_UNCHANGED when
  * the model holds what it held (a replace by the same value, an offset of 0, a move onto
  * itself: applied, but no change, docs/usage.md "Where outputs go"). */
 static int change_on_model(void *context, const char *patch, size_t i, const json_t *op, const char *plain,
@@ -442,7 +442,7 @@ static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome 
 }
 
 /* The units the stack opened, built by the description; each node put in place counts as
- * edited (the race-record check looks below it). */
+ * edited (the race-recording check looks below it). */
 static int note_placed(void *context, rb_node *node, const char *path, const char *opened_by)
 {
     apply_outcome *out = context;
@@ -495,7 +495,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);
     rb_units_discard(doc);
-    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
+    if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
     if (rc == 0) rc = apply_rules_after(rq, doc, out);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);

@@ -40,7 +40,7 @@ typedef struct apply_outcome {
     rb_error error;   /* on failure */
     rb_buf lines;     /* report lines (apply_outcome.c put_line) */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
-    struct edited_nodes *edited; /* what the edits reached (apply_records.c) */
+    struct edited_nodes *edited; /* what the edits reached (apply_recordings.c) */
 } apply_outcome;
 
 /* Report lines (apply_outcome.c): information, and warnings; the first failure stands. */

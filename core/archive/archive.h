@@ -316,7 +316,7 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay,
  * writer's state at the unit, which the format carries in document order while it builds), the
  * unit alone in a copy of its container and the model's containers above it reachable
  * (rb_ar_enclosing). 1 when written (appended to `out`, the caller's); 0 when the unit cannot be
- * deferred (nothing happened: a stream or section in it, a race record in or around it) or the
+ * deferred (nothing happened: a stream or section in it, a race recording in or around it) or the
  * write failed (the archive has failed with the write's error). */
 int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
 /* FROM_JSON, a list unit letting go of its elements (rb_ar_unit_elements): the elements built

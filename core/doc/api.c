@@ -117,7 +117,8 @@ rb_status rb_node_get_float(const rb_node *n, double *value)
 }
 
 void rb_doc_set_original(rb_doc *doc, const rb_doc *original) { doc->original = original; }
-void rb_doc_author_records(rb_doc *doc) { doc->authored_records = 1; }
+void rb_doc_author_recordings(rb_doc *doc) { doc->authored_recordings = 1; }
+void rb_doc_author_records(rb_doc *doc) { rb_doc_author_recordings(doc); }
 
 rb_status rb_node_set_uint(rb_node *n, uint64_t v)
 {

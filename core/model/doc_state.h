@@ -57,11 +57,11 @@ struct rb_doc {
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
     /* rb_doc_set_original: the file this document was made from (a text form's or a dump's
-     * original), whose race records a write must keep (core/doc/record_guard.c); not owned */
+     * original), whose race recordings a write must keep (core/doc/recording_guard.c); not owned */
     const rb_doc *original;
-    /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
+    /* rb_doc_author_recordings: a model built from JSON whose records no game wrote (a test
      * fixture), written without an original */
-    int authored_records;
+    int authored_recordings;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
      * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
      * bytes */

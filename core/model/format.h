@@ -52,12 +52,12 @@ typedef struct rb_format {
     /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
      * writer derives from the body leave the model). */
     void (*after_read)(struct rb_doc *doc);
-    /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
-     * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
-    int (*is_record)(const rb_node *node);
-    /* With is_record: the encoding a record is evidence in (GBX: "binary"). A model read from
+    /* Optional: is `node` a race recording (GBX: a ghost, a replay)? Records are never written
+     * changed by a patch (patch/apply_recordings.c, docs/usage.md "Race recordings"). */
+    int (*is_recording)(const rb_node *node);
+    /* With is_recording: the encoding a recording is evidence in (GBX: "binary"). A model read from
      * another (GBX text, a view a person edits) proves nothing and is written in this one only
-     * beside its original (core/doc/record_guard.c). NULL: the format has one encoding. */
+     * beside its original (core/doc/recording_guard.c). NULL: the format has one encoding. */
     const char *record_encoding;
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element

@@ -3,7 +3,7 @@
  *
  * After a patch is written, the file is read again and its model compared with the patched one;
  * `diff` walks two models together (patch/model_diff.c) and asks here which subtrees are
- * equal; a race record is written only when it equals the original's (core/doc/record_guard.c). A table
+ * equal; a race recording is written only when it equals the original's (core/doc/recording_guard.c). A table
  * and the list of nodes it stands for are the same content, as are a packed record and its
  * spelled-out fields; how an id or a stream was stored is not content (as in the JSON
  * comparisons, core/json/json.c rb_json_strip_storage).

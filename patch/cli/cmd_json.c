@@ -209,7 +209,7 @@ static rb_doc *build_doc(const char *in, const char *source, cli_loaded *src, in
 int cmd_build(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *source = NULL, *v;
-    int new_record = 0;
+    int new_recording = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
@@ -218,8 +218,8 @@ int cmd_build(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v))) {
             if (r < 0) return EXIT_USAGE;
             source = v;
-        } else if (strcmp(argv[i], "--new-record") == 0) {
-            new_record = 1;
+        } else if (strcmp(argv[i], "--new-recording") == 0 || strcmp(argv[i], "--new-record") == 0) {
+            new_recording = 1; /* --new-record: the flag's first spelling, kept (docs/usage.md) */
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("build", argv[i]);
         } else {
@@ -236,7 +236,7 @@ int cmd_build(int argc, char **argv)
         rb_error err;
         uint8_t *bytes;
         size_t out_size;
-        if (new_record) rb_doc_author_records(doc);
+        if (new_recording) rb_doc_author_recordings(doc);
         if (rb_doc_write(doc, NULL, &bytes, &out_size, &err) != RB_OK) {
             cli_print_error(&err);
         } else {
