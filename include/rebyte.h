@@ -486,8 +486,9 @@ typedef struct rb_apply_result {
     size_t bytes_size;
     size_t operations;   /* operations that changed the model (tests, skipped conflicts and those that
                             left a value as it was, such as a replace by the same value, excluded) */
-    int units;           /* units the format's description built (docs/usage.md "How apply works") */
-    char first_unit[256]; /* the first of them: its path and the operation that opened it */
+    int drafts;          /* drafts the format's description built: parts of the model no node had the
+                            shape of, edited as JSON and built back (docs/usage.md "How apply works") */
+    char first_draft[256]; /* the first of them: its path and the operation that opened it */
     char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} */
 } rb_apply_result;
 #define RB_APPLY_RESULT_INIT RB_OPTIONS_INIT_(rb_apply_result)

@@ -4,12 +4,12 @@
  * Each operation is applied to the parsed model (patch/model_edit.c; selectors and tests compared
  * by wire type through patch/model_select.c). What no node of the model has the shape of (a new
  * record member, the first element of an empty list, an annotation, a version change, the whole
- * document) is built by the format's description on the smallest unit around it
- * (patch/model_unit.c), once the stack is done. The model is then written, the output read back
+ * document) is built by the format's description on the smallest draft around it
+ * (patch/model_draft.c), once the stack is done. The model is then written, the output read back
  * and the two models compared node by node (core/model/model_equal.c): an edit costs a round trip plus
  * what it touches. Every refusal is final and names the file, the patch, the operation and the
  * path: a selector that matches nothing, a failed test, a conflict, a race recording, a rule, a
- * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no
+ * draft the description refuses, a model the writer or the re-read refuses; a refusal costs no
  * more than a success.
  */
 #include "patch/apply.h"
@@ -22,7 +22,7 @@
 #include "core/model/model_equal.h"
 #include "patch/model_edit.h"
 #include "patch/model_select.h"
-#include "patch/model_unit.h"
+#include "patch/model_draft.h"
 #include "core/json/json.h"
 #include "patch/portable.h"
 #include "patch/stack.h"
@@ -150,11 +150,11 @@ static int pin_holds(rb_doc *doc, const json_t *op, char **want, char **got, cha
     why[0] = 0;
     int rc = path ? rb_model_locate(doc, path, &place, &plain, why, why_size) : -1;
     rb_node *node = rc == 0 ? place.node : NULL;
-    json_t *in_unit = rc == RB_MODEL_IN_UNIT ? rb_units_value(doc, place.node, place.rest) : NULL;
-    if (node && doc->units && rb_units_holds(doc, node)) in_unit = rb_units_value(doc, node, ""), node = NULL;
-    int holds = value && (in_unit ? rb_values_equal(in_unit, value) : node && node_matches_pin(doc, node, value));
+    json_t *in_draft = rc == RB_MODEL_IN_DRAFT ? rb_drafts_value(doc, place.node, place.rest) : NULL;
+    if (node && doc->drafts && rb_drafts_holds(doc, node)) in_draft = rb_drafts_value(doc, node, ""), node = NULL;
+    int holds = value && (in_draft ? rb_values_equal(in_draft, value) : node && node_matches_pin(doc, node, value));
     if (!holds) {
-        json_t *actual = in_unit ? json_incref(in_unit) : node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
+        json_t *actual = in_draft ? json_incref(in_draft) : node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
         *got = actual ? rb_json_compact_text(actual) : NULL;
         *want = value ? rb_json_compact_text(value) : NULL;
         json_decref(actual);
@@ -230,7 +230,7 @@ static int test_on_model(void *context, const char *patch, size_t i, const json_
     return -1;
 }
 
-/* Where an operation acts: its plain path (inside a unit the description builds, or a place it
+/* Where an operation acts: its plain path (inside a draft the description builds, or a place it
  * will build). */
 static int locate_on_model(void *context, const json_t *op, char **plain, char *why, size_t why_size)
 {
@@ -244,7 +244,7 @@ static int locate_on_model(void *context, const json_t *op, char **plain, char *
     rb_buf where;
     rb_buf_init(&where);
     int rc = rb_model_locate(ms->doc, path, &place, &where, why, why_size);
-    if (rc == RB_MODEL_IN_UNIT || rc == RB_MODEL_BEYOND) rc = 0; /* `where` names the place */
+    if (rc == RB_MODEL_IN_DRAFT || rc == RB_MODEL_BEYOND) rc = 0; /* `where` names the place */
     rb_model_place_free(&place);
     if (rc == 0 && !(*plain = strdup(where.data ? (const char *)where.data : ""))) {
         snprintf(why, why_size, "out of memory");
@@ -378,7 +378,7 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     apply_outcome *out = ms->out;
     const char *kind = json_string_value(json_object_get(op, "op"));
     char why[1200];
-    rb_units_set_operation(doc, patch, i);
+    rb_drafts_set_operation(doc, patch, i);
     int same = sets_in_place(kind, plain) ? holds_already(doc, op, kind, plain) : 0;
     json_t *was = out->changes || same < 0 ? rb_model_json_at(doc, plain) : NULL;
     json_t *in_step = in_step_ops(doc, op, plain);
@@ -441,19 +441,19 @@ static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome 
     return apply_verify(rq, doc, out);
 }
 
-/* The units the stack opened, built by the description; each node put in place counts as
+/* The drafts the stack opened, built by the description; each node put in place counts as
  * edited (the race-recording check looks below it). */
 static int note_placed(void *context, rb_node *node, const char *path, const char *opened_by)
 {
     apply_outcome *out = context;
-    if (!out->units++) snprintf(out->first_unit, sizeof out->first_unit, "%.120s (%.120s)", path, opened_by);
+    if (!out->drafts++) snprintf(out->first_draft, sizeof out->first_draft, "%.120s (%.120s)", path, opened_by);
     return edited_nodes_place(out->edited, node);
 }
 
 static int build_units(rb_doc *doc, apply_outcome *out)
 {
     char why[1600];
-    if (rb_units_end(doc, note_placed, out, why, sizeof why) == 0) return 0;
+    if (rb_drafts_end(doc, note_placed, out, why, sizeof why) == 0) return 0;
     apply_fail(out, RB_E_MODEL, "%s", why);
     return -1;
 }
@@ -482,7 +482,7 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
 
 static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out)
 {
-    if (!(out->edited = edited_nodes_new()) || rb_units_begin(doc) != 0) {
+    if (!(out->edited = edited_nodes_new()) || rb_drafts_begin(doc) != 0) {
         rb_doc_free(doc);
         apply_fail(out, RB_E_NOMEM, "out of memory");
         return -1;
@@ -494,7 +494,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     if (rc == 0) rc = stack_on_model(rq, doc, out);
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);
-    rb_units_discard(doc);
+    rb_drafts_discard(doc);
     if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
     if (rc == 0) rc = apply_rules_after(rq, doc, out);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */

@@ -17,7 +17,7 @@ typedef struct edited_nodes edited_nodes;
 edited_nodes *edited_nodes_new(void);
 void edited_nodes_free(edited_nodes *edited);
 int edited_nodes_note(edited_nodes *edited, rb_doc *doc, const char *plain_path, int removed);
-/* `node` was put in place (a unit the description built): everything below it is new. */
+/* `node` was put in place (a draft the description built): everything below it is new. */
 int edited_nodes_place(edited_nodes *edited, const rb_node *node);
 /* Race recordings (apply_recordings.c): 0 when every record of the patched model is the original's
  * (out->edited, when set, limits the check to the records edits reached). */

@@ -8,7 +8,7 @@
  * every replaced value (`diff --by-identity`). */
 enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
 /* A flag of the walk's `mode`: a blob changed in part is replaced whole, not as the byte range
- * that changed ({"$splice"}: what a unit held as JSON cannot take). */
+ * that changed ({"$splice"}: what a draft held as JSON cannot take). */
 enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 
 /* The walk of two models (model_diff.c): the operations that turn node `a` of `da` into node `b`

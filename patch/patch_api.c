@@ -109,8 +109,8 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
     result->bytes = out.bytes;
     result->bytes_size = out.size;
     result->operations = out.operations;
-    result->units = out.units;
-    snprintf(result->first_unit, sizeof result->first_unit, "%s", out.first_unit);
+    result->drafts = out.drafts;
+    snprintf(result->first_draft, sizeof result->first_draft, "%s", out.first_draft);
     if (out.changes) result->changes = json_dumps(out.changes, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(out.changes);
     json_decref(out.rules_before);

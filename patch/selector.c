@@ -15,7 +15,7 @@
  *
  * Conditions are parsed here for every engine (rb_selector_parse); the model matches them on its
  * nodes (patch/model_select.c). Matching on JSON stays for what is JSON and not a model: an open
- * unit (patch/model_unit.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
+ * draft (patch/model_draft.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
  * patch/portable.c).
  */
 #include "patch/selector.h"

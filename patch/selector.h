@@ -30,6 +30,6 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
 json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size);
 /* Apply a patch whose paths may hold selectors to *doc itself: each operation's selectors are
  * resolved against the document as the previous operations left it. On failure (-1 with `err`)
- * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_unit.c). */
+ * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_draft.c). */
 int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size);
 #endif

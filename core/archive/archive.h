@@ -41,12 +41,12 @@ rb_ar *rb_ar_new_write(rb_doc_state *doc, rb_node *root, int reencode, int decod
 /* With re-encoding: only streams of this codec (NULL = all). */
 void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec);
 rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
-/* FROM_JSON of one unit of a model (patch/model_unit.c): `root` is a fresh list standing in for
- * the model's container around[0] (the list the unit belongs in), `json` the array of the one
+/* FROM_JSON of one draft of a model (patch/model_draft.c): `root` is a fresh list standing in for
+ * the model's container around[0] (the list the draft belongs in), `json` the array of the one
  * element; rb_ar_enclosing reaches the model's containers around[1..] above it, so a description
  * that reads its siblings or its node's class finds them as in a whole build. */
-rb_ar *rb_ar_new_unit_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
-                                size_t around_count);
+rb_ar *rb_ar_new_draft_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
+                                 size_t around_count);
 /* FROM_JSON: `json` came from this loader, its large lists filled as they are reached
  * (json_stream.h). */
 struct rb_json_loader;

@@ -98,7 +98,7 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
 }
 
 /* The model's containers from the unit's upwards, for rb_ar_enclosing in the unit's write (as
- * rb_ar_new_unit_from_json takes them); malloc'd. */
+ * rb_ar_new_draft_from_json takes them); malloc'd. */
 static const rb_node **containers_around(rb_ar *ar, size_t *count)
 {
     *count = ar->frame_count + ar->around_count;

@@ -74,9 +74,9 @@ struct rb_doc {
      * and what frees them */
     void *select_index;
     void (*select_index_free)(struct rb_doc *doc);
-    /* apply's units held as JSON until the description builds them (patch/model_unit.c), or NULL;
-     * apply discards them before it returns */
-    struct rb_units *units;
+    /* apply's drafts: parts of the model held as JSON until the description builds them
+     * (patch/model_draft.c), or NULL; apply discards them before it returns */
+    struct rb_drafts *drafts;
     /* deviations the reader kept (rb_ar_note): the texts and the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;

@@ -125,12 +125,12 @@ typedef struct rb_format {
      * and the other spellings of a current id (up to `max`), for messages: their count. */
     int (*era_id)(const rb_node *member, uint64_t value, uint64_t *current);
     size_t (*era_spellings)(uint64_t current, uint64_t *others, size_t max);
-    /* Optional: the units the description builds on their own, for edits the model cannot take
-     * the shape of (a new member, a version change: patch/model_unit.c). For a list of the
+    /* Optional: the drafts the description builds on their own, for edits the model cannot take
+     * the shape of (a new member, a version change: patch/model_draft.c). For a list of the
      * model, the description of one of its elements (it begins and ends the element's record
-     * itself, and sets up any state of its own), or NULL when its elements are no units. Without
-     * one around an edit, the document is the unit (GBX: the chunks of a node). */
-    rb_describe_fn (*unit_description)(const rb_node *list);
+     * itself, and sets up any state of its own), or NULL when its elements are no drafts. Without
+     * one around an edit, the document is the draft (GBX: the chunks of a node). */
+    rb_describe_fn (*draft_description)(const rb_node *list);
     /* Optional: reads deferred unit `unit` (RB_K_DEFERRED, its start record set) again alone, the
      * archive's cursor on its bytes and its root standing in for the unit's container
      * (core/archive/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and

@@ -93,7 +93,7 @@ static const command COMMANDS[] = {
      "                rule and each pin that fails is still reported\n"
      "What no node of the model has the shape of (a new member, the first element of an empty\n"
      "list, a version change, a \"$stream\" annotation, the whole document) is built by the format's\n"
-     "description on the smallest unit around it (a GBX chunk, else the document): it checks every\n"
+     "description on the smallest draft around it (a GBX chunk, else the document): it checks every\n"
      "type, range and version, and a refusal names the operation and the path.\n"
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). An operation with\n"
      "\"each\": true is carried out for every element its selectors match (none included; the\n"

@@ -408,8 +408,8 @@ static void prepare_patch(bench_file *f, const options *o)
     f->patch = patch;
     f->edited = r.bytes;
     f->edited_size = r.bytes_size;
-    f->units = r.units;
-    if (r.units) snprintf(f->patch_note, sizeof f->patch_note, "units built: %s", r.first_unit);
+    f->units = r.drafts;
+    if (r.drafts) snprintf(f->patch_note, sizeof f->patch_note, "drafts built: %s", r.first_draft);
     free(r.changes);
 }
 

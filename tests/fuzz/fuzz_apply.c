@@ -1,10 +1,10 @@
 /*
  * libFuzzer harness for the patch engine: the input is a byte choosing one of the project's
  * sample files (FUZZ_SAMPLES) followed by a patch's JSON text. The patch is applied as the
- * library does it (on the model; units the description builds, patch/model_unit.c): a refusal
+ * library does it (on the model; units the description builds, patch/model_draft.c): a refusal
  * must say why, and what is accepted must read back and write again to the same bytes. A crash, a
  * leak, a sanitizer finding or abort() here is a bug of the engine (patch/model_edit.c,
- * patch/model_unit.c) or of the comparison that checks it (core/model/model_equal.c). An operation on
+ * patch/model_draft.c) or of the comparison that checks it (core/model/model_equal.c). An operation on
  * an annotation (a `$` member in its path or "from", docs/usage.md "Annotations in patches")
  * must be refused, but for the removal of a stream's $stream or $stream/original: the harness
  * spots them in the patch itself, apart from the engine's check (patch/apply_annotations.c).

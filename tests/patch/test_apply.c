@@ -4,7 +4,7 @@
  * a refusal says why; what is accepted reads back and writes again to the same bytes (the
  * library's own re-read checked the model; this checks the file), and its diff re-applies to
  * the same bytes (plain and by identity). A patch of scalar replaces and tests builds no unit
- * through the description (patch/model_unit.c: that is what makes an edit cost what it touches).
+ * through the description (patch/model_draft.c: that is what makes an edit cost what it touches).
  *
  * Usage: test_apply SOURCE_DIR [SHARED_DIR]
  */
@@ -107,11 +107,11 @@ static void check_case(const char *file, const char *patch_file, totals *t)
     if (sa != RB_OK) CHECK(ea.message[0] != 0, "%s / %s: refused without a reason", file, patch_file);
     if (sa == RB_OK) {
         t->accepted++;
-        t->on_nodes += a.units == 0;
-        t->with_units += a.units != 0;
-        if (getenv("TEST_APPLY_VERBOSE") && a.units) printf("units: %s / %s: %d, first %s\n", file, patch_file, a.units, a.first_unit);
-        CHECK(!a.units || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
-              patch_file, a.first_unit);
+        t->on_nodes += a.drafts == 0;
+        t->with_units += a.drafts != 0;
+        if (getenv("TEST_APPLY_VERBOSE") && a.drafts) printf("drafts: %s / %s: %d, first %s\n", file, patch_file, a.drafts, a.first_draft);
+        CHECK(!a.drafts || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
+              patch_file, a.first_draft);
         check_rewrites(file, patch_file, a.bytes, a.bytes_size);
         /* Free blocks moved all at once ("each" on freeBlocks): their diff re-applies to other
          * bytes on 9963043b_Spring_2021_-_23 (a diff of 801 operations, the same whatever the list
