@@ -40,10 +40,10 @@ extern "C" {
  * time (a program can refuse a library older than its header). The number is
  * MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define REBYTE_VERSION_MAJOR 0
-#define REBYTE_VERSION_MINOR 1
+#define REBYTE_VERSION_MINOR 2
 #define REBYTE_VERSION_PATCH 0
 #define REBYTE_VERSION_NUMBER (REBYTE_VERSION_MAJOR * 10000 + REBYTE_VERSION_MINOR * 100 + REBYTE_VERSION_PATCH)
-#define REBYTE_VERSION_STRING "0.1.0"
+#define REBYTE_VERSION_STRING "0.2.0"
 RB_API unsigned rb_version_number(void);
 RB_API const char *rb_version(void);
 

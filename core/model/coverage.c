@@ -40,37 +40,29 @@ void rb_node_coverage_all(const rb_node *n, rb_coverage *c, rb_coverage_kinds *k
     }
 }
 
-static void node_coverage(const rb_node *n, rb_coverage *c)
+/* The document's coverage into the caller's `coverage` or `kinds` (one of them; the walk counts
+ * both), each filled as far as its size says (core/options.c). Deferred units count what their
+ * read saw. */
+static rb_status coverage_for_caller(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds)
 {
-    rb_coverage_kinds unused;
-    memset(&unused, 0, sizeof unused);
-    rb_node_coverage_all(n, c, &unused);
-}
-
-static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
-{
-    rb_coverage unused;
-    memset(&unused, 0, sizeof unused);
-    rb_node_coverage_all(n, &unused, k);
+    if (!doc || (!coverage && !kinds)) return RB_E_USAGE;
+    rb_coverage c;
+    rb_coverage_kinds k;
+    memset(&c, 0, sizeof c);
+    memset(&k, 0, sizeof k);
+    rb_node_coverage_all(doc->root, &c, &k);
+    char why[160];
+    int rc = coverage ? rb_result_fill(coverage, &c, sizeof c, sizeof c, "rb_coverage", why, sizeof why)
+                      : rb_result_fill(kinds, &k, sizeof k, sizeof k, "rb_coverage_kinds", why, sizeof why);
+    return rc ? RB_E_USAGE : RB_OK;
 }
 
 rb_status rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
-    if (!doc || !coverage) return RB_E_USAGE;
-    rb_coverage all;
-    memset(&all, 0, sizeof all);
-    node_coverage(doc->root, &all); /* deferred units count what their read saw */
-    char why[160];
-    return rb_result_fill(coverage, &all, sizeof all, sizeof all, "rb_coverage", why, sizeof why) ? RB_E_USAGE : RB_OK;
+    return coverage ? coverage_for_caller(doc, coverage, NULL) : RB_E_USAGE;
 }
 
 rb_status rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
-    if (!doc || !kinds) return RB_E_USAGE;
-    rb_coverage_kinds all;
-    memset(&all, 0, sizeof all);
-    node_coverage_kinds(doc->root, &all); /* deferred units count what their read saw */
-    char why[160];
-    return rb_result_fill(kinds, &all, sizeof all, sizeof all, "rb_coverage_kinds", why, sizeof why) ? RB_E_USAGE
-                                                                                                      : RB_OK;
+    return kinds ? coverage_for_caller(doc, NULL, kinds) : RB_E_USAGE;
 }
