@@ -116,7 +116,7 @@ static int put_expected(rb_buf *b, const void *src, size_t n)
     if (b->failed || n > b->expected_size - b->size) return 0;
     /* bytes put from the expected memory itself (a deferred unit's slice of the input, a blob
      * read in place) are those bytes: nothing to compare
-     * (docs/performance.md "Issue 40, item 2: verify's check, what it costs") */
+     * (docs/performance.md "Verify's check, what it costs") */
     if (src != b->expected + b->size && memcmp(b->expected + b->size, src, n) != 0) return 0;
     b->size += n;
     return 1;

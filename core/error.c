@@ -5,10 +5,26 @@
 #include <stdio.h>
 #include <string.h>
 
+void rb_error_clear(rb_error *err)
+{
+    if (!err) return;
+    size_t size = err->size;
+    memset(err, 0, sizeof *err);
+    err->size = size;
+}
+
+void rb_error_copy(rb_error *err, const rb_error *from)
+{
+    if (!err || err == from) return;
+    size_t size = err->size;
+    memcpy(err, from, sizeof *err);
+    err->size = size;
+}
+
 void rb_error_set(rb_error *err, rb_status status, const char *file, const char *path, const char *fmt, ...)
 {
     if (!err) return;
-    memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     err->status = status;
     snprintf(err->file, sizeof err->file, "%s", file ? file : "");
     snprintf(err->path, sizeof err->path, "%s", path ? path : "");

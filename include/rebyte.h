@@ -5,8 +5,11 @@
  * A document owns everything it hands out; freeing the document frees it all. Text and bytes
  * the library allocates for the caller (out parameters marked "rb_free") are freed with
  * rb_free, never with the caller's free(): the library may use another allocator or C runtime.
- * Option structs start with their size; initialise them with their RB_*_INIT macro (or set
- * `.size`), so fields added later read as their defaults for callers built before them.
+ * Every struct starts with its size or is opaque: initialise one with its RB_*_INIT macro (or
+ * set `.size`), so fields added later read as their defaults for callers built before them, and
+ * the library writes no byte beyond a struct it fills (docs/api.md "Structs that grow").
+ * Calls are spelled rb_<noun>_<verb>; a collection is read by count and index, or handed to a
+ * callback as a walk makes it (docs/api.md "Names and collections").
  */
 #ifndef REBYTE_H
 #define REBYTE_H
@@ -22,6 +25,13 @@
 #define RB_API
 #endif
 
+/* A call kept for programs built before its new name; the compiler names the new one. */
+#if defined(__GNUC__)
+#define RB_DEPRECATED(why) __attribute__((deprecated(why)))
+#else
+#define RB_DEPRECATED(why)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,10 +40,10 @@ extern "C" {
  * time (a program can refuse a library older than its header). The number is
  * MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define REBYTE_VERSION_MAJOR 0
-#define REBYTE_VERSION_MINOR 1
+#define REBYTE_VERSION_MINOR 2
 #define REBYTE_VERSION_PATCH 0
 #define REBYTE_VERSION_NUMBER (REBYTE_VERSION_MAJOR * 10000 + REBYTE_VERSION_MINOR * 100 + REBYTE_VERSION_PATCH)
-#define REBYTE_VERSION_STRING "0.1.0"
+#define REBYTE_VERSION_STRING "0.2.0"
 RB_API unsigned rb_version_number(void);
 RB_API const char *rb_version(void);
 
@@ -55,28 +65,35 @@ typedef enum rb_status {
     RB_E_DEFERRED = -10  /* the call needs nodes a deferred document keeps as bytes: rb_doc_expand it */
 } rb_status;
 
-/* An error names the file, the byte offset, the section the offset is in
- * ("file", "body" for a decompressed GBX body, ...) and the structure path. */
-typedef struct rb_error {
-    rb_status status;
-    char file[256];
-    char section[32];
-    uint64_t offset;
-    int has_offset;
-    char path[512];
-    char message[512];
-} rb_error;
-
-/* "map.Gbx: body @0x1a2b3: CGameCtnChallenge > chunk 0x0304301F: message" */
-RB_API const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
-
-/* An option struct with its size set and every other field 0 (its default). Designated in C, so
+/* A struct with its size set and every other field 0 (its default). Designated in C, so
  * `-Wextra` (missing-field-initializers) stays quiet in the caller. */
 #ifdef __cplusplus
 #define RB_OPTIONS_INIT_(type) {sizeof(type)}
 #else
 #define RB_OPTIONS_INIT_(type) {.size = sizeof(type)}
 #endif
+
+/* An error names the file, the byte offset, the section the offset is in
+ * ("file", "body" for a decompressed GBX body, ...) and the structure path. Start it from
+ * RB_ERROR_INIT: the library keeps `size` as it is and writes no field beyond it (docs/api.md
+ * "Structs that grow"). A message says why first, then where, and has room for the longest
+ * reason the library gives. */
+typedef struct rb_error {
+    size_t size;
+    rb_status status;
+    char file[256];
+    char section[32];
+    uint64_t offset;
+    int has_offset;
+    char path[512];
+    char message[2048];
+} rb_error;
+#define RB_ERROR_INIT RB_OPTIONS_INIT_(rb_error)
+/* Room for any error rb_error_format spells. */
+#define RB_ERROR_TEXT_SIZE 3072
+
+/* "map.Gbx: body @0x1a2b3: CGameCtnChallenge > chunk 0x0304301F: message" */
+RB_API const char *rb_error_format(const rb_error *err, char *out, size_t out_size);
 
 /* Limits protect against hostile input; every one can be raised. A field left 0 is its default. */
 typedef struct rb_limits {
@@ -132,7 +149,9 @@ typedef struct rb_write_options {
 #define RB_WRITE_OPTIONS_INIT RB_OPTIONS_INIT_(rb_write_options)
 
 /* Which format a buffer holds, by content (never by file name). NULL if unknown. */
-RB_API const char *rb_detect_format(const uint8_t *data, size_t size);
+RB_API const char *rb_format_detect(const uint8_t *data, size_t size);
+/* Deprecated: rb_format_detect, spelled as the rest of the API (docs/api.md "Names and collections"). */
+RB_API RB_DEPRECATED("use rb_format_detect") const char *rb_detect_format(const uint8_t *data, size_t size);
 
 /* Parse `data` (which must stay alive and unchanged while the document lives:
  * blobs are zero-copy slices of it). Returns NULL and fills `err` on failure. */
@@ -166,26 +185,35 @@ RB_API rb_status rb_doc_write_against(rb_doc *doc, const rb_write_options *optio
                                size_t expected_size, int *identical, uint8_t **out, size_t *out_size,
                                rb_error *err);
 
-/* Race records (GBX ghosts and replays, docs/usage.md "Race records") are never written changed:
+/* Race recordings (GBX ghosts and replays, docs/usage.md "Race recordings") are never written changed:
  * every write (rb_doc_write, rb_doc_write_against, rb_apply, ...) of a document holding one
- * compares its records with the file it came from and fails with RB_E_UNSUPPORTED, writing
+ * compares its recordings with the file it came from and fails with RB_E_UNSUPPORTED, writing
  * nothing, when one differs. A document parsed from the game's encoding is compared with its own
- * bytes (so C API setters on a record are refused at the write). One read from the text encoding
+ * bytes (so C API setters on a recording are refused at the write). One read from the text encoding
  * or built from JSON proves nothing by itself: name its original here (a parsed binary file; it
  * must outlive `doc`; rb_doc_build's blob_source counts as one). */
 RB_API void rb_doc_set_original(rb_doc *doc, const rb_doc *original);
-/* Authoring (`rebyte build --new-record`): a document built from JSON, with no original, whose
- * records are new (a test fixture that claims no one's run) is written without one. Nothing
+/* Authoring (`rebyte build --new-recording`): a document built from JSON, with no original, whose
+ * recordings are new (a test fixture that claims no one's run) is written without one. Nothing
  * changes for a parsed document, or when an original is known (it is still compared). */
-RB_API void rb_doc_author_records(rb_doc *doc);
+RB_API void rb_doc_author_recordings(rb_doc *doc);
+/* Deprecated: rb_doc_author_recordings ("record" names a model record; docs/api.md "Names and collections"). */
+RB_API RB_DEPRECATED("use rb_doc_author_recordings") void rb_doc_author_records(rb_doc *doc);
+
+/* Structs the library fills for the caller (rb_coverage, rb_coverage_kinds, rb_stream_report,
+ * rb_apply_result) start with their size too: start from their RB_*_INIT macro. The library
+ * writes the fields both know and no byte beyond `size`; a size smaller than any release's is
+ * refused (RB_E_USAGE). */
 
 /* Coverage of the parse: bytes described by typed fields vs kept opaque. */
 typedef struct rb_coverage {
+    size_t size;
     uint64_t typed_bytes;
     uint64_t opaque_bytes;
     int opaque_tail; /* a parse had to stop early and kept the rest as one opaque tail */
 } rb_coverage;
-RB_API void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
+#define RB_COVERAGE_INIT RB_OPTIONS_INIT_(rb_coverage)
+RB_API rb_status rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage);
 
 /* Coverage by kind: the bytes the model keeps without interpreting them, by what their content
  * is (its signature: JPEG/PNG/WebP/DDS images, zip archives, Ogg/WAVE audio, zlib/gzip/zstd
@@ -197,12 +225,14 @@ typedef enum rb_payload_kind {
     RB_PAYLOAD_KINDS
 } rb_payload_kind;
 typedef struct rb_coverage_kinds {
+    size_t size;
     uint64_t opaque[RB_PAYLOAD_KINDS];
     uint64_t blob[RB_PAYLOAD_KINDS];
 } rb_coverage_kinds;
-RB_API void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds);
+#define RB_COVERAGE_KINDS_INIT RB_OPTIONS_INIT_(rb_coverage_kinds)
+RB_API rb_status rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds);
 /* Both at once: one walk of the model instead of two (what `rebyte verify` prints). */
-RB_API void rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds);
+RB_API rb_status rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds);
 RB_API rb_payload_kind rb_payload_kind_of(const uint8_t *data, size_t size);
 RB_API const char *rb_payload_kind_name(rb_payload_kind kind); /* "unknown", "image", ... */
 
@@ -221,6 +251,7 @@ RB_API rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t fi
  * (rb_doc_expand first): the rules read the nodes. A warning is something no real file was seen doing that the game may still load (an edit that
  * makes one is written, with the warning); the others are refusals (docs/usage.md "Game rules"). */
 typedef struct rb_rule_violation {
+    size_t size; /* sizeof(rb_rule_violation) of the library: the fields it filled */
     const char *rule;
     const char *path;
     const char *message;
@@ -251,20 +282,25 @@ RB_API const char *rb_format_description(size_t index);
  * out of range). */
 RB_API size_t rb_format_rule_count(size_t index);
 RB_API const char *rb_format_rule(size_t index, size_t rule, const char **description);
-/* Rule `rule` of format `index` as compact JSON text (malloc'd; NULL when out of range):
+/* Rule `rule` of format `index` as compact JSON text (rb_free; NULL when out of range):
  * {"format", "rule", "kind": "refusal"|"warning", "description", "data": the lists it checks
  * against (decorations per environment, reference ranges, ...) or null}. */
 RB_API char *rb_format_rule_json(size_t index, size_t rule);
 
-/* How each compressed stream was (or would be) written. */
+/* How each compressed stream was (or would be) written: rb_doc_stream_report fills report
+ * `index` (0 to rb_doc_stream_report_count - 1) into `report` (RB_STREAM_REPORT_INIT);
+ * RB_E_USAGE when out of range. */
 typedef struct rb_stream_report {
+    size_t size;
     char name[64];        /* e.g. "body" */
     char codec[16];       /* "lzo1x", "zlib", ... */
     int reencoded;        /* 0 = original bytes passed through */
     int identical;        /* re-encoded bytes equal the original stream */
     uint64_t original_size, written_size, content_size;
 } rb_stream_report;
-RB_API size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max);
+#define RB_STREAM_REPORT_INIT RB_OPTIONS_INIT_(rb_stream_report)
+RB_API size_t rb_doc_stream_report_count(const rb_doc *doc);
+RB_API rb_status rb_doc_stream_report(const rb_doc *doc, size_t index, rb_stream_report *report);
 
 /* Deviations the reader found and kept so the file writes back exactly (a stale checksum, ...),
  * one line each ("file @0x1a: path: what"), in the order found. */
@@ -286,10 +322,14 @@ typedef enum rb_node_kind {
 RB_API rb_node_kind rb_node_kind_of(const rb_node *node);
 RB_API const char *rb_node_key(const rb_node *node);           /* NULL inside lists */
 RB_API size_t rb_node_child_count(const rb_node *node);        /* records, lists, streams */
-RB_API rb_node *rb_node_child(const rb_node *node, size_t index);
-RB_API rb_node *rb_node_member(const rb_node *record, const char *key);
+RB_API const rb_node *rb_node_child(const rb_node *node, size_t index);
+RB_API const rb_node *rb_node_member(const rb_node *record, const char *key);
 /* Walk an RFC 6901 pointer ("/body/chunks/3/mapName"), the paths of `rebyte dump`. */
-RB_API rb_node *rb_node_at(rb_node *root, const char *pointer);
+RB_API const rb_node *rb_node_at(const rb_node *root, const char *pointer);
+/* The same from a node you may change (rb_doc_root's): the node found, to set. */
+RB_API rb_node *rb_node_child_edit(rb_node *node, size_t index);
+RB_API rb_node *rb_node_member_edit(rb_node *record, const char *key);
+RB_API rb_node *rb_node_at_edit(rb_node *root, const char *pointer);
 
 /* Scalars keep their wire type. A getter checks the node's kind and fills *value only when the
  * value is of it and fits: RB_E_USAGE for a NULL node or out pointer, RB_E_MODEL for another
@@ -312,12 +352,13 @@ RB_API rb_status rb_node_set_bytes(rb_doc *doc, rb_node *node, const void *bytes
 /* One asset, as `rebyte extract` writes it: a picture, a sound, a mesh, an embedded file, a table.
  * Valid only during the sink's call. */
 typedef struct rb_asset {
+    size_t size;      /* sizeof(rb_asset) of the library: the fields it filled */
     const char *name; /* file name relative to the output folder, with a folder per kind:
                          "textures/page-0003.png", "sounds/0012-jump.wav", "items/Tree.Item.Gbx" */
     const char *kind; /* "image", "sound", "mesh", "gbx", "table", "code", "blob" */
     const char *path; /* JSON pointer of the model node it comes from: what replace takes */
     const uint8_t *data;
-    size_t size;
+    size_t data_size;
     int replaceable;  /* putting an edited file back at `path` is supported */
     const char *note; /* how it was made ("decoded from QOI", "flipped to the right way up"), or NULL */
 } rb_asset;
@@ -372,21 +413,21 @@ RB_API rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const cha
                                 void *context, rb_error *err);
 /* `rebyte dump --blobs=files`: the model as JSON text (rb_free) in which every blob (thumbnails,
  * zips, sounds, opaque bytes, streams' original bytes) is {"$file": "<prefix>/NNNNN-<key>.<ext>"},
- * and those files (`count` of them, names relative to the JSON's folder) for the caller to write.
+ * and those files (an rb_dump_files, names relative to the JSON's folder) for the caller to write.
  * rb_doc_build reads such files back from beside the JSON. The data of a file may point into the
- * document: write them before freeing it. Free the list with rb_dump_files_free. */
-typedef struct rb_dump_file {
-    const char *name;
-    const uint8_t *data;
-    size_t size;
-    uint8_t *owned; /* internal */
-} rb_dump_file;
-RB_API rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
-                                   size_t *count, rb_error *err);
+ * document: write them before freeing it. Free the files with rb_dump_files_free. */
+typedef struct rb_dump_files rb_dump_files;
+RB_API rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_files **files,
+                                   rb_error *err);
 /* The same text handed to `sink` in pieces while the model is walked (rb_doc_dump_to). */
 RB_API rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_sink sink, void *context,
-                                      rb_dump_file **files, size_t *count, rb_error *err);
-RB_API void rb_dump_files_free(rb_dump_file *files, size_t count);
+                                      rb_dump_files **files, rb_error *err);
+/* The files by index (0 to count - 1): a file's name, and its bytes (*size of them); NULL when
+ * out of range. */
+RB_API size_t rb_dump_files_count(const rb_dump_files *files);
+RB_API const char *rb_dump_files_name(const rb_dump_files *files, size_t index);
+RB_API const uint8_t *rb_dump_files_data(const rb_dump_files *files, size_t index, size_t *size);
+RB_API void rb_dump_files_free(rb_dump_files *files);
 /* `rebyte build`: a model from JSON text (a dump, edited or not), validated through the format's
  * description. The format is the JSON's "$format", else blob_source's. Blob references resolve
  * against blob_source (the parsed original; may be NULL), which must outlive the result. */
@@ -442,14 +483,17 @@ typedef struct rb_apply_options {
 #define RB_APPLY_OPTIONS_INIT RB_OPTIONS_INIT_(rb_apply_options)
 
 typedef struct rb_apply_result {
+    size_t size;         /* RB_APPLY_RESULT_INIT sets it (see rb_coverage) */
     uint8_t *bytes;      /* the patched, verified file (rb_apply_result_free frees it) */
-    size_t size;
+    size_t bytes_size;
     size_t operations;   /* operations that changed the model (tests, skipped conflicts and those that
                             left a value as it was, such as a replace by the same value, excluded) */
-    int units;           /* units the format's description built (docs/usage.md "How apply works") */
-    char first_unit[256]; /* the first of them: its path and the operation that opened it */
+    int drafts;          /* drafts the format's description built: parts of the model no node had the
+                            shape of, edited as JSON and built back (docs/usage.md "How apply works") */
+    char first_draft[256]; /* the first of them: its path and the operation that opened it */
     char *changes;       /* want_changes: JSON array of {"op", "path", "was"?, "value"?} */
 } rb_apply_result;
+#define RB_APPLY_RESULT_INIT RB_OPTIONS_INIT_(rb_apply_result)
 
 /* The one way to apply patches: to a file's bytes (a document in memory: rb_doc_write it, apply,
  * rb_doc_parse the result's bytes, which must outlive that document).

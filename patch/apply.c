@@ -4,25 +4,25 @@
  * Each operation is applied to the parsed model (patch/model_edit.c; selectors and tests compared
  * by wire type through patch/model_select.c). What no node of the model has the shape of (a new
  * record member, the first element of an empty list, an annotation, a version change, the whole
- * document) is built by the format's description on the smallest unit around it
- * (patch/model_unit.c), once the stack is done. The model is then written, the output read back
+ * document) is built by the format's description on the smallest draft around it
+ * (patch/model_draft.c), once the stack is done. The model is then written, the output read back
  * and the two models compared node by node (core/model/model_equal.c): an edit costs a round trip plus
  * what it touches. Every refusal is final and names the file, the patch, the operation and the
- * path: a selector that matches nothing, a failed test, a conflict, a race record, a rule, a
- * unit the description refuses, a model the writer or the re-read refuses; a refusal costs no
+ * path: a selector that matches nothing, a failed test, a conflict, a race recording, a rule, a
+ * draft the description refuses, a model the writer or the re-read refuses; a refusal costs no
  * more than a success.
  */
 #include "patch/apply.h"
 #include "patch/apply_annotations.h"
 #include "patch/apply_assets.h"
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "core/model/model_equal.h"
 #include "patch/model_edit.h"
 #include "patch/model_select.h"
-#include "patch/model_unit.h"
+#include "patch/model_draft.h"
 #include "core/json/json.h"
 #include "patch/portable.h"
 #include "patch/stack.h"
@@ -150,11 +150,11 @@ static int pin_holds(rb_doc *doc, const json_t *op, char **want, char **got, cha
     why[0] = 0;
     int rc = path ? rb_model_locate(doc, path, &place, &plain, why, why_size) : -1;
     rb_node *node = rc == 0 ? place.node : NULL;
-    json_t *in_unit = rc == RB_MODEL_IN_UNIT ? rb_units_value(doc, place.node, place.rest) : NULL;
-    if (node && doc->units && rb_units_holds(doc, node)) in_unit = rb_units_value(doc, node, ""), node = NULL;
-    int holds = value && (in_unit ? rb_values_equal(in_unit, value) : node && node_matches_pin(doc, node, value));
+    json_t *in_draft = rc == RB_MODEL_IN_DRAFT ? rb_drafts_value(doc, place.node, place.rest) : NULL;
+    if (node && doc->drafts && rb_drafts_holds(doc, node)) in_draft = rb_drafts_value(doc, node, ""), node = NULL;
+    int holds = value && (in_draft ? rb_values_equal(in_draft, value) : node && node_matches_pin(doc, node, value));
     if (!holds) {
-        json_t *actual = in_unit ? json_incref(in_unit) : node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
+        json_t *actual = in_draft ? json_incref(in_draft) : node ? rb_model_to_json(doc, node, RB_BLOBS_REF) : NULL;
         *got = actual ? rb_json_compact_text(actual) : NULL;
         *want = value ? rb_json_compact_text(value) : NULL;
         json_decref(actual);
@@ -208,7 +208,7 @@ static int test_on_model(void *context, const char *patch, size_t i, const json_
 {
     model_stack *ms = context;
     const char *path = json_string_value(json_object_get(op, "path"));
-    char *want, *got, why[600];
+    char *want, *got, why[1024];
     if (pin_holds(ms->doc, op, &want, &got, why, sizeof why)) return 0;
     if (pins_overridden(ms->rq, patch)) {
         apply_warning(ms->out, "%s: operation %zu: the pin of %s fails (it expects %.120s, this file has %.120s): "
@@ -220,15 +220,17 @@ static int test_on_model(void *context, const char *patch, size_t i, const json_
     if (got)
         snprintf(message, size, "%s: operation %zu: test failed: %s is %.200s, not %.200s", patch, i, path, got,
                  want ? want : "?");
+    else if (why[0]) /* the reason first: a long path does not push it out of the message */
+        snprintf(message, size, "%s: operation %zu: test failed: %s, so %s does not exist", patch, i, why,
+                 path ? path : "?");
     else
-        snprintf(message, size, "%s: operation %zu: test failed: %s does not exist%s%s%s", patch, i, path ? path : "?",
-                 why[0] ? " (" : "", why, why[0] ? ")" : "");
+        snprintf(message, size, "%s: operation %zu: test failed: %s does not exist", patch, i, path ? path : "?");
     free(want);
     free(got);
     return -1;
 }
 
-/* Where an operation acts: its plain path (inside a unit the description builds, or a place it
+/* Where an operation acts: its plain path (inside a draft the description builds, or a place it
  * will build). */
 static int locate_on_model(void *context, const json_t *op, char **plain, char *why, size_t why_size)
 {
@@ -242,7 +244,7 @@ static int locate_on_model(void *context, const json_t *op, char **plain, char *
     rb_buf where;
     rb_buf_init(&where);
     int rc = rb_model_locate(ms->doc, path, &place, &where, why, why_size);
-    if (rc == RB_MODEL_IN_UNIT || rc == RB_MODEL_BEYOND) rc = 0; /* `where` names the place */
+    if (rc == RB_MODEL_IN_DRAFT || rc == RB_MODEL_BEYOND) rc = 0; /* `where` names the place */
     rb_model_place_free(&place);
     if (rc == 0 && !(*plain = strdup(where.data ? (const char *)where.data : ""))) {
         snprintf(why, why_size, "out of memory");
@@ -255,9 +257,9 @@ static int locate_on_model(void *context, const json_t *op, char **plain, char *
 static void line_on_model(void *context, const char *text) { apply_line(((model_stack *)context)->out, "%s", text); }
 
 /* What the format keeps beside a list, in step with an operation on one of its elements. */
-static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_path)
+static json_t *in_step_ops(rb_doc *doc, const json_t *op, const char *plain_path)
 {
-    if (!doc->format->companions) return NULL;
+    if (!doc->format->in_step) return NULL;
     const char *from = json_string_value(json_object_get(op, "from"));
     char *plain_from = NULL;
     if (from) {
@@ -270,8 +272,8 @@ static json_t *companion_ops(rb_doc *doc, const json_t *op, const char *plain_pa
         rb_buf_free(&plain);
         if (!plain_from) return NULL;
     }
-    rb_model_view view = companions_model_view(doc);
-    json_t *ops = companions_for(doc->format, &view, op, plain_path, plain_from);
+    rb_model_view view = in_step_model_view(doc);
+    json_t *ops = in_step_ops_for(doc->format, &view, op, plain_path, plain_from);
     free(plain_from);
     return ops;
 }
@@ -303,8 +305,8 @@ static int note_from(rb_doc *doc, const json_t *op, apply_outcome *out)
     return rc;
 }
 
-/* Applies the companion operations (each listed with --dry-run, none counted as the user's). */
-static int apply_companions(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i,
+/* Applies the in-step operations (each listed with --dry-run, none counted as the user's). */
+static int apply_in_step(rb_doc *doc, const json_t *ops, apply_outcome *out, const char *patch, size_t i,
                             char *message, size_t size)
 {
     for (size_t k = 0; k < json_array_size(ops); k++) {
@@ -365,7 +367,7 @@ static int moves_onto_itself(const json_t *op, const char *kind)
 }
 
 /* One operation: what the format keeps in step with it read first, then the operation, then
- * those; each change noted for the dry run and the race-record check. RB_STACK_UNCHANGED when
+ * those; each change noted for the dry run and the race-recording check. RB_STACK_UNCHANGED when
  * the model holds what it held (a replace by the same value, an offset of 0, a move onto
  * itself: applied, but no change, docs/usage.md "Where outputs go"). */
 static int change_on_model(void *context, const char *patch, size_t i, const json_t *op, const char *plain,
@@ -376,10 +378,10 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     apply_outcome *out = ms->out;
     const char *kind = json_string_value(json_object_get(op, "op"));
     char why[1200];
-    rb_units_set_operation(doc, patch, i);
+    rb_drafts_set_operation(doc, patch, i);
     int same = sets_in_place(kind, plain) ? holds_already(doc, op, kind, plain) : 0;
     json_t *was = out->changes || same < 0 ? rb_model_json_at(doc, plain) : NULL;
-    json_t *companions = companion_ops(doc, op, plain);
+    json_t *in_step = in_step_ops(doc, op, plain);
     json_t *followers = follower_ops(doc, op, plain, why, sizeof why);
     int rc = why[0] ? -1 : 0; /* the followers refuse */
     char *resolved = NULL;
@@ -394,9 +396,9 @@ static int change_on_model(void *context, const char *patch, size_t i, const jso
     else json_decref(was), json_decref(now);
     free(resolved);
     if (rc != 0) snprintf(message, size, "%s: operation %zu: %s", patch, i, why);
-    if (rc == 0) rc = apply_companions(doc, companions, out, patch, i, message, size);
-    if (rc == 0) rc = apply_companions(doc, followers, out, patch, i, message, size);
-    json_decref(companions);
+    if (rc == 0) rc = apply_in_step(doc, in_step, out, patch, i, message, size);
+    if (rc == 0) rc = apply_in_step(doc, followers, out, patch, i, message, size);
+    json_decref(in_step);
     json_decref(followers);
     return rc == 0 && unchanged ? RB_STACK_UNCHANGED : rc;
 }
@@ -405,7 +407,7 @@ static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *o
 {
     const json_t **ops = calloc(rq->count ? rq->count : 1, sizeof(json_t *));
     const char **names = calloc(rq->count ? rq->count : 1, sizeof(char *));
-    char why[1600];
+    char why[sizeof out->error.message];
     int rc = ops && names ? 0 : -1;
     if (rc != 0) snprintf(why, sizeof why, "out of memory");
     for (size_t p = 0; rc == 0 && p < rq->count; p++) {
@@ -439,19 +441,19 @@ static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome 
     return apply_verify(rq, doc, out);
 }
 
-/* The units the stack opened, built by the description; each node put in place counts as
- * edited (the race-record check looks below it). */
+/* The drafts the stack opened, built by the description; each node put in place counts as
+ * edited (the race-recording check looks below it). */
 static int note_placed(void *context, rb_node *node, const char *path, const char *opened_by)
 {
     apply_outcome *out = context;
-    if (!out->units++) snprintf(out->first_unit, sizeof out->first_unit, "%.120s (%.120s)", path, opened_by);
+    if (!out->drafts++) snprintf(out->first_draft, sizeof out->first_draft, "%.120s (%.120s)", path, opened_by);
     return edited_nodes_place(out->edited, node);
 }
 
 static int build_units(rb_doc *doc, apply_outcome *out)
 {
     char why[1600];
-    if (rb_units_end(doc, note_placed, out, why, sizeof why) == 0) return 0;
+    if (rb_drafts_end(doc, note_placed, out, why, sizeof why) == 0) return 0;
     apply_fail(out, RB_E_MODEL, "%s", why);
     return -1;
 }
@@ -489,7 +491,7 @@ static const char *encoding_now(const rb_doc *doc)
 static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out)
 {
     const char *read_as = encoding_now(doc);
-    if (!(out->edited = edited_nodes_new()) || rb_units_begin(doc) != 0) {
+    if (!(out->edited = edited_nodes_new()) || rb_drafts_begin(doc) != 0) {
         rb_doc_free(doc);
         apply_fail(out, RB_E_NOMEM, "out of memory");
         return -1;
@@ -501,19 +503,19 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     if (rc == 0) rc = stack_on_model(rq, doc, out);
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);
-    rb_units_discard(doc);
-    if (rc == 0) rc = apply_records_unchanged(rq, doc, out);
+    rb_drafts_discard(doc);
+    if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
     if (rc == 0) rc = apply_rules_after(rq, doc, out);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;
     /* nothing edits the model between the records' check above and the write: the write's guard
-     * need not read the original again to compare them (core/doc/record_guard.c). The check is of
+     * need not read the original again to compare them (core/doc/recording_guard.c). The check is of
      * the records' content: a patch that changes the encoding (a text form written as binary,
      * which needs the original beside it) leaves the guard its own decision. */
-    doc->records_proven = rc == 0 && strcmp(read_as, encoding_now(doc)) == 0;
+    doc->recordings_proven = rc == 0 && strcmp(read_as, encoding_now(doc)) == 0;
     if (rc == 0) rc = write_and_verify(rq, doc, out);
-    doc->records_proven = 0;
+    doc->recordings_proven = 0;
     doc->blob_source = NULL;
     doc->edited = 0;
     if (rc == 0 && rq->want_doc) out->doc = doc;

@@ -3,7 +3,7 @@
  * with `$` ($stream, $blob, $id, ...) are how the JSON view spells what the writer derives or how
  * a value is stored, not fields. A patch that edits one would be built by the description, which
  * reads a few of them and ignores the rest: such an operation would report success and change
- * nothing, and the unit it opened would change how later operations are checked. So they are
+ * nothing, and the draft it opened would change how later operations are checked. So they are
  * refused, naming the path, before anything is read; the one documented input is kept: removing
  * a stream's "$stream" (or its "original") has the stream encoded again.
  */

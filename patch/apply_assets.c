@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "patch/apply_assets.h"
+#include "core/error.h"
 #include "patch/model_edit.h"
 #include "core/json/json.h"
 
@@ -62,7 +63,7 @@ static char *plain_path(rb_doc *doc, const char *path, const rb_patch *patch, si
         rb_buf_put_u8(&plain, 0);
         out = plain.failed ? NULL : strdup((const char *)plain.data);
     } else {
-        memset(err, 0, sizeof *err);
+        rb_error_clear(err);
         err->status = RB_E_MODEL;
         snprintf(err->message, sizeof err->message, "%.80s, operation %zu: %.300s", patch->name, index,
                  place.node || why[0] ? why : "the path names nothing in this file");
@@ -114,7 +115,7 @@ static int refuse_overlap(json_t *touched, const json_t *more, const rb_patch *p
             const char *other = json_string_value(json_array_get(seen, 0));
             if (!paths_overlap(path, other) || strcmp(json_string_value(json_array_get(seen, 1)), here) == 0)
                 continue;
-            memset(err, 0, sizeof *err);
+            rb_error_clear(err);
             err->status = RB_E_MODEL;
             snprintf(err->message, sizeof err->message,
                      "%s: its $file changes %.160s, which the $file of %s changes too; each file is put back "
@@ -143,7 +144,7 @@ static int asset_operations(rb_status st, char *text, const rb_patch *patch, siz
         return -1;
     }
     if (st == RB_E_USAGE || st == RB_E_UNSUPPORTED) { /* no asset there: the bytes are the blob */
-        memset(err, 0, sizeof *err);
+        rb_error_clear(err);
         return json_array_append(ops, (json_t *)op);
     }
     if (st != RB_OK) {
@@ -176,7 +177,7 @@ static int expand_operation(rb_doc *doc, const rb_patch *patch, size_t index, js
     size_t size = 0;
     if (inline_bytes) {
         if (inline_data(inline_bytes, &data, &size) != 0) {
-            memset(err, 0, sizeof *err);
+            rb_error_clear(err);
             err->status = RB_E_USAGE;
             snprintf(err->message, sizeof err->message, "%.80s, operation %zu: the $png value is no base64", patch->name,
                      index);
@@ -195,7 +196,7 @@ static int expand_operation(rb_doc *doc, const rb_patch *patch, size_t index, js
     }
     int read = read_whole(file, doc->limits.max_decompressed_size, &data, &size);
     if (read != 0) {
-        memset(err, 0, sizeof *err);
+        rb_error_clear(err);
         err->status = read > 0 ? RB_E_LIMIT : RB_E_IO;
         snprintf(err->message, sizeof err->message, "%.80s, operation %zu: $file %.300s %s", patch->name, index, file,
                  read > 0 ? "holds more than the limit max_decompressed_size" : "cannot be read");

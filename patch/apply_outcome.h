@@ -35,12 +35,12 @@ typedef struct apply_outcome {
     rb_doc *doc;      /* want_doc: the patched model */
     json_t *changes;  /* want_changes: [{op, path, was?, value?}] */
     size_t operations;
-    int units;             /* units the description built (patch/model_unit.c) */
-    char first_unit[256];  /* the first one's path and operation */
+    int drafts;             /* drafts the description built (patch/model_draft.c) */
+    char first_draft[256];  /* the first one's path and operation */
     rb_error error;   /* on failure */
     rb_buf lines;     /* report lines (apply_outcome.c put_line) */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
-    struct edited_nodes *edited; /* what the edits reached (apply_records.c) */
+    struct edited_nodes *edited; /* what the edits reached (apply_recordings.c) */
 } apply_outcome;
 
 /* Report lines (apply_outcome.c): information, and warnings; the first failure stands. */

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/model/model_equal.h"
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include "patch/diff_units.h"
 #include "patch/model_diff.h"
 
@@ -64,9 +64,9 @@ static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, c
     }
     json_t *out = ops;
     if (!(flags & RB_DIFF_PLAIN) && json_array_size(ops)) { /* a diff to share: every operation pinned */
-        size_t met = companions_deferred_met();
+        size_t met = in_step_deferred_met();
         if (!pinned && (rb_model_diff_pin(full, a_bytes, a_size, ops, &pinned, why, sizeof why) != 0 ||
-                        companions_deferred_met() != met)) { /* by units: apply's companions met bytes */
+                        in_step_deferred_met() != met)) { /* by units: apply's in-step lists met bytes */
             int met_bytes = pinned != NULL; /* the pins were made, from a unit kept as bytes */
             json_decref(ops);
             json_decref(pinned);
@@ -120,7 +120,7 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
         rb_doc_free(ua);
         rb_doc_free(ub);
         if (st == RB_OK || st == RB_E_USAGE || st == RB_E_NOMEM) {
-            if (st != RB_OK && err) *err = unit_err;
+            if (st != RB_OK && err) rb_error_copy(err, &unit_err);
             return st;
         }
     }

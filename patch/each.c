@@ -10,7 +10,7 @@
  * through the field's type; "count" states how many operations the expansion must make. An
  * add, copy or move with "as": NAME names what it put in place; a later path "@NAME/..." starts
  * there. The stack (patch/stack.c) carries out the plain operations one by one, so conflicts,
- * companions and everything derived follow each of them as they follow one written by hand, and
+ * in-step lists and everything derived follow each of them as they follow one written by hand, and
  * `rebyte resolve` prints them.
  */
 #include "patch/each.h"

@@ -1,8 +1,8 @@
 /* RFC 6901 JSON Pointer and RFC 6902 JSON Patch over jansson.
  *
  * The engine edits model nodes (patch/model_edit.c); this is the JSON edge, kept for what has no
- * model to edit: a unit the model cannot take the shape of, open as JSON until its description
- * builds it back (patch/model_unit.c), and a plain JSON document (`rebyte json-patch`,
+ * model to edit: a draft the model cannot take the shape of, open as JSON until its description
+ * builds it back (patch/model_draft.c), and a plain JSON document (`rebyte json-patch`,
  * patch/portable.c). Tokens are read by the one pointer module (core/model/pointer.c) and values
  * compared by the one JSON comparison (rb_values_equal, pins.h), as on the model.
  *

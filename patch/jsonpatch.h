@@ -18,8 +18,8 @@ json_t *rb_json_pointer_get(json_t *doc, const char *pointer, char *err, size_t 
    "patch[2] (replace /a/b): member 'a' not found". */
 int rb_json_patch_apply(json_t **doc, const json_t *patch, char *err, size_t errlen);
 /* The same on `*work` itself, without the copy that makes rb_json_patch_apply all or nothing: on
- * failure *work is left part-patched (for a caller that discards it then, such as apply's units,
- * patch/model_unit.c: a copy per operation made a many-operation unit quadratic). */
+ * failure *work is left part-patched (for a caller that discards it then, such as apply's drafts,
+ * patch/model_draft.c: a copy per operation made a many-operation draft quadratic). */
 int rb_json_patch_apply_in_place(json_t **work, const json_t *patch, char *err, size_t errlen);
 
 #endif /* REBYTE_JSONPATCH_H */

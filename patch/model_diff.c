@@ -19,7 +19,7 @@
 #include "patch/model_diff.h"
 #include <stdlib.h>
 #include <string.h>
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include "patch/identity.h"
 #include "core/json/json.h"
 #include "core/model/model_equal.h"

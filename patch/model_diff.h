@@ -8,7 +8,7 @@
  * every replaced value (`diff --by-identity`). */
 enum { RB_MODEL_DIFF_PLAIN = 0, RB_MODEL_DIFF_IDENTITY = 1 };
 /* A flag of the walk's `mode`: a blob changed in part is replaced whole, not as the byte range
- * that changed ({"$splice"}: what a unit held as JSON cannot take). */
+ * that changed ({"$splice"}: what a draft held as JSON cannot take). */
 enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 
 /* The walk of two models (model_diff.c): the operations that turn node `a` of `da` into node `b`
@@ -17,8 +17,8 @@ enum { RB_MODEL_DIFF_WHOLE_BLOBS = 2 };
 int rb_model_diff_walk(const rb_doc *da, const rb_node *a, const rb_doc *db, const rb_node *b, json_t *ops,
                        json_t *plains, const char *path, int mode, int index_paths);
 /* The patch (RFC 6902 array in *ops) that turns document `a` into `b` when applied to `a`'s file
- * (`a_bytes`): the walk of two models, without what apply derives (companion lists, renumbered
- * indexes: rb_format.companions) or the writer completes (rb_format.written_lists), settled by
+ * (`a_bytes`): the walk of two models, without what apply derives (in-step lists, renumbered
+ * indexes: rb_format.in_step) or the writer completes (rb_format.written_lists), settled by
  * applying it to a copy of A's model (model_diff_settle.c). With `pinned` (may be NULL), also the
  * patch as rb_model_diff_pin pins it, taken while the settling replayed it, when it did (else
  * *pinned is NULL). 0, or -1 with `why`. */

@@ -25,9 +25,9 @@ enum { PICTURES_MAX = 64 };
 static int keep_picture(void *context, const rb_asset *asset)
 {
     if (strcmp(asset->kind, "image") != 0 || !asset->replaceable) return 0;
-    char *text = malloc(4 * ((asset->size + 2) / 3) + 1);
+    char *text = malloc(4 * ((asset->data_size + 2) / 3) + 1);
     if (!text) return -1;
-    size_t n = rb_base64_encode(asset->data, asset->size, text);
+    size_t n = rb_base64_encode(asset->data, asset->data_size, text);
     int r = json_object_set_new(context, asset->path, json_stringn(text, n));
     free(text);
     return r;

@@ -21,12 +21,12 @@ rb_doc *rb_model_diff_applied(const rb_doc *a, const uint8_t *a_bytes, size_t a_
     rb_error err = {0};
     rb_patch *patch = text ? rb_patch_parse(text, strlen(text), "the diff", &err) : NULL;
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result result = {0};
+    rb_apply_result result = RB_APPLY_RESULT_INIT;
     rb_doc *got = NULL;
     *bytes = NULL;
     if (patch && rb_apply(a_bytes, a_size, a->file_name, patches, 1, NULL, &result, &err) == RB_OK) {
         rb_read_options ro = {.file_name = a->file_name, .limits = &a->limits};
-        got = rb_doc_parse_as(a->format, result.bytes, result.size, &ro, &err);
+        got = rb_doc_parse_as(a->format, result.bytes, result.bytes_size, &ro, &err);
         if (got) {
             *bytes = result.bytes;
             result.bytes = NULL;

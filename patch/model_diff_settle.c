@@ -1,16 +1,16 @@
 /*
  * What the writer or apply derives, settled (docs/usage.md "Diffs"): the walk's operations
  * (model_diff.c) become the patch apply takes. Apply keeps the data a format holds beside a list
- * in step with every edit of the list (rb_format.companions: a map's per-item and per-block
+ * in step with every edit of the list (rb_format.in_step: a map's per-item and per-block
  * chunks, its index lists), and the writer completes some lists from the rest of the model
  * (rb_format.written_lists: a string table, a name table); the walk's operations there are
  * dropped, the rest is applied to a fresh read of A exactly as apply does it, and what still
- * differs (a companion value the user changed) is diffed again from there. Then the pins a
+ * differs (a in-step value the user changed) is diffed again from there. Then the pins a
  * shared diff carries.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include "patch/identity.h"
 #include "patch/model_diff.h"
 #include "patch/model_edit.h"
@@ -39,7 +39,7 @@ static int is_list_edit(const char *kind)
 }
 
 /* How much of the plain `path` leads to the deepest list on its way in `doc` (the list a
- * companion operation edits, or the one holding the element it renumbers). */
+ * in-step operation edits, or the one holding the element it renumbers). */
 enum { PATH_DEPTH = 32 };
 static size_t list_part(const rb_doc *doc, const char *path)
 {
@@ -104,7 +104,7 @@ static void follower_places(const rb_doc *a, const json_t *ops, const json_t *pl
     }
 }
 
-/* The lists apply keeps in step by itself with the walk's list edits (rb_format.companions),
+/* The lists apply keeps in step by itself with the walk's list edits (rb_format.in_step),
  * read on A: the walk's operations there are derived data. The format is asked about every list
  * edit, as apply asks about every operation of the patch: which lists follow an edit can depend
  * on the element (GBX: only a free block has a position in 0x0304305F), and a list never asked
@@ -113,8 +113,8 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
 {
     json_t *regions = json_array();
     follower_places(a, ops, plains, regions);
-    if (!a->format->companions) return regions;
-    rb_model_view view = companions_model_view(a);
+    if (!a->format->in_step) return regions;
+    rb_model_view view = in_step_model_view(a);
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
@@ -122,7 +122,7 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
         /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
         int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
-        json_t *extra = companions_for(a->format, &view, op, path, from);
+        json_t *extra = in_step_ops_for(a->format, &view, op, path, from);
         json_t *own = whole && path ? json_pack("[s]", path) : NULL;
         for (size_t k = 0; k < json_array_size(extra); k++) {
             const char *path = json_string_value(json_object_get(json_array_get(extra, k), "path"));
@@ -141,7 +141,7 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
     return regions;
 }
 
-/* One operation on the work model as apply does it: the format's companion operations (of a
+/* One operation on the work model as apply does it: the format's in-step operations (of a
  * list edit) or followers (of a replace) are read before it and applied after it
  * (patch/apply.c operation_on_model). */
 static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
@@ -149,7 +149,7 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
     const char *kind = json_string_value(json_object_get(op, "op"));
     if (kind && !strcmp(kind, "test")) return 0;
     json_t *extra = NULL;
-    if (work->format->companions && is_list_edit(kind)) {
+    if (work->format->in_step && is_list_edit(kind)) {
         char *plain[2] = {NULL, NULL};
         const char *paths[2] = {json_string_value(json_object_get(op, "path")),
                                 json_string_value(json_object_get(op, "from"))};
@@ -163,8 +163,8 @@ static int replay(rb_doc *work, const json_t *op, char *why, size_t why_size)
             rb_model_place_free(&place);
             rb_buf_free(&resolved);
         }
-        rb_model_view view = companions_model_view(work);
-        if (plain[0]) extra = companions_for(work->format, &view, op, plain[0], plain[1]);
+        rb_model_view view = in_step_model_view(work);
+        if (plain[0]) extra = in_step_ops_for(work->format, &view, op, plain[0], plain[1]);
         free(plain[0]);
         free(plain[1]);
     }
@@ -354,7 +354,7 @@ static int refuses_b_itself(const rb_error *refusal)
 }
 
 /* The walk without what apply derives, applied to a fresh read of A; what then still differs (a
- * companion value the user changed, a symbol table after new names) is walked again from
+ * in-step value the user changed, a symbol table after new names) is walked again from
  * there. By `*leave`, what differs in the lists the writer completes (rb_format.written_lists:
  * a string table, a name table) is left to the writer, and apply proves that it gives B; it is
  * set to LEAVE_NOTHING when the walk does not change what it would leave. NULL when the
@@ -533,10 +533,10 @@ static int diff_docs_once(rb_doc *own, const uint8_t *a_bytes, size_t a_size, co
 {
     int left = own->format->written_lists ? LEAVE_ALL : LEAVE_NOTHING;
     pin_log pins = {pinned ? json_array() : NULL, 0, 0};
-    size_t met = companions_deferred_met();
+    size_t met = in_step_deferred_met();
     int final = 0;
     *ops = settled(own, own, a_bytes, a_size, b, mode, 0, 0, &left, &final, &pins, why, why_size);
-    if (companions_deferred_met() != met) { /* what apply derives was read where A keeps bytes */
+    if (in_step_deferred_met() != met) { /* what apply derives was read where A keeps bytes */
         json_decref(*ops);
         *ops = NULL;
         pins.own_changed = 1; /* not retried on it: the whole models are diffed */

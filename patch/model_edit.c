@@ -10,8 +10,8 @@
  * over the edited model (WRITE checks every key and kind), and the caller re-reads what was
  * written and compares it with the model (patch/apply.c). What no node has the shape of (a new
  * record member, the first element of an empty list, an annotation, a version change, the whole
- * document) is built by the format's description on the smallest unit around it
- * (patch/model_unit.c); a path into such a unit edits its JSON until it is built.
+ * document) is built by the format's description on the smallest draft around it
+ * (patch/model_draft.c); a path into such a draft edits its JSON until it is built.
  */
 #include "patch/model_edit.h"
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 #include "core/json/json.h"
 #include "core/model/pointer.h"
 #include "patch/model_select.h"
-#include "patch/model_unit.h"
+#include "patch/model_draft.h"
 #include "patch/portable.h"
 #include "patch/selector.h"
 
@@ -91,7 +91,7 @@ static int step(rb_doc *doc, rb_node *cur, const char *raw, size_t raw_length, i
         }
         put_text(plain, "/");
         rb_buf_put(plain, raw, raw_length);
-        if (place->key[0] == '$') { /* the rest of the path is the annotation's: the unit's JSON */
+        if (place->key[0] == '$') { /* the rest of the path is the annotation's: the draft's JSON */
             put_text(plain, raw + raw_length);
             snprintf(why, why_size, "%s: an annotation is built by the format's description", path);
             return RB_MODEL_BEYOND;
@@ -106,18 +106,18 @@ static int step(rb_doc *doc, rb_node *cur, const char *raw, size_t raw_length, i
     return 0;
 }
 
-/* The path goes on inside open unit `unit` (patch/model_unit.c) from `rest`. */
-static int into_unit(rb_doc *doc, rb_node *unit, const char *rest, rb_model_place *place, rb_buf *plain, char *why,
+/* The path goes on inside open draft `draft` (patch/model_draft.c) from `rest`. */
+static int into_draft(rb_doc *doc, rb_node *draft, const char *rest, rb_model_place *place, rb_buf *plain, char *why,
                      size_t why_size)
 {
     free(place->key);
     place->key = NULL;
-    place->node = unit;
+    place->node = draft;
     place->rest = rest;
-    if (rb_units_resolve(doc, unit, rest, plain, why, why_size) != 0) return -1;
+    if (rb_drafts_resolve(doc, draft, rest, plain, why, why_size) != 0) return -1;
     rb_buf_put_u8(plain, 0);
     if (plain->failed) { snprintf(why, why_size, "out of memory"); return -1; }
-    return RB_MODEL_IN_UNIT;
+    return RB_MODEL_IN_DRAFT;
 }
 
 int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf *plain, char *why, size_t why_size)
@@ -132,14 +132,14 @@ int rb_model_locate(rb_doc *doc, const char *path, rb_model_place *place, rb_buf
     const char *raw;
     size_t raw_length;
     int next;
-    if (doc->units && rb_units_holds(doc, doc->root)) return into_unit(doc, doc->root, path, place, plain, why, why_size);
+    if (doc->drafts && rb_drafts_holds(doc, doc->root)) return into_draft(doc, doc->root, path, place, plain, why, why_size);
     while ((next = rb_pointer_next(&w, &raw, &raw_length)) == 1) {
         rb_node *cur = place->node;
         if (!cur) {
             snprintf(why, why_size, "%s: a part of the path does not exist", path);
             return -1;
         }
-        if (doc->units && rb_units_holds(doc, cur)) return into_unit(doc, cur, raw - 1, place, plain, why, why_size);
+        if (doc->drafts && rb_drafts_holds(doc, cur)) return into_draft(doc, cur, raw - 1, place, plain, why, why_size);
         int rc = step(doc, cur, raw, raw_length, rb_pointer_at_end(&w), path, place, plain, why, why_size);
         if (rc != 0) {
             rb_buf_put_u8(plain, 0); /* a BEYOND's plain path is read */
@@ -163,8 +163,8 @@ json_t *rb_model_json_at(rb_doc *doc, const char *path)
     char why[256];
     json_t *v = NULL;
     int rc = rb_model_locate(doc, path, &place, &plain, why, sizeof why);
-    if (rc == RB_MODEL_IN_UNIT) v = json_incref(rb_units_value(doc, place.node, place.rest));
-    else if (rc == 0 && place.node && rb_units_holds(doc, place.node)) v = json_incref(rb_units_value(doc, place.node, ""));
+    if (rc == RB_MODEL_IN_DRAFT) v = json_incref(rb_drafts_value(doc, place.node, place.rest));
+    else if (rc == 0 && place.node && rb_drafts_holds(doc, place.node)) v = json_incref(rb_drafts_value(doc, place.node, ""));
     else if (rc == 0 && place.node) v = rb_model_to_json(doc, place.node, RB_BLOBS_REF);
     rb_model_place_free(&place);
     rb_buf_free(&plain);
@@ -443,18 +443,18 @@ static int op_test(op_context *c)
 {
     if (!c->place.node) { snprintf(c->why, c->why_size, "test failed: %s does not exist", c->path); return -1; }
     const json_t *value = json_object_get(c->op, "value");
-    int same = c->doc->units && rb_units_holds(c->doc, c->place.node)
-                   ? rb_values_equal(rb_units_value(c->doc, c->place.node, ""), value)
+    int same = c->doc->drafts && rb_drafts_holds(c->doc, c->place.node)
+                   ? rb_values_equal(rb_drafts_value(c->doc, c->place.node, ""), value)
                    : rb_model_value_matches(c->doc, c->place.node, value);
     if (!same) snprintf(c->why, c->why_size, "test failed at %s", c->path);
     return same ? 0 : -1;
 }
 
-/* A version field: the description decides which fields go with it, so the unit around it is
- * built again (patch/model_unit.c) once the patch's other operations are done. */
+/* A version field: the description decides which fields go with it, so the draft around it is
+ * built again (patch/model_draft.c) once the patch's other operations are done. */
 static int changes_version(const rb_doc *doc, const rb_node *node)
 {
-    return doc->units && node->kind == RB_K_INT && node->key && strcmp(node->key, "version") == 0;
+    return doc->drafts && node->kind == RB_K_INT && node->key && strcmp(node->key, "version") == 0;
 }
 
 static int op_add_or_replace(op_context *c, int replace)
@@ -495,7 +495,7 @@ static int op_remove(op_context *c)
 static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, size_t why_size);
 
 /* move and copy as "remove from" (a move) and "add path" with the value found at "from": where
- * either side is in a unit held as JSON, or the node cannot be taken over (a stream, the root). */
+ * either side is in a draft held as JSON, or the node cannot be taken over (a stream, the root). */
 static int move_by_value(op_context *c, const char *from, int move)
 {
     json_t *value = rb_model_json_at(c->doc, from);
@@ -534,9 +534,9 @@ static int op_move_or_copy(op_context *c, int move)
     int target_rc = rc == 0 ? rb_model_locate(c->doc, c->path, &target, &target_plain, c->why, c->why_size) : 0;
     if (rc == 0) rb_model_place_free(&target);
     rb_buf_free(&target_plain);
-    int by_value = rc == RB_MODEL_IN_UNIT || target_rc == RB_MODEL_IN_UNIT || target_rc == RB_MODEL_BEYOND ||
+    int by_value = rc == RB_MODEL_IN_DRAFT || target_rc == RB_MODEL_IN_DRAFT || target_rc == RB_MODEL_BEYOND ||
                    (rc == 0 && source.node && (!source.parent || source.node->kind == RB_K_STREAM ||
-                                               (c->doc->units && rb_units_holds(c->doc, source.node))));
+                                               (c->doc->drafts && rb_drafts_holds(c->doc, source.node))));
     rb_node *node = rc == 0 && !by_value ? source.node : NULL;
     if (node && move) {
         remove_kid(source.parent, source.index);
@@ -546,8 +546,8 @@ static int op_move_or_copy(op_context *c, int move)
     }
     rb_buf_free(&from_plain);
     rb_model_place_free(&source);
-    if (by_value && c->doc->units) return move_by_value(c, from, move);
-    if (rc != 0 && rc != RB_MODEL_IN_UNIT) return rc;
+    if (by_value && c->doc->drafts) return move_by_value(c, from, move);
+    if (rc != 0 && rc != RB_MODEL_IN_DRAFT) return rc;
     if (!node) {
         snprintf(c->why, c->why_size, "%s: from %s cannot be taken on the model", c->path, from);
         return RB_MODEL_BEYOND;
@@ -560,12 +560,12 @@ static int op_move_or_copy(op_context *c, int move)
     return put_node(c->doc, &c->place, node, c->path, c->why, c->why_size);
 }
 
-/* The unit around the operation's place opened (patch/model_unit.c); a new element of a list of
- * units has a placeholder put at its place meanwhile. */
-static int open_unit(op_context *c, int replace)
+/* The draft around the operation's place opened (patch/model_draft.c); a new element of a list of
+ * drafts has a placeholder put at its place meanwhile. */
+static int open_draft(op_context *c, int replace)
 {
     rb_node *placeholder = NULL;
-    int rc = rb_units_open_for(c->doc, c->op, (const char *)c->plain.data, &placeholder, c->why, c->why_size);
+    int rc = rb_drafts_open_for(c->doc, c->op, (const char *)c->plain.data, &placeholder, c->why, c->why_size);
     if (rc != 0 || !placeholder) return rc;
     if (replace) {
         c->place.parent->v.kids.items[c->place.index] = placeholder;
@@ -591,8 +591,8 @@ static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, si
     rb_buf_init(&c.plain);
     int moves = strcmp(name, "move") == 0 || strcmp(name, "copy") == 0;
     int rc = moves ? 0 : rb_model_locate(doc, c.path, &c.place, &c.plain, why, why_size);
-    if (rc == RB_MODEL_IN_UNIT) {
-        rc = rb_units_apply(doc, c.place.node, op, c.place.rest, why, why_size);
+    if (rc == RB_MODEL_IN_DRAFT) {
+        rc = rb_drafts_apply(doc, c.place.node, op, c.place.rest, why, why_size);
     } else if (rc == 0) {
         if (strcmp(name, "test") == 0) rc = op_test(&c);
         else if (strcmp(name, "replace") == 0) rc = op_add_or_replace(&c, 1);
@@ -601,9 +601,9 @@ static int apply_one(rb_doc *doc, const json_t *op, rb_buf *plain, char *why, si
         else if (moves) rc = op_move_or_copy(&c, name[0] == 'm');
         else { snprintf(why, why_size, "unknown operation \"%s\"", name); rc = -1; }
         /* what no node has the shape of: the format's description builds it */
-        if (rc == RB_MODEL_BEYOND && doc->units && !moves && c.plain.data) rc = open_unit(&c, name[0] == 'r');
-    } else if (rc == RB_MODEL_BEYOND && doc->units && c.plain.data) {
-        rc = open_unit(&c, 0);
+        if (rc == RB_MODEL_BEYOND && doc->drafts && !moves && c.plain.data) rc = open_draft(&c, name[0] == 'r');
+    } else if (rc == RB_MODEL_BEYOND && doc->drafts && c.plain.data) {
+        rc = open_draft(&c, 0);
     }
     if (rc == 0 && c.plain.data) rb_buf_put(plain, c.plain.data, strlen((const char *)c.plain.data) + 1);
     if (rc == 0 && strcmp(name, "test") != 0 && c.plain.data) /* selector indexes follow the edit */

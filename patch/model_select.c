@@ -447,8 +447,7 @@ int rb_model_select(rb_doc *doc, rb_node *list, const char *list_path, const cha
         *index = first;
         return 0;
     }
-    snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)%s", selector, path,
-             matches, hint);
+    rb_selector_refuse(why, why_size, selector, list_path && *list_path ? list_path : path, matches, hint);
     return -1;
 }
 

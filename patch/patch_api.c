@@ -80,10 +80,11 @@ static void pass_lines(const apply_outcome *out, const rb_apply_options *o)
 rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, const rb_patch *const *patches,
                    size_t count, const rb_apply_options *options, rb_apply_result *result, rb_error *err)
 {
-    memset(result, 0, sizeof(*result));
     rb_apply_options taken;
     char why[200];
-    if (rb_options_take(&taken, sizeof taken, options, sizeof taken, "rb_apply_options", why, sizeof why)) {
+    if (!result || !rb_result_take(result, sizeof *result, sizeof *result, "rb_apply_result", why, sizeof why) ||
+        rb_options_take(&taken, sizeof taken, options, sizeof taken, "rb_apply_options", why, sizeof why)) {
+        if (!result) snprintf(why, sizeof why, "rb_apply: no result");
         rb_error_set(err, RB_E_USAGE, file_name, NULL, "%s", why);
         return RB_E_USAGE;
     }
@@ -96,7 +97,7 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
     rb_buf_free(&out.lines);
     if (rc != 0) {
         if (err) {
-            *err = out.error;
+            rb_error_copy(err, &out.error);
             if (!err->status) err->status = RB_E_MODEL;
             if (!err->file[0]) snprintf(err->file, sizeof err->file, "%s", rq.name);
         }
@@ -106,10 +107,10 @@ rb_status rb_apply(const uint8_t *data, size_t size, const char *file_name, cons
         return out.error.status ? out.error.status : RB_E_MODEL;
     }
     result->bytes = out.bytes;
-    result->size = out.size;
+    result->bytes_size = out.size;
     result->operations = out.operations;
-    result->units = out.units;
-    snprintf(result->first_unit, sizeof result->first_unit, "%s", out.first_unit);
+    result->drafts = out.drafts;
+    snprintf(result->first_draft, sizeof result->first_draft, "%s", out.first_draft);
     if (out.changes) result->changes = json_dumps(out.changes, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(out.changes);
     json_decref(out.rules_before);
@@ -121,7 +122,9 @@ void rb_apply_result_free(rb_apply_result *result)
     if (!result) return;
     free(result->bytes);
     free(result->changes);
+    size_t size = result->size;
     memset(result, 0, sizeof(*result));
+    result->size = size; /* ready for another rb_apply */
 }
 
 /* ---------- resolve ---------- */
@@ -148,7 +151,7 @@ static rb_status resolve_on_file(const rb_doc *doc, const rb_patch *patch, char 
         rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
         st = RB_E_NOMEM;
     } else if (apply_on_model(&rq, &out) != 0) {
-        if (err) *err = out.error;
+        if (err) rb_error_copy(err, &out.error);
         if (err && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", doc->file_name);
         st = out.error.status ? out.error.status : RB_E_MODEL;
     } else if (!(*plain_json = rb_json_print_text(resolved))) {

@@ -134,8 +134,7 @@ static int select_on_json(void *context, const char *path, const char *selector,
         return -1;
     }
     if (each || *count == 1) return 0;
-    snprintf(why, why_size, "selector [%s] in %s matches %zu elements (it must match exactly one)", selector, path,
-             *count);
+    rb_selector_refuse(why, why_size, selector, path, *count, "");
     free(*indexes);
     *indexes = NULL;
     return -1;

@@ -15,7 +15,7 @@ static rb_status diff_sides(const rb_doc *doc, const rb_render_options *o, rb_do
 {
     const uint8_t *bytes = doc->section_count ? doc->sections[0].data : NULL;
     size_t size = doc->section_count ? doc->sections[0].size : 0;
-    rb_apply_result applied = {0};
+    rb_apply_result applied = RB_APPLY_RESULT_INIT;
     const rb_doc *other = o->diff_to;
     rb_status st = RB_OK;
     if (!bytes) {
@@ -28,7 +28,7 @@ static rb_status diff_sides(const rb_doc *doc, const rb_render_options *o, rb_do
         if (st == RB_OK) {
             rb_read_options read = RB_READ_OPTIONS_INIT;
             read.file_name = doc->file_name;
-            *made = rb_doc_parse(applied.bytes, applied.size, &read, err);
+            *made = rb_doc_parse(applied.bytes, applied.bytes_size, &read, err);
             if (!*made) st = err ? err->status : RB_E_FORMAT;
             other = *made;
         }
@@ -48,7 +48,7 @@ static rb_status diff_sides(const rb_doc *doc, const rb_render_options *o, rb_do
 rb_status rb_doc_render(rb_doc *doc, const rb_render_options *options, uint8_t **png, size_t *png_size,
                         char **report_json, rb_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     if (!png || !png_size || !doc) return RB_E_USAGE;
     *png = NULL;
     *png_size = 0;

@@ -15,7 +15,7 @@
  *
  * Conditions are parsed here for every engine (rb_selector_parse); the model matches them on its
  * nodes (patch/model_select.c). Matching on JSON stays for what is JSON and not a model: an open
- * unit (patch/model_unit.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
+ * draft (patch/model_draft.c, patch/each_model.c) and a plain JSON document (`rebyte json-patch`,
  * patch/portable.c).
  */
 #include "patch/selector.h"
@@ -62,6 +62,13 @@ static int parse_condition(char *part, rb_selector_condition *c)
     c->pointer = malloc(strlen(part) + 2);
     if (c->pointer) snprintf(c->pointer, strlen(part) + 2, "%s%s", *part ? "/" : "", part);
     return c->value && c->pointer ? 0 : -1;
+}
+
+void rb_selector_refuse(char *why, size_t why_size, const char *selector, const char *path, size_t matches,
+                        const char *hint)
+{
+    snprintf(why, why_size, "selector [%s] matches %zu elements (it must match exactly one)%s, in %s", selector, matches,
+             hint, path);
 }
 
 int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count)
@@ -159,8 +166,7 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
             if (found) index = all[0];
             free(all);
             if (found != 1) {
-                snprintf(err, err_size, "selector [%s] in %s matches %zu elements (it must match exactly one)",
-                         token + 1, path, found);
+                rb_selector_refuse(err, err_size, token + 1, path, found, "");
                 free(token);
                 free(out);
                 return -1;

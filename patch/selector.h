@@ -14,6 +14,10 @@ typedef struct rb_selector_condition {
  * here for every engine that matches selectors (plain JSON, its indexes, the model's):
  * *conditions malloc'd (rb_selector_conditions_free). 0, or -1 when there is none, a part is no
  * condition (then nothing matches) or out of memory. */
+/* A selector that does not match exactly one element, refused: the reason first, then the list
+ * (`hint`: what may explain no match, or ""). */
+void rb_selector_refuse(char *why, size_t why_size, const char *selector, const char *path, size_t matches,
+                        const char *hint);
 int rb_selector_parse(const char *selector, rb_selector_condition **conditions, size_t *count);
 void rb_selector_conditions_free(rb_selector_condition *c, size_t count);
 /* Every element of `array` that `selector` (the text between the brackets) names, ascending
@@ -26,6 +30,6 @@ int rb_pointer_resolve(json_t *doc, const char *path, char **resolved, char *err
 json_t *rb_json_op_resolve(json_t *doc, const json_t *op, char *err, size_t err_size);
 /* Apply a patch whose paths may hold selectors to *doc itself: each operation's selectors are
  * resolved against the document as the previous operations left it. On failure (-1 with `err`)
- * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_unit.c). */
+ * *doc is left part-patched, for a caller that then drops it (an open unit, patch/model_draft.c). */
 int rb_json_patch_apply_selectors_in_place(json_t **doc, const json_t *patch, char *err, size_t err_size);
 #endif

@@ -106,12 +106,12 @@ static inline uint8_t *test_apply_text(const char *name, const uint8_t *data, si
 {
     rb_error err = {0};
     rb_patch *patch = rb_patch_parse(ops, strlen(ops), "the patch", &err);
-    rb_apply_result result = {0};
+    rb_apply_result result = RB_APPLY_RESULT_INIT;
     const rb_patch *const patches[1] = {patch};
     uint8_t *out = NULL;
     if (patch && rb_apply(data, size, name, patches, 1, NULL, &result, &err) == RB_OK) {
         out = result.bytes;
-        *out_size = result.size;
+        *out_size = result.bytes_size;
         result.bytes = NULL;
     } else {
         snprintf(why, why_size, "%s", err.message);

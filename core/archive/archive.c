@@ -73,7 +73,7 @@ rb_ar *rb_ar_new_from_json(rb_doc *doc, json_t *json, rb_node *root)
     return ar;
 }
 
-rb_ar *rb_ar_new_unit_from_json(rb_doc *doc, json_t *json, rb_node *root, const rb_node *const *around,
+rb_ar *rb_ar_new_draft_from_json(rb_doc *doc, json_t *json, rb_node *root, const rb_node *const *around,
                                  size_t around_count)
 {
     rb_ar *ar = rb_ar_new_from_json(doc, json, root);

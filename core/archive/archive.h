@@ -41,12 +41,12 @@ rb_ar *rb_ar_new_write(rb_doc_state *doc, rb_node *root, int reencode, int decod
 /* With re-encoding: only streams of this codec (NULL = all). */
 void rb_ar_set_reencode_codec(rb_ar *ar, const char *codec);
 rb_ar *rb_ar_new_from_json(rb_doc_state *doc, json_t *json, rb_node *root);
-/* FROM_JSON of one unit of a model (patch/model_unit.c): `root` is a fresh list standing in for
- * the model's container around[0] (the list the unit belongs in), `json` the array of the one
+/* FROM_JSON of one draft of a model (patch/model_draft.c): `root` is a fresh list standing in for
+ * the model's container around[0] (the list the draft belongs in), `json` the array of the one
  * element; rb_ar_enclosing reaches the model's containers around[1..] above it, so a description
  * that reads its siblings or its node's class finds them as in a whole build. */
-rb_ar *rb_ar_new_unit_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
-                                size_t around_count);
+rb_ar *rb_ar_new_draft_from_json(rb_doc_state *doc, json_t *json, rb_node *root, const rb_node *const *around,
+                                 size_t around_count);
 /* FROM_JSON: `json` came from this loader, its large lists filled as they are reached
  * (json_stream.h). */
 struct rb_json_loader;
@@ -335,7 +335,7 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay,
  * writer's state at the unit, which the format carries in document order while it builds), the
  * unit alone in a copy of its container and the model's containers above it reachable
  * (rb_ar_enclosing). 1 when written (appended to `out`, the caller's); 0 when the unit cannot be
- * deferred (nothing happened: a stream or section in it, a race record in or around it) or the
+ * deferred (nothing happened: a stream or section in it, a race recording in or around it) or the
  * write failed (the archive has failed with the write's error). */
 int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *unit, void (*describe)(rb_ar *ar), void *user, rb_buf *out);
 /* FROM_JSON, a list unit letting go of its elements (rb_ar_unit_elements): the elements built

@@ -108,7 +108,7 @@ rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *u, const void *replay, si
 }
 
 /* The model's containers from the unit's upwards, for rb_ar_enclosing in the unit's write (as
- * rb_ar_new_unit_from_json takes them); malloc'd. */
+ * rb_ar_new_draft_from_json takes them); malloc'd. */
 static const rb_node **containers_around(rb_ar *ar, size_t *count)
 {
     *count = ar->frame_count + ar->around_count;
@@ -119,15 +119,15 @@ static const rb_node **containers_around(rb_ar *ar, size_t *count)
     return around;
 }
 
-/* A race record stays nodes, whole: the guard of the write compares records by their nodes,
+/* A race recording stays nodes, whole: the guard of the write compares records by their nodes,
  * so a build's deferred units never need expanding for it (core/doc/doc_write.c). */
-static int in_or_around_record(rb_ar *ar, const rb_node *unit)
+static int in_or_around_recording(rb_ar *ar, const rb_node *unit)
 {
     const rb_format *format = ar->doc->format;
-    if (!format->is_record) return 0;
+    if (!format->is_recording) return 0;
     for (size_t i = 0; i < ar->frame_count; i++)
-        if (format->is_record(ar->frames[i].node)) return 1;
-    return rb_node_holds(unit, format->is_record);
+        if (format->is_recording(ar->frames[i].node)) return 1;
+    return rb_node_holds(unit, format->is_recording);
 }
 
 /* The archive that writes `holder` (standing in for the current container) with `user` as the
@@ -222,7 +222,7 @@ int rb_ar_unit_elements_write_back(rb_ar *ar, const rb_ar_unit *u, rb_describe_f
 int rb_ar_unit_write(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn describe, void *user, rb_buf *out)
 {
     rb_node *unit = ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL;
-    if (!unit || in_or_around_record(ar, unit)) return 0;
+    if (!unit || in_or_around_recording(ar, unit)) return 0;
     /* the unit alone in a copy of its container: the write walks it as the whole write would */
     rb_node holder = *ar_top_frame(ar)->node;
     holder.v.kids.items = &unit;
@@ -236,7 +236,7 @@ int rb_ar_unit_write_elements(rb_ar *ar, const rb_ar_unit *u, rb_describe_fn des
         ar->doc->section_count != u->sections || ar->doc->stream_count != u->streams)
         return 0;
     rb_node *list = ar_top_frame(ar)->node;
-    if (in_or_around_record(ar, list)) return 0;
+    if (in_or_around_recording(ar, list)) return 0;
     rb_node holder = *list; /* the elements built since the last write */
     return write_in(ar, &holder, describe, user, out);
 }

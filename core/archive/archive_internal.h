@@ -120,7 +120,7 @@ struct rb_ar {
     /* WRITE: a value the format derives for the next field `derived_key` (rb_ar_derived) */
     const char *derived_key;
     rb_node derived_value; /* a copy: the field gets a node of the write's own, not the format's */
-    /* FROM_JSON of one unit (rb_ar_new_unit_from_json): the model's containers around it, from
+    /* FROM_JSON of one draft (rb_ar_new_draft_from_json): the model's containers around it, from
      * the one the root stands in for upwards, for rb_ar_enclosing past the root */
     const rb_node *const *around;
     size_t around_count;

@@ -315,7 +315,7 @@ static int content_unchanged(const rb_ar *ar, const rb_node *stream, rb_buf *con
            (uint32_t)adler32(1, content->data, (uInt)content->size) == info->content_adler32;
 }
 
-/* The write's report of a stream becomes the document's (rb_doc_stream_reports) under the
+/* The write's report of a stream becomes the document's (rb_doc_stream_report) under the
  * document's report lock: several writes may run at once (docs/performance.md "Reads never write"). */
 static void publish_report(rb_ar *ar, rb_stream_info *info, const rb_stream_report *rep)
 {

@@ -1,6 +1,6 @@
 /*
  * One deferred unit read again alone (archive_unit.h;
- * docs/performance.md "Issue 31, session 11: one unit at a time"). The unit's bytes are
+ * docs/performance.md "One unit at a time"). The unit's bytes are
  * described again by the format (rb_format.read_unit), which first puts back the reader state
  * the unit began with (GBX: the scope's lookback strings, the node references defined before
  * it). The archive reads into a private document state whose arena is the caller's, so the
@@ -126,7 +126,7 @@ rb_node *rb_doc_expand_unit(const rb_doc *doc, const rb_unit_place *place, rb_ar
     } else if (doc->format->read_unit(ar, unit) && rb_ar_finish(ar) && ar->frames[0].node->v.kids.count == 1) {
         expanded = ar->frames[0].node->v.kids.items[0];
     } else if (!rb_ar_ok(ar)) {
-        if (err) *err = *rb_ar_error(ar);
+        if (err) rb_error_copy(err, rb_ar_error(ar));
     } else {
         rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "this deferred unit cannot be read alone");
     }

@@ -1,6 +1,6 @@
 /*
  * One deferred unit read again alone: the nodes a full read gives it, made without reading the
- * rest of the file (docs/performance.md "Issue 31, session 11: one unit at a time").
+ * rest of the file (docs/performance.md "One unit at a time").
  */
 #ifndef RB_ARCHIVE_UNIT_H
 #define RB_ARCHIVE_UNIT_H

@@ -125,7 +125,7 @@ static int emit(datawin_extract *x, const char *name, const char *kind, const ch
                 int replaceable, const char *note)
 {
     if (!wanted(x, kind)) return 0;
-    rb_asset a = {name, kind, path, data, size, replaceable, note};
+    rb_asset a = {sizeof(rb_asset), name, kind, path, data, size, replaceable, note};
     if (x->sink(x->context, &a)) {
         snprintf(x->why, x->why_size, "extraction stopped at %s", name);
         x->stopped = 1;

@@ -27,34 +27,60 @@ size_t rb_node_child_count(const rb_node *n)
     return rb_node_is_container(n) ? n->v.kids.count : 0;
 }
 
-rb_node *rb_node_child(const rb_node *n, size_t i)
+/* The child or member a const and a mutable parent both reach: the navigation is one, the
+ * const calls give it as const, the _edit calls (a mutable parent) as mutable. */
+static rb_node *child_of(const rb_node *n, size_t i)
 {
     if (i >= rb_node_child_count(n) || !rb_node_is_container(n)) return NULL;
     return n->v.kids.items[i];
 }
-rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
+const rb_node *rb_node_child(const rb_node *n, size_t i) { return child_of(n, i); }
+rb_node *rb_node_child_edit(rb_node *n, size_t i) { return child_of(n, i); }
+const rb_node *rb_node_member(const rb_node *record, const char *key) { return rb_node_get(record, key); }
+rb_node *rb_node_member_edit(rb_node *record, const char *key) { return rb_node_get(record, key); }
 
 /* RFC 6901, read as every other place reads pointers (core/model/pointer.c): a bad '~' escape, an
- * index such as "01" or "+1", a pointer not starting with '/' lead nowhere. */
-rb_node *rb_node_at(rb_node *root, const char *pointer)
+ * index such as "01" or "+1", a pointer not starting with '/' lead nowhere. The node below `root`
+ * the pointer names; *whole set for "" (the root itself, which the callers give back as they
+ * hold it). */
+static rb_node *node_below(const rb_node *root, const char *pointer, int *whole)
 {
-    rb_node *n = root;
+    const rb_node *n = root;
+    rb_node *found = NULL;
     rb_pointer_walk w;
     const char *raw;
     size_t raw_length;
+    *whole = 0;
     if (rb_pointer_walk_begin(&w, pointer, strlen(pointer), 0) != 0) return NULL;
+    *whole = 1;
     while (n && rb_pointer_next(&w, &raw, &raw_length) == 1) {
+        *whole = 0;
         int bad_escape;
         size_t length, index;
         char *token = rb_pointer_decode_dup(raw, raw_length, &length, &bad_escape);
         if (!token) return NULL;
         if (n->kind == RB_K_LIST || n->kind == RB_K_TABLE)
-            n = rb_pointer_index(token, length, &index) == 0 ? rb_node_child(n, index) : NULL;
+            found = rb_pointer_index(token, length, &index) == 0 ? child_of(n, index) : NULL;
         else
-            n = strlen(token) == length ? rb_node_get(n, token) : NULL; /* member names hold no NUL */
+            found = strlen(token) == length ? rb_node_get(n, token) : NULL; /* member names hold no NUL */
         free(token);
+        n = found;
     }
-    return n;
+    return found;
+}
+
+const rb_node *rb_node_at(const rb_node *root, const char *pointer)
+{
+    int whole;
+    rb_node *below = root ? node_below(root, pointer, &whole) : NULL;
+    return root && whole ? root : below;
+}
+
+rb_node *rb_node_at_edit(rb_node *root, const char *pointer)
+{
+    int whole;
+    rb_node *below = root ? node_below(root, pointer, &whole) : NULL;
+    return root && whole ? root : below;
 }
 
 /* ---------- checked getters: the kind first, then whether the value fits ---------- */
@@ -91,7 +117,8 @@ rb_status rb_node_get_float(const rb_node *n, double *value)
 }
 
 void rb_doc_set_original(rb_doc *doc, const rb_doc *original) { doc->original = original; }
-void rb_doc_author_records(rb_doc *doc) { doc->authored_records = 1; }
+void rb_doc_author_recordings(rb_doc *doc) { doc->authored_recordings = 1; }
+void rb_doc_author_records(rb_doc *doc) { rb_doc_author_recordings(doc); }
 
 rb_status rb_node_set_uint(rb_node *n, uint64_t v)
 {
@@ -180,7 +207,7 @@ rb_status rb_doc_dump_to(const rb_doc *doc, rb_blob_mode blobs, const char *sour
     int failed = e.failed;
     if (unit_failed) {
         rb_json_emitter_finish(&e);
-        if (err) *err = unit_err;
+        if (err) rb_error_copy(err, &unit_err);
         return unit_err.status;
     }
     if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, newline, 1) != 0) {

@@ -103,7 +103,7 @@ static int add_to_manifest(extraction *x, const rb_asset *a)
 {
     if (!x->files) return 0;
     json_t *entry = a->data ? json_pack("{s:s,s:s,s:s,s:I,s:b}", "file", a->name, "kind", a->kind, "path", a->path,
-                                        "size", (json_int_t)a->size, "replaceable", a->replaceable)
+                                        "size", (json_int_t)a->data_size, "replaceable", a->replaceable)
                             : json_pack("{s:s,s:s,s:s}", "name", a->name, "kind", a->kind, "path", a->path);
     if (!entry) return -1;
     if (a->note) json_object_set_new(entry, "note", json_string(a->note));
@@ -191,7 +191,7 @@ rb_status rb_doc_extract(rb_doc *doc, const char *only_kind, rb_asset_sink sink,
                          char **manifest_json, rb_error *err)
 {
     if (manifest_json) *manifest_json = NULL;
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     rb_status st = make_navigable(doc, err);
     return st != RB_OK ? st : extract_model(doc, only_kind, sink, context, manifest_json, err);
 }
@@ -223,7 +223,7 @@ rb_status rb_doc_asset_patch(rb_doc *doc, const char *path, const uint8_t *data,
                              char **patch_json, rb_error *err)
 {
     *patch_json = NULL;
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     rb_status st = make_navigable(doc, err);
     return st != RB_OK ? st : asset_patch_model(doc, path, data, size, patch_json, err);
 }

@@ -90,7 +90,7 @@ static int read_model(rb_doc *doc, const uint8_t *data, size_t size, const char 
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && doc->format->after_read) doc->format->after_read(doc);
-    if (!ok && err) *err = *rb_ar_error(ar);
+    if (!ok) rb_error_copy(err, rb_ar_error(ar));
     rb_ar_free(ar);
     return ok;
 }
@@ -230,7 +230,7 @@ rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb
     format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (ok && format->after_read) format->after_read(doc);
-    if (!ok && err) *err = *rb_ar_error(ar);
+    if (!ok) rb_error_copy(err, rb_ar_error(ar));
     rb_ar_free(ar);
     if (!ok) { rb_doc_free(doc); return NULL; }
     return doc;
@@ -249,7 +249,7 @@ static int expand_all(rb_node *n)
 
 rb_status rb_doc_expand(rb_doc *doc, rb_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     if (!doc->deferred_units) return RB_OK;
     if (!doc->expand) {
         rb_error_set(err, RB_E_UNSUPPORTED, doc->file_name, NULL, "this document's deferred units cannot be expanded");
@@ -274,13 +274,18 @@ rb_node *rb_doc_root(rb_doc *doc)
 /* The reports are what the last write of this document said, published under the report lock
  * (core/model/doc_state.h); the lock is the document's synchronisation, not part of its value, so a
  * reader of a const document takes it. */
-size_t rb_doc_stream_reports(const rb_doc *doc, rb_stream_report *reports, size_t max)
+size_t rb_doc_stream_report_count(const rb_doc *doc) { return doc ? doc->stream_count : 0; }
+
+rb_status rb_doc_stream_report(const rb_doc *doc, size_t index, rb_stream_report *report)
 {
-    size_t n = 0;
+    if (!doc || !report || index >= doc->stream_count) return RB_E_USAGE;
     pthread_mutex_lock((pthread_mutex_t *)&doc->report_lock);
-    for (size_t i = 0; i < doc->stream_count && n < max; i++) reports[n++] = doc->streams[i]->stream->report;
+    rb_stream_report written = doc->streams[index]->stream->report;
     pthread_mutex_unlock((pthread_mutex_t *)&doc->report_lock);
-    return n;
+    char why[160];
+    return rb_result_fill(report, &written, sizeof written, sizeof written, "rb_stream_report", why, sizeof why)
+               ? RB_E_USAGE
+               : RB_OK;
 }
 
 static int find_path(const rb_node *n, uint16_t section, uint64_t offset, char *out, size_t size, int top);

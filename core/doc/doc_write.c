@@ -1,6 +1,6 @@
 /*
  * Writing a document (include/rebyte.h rb_doc_write, rb_doc_write_against): the format's
- * description run in the write direction, then the race-record guard (core/doc/record_guard.c) on
+ * description run in the write direction, then the race-recording guard (core/doc/recording_guard.c) on
  * the bytes. Apart from doc.c so that the guard, which parses the original through doc.c, is a
  * layer above the document and not in a loop with it (tests/structure/symbol_cycles.py).
  */
@@ -9,7 +9,7 @@
 #include "core/doc/doc.h"
 #include "core/error.h"
 #include "core/options.h"
-#include "core/doc/record_guard.h"
+#include "core/doc/recording_guard.h"
 
 /* The write both rb_doc_write and rb_doc_write_against do; `expected` may be NULL. */
 static rb_status write_model(rb_doc *doc, const rb_write_options *options, const uint8_t *expected,
@@ -17,7 +17,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
                                     rb_error *err);
 
 /* A write reads the model (several may run at once); its stream reports are kept under the
- * document's report lock (rb_doc_stream_reports). */
+ * document's report lock (rb_doc_stream_report). */
 static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const uint8_t *expected,
                            size_t expected_size, int *identical, uint8_t **out, size_t *out_size, rb_error *err)
 {
@@ -29,8 +29,8 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
         rb_error_set(err, RB_E_USAGE, doc->file_name, NULL, "%s", why);
         return RB_E_USAGE;
     }
-    /* the race-record guard compares the records with another file's by their nodes: a parsed
-     * document's deferred units may hold records, a build's never do (rb_ar_unit_write) */
+    /* the race-recording guard compares the recordings with another file's by their nodes: a parsed
+     * document's deferred units may hold recordings, a build's never do (rb_ar_unit_write) */
     int parsed = doc->section_count && doc->sections[0].data;
     if ((doc->original || doc->blob_source) && parsed &&
         rb_doc_refuse_deferred(doc, "a write against another original", err)) {
@@ -42,12 +42,12 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
     return write_model(doc, &options, expected, expected_size, identical, out, out_size, err);
 }
 
-/* No write forges a race record, whichever path made the model (core/doc/record_guard.c). */
-static rb_status guard_records(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_error *err)
+/* No write forges a race recording, whichever path made the model (core/doc/recording_guard.c). */
+static rb_status guard_recordings(const rb_doc *doc, const uint8_t *out, size_t out_size, rb_error *err)
 {
     rb_error why;
     if (rb_records_guard(doc, out, out_size, &why) == 0) return RB_OK;
-    if (err) *err = why;
+    if (err) rb_error_copy(err, &why);
     return why.status;
 }
 
@@ -64,7 +64,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
     doc->format->describe(ar);
     int ok = rb_ar_finish(ar);
     if (!ok) {
-        if (err) *err = *rb_ar_error(ar);
+        if (err) rb_error_copy(err, rb_ar_error(ar));
         rb_status st = rb_ar_error(ar)->status;
         rb_ar_free(ar);
         return st ? st : RB_E_MODEL;
@@ -73,7 +73,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
     if (identical && *identical) {
         *out_size = expected_size;
         rb_ar_free(ar);
-        return guard_records(doc, expected, expected_size, err);
+        return guard_recordings(doc, expected, expected_size, err);
     }
     *out = rb_buf_take(rb_ar_output(ar), out_size);
     rb_ar_free(ar);
@@ -81,7 +81,7 @@ static rb_status write_model(rb_doc *doc, const rb_write_options *options, const
     /* the buffer's verdict is conservative: it leaves its compare mode at a byte put unlike the
      * expected one (or a patch of part of a placeholder) even when later patches make the bytes
      * equal; then the bytes decide */
-    rb_status guarded = guard_records(doc, *out, *out_size, err);
+    rb_status guarded = guard_recordings(doc, *out, *out_size, err);
     if (guarded != RB_OK) {
         free(*out);
         *out = NULL;

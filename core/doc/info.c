@@ -63,7 +63,7 @@ static char *describe(const rb_doc *doc, const char *file_name, size_t file_size
     json_t *summary = doc->format->summary ? doc->format->summary(doc) : NULL;
     if (summary) json_object_update(o, summary);
     json_decref(summary);
-    rb_coverage cov;
+    rb_coverage cov = RB_COVERAGE_INIT;
     rb_doc_coverage(doc, &cov);
     json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
                                                  "opaque_bytes", (json_int_t)cov.opaque_bytes, "opaque_tail",
@@ -92,7 +92,7 @@ rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size
 rb_status rb_doc_check(const rb_doc *doc, rb_check_report report, void *context, size_t *problems, rb_error *err)
 {
     if (problems) *problems = 0;
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     if (rb_doc_refuse_deferred(doc, "check", err)) return RB_E_DEFERRED;
     size_t found = rb_rules_run(doc, report, context);
     if (problems) *problems = found;
@@ -104,7 +104,7 @@ static rb_status transform_model(const rb_doc *doc, const char *name, const char
 {
     *patch_json = NULL;
     if (report_json) *report_json = NULL;
-    if (err) memset(err, 0, sizeof(*err));
+    rb_error_clear(err);
     json_t *options = json_loads(options_json ? options_json : "{}", 0, NULL), *patch = NULL, *report = NULL;
     char why[512] = "";
     int rc = -1;

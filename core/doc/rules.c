@@ -9,7 +9,7 @@ static void report_violation(rb_rule_run *run, int warning, const char *path, co
 {
     char message[512];
     vsnprintf(message, sizeof message, fmt, ap);
-    rb_rule_violation v = {run->rule, path, message, warning};
+    rb_rule_violation v = {sizeof(rb_rule_violation), run->rule, path, message, warning};
     run->report(run->context, &v);
     run->violations++;
 }

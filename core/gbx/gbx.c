@@ -206,7 +206,7 @@ static const gbx_class_hooks GBX_CLASS_HOOKS = {
     .describe_file = gbx_describe_file,
 };
 
-/* One chunk of a node's chunk list built on its own (rb_format.unit_description): a fresh id
+/* One chunk of a node's chunk list built on its own (rb_format.draft_description): a fresh id
  * scope, like the body's. */
 static void describe_chunk_alone(rb_ar *ar)
 {
@@ -221,7 +221,7 @@ static void describe_chunk_alone(rb_ar *ar)
     gbx_ctx_free(ctx);
 }
 
-static rb_describe_fn gbx_unit_description(const rb_node *list)
+static rb_describe_fn gbx_draft_description(const rb_node *list)
 {
     return list->kind == RB_K_LIST && list->key && strcmp(list->key, "chunks") == 0 ? describe_chunk_alone : NULL;
 }
@@ -265,10 +265,10 @@ const rb_format rb_format_gbx = {
     .describe = gbx_describe,
     .summary = gbx_summary,
     .after_read = gbx_settle_copies,
-    .is_record = gbx_is_record,
+    .is_recording = gbx_is_recording,
     .plan = gbx_plan,
     .record_encoding = "binary",
-    .companions = gbx_companion_ops,
+    .in_step = gbx_in_step_ops,
     .given_to_copies = gbx_given_to_copies,
     .followers = gbx_xml_followers,
     .rules = gbx_rules,
@@ -281,6 +281,6 @@ const rb_format rb_format_gbx = {
     .asset_patch = gbx_asset_patch,
     .era_id = gbx_era_id,
     .era_spellings = gbx_era_spellings,
-    .unit_description = gbx_unit_description,
+    .draft_description = gbx_draft_description,
     .read_unit = gbx_read_unit,
 };

@@ -5,11 +5,11 @@ extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
 /* Which game and era made the file, and from what that was told (origin.c). */
 json_t *gbx_origin(const rb_doc *doc);
-/* rb_format.companions (gbx_companions.c): the map's per-block and per-item lists
- * (map/map_parallel.c: gbx_map_companion_ops, map/map.h) and the node indices of what an edit adds. */
-/* A node definition's index: a copy gets a fresh one (gbx_companions.c, rb_format.given_to_copies). */
+/* rb_format.in_step (gbx_in_step.c): the map's per-block and per-item lists
+ * (map/map_parallel.c: gbx_map_in_step_ops, map/map.h) and the node indices of what an edit adds. */
+/* A node definition's index: a copy gets a fresh one (gbx_in_step.c, rb_format.given_to_copies). */
 int gbx_given_to_copies(const rb_node *record, const rb_node *member);
-json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
+json_t *gbx_in_step_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value);
 const char *gbx_encoding(const rb_doc *doc);
 int gbx_set_encoding(rb_doc *doc, const char *encoding);

@@ -28,7 +28,7 @@ typedef struct found {
     const char *path;
     unsigned index;       /* lightmap frame, ... */
     const char *member;   /* lightmap: data, data2, data3 */
-    int in_record;        /* inside a race record (a replay's map): extracted, never put back */
+    int in_recording;        /* inside a race recording (a replay's map): extracted, never put back */
 } found;
 
 typedef struct walk {
@@ -37,7 +37,7 @@ typedef struct walk {
     void *context;
     char path[4096];
     int stopped;
-    int in_record; /* depth of race records (docs/usage.md "Race records") around the walk */
+    int in_recording; /* depth of race recordings (docs/usage.md "Race recordings") around the walk */
     const char *target; /* when set, only the way down to this path is walked (gbx_asset_patch) */
 } walk;
 
@@ -79,7 +79,7 @@ static void emit(walk *w, asset_type type, const rb_node *node, const rb_node *o
 {
     if (w->stopped || !node) return;
     size_t end = push_path(w, at, key, 0);
-    found f = {type, node, owner, w->path, index, member, w->in_record > 0};
+    found f = {type, node, owner, w->path, index, member, w->in_recording > 0};
     if (w->visit(w, &f)) w->stopped = 1;
     w->path[at] = 0;
     (void)end;
@@ -185,8 +185,8 @@ static void walk_node(walk *w, const rb_node *n, size_t at)
     rb_node_kind kind = rb_node_kind_of(n);
     if (kind != RB_NODE_RECORD && kind != RB_NODE_LIST && kind != RB_NODE_STREAM) return;
     if (kind != RB_NODE_LIST && record_assets(w, n, at)) return;
-    int record = w->doc->format->is_record && w->doc->format->is_record(n);
-    w->in_record += record;
+    int record = w->doc->format->is_recording && w->doc->format->is_recording(n);
+    w->in_recording += record;
     for (size_t i = 0; i < rb_node_child_count(n) && !w->stopped; i++) {
         rb_record_scratch scratch; /* a table's element or a packed record, built while it is walked */
         const rb_node *child = rb_child_view(n, i, &scratch);
@@ -194,7 +194,7 @@ static void walk_node(walk *w, const rb_node *n, size_t at)
         if (!w->target || on_the_way(w->target, w->path, child_at)) walk_node(w, child, child_at);
         w->path[at] = 0;
     }
-    w->in_record -= record;
+    w->in_recording -= record;
 }
 
 static void walk_from(walk *w, const rb_node *n)
@@ -451,7 +451,7 @@ static void entry_file_name(const rb_node *entry, char *out, size_t size)
 static int emit_asset(extract_context *x, const found *f, const char *name, const uint8_t *data, size_t size,
                       int replaceable, const char *note)
 {
-    rb_asset a = {name, KIND_OF[f->type], f->path, data, size, replaceable && !f->in_record, note};
+    rb_asset a = {sizeof(rb_asset), name, KIND_OF[f->type], f->path, data, size, replaceable && !f->in_recording, note};
     return rb_asset_emit(x->sink, x->sink_context, &a, x->why, x->why_size);
 }
 
@@ -465,7 +465,7 @@ static int extract_reference(extract_context *x, const found *f)
              (const char *)(path_size ? path : url));
     snprintf(note, sizeof note, "%s the map names%s%.*s", f->type == ASSET_MUSIC ? "custom music" : "mod (texture pack)",
              url_size && path_size ? "; download: " : "", (int)(path_size ? url_size : 0), url_size ? (const char *)url : "");
-    rb_asset a = {name, KIND_OF[f->type], f->path, NULL, 0, 0, note};
+    rb_asset a = {sizeof(rb_asset), name, KIND_OF[f->type], f->path, NULL, 0, 0, note};
     return rb_asset_emit(x->sink, x->sink_context, &a, x->why, x->why_size);
 }
 
@@ -556,8 +556,8 @@ static int patch_one(walk *w, const found *f)
     patch_context *p = w->context;
     if (strcmp(f->path, p->path) != 0) return 0;
     p->matched = 1;
-    if (f->in_record) {
-        snprintf(p->why, p->why_size, "%s is inside a race record (a replay): it is extracted, not put back", f->path);
+    if (f->in_recording) {
+        snprintf(p->why, p->why_size, "%s is inside a race recording (a replay): it is extracted, not put back", f->path);
         return 1;
     }
     uint8_t *stored = NULL;
@@ -579,8 +579,8 @@ static int patch_one(walk *w, const found *f)
         break;
     default:
         snprintf(p->why, p->why_size, "%s is %s: it is extracted, not put back", f->path,
-                 f->type == ASSET_GHOST ? "a ghost's samples (a race record)"
-                 : f->type == ASSET_MAP ? "a replay's map (a race record)"
+                 f->type == ASSET_GHOST ? "a ghost's samples (a race recording)"
+                 : f->type == ASSET_MAP ? "a replay's map (a race recording)"
                                         : "a reference to a file outside the map");
     }
     free(stored);

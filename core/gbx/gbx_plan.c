@@ -277,7 +277,7 @@ static void plan_ghost(rb_plan *plan, const rb_doc *doc, const rb_node *ghost)
 }
 
 /* Every ghost below `n`, and the first map a replay holds (at pointer `at`). */
-static void plan_records(rb_plan *plan, const rb_doc *doc, const rb_node *n, char *at, size_t at_size, int *maps,
+static void plan_recordings(rb_plan *plan, const rb_doc *doc, const rb_node *n, char *at, size_t at_size, int *maps,
                          unsigned depth)
 {
     if (!n || !rb_node_is_container(n) || depth > 64) return;
@@ -292,7 +292,7 @@ static void plan_records(rb_plan *plan, const rb_doc *doc, const rb_node *n, cha
         const rb_node *child = n->v.kids.items[i];
         if (n->kind == RB_K_LIST) snprintf(at + length, at_size - length, "/%zu", i);
         else snprintf(at + length, at_size - length, "/%s", child->key ? child->key : "");
-        plan_records(plan, doc, child, at, at_size, maps, depth + 1);
+        plan_recordings(plan, doc, child, at, at_size, maps, depth + 1);
     }
     at[length] = 0;
 }
@@ -312,7 +312,7 @@ int gbx_plan(const rb_doc *doc, rb_plan *plan, char *why, size_t why_size)
     char at[4096] = "";
     int maps = 0;
     gbx_environment_cell(NULL, plan->cell_metres); /* a ghost alone: the usual cell, for the scale */
-    plan_records(plan, doc, doc->root, at, sizeof at, &maps, 0);
+    plan_recordings(plan, doc, doc->root, at, sizeof at, &maps, 0);
     if (!plan->path_count && !maps) {
         snprintf(why, why_size, "the %s holds no decoded samples and no map", cls == CLASS_GHOST ? "ghost" : "replay");
         return -1;

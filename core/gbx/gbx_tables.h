@@ -20,11 +20,11 @@
     X(gbx_media_camera_chunks)     /* mediatracker/camera.c: camera media blocks */                \
     X(gbx_media_effects_chunks)    /* mediatracker/effects.c: effect media blocks */               \
     X(gbx_media_replay_ui_chunks)  /* mediatracker/replay_ui.c: TMN/TMU replay events, UI controls */ \
-    X(gbx_media_entity_chunks)     /* mediatracker/entity.c: entity, object, skel, decal 2d blocks */ \
+    X(gbx_media_entity_chunks)     /* mediatracker/tm2020_blocks.c: entity, object, skel, decal 2d blocks */ \
     X(gbx_ghost_chunks)            /* ghost/ghost.c: CGameGhost, CGameCtnGhost, records */         \
     X(gbx_replay_chunks)           /* ghost/replay.c: CGameCtnReplayRecord */                      \
     X(gbx_item_chunks)             /* item/item.c: CGameCtnCollector, CGameItemModel, macros */    \
-    X(gbx_entity_chunks)           /* item/entity.c: entity models, block items, placement */      \
+    X(gbx_entity_chunks)           /* item/entity_models.c: entity models, block items, placement */      \
     X(gbx_prefab_chunks)           /* item/prefab.c: prefabs, dynamic objects, their animation */  \
     X(gbx_game_model_chunks)       /* item/game_models.c: spawn models, train wagons */            \
     X(gbx_fid_cache_chunks)        /* item/fid_cache.c: file indexes (CMwRefBuffer, fid caches) */ \

@@ -1,6 +1,6 @@
 /*
  * GBX deferred units read again alone (the generic part: core/archive/archive_unit.c;
- * docs/performance.md "Issue 31, session 11: one unit at a time").
+ * docs/performance.md "One unit at a time").
  *
  * A body chunk or a long list kept as its bytes is read again with the reader state it began
  * with: the strings of its lookback scope and whether the scope's version word was read, and the

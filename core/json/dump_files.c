@@ -14,11 +14,24 @@
 #include "core/json/json.h"
 #include "core/json/json_emit.h"
 
+/* One file of the list: its name and bytes, and the copy it owns when the bytes would not
+ * outlive the dump (in_sections). */
+typedef struct dump_file {
+    char *name;
+    const uint8_t *data;
+    size_t size;
+    uint8_t *owned;
+} dump_file;
+
+struct rb_dump_files {
+    dump_file *files;
+    size_t count, cap;
+};
+
 typedef struct file_list {
     const rb_doc *doc;
     const char *prefix;
-    rb_dump_file *files;
-    size_t count, cap;
+    rb_dump_files *list;
     int nomem;
 } file_list;
 
@@ -51,12 +64,13 @@ static int in_sections(const rb_doc *doc, const uint8_t *data, size_t size)
 static const char *add_file(void *context, const char *key, const uint8_t *data, size_t size)
 {
     file_list *l = context;
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        rb_dump_file *bigger = realloc(l->files, cap * sizeof *bigger);
+    rb_dump_files *list = l->list;
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 16;
+        dump_file *bigger = realloc(list->files, cap * sizeof *bigger);
         if (!bigger) { l->nomem = 1; return NULL; }
-        l->files = bigger;
-        l->cap = cap;
+        list->files = bigger;
+        list->cap = cap;
     }
     char clean[48];
     size_t o = 0;
@@ -66,34 +80,52 @@ static const char *add_file(void *context, const char *key, const uint8_t *data,
     size_t name_size = strlen(l->prefix) + sizeof clean + 32;
     char *name = malloc(name_size);
     if (!name) { l->nomem = 1; return NULL; }
-    snprintf(name, name_size, "%s/%05zu-%s.%s", l->prefix, l->count + 1, clean, extension_of(data, size));
+    snprintf(name, name_size, "%s/%05zu-%s.%s", l->prefix, list->count + 1, clean, extension_of(data, size));
     uint8_t *owned = NULL;
     if (size && !in_sections(l->doc, data, size)) {
         if (!(owned = malloc(size))) { free(name); l->nomem = 1; return NULL; }
         memcpy(owned, data, size);
         data = owned;
     }
-    l->files[l->count++] = (rb_dump_file){name, data, size, owned};
+    list->files[list->count++] = (dump_file){name, data, size, owned};
     return name;
 }
 
-void rb_dump_files_free(rb_dump_file *files, size_t count)
+size_t rb_dump_files_count(const rb_dump_files *files) { return files ? files->count : 0; }
+
+const char *rb_dump_files_name(const rb_dump_files *files, size_t index)
 {
-    for (size_t i = 0; files && i < count; i++) {
-        free((char *)files[i].name);
-        free(files[i].owned);
+    return index < rb_dump_files_count(files) ? files->files[index].name : NULL;
+}
+
+const uint8_t *rb_dump_files_data(const rb_dump_files *files, size_t index, size_t *size)
+{
+    if (index >= rb_dump_files_count(files)) return NULL;
+    if (size) *size = files->files[index].size;
+    return files->files[index].data;
+}
+
+void rb_dump_files_free(rb_dump_files *files)
+{
+    for (size_t i = 0; i < rb_dump_files_count(files); i++) {
+        free(files->files[i].name);
+        free(files->files[i].owned);
     }
+    if (files) free(files->files);
     free(files);
 }
 
 /* The text streamed to `sink` while the model is walked, each blob a file of the list. */
 rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_sink sink, void *context,
-                               rb_dump_file **files, size_t *count, rb_error *err)
+                               rb_dump_files **files, rb_error *err)
 {
     *files = NULL;
-    *count = 0;
-    if (err) memset(err, 0, sizeof *err);
-    file_list l = {.doc = doc, .prefix = prefix && *prefix ? prefix : "files"};
+    rb_error_clear(err);
+    file_list l = {.doc = doc, .prefix = prefix && *prefix ? prefix : "files", .list = calloc(1, sizeof(rb_dump_files))};
+    if (!l.list) {
+        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
+        return RB_E_NOMEM;
+    }
     rb_json_emitter e;
     rb_json_text_emitter(&e, NULL, 0, sink, context);
     rb_error unit_err;
@@ -102,34 +134,32 @@ rb_status rb_doc_dump_files_to(const rb_doc *doc, const char *prefix, rb_text_si
     int failed = e.failed;
     if (unit_failed) {
         rb_json_emitter_finish(&e);
-        rb_dump_files_free(l.files, l.count);
-        if (err) *err = unit_err;
+        rb_dump_files_free(l.list);
+        if (err) rb_error_copy(err, &unit_err);
         return unit_err.status;
     }
     if (rb_json_emitter_finish(&e) != 0 || failed || sink(context, "\n", 1) != 0) {
-        rb_dump_files_free(l.files, l.count);
+        rb_dump_files_free(l.list);
         rb_status st = nomem ? RB_E_NOMEM : RB_E_IO;
         rb_error_set(err, st, doc->file_name, NULL, nomem ? "out of memory" : "the dump's text could not be written");
         return st;
     }
-    *files = l.files;
-    *count = l.count;
+    *files = l.list;
     return RB_OK;
 }
 
 
-rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_file **files,
-                            size_t *count, rb_error *err)
+rb_status rb_doc_dump_files(const rb_doc *doc, const char *prefix, char **json_text, rb_dump_files **files,
+                            rb_error *err)
 {
     *json_text = NULL;
     rb_buf b;
     rb_buf_init(&b);
-    rb_status st = rb_doc_dump_files_to(doc, prefix, rb_buf_sink, &b, files, count, err);
+    rb_status st = rb_doc_dump_files_to(doc, prefix, rb_buf_sink, &b, files, err);
     rb_buf_put_u8(&b, 0);
     if (b.failed) {
-        if (st == RB_OK) rb_dump_files_free(*files, *count);
+        if (st == RB_OK) rb_dump_files_free(*files);
         *files = NULL;
-        *count = 0;
         st = RB_E_NOMEM;
         rb_error_set(err, st, doc->file_name, NULL, "out of memory");
     }

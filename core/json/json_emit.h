@@ -67,7 +67,7 @@ typedef const char *(*rb_blob_to_file)(void *context, const char *key, const uin
  * source_name is given and blobs are references), then the root's members as rb_model_to_json
  * spells them; blobs through `to_file` when it is given (the mode is then RB_BLOBS_REF). Takes
  * the document's lock itself: deferred units are read again one at a time as they are printed
- * (docs/performance.md "Issue 31, session 11: one unit at a time"). 0, or -1 with `err` when a
+ * (docs/performance.md "One unit at a time"). 0, or -1 with `err` when a
  * unit could not be read again (out of memory); the emitter has then failed. */
 int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const char *source_name,
                 rb_blob_to_file to_file, void *to_file_context, rb_error *err);

@@ -394,7 +394,7 @@ json_t *rb_model_to_json(const rb_doc *doc, const rb_node *n, rb_blob_mode mode)
 static void emit_doc(model_walk *w, const char *source_name);
 
 /* A document with deferred units is printed reading each unit again alone when every one can
- * be (docs/performance.md "Issue 31, session 11: one unit at a time"): the dump's memory is the
+ * be (docs/performance.md "One unit at a time"): the dump's memory is the
  * deferred model and one unit's nodes, and the document is only read. One whose units cannot
  * all be read alone is refused (RB_E_DEFERRED: rb_doc_expand it first). */
 int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const char *source_name,
@@ -409,7 +409,7 @@ int rb_doc_emit(rb_json_emitter *e, const rb_doc *doc, rb_blob_mode mode, const 
     emit_doc(&w, source_name);
     rb_arena_free(&w.units);
     if (!unit_err.status) return 0;
-    if (err) *err = unit_err;
+    if (err) rb_error_copy(err, &unit_err);
     return -1;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "core/model/coverage.h"
+#include "core/options.h"
 #include "core/model/doc_state.h"
 
 /* A node that counts its own bytes as typed and has nothing below it (the default case below). */
@@ -52,35 +53,34 @@ void rb_node_coverage_all(const rb_node *n, rb_coverage *c, rb_coverage_kinds *k
     }
 }
 
-static void node_coverage(const rb_node *n, rb_coverage *c)
+/* The document's coverage into the caller's `coverage`, `kinds` or both (the walk counts
+ * both), each filled as far as its size says (core/options.c). Deferred units count what their
+ * read saw. */
+static rb_status coverage_for_caller(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds)
 {
-    rb_coverage_kinds unused;
-    memset(&unused, 0, sizeof unused);
-    rb_node_coverage_all(n, c, &unused);
+    if (!doc || (!coverage && !kinds)) return RB_E_USAGE;
+    rb_coverage c;
+    rb_coverage_kinds k;
+    memset(&c, 0, sizeof c);
+    memset(&k, 0, sizeof k);
+    rb_node_coverage_all(doc->root, &c, &k);
+    char why[160];
+    int rc = coverage ? rb_result_fill(coverage, &c, sizeof c, sizeof c, "rb_coverage", why, sizeof why) : 0;
+    if (!rc && kinds) rc = rb_result_fill(kinds, &k, sizeof k, sizeof k, "rb_coverage_kinds", why, sizeof why);
+    return rc ? RB_E_USAGE : RB_OK;
 }
 
-static void node_coverage_kinds(const rb_node *n, rb_coverage_kinds *k)
+rb_status rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
 {
-    rb_coverage unused;
-    memset(&unused, 0, sizeof unused);
-    rb_node_coverage_all(n, &unused, k);
+    return coverage ? coverage_for_caller(doc, coverage, NULL) : RB_E_USAGE;
 }
 
-void rb_doc_coverage(const rb_doc *doc, rb_coverage *coverage)
+rb_status rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
 {
-    memset(coverage, 0, sizeof(*coverage));
-    node_coverage(doc->root, coverage); /* deferred units count what their read saw */
+    return kinds ? coverage_for_caller(doc, NULL, kinds) : RB_E_USAGE;
 }
 
-void rb_doc_coverage_kinds(const rb_doc *doc, rb_coverage_kinds *kinds)
+rb_status rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds)
 {
-    memset(kinds, 0, sizeof(*kinds));
-    node_coverage_kinds(doc->root, kinds); /* deferred units count what their read saw */
-}
-
-void rb_doc_coverage_both(const rb_doc *doc, rb_coverage *coverage, rb_coverage_kinds *kinds)
-{
-    memset(coverage, 0, sizeof(*coverage));
-    memset(kinds, 0, sizeof(*kinds));
-    rb_node_coverage_all(doc->root, coverage, kinds);
+    return coverage && kinds ? coverage_for_caller(doc, coverage, kinds) : RB_E_USAGE;
 }

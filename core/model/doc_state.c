@@ -77,7 +77,7 @@ int rb_doc_refuse_deferred(const rb_doc *doc, const char *what, rb_error *err)
     return RB_E_DEFERRED;
 }
 
-/* Deferred units read one at a time (docs/performance.md "Issue 31, session 11: one unit at a time"). */
+/* Deferred units read one at a time (docs/performance.md "One unit at a time"). */
 static int units_alone_below(const rb_node *n)
 {
     if (n->kind == RB_K_DEFERRED) return n->deferred && n->deferred->start != NULL;

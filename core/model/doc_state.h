@@ -57,16 +57,16 @@ struct rb_doc {
     /* FROM_JSON: blob references ({"$blob": ...}) resolve against this parsed original */
     const rb_doc *blob_source;
     /* rb_doc_set_original: the file this document was made from (a text form's or a dump's
-     * original), whose race records a write must keep (core/doc/record_guard.c); not owned */
+     * original), whose race recordings a write must keep (core/doc/recording_guard.c); not owned */
     const rb_doc *original;
-    /* rb_doc_author_records: a model built from JSON whose records no game wrote (a test
+    /* rb_doc_author_recordings: a model built from JSON whose records no game wrote (a test
      * fixture), written without an original */
-    int authored_records;
-    /* the one editor of this model proved its records the original's since it was read (apply's
-     * edit trace, patch/apply_records.c: no edit reached a record, or each one reached compared
+    int authored_recordings;
+    /* the one editor of this model proved its recordings the original's since it was read (apply's
+     * edit trace, patch/apply_recordings.c: no edit reached a recording, or each one reached compared
      * unchanged with a fresh read of the original): the write's guard has nothing left to
      * compare. Set for one write and cleared after it, so no later edit passes unchecked. */
-    int records_proven;
+    int recordings_proven;
     /* rb_doc_set_companion: the other file of a pair whose assets are split (a .pid and its
      * .spz or .swp), parsed when its format is known (else NULL; freed with this one), and its
      * bytes */
@@ -79,9 +79,9 @@ struct rb_doc {
      * and what frees them */
     void *select_index;
     void (*select_index_free)(struct rb_doc *doc);
-    /* apply's units held as JSON until the description builds them (patch/model_unit.c), or NULL;
-     * apply discards them before it returns */
-    struct rb_units *units;
+    /* apply's drafts: parts of the model held as JSON until the description builds them
+     * (patch/model_draft.c), or NULL; apply discards them before it returns */
+    struct rb_drafts *drafts;
     /* deviations the reader kept (rb_ar_note): the texts and the array malloc'd */
     const char **notes;
     size_t note_count, note_cap, notes_dropped;
@@ -98,11 +98,11 @@ struct rb_doc {
     int (*expand)(struct rb_doc *doc, rb_error *err);
     /* reads one deferred unit again alone into the caller's arena, the model untouched
      * (core/archive/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a
-     * time (docs/performance.md "Issue 31, session 11: one unit at a time") */
+     * time (docs/performance.md "One unit at a time") */
     rb_node *(*expand_unit)(const struct rb_doc *doc, const rb_unit_place *place, rb_arena *arena, rb_error *err);
     /* The one lock of a document: writes may run on one document from several threads at once
      * (a write only reads the model), and each publishes its stream reports
-     * (rb_stream_info.report) under this lock; rb_doc_stream_reports reads them under it.
+     * (rb_stream_info.report) under this lock; rb_doc_stream_report reads them under it.
      * test_concurrent_reads checks the law: every thread sees what one reader alone sees. */
     pthread_mutex_t report_lock;
 };

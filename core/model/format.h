@@ -15,7 +15,7 @@ struct rb_rule;
 struct rb_plan;
 
 /* A read-only view of a model by JSON pointers (plain indexes), so a hook reads the model
- * without walking its nodes (patch/companions.c). */
+ * without walking its nodes (patch/in_step.c). */
 typedef struct rb_model_view {
     const void *context;
     /* elements of the list at `pointer`; *present = 0 when there is none */
@@ -52,20 +52,20 @@ typedef struct rb_format {
     /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
      * writer derives from the body leave the model). */
     void (*after_read)(struct rb_doc *doc);
-    /* Optional: is `node` a race record (GBX: a ghost, a replay)? Records are never written
-     * changed by a patch (patch/apply_records.c, docs/usage.md "Race records"). */
-    int (*is_record)(const rb_node *node);
-    /* With is_record: the encoding a record is evidence in (GBX: "binary"). A model read from
+    /* Optional: is `node` a race recording (GBX: a ghost, a replay)? Records are never written
+     * changed by a patch (patch/apply_recordings.c, docs/usage.md "Race recordings"). */
+    int (*is_recording)(const rb_node *node);
+    /* With is_recording: the encoding a recording is evidence in (GBX: "binary"). A model read from
      * another (GBX text, a view a person edits) proves nothing and is written in this one only
-     * beside its original (core/doc/record_guard.c). NULL: the format has one encoding. */
+     * beside its original (core/doc/recording_guard.c). NULL: the format has one encoding. */
     const char *record_encoding;
     /* Optional: the operations (an RFC 6902 array, or NULL for none) that keep the data the format
      * holds beside a list in step when operation `kind` (remove, add, move, copy) changes element
      * `path` (from `from`; the new value `value`) of that list, read through `view` before the
      * operation (GBX: the per-block and per-item chunks of a map, core/gbx/map/map_parallel.c). */
-    json_t *(*companions)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
-                          const json_t *value);
-    /* Optional, with companions: is `member` of `record` a value those operations give anew to
+    json_t *(*in_step)(const struct rb_model_view *view, const char *kind, const char *path, const char *from,
+                       const json_t *value);
+    /* Optional, with in_step: is `member` of `record` a value those operations give anew to
      * an element a copy puts in a list (GBX: a node definition's index)? A diff finds the
      * original of a copy without them (patch/model_diff.c copy_source). */
     int (*given_to_copies)(const rb_node *record, const rb_node *member);
@@ -125,12 +125,12 @@ typedef struct rb_format {
      * and the other spellings of a current id (up to `max`), for messages: their count. */
     int (*era_id)(const rb_node *member, uint64_t value, uint64_t *current);
     size_t (*era_spellings)(uint64_t current, uint64_t *others, size_t max);
-    /* Optional: the units the description builds on their own, for edits the model cannot take
-     * the shape of (a new member, a version change: patch/model_unit.c). For a list of the
+    /* Optional: the drafts the description builds on their own, for edits the model cannot take
+     * the shape of (a new member, a version change: patch/model_draft.c). For a list of the
      * model, the description of one of its elements (it begins and ends the element's record
-     * itself, and sets up any state of its own), or NULL when its elements are no units. Without
-     * one around an edit, the document is the unit (GBX: the chunks of a node). */
-    rb_describe_fn (*unit_description)(const rb_node *list);
+     * itself, and sets up any state of its own), or NULL when its elements are no drafts. Without
+     * one around an edit, the document is the draft (GBX: the chunks of a node). */
+    rb_describe_fn (*draft_description)(const rb_node *list);
     /* Optional: reads deferred unit `unit` (RB_K_DEFERRED, its start record set) again alone, the
      * archive's cursor on its bytes and its root standing in for the unit's container
      * (core/archive/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and

@@ -3,12 +3,13 @@
  *
  * After a patch is written, the file is read again and its model compared with the patched one;
  * `diff` walks two models together (patch/model_diff.c) and asks here which subtrees are
- * equal; a race record is written only when it equals the original's (core/doc/record_guard.c). A table
+ * equal; a race recording is written only when it equals the original's (core/doc/recording_guard.c). A table
  * and the list of nodes it stands for are the same content, as are a packed record and its
  * spelled-out fields; how an id or a stream was stored is not content (as in the JSON
  * comparisons, core/json/json.c rb_json_strip_storage).
  */
 #include "core/model/model_equal.h"
+#include "core/error.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -225,7 +226,7 @@ int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, r
     compare c = {.b_doc = b_doc, .arena = &arena, .err = &unit_err};
     int same = equal_from(a, b_doc->root, "", where, &c);
     rb_arena_free(&arena);
-    if (err) *err = unit_err;
+    if (err) rb_error_copy(err, &unit_err);
     return same;
 }
 

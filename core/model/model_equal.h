@@ -1,6 +1,6 @@
 /*
  * Two model subtrees compared node by node, without rendering them (core/model/model_equal.c): what
- * verifying a patched write, `diff` and the race-record guard (core/doc/record_guard.c) share.
+ * verifying a patched write, `diff` and the race-recording guard (core/doc/recording_guard.c) share.
  */
 #ifndef RB_MODEL_EQUAL_H
 #define RB_MODEL_EQUAL_H

@@ -1,6 +1,6 @@
 /*
  * The entry points that take a file of any format: the format found by content (rb_doc_parse,
- * rb_detect_format, rb_doc_set_companion) or named by the JSON ("$format": rb_doc_build and the
+ * rb_format_detect, rb_doc_set_companion) or named by the JSON ("$format": rb_doc_build and the
  * builds from a file). They sit above the formats with the table they look in (registry.c); the
  * document layer below reads and builds as a format it is given.
  */
@@ -16,15 +16,17 @@
 #include "core/json/json_stream.h"
 #include "core/registry/registry.h"
 
-const char *rb_detect_format(const uint8_t *data, size_t size)
+const char *rb_format_detect(const uint8_t *data, size_t size)
 {
-    const rb_format *f = rb_format_detect(data, size);
+    const rb_format *f = rb_registry_detect(data, size);
     return f ? f->name : NULL;
 }
 
+const char *rb_detect_format(const uint8_t *data, size_t size) { return rb_format_detect(data, size); }
+
 rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *options, rb_error *err)
 {
-    const rb_format *format = rb_format_detect(data, size);
+    const rb_format *format = rb_registry_detect(data, size);
     if (!format) {
         rb_error_set(err, RB_E_UNSUPPORTED, options ? options->file_name : NULL, NULL,
                      "not a format rebyte knows (detected by content; see `rebyte formats`)");
@@ -35,9 +37,9 @@ rb_doc *rb_doc_parse(const uint8_t *data, size_t size, const rb_read_options *op
 
 rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, const char *name, rb_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
+    rb_error_clear(err);
     rb_doc *companion = NULL;
-    if (rb_detect_format(data, size)) {
+    if (rb_format_detect(data, size)) {
         rb_read_options options = {.file_name = name};
         if (!(companion = rb_doc_parse(data, size, &options, err))) return err ? err->status : RB_E_FORMAT;
         if (!rb_doc_root(companion)) { /* the hooks walk it by pointers too */
@@ -57,7 +59,7 @@ rb_status rb_doc_set_companion(rb_doc *doc, const uint8_t *data, size_t size, co
 static void build_error(rb_error *err, const char *name, const char *message)
 {
     if (!err) return;
-    memset(err, 0, sizeof(*err));
+    rb_error_clear(err);
     err->status = RB_E_USAGE;
     snprintf(err->file, sizeof err->file, "%s", name ? name : "");
     snprintf(err->message, sizeof err->message, "%s", message);
@@ -69,7 +71,7 @@ static rb_doc *build_from_loader(rb_json_loader *loader, const char *name, const
                                  rb_error *err)
 {
     char why[sizeof err->message];
-    if (err) memset(err, 0, sizeof(*err));
+    rb_error_clear(err);
     json_t *j = loader ? rb_json_loader_root(loader, why, sizeof why) : NULL;
     if (!j) {
         build_error(err, name, loader ? why : "out of memory");
@@ -161,7 +163,7 @@ rb_doc *rb_doc_build_file_deferred(const char *json_path, const rb_doc *blob_sou
 char *rb_dump_source_file(const char *json_path, rb_error *err)
 {
     int fd;
-    if (err) memset(err, 0, sizeof(*err));
+    rb_error_clear(err);
     rb_json_loader *loader = json_path ? file_loader(json_path, &fd, err) : NULL;
     if (!loader) return NULL;
     json_t *source = rb_json_loader_member(loader, "$source");

@@ -35,7 +35,7 @@ const rb_format *rb_format_by_name(const char *name)
     return NULL;
 }
 
-const rb_format *rb_format_detect(const uint8_t *data, size_t size)
+const rb_format *rb_registry_detect(const uint8_t *data, size_t size)
 {
     const rb_format *best = NULL;
     int best_score = 0;

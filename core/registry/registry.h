@@ -13,5 +13,5 @@
 const rb_format *const *rb_formats(size_t *count);
 const rb_format *rb_format_by_name(const char *name);
 /* The format of highest confidence for these bytes (the first of equal confidence), or NULL. */
-const rb_format *rb_format_detect(const uint8_t *data, size_t size);
+const rb_format *rb_registry_detect(const uint8_t *data, size_t size);
 #endif

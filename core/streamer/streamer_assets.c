@@ -97,7 +97,7 @@ int streamer_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink
     if (objects_csv(doc, &csv, &size, &objects) != 0) { snprintf(why, why_size, "out of memory"); return -1; }
     char note[160];
     snprintf(note, sizeof note, "%zu objects; model, position, rotation and distances go back with replace", objects);
-    rb_asset a = {"objects/objects.csv", "table", CSV_PATH, csv, size, 1, note};
+    rb_asset a = {sizeof(rb_asset), "objects/objects.csv", "table", CSV_PATH, csv, size, 1, note};
     int rc = rb_asset_emit(sink, context, &a, why, why_size);
     free(csv);
     return rc;

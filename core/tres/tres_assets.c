@@ -140,7 +140,7 @@ static int emit_texture(texture_run *r, size_t index, const rb_node *entry)
     snprintf(note, sizeof note, "%s, palette %llu (%zu colours)%s", t.bits == 8 ? "8-bit" : "the colour plane of a 16-bit bump map",
              (unsigned long long)t.palette, colours,
              r->replaceable ? "" : "; it goes back through the .spz (replace X.spz /swap/texels/N --with X.pid)");
-    rb_asset a = {name, "image", path, png, png_size, r->replaceable, note};
+    rb_asset a = {sizeof(rb_asset), name, "image", path, png, png_size, r->replaceable, note};
     rc = rb_asset_emit(r->sink, r->context, &a, r->why, r->why_size);
     free(png);
     return rc;
@@ -170,7 +170,7 @@ static int emit_palettes(const rb_doc *doc, rb_asset_sink sink, void *context, c
         snprintf(name, sizeof name, "palettes/palette-%02zu.png", p);
         snprintf(path, sizeof path, "/palettes/%zu", p);
         snprintf(note, sizeof note, "the palette's %zu colours, 16 a row", colours);
-        rb_asset a = {name, "image", path, png, png_size, 0, note};
+        rb_asset a = {sizeof(rb_asset), name, "image", path, png, png_size, 0, note};
         int rc = rb_asset_emit(sink, context, &a, why, why_size);
         free(png);
         if (rc) return -1;
@@ -391,7 +391,7 @@ int tpa_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
         char name[192], path[64];
         sound_file_name(&names, i, name, sizeof name);
         snprintf(path, sizeof path, "/bodies/%zu/samples", i);
-        rb_asset a = {name, "sound", path, wav, wav_size, 1,
+        rb_asset a = {sizeof(rb_asset), name, "sound", path, wav, wav_size, 1,
                       adpcm ? "IMA ADPCM as stored (WAV format 0x11)" : "PCM as stored"};
         rc = rb_asset_emit(sink, context, &a, why, why_size) ? -1 : 0;
         free(wav);

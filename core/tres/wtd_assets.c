@@ -93,7 +93,7 @@ int wtd_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
     }
     if (rb_png_from_grey16(grey, side, side, &png, &png_size, why, why_size) != 0) goto done;
     rb_asset asset = {.name = "terrain/heights.png", .kind = "image", .path = "/terrain", .data = png,
-                      .size = png_size, .replaceable = 0, .note = note};
+                      .size = sizeof(rb_asset), .data_size = png_size, .replaceable = 0, .note = note};
     r = rb_asset_emit(sink, context, &asset, why, why_size);
 done:
     free(content), free(heights), free(grey), free(png);

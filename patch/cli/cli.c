@@ -53,7 +53,7 @@ static const command COMMANDS[] = {
      "  --blobs=files   every blob a file in OUT.files/ beside OUT.json ({\"$file\": ...}; needs -o):\n"
      "                  edit the files, `build OUT.json` without the original\n"
      "  --blobs=omit    sizes only (for reading; cannot be built)"},
-    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-record]",
+    {"build", cmd_build, "rebyte build IN.json -o OUT [--source ORIGINAL] [--new-recording]",
      "Write a file from a JSON model (as `dump` makes it), validating every value against the\n"
      "format's description. IN.json is read piecewise where it is (a list's elements decoded as\n"
      "they are reached), and each unit (a body chunk, a long list) is written as soon as it is\n"
@@ -61,10 +61,11 @@ static const command COMMANDS[] = {
      "first and builds the whole model. ORIGINAL is read for its bytes only (deferred).\n"
      "Blob references resolve against ORIGINAL, or the file named in the\n"
      "dump's \"$source\". A ghost or a replay is written only when its records equal ORIGINAL's\n"
-     "(docs/usage.md \"Race records\"): a changed one is refused, nothing written.\n"
+     "(docs/usage.md \"Race recordings\"): a changed one is refused, nothing written.\n"
      "  --source ORIGINAL  the file the JSON was dumped from\n"
-     "  --new-record       a ghost or replay authored as a test fixture, with no original\n"
-     "Exit: 0 written, 2 bad input or a changed race record, 3 I/O error"},
+     "  --new-recording    a ghost or replay authored as a test fixture, with no original\n"
+     "                     (--new-record, its first spelling, is still taken)\n"
+     "Exit: 0 written, 2 bad input or a changed race recording, 3 I/O error"},
     {"apply", cmd_apply,
      "rebyte apply [--patch PATCH.json]... [PATCH.json [MORE.json...]] FILE... (-o OUT | -o DIR/ | --in-place [--backup]) [--dry-run] [--force] [-j N] [--conflicts=stop|first-wins|last-wins]",
      "Apply RFC 6902 patches (in order, all or nothing) to the model of each FILE, write, re-read\n"
@@ -92,7 +93,7 @@ static const command COMMANDS[] = {
      "                rule and each pin that fails is still reported\n"
      "What no node of the model has the shape of (a new member, the first element of an empty\n"
      "list, a version change, a \"$stream\" annotation, the whole document) is built by the format's\n"
-     "description on the smallest unit around it (a GBX chunk, else the document): it checks every\n"
+     "description on the smallest draft around it (a GBX chunk, else the document): it checks every\n"
      "type, range and version, and a refusal names the operation and the path.\n"
      "Paths may hold identity selectors ([key=value], see `rebyte resolve`). An operation with\n"
      "\"each\": true is carried out for every element its selectors match (none included; the\n"
@@ -179,10 +180,10 @@ static const command COMMANDS[] = {
      "  --to text|binary  the form to write (a replay's embedded map is converted too)\n"
      "  --source ORIGINAL the binary file a text ghost or replay came from: its binary form is\n"
      "                    written only with it, and only when the records are unchanged\n"
-     "                    (docs/usage.md \"Race records\")\n"
+     "                    (docs/usage.md \"Race recordings\")\n"
      "  --no-check        do not convert the result back to prove it restores the input\n"
      "Exit: 0 converted, 1 the result would not convert back exactly (nothing written), 2 bad input\n"
-     "or a changed race record"},
+     "or a changed race recording"},
     {"extract", cmd_extract, "rebyte extract FILE -o DIR|- [--only KIND] [--with FILE2] [--force] [-q]",
      "Every asset of FILE as a file a person can open, in DIR (a folder per kind): pictures as\n"
      "PNG or JPEG (map thumbnails the right way up), sounds as WAV, embedded files as they were\n"

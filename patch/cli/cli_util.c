@@ -332,7 +332,7 @@ enum { SYNC_GROUP = 256 };
 /* Up to SYNC_GROUP files of `files`: each a new path or a regular file (lstat) is written to its
  * temporary file, the filesystem synced once (syncfs), then each renamed into place; any other
  * target goes through cli_write_atomic alone. 0, or -1 (printed; the temporaries removed). */
-static int write_group(const char *base, const rb_dump_file *files, size_t count)
+static int write_group(const char *base, const rb_dump_files *files, size_t from, size_t count)
 {
     temporary t[SYNC_GROUP];
     char *target[SYNC_GROUP];
@@ -340,12 +340,13 @@ static int write_group(const char *base, const rb_dump_file *files, size_t count
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         char *path = NULL;
-        if (asprintf(&path, "%s%s", base, files[i].name) < 0) return -1;
+        if (asprintf(&path, "%s%s", base, rb_dump_files_name(files, from + i)) < 0) return -1;
         struct stat old;
         int exists = lstat(path, &old) == 0;
-        bytes_to_write bytes = {files[i].data, files[i].size};
+        bytes_to_write bytes;
+        bytes.data = rb_dump_files_data(files, from + i, &bytes.size);
         if (exists && !S_ISREG(old.st_mode)) {
-            rc = cli_write_atomic(path, files[i].data, files[i].size); /* a link, a FIFO: as any output */
+            rc = cli_write_atomic(path, bytes.data, bytes.size); /* a link, a FIFO: as any output */
             free(path);
             continue;
         }
@@ -371,10 +372,11 @@ static int write_group(const char *base, const rb_dump_file *files, size_t count
     return rc;
 }
 
-int cli_write_atomic_files(const char *base, const rb_dump_file *files, size_t count)
+int cli_write_atomic_files(const char *base, const rb_dump_files *files)
 {
+    size_t count = rb_dump_files_count(files);
     for (size_t from = 0; from < count; from += SYNC_GROUP)
-        if (write_group(base, files + from, count - from < SYNC_GROUP ? count - from : SYNC_GROUP) != 0) return -1;
+        if (write_group(base, files, from, count - from < SYNC_GROUP ? count - from : SYNC_GROUP) != 0) return -1;
     return 0;
 }
 
@@ -642,7 +644,7 @@ void cli_unload(cli_loaded *l)
 
 void cli_print_error(const rb_error *err)
 {
-    char text[1600];
+    char text[RB_ERROR_TEXT_SIZE];
     fprintf(stderr, "rebyte: %s\n", rb_error_format(err, text, sizeof text));
 }
 
@@ -749,7 +751,7 @@ int cli_exit_code_of(rb_status st)
 
 int cli_apply_failed(const rb_error *err)
 {
-    char text[1600];
+    char text[RB_ERROR_TEXT_SIZE];
     fprintf(stderr, "rebyte: %s (nothing was written)\n", rb_error_format(err, text, sizeof text));
     return cli_exit_code_of(err->status);
 }

@@ -48,7 +48,7 @@ int cli_write_atomic(const char *path, const uint8_t *data, size_t size);
  * cli_write_atomic writes one, but synced a group at a time (one syncfs for up to 256 files, then
  * the renames) rather than one fsync each: a map's 15,000 blob files took a minute of fsyncs.
  * Stops at the first failure (printed; what was renamed before it stays). */
-int cli_write_atomic_files(const char *base, const rb_dump_file *files, size_t count);
+int cli_write_atomic_files(const char *base, const rb_dump_files *files);
 /* The same for a text made while it is written (a streamed dump): `produce` writes it to the
  * descriptor and returns 0, or -1 with errno set (nothing is then left behind). */
 typedef int (*cli_producer)(void *context, int fd);
@@ -173,7 +173,7 @@ void cli_batch_heap(void);
 /* On a batch worker's thread before its first file (after cli_batch_heap): reserves its heap for
  * files up to `largest` bytes, advised as transparent huge pages, and gives it back to the heap
  * of the thread, which keeps it for every file after; why:
- * docs/performance.md "Issue 31, session 11: batches". */
+ * docs/performance.md "Batches". */
 void cli_worker_heap(uint64_t largest);
 
 /* mkdir -p of the folders in `path` up to its last '/' (the file's own name excluded; `path` is

@@ -52,10 +52,10 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     rb_apply_options ao = {.size = sizeof ao, .conflicts = o->conflicts, .report = cli_report_line,
                            .report_context = &report, .want_changes = o->dry_run,
                            .force = o->force};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_error err;
     rb_status st = rb_apply(data, size, path, (const rb_patch *const *)o->patches, o->patch_count, &ao, &r, &err);
-    int unchanged = st == RB_OK && r.size == size && memcmp(r.bytes, data, size) == 0;
+    int unchanged = st == RB_OK && r.bytes_size == size && memcmp(r.bytes, data, size) == 0;
     if (st != RB_OK) {
         result->rc = cli_apply_failed(&err);
         snprintf(result->why, sizeof result->why, "%.290s", err.message);
@@ -64,7 +64,7 @@ static void apply_to_file(const char *path, const char *target, const apply_opti
     } else {
         result->rc = make_folders_for(target, o) != 0
                          ? EXIT_IO
-                         : cli_write_result(target, path, data, size, r.bytes, r.size, o->backup, 0, in_place ? &edit : NULL);
+                         : cli_write_result(target, path, data, size, r.bytes, r.bytes_size, o->backup, 0, in_place ? &edit : NULL);
         char changes[48];
         if (result->rc != EXIT_OK) snprintf(result->why, sizeof result->why, "the output could not be written");
         else if (!o->quiet)

@@ -44,7 +44,7 @@ static int list_rules(int as_json)
         for (size_t i = 0; i < rb_format_rule_count(f); i++) {
             char *text = rb_format_rule_json(f, i);
             json_t *o = text ? json_loads(text, 0, NULL) : NULL;
-            free(text);
+            rb_free(text);
             if (!o) continue;
             if (as_json) {
                 char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -84,7 +84,7 @@ static int check_file(const char *path, int named, const check_options *options,
     uint8_t *data;
     size_t size;
     if (!named && cli_read_file(path, &data, &size) == 0) {
-        int known = rb_detect_format(data, size) != NULL;
+        int known = rb_format_detect(data, size) != NULL;
         free(data);
         if (!known) {
             *skipped = 1;

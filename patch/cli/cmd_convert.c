@@ -7,9 +7,9 @@
  * anything is written the result is converted back and compared with the input: a conversion
  * that would not restore the same bytes is refused, not written.
  *
- * A race record read from text proves nothing (docs/usage.md "Race records"): its binary form is
+ * A race recording read from text proves nothing (docs/usage.md "Race recordings"): its binary form is
  * written only with --source ORIGINAL, and the library refuses it unless its records are the
- * original's (core/doc/record_guard.c). Checking a conversion to text converts back with the input
+ * original's (core/doc/recording_guard.c). Checking a conversion to text converts back with the input
  * as that original.
  */
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include "patch/cli/cli.h"
 #include "patch/cli/cli_util.h"
 
-/* Parse, set the encoding, write; `original` (may be NULL) is the file a race record must equal.
+/* Parse, set the encoding, write; `original` (may be NULL) is the file a race recording must equal.
  * NULL (and a message) on failure. */
 static uint8_t *convert_bytes(const char *name, const uint8_t *data, size_t size, const char *encoding,
                               const rb_doc *original, size_t *out_size, const char **input_encoding)

@@ -103,9 +103,9 @@ static int write_asset(void *context, const rb_asset *asset)
 {
     extract_run *r = context;
     if (!asset->data) { r->references++; return 0; }
-    if (put_file(r, asset->name, asset->data, asset->size) != 0) return 1;
+    if (put_file(r, asset->name, asset->data, asset->data_size) != 0) return 1;
     r->files++;
-    r->bytes += asset->size;
+    r->bytes += asset->data_size;
     time_t now = time(NULL);
     if (r->tty && !r->quiet && now != r->last_progress) { /* a line a second at most, on a terminal */
         fprintf(stderr, "\r\033[K%zu files, %llu bytes: %.60s", r->files, r->bytes, asset->name);
@@ -285,7 +285,7 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const cli
     cli_report_context report = {o->quiet, o->in};
     rb_apply_options ao = {.size = sizeof ao, .report = cli_report_line, .report_context = &report,
                            .force = o->force, .want_changes = o->dry_run};
-    rb_apply_result result;
+    rb_apply_result result = RB_APPLY_RESULT_INIT;
     const rb_patch *const patches[1] = {patch};
     st = rb_apply(l->data, l->size, o->in, patches, 1, &ao, &result, &err);
     rb_patch_free(patch);
@@ -293,12 +293,12 @@ static int replace_with(const replace_options *o, const cli_loaded *l, const cli
     if (st != RB_OK) {
         rc = cli_apply_failed(&err);
     } else if (o->dry_run) {
-        cli_print_changes(&result, result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0, o->in);
+        cli_print_changes(&result, result.bytes_size == l->size && memcmp(result.bytes, l->data, l->size) == 0, o->in);
     } else {
         const char *target = o->in_place ? o->in : o->out;
         char changes[48];
-        int unchanged = result.size == l->size && memcmp(result.bytes, l->data, l->size) == 0;
-        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.size, o->backup, o->quiet,
+        int unchanged = result.bytes_size == l->size && memcmp(result.bytes, l->data, l->size) == 0;
+        rc = cli_write_result(target, o->in, l->data, l->size, result.bytes, result.bytes_size, o->backup, o->quiet,
                               o->in_place ? edit : NULL);
         if (rc == EXIT_OK && !o->quiet)
             fprintf(stderr, "rebyte: %s -> %s: %s put back at %s (%s), verified\n", o->in, target, o->asset, o->path,

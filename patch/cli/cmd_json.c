@@ -60,13 +60,18 @@ static int sink_to_fd(void *context, const char *text, size_t size)
 }
 
 /* --blobs=files: every blob in the folder beside the JSON (written before the JSON is in place). */
-static int write_blob_files(dump_job *job, const rb_dump_file *files, size_t count)
+static int write_blob_files(dump_job *job, const rb_dump_files *files)
 {
+    size_t count = rb_dump_files_count(files);
     char below[4200];
     snprintf(below, sizeof below, "%s%s/", job->files_base, job->files_prefix);
     if (count && cli_make_parents(below) != 0) return -1;
-    if (cli_write_atomic_files(job->files_base, files, count) != 0) return -1;
-    for (size_t i = 0; i < count; i++) job->file_bytes += files[i].size;
+    if (cli_write_atomic_files(job->files_base, files) != 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        size_t size = 0;
+        rb_dump_files_data(files, i, &size);
+        job->file_bytes += size;
+    }
     job->file_count = count;
     return 0;
 }
@@ -75,14 +80,13 @@ static rb_status dump_once(dump_job *job)
 {
     rb_status st;
     if (job->files_prefix) {
-        rb_dump_file *files = NULL;
-        size_t count = 0;
-        st = rb_doc_dump_files_to(job->doc, job->files_prefix, sink_to_fd, job, &files, &count, &job->err);
-        if (st == RB_OK && write_blob_files(job, files, count) != 0) {
+        rb_dump_files *files = NULL;
+        st = rb_doc_dump_files_to(job->doc, job->files_prefix, sink_to_fd, job, &files, &job->err);
+        if (st == RB_OK && write_blob_files(job, files) != 0) {
             job->printed = 1;
             st = RB_E_IO;
         }
-        rb_dump_files_free(files, count);
+        rb_dump_files_free(files);
     } else {
         st = rb_doc_dump_to(job->doc, job->blobs, job->source, sink_to_fd, job, &job->err);
     }
@@ -205,7 +209,7 @@ static rb_doc *build_doc(const char *in, const char *source, cli_loaded *src, in
 int cmd_build(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *source = NULL, *v;
-    int new_record = 0;
+    int new_recording = 0;
     for (int i = 1; i < argc; i++) {
         int r;
         if ((r = cli_opt_value(argc, argv, &i, "-o", &v))) {
@@ -214,8 +218,8 @@ int cmd_build(int argc, char **argv)
         } else if ((r = cli_opt_value(argc, argv, &i, "--source", &v))) {
             if (r < 0) return EXIT_USAGE;
             source = v;
-        } else if (strcmp(argv[i], "--new-record") == 0) {
-            new_record = 1;
+        } else if (strcmp(argv[i], "--new-recording") == 0 || strcmp(argv[i], "--new-record") == 0) {
+            new_recording = 1; /* --new-record: the flag's first spelling, kept (docs/usage.md) */
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("build", argv[i]);
         } else {
@@ -232,7 +236,7 @@ int cmd_build(int argc, char **argv)
         rb_error err;
         uint8_t *bytes;
         size_t out_size;
-        if (new_record) rb_doc_author_records(doc);
+        if (new_recording) rb_doc_author_recordings(doc);
         if (rb_doc_write(doc, NULL, &bytes, &out_size, &err) != RB_OK) {
             cli_print_error(&err);
         } else {

@@ -37,7 +37,7 @@ static int load_diff(const char *path, cli_loaded *other, rb_patch **patch)
     uint8_t *data;
     size_t size;
     if (cli_read_file(path, &data, &size) != 0) return EXIT_IO;
-    int is_file = rb_detect_format(data, size) != NULL;
+    int is_file = rb_format_detect(data, size) != NULL;
     rb_error err;
     if (!is_file) *patch = rb_patch_parse((const char *)data, size, path, &err);
     free(data);

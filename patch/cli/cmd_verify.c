@@ -129,7 +129,7 @@ typedef struct verify_result {
     char **notes; /* deviations the reader kept (stale checksums, ...): malloc'd copies */
     size_t note_count;
     char diff_space[32]; /* "file" or "decoded" */
-    char error[1600];
+    char error[RB_ERROR_TEXT_SIZE];
     char path[512];
     rb_stream_report streams[64];
 } verify_result;
@@ -139,8 +139,8 @@ static void verify_init(verify_result *r)
     r->status = "exact";
     r->has_diff = 0;
     r->diff_offset = 0;
-    memset(&r->coverage, 0, sizeof r->coverage);
-    memset(&r->kinds, 0, sizeof r->kinds);
+    r->coverage = (rb_coverage)RB_COVERAGE_INIT;
+    r->kinds = (rb_coverage_kinds)RB_COVERAGE_KINDS_INIT;
     r->stream_count = 0;
     r->format = "?";
     r->notes = NULL;
@@ -228,7 +228,7 @@ static void verify_one(const char *path, const char *reencode, int named, verify
         snprintf(r->error, sizeof r->error, "%s: cannot read", path);
         return;
     }
-    if (!named && !rb_detect_format(data, size)) {
+    if (!named && !rb_format_detect(data, size)) {
         /* found while walking a folder (a MANIFEST, a readme): not a game file */
         r->status = "skipped";
         snprintf(r->error, sizeof r->error, "%s: not a format rebyte knows", path);
@@ -255,7 +255,11 @@ static void verify_one(const char *path, const char *reencode, int named, verify
     if (st != RB_OK) {
         fail_result(r, &err);
     } else {
-        r->stream_count = rb_doc_stream_reports(doc, r->streams, 64);
+        size_t streams = rb_doc_stream_report_count(doc);
+        for (r->stream_count = 0; r->stream_count < streams && r->stream_count < 64; r->stream_count++) {
+            r->streams[r->stream_count] = (rb_stream_report)RB_STREAM_REPORT_INIT;
+            rb_doc_stream_report(doc, r->stream_count, &r->streams[r->stream_count]);
+        }
         uint64_t off;
         if (!reencode) {
             if (!identical && first_difference(data, size, out, out_size, &off)) {

@@ -1,8 +1,9 @@
 /*
  * A program that knows rebyte only as an installed package: <rebyte.h> from the install prefix and
  * the library through pkg-config (tests/api/install_client.sh builds it so). It runs the API's main
- * jobs on the sample map with option structs started from their _INIT macros, frees what the
- * library hands out with rb_free, and checks the library's run-time version against the header
+ * jobs on the sample map with option structs and the structs the library fills started from their
+ * _INIT macros, navigates const nodes and edits through the _edit calls, frees what the library
+ * hands out with rb_free and the collections with their _free, and checks the library's run-time version against the header
  * it was compiled with. Usage: api_client SAMPLE_MAP
  */
 #include <rebyte.h>
@@ -34,7 +35,10 @@ static unsigned char *read_all(const char *path, size_t *size)
 
 static void edit_and_write(rb_doc *doc)
 {
-    rb_node *author = rb_node_at(rb_doc_root(doc), "/body/chunks/1/challengeParameters/chunks/1/authorTime");
+    const rb_node *medals = rb_node_at(rb_doc_root(doc), "/body/chunks/1/challengeParameters/chunks/1");
+    const rb_node *read = rb_node_member(medals, "authorTime");
+    rb_node *author = rb_node_at_edit(rb_doc_root(doc), "/body/chunks/1/challengeParameters/chunks/1/authorTime");
+    EXPECT(read && read == author, "the const and the _edit navigation reach one node");
     int64_t ms = 0;
     double wrong;
     EXPECT(rb_node_get_int(author, &ms) == RB_OK && ms > 0, "an author time");
@@ -43,20 +47,44 @@ static void edit_and_write(rb_doc *doc)
     rb_write_options wo = RB_WRITE_OPTIONS_INIT;
     unsigned char *out = NULL;
     size_t out_size = 0;
-    rb_error err;
+    rb_error err = RB_ERROR_INIT;
     EXPECT(rb_doc_write(doc, &wo, &out, &out_size, &err) == RB_OK && out_size > 0, "write");
     rb_free(out);
+    EXPECT(err.size == sizeof err, "the library keeps the error's size");
+    rb_coverage coverage = RB_COVERAGE_INIT;
+    EXPECT(rb_doc_coverage(doc, &coverage) == RB_OK && coverage.typed_bytes > 0 && coverage.size == sizeof coverage,
+           "coverage");
+    size_t streams = rb_doc_stream_report_count(doc);
+    rb_stream_report report = RB_STREAM_REPORT_INIT;
+    EXPECT(streams > 0 && rb_doc_stream_report(doc, 0, &report) == RB_OK && strcmp(report.name, "body") == 0 &&
+               rb_doc_stream_report(doc, streams, &report) == RB_E_USAGE,
+           "stream reports by index");
+}
+
+/* The dump with blobs as files: a collection read through its accessors. */
+static void dump_files(const rb_doc *doc)
+{
+    char *json = NULL;
+    rb_dump_files *files = NULL;
+    rb_error err = RB_ERROR_INIT;
+    EXPECT(rb_doc_dump_files(doc, "blobs", &json, &files, &err) == RB_OK && json, "dump with blobs as files");
+    size_t count = rb_dump_files_count(files), size = 0;
+    EXPECT(count > 0 && rb_dump_files_data(files, 0, &size) && size > 0 &&
+               strncmp(rb_dump_files_name(files, 0), "blobs/", 6) == 0 && !rb_dump_files_name(files, count),
+           "the dump's files by index");
+    rb_dump_files_free(files);
+    rb_free(json);
 }
 
 static void apply_patch(const unsigned char *data, size_t size)
 {
     static const char text[] = "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"client\"}]";
-    rb_error err;
+    rb_error err = RB_ERROR_INIT;
     rb_patch *patch = rb_patch_parse(text, sizeof text - 1, "client.patch.json", &err);
     const rb_patch *const patches[1] = {patch};
     rb_apply_options ao = RB_APPLY_OPTIONS_INIT;
-    rb_apply_result r;
-    EXPECT(patch && rb_apply(data, size, "sample.Map.Gbx", patches, 1, &ao, &r, &err) == RB_OK && r.size > 0, "apply");
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
+    EXPECT(patch && rb_apply(data, size, "sample.Map.Gbx", patches, 1, &ao, &r, &err) == RB_OK && r.bytes_size > 0, "apply");
     if (patch) rb_apply_result_free(&r);
     rb_patch_free(patch);
 }
@@ -75,7 +103,7 @@ int main(int argc, char **argv)
     rb_read_options ro = RB_READ_OPTIONS_INIT;
     ro.file_name = "sample.Map.Gbx";
     ro.limits = &limits;
-    rb_error err;
+    rb_error err = RB_ERROR_INIT;
     rb_doc *doc = rb_doc_parse(data, size, &ro, &err);
     EXPECT(doc != NULL, "parse");
     if (doc) {
@@ -84,6 +112,7 @@ int main(int argc, char **argv)
         EXPECT(rb_doc_dump(doc, RB_BLOBS_REF, "sample.Map.Gbx", &json, &err) == RB_OK && strstr(json, "$source"), "dump");
         rb_free(info);
         rb_free(json);
+        dump_files(doc);
         edit_and_write(doc);
         rb_doc_free(doc);
     }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The shared library exports the public API and nothing else: the functions include/rebyte.h
-# declares (RB_API) are exactly the ones `nm -D --defined-only` lists (issue 23).
+# declares (RB_API) are exactly the ones `nm -D --defined-only` lists.
 # Usage: exports.sh LIBREBYTE.so
 . "$(dirname "$0")/../lib.sh"
 lib=$1

@@ -20,7 +20,7 @@ static rb_status apply_text_err(const uint8_t *data, size_t size, const char *te
     rb_patch *patch = rb_patch_parse(text, strlen(text), "test", err);
     const rb_patch *const patches[1] = {patch};
     rb_apply_options options = {.size = sizeof options, .force = force};
-    memset(r, 0, sizeof *r);
+    *r = (rb_apply_result)RB_APPLY_RESULT_INIT;
     rb_status st = patch ? rb_apply(data, size, "sample", patches, 1, &options, r, err) : RB_E_USAGE;
     rb_patch_free(patch);
     return st;
@@ -50,15 +50,15 @@ static void check_game_rules(const uint8_t *data, size_t size)
     CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 0 && reported == 0,
           "the sample map checks clean");
     rb_doc_free(doc);
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     CHECK(apply_text(data, size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/[id=0x0304301F]/mapName\",\"value\":\"Body only\"}]",
                      0, &r) == RB_OK,
           "body rename applies");
     /* the user data (header chunks) of a version 6 file: its size at byte 13, the chunks after it */
-    size_t user_data = r.bytes && r.size > 17 ? (size_t)r.bytes[13] | (size_t)r.bytes[14] << 8 : 0;
-    CHECK(user_data && 17 + user_data <= r.size && bytes_count(r.bytes, 17 + user_data, "Body only") == 1,
+    size_t user_data = r.bytes && r.bytes_size > 17 ? (size_t)r.bytes[13] | (size_t)r.bytes[14] << 8 : 0;
+    CHECK(user_data && 17 + user_data <= r.bytes_size && bytes_count(r.bytes, 17 + user_data, "Body only") == 1,
           "the header copy carries the body's new name");
-    doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
+    doc = r.bytes ? rb_doc_parse(r.bytes, r.bytes_size, NULL, &err) : NULL;
     reported = 0;
     CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 0,
           "the renamed map checks clean (got %zu)", reported);
@@ -68,7 +68,7 @@ static void check_game_rules(const uint8_t *data, size_t size)
         "[{\"op\":\"add\",\"path\":\"/headerChunks/[id=0x03043003]/mapName\",\"value\":\"Header only\"}]";
     CHECK(apply_text(data, size, header_only, 0, &r) == RB_E_RULE && !r.bytes, "a disagreeing copy is refused");
     CHECK(apply_text(data, size, header_only, 1, &r) == RB_OK, "a disagreeing copy is written when forced");
-    doc = r.bytes ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
+    doc = r.bytes ? rb_doc_parse(r.bytes, r.bytes_size, NULL, &err) : NULL;
     reported = 0;
     CHECK(doc && rb_doc_check(doc, count_problem, &reported, &found, &err) == RB_OK && found == 1 && reported == 1,
           "the header's own name is one problem (got %zu)", reported);
@@ -102,8 +102,8 @@ static void check_payload_kinds(rb_doc *doc)
     }
     CHECK(rb_payload_kind_of(NULL, 0) == RB_PAYLOAD_UNKNOWN, "no bytes: unknown");
     CHECK(strcmp(rb_payload_kind_name(RB_PAYLOAD_COMPRESSED), "compressed") == 0, "kind names");
-    rb_coverage cov;
-    rb_coverage_kinds kinds;
+    rb_coverage cov = RB_COVERAGE_INIT;
+    rb_coverage_kinds kinds = RB_COVERAGE_KINDS_INIT;
     rb_doc_coverage(doc, &cov);
     rb_doc_coverage_kinds(doc, &kinds);
     uint64_t opaque = 0, blobs = 0;
@@ -111,9 +111,9 @@ static void check_payload_kinds(rb_doc *doc)
     CHECK(opaque == cov.opaque_bytes, "opaque kinds add up (%llu, %llu)", (unsigned long long)opaque,
           (unsigned long long)cov.opaque_bytes);
     CHECK(blobs > 0 && blobs == kinds.blob[RB_PAYLOAD_UNKNOWN], "the sample's blobs are of no known kind");
-    rb_coverage both_cov;
-    rb_coverage_kinds both_kinds;
-    rb_doc_coverage_both(doc, &both_cov, &both_kinds);
+    rb_coverage both_cov = RB_COVERAGE_INIT;
+    rb_coverage_kinds both_kinds = RB_COVERAGE_KINDS_INIT;
+    CHECK(rb_doc_coverage_both(doc, &both_cov, &both_kinds) == RB_OK, "rb_doc_coverage_both takes two sized structs");
     CHECK(both_cov.typed_bytes == cov.typed_bytes && both_cov.opaque_bytes == cov.opaque_bytes &&
               both_cov.opaque_tail == cov.opaque_tail && memcmp(&both_kinds, &kinds, sizeof kinds) == 0,
           "rb_doc_coverage_both gives what the two calls give");
@@ -123,9 +123,9 @@ static void check_payload_kinds(rb_doc *doc)
  * an int) and leave *value alone; an int node answers both integer getters alike. */
 static void check_getters(rb_node *root)
 {
-    rb_node *name = rb_node_at(root, "/body/chunks/2/mapName");
-    rb_node *author = rb_node_at(root, "/body/chunks/1/challengeParameters/chunks/1/authorTime");
-    rb_node *scale = rb_node_at(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
+    rb_node *name = rb_node_at_edit(root, "/body/chunks/2/mapName");
+    rb_node *author = rb_node_at_edit(root, "/body/chunks/1/challengeParameters/chunks/1/authorTime");
+    rb_node *scale = rb_node_at_edit(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
     int64_t i = 7;
     uint64_t u = 7;
     double f = 7;
@@ -179,12 +179,80 @@ static void check_option_sizes(const uint8_t *data, size_t size)
           err.message);
     rb_doc_free(doc);
     rb_apply_options apply_tiny = {.size = 3};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_patch *patch = rb_patch_parse("[]", 2, "empty", &err);
     const rb_patch *const patches[1] = {patch};
     CHECK(rb_apply(data, size, "sample", patches, 1, &apply_tiny, &r, &err) == RB_E_USAGE && !r.bytes,
           "rb_apply checks its options' size");
     rb_patch_free(patch);
+}
+
+/* The structs the library fills start with their size too: it is kept, a size no release had is
+ * refused and the struct left as it was, a larger one (a newer caller's) is filled as far as the
+ * library knows it. */
+static void check_result_sizes(const uint8_t *data, size_t size, const rb_doc *doc)
+{
+    rb_error err = RB_ERROR_INIT;
+    rb_patch *patch = rb_patch_parse("[]", 2, "empty", &err);
+    const rb_patch *const patches[1] = {patch};
+    rb_apply_result tiny = {.size = 3};
+    CHECK(rb_apply(data, size, "sample", patches, 1, NULL, &tiny, &err) == RB_E_USAGE && tiny.size == 3 && !tiny.bytes &&
+              strstr(err.message, "rb_apply_result"),
+          "rb_apply checks its result's size: %s", err.message);
+    CHECK(err.size == sizeof err, "the library keeps the error's size");
+    struct { rb_apply_result known; uint64_t later; } newer = {{.size = sizeof newer}, 7};
+    CHECK(rb_apply(data, size, "sample", patches, 1, NULL, &newer.known, &err) == RB_OK && newer.known.bytes_size == size &&
+              newer.known.size == sizeof newer && newer.later == 7,
+          "a newer caller's larger result is filled as far as the library knows it");
+    rb_apply_result_free(&newer.known);
+    CHECK(newer.known.size == sizeof newer && !newer.known.bytes, "a freed result keeps its size");
+    rb_patch_free(patch);
+    rb_coverage bad = {.size = 1};
+    CHECK(rb_doc_coverage(doc, &bad) == RB_E_USAGE && bad.typed_bytes == 0, "rb_doc_coverage checks the size");
+    rb_coverage zero = {0};
+    CHECK(rb_doc_coverage(doc, &zero) == RB_OK && zero.typed_bytes > 0 && zero.size == 0, "size 0 is this release's");
+    rb_stream_report report = RB_STREAM_REPORT_INIT;
+    size_t streams = rb_doc_stream_report_count(doc);
+    CHECK(streams > 0 && rb_doc_stream_report(doc, streams - 1, &report) == RB_OK && report.size == sizeof report &&
+              rb_doc_stream_report(doc, streams, &report) == RB_E_USAGE,
+          "stream reports by index (%zu)", streams);
+}
+
+/* A refusal's reason comes first and is whole however long the path: a test whose path passes a
+ * selector matching 3 blocks says so and where the list is, then the path, kept whole. */
+static void check_long_reason(const uint8_t *data, size_t size)
+{
+    char text[1600], tail[1001];
+    memset(tail, 'x', sizeof tail - 1);
+    tail[sizeof tail - 1] = 0;
+    snprintf(text, sizeof text,
+             "[{\"op\":\"test\",\"path\":\"/body/chunks/[id=0x0304301F]/blocks/[flags=0x00001000]/%s\",\"value\":1}]",
+             tail);
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
+    rb_error err = RB_ERROR_INIT;
+    CHECK(apply_text_err(data, size, text, 0, &r, &err) == RB_E_MODEL, "a test through an ambiguous selector fails");
+    const char *reason = strstr(err.message, "selector [flags=0x00001000] matches 3 elements (it must match exactly one), "
+                                             "in /body/chunks/2/blocks");
+    const char *path = strstr(err.message, tail);
+    CHECK(reason && path && reason < path && strstr(path, "xx does not exist"),
+          "the reason first, the path whole: %s", err.message);
+    char line[RB_ERROR_TEXT_SIZE];
+    CHECK(strstr(rb_error_format(&err, line, sizeof line), "does not exist"), "the formatted error is whole: %s", line);
+    rb_apply_result_free(&r);
+}
+
+/* Navigation is const-correct: a const node gives const nodes, the _edit calls (from a node the
+ * caller may change) the same nodes as mutable. */
+static void check_navigation(rb_doc *doc)
+{
+    rb_node *root = rb_doc_root(doc);
+    const rb_node *chunks = rb_node_at(root, "/body/chunks");
+    const rb_node *chunk = rb_node_child(chunks, 2);
+    CHECK(chunk && rb_node_member(chunk, "mapName") == rb_node_at(root, "/body/chunks/2/mapName"), "const navigation");
+    rb_node *editable = rb_node_member_edit(rb_node_child_edit(rb_node_at_edit(root, "/body/chunks"), 2), "mapName");
+    CHECK(editable && editable == rb_node_at(root, "/body/chunks/2/mapName"), "the _edit calls reach the same node");
+    CHECK(rb_node_at(root, "") == root && rb_node_at_edit(root, "") == root, "\"\" is the root");
+    CHECK(!rb_node_at(root, "body") && !rb_node_at_edit(root, "/body/chunks/99"), "a bad pointer leads nowhere");
 }
 
 /* The library's version is the header's (this test is built with both from one tree; the
@@ -221,7 +289,11 @@ int main(int argc, char **argv)
     uint8_t *data = test_read_file(argv[1], &size);
     CHECK(data != NULL, "sample map readable");
     if (!data) return 1;
-    CHECK(strcmp(rb_detect_format(data, size), "gbx") == 0, "detected as gbx by content");
+    CHECK(strcmp(rb_format_detect(data, size), "gbx") == 0, "detected as gbx by content");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    CHECK(rb_detect_format(data, size) == rb_format_detect(data, size), "the deprecated name still answers");
+#pragma GCC diagnostic pop
     rb_error err;
     rb_read_options opt = {.file_name = "sample.Map.Gbx"};
     rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
@@ -232,23 +304,26 @@ int main(int argc, char **argv)
     check_text_results(doc);
     check_getters(rb_doc_root(doc));
     check_option_sizes(data, size);
+    check_result_sizes(data, size, doc);
+    check_long_reason(data, size);
+    check_navigation(doc);
     check_version();
     rb_node *root = rb_doc_root(doc);
-    rb_node *name = rb_node_at(root, "/body/chunks/2/mapName");
+    rb_node *name = rb_node_at_edit(root, "/body/chunks/2/mapName");
     CHECK(name && rb_node_kind_of(name) == RB_NODE_STRING, "map name by pointer");
     size_t n;
     const uint8_t *bytes = name ? test_bytes(name, &n) : NULL;
     CHECK(bytes && n == 13 && memcmp(bytes, "rebyte sample", 13) == 0, "map name value");
     CHECK(rb_node_set_bytes(doc, name, "Renamed by the C API", 20) == RB_OK, "set map name");
 
-    rb_node *medals = rb_node_at(root, "/body/chunks/1/challengeParameters/chunks/1");
-    rb_node *author = rb_node_member(medals, "authorTime");
+    rb_node *medals = rb_node_at_edit(root, "/body/chunks/1/challengeParameters/chunks/1");
+    rb_node *author = rb_node_member_edit(medals, "authorTime");
     CHECK(author && test_int(author) == 30000, "author time");
     CHECK(rb_node_set_int(author, 28000) == RB_OK, "retime");
-    rb_node *kind = rb_node_at(root, "/body/chunks/1/kind");
+    rb_node *kind = rb_node_at_edit(root, "/body/chunks/1/kind");
     CHECK(rb_node_set_uint(kind, 1ull << 32) == RB_E_MODEL, "u32 refuses 2^32");
     CHECK(rb_node_set_int(author, 1ll << 31) == RB_E_MODEL, "i32 refuses 2^31");
-    rb_node *scale = rb_node_at(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
+    rb_node *scale = rb_node_at_edit(root, "/body/chunks/9/anchoredObjects/0/chunks/0/scale");
     CHECK(scale && test_float(scale) == 1.0, "item scale");
     CHECK(scale && rb_node_set_float(scale, 1.5) == RB_OK, "set scale");
     CHECK(rb_node_at(root, "/body/chunks/99") == NULL, "missing element is NULL");
@@ -265,11 +340,11 @@ int main(int argc, char **argv)
         CHECK(test_int(rb_node_at(r, "/body/chunks/1/challengeParameters/chunks/1/authorTime")) == 28000, "retimed");
         CHECK(test_float(rb_node_at(r, "/body/chunks/9/anchoredObjects/0/chunks/0/scale")) == 1.5, "scaled");
         /* patch through the API (rb_apply on the written bytes): valid, then invalid (all or nothing) */
-        rb_apply_result patched;
+        rb_apply_result patched = RB_APPLY_RESULT_INIT;
         CHECK(apply_text(out, out_size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/2/mapName\",\"value\":\"P\"}]", 0,
                          &patched) == RB_OK,
               "patch applies");
-        rb_doc *renamed = patched.bytes ? rb_doc_parse(patched.bytes, patched.size, &opt, &err) : NULL;
+        rb_doc *renamed = patched.bytes ? rb_doc_parse(patched.bytes, patched.bytes_size, &opt, &err) : NULL;
         bytes = renamed ? test_bytes(rb_node_at(rb_doc_root(renamed), "/body/chunks/2/mapName"), &n) : NULL;
         CHECK(bytes && n == 1 && bytes[0] == 'P', "patched name");
         char *json = NULL;
@@ -278,7 +353,7 @@ int main(int argc, char **argv)
         rb_free(json);
         rb_doc_free(renamed);
         rb_apply_result_free(&patched);
-        rb_apply_result refused;
+        rb_apply_result refused = RB_APPLY_RESULT_INIT;
         CHECK(apply_text_err(out, out_size, "[{\"op\":\"replace\",\"path\":\"/body/chunks/1/kind\",\"value\":-1}]", 0,
                              &refused, &err) == RB_E_MODEL && !refused.bytes,
               "out-of-range patch refused");

@@ -87,7 +87,7 @@ static void write_and_count(rb_doc *doc, reading *r)
     rb_free(out);
     /* run for the race it may have with an expansion; not compared: a table counts its packed
      * bytes as typed, the nodes it becomes when navigated their fields' bytes */
-    rb_coverage coverage;
+    rb_coverage coverage = RB_COVERAGE_INIT;
     rb_doc_coverage(doc, &coverage);
 }
 
@@ -184,7 +184,7 @@ static void check_file(const char *path)
 {
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
-    if (!data || !rb_detect_format(data, size)) {
+    if (!data || !rb_format_detect(data, size)) {
         free(data);
         return;
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The many-operation item patch whose apply is timed against rewrite:
-docs/performance.md "Issue 40, item 1 (second part): where a one-field apply spends".
+docs/performance.md "Where a one-field apply spends".
 COUNT items of a map (every 7th, default 200) each moved 1 m along x, one
 "replace" of its absolutePositionInMap per item, addressed through the items chunk's selector.
 Usage: make_item_patch.py REBYTE MAP PATCH_OUT [COUNT]. Time it against `rewrite` of the same map

@@ -1,5 +1,5 @@
 /*
- * The process-level figures of issue 31 (docs/performance.md "Issue 31: the process figures"):
+ * The process-level figures (docs/performance.md "The process figures"):
  * the CLI run as a user runs it, timed by the wall clock, its peak resident set read from
  * wait4's rusage in an intermediate process (bench_run_measure), less the bare program's peak
  * measured the same way. Medians over the runs; the machine's load average is printed with the
@@ -237,7 +237,7 @@ static alternated run_alternately(const char *self, char **a, char **b, int runs
     return r;
 }
 
-/* verify -j1 over the GBX files against the floor, two ways: issue 31's measure (the process CPU
+/* verify -j1 over the GBX files against the floor, two ways: the floor's measure (the process CPU
  * time of verify over that of the floor process, run alternately: like for like, both pay their
  * start, their reads and their page faults) and the wall clock of verify over the in-process
  * floors of the benchmark (which leave out process start and reuse warm buffers). */
@@ -303,7 +303,7 @@ static void edit_against_rewrite(const char *self, const char *what, char **edit
         printf("%s: does not run\n", what);
 }
 
-/* The edits of issue 40 as the CLI runs them, each against `rewrite` of its file: the one-field
+/* The edits whose cost is measured (an edit costs what it touches) as the CLI runs them, each against `rewrite` of its file: the one-field
  * patch on the largest map, data.win and GROFF file; `diff --by-identity` of the many-edit copy of
  * the largest map with items (and whether applying that diff gives the copy's bytes back). */
 static void edit_figures(const char *self, const char *cli, const process_file *files, size_t count, int runs)
@@ -422,7 +422,7 @@ void bench_process_figures(const char *self, const char *cli, const process_file
         printf("process figures: %s does not run\n", cli);
         return;
     }
-    printf("\n== process figures (issue 31): %s, medians of %d runs, the bare program %.1f MB peak\n", cli, runs,
+    printf("\n== process figures: %s, medians of %d runs, the bare program %.1f MB peak\n", cli, runs,
            bare_kb * 1.024e-3);
     verify_against_floor(self, cli, files, count, runs);
     edit_figures(self, cli, files, count, runs);

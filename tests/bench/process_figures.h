@@ -1,4 +1,4 @@
-/* The process-level figures of issue 31 (rebyte_bench --process; process_figures.c). */
+/* The process-level figures (rebyte_bench --process; process_figures.c). */
 #ifndef REBYTE_BENCH_PROCESS_FIGURES_H
 #define REBYTE_BENCH_PROCESS_FIGURES_H
 #include <stddef.h>
@@ -25,7 +25,7 @@ typedef struct process_file {
  * peak over fork and exec from the parent: the benchmark's own would swamp it). */
 int bench_run_measure(char **argv);
 
-/* `rebyte_bench --floor-process LIST`: the floor of issue 31 as a process of its own, to compare
+/* `rebyte_bench --floor-process LIST`: the verify floor as a process of its own, to compare
  * with the process CPU time of `rebyte verify -j1` like for like: each file of LIST (lines "PATH
  * [OFFSET IN_SIZE OUT_SIZE]...", the file's LZO streams) read into a fresh buffer of its size and
  * its streams LZO-decompressed into fresh buffers, as the CLI reads and decodes it. */

@@ -5,7 +5,7 @@
  *   rebyte_bench [--runs N] [--format F] [--min-ms MS] [--no-peak] [--heap fresh|reused]
  *                [--peak-code prefault|lazy] [--defer] [--process [--cli REBYTE]] DIR|FILE...
  *
- * --process adds issue 31's figures of the CLI itself (process_figures.c): verify -j1 over the GBX
+ * --process adds the process figures of the CLI itself (process_figures.c): verify -j1 over the GBX
  * files against their floor (process CPU over a floor process's, --floor-process, like for like;
  * and wall clock over the in-process floors), rewrite's peak less the bare program's, dump and
  * build of the largest map, verify -j1 / -j2 over the folders given.
@@ -17,7 +17,7 @@
  *   reenc  the same round trip with every compressed stream re-encoded (--reencode); files with
  *          compressed streams only
  *   diff-id  on the largest map with items and blocks: an item moved 8 m, three items and a block
- *          removed (issue 28's measurement); both read + `rb_doc_diff --by-identity` of it
+ *          removed (the identity diff's measurement); both read + `rb_doc_diff --by-identity` of it
  *   apply-id rb_apply of that identity patch to the map (it must give the edited map back)
  * Floors:
  *   copy   load the file + copy it once into a second buffer (every format)
@@ -119,7 +119,7 @@ typedef struct options {
     int peak;
     const char *heap; /* "fresh" or "reused" (--heap) */
     int peak_code_lazy; /* --peak-code lazy: code pages count as the operation's memory */
-    int process;        /* --process: issue 31's process-level figures (process_figures.c) */
+    int process;        /* --process: the process-level figures (process_figures.c) */
     const char *cli;    /* --cli: the rebyte program they run */
     const char *floor_list; /* --floor-list FILE: write the floor process's list and stop */
     const char *many_copy;  /* --many-copy FILE: write the many-edit copy of the largest map with items and stop */
@@ -287,7 +287,7 @@ static void apply_once(bench_file *f, const rb_patch *patch)
     size_t size;
     uint8_t *data = load(f->path, &size);
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_error err;
     die_on(rb_apply(data, size, f->path, patches, 1, NULL, &r, &err), &err);
     rb_apply_result_free(&r);
@@ -399,7 +399,7 @@ static void prepare_patch(bench_file *f, const options *o)
         return;
     }
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     if (rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) != RB_OK) {
         snprintf(f->patch_note, sizeof f->patch_note, "%.60s does not apply: %.200s", name, err.message);
         rb_patch_free(patch);
@@ -407,9 +407,9 @@ static void prepare_patch(bench_file *f, const options *o)
     }
     f->patch = patch;
     f->edited = r.bytes;
-    f->edited_size = r.size;
-    f->units = r.units;
-    if (r.units) snprintf(f->patch_note, sizeof f->patch_note, "units built: %s", r.first_unit);
+    f->edited_size = r.bytes_size;
+    f->units = r.drafts;
+    if (r.drafts) snprintf(f->patch_note, sizeof f->patch_note, "drafts built: %s", r.first_draft);
     free(r.changes);
 }
 
@@ -434,10 +434,10 @@ static double float_of(const rb_node *n)
 
 static int map_list(rb_doc *doc, unsigned number, const char *key, size_t least, char *path, size_t size, size_t *count)
 {
-    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    rb_node *chunks = rb_node_at_edit(rb_doc_root(doc), "/body/chunks");
     for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
-        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id");
-        rb_node *list = id && (uint_of(id) & 0xFFF) == number ? rb_node_member(chunk, key) : NULL;
+        rb_node *chunk = rb_node_child_edit(chunks, c), *id = rb_node_member_edit(chunk, "id");
+        rb_node *list = id && (uint_of(id) & 0xFFF) == number ? rb_node_member_edit(chunk, key) : NULL;
         if (!list || rb_node_kind_of(list) != RB_NODE_LIST || rb_node_child_count(list) < least) continue;
         snprintf(path, size, "/body/chunks/%zu/%s", c, key);
         *count = rb_node_child_count(list);
@@ -446,7 +446,7 @@ static int map_list(rb_doc *doc, unsigned number, const char *key, size_t least,
     return 0;
 }
 
-/* The edits of issue 28's measurement: an item moved 8 m, three items and a block removed. */
+/* The edits of the identity diff's measurement: an item moved 8 m, three items and a block removed. */
 static json_t *many_edits(rb_doc *doc)
 {
     char items[160], blocks[160], path[300];
@@ -455,7 +455,7 @@ static json_t *many_edits(rb_doc *doc)
         !map_list(doc, 0x01F, "blocks", 1, blocks, sizeof blocks, &m))
         return NULL;
     snprintf(path, sizeof path, "%s/1/chunks/0/absolutePositionInMap", items);
-    rb_node *at = rb_node_at(rb_doc_root(doc), path);
+    rb_node *at = rb_node_at_edit(rb_doc_root(doc), path);
     if (!at || rb_node_child_count(at) != 3) return NULL;
     json_t *ops = json_array(), *position = json_array();
     for (size_t i = 0; i < 3; i++) json_array_append_new(position, json_real(float_of(rb_node_child(at, i)) + (i != 1) * 8.0));
@@ -474,11 +474,11 @@ static uint8_t *apply_text(bench_file *f, const char *text, rb_patch **kept, siz
     rb_error err;
     rb_patch *patch = rb_patch_parse(text, strlen(text), "many edits", &err);
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result r = {0};
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     uint8_t *out = NULL;
     if (patch && rb_apply(f->data, f->size, f->path, patches, 1, NULL, &r, &err) == RB_OK) {
         out = r.bytes;
-        *size = r.size;
+        *size = r.bytes_size;
         r.bytes = NULL;
     }
     rb_apply_result_free(&r);
@@ -519,7 +519,7 @@ static int prepare(bench_file *f, const options *o)
 {
     f->data = load(f->path, &f->size);
     if (!f->data) return 0;
-    const char *format = rb_detect_format(f->data, f->size);
+    const char *format = rb_format_detect(f->data, f->size);
     if (!format || (o->format && strcmp(format, o->format) != 0)) {
         free(f->data);
         return 0;
@@ -1004,7 +1004,7 @@ static process_file *process_files(const file_list *l, const options *o)
     return files;
 }
 
-/* Issue 31's figures of the CLI run as a user runs it, with this run's floors. */
+/* The process figures of the CLI run as a user runs it, with this run's floors. */
 static void process_figures(const file_list *l, const options *o)
 {
     process_file *files = process_files(l, o);

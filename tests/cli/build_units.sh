@@ -1,5 +1,5 @@
 #!/bin/sh
-# `rebyte build` defers units (docs/performance.md "Issue 31, session 11: build within 3x"): a
+# `rebyte build` defers units (docs/performance.md "Build within 3x"): a
 # body chunk or a long list is written as soon as it is built from its JSON and kept as those
 # bytes. An edit inside such a unit must give what `apply` gives for the same edit, and a bad
 # value deep in a list whose first elements were already written and let go of must still be

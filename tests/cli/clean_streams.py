@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Clean output streams (docs/usage.md "Where outputs go", issue 29): every command that writes a
+"""Clean output streams (docs/usage.md "Where outputs go"): every command that writes a
 file writes, with -o -, only the file's bytes to stdout, byte-equal to what -o FILE writes, and
 its reports to stderr; --print-patch prints the patch alone (parsed here as JSON) and works
 without -o. Runs on the project's samples.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# What a shell user expects (issue 29): verify names a missing file (exit 3), -j 0 is every CPU,
+# What a shell user expects: verify names a missing file (exit 3), -j 0 is every CPU,
 # replace --dry-run writes nothing, dump --blobs=files makes missing folders, one wording of
 # "changes" (an unchanged replace has 0 on every format), info gives a data.win's counts and a
 # map's own body.

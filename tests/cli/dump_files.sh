@@ -18,10 +18,10 @@ one_file() {
     present=$(find "$tmp/d" -type f ! -name model.json | wc -l)
     [ "$named" -eq "$present" ] || fail "$f: $named files named, $present written"
     # built in another folder than the dump's: the files are found beside the JSON
-    # a race record (ghost, replay, a map's validation ghost) is written only beside its original
-    # (docs/usage.md "Race records"): refused without it, with the message saying so
+    # a race recording (ghost, replay, a map's validation ghost) is written only beside its original
+    # (docs/usage.md "Race recordings"): refused without it, with the message saying so
     if ! (cd "$tmp" && "$rebyte" build d/model.json -o "$tmp/built" 2>"$tmp/build.err"); then
-        grep -q "race record" "$tmp/build.err" || { fail "build $f: $(cat "$tmp/build.err")"; return; }
+        grep -q "race recording" "$tmp/build.err" || { fail "build $f: $(cat "$tmp/build.err")"; return; }
         [ -e "$tmp/built" ] && { fail "build $f: a refused build left a file"; return; }
         (cd "$tmp" && "$rebyte" build --source "$f" d/model.json -o "$tmp/built") || { fail "build --source $f"; return; }
     fi

@@ -1,4 +1,4 @@
-/* The CLI's writer (issue 18): which targets are replaced atomically, written in place or refused
+/* The CLI's writer: which targets are replaced atomically, written in place or refused
  * (cli_write_strategy_for, a pure function: device modes are made up, no device is touched);
  * which names a directory scan skips; --backup keeps the first original; a socket or a directory
  * given as the output is refused and left as it was. */

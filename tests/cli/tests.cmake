@@ -1,5 +1,5 @@
 # The command line's contract: help, usage, exit codes, stdin and stdout, clean streams, blobs as
-# files, assets, and writing outputs and backups (issue 18): the writer's strategy by file type,
+# files, assets, and writing outputs and backups: the writer's strategy by file type,
 # scans skipping backups and temporary files (C); every writing command onto a FIFO and through a
 # symlink, two --backup runs, a batch killed mid-way, a failing write (shell).
 rebyte_add_script_test(cli_basics cli/cli_basics.sh)
@@ -8,7 +8,7 @@ rebyte_add_script_test(dump_blobs_files cli/dump_files.sh)
 set_tests_properties(dump_blobs_files PROPERTIES TIMEOUT 900)
 rebyte_add_script_test(assets cli/assets.sh)
 if(PYTHON3)
-  # -o - gives the file's bytes alone, equal to -o FILE; --print-patch is JSON (issue 29)
+  # -o - gives the file's bytes alone, equal to -o FILE; --print-patch is JSON
   add_test(NAME clean_streams COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cli/clean_streams.py $<TARGET_FILE:rebyte>
            ${PROJECT_SOURCE_DIR})
 endif()

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Where outputs go (issue 18): every command that writes a file writes into a FIFO (the reader gets
+# Where outputs go: every command that writes a file writes into a FIFO (the reader gets
 # the bytes, the FIFO stays a FIFO) and a character device, writes through a symlink (the file the
 # link names gets the content and keeps its mode, the link stays), refuses a directory; two
 # `apply --in-place --backup` runs keep the first original in FILE.bak and never take backups as

@@ -171,9 +171,9 @@ static int collect(void *context, const rb_asset *a)
     }
     asset *x = &list->items[list->count++];
     x->name = dup_text(a->name), x->kind = dup_text(a->kind), x->path = dup_text(a->path), x->note = dup_text(a->note);
-    x->data = malloc(a->size ? a->size : 1);
-    memcpy(x->data, a->data, a->size);
-    x->size = a->size;
+    x->data = malloc(a->data_size ? a->data_size : 1);
+    memcpy(x->data, a->data, a->data_size);
+    x->size = a->data_size;
     x->replaceable = a->replaceable;
     return 0;
 }
@@ -258,14 +258,14 @@ static uint8_t *put_back(rb_doc *doc, const uint8_t *data, size_t size, const ch
     char message[512];
     CHECK(patch != NULL, "%s: %s", path, rb_error_format(&err, message, sizeof message));
     if (!patch) return NULL;
-    rb_apply_result result;
+    rb_apply_result result = RB_APPLY_RESULT_INIT;
     memset(&result, 0, sizeof result);
     const rb_patch *const patches[] = {patch};
     rb_status st = rb_apply(data, size, "data.win", patches, 1, NULL, &result, &err);
     rb_patch_free(patch);
     CHECK(st == RB_OK, "apply at %s: %s", path, rb_error_format(&err, message, sizeof message));
     if (st != RB_OK) return NULL;
-    *out_size = result.size;
+    *out_size = result.bytes_size;
     uint8_t *bytes = result.bytes;
     result.bytes = NULL;
     rb_apply_result_free(&result);

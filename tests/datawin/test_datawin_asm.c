@@ -28,11 +28,11 @@ static uint32_t next_random(uint32_t *s) { return *s = *s * 1664525u + 101390422
 static void damaged(listings *l, const rb_asset *asset)
 {
     static const char tricky[] = "\"\\#[].~=:;-+0x L\n";
-    uint8_t *copy = malloc(asset->size + 1);
-    if (!copy || !asset->size) { free(copy); return; }
+    uint8_t *copy = malloc(asset->data_size + 1);
+    if (!copy || !asset->data_size) { free(copy); return; }
     for (int round = 0; round < 4; round++) {
-        memcpy(copy, asset->data, asset->size);
-        size_t size = asset->size, at = next_random(&l->seed) % size;
+        memcpy(copy, asset->data, asset->data_size);
+        size_t size = asset->data_size, at = next_random(&l->seed) % size;
         if (round == 0) size = at;
         else copy[at] = (uint8_t)tricky[next_random(&l->seed) % (sizeof tricky - 1)];
         char *ops = NULL;
@@ -53,14 +53,14 @@ static int put_back(void *context, const rb_asset *asset)
     CHECK(asset->replaceable, "%s: %s is not marked replaceable", l->file, asset->name);
     char *ops = NULL;
     rb_error err;
-    rb_status st = rb_doc_asset_patch(l->doc, asset->path, asset->data, asset->size, &ops, &err);
+    rb_status st = rb_doc_asset_patch(l->doc, asset->path, asset->data, asset->data_size, &ops, &err);
     CHECK(st == RB_OK, "%s: %s (%s): %s", l->file, asset->name, asset->path, err.message);
     size_t end = st == RB_OK ? strlen(ops) : 0;
     while (end && (ops[end - 1] == '\n' || ops[end - 1] == ' ')) end--;
     if (st == RB_OK) CHECK(end == 2 && memcmp(ops, "[]", 2) == 0, "%s: %s read back gives %.400s", l->file, asset->name, ops);
     free(ops);
     l->count++;
-    for (size_t i = 0; i < asset->size; i++) l->lines += asset->data[i] == '\n';
+    for (size_t i = 0; i < asset->data_size; i++) l->lines += asset->data[i] == '\n';
     damaged(l, asset);
     return 0;
 }

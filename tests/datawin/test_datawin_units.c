@@ -29,7 +29,7 @@ static rb_doc *read_as(const uint8_t *data, size_t size, int defer)
     rb_limits_default(&limits);
     rb_read_options options = {.size = sizeof options, .file_name = "input", .limits = &limits, .defer = defer};
     rb_error err;
-    return rb_doc_parse_as(rb_format_detect(data, size), data, size, &options, &err);
+    return rb_doc_parse_as(rb_registry_detect(data, size), data, size, &options, &err);
 }
 
 /* The chunk list of a document, as read (not navigated: that would expand the deferred one). */
@@ -95,7 +95,7 @@ static void check_file(const char *path)
 {
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
-    const rb_format *format = data ? rb_format_detect(data, size) : NULL;
+    const rb_format *format = data ? rb_registry_detect(data, size) : NULL;
     rb_doc *full = format && strcmp(format->name, "datawin") == 0 ? read_as(data, size, 0) : NULL;
     rb_doc *deferred = full ? read_as(data, size, 1) : NULL;
     uint8_t *expected = NULL;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Game rules (issue 19): every rule a format declares is broken once by a patch; apply refuses it
+# Game rules: every rule a format declares is broken once by a patch; apply refuses it
 # naming the rule and the path and writes nothing, --force writes it and says so, and `check`
 # reports it on the written file. A file that already breaks a rule can still be edited elsewhere.
 . "$(dirname "$0")/../lib.sh"
@@ -31,7 +31,7 @@ breaks block-direction "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/0/
 breaks block-inside-map "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/blocks/1/coord/0\",\"value\":49}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/bronzeTime\",\"value\":1000}]"
 breaks medals-ordered "$map" "[{\"op\":\"replace\",\"path\":\"$medals/authorTime\",\"value\":-5}]"
-# a second block data chunk: the header's copies would come from either (issue 28)
+# a second block data chunk: the header's copies would come from either
 breaks copied-chunks-once "$map" "[{\"op\":\"copy\",\"from\":\"$blocks\",\"path\":\"/body/chunks/-\"}]"
 # the items chunk cannot even be written out of step: refused, also when forced
 printf '%s\n' '[{"op":"remove","path":"/body/chunks/[id=0x03043040]/snappedOnIndexes/0"}]' >"$tmp/p.json"
@@ -52,7 +52,7 @@ warns() {
 warns decoration-known "$map" "[{\"op\":\"replace\",\"path\":\"$blocks/decoration/id\",\"value\":\"Moonlight\"}]"
 grep -q '"Moonlight" is no decoration a real TM2020 Stadium map was seen using (the list: rebyte check --rules' "$tmp/check" ||
     fail "decoration-known: the warning does not name the value and where the list is: $(cat "$tmp/check")"
-# decorations real maps use are accepted on any map of their environment (issue 29: SnowD5 and
+# decorations real maps use are accepted on any map of their environment (SnowD5 and
 # 20x60Sunrise); the corpus's SnowC5 is a Sunrise-era Snow (Alpine) map
 snow=$(ls "${REBYTE_SHARED:-$src/../shared}"/corpus/gbx/*_snowC5.Challenge.Gbx 2>/dev/null | head -1)
 for d in 30x30 20x60 20x60Sunrise 20x60Sunset 64x64Day Sunset; do

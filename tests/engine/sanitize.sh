@@ -19,7 +19,7 @@ REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/streamer/samples.sh"
 # the patch engine: both apply paths on every sample, and the command line around it
 "$out/tests/test_apply" "$src"
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" sh "$src/tests/patch/patch_engine.sh"
-# game rules, derived copies, companions and race records (issue 19)
+# game rules, derived copies, in-step lists and race recordings
 REBYTE="$out/rebyte" REBYTE_SOURCE="$src" REBYTE_SHARED="$shared" sh "$src/tests/engine/game_rules.sh"
 "$out/tests/test_api" "$src/samples/gbx/sample.Map.Gbx"
 if command -v python3 >/dev/null 2>&1; then

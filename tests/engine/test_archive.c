@@ -399,16 +399,16 @@ static void test_streams(void)
     uint8_t *in = make_input(1, &size), *out = NULL;
     rb_error err;
     rb_doc *doc = parse(in, size, &err);
-    rb_stream_report rep;
+    rb_stream_report rep = RB_STREAM_REPORT_INIT;
     /* unchanged content: the original stream (level 9) is passed through */
     if (write_doc(doc, 0, &out, &out_size)) {
-        rb_doc_stream_reports(doc, &rep, 1);
+        rb_doc_stream_report(doc, 0, &rep);
         CHECK(!rep.reencoded && rep.identical, "unchanged stream passed through");
         free(out);
     }
     /* forced re-encoding: same content, stream re-encoded */
     if (write_doc(doc, 1, &out, &out_size)) {
-        rb_doc_stream_reports(doc, &rep, 1);
+        rb_doc_stream_report(doc, 0, &rep);
         CHECK(rep.reencoded && rep.content_size == 64, "forced re-encode reported");
         rb_doc *re = parse(out, out_size, &err);
         CHECK(re && rb_node_uint(rb_node_get(rb_node_get(re->root, "packed"), "value")) == 77, "re-encoded content reads back");
@@ -419,7 +419,7 @@ static void test_streams(void)
     rb_node *value = rb_node_get(rb_node_get(doc->root, "packed"), "value");
     value->v.bits = 4242;
     if (write_doc(doc, 0, &out, &out_size)) {
-        rb_doc_stream_reports(doc, &rep, 1);
+        rb_doc_stream_report(doc, 0, &rep);
         CHECK(rep.reencoded && !rep.identical, "changed content re-encoded");
         rb_doc *re = parse(out, out_size, &err);
         CHECK(re && rb_node_uint(rb_node_get(rb_node_get(re->root, "packed"), "value")) == 4242, "edit inside stream");
@@ -436,7 +436,7 @@ static void test_streams(void)
         const uint8_t *kept = rest->v.bytes.data;
         rest->v.bytes.data = edited;
         if (write_doc(doc, 0, &out, &out_size)) {
-            rb_doc_stream_reports(doc, &rep, 1);
+            rb_doc_stream_report(doc, 0, &rep);
             CHECK(rep.reencoded && !rep.identical, "content changed at its end re-encoded");
             rb_doc *re = parse(out, out_size, &err);
             rb_node *back = re ? rb_node_get(rb_node_get(re->root, "packed"), "rest") : NULL;
@@ -755,7 +755,7 @@ static void test_many_streams(void)
     rb_doc *doc = rb_doc_parse_as(&many, in, size, &(rb_read_options){.file_name = "many"}, &err);
     CHECK(doc != NULL, "300 streams parse: %s", err.message);
     if (doc) {
-        CHECK(rb_doc_stream_reports(doc, NULL, 0) == 0 && doc->stream_count == COUNT, "every stream reported");
+        CHECK(rb_doc_stream_report_count(doc) == COUNT, "every stream reported");
         if (write_doc(doc, 0, &out, &out_size)) CHECK(out_size == size && memcmp(out, in, size) == 0, "300 streams exact");
         free(out);
     }

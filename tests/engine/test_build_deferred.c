@@ -1,10 +1,10 @@
 /*
- * The deferring build's law (docs/performance.md "Issue 31, session 11: build within 3x"): for
+ * The deferring build's law (docs/performance.md "Build within 3x"): for
  * every file given (a file, or every file of a folder), its dump built with
  * rb_doc_build_file_deferred writes the same bytes as the full build (rb_doc_build_file) and as
  * the file; once navigated it is the full build's model (the same dump); and its units were
  * deferred: wherever a deferred read of the file keeps units as bytes, the build keeps some too
- * (unless the file is a race record, which a build keeps as nodes), and the largest file's model
+ * (unless the file is a race recording, which a build keeps as nodes), and the largest file's model
  * is smaller than the full build's by the factor asked. The figures are printed.
  *
  * Usage: test_build_deferred [--min-saving X] PATH...  (X: the least full/deferred arena ratio
@@ -86,8 +86,8 @@ static void check_file(const char *path)
         CHECK(same_bytes(deferred, data, size) == full_exact, "%s: the deferring build writes other bytes", path);
         size_t units = deferred->deferred_units, expected = read_units(data, size);
         size_t full_arena = full->arena.used_total, deferred_arena = deferred->arena.used_total;
-        /* a race record stays nodes in a build (the write's guard compares records by their nodes) */
-        int record = original->format->is_record && original->format->is_record(original->root);
+        /* a race recording stays nodes in a build (the write's guard compares records by their nodes) */
+        int record = original->format->is_recording && original->format->is_recording(original->root);
         /* Only GBX builds keep units as bytes yet: data.win's and GROFF's units are deferred by a
          * read (session 11), not by a build (docs/performance.md "The deferred model"). */
         int build_defers = strcmp(original->format->name, "gbx") == 0;

@@ -93,7 +93,7 @@ static void check_file(const char *path)
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
     if (!data) return;
-    const rb_format *format = rb_format_detect(data, size);
+    const rb_format *format = rb_registry_detect(data, size);
     if (format) {
         files++;
         agree_on(format, path, "as is", data, size);

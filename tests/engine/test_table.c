@@ -216,7 +216,7 @@ static void test_packed_equals_spelled(const uint8_t *in, size_t size)
     uint8_t *out = write_doc(packed, &out_size);
     CHECK(out && same_bytes(out, out_size, in, size), "a table writes back the input");
     free(out);
-    rb_coverage ca, cb;
+    rb_coverage ca = RB_COVERAGE_INIT, cb = RB_COVERAGE_INIT;
     rb_doc_coverage(packed, &ca);
     rb_doc_coverage(spelled, &cb);
     /* a table's bytes are typed, its constants too (the spelled list leaves them to slots) */
@@ -297,9 +297,9 @@ static void test_api_expansion(const uint8_t *in, size_t size)
     rb_doc *doc = parse(&packed_format, in, size, &err);
     if (!doc) return;
     char *before = json_text(doc);
-    rb_node *points = rb_node_at(rb_doc_root(doc), "/points");
+    rb_node *points = rb_node_at_edit(rb_doc_root(doc), "/points");
     CHECK(points && rb_node_kind_of(points) == RB_NODE_LIST && rb_node_child_count(points) == 3, "a table is a list of 3 to the API");
-    rb_node *y = rb_node_at(rb_doc_root(doc), "/points/1/pos/y");
+    rb_node *y = rb_node_at_edit(rb_doc_root(doc), "/points/1/pos/y");
     CHECK(y && test_float(y) == -2.25, "an element's field by pointer");
     CHECK(points && points->kind == RB_K_LIST, "asking for an element turned the table into nodes");
     char *after = json_text(doc);
@@ -309,12 +309,12 @@ static void test_api_expansion(const uint8_t *in, size_t size)
     CHECK(out && same_bytes(out, out_size, in, size), "the expanded list writes the same bytes");
     free(out);
     CHECK(y && rb_node_set_float(y, 0.5) == RB_OK, "edit an element's float");
-    rb_node *n2 = rb_node_at(rb_doc_root(doc), "/numbers/2");
+    rb_node *n2 = rb_node_at_edit(rb_doc_root(doc), "/numbers/2");
     CHECK(n2 && test_int(n2) == 0 && rb_node_set_int(n2, -9) == RB_OK, "edit a bare number");
     out = write_doc(doc, &out_size);
     rb_doc *again = out ? parse(&packed_format, out, out_size, &err) : NULL;
-    rb_node *y2 = again ? rb_node_at(rb_doc_root(again), "/points/1/pos/y") : NULL;
-    rb_node *m2 = again ? rb_node_at(rb_doc_root(again), "/numbers/2") : NULL;
+    rb_node *y2 = again ? rb_node_at_edit(rb_doc_root(again), "/points/1/pos/y") : NULL;
+    rb_node *m2 = again ? rb_node_at_edit(rb_doc_root(again), "/numbers/2") : NULL;
     CHECK(y2 && test_float(y2) == 0.5 && m2 && test_int(m2) == -9, "API edits are written and read back");
     free(before);
     free(after);
@@ -344,7 +344,7 @@ static void test_packed_record(const uint8_t *in, size_t size)
     CHECK(name && name->kind == RB_K_STRING && name->v.bytes.size == 4 && memcmp(name->v.bytes.data, "home", 4) == 0 &&
               origin->kind == RB_K_PACKED,
           "rb_record_view reads a field without unpacking");
-    rb_node *x = rb_node_at(rb_doc_root(doc), "/origin/pos/x");
+    rb_node *x = rb_node_at_edit(rb_doc_root(doc), "/origin/pos/x");
     CHECK(x && test_float(x) == 1.0 && origin->kind == RB_K_RECORD, "navigating the API unpacks it");
     CHECK(x && rb_node_set_float(x, -4.0) == RB_OK, "edit a field of the unpacked record");
     size_t out_size;
@@ -461,14 +461,14 @@ static void test_text(const uint8_t *in, size_t size)
     rb_doc *doc = parse(&packed_format, in, size, &err);
     if (!doc) return;
     char *binary_json = json_text(doc);
-    rb_node_set_uint(rb_node_at(rb_doc_root(doc), "/encoding"), 'T');
+    rb_node_set_uint(rb_node_at_edit(rb_doc_root(doc), "/encoding"), 'T');
     size_t text_size;
     uint8_t *text = write_doc(doc, &text_size);
     CHECK(text && text_size > size && memmem(text, text_size, "-2.25\r\n", 7), "a table writes as text lines");
     rb_doc *back = text ? parse(&packed_format, text, text_size, &err) : NULL;
     const rb_node *points = back ? rb_node_get(back->root, "points") : NULL;
     CHECK(points && points->kind == RB_K_LIST, "text reads a table field by field");
-    if (back) rb_node_set_uint(rb_node_at(rb_doc_root(back), "/encoding"), 'B');
+    if (back) rb_node_set_uint(rb_node_at_edit(rb_doc_root(back), "/encoding"), 'B');
     char *back_json = back ? json_text(back) : NULL;
     CHECK(back_json && strcmp(back_json, binary_json) == 0, "binary -> text -> model keeps every value");
     size_t again_size;

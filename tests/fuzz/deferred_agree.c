@@ -42,8 +42,8 @@ static int same_write(rb_doc *a, rb_doc *b, const rb_write_options *options)
 
 static int reports_agree(rb_doc *full, rb_doc *deferred, char *why, size_t why_size)
 {
-    rb_coverage c_full, c_deferred;
-    rb_coverage_kinds k_full, k_deferred;
+    rb_coverage c_full = RB_COVERAGE_INIT, c_deferred = RB_COVERAGE_INIT;
+    rb_coverage_kinds k_full = RB_COVERAGE_KINDS_INIT, k_deferred = RB_COVERAGE_KINDS_INIT;
     rb_doc_coverage(full, &c_full);
     rb_doc_coverage(deferred, &c_deferred);
     rb_doc_coverage_kinds(full, &k_full);
@@ -134,18 +134,22 @@ static int units_match(unit_walk *w, const rb_node *d, const rb_node *f)
 static int same_dump_files(const rb_doc *full, const rb_doc *deferred)
 {
     char *text[2] = {NULL, NULL};
-    rb_dump_file *files[2] = {NULL, NULL};
-    size_t count[2] = {0, 0};
+    rb_dump_files *files[2] = {NULL, NULL};
     rb_error err;
-    rb_status st_full = rb_doc_dump_files(full, "files", &text[0], &files[0], &count[0], &err);
-    rb_status st_deferred = rb_doc_dump_files(deferred, "files", &text[1], &files[1], &count[1], &err);
-    int same = st_full == st_deferred && count[0] == count[1] && (!text[0] || strcmp(text[0], text[1]) == 0);
-    for (size_t i = 0; same && i < count[0]; i++)
-        same = strcmp(files[0][i].name, files[1][i].name) == 0 && files[0][i].size == files[1][i].size &&
-               (!files[0][i].size || memcmp(files[0][i].data, files[1][i].data, files[0][i].size) == 0);
+    rb_status st_full = rb_doc_dump_files(full, "files", &text[0], &files[0], &err);
+    rb_status st_deferred = rb_doc_dump_files(deferred, "files", &text[1], &files[1], &err);
+    size_t count = rb_dump_files_count(files[0]);
+    int same = st_full == st_deferred && count == rb_dump_files_count(files[1]) &&
+               (!text[0] || strcmp(text[0], text[1]) == 0);
+    for (size_t i = 0; same && i < count; i++) {
+        size_t size[2] = {0, 0};
+        const uint8_t *data[2] = {rb_dump_files_data(files[0], i, &size[0]), rb_dump_files_data(files[1], i, &size[1])};
+        same = strcmp(rb_dump_files_name(files[0], i), rb_dump_files_name(files[1], i)) == 0 && size[0] == size[1] &&
+               (!size[0] || memcmp(data[0], data[1], size[0]) == 0);
+    }
     for (int k = 0; k < 2; k++) {
         rb_free(text[k]);
-        rb_dump_files_free(files[k], count[k]);
+        rb_dump_files_free(files[k]);
     }
     return same;
 }

@@ -1,10 +1,10 @@
 /*
  * libFuzzer harness for the patch engine: the input is a byte choosing one of the project's
  * sample files (FUZZ_SAMPLES) followed by a patch's JSON text. The patch is applied as the
- * library does it (on the model; units the description builds, patch/model_unit.c): a refusal
+ * library does it (on the model; units the description builds, patch/model_draft.c): a refusal
  * must say why, and what is accepted must read back and write again to the same bytes. A crash, a
  * leak, a sanitizer finding or abort() here is a bug of the engine (patch/model_edit.c,
- * patch/model_unit.c) or of the comparison that checks it (core/model/model_equal.c). An operation on
+ * patch/model_draft.c) or of the comparison that checks it (core/model/model_equal.c). An operation on
  * an annotation (a `$` member in its path or "from", docs/usage.md "Annotations in patches")
  * must be refused, but for the removal of a stream's $stream or $stream/original: the harness
  * spots them in the patch itself, apart from the engine's check (patch/apply_annotations.c).
@@ -103,17 +103,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result a;
+    rb_apply_result a = RB_APPLY_RESULT_INIT;
     rb_error ea;
     rb_status sa = rb_apply(s->data, s->size, "fuzz", patches, 1, NULL, &a, &ea);
     if (sa != RB_OK && !ea.message[0]) abort(); /* every refusal says why */
     if (sa == RB_OK && has_annotation_op((const char *)data + 1, size - 1)) abort(); /* an annotation edited */
     if (sa == RB_OK) {
-        rb_doc *doc = rb_doc_parse(a.bytes, a.size, NULL, &ea);
+        rb_doc *doc = rb_doc_parse(a.bytes, a.bytes_size, NULL, &ea);
         uint8_t *again = NULL;
         size_t again_size = 0;
         if (!doc || rb_doc_write(doc, NULL, &again, &again_size, &ea) != RB_OK) abort(); /* it reads and writes back */
-        if (again_size != a.size || memcmp(again, a.bytes, a.size) != 0) abort();
+        if (again_size != a.bytes_size || memcmp(again, a.bytes, a.bytes_size) != 0) abort();
         rb_free(again);
         rb_doc_free(doc);
         rb_apply_result_free(&a);

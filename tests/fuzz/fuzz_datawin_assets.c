@@ -24,14 +24,14 @@ typedef struct sink_state {
 static int keep(void *context, const rb_asset *a)
 {
     sink_state *s = context;
-    if (!a->name || !a->kind || !a->path || (a->size && !a->data)) abort();
+    if (!a->name || !a->kind || !a->path || (a->data_size && !a->data)) abort();
     if (!a->replaceable || s->count == 4 || strlen(a->path) >= sizeof s->items[0].path) return 0;
     kept *k = &s->items[s->count++];
     strcpy(k->path, a->path);
-    k->data = malloc(a->size ? a->size : 1);
+    k->data = malloc(a->data_size ? a->data_size : 1);
     if (!k->data) abort();
-    memcpy(k->data, a->data, a->size);
-    k->size = a->size;
+    memcpy(k->data, a->data, a->data_size);
+    k->size = a->data_size;
     return 0;
 }
 

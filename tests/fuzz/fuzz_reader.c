@@ -46,7 +46,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const rb_format *format = forced_format ? forced_format : rb_format_detect(data, size);
+    const rb_format *format = forced_format ? forced_format : rb_registry_detect(data, size);
     if (!format) return 0;
     rb_limits limits = RB_LIMITS_INIT;
     rb_limits_default(&limits);

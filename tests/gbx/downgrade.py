@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Items downgrade (issue 5) on every map that has an items chunk of version 5 or more:
+"""Items downgrade on every map that has an items chunk of version 5 or more:
 the output verifies, re-reads with version 4 and the same anchored objects (every field),
 every other chunk is unchanged, a second downgrade changes nothing, and --items-version 7
 rewrites every object at version 7. Runs on the bundled sample, and on the corpus when present.

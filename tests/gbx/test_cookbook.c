@@ -5,7 +5,7 @@
  * exactly the original model with the operations `rb_patch_resolve` says the patch carries out
  * (selectors as indexes, "each" one operation per match, "offset" a replace with the computed
  * value, names as paths) and the operations the format declares to keep the data beside a list
- * in step (rb_format.companions: a block's colour, an item's snapping entry) - the edit and
+ * in step (rb_format.in_step: a block's colour, an item's snapping entry) - the edit and
  * nothing else. Where it does not apply, the refusal must say why: a game rule it would break
  * (RB_E_RULE, counted by rule), or the patch's own reason (a target the map does not have, a
  * value that does not fit: RB_E_MODEL). Any other outcome (a result that does not verify, an
@@ -22,7 +22,7 @@
 #include "rebyte.h"
 #include "core/doc/doc.h"
 #include "core/json/json.h"
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include "patch/jsonpatch.h"
 #include "patch/pins.h"
 
@@ -64,7 +64,7 @@ static void note_refusal(totals *t, size_t patch, const char *patch_name, const 
  * changes, and the copies are checked by gbx_header_copies and the header-copies rule. */
 /* The index of each node a reference defines ({"index", "classId", ...}) and the node count are
  * the writer's to give (a copied element gets fresh ones, docs/formats/gbx.md "Node references");
- * the companions computed on the original model cannot number several copies, so they are not
+ * the in-step operations computed on the original model cannot number several copies, so they are not
  * compared here (the copy law, tests/gbx/test_copy_law.c, checks them through exact writes). */
 static void drop_node_indices(json_t *j)
 {
@@ -85,14 +85,14 @@ static json_t *content_json(const rb_doc *doc)
     return j;
 }
 
-/* The operations the format adds to keep the data beside a list in step (rb_format.companions),
+/* The operations the format adds to keep the data beside a list in step (rb_format.in_step),
  * computed on the original model: every cookbook patch changes one list element at most. */
-static int add_companions(const rb_doc *doc, const json_t *resolved, json_t **expected, char *why, size_t why_size)
+static int add_in_step(const rb_doc *doc, const json_t *resolved, json_t **expected, char *why, size_t why_size)
 {
-    rb_model_view view = companions_model_view(doc);
+    rb_model_view view = in_step_model_view(doc);
     for (size_t i = 0; i < json_array_size(resolved); i++) {
         const json_t *op = json_array_get(resolved, i);
-        json_t *more = companions_for(doc->format, &view, op, json_string_value(json_object_get(op, "path")),
+        json_t *more = in_step_ops_for(doc->format, &view, op, json_string_value(json_object_get(op, "path")),
                                       json_string_value(json_object_get(op, "from")));
         int rc = more ? rb_json_patch_apply(expected, more, why, why_size) : 0;
         json_decref(more);
@@ -111,7 +111,7 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
     rb_patch *p = rb_patch_parse(text, strlen(text), patch_name, &err);
     free(text);
     const rb_patch *const patches[1] = {p};
-    rb_apply_result r;
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_status st = p ? rb_apply(data, size, map, patches, 1, NULL, &r, &err) : RB_E_USAGE;
     rb_patch_free(p);
     if (st != RB_OK) {
@@ -120,8 +120,8 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
         return NULL;
     }
     *bytes = r.bytes;
-    *n = r.size;
-    rb_doc *again = rb_doc_parse(r.bytes, r.size, &(rb_read_options){.file_name = map}, &err);
+    *n = r.bytes_size;
+    rb_doc *again = rb_doc_parse(r.bytes, r.bytes_size, &(rb_read_options){.file_name = map}, &err);
     if (!again) { printf("FAIL %s %s: output does not re-read: %s\n", map, patch_name, err.message); t->failed++; }
     return again;
 }
@@ -146,7 +146,7 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
                         size_t patch_index, const char *patch_name, const json_t *patch, totals *t)
 {
     json_t *expected = json_deep_copy(content_view);
-    char why[1200];
+    char why[2048];
     uint8_t *out = NULL, *out2 = NULL;
     size_t n = 0, n2 = 0;
     rb_doc *again = NULL;
@@ -157,10 +157,10 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
         if (again) { printf("FAIL %s %s: resolve refuses (%s), apply does not\n", map, patch_name, why); t->failed++; }
         goto done;
     }
-    /* expected: the original content with the same (resolved) operations and their companions */
-    /* companions after the operations: a copied element's node index goes to it once it is there */
+    /* expected: the original content with the same (resolved) operations and their in-step operations */
+    /* in-step operations after the operations: a copied element's node index goes to it once it is there */
     if (rb_json_patch_apply(&expected, resolved, why, sizeof why) != 0 ||
-        add_companions(doc, resolved, &expected, why, sizeof why) != 0) {
+        add_in_step(doc, resolved, &expected, why, sizeof why) != 0) {
         printf("FAIL %s %s: resolved patch does not apply to the content view: %s\n", map, patch_name, why);
         t->failed++;
         goto done;

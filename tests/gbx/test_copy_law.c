@@ -60,9 +60,9 @@ static const char *string_with(const json_t *v, const char *needle)
  * when the map has none. */
 static rb_node *map_chunk(rb_doc *doc, unsigned low, size_t *index)
 {
-    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    rb_node *chunks = rb_node_at_edit(rb_doc_root(doc), "/body/chunks");
     for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
-        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id");
+        rb_node *chunk = rb_node_child_edit(chunks, c), *id = rb_node_member_edit(chunk, "id");
         uint64_t v = 0;
         if (!id || rb_node_get_uint(id, &v) != RB_OK || (v & 0xFFF) != low || ((v >> 12) != 0x03043 && (v >> 12) != 0x24003))
             continue;
@@ -77,7 +77,7 @@ static rb_node *map_chunk(rb_doc *doc, unsigned low, size_t *index)
 static int map_list(rb_doc *doc, unsigned low, const char *key, char *path, size_t size, size_t *count)
 {
     size_t c = 0;
-    rb_node *list = rb_node_member(map_chunk(doc, low, &c), key);
+    rb_node *list = rb_node_member_edit(map_chunk(doc, low, &c), key);
     if (!list || rb_node_kind_of(list) != RB_NODE_LIST || !rb_node_child_count(list)) return 0;
     snprintf(path, size, "/body/chunks/%zu/%s", c, key);
     *count = rb_node_child_count(list);
@@ -114,7 +114,7 @@ static int era_of(rb_doc *doc)
 static int is_waypoint(rb_node *b)
 {
     if (rb_node_member(b, "waypointSpecialProperty")) return 1;
-    rb_node *name = rb_node_member(b, "name");
+    rb_node *name = rb_node_member_edit(b, "name");
     const uint8_t *bytes = NULL;
     size_t size = 0;
     if (!name || rb_node_get_bytes(name, &bytes, &size) != RB_OK) return 0;
@@ -128,9 +128,9 @@ static int is_waypoint(rb_node *b)
 /* The first block that is (or is not) a waypoint: its index, or -1. */
 static long find_block(rb_doc *doc, const char *path, int waypoint)
 {
-    rb_node *list = rb_node_at(rb_doc_root(doc), path);
+    rb_node *list = rb_node_at_edit(rb_doc_root(doc), path);
     for (size_t i = 0; list && i < rb_node_child_count(list); i++)
-        if (is_waypoint(rb_node_child(list, i)) == waypoint) return (long)i;
+        if (is_waypoint(rb_node_child_edit(list, i)) == waypoint) return (long)i;
     return -1;
 }
 
@@ -169,7 +169,7 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
     int ok = 1;
     for (unsigned flags = RB_DIFF_PLAIN; flags <= (RB_DIFF_PLAIN | RB_DIFF_BY_IDENTITY); flags++) {
         const char *how = flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "";
-        char *text = NULL, why[1200] = "";
+        char *text = NULL, why[2048] = "";
         size_t count = 0, got_size = 0;
         rb_error err;
         if (rb_doc_diff(da, a, na, db, flags, &text, &count, &err) != RB_OK) {
@@ -204,7 +204,7 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
 static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, size_t refusals_before, const char *from,
                      const char *to, figures *f)
 {
-    char ops[800], edit[700], why[1200];
+    char ops[800], edit[700], why[2048];
     snprintf(ops, sizeof ops, "[{\"op\":\"copy\",\"from\":\"%s\",\"path\":\"%s\"}]", from, to);
     snprintf(edit, sizeof edit, "copy %s to %s", from, to);
     f->tried++;
@@ -278,7 +278,7 @@ static void one_map(const char *file)
     rb_error err;
     rb_doc *da = a ? rb_doc_parse(a, na, NULL, &err) : NULL;
     const char *format = da ? rb_doc_format(da) : NULL;
-    rb_node *cls = da ? rb_node_at(rb_doc_root(da), "/classId") : NULL;
+    rb_node *cls = da ? rb_node_at_edit(rb_doc_root(da), "/classId") : NULL;
     uint64_t class_id = 0;
     if (!format || strcmp(format, "gbx") || !cls || rb_node_get_uint(cls, &class_id) != RB_OK ||
         (class_id != 0x03043000 && class_id != 0x24003000)) {

@@ -60,7 +60,7 @@ for f in "$corpus"/*.Replay.Gbx; do
     [ -z "$kept" ] || fail "$(basename "$f"): ghost or replay chunks kept as bytes: $kept"
 done
 
-# race records are never written changed (docs/usage.md "Race records"): on every corpus ghost
+# race recordings are never written changed (docs/usage.md "Race recordings"): on every corpus ghost
 # and replay a patch of the nickname or the race time is refused, nothing is written, and the
 # file still verifies exactly
 refused=0
@@ -89,7 +89,7 @@ PY
     case $path in */raceTime) printf '[{"op":"replace","path":"%s","value":1234}]' "$path" > "$tmp/p.json" ;; esac
     rm -f "$tmp/e.Gbx"
     if "$rebyte" apply "$tmp/p.json" "$f" -o "$tmp/e.Gbx" 2>"$tmp/err"; then fail "$(basename "$f"): $path was changed"
-    elif ! grep -q "race record" "$tmp/err"; then fail "$(basename "$f"): refused without saying why: $(cat "$tmp/err")"
+    elif ! grep -q "race recording" "$tmp/err"; then fail "$(basename "$f"): refused without saying why: $(cat "$tmp/err")"
     elif [ -e "$tmp/e.Gbx" ]; then fail "$(basename "$f"): a refused record was written"
     else refused=$((refused + 1)); fi
     "$rebyte" verify -q "$f" >/dev/null || fail "$(basename "$f") does not verify"

@@ -2,7 +2,7 @@
 # Ghost sample authored as JSON (samples/gbx_ghost/minimal.Ghost.json), built by rebyte:
 # it must verify, read back the values written, hold a real zlib stream for its samples (checked
 # with Python's zlib, outside the tool), re-encode that stream when the samples are authored anew, refuse a patch
-# that changes the ghost (a race record),
+# that changes the ghost (a race recording),
 # refuse inconsistent or wrongly versioned models, and fail cleanly on every truncation.
 . "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_ghost
@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 has_python=0
 command -v python3 >/dev/null 2>&1 && has_python=1
 
-"$rebyte" build --new-record "$src/samples/gbx_ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
+"$rebyte" build --new-recording "$src/samples/gbx_ghost/minimal.Ghost.json" -o "$tmp/g.Ghost.Gbx" || fail "build of the sample"
 "$rebyte" verify "$tmp/g.Ghost.Gbx" >/dev/null || fail "the built sample does not verify"
 "$rebyte" dump "$tmp/g.Ghost.Gbx" -o "$tmp/g.json" || fail "dump"
 "$rebyte" dump --blobs=base64 "$tmp/g.Ghost.Gbx" -o "$tmp/g64.json" || fail "dump --blobs=base64"
@@ -29,7 +29,7 @@ if [ $has_python = 1 ]; then
         0=0x0A02B000 12=100 16=16 || fail "the sample stream is not the zlib data described"
 fi
 
-# a patch never changes a race record (docs/usage.md "Race records"): refused, nothing written
+# a patch never changes a race recording (docs/usage.md "Race recordings"): refused, nothing written
 cat > "$tmp/patch.json" <<'P'
 [
   {"op": "replace", "path": "/body/chunks/0/sampleData/samplePeriod", "value": 50},
@@ -38,7 +38,7 @@ cat > "$tmp/patch.json" <<'P'
 ]
 P
 "$rebyte" apply "$tmp/patch.json" "$tmp/g.Ghost.Gbx" -o "$tmp/refused.Gbx" 2>"$tmp/err" && fail "a patch changed a ghost"
-grep -q "race record" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
+grep -q "race recording" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
 [ -e "$tmp/refused.Gbx" ] && fail "a refused ghost edit was written"
 printf '[{"op":"replace","path":"/body/chunks/1/ghostNickname","value":"someone else"}]' > "$tmp/nick.json"
 "$rebyte" apply "$tmp/nick.json" "$tmp/g.Ghost.Gbx" -o "$tmp/refused.Gbx" 2>/dev/null && fail "a ghost's nickname was changed"

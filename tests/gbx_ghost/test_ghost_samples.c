@@ -117,12 +117,13 @@ static void check_file(const char *path, tally *total)
         CHECK(rb_doc_write(doc, NULL, &out, &out_size, &err) == RB_OK && out_size == size && !memcmp(out, data, size),
               "%s: writes back exactly", path);
         free(out);
-        rb_stream_report reports[64];
-        size_t n = rb_doc_stream_reports(doc, reports, 64);
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(reports[i].name, "sampleData") == 0 || strcmp(reports[i].name, "compressedData") == 0)
-                CHECK(!reports[i].reencoded, "%s: the content written from the sample records differs from the "
+        for (size_t i = 0; i < rb_doc_stream_report_count(doc); i++) {
+            rb_stream_report report = RB_STREAM_REPORT_INIT;
+            rb_doc_stream_report(doc, i, &report);
+            if (strcmp(report.name, "sampleData") == 0 || strcmp(report.name, "compressedData") == 0)
+                CHECK(!report.reencoded, "%s: the content written from the sample records differs from the "
                       "original (stream %zu re-encoded)", path, i);
+        }
         rb_write_options reencode = {.reencode = 1};
         out = NULL;
         CHECK(rb_doc_write(doc, &reencode, &out, &out_size, &err) == RB_OK, "%s: re-encodes", path);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Item meshes (core/gbx/item/crystal.c, entity.c, solid2.c): moving a vertex is a patch. On the
+# Item meshes (core/gbx/item/crystal.c, entity_models.c, solid2.c): moving a vertex is a patch. On the
 # sample made by the project's writer (samples/gbx_item/pyramid.Item.json), on every corpus item
 # with a crystal mesh, on the vertex stream of a corpus item's game mesh and of an item embedded in
 # a corpus map: apply a replace of one position, verify the output, re-read it, and require that

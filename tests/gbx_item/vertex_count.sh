@@ -45,7 +45,7 @@ PY
     # shellcheck disable=SC2046 # the four words of the line
     set -- $(cat "$tmp/found")
     streams=$((streams + $1)) path=$2 before=$3 arrays=$4
-    case $name in *.Replay.Gbx | *.Ghost.Gbx) continue ;; esac # race records are never written changed
+    case $name in *.Replay.Gbx | *.Ghost.Gbx) continue ;; esac # race recordings are never written changed
     "$rebyte" apply -q "$tmp/every.json" "$f" -o "$tmp/more.Gbx" || { fail "$name: a vertex added to every array"; continue; }
     "$rebyte" verify -q "$tmp/more.Gbx" >/dev/null || fail "$name: the edited file does not verify"
     "$rebyte" dump "$tmp/more.Gbx" -o "$tmp/more.json" || { fail "$name: re-read"; continue; }

@@ -3,7 +3,7 @@
 # visibility data, Skel, Decal2d; docs/formats/gbx_mediatracker.md "TM2020 blocks"), in the sample
 # samples/gbx_mediatracker/tm2020.Clip.json: it builds to the committed sample, verifies exactly
 # (also re-encoded) and fully typed, reads back to the same model, lays out its bytes as GBX.NET's
-# chunkl says, refuses versions and fields the layouts do not have, and keeps its race record.
+# chunkl says, refuses versions and fields the layouts do not have, and keeps its race recording.
 . "$(dirname "$0")/../lib.sh"
 here=$src/tests/gbx_mediatracker
 samples=$src/samples/gbx_mediatracker
@@ -55,10 +55,10 @@ done
 grep -q "version 12 is not known" "$tmp/entity_v12.err" || fail "entity_v12: $(cat "$tmp/entity_v12.err")"
 grep -q "keys" "$tmp/entity_v3_keys.err" || fail "entity_v3_keys: $(cat "$tmp/entity_v3_keys.err")"
 
-# the entity record is a race record: a patch may edit the clip around it, never the record
+# the entity record is a race recording: a patch may edit the clip around it, never the record
 printf '%s' '[{"op":"replace","path":"/body/chunks/0/tracks/0/chunks/0/blocks/0/chunks/0/recordData/chunks/0/compressedData/lengthMs","value":1}]' >"$tmp/forge.json"
 "$rebyte" apply -q "$tmp/forge.json" "$samples/tm2020.Clip.Gbx" -o "$tmp/forged.Gbx" 2>"$tmp/forge.err" && fail "the entity record was changed"
-grep -q "recordData is a race record" "$tmp/forge.err" || fail "forging: $(cat "$tmp/forge.err")"
+grep -q "recordData is a race recording" "$tmp/forge.err" || fail "forging: $(cat "$tmp/forge.err")"
 printf '%s' '[{"op":"replace","path":"/body/chunks/0/tracks/0/chunks/0/blocks/0/chunks/0/ghostName","value":"Renamed"}]' >"$tmp/rename.json"
 "$rebyte" apply -q "$tmp/rename.json" "$samples/tm2020.Clip.Gbx" -o "$tmp/renamed.Gbx" || fail "renaming the entity's ghost"
 

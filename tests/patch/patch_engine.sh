@@ -1,5 +1,5 @@
 #!/bin/sh
-# The apply and diff commands as a user meets them (issue 18): --patch for inputs that end in
+# The apply and diff commands as a user meets them: --patch for inputs that end in
 # .json, a missing -o said so, a failed test shows the file's value, a missing chunk said so, a
 # batch summary that names each file not patched and why, -j N giving the same files as one job,
 # and diff's fingerprinted envelope applying back (and saying so on another base).
@@ -31,7 +31,7 @@ cat >"$tmp/test-missing.json" <<'EOF'
 [{"op": "test", "path": "/body/chunks/[id=0x03043099]/mapName", "value": "x"}]
 EOF
 "$rebyte" apply "$tmp/test-missing.json" "$sample" -o "$tmp/x.Gbx" 2>"$tmp/err"
-grep -q "does not exist (selector \[id=0x03043099\].*matches 0 elements" "$tmp/err" ||
+grep -q "test failed: selector \[id=0x03043099\] matches 0 elements.*, so /body.* does not exist" "$tmp/err" ||
     fail "a missing chunk is not said to be missing: $(cat "$tmp/err")"
 
 # a batch: the summary names each file that was not patched, after the progress, with why

@@ -4,7 +4,7 @@
  * a refusal says why; what is accepted reads back and writes again to the same bytes (the
  * library's own re-read checked the model; this checks the file), and its diff re-applies to
  * the same bytes (plain and by identity). A patch of scalar replaces and tests builds no unit
- * through the description (patch/model_unit.c: that is what makes an edit cost what it touches).
+ * through the description (patch/model_draft.c: that is what makes an edit cost what it touches).
  *
  * Usage: test_apply SOURCE_DIR [SHARED_DIR]
  */
@@ -41,12 +41,12 @@ static void check_diff(const char *file, const char *patch_file, const uint8_t *
         char *text = NULL;
         size_t count = 0;
         rb_patch *patch = NULL;
-        rb_apply_result result = {0};
+        rb_apply_result result = RB_APPLY_RESULT_INIT;
         int ok = rb_doc_diff(da, a, na, db, flags, &text, &count, &err) == RB_OK &&
                  (patch = rb_patch_parse(text, strlen(text), "the diff", &err)) != NULL;
         const rb_patch *const patches[1] = {patch};
         ok = ok && rb_apply(a, na, file, patches, 1, NULL, &result, &err) == RB_OK;
-        CHECK(ok && result.size == nb && memcmp(result.bytes, b, nb) == 0,
+        CHECK(ok && result.bytes_size == nb && memcmp(result.bytes, b, nb) == 0,
               "%s / %s: the diff%s (%zu ops) does not give the patched file back: %s", file, patch_file,
               flags ? " by identity" : "", count, ok ? "other bytes" : err.message);
         CHECK(count > 0, "%s / %s: the diff sees no change", file, patch_file);
@@ -100,25 +100,25 @@ static void check_case(const char *file, const char *patch_file, totals *t)
         goto done;
     }
     const rb_patch *const patches[1] = {patch};
-    rb_apply_result a;
+    rb_apply_result a = RB_APPLY_RESULT_INIT;
     rb_error ea;
     rb_status sa = rb_apply(data, size, file, patches, 1, NULL, &a, &ea);
     t->cases++;
     if (sa != RB_OK) CHECK(ea.message[0] != 0, "%s / %s: refused without a reason", file, patch_file);
     if (sa == RB_OK) {
         t->accepted++;
-        t->on_nodes += a.units == 0;
-        t->with_units += a.units != 0;
-        if (getenv("TEST_APPLY_VERBOSE") && a.units) printf("units: %s / %s: %d, first %s\n", file, patch_file, a.units, a.first_unit);
-        CHECK(!a.units || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
-              patch_file, a.first_unit);
-        check_rewrites(file, patch_file, a.bytes, a.size);
+        t->on_nodes += a.drafts == 0;
+        t->with_units += a.drafts != 0;
+        if (getenv("TEST_APPLY_VERBOSE") && a.drafts) printf("drafts: %s / %s: %d, first %s\n", file, patch_file, a.drafts, a.first_draft);
+        CHECK(!a.drafts || !scalar_only((const char *)text), "%s / %s: a patch of scalar replaces built %s", file,
+              patch_file, a.first_draft);
+        check_rewrites(file, patch_file, a.bytes, a.bytes_size);
         /* Free blocks moved all at once ("each" on freeBlocks): their diff re-applies to other
          * bytes on 9963043b_Spring_2021_-_23 (a diff of 801 operations, the same whatever the list
          * matching), an open defect; its law is not checked here until it is fixed. */
         int free_blocks_moved = strstr(patch_file, "move-free-blocks-up") != NULL;
-        if (size <= DIFF_CHECK_MAX && !free_blocks_moved && !(a.size == size && memcmp(a.bytes, data, size) == 0))
-            check_diff(file, patch_file, data, size, a.bytes, a.size, t);
+        if (size <= DIFF_CHECK_MAX && !free_blocks_moved && !(a.bytes_size == size && memcmp(a.bytes, data, size) == 0))
+            check_diff(file, patch_file, data, size, a.bytes, a.bytes_size, t);
         rb_apply_result_free(&a);
     }
 done:

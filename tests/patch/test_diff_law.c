@@ -11,7 +11,7 @@
  * each sequence applied one edit at a time; then the diff of A and the result is applied to A.
  * With --removals, every map of the corpus also has one item and one block removed (blocks of
  * every era: chunk 01F, 013 or 00F): apply must take it, and the diff must be at most 3
- * operations and give the same bytes back (issue 28's acceptance). With --copies, one item and
+ * operations and give the same bytes back (the identity diff's acceptance bound). With --copies, one item and
  * one block of every map are copied (to the end, into the middle, twice): lists with equal
  * elements, which the diff matches by their order among equals. With --names, the names whose
  * copies the writer derives are renamed one at a time (a data.win room, object, sprite and the
@@ -34,7 +34,7 @@
 
 /* One edit's diff stays within this many operations that change something ("test" pins
  * aside): the edit itself, and what the replay could not leave to apply (a default a new
- * companion entry gets where B has another value). */
+ * in-step entry gets where B has another value). */
 enum { HANDFUL = 6, REMOVAL_MAX = 3, TRIES = 40 };
 
 /* xorshift64: two streams, so the equal-making edits do not change the other edits' sequence */
@@ -170,13 +170,13 @@ static int chunk_list(const char *path)
  * TMPU's 013, TM 1.0's 00F), renamed (docs/formats/gbx.md "Header copies"); NULL for no map. */
 static json_t *header_fact_edit(rb_doc *doc)
 {
-    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    rb_node *chunks = rb_node_at_edit(rb_doc_root(doc), "/body/chunks");
     for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
-        rb_node *chunk = rb_node_child(chunks, c), *id = rb_node_member(chunk, "id"), *name;
+        rb_node *chunk = rb_node_child_edit(chunks, c), *id = rb_node_member_edit(chunk, "id"), *name;
         uint64_t v = 0;
         if (id) rb_node_get_uint(id, &v);
         unsigned low = (unsigned)(v & 0xFFF);
-        if ((low != 0x01F && low != 0x013 && low != 0x00F) || !(name = rb_node_member(chunk, "mapName"))) continue;
+        if ((low != 0x01F && low != 0x013 && low != 0x00F) || !(name = rb_node_member_edit(chunk, "mapName"))) continue;
         json_t *other = other_value(doc, name);
         char path[80];
         snprintf(path, sizeof path, "/body/chunks/%zu/mapName", c);
@@ -268,7 +268,7 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
     static const unsigned KINDS[] = {RB_DIFF_PLAIN, 0, RB_DIFF_BY_IDENTITY};
     for (size_t k = 0; da && db && da_deferred && db_deferred && k < sizeof KINDS / sizeof *KINDS; k++) {
         unsigned flags = KINDS[k];
-        char *text = NULL, why[1200] = "";
+        char *text = NULL, why[2048] = "";
         size_t count = 0, got_size = 0;
         rb_status s = rb_doc_diff(k == 0 ? da : da_deferred, a, na, k == 0 ? db : db_deferred, flags, &text, &count, &err);
         CHECK(s == RB_OK, "%s: diff%s fails after %.300s: %s", name, flags & RB_DIFF_BY_IDENTITY ? " --by-identity" : "",
@@ -314,7 +314,7 @@ static void sequence(const char *name, const uint8_t *data, size_t size, unsigne
         rb_doc_free(doc);
         if (!op) continue;
         json_t *one = json_pack("[O]", op);
-        char why[600];
+        char why[2048];
         size_t next_size = 0;
         uint8_t *next = apply_ops(name, cur, cur_size, one, &next_size, why, sizeof why);
         json_decref(one);
@@ -351,13 +351,13 @@ static void sequence(const char *name, const uint8_t *data, size_t size, unsigne
 /* The pointer of the list `key` of the body chunk `id` (current or legacy id), or 0. */
 static int map_list(rb_doc *doc, uint32_t id, const char *key, char *path, size_t size, size_t *count)
 {
-    rb_node *chunks = rb_node_at(rb_doc_root(doc), "/body/chunks");
+    rb_node *chunks = rb_node_at_edit(rb_doc_root(doc), "/body/chunks");
     for (size_t c = 0; chunks && c < rb_node_child_count(chunks); c++) {
-        rb_node *chunk = rb_node_child(chunks, c), *cid = rb_node_member(chunk, "id");
+        rb_node *chunk = rb_node_child_edit(chunks, c), *cid = rb_node_member_edit(chunk, "id");
         uint64_t v = 0;
         if (cid) rb_node_get_uint(cid, &v);
         if ((v & 0xFFF) != (id & 0xFFF)) continue; /* the chunk's number: current and legacy ids alike */
-        rb_node *list = rb_node_member(chunk, key);
+        rb_node *list = rb_node_member_edit(chunk, key);
         if (!list || rb_node_kind_of(list) != RB_NODE_LIST || !rb_node_child_count(list)) return 0;
         snprintf(path, size, "/body/chunks/%zu/%s", c, key);
         *count = rb_node_child_count(list);
@@ -372,7 +372,7 @@ static int removal(const char *name, const uint8_t *data, size_t size, uint32_t 
 {
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
-    char path[200], at[240], why[600];
+    char path[200], at[240], why[2048];
     size_t count = 0;
     int found = doc && map_list(doc, id, key, path, sizeof path, &count);
     rb_doc_free(doc);
@@ -401,7 +401,7 @@ static int duplication(const char *name, const uint8_t *data, size_t size, uint3
 {
     rb_error err;
     rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
-    char path[200], from[240], to[240], why[600];
+    char path[200], from[240], to[240], why[2048];
     size_t count = 0;
     int found = doc && map_list(doc, id, key, path, sizeof path, &count);
     rb_doc_free(doc);
@@ -443,7 +443,7 @@ static void renames(const char *name, const uint8_t *data, size_t size, stats *s
 {
     for (size_t k = 0; k < sizeof RENAMED / sizeof *RENAMED; k++) {
         json_t *ops = json_pack("[{s:s,s:s,s:s}]", "op", "replace", "path", RENAMED[k], "value", "Rebyte-Renamed-01");
-        char why[600];
+        char why[2048];
         size_t b_size = 0;
         uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
         if (b) {

@@ -72,9 +72,9 @@ static json_t *check(const char *what, json_t *a_objects, json_t *b_objects)
         CHECK(rb_doc_diff(da, a, na, db, flags, &text, &count, &err) == RB_OK, "%s: diff: %s", what, err.message);
         rb_patch *patch = text ? rb_patch_parse(text, strlen(text), what, &err) : NULL;
         const rb_patch *const patches[1] = {patch};
-        rb_apply_result r = {0};
+        rb_apply_result r = RB_APPLY_RESULT_INIT;
         int applied = patch && rb_apply(a, na, what, patches, 1, NULL, &r, &err) == RB_OK;
-        CHECK(applied && r.size == nb && memcmp(r.bytes, b, nb) == 0, "%s%s: the diff does not give B back: %s", what,
+        CHECK(applied && r.bytes_size == nb && memcmp(r.bytes, b, nb) == 0, "%s%s: the diff does not give B back: %s", what,
               flags & RB_DIFF_BY_IDENTITY ? " (by identity)" : "", applied ? "other bytes" : err.message);
         if (!(flags & RB_DIFF_BY_IDENTITY)) plain = json_loads(text, 0, NULL);
         rb_apply_result_free(&r);

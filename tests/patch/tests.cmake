@@ -15,7 +15,7 @@ rebyte_add_script_test(portable_patches patch/portable_patches.sh)
 rebyte_add_script_test(patch_errors patch/patch_errors.sh)
 rebyte_add_script_test(patch_values patch/patch_values.sh)
 rebyte_add_script_test(patch_engine patch/patch_engine.sh)
-rebyte_add_script_test(patch_units patch/patch_units.sh)
+rebyte_add_script_test(patch_drafts patch/patch_drafts.sh)
 # every block of the sample map raised, diffed both ways and re-applied
 rebyte_add_script_test(mass_edit_diff patch/mass_edit_diff.sh)
 # a default diff of one map applied to 40 others of the corpus and the public test world (long)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Inputs on which a deferred read once disagreed with the full read (found by the fuzz harness),
-# each built from a JSON model by rebyte itself (race records as new fixtures): the deferred
+# each built from a JSON model by rebyte itself (race recordings as new fixtures): the deferred
 # model's law must hold on each (tests/test_deferred.c). Usage: deferred.sh TEST_DEFERRED
 set -u
 rebyte=${REBYTE:?}

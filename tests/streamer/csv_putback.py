@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The streamer objects table goes back quote-aware (issue 29): a quoted field holding a line
+"""The streamer objects table goes back quote-aware: a quoted field holding a line
 break, commas and doubled quotes stays one field, CR LF ends records, and only the cells that
 changed become operations; the unchanged table gives the map's bytes; a row of another width
 is refused naming its row.

@@ -297,7 +297,7 @@ static void test_handmade_layout(void)
     doc = parse(f.d, f.n, &err);
     CHECK(doc && rb_node_get(doc->root, "groups")->v.kids.count == 1, "one implicit group");
     rb_doc_free(doc);
-    CHECK(rb_detect_format(f.d, f.n) && strcmp(rb_detect_format(f.d, f.n), "streamer") == 0, "detected by magic");
+    CHECK(rb_format_detect(f.d, f.n) && strcmp(rb_format_detect(f.d, f.n), "streamer") == 0, "detected by magic");
 }
 
 /* ---------- the readings of the spec's ambiguities ---------- */
@@ -737,7 +737,7 @@ static void test_packed_chunks(void)
     CHECK(kept_chunk(doc, 0, 0)->kind == RB_K_PACKED, "the chunk is still packed");
     /* the C API navigates from rb_doc_root, which unpacks the chunks (the explicit step); an edited
      * chunk's checksum is computed again */
-    rb_node *x = rb_node_member(chunk_of(doc, 0, 0), "x");
+    rb_node *x = rb_node_at_edit(rb_doc_root(doc), "/groups/0/chunks/0/x");
     CHECK(x && rb_node_set_float(x, -3.25) == RB_OK, "a packed chunk's field can be set");
     CHECK(kept_chunk(doc, 0, 0)->kind == RB_K_RECORD && kept_chunk(doc, 0, 1)->kind == RB_K_RECORD,
           "the navigated chunks are nodes");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No dead function in the library or the program (issue 30): every non-static function an object
+"""No dead function in the library or the program: every non-static function an object
 of the library or of the CLI defines is used by another object (of the library, the program, a
 test, a benchmark or a fuzz harness), is the public API (RB_API in include/rebyte.h) or is the
 program's entry point (main). A function only its own file calls is made static; one nobody

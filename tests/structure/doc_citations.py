@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every fact the code relies on is written in the repository (issue 23).
+"""Every fact the code relies on is written in the repository.
 
 (a) No source, test or doc cites a fact sheet kept outside the repository: no "facts" + section
     sign, no "<name>-facts" sheet file, no path into the shared spec folder, and no bare section

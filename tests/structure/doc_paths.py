@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The docs' paths are real (issue 29): every JSON pointer a page of docs/ or the README shows
+"""The docs' paths are real: every JSON pointer a page of docs/ or the README shows
 in a patch ("path" or "from"), or alone on a line of a code block, must lead somewhere in a file
 at hand — a sample, or a corpus file when REBYTE_SHARED has them (a `test` operation through
 `rebyte apply --dry-run`, so identity selectors resolve as in a patch);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No include cycle between the modules of the library and the program (issue 23): core/,
+"""No include cycle between the modules of the library and the program: core/,
 writers/, patch/ and patch/cli/, with no exception. A module is a .c file, its .h and its private
 X_internal.h; module A depends on B when a file of A includes B's header, and A's folder then
 depends on B's. No cycle among modules, none among folders, and no folder including one listed

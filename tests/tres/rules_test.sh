@@ -1,5 +1,5 @@
 #!/bin/sh
-# GROFF names and game rules (issue 19): instances are renamed by their names (no handles), a
+# GROFF names and game rules: instances are renamed by their names (no handles), a
 # name two instances would share is refused naming the rule (written with --force, reported by
 # check), and every corpus level and scene checks clean.
 . "$(dirname "$0")/../lib.sh"

@@ -8,7 +8,7 @@
  *     of the file's table, the uses replayed plus the symbol's `extraReferences` are the
  *     reference count the file stores (the name table is derived from them when it is written);
  *   - the deferred model's arena holds less than the full model's, and at most a quarter of it
- *     for a file of 1 MiB or more (issue 31's memory goal is met by what is not built).
+ *     for a file of 1 MiB or more (the deferred model's memory is met by what is not built).
  * That deferred and full reads agree in everything else is test_deferred's law (tests/engine).
  *
  * Usage: test_groff_deferred PATH... [--shared PATH...]  (the paths after --shared are real files
@@ -111,7 +111,7 @@ static void check_file(const char *path)
 {
     size_t size = 0;
     uint8_t *data = test_read_file(path, &size);
-    if (data && rb_format_detect(data, size) == &rb_format_groff) check_groff(path, data, size);
+    if (data && rb_registry_detect(data, size) == &rb_format_groff) check_groff(path, data, size);
     free(data);
 }
 

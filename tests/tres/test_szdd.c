@@ -66,7 +66,7 @@ static void check_file(const char *path)
     rb_buf packed;
     rb_buf_init(&packed);
     pack(plain, size, &packed);
-    const char *format = rb_detect_format(packed.data, packed.size);
+    const char *format = rb_format_detect(packed.data, packed.size);
     if (!format || strcmp(format, "groff") != 0) {
         fprintf(stderr, "FAIL %s: packed file detected as %s\n", path, format ? format : "nothing");
         failures++;

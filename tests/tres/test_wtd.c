@@ -269,12 +269,12 @@ static int apply(rb_doc **doc, const char *patch, char *msg, size_t msg_size)
     uint8_t *bytes = write_doc(*doc, 0, &size);
     rb_patch *parsed = bytes ? rb_patch_parse(patch, strlen(patch), "the patch", &err) : NULL;
     const rb_patch *const patches[1] = {parsed};
-    rb_apply_result r = {0};
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_status st = parsed ? rb_apply(bytes, size, "pv.wtd", patches, 1, NULL, &r, &err) : RB_E_USAGE;
     rb_patch_free(parsed);
     rb_free(bytes);
     uint8_t **grown = st == RB_OK ? realloc(applied_files, (applied_count + 1) * sizeof *grown) : NULL;
-    rb_doc *patched = grown ? rb_doc_parse(r.bytes, r.size, NULL, &err) : NULL;
+    rb_doc *patched = grown ? rb_doc_parse(r.bytes, r.bytes_size, NULL, &err) : NULL;
     if (grown) applied_files = grown;
     if (!patched) {
         rb_error_format(&err, msg, msg_size);
@@ -314,7 +314,7 @@ static void model_shows_edit(rb_doc *re, const uint8_t *file, size_t size, const
 {
     rb_doc *orig = parse(file, size);
     if (!orig) return;
-    rb_node *nodes = rb_node_at(rb_doc_root(re), "/terrain/nodes");
+    rb_node *nodes = rb_node_at_edit(rb_doc_root(re), "/terrain/nodes");
     CHECK(nodes && rb_node_child_count(nodes) == count, "the re-read model has %zu nodes, not %zu",
           nodes ? rb_node_child_count(nodes) : 0, count);
     static const char *const fields[6] = {"x", "y", "size", "bottomMid", "centre", "leftMid"};
@@ -329,7 +329,7 @@ static void model_shows_edit(rb_doc *re, const uint8_t *file, size_t size, const
     static const char *const header[] = {"/terrain/version", "/terrain/rootCoefficient", "/terrain/mapping/quadSizeX",
                                          "/terrain/mapping/worldToCoef", "/terrain/unusedBits"};
     for (size_t i = 0; i < sizeof header / sizeof *header; i++) {
-        rb_node *a = rb_node_at(rb_doc_root(orig), header[i]), *b = rb_node_at(rb_doc_root(re), header[i]);
+        rb_node *a = rb_node_at_edit(rb_doc_root(orig), header[i]), *b = rb_node_at_edit(rb_doc_root(re), header[i]);
         CHECK(a && b && test_uint(a) == test_uint(b), "%s changed", header[i]);
     }
     rb_doc_free(orig);
@@ -511,9 +511,9 @@ static int capture(void *context, const rb_asset *asset)
     captured *c = context;
     c->count++;
     free(c->png);
-    c->png = malloc(asset->size);
-    memcpy(c->png, asset->data, asset->size);
-    c->size = asset->size;
+    c->png = malloc(asset->data_size);
+    memcpy(c->png, asset->data, asset->data_size);
+    c->size = asset->data_size;
     snprintf(c->name, sizeof c->name, "%s", asset->name);
     snprintf(c->kind, sizeof c->kind, "%s", asset->kind);
     snprintf(c->path, sizeof c->path, "%s", asset->path);

@@ -1,6 +1,6 @@
 /*
  * Units of a deferring build (rebyte build;
- * docs/performance.md "Issue 31, session 11: build within 3x"). A deferred read keeps a unit as the bytes it was read from; a build has no bytes,
+ * docs/performance.md "Build within 3x"). A deferred read keeps a unit as the bytes it was read from; a build has no bytes,
  * so it makes them: once a unit (a body chunk, a long list) is built and checked from its JSON,
  * it is written at once, as the final write would write it, and kept as those bytes with the
  * lookback ids it defined as its replay (gbx_replay_ids), its nodes freed. The final write copies

@@ -74,7 +74,7 @@ size_t gbx_id_count(rb_ar *ar, int *version_seen);
 void gbx_replay_ids(rb_ar *ar, const rb_node *unit);
 
 /* Deferred units read again alone (core/gbx/gbx_unit.c;
- * docs/performance.md "Issue 31, session 11: one unit at a time"). The state of the body scope and of node references when the read
+ * docs/performance.md "One unit at a time"). The state of the body scope and of node references when the read
  * ends holds every unit's start as a prefix (a speculative read that is undone takes back what
  * it added, and the units it held): kept once per document, in its arena. */
 typedef struct gbx_read_end {
@@ -136,7 +136,7 @@ int gbx_scope_add(rb_ar *ar, gbx_id_scope *scope, const uint8_t *data, size_t si
 int gbx_scope_copy(rb_ar *ar, gbx_id_scope *to, const gbx_id_scope *from);
 
 /* FROM_JSON of a deferring build (rebyte build; gbx_built.c,
- * docs/performance.md "Issue 31, session 11: build within 3x"): a unit is built and checked from its JSON, written at once from
+ * docs/performance.md "Build within 3x"): a unit is built and checked from its JSON, written at once from
  * the writer's id scope as it will be there (the build tracks it), and kept as those bytes with
  * the ids it defined as its replay, like a unit of a deferred read. A list unit is written and let
  * go of GBX_ELEMENTS_AT_ONCE elements at a time. */
@@ -279,6 +279,6 @@ int gbx_embedded_file_content(rb_ar *ar, const char *key, char *stopped, size_t 
 /* A map's embedded items zip (u32 size + zip) as its files (map/embedded_zip.c). */
 void gbx_embedded_zip(rb_ar *ar, const char *key);
 /* Anchored object infos {bool, i32, 3 f32, i32} with a u32 count: the Object media block's
- * version 0 and replay chunk 0x0309301F's (mediatracker/entity.c) */
+ * version 0 and replay chunk 0x0309301F's (mediatracker/tm2020_blocks.c) */
 void gbx_anchored_object_infos(rb_ar *ar, const char *key);
 #endif

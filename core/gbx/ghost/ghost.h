@@ -37,6 +37,6 @@ void gbx_ent_encoded_samples(rb_ar *ar, uint32_t entity_class);
 int gbx_ent_is_car_state(uint32_t entity_class, uint32_t size);
 /* A car sample's state before version 11: its length, the typed state, the bytes after it (u103). */
 void gbx_ent_car_state(rb_ar *ar);
-/* rb_format.is_record (records.c): a ghost or a replay's record, which no write changes. */
-int gbx_is_record(const rb_node *node);
+/* rb_format.is_recording (recordings.c): a ghost or a replay's record, which no write changes. */
+int gbx_is_recording(const rb_node *node);
 #endif

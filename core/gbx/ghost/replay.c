@@ -162,7 +162,7 @@ GBX_FIELDS_CHUNK(replay_022, {'u', "version"}, {'u', "u01"})
 GBX_FIELDS_CHUNK(replay_023, {'u', "version"}, {'i', "u01"}, {'u', "u02"})
 
 /* 01F: the scenery objects. Version 0 lists anchored object infos, later versions hold a
- * CGameReplayObjectVisData node, as the Object media block does (mediatracker/entity.c). GBX.NET's note
+ * CGameReplayObjectVisData node, as the Object media block does (mediatracker/tm2020_blocks.c). GBX.NET's note
  * numbers them 1 and 2; the corpus stores version 1 with a null node reference. */
 static void replay_01f(rb_ar *ar)
 {

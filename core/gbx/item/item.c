@@ -10,7 +10,7 @@
  * these classes. Key names are GBX.NET's property names; unnamed fields are u01, u02...
  *
  * The entity model below CGameItemModel 0x2E002019 is described in the files beside this one:
- * entity.c (entity models, block items, placement), crystal.c (CPlugCrystal meshes), solid2.c
+ * entity_models.c (entity models, block items, placement), crystal.c (CPlugCrystal meshes), solid2.c
  * (CPlugSolid2Model game meshes), surface.c (CPlugSurface shapes), object.c (object models).
  */
 #include "core/gbx/engine/gbx_internal.h"

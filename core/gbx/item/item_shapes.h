@@ -1,5 +1,5 @@
 /*
- * Shapes shared by the item model files (crystal.c, entity.c, solid2.c): the "optimized"
+ * Shapes shared by the item model files (crystal.c, entity_models.c, solid2.c): the "optimized"
  * integers of meshes, whose byte width the file derives from a count (docs/formats/gbx_item.md
  * "Optimized integers"), and small checks. Private to core/gbx/item.
  */

@@ -1,11 +1,11 @@
-/* What the map folder gives the GBX format above it (core/gbx/gbx.c, gbx_companions.c): the
+/* What the map folder gives the GBX format above it (core/gbx/gbx.c, gbx_in_step.c): the
  * hooks of rb_format_gbx that are the map's. */
 #ifndef RB_GBX_MAP_H
 #define RB_GBX_MAP_H
 #include "core/doc/doc.h"
 
-/* rb_format.companions' part for the map's per-block and per-item lists (map_parallel.c). */
-json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
+/* rb_format.in_step' part for the map's per-block and per-item lists (map_parallel.c). */
+json_t *gbx_map_in_step_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                               const json_t *value);
 /* rb_format.followers: the header's XML that follows the body's facts (map_header_xml.c). */
 json_t *gbx_xml_followers(const rb_doc *doc, const char *kind, const char *path,

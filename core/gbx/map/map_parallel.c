@@ -207,7 +207,7 @@ static int is_list_edit(const char *kind)
     return kind && (!strcmp(kind, "remove") || !strcmp(kind, "add") || !strcmp(kind, "move") || !strcmp(kind, "copy"));
 }
 
-json_t *gbx_map_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
+json_t *gbx_map_in_step_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                               const json_t *value)
 {
     long chunk, element, from_chunk = -1, from_element = -1;

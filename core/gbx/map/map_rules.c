@@ -296,7 +296,7 @@ static void medals_ordered(rb_rule_run *r)
 
 /* The decorations real maps of each environment use (docs/formats/gbx.md "Game rules"), as
  * case-insensitive patterns: every map of shared/corpus and of the public set
- * (tests/public/maps.tsv), and the names issue 29 saw on 2,119 held-out maps ("30x30", "20x60",
+ * (tests/public/maps.tsv), and the names seen on 2,119 held-out maps ("30x30", "20x60",
  * "20x60Sunrise", "20x60Sunset", "64x64Day"). The older games spell one "30x30sunset"; TM2020
  * composes its names around the 48x48 base ("NoStadium48x48Night", "48x48Screen155Day"). A
  * name outside the list is a warning: the games have more decorations than any sample shows. */

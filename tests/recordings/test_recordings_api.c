@@ -1,5 +1,5 @@
 /*
- * No forged record through the C API (docs/usage.md "Race records"): for every ghost and replay
+ * No forged record through the C API (docs/usage.md "Race recordings"): for every ghost and replay
  * of a folder, an unchanged document writes its own bytes; a string of the record changed with
  * rb_node_set_bytes, or a float with rb_node_set_float, is refused at rb_doc_write and
  * rb_doc_write_against (RB_E_UNSUPPORTED, nothing handed out); set back, it writes again.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc/doc.h"
-#include "core/doc/record_guard.h"
+#include "core/doc/recording_guard.h"
 #include "rebyte.h"
 
 static int failures;
@@ -29,12 +29,12 @@ static uint8_t *read_all(const char *path, size_t *size)
     return data;
 }
 
-/* The first race record (the format's is_record) at or below `n`, depth first. */
-static rb_node *first_record(const rb_doc *doc, rb_node *n)
+/* The first race recording (the format's is_recording) at or below `n`, depth first. */
+static rb_node *first_recording(const rb_doc *doc, rb_node *n)
 {
-    if (doc->format->is_record(n)) return n;
+    if (doc->format->is_recording(n)) return n;
     for (size_t i = 0; i < rb_node_child_count(n); i++) {
-        rb_node *found = first_record(doc, rb_node_child(n, i));
+        rb_node *found = first_recording(doc, rb_node_child_edit(n, i));
         if (found) return found;
     }
     return NULL;
@@ -50,7 +50,7 @@ static rb_node *find_kind(rb_node *n, rb_node_kind kind, int last)
     }
     rb_node *found = NULL;
     for (size_t i = 0; i < rb_node_child_count(n) && (last || !found); i++) {
-        rb_node *here = find_kind(rb_node_child(n, i), kind, last);
+        rb_node *here = find_kind(rb_node_child_edit(n, i), kind, last);
         if (here) found = here;
     }
     return found;
@@ -66,7 +66,7 @@ static int writes(rb_doc *doc, const char *name, const uint8_t *data, size_t siz
     int ok = st == RB_OK;
     if (expect_ok && (!ok || out_size != size || memcmp(out, data, size) != 0))
         FAIL("%s: the unchanged record does not write its own bytes (%d: %s)", name, st, ok ? "" : err.message);
-    if (!expect_ok && (ok || st != RB_E_UNSUPPORTED || out || !strstr(err.message, "race record")))
+    if (!expect_ok && (ok || st != RB_E_UNSUPPORTED || out || !strstr(err.message, "race recording")))
         FAIL("%s: a changed record was written (status %d, output %p: %s)", name, st, (void *)out,
              ok ? "" : err.message);
     free(out);
@@ -86,9 +86,9 @@ static int check_file(const char *path)
     rb_read_options ro = {.file_name = path};
     rb_error err;
     rb_doc *doc = data ? rb_doc_parse(data, size, &ro, &err) : NULL;
-    int record = doc && rb_doc_holds_record(doc);
+    int record = doc && rb_doc_holds_recording(doc);
     if (record) {
-        rb_node *root = first_record(doc, rb_doc_root(doc)), *text = find_kind(root, RB_NODE_STRING, 0),
+        rb_node *root = first_recording(doc, rb_doc_root(doc)), *text = find_kind(root, RB_NODE_STRING, 0),
                *number = find_kind(root, RB_NODE_FLOAT, 1);
         writes(doc, path, data, size, 1);
         if (text) { /* the same length, one byte other: only the content changes */
@@ -135,8 +135,8 @@ int main(int argc, char **argv)
         records += check_file(path);
     }
     closedir(dir);
-    printf("%zu race records: unchanged ones write their bytes, changed ones are refused (%d failures)\n", records,
+    printf("%zu race recordings: unchanged ones write their bytes, changed ones are refused (%d failures)\n", records,
            failures);
-    if (!records) FAIL("no race record in %s", argv[1]);
+    if (!records) FAIL("no race recording in %s", argv[1]);
     return failures ? 1 : 0;
 }

@@ -1,11 +1,11 @@
 /*
- * The data a format keeps beside a list, kept in step by apply (rb_format.companions): the hook
+ * The data a format keeps beside a list, kept in step by apply (rb_format.in_step): the hook
  * reads the model through a view by JSON pointers (core/model/format.h rb_model_view), so a format's
  * hook does not walk nodes itself.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "patch/companions.h"
+#include "patch/in_step.h"
 #include "core/json/json.h"
 
 /* The next token of a plain pointer into `token`; 0 at the end or for one too long. */
@@ -28,7 +28,7 @@ static int next_token(const char **pointer, char *token, size_t size)
  * the format's hook saw all it looked for). */
 static _Thread_local size_t deferred_met;
 
-size_t companions_deferred_met(void) { return deferred_met; }
+size_t in_step_deferred_met(void) { return deferred_met; }
 
 /* The node at `pointer` (plain member names and indexes; tables and packed records read through
  * caller memory `scratch`), or NULL. */
@@ -92,14 +92,14 @@ static json_t *model_json(const void *context, const char *pointer)
     return n ? rb_model_to_json(doc, n, RB_BLOBS_REF) : NULL;
 }
 
-rb_model_view companions_model_view(const rb_doc *doc)
+rb_model_view in_step_model_view(const rb_doc *doc)
 {
     return (rb_model_view){doc, model_count, model_integer, model_json};
 }
 
-json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
+json_t *in_step_ops_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from)
 {
-    if (!format || !format->companions) return NULL;
-    return format->companions(view, json_string_value(json_object_get(op, "op")), path, from, json_object_get(op, "value"));
+    if (!format || !format->in_step) return NULL;
+    return format->in_step(view, json_string_value(json_object_get(op, "op")), path, from, json_object_get(op, "value"));
 }

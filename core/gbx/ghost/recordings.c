@@ -1,10 +1,10 @@
 /*
- * Race records (docs/usage.md "Race records"): ghosts (CGameCtnGhost, CGameGhost,
+ * Race recordings (docs/usage.md "Race recordings"): ghosts (CGameCtnGhost, CGameGhost,
  * CPlugEntRecordData) and replays (CGameCtnReplayRecord) are what record sites and leaderboards
  * take as proof of a run. rebyte reads them and writes them back exactly, but never writes one
  * changed: a changed nickname, time or sample passes a run off as someone else's, which is why
  * the community's main library keeps replays read-only. The apply pipeline asks this hook which
- * nodes are records (patch/apply_records.c).
+ * nodes are recordings (patch/apply_recordings.c).
  */
 #include "core/gbx/ghost/ghost.h"
 
@@ -15,7 +15,7 @@ enum {
     CLASS_REPLAY = 0x03093000       /* CGameCtnReplayRecord: ghosts and the map they ran on */
 };
 
-int gbx_is_record(const rb_node *node)
+int gbx_is_recording(const rb_node *node)
 {
     const rb_node *class_id = rb_node_get(node, "classId");
     if (!class_id || class_id->kind != RB_K_INT) return 0;

@@ -1,19 +1,19 @@
 /*
- * Race records are never written changed (docs/usage.md "Race records"): every record node of
- * the patched model (the format's is_record hook: GBX ghosts and replays) must be one of the
- * original's, unchanged. Removing a record is allowed (it forges nothing); adding or changing
- * one is refused. Only records an edit reached pay for the check (one more parse of the
+ * Race recordings are never written changed (docs/usage.md "Race recordings"): every recording node of
+ * the patched model (the format's is_recording hook: GBX ghosts and replays) must be one of the
+ * original's, unchanged. Removing a recording is allowed (it forges nothing); adding or changing
+ * one is refused. Only recordings an edit reached pay for the check (one more parse of the
  * original, whose model the patches changed in place): the model path notes the nodes each
- * operation went through and the ones it put in place (edited_nodes), and a record that is
+ * operation went through and the ones it put in place (edited_nodes), and a recording that is
  * neither, nor below one put in place, is the original's node, untouched. The comparison is the library's, which
- * every write takes too (core/doc/record_guard.c); here it comes before the write, so the message
+ * every write takes too (core/doc/recording_guard.c); here it comes before the write, so the message
  * names the patch.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/model/pointer.h"
-#include "core/doc/record_guard.h"
+#include "core/doc/recording_guard.h"
 #include "patch/apply.h"
 #include "patch/model_select.h"
 
@@ -87,22 +87,22 @@ int edited_nodes_note(edited_nodes *e, rb_doc *doc, const char *plain_path, int 
 
 int edited_nodes_place(edited_nodes *e, const rb_node *node) { return set_add(&e->placed, node); }
 
-/* Is a record at or below `n` one an edit reached? */
+/* Is a recording at or below `n` one an edit reached? */
 static int record_reached(const rb_format *format, const edited_nodes *e, const rb_node *n, int below_placed)
 {
     below_placed = below_placed || set_has(&e->placed, n);
-    if (format->is_record(n)) return below_placed || set_has(&e->passed, n);
+    if (format->is_recording(n)) return below_placed || set_has(&e->passed, n);
     if (n->kind != RB_K_RECORD && n->kind != RB_K_LIST && n->kind != RB_K_STREAM) return 0;
-    /* an untouched subtree below no placed node holds the original's records as they were */
+    /* an untouched subtree below no placed node holds the original's recordings as they were */
     if (!below_placed && !set_has(&e->passed, n)) return 0;
     for (size_t i = 0; i < n->v.kids.count; i++)
         if (record_reached(format, e, n->v.kids.items[i], below_placed)) return 1;
     return 0;
 }
 
-int apply_records_unchanged(const apply_request *rq, const rb_doc *patched, apply_outcome *out)
+int apply_recordings_unchanged(const apply_request *rq, const rb_doc *patched, apply_outcome *out)
 {
-    if (!rb_doc_holds_record(patched)) return 0;
+    if (!rb_doc_holds_recording(patched)) return 0;
     if (out->edited && !record_reached(patched->format, out->edited, patched->root, 0)) return 0;
     rb_read_options ro = {.file_name = rq->name};
     rb_error err;
@@ -110,12 +110,12 @@ int apply_records_unchanged(const apply_request *rq, const rb_doc *patched, appl
     char path[1024] = "";
     int same = original ? rb_records_unchanged(patched, original, path, sizeof path) : -2;
     rb_doc_free(original);
-    if (same == -2) apply_fail(out, RB_E_NOMEM, "out of memory checking the race records");
+    if (same == -2) apply_fail(out, RB_E_NOMEM, "out of memory checking the race recordings");
     else if (same < 0)
         apply_fail(out, RB_E_UNSUPPORTED,
-                   "%s is a race record (a ghost or a replay) and the patch changes it: rebyte reads, dumps and "
-                   "verifies records but never writes one changed, since a changed nickname, time or sample passes "
-                   "a run off as someone else's (docs/usage.md \"Race records\")",
+                   "%s is a race recording (a ghost or a replay) and the patch changes it: rebyte reads, dumps and "
+                   "verifies recordings but never writes one changed, since a changed nickname, time or sample passes "
+                   "a run off as someone else's (docs/usage.md \"Race recordings\")",
                    path[0] ? path : "the file");
     return same ? -1 : 0;
 }

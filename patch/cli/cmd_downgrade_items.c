@@ -51,7 +51,7 @@ static int downgrade_file(const char *path, const downgrade_options *o)
     int rc = EXIT_BAD_INPUT;
     char *patch_json = NULL, *report_json = NULL;
     rb_patch *patch = NULL;
-    rb_apply_result r = {0};
+    rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_doc *doc = cli_parse(path, data, size, &err);
     if (!doc) { cli_print_error(&err); goto done; }
     char options[96];
@@ -82,7 +82,7 @@ static int downgrade_file(const char *path, const downgrade_options *o)
     }
     if (!o->quiet || o->dry_run) print_loss(path, report_json, o);
     if (!o->dry_run) {
-        int written = in_place ? cli_write_edited(&edit, r.bytes, r.size) : cli_write_atomic(o->out, r.bytes, r.size);
+        int written = in_place ? cli_write_edited(&edit, r.bytes, r.bytes_size) : cli_write_atomic(o->out, r.bytes, r.bytes_size);
         rc = written == 0 ? EXIT_OK : EXIT_IO;
     } else rc = EXIT_OK;
 done:

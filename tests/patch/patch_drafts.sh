@@ -1,10 +1,10 @@
 #!/bin/sh
 # Structure no node of the model has the shape of is built by the format's description on the
-# smallest unit around it (patch/model_unit.c, docs/usage.md "How apply works"), on the
+# smallest draft around it (patch/model_draft.c, docs/usage.md "How apply works"), on the
 # project's samples: a version change with the members it brings and takes away, a new member,
 # the first element of an empty list, a stream annotation, the whole document replaced. Each
 # output reads back, verifies exactly and shows the edit in its dump; what the description
-# refuses is refused with the operation that opened the unit and the path, nothing written.
+# refuses is refused with the operation that opened the draft and the path, nothing written.
 . "$(dirname "$0")/../lib.sh"
 
 map=$src/samples/gbx/sample.Map.Gbx
@@ -58,14 +58,14 @@ EOF
         sed 's/\[5, 6, 7\]/[3, 1, 3]/' "$tmp/up.json" >"$tmp/back.json"
         applies "$tmp/down.Gbx" "$tmp/back.json" "$tmp/back.Gbx" && cmp -s "$tmp/back.Gbx" "$map" ||
             fail "down to version 0 and back up does not give the sample's bytes"
-        # a copy inside the unit (a member taken from its neighbour) and the dry run's list
+        # a copy inside the draft (a member taken from its neighbour) and the dry run's list
         cat >"$tmp/copy.json" <<EOF
 [{"op": "replace", "path": "$clips/version", "value": 2},
  {"op": "copy", "from": "$clips/clipIntro", "path": "$clips/clipAmbiance"},
  {"op": "add", "path": "$clips/clipTriggerSize", "value": [3, 1, 3]}]
 EOF
         applies "$tmp/down.Gbx" "$tmp/copy.json" "$tmp/copy.Gbx" && cmp -s "$tmp/copy.Gbx" "$map" ||
-            fail "a member copied inside the unit does not give the sample's bytes"
+            fail "a member copied inside the draft does not give the sample's bytes"
         "$rebyte" apply --dry-run "$tmp/copy.json" "$tmp/down.Gbx" >"$tmp/dry" 2>&1
         grep -q 'copy .*/body/chunks/10/clipAmbiance -> {"index":-1}' "$tmp/dry" ||
             fail "the dry run does not list the copy: $(cat "$tmp/dry")"
@@ -79,7 +79,7 @@ refuses "$map" "$tmp/version-only.json" 'operation 1: /body/chunks/10: member "c
 printf '[{"op": "add", "path": "/body/chunks/3/u02", "value": 1}]' >"$tmp/unknown.json"
 refuses "$map" "$tmp/unknown.json" 'operation 0: /body/chunks/3'
 
-# the first element of an empty list (a TPA's collisions: the document is the unit)
+# the first element of an empty list (a TPA's collisions: the document is the draft)
 transfer='{"volumeMax": 1.0, "volumeMin": 0.0, "volumeSlope": 0.5, "volumeIntercept": 0.25, "pitchMax": 1.0,
   "pitchMin": 1.0, "pitchSlope": 0.0, "pitchIntercept": 0.0, "attenuation": 0.75, "minimumVelocity": 2.0}'
 cat >"$tmp/first.json" <<EOF
@@ -101,7 +101,7 @@ if applies "$map" "$tmp/stream.json" "$tmp/stream.Gbx"; then
     [ $rc -eq 0 ] || fail "a re-encoded body changed the model: $(cat "$tmp/stream.diff")"
 fi
 
-# a new chunk in a node's chunk list (a unit of its own), then a whole-document replace
+# a new chunk in a node's chunk list (a draft of its own), then a whole-document replace
 printf '[{"op": "add", "path": "/body/chunks/4", "value": {"id": "0x03043022", "u01": 7}}]' >"$tmp/chunk.json"
 applies "$map" "$tmp/chunk.json" "$tmp/chunk.Gbx" && [ "$(value_at "$tmp/chunk.Gbx" /body/chunks/4/u01)" = 7 ] ||
     fail "a new chunk"
@@ -117,5 +117,5 @@ PY
 applies "$map" "$tmp/whole.json" "$tmp/whole.Gbx" && cmp -s "$tmp/whole.Gbx" "$tmp/renamed.Gbx" ||
     fail "the whole document replaced by the renamed map's model does not give its bytes"
 
-[ $fails -eq 0 ] && echo "patch units: ok"
+[ $fails -eq 0 ] && echo "patch drafts: ok"
 [ $fails -eq 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No forged record on any command (docs/usage.md "Race records", issue 29). Over every ghost
+"""No forged record on any command (docs/usage.md "Race recordings"). Over every ghost
 and replay of the corpus (*.Ghost.Gbx, *.Replay.Gbx):
   text    convert --to text, then --to binary: refused without --source; with it the original's
           bytes; a string of the text changed (same length): refused, nothing written
@@ -24,7 +24,7 @@ def run(*args):
 def refused(what, result, out_path):
     if result.returncode == 0 or os.path.exists(out_path):
         failures.append(f"{what}: written (exit {result.returncode})")
-    elif b"race record" not in result.stderr and b"inside a race record" not in result.stderr:
+    elif b"race recording" not in result.stderr and b"inside a race recording" not in result.stderr:
         failures.append(f"{what}: refused for another reason: {result.stderr.decode(errors='replace')[:300]}")
 
 

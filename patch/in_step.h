@@ -1,15 +1,15 @@
-/* The view of a model for rb_format.companions, and the hook's call (companions.c). */
-#ifndef RB_COMPANIONS_H
-#define RB_COMPANIONS_H
+/* The view of a model for rb_format.in_step, and the hook's call (in_step.c). */
+#ifndef RB_IN_STEP_H
+#define RB_IN_STEP_H
 #include <jansson.h>
 #include "core/doc/doc.h"
 
-rb_model_view companions_model_view(const rb_doc *doc);
+rb_model_view in_step_model_view(const rb_doc *doc);
 /* How many reads through such views on this thread met a unit kept as bytes (RB_K_DEFERRED),
  * where the hook then saw nothing: a diff by units that sees this count grow cannot trust what
  * the hook derived, and diffs the whole models instead. */
-size_t companions_deferred_met(void);
+size_t in_step_deferred_met(void);
 /* The format's operations that go with `op` (resolved to plain `path` and `from`), or NULL. */
-json_t *companions_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
+json_t *in_step_ops_for(const rb_format *format, const rb_model_view *view, const json_t *op, const char *path,
                        const char *from);
 #endif

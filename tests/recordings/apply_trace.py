@@ -2,7 +2,7 @@
 """apply's proof that a race record is unchanged (docs/usage.md "Race records"). apply notes every
 node its operations went through or put in place, compares the records it reached with a fresh
 read of the original, and hands the write that proof, so the write's guard does not read the
-original again (patch/apply_records.c, core/doc/record_guard.c). This checks that the proof still
+original again (patch/apply_recordings.c, core/doc/recording_guard.c). This checks that the proof still
 refuses each way an operation reaches a record, on a corpus map holding its validation ghost:
   a string, a number and a list element inside the ghost replaced or removed, a value copied into
   it, a value moved out of it, and the ghost's whole chunk replaced by its own dump with one

@@ -1,5 +1,5 @@
 /*
- * What apply keeps in step with a list edit in a GBX file (rb_format.companions): the map's
+ * What apply keeps in step with a list edit in a GBX file (rb_format.in_step): the map's
  * per-block and per-item lists (core/gbx/map/map_parallel.c), and the node indices of what an
  * edit adds (docs/formats/gbx.md "Node references").
  *
@@ -203,10 +203,10 @@ int gbx_given_to_copies(const rb_node *record, const rb_node *member)
     return 0;
 }
 
-json_t *gbx_companion_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
+json_t *gbx_in_step_ops(const rb_model_view *view, const char *kind, const char *path, const char *from,
                           const json_t *value)
 {
-    json_t *ops = gbx_map_companion_ops(view, kind, path, from, value);
+    json_t *ops = gbx_map_in_step_ops(view, kind, path, from, value);
     json_t *nodes = kind ? node_index_ops(view, kind, path, from, value) : NULL;
     if (!nodes) return ops;
     if (!ops) return nodes;
