@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""apply's proof that a race record is unchanged (docs/usage.md "Race records"). apply notes every
+"""apply's proof that a race recording is unchanged (docs/usage.md "Race recordings"). apply notes every
 node its operations went through or put in place, compares the records it reached with a fresh
 read of the original, and hands the write that proof, so the write's guard does not read the
 original again (patch/apply_recordings.c, core/doc/recording_guard.c). This checks that the proof still
