@@ -8,6 +8,9 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "tests/test_util.h"
 
 enum { TEST_MAX_JOBS = 16 };
 
@@ -46,5 +49,58 @@ static inline void test_run_parallel(size_t count, void (*work)(void *context, s
         started++;
     if (started == 0) test_parallel_worker(&run);
     for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+}
+/* The files test_each_file finds under the paths given, with their sizes. */
+typedef struct test_file_list {
+    char **paths;
+    size_t *sizes;
+    size_t count, capacity;
+} test_file_list;
+
+static test_file_list test_found; /* test_each_file's callback takes the path alone */
+
+static void test_collect_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    test_file_list *l = &test_found;
+    if (l->count == l->capacity) {
+        size_t grown = l->capacity ? l->capacity * 2 : 256;
+        char **paths = realloc(l->paths, grown * sizeof *paths);
+        if (paths) l->paths = paths;
+        size_t *sizes = paths ? realloc(l->sizes, grown * sizeof *sizes) : NULL;
+        if (!sizes) return;
+        l->sizes = sizes;
+        l->capacity = grown;
+    }
+    l->paths[l->count] = strdup(path);
+    l->sizes[l->count++] = (size_t)st.st_size;
+}
+
+static void test_check_found(void *context, size_t index)
+{
+    void (*check)(const char *file) = *(void (**)(const char *))context;
+    check(test_found.paths[index]);
+}
+
+/* test_each_file over every path given, the files' checks run test_jobs() at a time, the
+ * largest files first (the last to finish are small ones, so both cores stay busy to the end).
+ * `check` runs on several threads at once: see the top of this file. */
+static inline void test_each_file_parallel(char *const paths[], int count, void (*check)(const char *file))
+{
+    for (int i = 0; i < count; i++) test_each_file(paths[i], test_collect_file);
+    test_file_list *l = &test_found;
+    for (size_t i = 1; i < l->count; i++) /* insertion sort by size, largest first: a few hundred files */
+        for (size_t k = i; k > 0 && l->sizes[k] > l->sizes[k - 1]; k--) {
+            size_t size = l->sizes[k];
+            char *path = l->paths[k];
+            l->sizes[k] = l->sizes[k - 1], l->paths[k] = l->paths[k - 1];
+            l->sizes[k - 1] = size, l->paths[k - 1] = path;
+        }
+    test_run_parallel(l->count, test_check_found, &check);
+    for (size_t i = 0; i < l->count; i++) free(l->paths[i]);
+    free(l->paths);
+    free(l->sizes);
+    *l = (test_file_list){0};
 }
 #endif

@@ -11,6 +11,9 @@
  * applied, exact, check ok, diff ok. A diff failure is counted apart from the others (the diff
  * engine matches equal elements; apply, the writer and the rules make the copy).
  *
+ * The maps are taken REBYTE_TEST_JOBS at a time (tests/test_parallel.h): a map's figures are its
+ * own until they are added to its era's under the lock.
+ *
  * Usage: test_copy_law FILE|DIR...   (exit 77 when a path is absent: REBYTE_SHARED not set up)
  */
 #define _GNU_SOURCE
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "rebyte.h"
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 
 enum { MAX_DIFF = 3 };
@@ -32,7 +36,10 @@ typedef struct figures {
 } figures;
 
 static figures by_era[ERAS];
-static size_t diff_failures, other_failures, diffs_as_copy;
+static pthread_mutex_t by_era_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t diff_failures, other_failures, diffs_as_copy; /* counted atomically */
+
+static void count_one(size_t *counter) { __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
 
 /* ---------- the map ---------- */
 
@@ -188,7 +195,7 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
             fprintf(stderr, "DIFF %s: diff%s of %s is %zu operations: %.400s\n", name, how, edit, test_changes(ops), text);
             ok = 0;
         } else if (!(flags & RB_DIFF_BY_IDENTITY) && one_copy(ops)) {
-            diffs_as_copy++;
+            count_one(&diffs_as_copy);
         } else if (!(flags & RB_DIFF_BY_IDENTITY)) {
             fprintf(stderr, "NOT A COPY %s: diff of %s: %.400s\n", name, edit, text);
         }
@@ -211,7 +218,7 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     size_t nb = 0;
     uint8_t *b = test_apply_text(name, a, na, ops, &nb, why, sizeof why);
     CHECK(b, "%s: apply refuses to %s: %s", name, edit, why);
-    if (!b) { other_failures++; return; }
+    if (!b) { count_one(&other_failures); return; }
     f->applied++;
     rb_error err;
     rb_doc *db = rb_doc_parse(b, nb, NULL, &err);
@@ -227,19 +234,20 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     else CHECK(0, "%s: after %s, check finds %zu refusals (%zu before)", name, edit, after, refusals_before);
     if (db && identical && after <= refusals_before) {
         if (diff_law(name, a, na, da, b, nb, db, edit)) f->diff_ok++;
-        else diff_failures++;
+        else count_one(&diff_failures);
     } else {
-        other_failures++;
+        count_one(&other_failures);
     }
     rb_doc_free(db);
     rb_free(b);
 }
 
 static size_t duplicate_definitions_refused;
+static pthread_mutex_t duplicate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The copy written without what apply does (its node keeps its original's index, as a JSON
  * edit and `build` would make it): the writer refuses it, naming the rule. Once per run. */
-static void duplicate_definition_refused(const char *name, rb_doc *da, const char *blocks, long k)
+static void try_duplicate_definition(const char *name, rb_doc *da, const char *blocks, long k)
 {
     char *text = NULL;
     rb_error err;
@@ -271,6 +279,14 @@ static void duplicate_definition_refused(const char *name, rb_doc *da, const cha
     json_decref(root);
 }
 
+/* One map at a time tries it, until one map has done it. */
+static void duplicate_definition_refused(const char *name, rb_doc *da, const char *blocks, long k)
+{
+    pthread_mutex_lock(&duplicate_lock);
+    try_duplicate_definition(name, da, blocks, k);
+    pthread_mutex_unlock(&duplicate_lock);
+}
+
 static void one_map(const char *file)
 {
     size_t na = 0;
@@ -286,7 +302,7 @@ static void one_map(const char *file)
         free(a);
         return;
     }
-    figures *f = &by_era[era_of(da)];
+    figures mine = {0}, *f = &mine;
     f->maps++;
     size_t before = refusals(da), count = 0;
     char blocks[200], items[200], from[260], to[260];
@@ -310,6 +326,11 @@ static void one_map(const char *file)
         snprintf(to, sizeof to, "%s/0", items);
         copy_law(file, a, na, da, before, from, to, f);
     }
+    pthread_mutex_lock(&by_era_lock);
+    figures *era = &by_era[era_of(da)];
+    era->maps += mine.maps, era->tried += mine.tried, era->applied += mine.applied;
+    era->exact += mine.exact, era->check_ok += mine.check_ok, era->diff_ok += mine.diff_ok;
+    pthread_mutex_unlock(&by_era_lock);
     rb_doc_free(da);
     free(a);
 }
@@ -323,7 +344,7 @@ int main(int argc, char **argv)
             return 77;
         }
     }
-    for (int i = 1; i < argc; i++) test_each_file(argv[i], one_map);
+    test_each_file_parallel(argv + 1, argc - 1, one_map);
     figures total = {0};
     for (int e = 0; e < ERAS; e++) {
         figures *f = &by_era[e];
