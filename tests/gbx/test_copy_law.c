@@ -12,7 +12,8 @@
  * engine matches equal elements; apply, the writer and the rules make the copy).
  *
  * The maps are taken REBYTE_TEST_JOBS at a time (tests/test_parallel.h): a map's figures are its
- * own until they are added to its era's under the lock.
+ * own until they are added to its era's under the lock; the once-per-run check of a duplicate
+ * definition runs after them, on the first map in the files' order that has a waypoint.
  *
  * Usage: test_copy_law FILE|DIR...   (exit 77 when a path is absent: REBYTE_SHARED not set up)
  */
@@ -243,11 +244,10 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
 }
 
 static size_t duplicate_definitions_refused;
-static pthread_mutex_t duplicate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The copy written without what apply does (its node keeps its original's index, as a JSON
  * edit and `build` would make it): the writer refuses it, naming the rule. Once per run. */
-static void try_duplicate_definition(const char *name, rb_doc *da, const char *blocks, long k)
+static void duplicate_definition_refused(const char *name, rb_doc *da, const char *blocks, long k)
 {
     char *text = NULL;
     rb_error err;
@@ -279,26 +279,51 @@ static void try_duplicate_definition(const char *name, rb_doc *da, const char *b
     json_decref(root);
 }
 
-/* One map at a time tries it, until one map has done it. */
-static void duplicate_definition_refused(const char *name, rb_doc *da, const char *blocks, long k)
+/* The file read as a map (its bytes in *a, the caller frees both), or NULL when it is none. */
+static rb_doc *read_map(const char *file, uint8_t **a, size_t *na)
 {
-    pthread_mutex_lock(&duplicate_lock);
-    try_duplicate_definition(name, da, blocks, k);
-    pthread_mutex_unlock(&duplicate_lock);
-}
-
-static void one_map(const char *file)
-{
-    size_t na = 0;
-    uint8_t *a = test_read_file(file, &na);
+    *a = test_read_file(file, na);
     rb_error err;
-    rb_doc *da = a ? rb_doc_parse(a, na, NULL, &err) : NULL;
+    rb_doc *da = *a ? rb_doc_parse(*a, *na, NULL, &err) : NULL;
     const char *format = da ? rb_doc_format(da) : NULL;
     rb_node *cls = da ? rb_node_at(rb_doc_root(da), "/classId") : NULL;
     uint64_t class_id = 0;
     if (!format || strcmp(format, "gbx") || !cls || rb_node_get_uint(cls, &class_id) != RB_OK ||
         (class_id != 0x03043000 && class_id != 0x24003000)) {
         rb_doc_free(da);
+        return NULL;
+    }
+    return da;
+}
+
+/* The block list: 01F, TMPU's 013 or TM 1.0's 00F. */
+static int block_list(rb_doc *da, char *blocks, size_t size, size_t *count)
+{
+    return map_list(da, 0x01F, "blocks", blocks, size, count) || map_list(da, 0x013, "blocks", blocks, size, count) ||
+           map_list(da, 0x00F, "blocks", blocks, size, count);
+}
+
+/* The duplicate definition's check on the first map, in the files' order, with a waypoint block
+ * that can take it: a pass after the sweep, so the map is the same whichever thread took which. */
+static void duplicate_definition_on(const char *file)
+{
+    if (duplicate_definitions_refused) return;
+    uint8_t *a = NULL;
+    size_t na = 0, count = 0;
+    rb_doc *da = read_map(file, &a, &na);
+    char blocks[200];
+    long k = da && block_list(da, blocks, sizeof blocks, &count) ? find_block(da, blocks, 1) : -1;
+    if (k >= 0) duplicate_definition_refused(file, da, blocks, k);
+    rb_doc_free(da);
+    free(a);
+}
+
+static void one_map(const char *file)
+{
+    uint8_t *a = NULL;
+    size_t na = 0;
+    rb_doc *da = read_map(file, &a, &na);
+    if (!da) {
         free(a);
         return;
     }
@@ -306,17 +331,13 @@ static void one_map(const char *file)
     f->maps++;
     size_t before = refusals(da), count = 0;
     char blocks[200], items[200], from[260], to[260];
-    /* the block list: 01F, TMPU's 013 or TM 1.0's 00F */
-    if (map_list(da, 0x01F, "blocks", blocks, sizeof blocks, &count) ||
-        map_list(da, 0x013, "blocks", blocks, sizeof blocks, &count) ||
-        map_list(da, 0x00F, "blocks", blocks, sizeof blocks, &count)) {
+    if (block_list(da, blocks, sizeof blocks, &count)) {
         for (int waypoint = 1; waypoint >= 0; waypoint--) {
             long k = find_block(da, blocks, waypoint);
             if (k < 0) continue;
             snprintf(from, sizeof from, "%s/%ld", blocks, k);
             snprintf(to, sizeof to, "%s/-", blocks);
             copy_law(file, a, na, da, before, from, to, f);
-            if (waypoint) duplicate_definition_refused(file, da, blocks, k);
         }
     }
     if (map_list(da, 0x040, "anchoredObjects", items, sizeof items, &count)) {
@@ -345,6 +366,7 @@ int main(int argc, char **argv)
         }
     }
     test_each_file_parallel(argv + 1, argc - 1, one_map);
+    for (int i = 1; i < argc; i++) test_each_file(argv[i], duplicate_definition_on);
     figures total = {0};
     for (int e = 0; e < ERAS; e++) {
         figures *f = &by_era[e];
