@@ -20,7 +20,7 @@ typedef struct test_parallel_run {
     size_t count, next; /* next: the first piece no thread has taken, taken atomically */
 } test_parallel_run;
 
-static void *test_parallel_worker(void *arg)
+static inline void *test_parallel_worker(void *arg)
 {
     test_parallel_run *run = arg;
     for (size_t i; (i = __atomic_fetch_add(&run->next, 1, __ATOMIC_RELAXED)) < run->count;)
@@ -57,9 +57,9 @@ typedef struct test_file_list {
     size_t count, capacity;
 } test_file_list;
 
-static test_file_list test_found; /* test_each_file's callback takes the path alone */
+static test_file_list test_found __attribute__((unused)); /* test_each_file's callback takes the path alone */
 
-static void test_collect_file(const char *path)
+static inline void test_collect_file(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0) return;
@@ -77,7 +77,7 @@ static void test_collect_file(const char *path)
     l->sizes[l->count++] = (size_t)st.st_size;
 }
 
-static void test_check_found(void *context, size_t index)
+static inline void test_check_found(void *context, size_t index)
 {
     void (*check)(const char *file) = *(void (**)(const char *))context;
     check(test_found.paths[index]);
