@@ -80,5 +80,5 @@ rebyte_add_script_test(game_rules engine/game_rules.sh)
 # with `ctest -L sanitize` or excluded with `-LE sanitize`).
 if(NOT REBYTE_SANITIZE AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   rebyte_add_script_test(sanitized_corpus engine/sanitize.sh ${CMAKE_BINARY_DIR}/sanitize)
-  set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 900)
+  set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 1800)
 endif()
