@@ -23,15 +23,19 @@ static inline uint8_t *test_read_file(const char *path, size_t *size)
     return data;
 }
 
-/* Assertions of the C test programs: a failed one is printed with its place and counted. */
+/* Assertions of the C test programs: a failed one is printed with its place and counted, from
+ * any thread (tests/test_parallel.h): the count is atomic and the three parts of the message are
+ * printed under the stream's lock, never mixed with another thread's. */
 static int test_failures __attribute__((unused));
 #define CHECK(cond, ...)                                                                   \
     do {                                                                                   \
         if (!(cond)) {                                                                     \
-            test_failures++;                                                               \
+            __atomic_fetch_add(&test_failures, 1, __ATOMIC_RELAXED);                       \
+            flockfile(stderr);                                                             \
             fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
             fprintf(stderr, __VA_ARGS__);                                                  \
             fprintf(stderr, "\n");                                                         \
+            funlockfile(stderr);                                                           \
         }                                                                                  \
     } while (0)
 

@@ -7,12 +7,14 @@
  * It prints, per file, the listings read back; a file without typed CODE has none. Each listing
  * is also read back damaged a few ways (cut short, a byte changed to one the syntax gives a
  * meaning): the assembler must give operations or a refusal, never crash (run under ASan by
- * hand: docs/reliability.md).
+ * hand: docs/reliability.md). The files are taken REBYTE_TEST_JOBS at a time, the largest first
+ * (tests/test_parallel.h); each file's figures are its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rebyte.h"
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 
 typedef struct listings {
@@ -86,6 +88,6 @@ static void check_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) test_each_file(argv[i], check_file);
+    test_each_file_parallel(argv + 1, argc - 1, check_file);
     return test_failures ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 #include "core/doc/doc.h"
 
@@ -213,39 +214,32 @@ static int missing_folder(const char *folder)
     return 1;
 }
 
-/* The folder's files, taken by REBYTE_TEST_JOBS threads (default 2) one at a time. */
+/* The folder's files, taken by REBYTE_TEST_JOBS threads (default 2) one at a time
+ * (tests/test_parallel.h); each file's figures are added to the totals under the lock. */
 typedef struct work {
     const char *folder;
     char **names;
-    size_t count, next, mutated;
+    size_t count, mutated;
     int cases;
     size_t max_size;
     stats total;
     pthread_mutex_t lock;
 } work;
 
-static void *worker(void *arg)
+static void mutate_one(void *context, size_t index)
 {
-    work *w = arg;
+    work *w = context;
     stats mine = {0};
-    size_t mutated = 0;
-    for (;;) {
-        pthread_mutex_lock(&w->lock);
-        size_t i = w->next++;
-        pthread_mutex_unlock(&w->lock);
-        if (i >= w->count) break;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", w->folder, w->names[i]);
-        mutated += (size_t)mutate_file(path, w->names[i], w->cases, w->max_size, &mine);
-    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", w->folder, w->names[index]);
+    int mutated = mutate_file(path, w->names[index], w->cases, w->max_size, &mine);
     pthread_mutex_lock(&w->lock);
-    w->mutated += mutated;
+    w->mutated += (size_t)mutated;
     w->total.cases += mine.cases;
     w->total.parsed += mine.parsed;
     w->total.clean_errors += mine.clean_errors;
     w->total.bad += mine.bad;
     pthread_mutex_unlock(&w->lock);
-    return NULL;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -284,14 +278,7 @@ int main(int argc, char **argv)
     w.names = list_folder(d, &w.count);
     closedir(d);
     pthread_mutex_init(&w.lock, NULL);
-    int jobs = getenv("REBYTE_TEST_JOBS") ? atoi(getenv("REBYTE_TEST_JOBS")) : 2;
-    if (jobs < 1) jobs = 1;
-    if (jobs > 16) jobs = 16;
-    pthread_t threads[16];
-    int started = 0;
-    while (started < jobs && pthread_create(&threads[started], NULL, worker, &w) == 0) started++;
-    if (started == 0) worker(&w);
-    for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    test_run_parallel(w.count, mutate_one, &w);
     pthread_mutex_destroy(&w.lock);
     for (size_t i = 0; i < w.count; i++) free(w.names[i]);
     free(w.names);

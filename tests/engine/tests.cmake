@@ -34,30 +34,29 @@ target_include_directories(fuzz_apply_replay PRIVATE ${PROJECT_SOURCE_DIR})
 file(GLOB REBYTE_APPLY_SEEDS ${PROJECT_SOURCE_DIR}/tests/fuzz/apply_seeds/*)
 add_test(NAME fuzz_apply_on_seeds COMMAND fuzz_apply_replay ${REBYTE_APPLY_SEEDS})
 
-# Streaming dump and build (test_json_stream.c): the streamed dump is the tree's text, the
-# piecewise reader gives jansson's tree and builds the file's bytes; on the samples, and (long) on
-# every corpus file.
-add_executable(test_json_stream engine/test_json_stream.c)
-target_link_libraries(test_json_stream PRIVATE rebyte_objects)
-target_include_directories(test_json_stream PRIVATE ${PROJECT_SOURCE_DIR})
-add_test(NAME json_stream_samples COMMAND test_json_stream ${REBYTE_SAMPLE_FILES})
+# The corpus laws (laws.c), each a function of one file's bytes and full read, so the corpus is
+# read and parsed once for all of them, its files taken two at a time (tests/test_parallel.h):
+#   json_stream (law_json_stream.c): the streamed dump is the tree's text, the piecewise reader
+#     gives jansson's tree and builds the file's bytes;
+#   deferred (law_deferred.c): a deferred read agrees with the full read (same error, coverage,
+#     notes, bytes, and model once navigated), on each file and damaged copies of it;
+#   build_deferred (law_build_deferred.c): a dump built with units deferred writes the full
+#     build's bytes, is the full build's model once navigated, and defers units wherever a
+#     deferred read does; on the corpus the largest map's model must be at least 4 times smaller
+#     than the full build's.
+# Each on the samples (quick); all three on every corpus file (corpus_laws, long).
+add_executable(test_laws engine/laws.c engine/law_json_stream.c engine/law_deferred.c engine/law_build_deferred.c
+               fuzz/deferred_agree.c)
+target_link_libraries(test_laws PRIVATE rebyte_objects)
+target_include_directories(test_laws PRIVATE ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME json_stream_samples COMMAND test_laws --law json_stream ${REBYTE_SAMPLE_FILES})
+add_test(NAME deferred_samples COMMAND test_laws --law deferred --damaged 8 ${PROJECT_SOURCE_DIR}/samples)
+add_test(NAME build_deferred_samples COMMAND test_laws --law build_deferred ${PROJECT_SOURCE_DIR}/samples)
 file(GLOB REBYTE_CORPUS_FILES ${REBYTE_SHARED}/corpus/*/*)
 list(FILTER REBYTE_CORPUS_FILES EXCLUDE REGEX "MANIFEST")
 if(REBYTE_CORPUS_FILES)
-  add_test(NAME json_stream_corpus COMMAND test_json_stream ${REBYTE_CORPUS_FILES})
-  set_tests_properties(json_stream_corpus PROPERTIES LABELS long TIMEOUT 1800)
-endif()
-
-# The deferred model's law: a deferred read agrees with the full read (same error, coverage,
-# notes, bytes, and model once navigated), on the samples and damaged copies of them; every
-# corpus file under the label `long`.
-add_executable(test_deferred engine/test_deferred.c fuzz/deferred_agree.c)
-target_link_libraries(test_deferred PRIVATE rebyte_objects)
-target_include_directories(test_deferred PRIVATE ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
-add_test(NAME deferred_samples COMMAND test_deferred --damaged 8 ${PROJECT_SOURCE_DIR}/samples)
-if(EXISTS ${REBYTE_SHARED}/corpus)
-  add_test(NAME deferred_corpus COMMAND test_deferred --damaged 2 ${REBYTE_SHARED}/corpus)
-  set_tests_properties(deferred_corpus PROPERTIES LABELS long TIMEOUT 1800)
+  add_test(NAME corpus_laws COMMAND test_laws --damaged 2 --min-saving 4 ${REBYTE_SHARED}/corpus)
+  set_tests_properties(corpus_laws PROPERTIES LABELS long TIMEOUT 1800)
 endif()
 
 add_executable(test_mutation engine/test_mutation.c)
@@ -81,18 +80,5 @@ rebyte_add_script_test(game_rules engine/game_rules.sh)
 # with `ctest -L sanitize` or excluded with `-LE sanitize`).
 if(NOT REBYTE_SANITIZE AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   rebyte_add_script_test(sanitized_corpus engine/sanitize.sh ${CMAKE_BINARY_DIR}/sanitize)
-  set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 900)
-endif()
-
-# The deferring build (rebyte build, test_build_deferred.c): a dump built with units deferred
-# writes the full build's bytes, is the full build's model once navigated, and defers units
-# wherever a deferred read does; on the samples, and (long) every corpus file, where the largest
-# map's model must be at least 4 times smaller than the full build's.
-add_executable(test_build_deferred engine/test_build_deferred.c)
-target_link_libraries(test_build_deferred PRIVATE rebyte_objects)
-target_include_directories(test_build_deferred PRIVATE ${PROJECT_SOURCE_DIR})
-add_test(NAME build_deferred_samples COMMAND test_build_deferred ${PROJECT_SOURCE_DIR}/samples)
-if(REBYTE_CORPUS_FILES)
-  add_test(NAME build_deferred_corpus COMMAND test_build_deferred --min-saving 4 ${REBYTE_SHARED}/corpus)
-  set_tests_properties(build_deferred_corpus PROPERTIES LABELS long TIMEOUT 1800)
+  set_tests_properties(sanitized_corpus PROPERTIES LABELS sanitize TIMEOUT 1800)
 endif()

@@ -10,6 +10,8 @@
  * (RB_E_RULE, counted by rule), or the patch's own reason (a target the map does not have, a
  * value that does not fit: RB_E_MODEL). Any other outcome (a result that does not verify, an
  * internal error, a refusal without a message) fails the test. The outcomes are counted per patch.
+ * The maps of the folders are taken REBYTE_TEST_JOBS at a time, the largest first
+ * (tests/test_parallel.h); a map's counts are its own until added to the totals under a lock.
  *
  * Usage: test_cookbook COOKBOOK_DIR SAMPLE_MAP [MAP_DIR...]
  */
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc/doc.h"
@@ -217,22 +220,61 @@ static int is_map(const char *name)
     return (n > 8 && strcmp(name + n - 8, ".Map.Gbx") == 0) || (n > 14 && strcmp(name + n - 14, ".Challenge.Gbx") == 0);
 }
 
-/* Every map of folder `dir`; the number walked. */
-static size_t run_folder(const char *dir, json_t **patches, char **names, size_t count, totals *t)
+/* `from`'s counts added to `into`'s, each rule name once. */
+static void add_totals(totals *into, const totals *from)
 {
-    DIR *c = opendir(dir);
-    struct dirent *e;
-    size_t maps = 0;
-    if (!c) printf("note: map folder %s not found (set REBYTE_SHARED)\n", dir);
-    while (c && (e = readdir(c))) {
-        if (!is_map(e->d_name)) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        run_map(path, patches, names, count, t);
-        maps++;
+    into->applied += from->applied, into->refused += from->refused;
+    into->by_rule += from->by_rule, into->failed += from->failed;
+    for (size_t i = 0; i < MAX_PATCHES; i++) {
+        into->patch_applied[i] += from->patch_applied[i], into->patch_by_rule[i] += from->patch_by_rule[i];
+        into->patch_refused[i] += from->patch_refused[i], into->patch_changed[i] += from->patch_changed[i];
+        char rules[160], *rest = NULL;
+        snprintf(rules, sizeof rules, "%s", from->patch_rules[i]);
+        for (char *name = strtok_r(rules, " ", &rest); name; name = strtok_r(NULL, " ", &rest)) {
+            size_t used = strlen(into->patch_rules[i]);
+            if (!strstr(into->patch_rules[i], name))
+                snprintf(into->patch_rules[i] + used, sizeof into->patch_rules[i] - used, "%s ", name);
+        }
     }
-    if (c) closedir(c);
-    return maps;
+}
+
+/* The folders' sweep: the patches, and the totals the maps add to (test_each_file_parallel's
+ * callback takes the path alone). */
+static struct {
+    json_t **patches;
+    char **names;
+    size_t count, maps;
+    totals sum;
+    pthread_mutex_t lock;
+} sweep = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void sweep_map(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (!is_map(base)) return;
+    totals *mine = calloc(1, sizeof *mine);
+    if (!mine) return;
+    run_map(path, sweep.patches, sweep.names, sweep.count, mine);
+    pthread_mutex_lock(&sweep.lock);
+    add_totals(&sweep.sum, mine);
+    sweep.maps++;
+    pthread_mutex_unlock(&sweep.lock);
+    free(mine);
+}
+
+/* Every map of the folders given (a folder that is absent noted, not failed); the number walked. */
+static size_t run_folders(char **dirs, int count, json_t **patches, char **names, size_t patch_count)
+{
+    char *present[64];
+    int n = 0;
+    for (int i = 0; i < count && n < 64; i++) {
+        struct stat st;
+        if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode)) present[n++] = dirs[i];
+        else printf("note: map folder %s not found (set REBYTE_SHARED)\n", dirs[i]);
+    }
+    sweep.patches = patches, sweep.names = names, sweep.count = patch_count;
+    test_each_file_parallel(present, n, sweep_map);
+    return sweep.maps;
 }
 
 int main(int argc, char **argv)
@@ -253,7 +295,8 @@ int main(int argc, char **argv)
         names[count++] = strdup(e->d_name);
     }
     if (d) closedir(d);
-    static totals sample, corpus;
+    static totals sample;
+    totals *corpus = &sweep.sum;
     run_map(argv[2], patches, names, count, &sample);
     printf("cookbook: sample map: %zu/%zu patches applied exactly, %zu refused, %zu failed\n", sample.applied, count,
            sample.refused, sample.failed);
@@ -261,16 +304,15 @@ int main(int argc, char **argv)
     int ok = sample.failed == 0 && sample.applied == count;
     if (!ok) printf("FAIL sample: refused: %s\n", sample.refused_names);
     if (argc > 3) {
-        size_t maps = 0;
-        for (int a = 3; a < argc; a++) maps += run_folder(argv[a], patches, names, count, &corpus);
+        size_t maps = run_folders(argv + 3, argc - 3, patches, names, count);
         printf("cookbook: %zu maps x %zu patches: %zu applied exactly, %zu refused by a game rule, %zu refused by the "
-               "patch (target absent, value out of range), %zu failed\n", maps, count, corpus.applied, corpus.by_rule,
-               corpus.refused - corpus.by_rule, corpus.failed);
+               "patch (target absent, value out of range), %zu failed\n", maps, count, corpus->applied, corpus->by_rule,
+               corpus->refused - corpus->by_rule, corpus->failed);
         for (size_t i = 0; i < count; i++)
             printf("  %-32s applied %4zu (%4zu with a change)  refused by a rule %3zu %s refused by the patch %3zu\n",
-                   names[i], corpus.patch_applied[i], corpus.patch_changed[i], corpus.patch_by_rule[i],
-                   corpus.patch_rules[i], corpus.patch_refused[i]);
-        ok = ok && corpus.failed == 0;
+                   names[i], corpus->patch_applied[i], corpus->patch_changed[i], corpus->patch_by_rule[i],
+                   corpus->patch_rules[i], corpus->patch_refused[i]);
+        ok = ok && corpus->failed == 0;
     }
     for (size_t i = 0; i < count; i++) { json_decref(patches[i]); free(names[i]); }
     return ok ? 0 : 1;

@@ -11,6 +11,10 @@
  * applied, exact, check ok, diff ok. A diff failure is counted apart from the others (the diff
  * engine matches equal elements; apply, the writer and the rules make the copy).
  *
+ * The maps are taken REBYTE_TEST_JOBS at a time (tests/test_parallel.h): a map's figures are its
+ * own until they are added to its era's under the lock; the once-per-run check of a duplicate
+ * definition runs after them, on the first map in the files' order that has a waypoint.
+ *
  * Usage: test_copy_law FILE|DIR...   (exit 77 when a path is absent: REBYTE_SHARED not set up)
  */
 #define _GNU_SOURCE
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "rebyte.h"
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 
 enum { MAX_DIFF = 3 };
@@ -32,7 +37,10 @@ typedef struct figures {
 } figures;
 
 static figures by_era[ERAS];
-static size_t diff_failures, other_failures, diffs_as_copy;
+static pthread_mutex_t by_era_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t diff_failures, other_failures, diffs_as_copy; /* counted atomically */
+
+static void count_one(size_t *counter) { __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED); }
 
 /* ---------- the map ---------- */
 
@@ -188,7 +196,7 @@ static int diff_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, c
             fprintf(stderr, "DIFF %s: diff%s of %s is %zu operations: %.400s\n", name, how, edit, test_changes(ops), text);
             ok = 0;
         } else if (!(flags & RB_DIFF_BY_IDENTITY) && one_copy(ops)) {
-            diffs_as_copy++;
+            count_one(&diffs_as_copy);
         } else if (!(flags & RB_DIFF_BY_IDENTITY)) {
             fprintf(stderr, "NOT A COPY %s: diff of %s: %.400s\n", name, edit, text);
         }
@@ -211,7 +219,7 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     size_t nb = 0;
     uint8_t *b = test_apply_text(name, a, na, ops, &nb, why, sizeof why);
     CHECK(b, "%s: apply refuses to %s: %s", name, edit, why);
-    if (!b) { other_failures++; return; }
+    if (!b) { count_one(&other_failures); return; }
     f->applied++;
     rb_error err;
     rb_doc *db = rb_doc_parse(b, nb, NULL, &err);
@@ -227,9 +235,9 @@ static void copy_law(const char *name, const uint8_t *a, size_t na, rb_doc *da, 
     else CHECK(0, "%s: after %s, check finds %zu refusals (%zu before)", name, edit, after, refusals_before);
     if (db && identical && after <= refusals_before) {
         if (diff_law(name, a, na, da, b, nb, db, edit)) f->diff_ok++;
-        else diff_failures++;
+        else count_one(&diff_failures);
     } else {
-        other_failures++;
+        count_one(&other_failures);
     }
     rb_doc_free(db);
     rb_free(b);
@@ -271,36 +279,65 @@ static void duplicate_definition_refused(const char *name, rb_doc *da, const cha
     json_decref(root);
 }
 
-static void one_map(const char *file)
+/* The file read as a map (its bytes in *a, the caller frees both), or NULL when it is none. */
+static rb_doc *read_map(const char *file, uint8_t **a, size_t *na)
 {
-    size_t na = 0;
-    uint8_t *a = test_read_file(file, &na);
+    *a = test_read_file(file, na);
     rb_error err;
-    rb_doc *da = a ? rb_doc_parse(a, na, NULL, &err) : NULL;
+    rb_doc *da = *a ? rb_doc_parse(*a, *na, NULL, &err) : NULL;
     const char *format = da ? rb_doc_format(da) : NULL;
     rb_node *cls = da ? rb_node_at_edit(rb_doc_root(da), "/classId") : NULL;
     uint64_t class_id = 0;
     if (!format || strcmp(format, "gbx") || !cls || rb_node_get_uint(cls, &class_id) != RB_OK ||
         (class_id != 0x03043000 && class_id != 0x24003000)) {
         rb_doc_free(da);
+        return NULL;
+    }
+    return da;
+}
+
+/* The block list: 01F, TMPU's 013 or TM 1.0's 00F. */
+static int block_list(rb_doc *da, char *blocks, size_t size, size_t *count)
+{
+    return map_list(da, 0x01F, "blocks", blocks, size, count) || map_list(da, 0x013, "blocks", blocks, size, count) ||
+           map_list(da, 0x00F, "blocks", blocks, size, count);
+}
+
+/* The duplicate definition's check on the first map, in the files' order, with a waypoint block
+ * that can take it: a pass after the sweep, so the map is the same whichever thread took which. */
+static void duplicate_definition_on(const char *file)
+{
+    if (duplicate_definitions_refused) return;
+    uint8_t *a = NULL;
+    size_t na = 0, count = 0;
+    rb_doc *da = read_map(file, &a, &na);
+    char blocks[200];
+    long k = da && block_list(da, blocks, sizeof blocks, &count) ? find_block(da, blocks, 1) : -1;
+    if (k >= 0) duplicate_definition_refused(file, da, blocks, k);
+    rb_doc_free(da);
+    free(a);
+}
+
+static void one_map(const char *file)
+{
+    uint8_t *a = NULL;
+    size_t na = 0;
+    rb_doc *da = read_map(file, &a, &na);
+    if (!da) {
         free(a);
         return;
     }
-    figures *f = &by_era[era_of(da)];
+    figures mine = {0}, *f = &mine;
     f->maps++;
     size_t before = refusals(da), count = 0;
     char blocks[200], items[200], from[260], to[260];
-    /* the block list: 01F, TMPU's 013 or TM 1.0's 00F */
-    if (map_list(da, 0x01F, "blocks", blocks, sizeof blocks, &count) ||
-        map_list(da, 0x013, "blocks", blocks, sizeof blocks, &count) ||
-        map_list(da, 0x00F, "blocks", blocks, sizeof blocks, &count)) {
+    if (block_list(da, blocks, sizeof blocks, &count)) {
         for (int waypoint = 1; waypoint >= 0; waypoint--) {
             long k = find_block(da, blocks, waypoint);
             if (k < 0) continue;
             snprintf(from, sizeof from, "%s/%ld", blocks, k);
             snprintf(to, sizeof to, "%s/-", blocks);
             copy_law(file, a, na, da, before, from, to, f);
-            if (waypoint) duplicate_definition_refused(file, da, blocks, k);
         }
     }
     if (map_list(da, 0x040, "anchoredObjects", items, sizeof items, &count)) {
@@ -310,6 +347,11 @@ static void one_map(const char *file)
         snprintf(to, sizeof to, "%s/0", items);
         copy_law(file, a, na, da, before, from, to, f);
     }
+    pthread_mutex_lock(&by_era_lock);
+    figures *era = &by_era[era_of(da)];
+    era->maps += mine.maps, era->tried += mine.tried, era->applied += mine.applied;
+    era->exact += mine.exact, era->check_ok += mine.check_ok, era->diff_ok += mine.diff_ok;
+    pthread_mutex_unlock(&by_era_lock);
     rb_doc_free(da);
     free(a);
 }
@@ -323,7 +365,8 @@ int main(int argc, char **argv)
             return 77;
         }
     }
-    for (int i = 1; i < argc; i++) test_each_file(argv[i], one_map);
+    test_each_file_parallel(argv + 1, argc - 1, one_map);
+    for (int i = 1; i < argc; i++) test_each_file(argv[i], duplicate_definition_on);
     figures total = {0};
     for (int e = 0; e < ERAS; e++) {
         figures *f = &by_era[e];

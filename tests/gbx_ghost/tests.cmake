@@ -12,7 +12,6 @@ add_test(NAME gbx_ghost_samples COMMAND test_ghost_samples ${REBYTE_SHARED}/corp
 set_tests_properties(gbx_ghost_samples PROPERTIES SKIP_RETURN_CODE 77)
 # TM2020 entity records (CPlugEntRecordData) decoded by a script of its own and compared with the
 # CSV that extract writes; the laws of a run (times increase, the car moves continuously).
-find_program(PYTHON3 python3)
 if(PYTHON3)
   add_test(NAME gbx_ghost_entity_records COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_ghost/entity_records.py
            $<TARGET_FILE:rebyte> ${REBYTE_SHARED}/corpus/gbx)

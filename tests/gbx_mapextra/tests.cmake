@@ -2,7 +2,6 @@
 rebyte_add_script_test(gbx_mapextra_samples gbx_mapextra/samples.sh)
 rebyte_add_script_test(gbx_mapextra_corpus gbx_mapextra/corpus.sh)
 # Embedded items as files: remove and replace one, checked with a Python LZO decoder and zipfile.
-find_program(PYTHON3 python3)
 if(PYTHON3)
   add_test(NAME gbx_embedded_zip COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/gbx_mapextra/embedded_zip.py
     $<TARGET_FILE:rebyte> ${REBYTE_SHARED}/corpus/gbx)

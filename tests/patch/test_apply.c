@@ -6,6 +6,9 @@
  * the same bytes (plain and by identity). A patch of scalar replaces and tests builds no unit
  * through the description (patch/model_draft.c: that is what makes an edit cost what it touches).
  *
+ * The cases of a folder (an input and a patch each) are taken REBYTE_TEST_JOBS at a time
+ * (tests/test_parallel.h); a case's counts are its own until added to the totals under a lock.
+ *
  * Usage: test_apply SOURCE_DIR [SHARED_DIR]
  */
 #define _GNU_SOURCE
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include "tests/test_parallel.h"
 #include "tests/test_util.h"
 #include "rebyte.h"
 #include "core/doc/doc.h"
@@ -161,15 +165,34 @@ static void free_list(char **list, size_t n)
     free(list);
 }
 
+typedef struct crossing {
+    char **patches, **inputs;
+    size_t np;
+    totals *t;
+    pthread_mutex_t lock;
+} crossing;
+
+/* Case `index`: input index / np with patch index % np, its counts added under the lock. */
+static void cross_case(void *context, size_t index)
+{
+    crossing *c = context;
+    totals mine = {0};
+    check_case(c->inputs[index / c->np], c->patches[index % c->np], &mine);
+    pthread_mutex_lock(&c->lock);
+    c->t->cases += mine.cases, c->t->accepted += mine.accepted, c->t->on_nodes += mine.on_nodes;
+    c->t->diffs += mine.diffs, c->t->with_units += mine.with_units;
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* Every patch of `patch_dir` on every input of `input_dir`. */
 static void cross(const char *patch_dir, const char *input_dir, totals *t)
 {
-    char **patches, **inputs;
-    size_t np = list_folder(patch_dir, 1, &patches), ni = list_folder(input_dir, 0, &inputs);
-    for (size_t i = 0; i < ni; i++)
-        for (size_t p = 0; p < np; p++) check_case(inputs[i], patches[p], t);
-    free_list(patches, np);
-    free_list(inputs, ni);
+    crossing c = {.t = t, .lock = PTHREAD_MUTEX_INITIALIZER};
+    c.np = list_folder(patch_dir, 1, &c.patches);
+    size_t ni = list_folder(input_dir, 0, &c.inputs);
+    test_run_parallel(ni * c.np, cross_case, &c);
+    free_list(c.patches, c.np);
+    free_list(c.inputs, ni);
 }
 
 int main(int argc, char **argv)

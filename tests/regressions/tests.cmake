@@ -3,5 +3,5 @@
 rebyte_add_script_test(regressions regressions/run.sh)
 rebyte_add_script_test(regression_stale_pointers regressions/stale_pointers.sh)
 rebyte_add_script_test(regression_duplicate_chunks regressions/duplicate_chunks.sh)
-rebyte_add_script_test(deferred_regressions regressions/deferred.sh $<TARGET_FILE:test_deferred>)
+rebyte_add_script_test(deferred_regressions regressions/deferred.sh $<TARGET_FILE:test_laws>)
 rebyte_add_script_test(regression_diff_two_maps regressions/diff_two_maps.sh)

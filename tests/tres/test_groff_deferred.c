@@ -9,7 +9,7 @@
  *     reference count the file stores (the name table is derived from them when it is written);
  *   - the deferred model's arena holds less than the full model's, and at most a quarter of it
  *     for a file of 1 MiB or more (the deferred model's memory is met by what is not built).
- * That deferred and full reads agree in everything else is test_deferred's law (tests/engine).
+ * That deferred and full reads agree in everything else is the deferred law's (tests/engine/law_deferred.c).
  *
  * Usage: test_groff_deferred PATH... [--shared PATH...]  (the paths after --shared are real files
  * outside the project: absent, they are skipped and the program exits 77 when nothing failed)

@@ -1,12 +1,11 @@
 /*
- * The deferred model's law (docs/performance.md "The deferred model"): for every file given (a
- * file, or every file of a folder), and for damaged copies of it (cut short, a byte flipped), a
+ * The deferred model's law (docs/performance.md "The deferred model"), a corpus law
+ * (tests/engine/laws.h): for every file given, and for damaged copies of it (cut short, a byte flipped), a
  * read with rb_read_options.defer agrees with the full read — the same error, or the same
  * coverage, notes, written bytes and, once navigated, the same model node by node
  * (tests/fuzz/deferred_agree.c). At least one file must have had units deferred, so the law is
  * not met by a reader that never defers.
- *
- * Usage: test_deferred [--damaged N] PATH...  (N damaged copies per file; default 0)
+ * The damaged copies per file: law_settings.damaged_copies (test_laws --damaged N; default 0).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -17,10 +16,13 @@
 #include "core/model/model_equal.h"
 #include "core/registry/registry.h"
 #include "tests/fuzz/deferred_agree.h"
+#include "tests/engine/laws.h"
 #include "tests/test_util.h"
 
+/* across files, counted atomically (several files are checked at once) */
 static size_t files, files_with_units, units_total, damaged_cases, differing_copies;
-static int damaged_per_file;
+
+static void count(size_t *counter, size_t n) { __atomic_fetch_add(counter, n, __ATOMIC_RELAXED); }
 
 static void agree_on(const rb_format *format, const char *path, const char *what, const uint8_t *data, size_t size)
 {
@@ -30,10 +32,10 @@ static void agree_on(const rb_format *format, const char *path, const char *what
     size_t units = 0;
     CHECK(rb_deferred_agrees(format, data, size, &limits, &units, why, sizeof why), "%s (%s): %s", path, what, why);
     if (strcmp(what, "as is") == 0) {
-        units_total += units;
-        files_with_units += units > 0;
+        count(&units_total, units);
+        count(&files_with_units, units > 0);
     } else {
-        damaged_cases++;
+        count(&damaged_cases, 1);
     }
 }
 
@@ -62,7 +64,7 @@ static void units_compare_agrees(const rb_format *format, const char *path, cons
               full_where.data ? (const char *)full_where.data : "?", units_where.data ? (const char *)units_where.data : "?");
         rb_buf_free(&full_where);
         rb_buf_free(&units_where);
-        differing_copies += !same;
+        count(&differing_copies, !same);
     }
     rb_doc_free(original);
     rb_doc_free(copy_full);
@@ -70,7 +72,8 @@ static void units_compare_agrees(const rb_format *format, const char *path, cons
 }
 
 /* Cut short at and a byte flipped at evenly spaced offsets (the same offsets every run). */
-static void agree_on_damaged(const rb_format *format, const char *path, const uint8_t *data, size_t size)
+static void agree_on_damaged(const rb_format *format, const char *path, const uint8_t *data, size_t size,
+                             int damaged_per_file)
 {
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy) return;
@@ -88,33 +91,27 @@ static void agree_on_damaged(const rb_format *format, const char *path, const ui
     free(copy);
 }
 
-static void check_file(const char *path)
+static void check_file(const law_file *file, const law_settings *settings)
 {
-    size_t size = 0;
-    uint8_t *data = test_read_file(path, &size);
-    if (!data) return;
-    const rb_format *format = rb_registry_detect(data, size);
+    /* the format by content, as rb_doc_parse finds it: a file the full read refuses is still
+     * held to the law (both reads must fail alike) */
+    const rb_format *format = rb_registry_detect(file->data, file->size);
     if (format) {
-        files++;
-        agree_on(format, path, "as is", data, size);
-        agree_on_damaged(format, path, data, size);
+        count(&files, 1);
+        agree_on(format, file->path, "as is", file->data, file->size);
+        agree_on_damaged(format, file->path, file->data, file->size, settings->damaged_copies);
     }
-    free(data);
 }
 
-int main(int argc, char **argv)
+static void finish(const law_settings *settings)
 {
-    int first = 1;
-    if (argc > 2 && strcmp(argv[1], "--damaged") == 0) {
-        damaged_per_file = atoi(argv[2]);
-        first = 3;
-    }
-    for (int i = first; i < argc; i++) test_each_file(argv[i], check_file);
     CHECK(files > 0, "no file of a known format given");
     CHECK(files_with_units > 0, "no file had a unit deferred: the law holds of nothing");
-    CHECK(!damaged_per_file || differing_copies > 0, "no damaged copy read differently: the comparison was not tried");
+    CHECK(!settings->damaged_copies || differing_copies > 0,
+          "no damaged copy read differently: the comparison was not tried");
     printf("deferred reads agree with full reads: %zu files (%zu with deferred units, %zu units), %zu damaged copies "
            "(%zu compared different by units); %d failures\n",
            files, files_with_units, units_total, damaged_cases, differing_copies, test_failures);
-    return test_failures ? 1 : 0;
 }
+
+const law law_deferred = {"deferred", check_file, finish};

@@ -1,38 +1,43 @@
 /*
- * The deferring build's law (docs/performance.md "Build within 3x"): for
- * every file given (a file, or every file of a folder), its dump built with
+ * The deferring build's law (docs/performance.md "Build within 3x"), a
+ * corpus law (tests/engine/laws.h): for every file given, its dump built with
  * rb_doc_build_file_deferred writes the same bytes as the full build (rb_doc_build_file) and as
  * the file; once navigated it is the full build's model (the same dump); and its units were
  * deferred: wherever a deferred read of the file keeps units as bytes, the build keeps some too
  * (unless the file is a race recording, which a build keeps as nodes), and the largest file's model
  * is smaller than the full build's by the factor asked. The figures are printed.
- *
- * Usage: test_build_deferred [--min-saving X] PATH...  (X: the least full/deferred arena ratio
- * required of the largest file, default 1)
+ * The factor: law_settings.min_saving (test_laws --min-saving X, the least full / deferred arena
+ * ratio required of the largest file; default 1).
  */
-#include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/doc/doc.h"
+#include "tests/engine/laws.h"
 #include "tests/test_util.h"
 
+/* across files, under the lock (several files are checked at once) */
+static pthread_mutex_t totals_lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t files, files_deferring, units_total;
 static size_t largest_size;
 static double largest_ratio = 0;
-static char json_path[64];
 
 static int to_file(void *context, const char *text, size_t size)
 {
     return fwrite(text, 1, size, context) == size ? 0 : 1;
 }
 
-/* The dump of `doc` in the temporary JSON file; 0 when it could not be written. */
-static int dump_to_file(const rb_doc *doc, const char *source)
+/* The dump of `doc` in a new temporary JSON file, its path in `json_path` (the caller removes
+ * it); 0 when it could not be written. */
+static int dump_to_file(const rb_doc *doc, const char *source, char json_path[64])
 {
-    FILE *f = fopen(json_path, "wb");
+    snprintf(json_path, 64, "/tmp/rebyte-build-deferred-XXXXXX");
+    int fd = mkstemp(json_path);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f) close(fd);
     rb_error err;
     int ok = f && rb_doc_dump_to(doc, RB_BLOBS_REF, source, to_file, f, &err) == RB_OK;
     if (f) ok = fclose(f) == 0 && ok;
@@ -68,16 +73,17 @@ static int same_bytes(const rb_doc *doc, const uint8_t *expected, size_t size)
     return same;
 }
 
-static void check_file(const char *path)
+static void check_file(const law_file *file, const law_settings *settings)
 {
-    size_t size;
-    uint8_t *data = test_read_file(path, &size);
-    rb_read_options ro = {.size = sizeof ro, .file_name = path};
+    (void)settings;
+    const char *path = file->path;
+    const uint8_t *data = file->data;
+    size_t size = file->size;
+    const rb_doc *original = file->doc;
+    if (!original) return; /* not a format rebyte reads: not this law's */
     rb_error err;
-    rb_doc *original = data ? rb_doc_parse(data, size, &ro, &err) : NULL;
-    if (!original) { free(data); return; } /* not a format rebyte reads: not this law's */
-    files++;
-    CHECK(dump_to_file(original, path), "%s: dump", path);
+    char json_path[64];
+    CHECK(dump_to_file(original, path, json_path), "%s: dump", path);
     rb_doc *full = rb_doc_build_file(json_path, original, &err);
     rb_doc *deferred = rb_doc_build_file_deferred(json_path, original, &err);
     CHECK(full && deferred, "%s: build: %s", path, err.message);
@@ -93,12 +99,14 @@ static void check_file(const char *path)
         int build_defers = strcmp(original->format->name, "gbx") == 0;
         CHECK(!build_defers || !expected || units || record,
               "%s: a deferred read keeps %zu units as bytes, the build none", path, expected);
+        pthread_mutex_lock(&totals_lock);
         files_deferring += units > 0;
         units_total += units;
         if (size > largest_size && deferred_arena) {
             largest_size = size;
             largest_ratio = (double)full_arena / (double)deferred_arena;
         }
+        pthread_mutex_unlock(&totals_lock);
         printf("%s: %zu units deferred (a deferred read: %zu), arena %zu -> %zu bytes\n", path, units, expected,
                full_arena, deferred_arena);
         /* navigated, it is the full build's model */
@@ -110,25 +118,19 @@ static void check_file(const char *path)
     }
     rb_doc_free(full);
     rb_doc_free(deferred);
-    rb_doc_free(original);
-    free(data);
+    unlink(json_path); /* after the documents: a deferring build may read its units from it */
+    pthread_mutex_lock(&totals_lock);
+    files++;
+    pthread_mutex_unlock(&totals_lock);
 }
 
-int main(int argc, char **argv)
+static void finish(const law_settings *settings)
 {
-    double min_saving = 1;
-    int first = 1;
-    if (argc > 2 && strcmp(argv[1], "--min-saving") == 0) {
-        min_saving = atof(argv[2]);
-        first = 3;
-    }
-    snprintf(json_path, sizeof json_path, "/tmp/rebyte-build-deferred-%d.json", (int)getpid());
-    for (int i = first; i < argc; i++) test_each_file(argv[i], check_file);
-    unlink(json_path);
     CHECK(files_deferring > 0, "no file had a unit deferred by the build (%zu files)", files);
-    CHECK(largest_ratio >= min_saving, "the largest file's arena: full / deferred = %.2f < %.2f", largest_ratio,
-          min_saving);
+    CHECK(largest_ratio >= settings->min_saving, "the largest file's arena: full / deferred = %.2f < %.2f",
+          largest_ratio, settings->min_saving);
     printf("%zu files, %zu built with units deferred (%zu units); the largest file's arena full / deferred = %.1fx\n",
            files, files_deferring, units_total, largest_ratio);
-    return test_failures ? 1 : 0;
 }
+
+const law law_build_deferred = {"build_deferred", check_file, finish};

@@ -1,6 +1,6 @@
 /*
- * Streaming dump and build (docs/performance.md "Streaming dump and build"), as laws over every
- * file given (the samples; the corpus with the label long):
+ * Streaming dump and build (docs/performance.md "Streaming dump and build"), a corpus law
+ * (tests/engine/laws.h) over every file given (the samples; the corpus with the label long):
  *   - the dump streamed in pieces is rb_doc_dump's text, and that text is the stable printer's
  *     text of the tree rb_model_to_json builds (one printer, two walks);
  *   - the piecewise reader, with sizes small enough that every list is read piecewise,
@@ -15,6 +15,7 @@
 #include "core/doc/doc.h"
 #include "core/json/json.h"
 #include "core/json/json_stream.h"
+#include "tests/engine/laws.h"
 #include "tests/test_util.h"
 
 typedef struct pieces {
@@ -153,23 +154,20 @@ static void check_damage(const char *path, const rb_doc *doc, const char *text)
     free(bad);
 }
 
-static void check_file(const char *path)
+static size_t files_streamed;
+
+static void check_file(const law_file *file, const law_settings *settings)
 {
-    size_t size;
-    uint8_t *data = test_read_file(path, &size);
-    if (!data) return;
-    rb_read_options opt = {.size = sizeof opt, .file_name = path};
-    rb_error err;
-    rb_doc *doc = rb_doc_parse(data, size, &opt, &err);
+    (void)settings;
     char *text = NULL;
-    if (doc && rb_doc_dump(doc, RB_BLOBS_REF, NULL, &text, &err) == RB_OK) {
-        check_dump(path, doc, text);
-        check_build(path, data, size, doc, text);
-        check_damage(path, doc, text);
+    rb_error err;
+    if (file->doc && rb_doc_dump(file->doc, RB_BLOBS_REF, NULL, &text, &err) == RB_OK) {
+        __atomic_fetch_add(&files_streamed, 1, __ATOMIC_RELAXED);
+        check_dump(file->path, file->doc, text);
+        check_build(file->path, file->data, file->size, file->doc, text);
+        check_damage(file->path, file->doc, text);
     }
     rb_free(text);
-    rb_doc_free(doc);
-    free(data);
 }
 
 /* A repeated member name: the last value counts (as in jansson), and the earlier one, a list read
@@ -195,14 +193,12 @@ static void check_repeated_names(void)
     rb_json_loader_free(l);
 }
 
-int main(int argc, char **argv)
+static void finish(const law_settings *settings)
 {
+    (void)settings;
     check_repeated_names();
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE...\n", argv[0]);
-        return 2;
-    }
-    for (int i = 1; i < argc; i++) check_file(argv[i]);
-    printf("%d files: %s\n", argc - 1, test_failures ? "FAILED" : "streamed dump and piecewise build agree");
-    return test_failures ? 1 : 0;
+    printf("json_stream: %zu files: %s\n", files_streamed,
+           test_failures ? "FAILED" : "streamed dump and piecewise build agree");
 }
+
+const law law_json_stream = {"json_stream", check_file, finish};
