@@ -105,8 +105,7 @@ typedef struct sample {
     double cpu; /* user + system seconds of the command */
 } sample;
 
-/* One run of `cmd` through `self --run-measure` (a fresh, small process between). */
-static int measure(const char *self, char **cmd, sample *s)
+int bench_child_output(char *const argv[], char *text, size_t text_size)
 {
     int fds[2];
     if (pipe(fds) != 0) return -1;
@@ -116,23 +115,30 @@ static int measure(const char *self, char **cmd, sample *s)
         dup2(fds[1], STDOUT_FILENO);
         close(fds[0]);
         close(fds[1]);
-        char *args[MAX_ARGS + 3];
-        int n = 0;
-        args[n++] = (char *)self;
-        args[n++] = "--run-measure";
-        for (int i = 0; cmd[i] && n < MAX_ARGS + 2; i++) args[n++] = cmd[i];
-        args[n] = NULL;
-        execv(self, args);
+        execv(argv[0], argv);
         _exit(127);
     }
     close(fds[1]);
-    char text[128] = "";
-    ssize_t got = read(fds[0], text, sizeof text - 1);
+    ssize_t got = read(fds[0], text, text_size - 1);
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
     if (got <= 0) return -1;
     text[got] = 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* One run of `cmd` through `self --run-measure` (a fresh, small process between). */
+static int measure(const char *self, char **cmd, sample *s)
+{
+    char *args[MAX_ARGS + 3];
+    int n = 0;
+    args[n++] = (char *)self;
+    args[n++] = "--run-measure";
+    for (int i = 0; cmd[i] && n < MAX_ARGS + 2; i++) args[n++] = cmd[i];
+    args[n] = NULL;
+    char text[128] = "";
+    if (bench_child_output(args, text, sizeof text) < 0) return -1;
     return sscanf(text, "%lf %ld %d %lf", &s->seconds, &s->kb, &s->exit_code, &s->cpu) == 4 ? 0 : -1;
 }
 

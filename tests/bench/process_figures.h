@@ -20,6 +20,11 @@ typedef struct process_file {
     size_t many_size;
 } process_file;
 
+/* Runs `argv` (argv[0] the program) as a child with its standard output into `text` (at most
+ * text_size - 1 bytes, terminated); the child's exit status, or -1 when it could not run or
+ * printed nothing. */
+int bench_child_output(char *const argv[], char *text, size_t text_size);
+
 /* `rebyte_bench --run-measure CMD ARG...`: runs CMD, prints "SECONDS MAXRSS_KB". This process is a
  * fresh exec with a small resident set, so the child's ru_maxrss is its own (Linux carries the
  * peak over fork and exec from the parent: the benchmark's own would swamp it). */

@@ -614,27 +614,11 @@ static int peak_child(const char *path, int what, const char *patch_path)
 
 static long measure_peak(const char *self, const char *path, int what, const char *patch_path)
 {
-    int fds[2];
-    if (pipe(fds) != 0) return -1;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        close(fds[0]);
-        close(fds[1]);
-        char mode[8];
-        snprintf(mode, sizeof mode, "%d", what);
-        execl(self, self, "--peak-child", path, mode, patch_path ? patch_path : "-", (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
+    char mode[8];
+    snprintf(mode, sizeof mode, "%d", what);
+    char *args[] = {(char *)self, "--peak-child", (char *)path, mode, (char *)(patch_path ? patch_path : "-"), NULL};
     char text[64] = "";
-    ssize_t n = read(fds[0], text, sizeof text - 1);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    text[n] = 0;
+    if (bench_child_output(args, text, sizeof text) != 0) return -1;
     return strtol(text, NULL, 10);
 }
 

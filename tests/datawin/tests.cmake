@@ -15,26 +15,20 @@ rebyte_add_script_test(datawin_strg_derive datawin/strg_derive_test.sh)
 rebyte_add_script_test(datawin_strg_follow datawin/strg_follow_test.sh)
 # Assets (extract and replace through the format's hooks): the QOI variant and bzip2 on made
 # pictures, then every corpus file (else the sample) with an independent check of what comes out.
-add_executable(test_datawin_assets datawin/test_assets.c)
-target_link_libraries(test_datawin_assets PRIVATE rebyte_objects)
-target_include_directories(test_datawin_assets PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_datawin_assets datawin/test_assets.c)
 add_test(NAME datawin_assets_codecs COMMAND test_datawin_assets)
 rebyte_add_script_test(datawin_assets datawin/assets_test.sh $<TARGET_FILE:test_datawin_assets>)
 set_tests_properties(datawin_assets PROPERTIES TIMEOUT 600)
 # The deferred model's replays (core/datawin/datawin_defer.c): every chunk a deferred read keeps
 # as its bytes, written among nodes and as nodes among bytes, gives the full read's bytes.
-add_executable(test_datawin_units datawin/test_datawin_units.c)
-target_link_libraries(test_datawin_units PRIVATE rebyte_objects)
-target_include_directories(test_datawin_units PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_datawin_units datawin/test_datawin_units.c)
 add_test(NAME datawin_units_samples COMMAND test_datawin_units ${PROJECT_SOURCE_DIR}/samples/datawin)
 if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
   add_test(NAME datawin_units_corpus COMMAND test_datawin_units ${REBYTE_SHARED}/corpus/datawin)
 endif()
 # The code listing read back (docs/formats/datawin.md "Code listings"): every root entry's listing
 # gives back its model exactly, over the corpus and the public test world (long: thousands of entries).
-add_executable(test_datawin_asm datawin/test_datawin_asm.c)
-target_link_libraries(test_datawin_asm PRIVATE rebyte_objects)
-target_include_directories(test_datawin_asm PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_datawin_asm datawin/test_datawin_asm.c)
 if(EXISTS ${REBYTE_SHARED}/corpus/datawin)
   add_test(NAME datawin_asm_law COMMAND test_datawin_asm ${REBYTE_SHARED}/corpus/datawin ${REBYTE_SHARED}/public/datawin)
 endif()

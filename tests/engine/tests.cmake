@@ -6,31 +6,24 @@ rebyte_add_unit_test(test_table engine/test_table.c)
 rebyte_add_unit_test(test_arena engine/test_arena.c)
 # a read that checks its units: a unit whose re-write would differ is still reported (verify)
 rebyte_add_unit_test(test_check_units engine/test_check_units.c)
-add_executable(test_pointer engine/test_pointer.c)
-target_link_libraries(test_pointer PRIVATE rebyte_objects)
-target_include_directories(test_pointer PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_pointer engine/test_pointer.c)
 add_test(NAME pointer_module COMMAND test_pointer ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 
-add_executable(test_json_patch_conformance engine/test_json_patch_conformance.c)
-target_link_libraries(test_json_patch_conformance PRIVATE rebyte_objects)
+rebyte_add_test_program(test_json_patch_conformance engine/test_json_patch_conformance.c)
 add_test(NAME json_patch_conformance COMMAND test_json_patch_conformance ${REBYTE_SHARED}/conformance/json-patch)
 set_tests_properties(json_patch_conformance PROPERTIES SKIP_RETURN_CODE 77)
 
 # The fuzz harness's checks without libFuzzer, over every sample the project ships: each file
 # goes to the reader detection picks (tests/fuzz/fuzz_reader.c), so every registered format with
 # a sample is covered without a list here.
-add_executable(fuzz_replay fuzz/replay_main.c fuzz/fuzz_reader.c fuzz/deferred_agree.c)
-target_link_libraries(fuzz_replay PRIVATE rebyte_objects)
-target_include_directories(fuzz_replay PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(fuzz_replay fuzz/replay_main.c fuzz/fuzz_reader.c fuzz/deferred_agree.c)
 file(GLOB_RECURSE REBYTE_SAMPLE_FILES ${PROJECT_SOURCE_DIR}/samples/*)
 list(FILTER REBYTE_SAMPLE_FILES EXCLUDE REGEX "\\.(json|md)$")
 add_test(NAME fuzz_harness_on_samples COMMAND fuzz_replay ${REBYTE_SAMPLE_FILES})
 # The patch harness's checks (tests/fuzz/fuzz_apply.c) on its seeds: operations on annotations
 # refused, the removal of a stream's original taken.
-add_executable(fuzz_apply_replay fuzz/replay_main.c fuzz/fuzz_apply.c)
+rebyte_add_test_program(fuzz_apply_replay fuzz/replay_main.c fuzz/fuzz_apply.c)
 target_compile_definitions(fuzz_apply_replay PRIVATE FUZZ_SAMPLES="${PROJECT_SOURCE_DIR}/samples")
-target_link_libraries(fuzz_apply_replay PRIVATE rebyte_objects)
-target_include_directories(fuzz_apply_replay PRIVATE ${PROJECT_SOURCE_DIR})
 file(GLOB REBYTE_APPLY_SEEDS ${PROJECT_SOURCE_DIR}/tests/fuzz/apply_seeds/*)
 add_test(NAME fuzz_apply_on_seeds COMMAND fuzz_apply_replay ${REBYTE_APPLY_SEEDS})
 
@@ -45,10 +38,9 @@ add_test(NAME fuzz_apply_on_seeds COMMAND fuzz_apply_replay ${REBYTE_APPLY_SEEDS
 #     deferred read does; on the corpus the largest map's model must be at least 4 times smaller
 #     than the full build's.
 # Each on the samples (quick); all three on every corpus file (corpus_laws, long).
-add_executable(test_laws engine/laws.c engine/law_json_stream.c engine/law_deferred.c engine/law_build_deferred.c
-               fuzz/deferred_agree.c)
-target_link_libraries(test_laws PRIVATE rebyte_objects)
-target_include_directories(test_laws PRIVATE ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+rebyte_add_test_program(test_laws engine/laws.c engine/law_json_stream.c engine/law_deferred.c
+                        engine/law_build_deferred.c fuzz/deferred_agree.c)
+target_include_directories(test_laws PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME json_stream_samples COMMAND test_laws --law json_stream ${REBYTE_SAMPLE_FILES})
 add_test(NAME deferred_samples COMMAND test_laws --law deferred --damaged 8 ${PROJECT_SOURCE_DIR}/samples)
 add_test(NAME build_deferred_samples COMMAND test_laws --law build_deferred ${PROJECT_SOURCE_DIR}/samples)
@@ -59,9 +51,7 @@ if(REBYTE_CORPUS_FILES)
   set_tests_properties(corpus_laws PROPERTIES LABELS long TIMEOUT 1800)
 endif()
 
-add_executable(test_mutation engine/test_mutation.c)
-target_link_libraries(test_mutation PRIVATE rebyte_objects)
-target_include_directories(test_mutation PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_mutation engine/test_mutation.c)
 # arguments: the corpus folder and the number of evenly spaced / random cases per file
 # (skipped when the shared folder is absent, failed when it is there without the folder or with
 # no file of a known format in it)

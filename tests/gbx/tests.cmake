@@ -5,9 +5,7 @@
 rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
 rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
 rebyte_add_script_test(gbx_samples gbx/samples.sh)
-add_executable(test_cookbook gbx/test_cookbook.c)
-target_link_libraries(test_cookbook PRIVATE rebyte_objects)
-target_include_directories(test_cookbook PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_cookbook gbx/test_cookbook.c)
 # (under the sanitizers the corpus part would take the better part of an hour: sample only)
 if(REBYTE_SANITIZE)
   add_test(NAME gbx_cookbook COMMAND test_cookbook ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook
@@ -64,9 +62,7 @@ rebyte_add_script_test(gbx_xml_derived gbx/xml_derived.sh)
 # The law of adding (tests/gbx/test_copy_law.c): on every map, a waypoint block, another block and
 # an item copied (the item to the end and to the start) verify, pass check and diff back in at
 # most 3 operations; the sample in the quick run, the corpus and the public maps under `long`.
-add_executable(test_copy_law gbx/test_copy_law.c)
-target_link_libraries(test_copy_law PRIVATE rebyte_objects)
-target_include_directories(test_copy_law PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_copy_law gbx/test_copy_law.c)
 add_test(NAME gbx_copy_law COMMAND test_copy_law ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 add_test(NAME gbx_copy_law_corpus COMMAND test_copy_law ${REBYTE_SHARED}/corpus/gbx ${REBYTE_SHARED}/public/maps
   ${REBYTE_SHARED}/public/maps-tm2020)

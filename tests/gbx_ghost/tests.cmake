@@ -5,9 +5,8 @@ rebyte_add_script_test(gbx_ghost_corpus gbx_ghost/corpus.sh)
 # The ghost and replay chunks laid out from the corpus, in fixtures built from the samples.
 rebyte_add_script_test(gbx_ghost_chunks gbx_ghost/chunks_fixture.sh)
 # Ghost samples decoded into records and written back from them, through the library.
-add_executable(test_ghost_samples gbx_ghost/test_ghost_samples.c)
-target_link_libraries(test_ghost_samples PRIVATE rebyte_objects m)
-target_include_directories(test_ghost_samples PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_ghost_samples gbx_ghost/test_ghost_samples.c)
+target_link_libraries(test_ghost_samples PRIVATE m)
 add_test(NAME gbx_ghost_samples COMMAND test_ghost_samples ${REBYTE_SHARED}/corpus/gbx)
 set_tests_properties(gbx_ghost_samples PROPERTIES SKIP_RETURN_CODE 77)
 # TM2020 entity records (CPlugEntRecordData) decoded by a script of its own and compared with the

@@ -4,9 +4,7 @@ rebyte_add_unit_test(test_identity_diff patch/test_identity_diff.c)
 rebyte_add_unit_test(test_model_diff patch/test_model_diff.c)
 # diff by units: the units a diff keeps as bytes hold the same nodes in both maps, and equal
 # bytes from another reader state are read (the sample map, and the largest corpus map with items)
-add_executable(test_diff_units patch/test_diff_units.c)
-target_link_libraries(test_diff_units PRIVATE rebyte_objects)
-target_include_directories(test_diff_units PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_diff_units patch/test_diff_units.c)
 add_test(NAME diff_units COMMAND test_diff_units ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
 if(EXISTS ${REBYTE_SHARED}/corpus/gbx/8c0fbe56_Summer_2021_-_25.Map.Gbx)
   add_test(NAME diff_units_corpus COMMAND test_diff_units ${REBYTE_SHARED}/corpus/gbx/8c0fbe56_Summer_2021_-_25.Map.Gbx)
@@ -23,9 +21,7 @@ rebyte_add_script_test(shared_diffs patch/shared_diffs.sh)
 set_tests_properties(shared_diffs PROPERTIES LABELS long TIMEOUT 1800)
 # rb_apply's outputs read back and write the same bytes, and their diffs re-apply (samples, and
 # the corpus when present).
-add_executable(test_apply patch/test_apply.c)
-target_link_libraries(test_apply PRIVATE rebyte_objects)
-target_include_directories(test_apply PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_apply patch/test_apply.c)
 if(EXISTS ${REBYTE_SHARED}/corpus)
   add_test(NAME apply_paths COMMAND test_apply ${PROJECT_SOURCE_DIR} ${REBYTE_SHARED})
 else()
@@ -35,9 +31,7 @@ set_tests_properties(apply_paths PROPERTIES TIMEOUT 900)
 # The law of diff: apply(diff(A, B), A) is B for random edits apply accepts (fixed seed): the
 # samples in the default suite; every corpus file of every format, and one item and one block
 # removed from every corpus map, under the label `long`.
-add_executable(test_diff_law patch/test_diff_law.c)
-target_link_libraries(test_diff_law PRIVATE rebyte_objects)
-target_include_directories(test_diff_law PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_diff_law patch/test_diff_law.c)
 add_test(NAME diff_law COMMAND test_diff_law --seed 28 --sequences 4 --copies ${PROJECT_SOURCE_DIR}/samples)
 add_test(NAME diff_law_corpus COMMAND test_diff_law --seed 28 --sequences 1 --removals --copies ${REBYTE_SHARED}/corpus)
 # equal elements made by copies, on the public test world's maps of every era

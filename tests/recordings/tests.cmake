@@ -1,8 +1,6 @@
 # No forged race recording on any path: the C API over the corpus's ghosts and replays,
 # and the commands (convert, build, replace, apply) in recordings/forging.py.
-add_executable(test_recordings_api recordings/test_recordings_api.c)
-target_link_libraries(test_recordings_api PRIVATE rebyte_objects)
-target_include_directories(test_recordings_api PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_recordings_api recordings/test_recordings_api.c)
 add_test(NAME recordings_api COMMAND test_recordings_api ${REBYTE_SHARED}/corpus/gbx)
 set_tests_properties(recordings_api PROPERTIES SKIP_RETURN_CODE 77 LABELS long)
 if(PYTHON3)

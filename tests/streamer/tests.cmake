@@ -1,8 +1,6 @@
 # The SA:MP streamer map format: fixtures built from JSON, the readings of the spec's
 # ambiguities, validation errors, mutations (test_streamer); the samples through the CLI.
-add_executable(test_streamer streamer/test_streamer.c)
-target_link_libraries(test_streamer PRIVATE rebyte_objects)
-target_include_directories(test_streamer PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_streamer streamer/test_streamer.c)
 add_test(NAME streamer COMMAND test_streamer ${CMAKE_CURRENT_SOURCE_DIR}/streamer/fixtures)
 
 rebyte_add_script_test(streamer_samples streamer/samples.sh)

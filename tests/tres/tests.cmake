@@ -2,15 +2,11 @@
 # codecs, SZDD-packed GROFF, GROFF edits checked by an independent GROFF checker, the samples.
 rebyte_add_script_test(tres_corpus_roundtrip engine/corpus_roundtrip.sh tres)
 
-add_executable(test_tres_lzss ${CMAKE_CURRENT_LIST_DIR}/test_lzss.c)
-target_link_libraries(test_tres_lzss PRIVATE rebyte_objects)
-target_include_directories(test_tres_lzss PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_tres_lzss ${CMAKE_CURRENT_LIST_DIR}/test_lzss.c)
 add_test(NAME tres_lzss COMMAND test_tres_lzss)
 set_tests_properties(tres_lzss PROPERTIES ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHARED}")
 
-add_executable(test_tres_szdd ${CMAKE_CURRENT_LIST_DIR}/test_szdd.c)
-target_link_libraries(test_tres_szdd PRIVATE rebyte_objects)
-target_include_directories(test_tres_szdd PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_tres_szdd ${CMAKE_CURRENT_LIST_DIR}/test_szdd.c)
 add_test(NAME tres_szdd COMMAND test_tres_szdd ${PROJECT_SOURCE_DIR}/samples/tres/box.grf
          ${REBYTE_SHARED}/corpus/tres/demo.grf ${REBYTE_SHARED}/corpus/tres/demo.scn)
 
@@ -20,18 +16,14 @@ rebyte_add_script_test(tres_scn_edits tres/scn_edit_test.sh $<TARGET_FILE:tres_g
 rebyte_add_script_test(tres_names_rules tres/rules_test.sh)
 rebyte_add_script_test(tres_samples tres/sample_test.sh)
 
-add_executable(test_tres_wtd ${CMAKE_CURRENT_LIST_DIR}/test_wtd.c)
-target_link_libraries(test_tres_wtd PRIVATE rebyte_objects)
-target_include_directories(test_tres_wtd PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_tres_wtd ${CMAKE_CURRENT_LIST_DIR}/test_wtd.c)
 add_test(NAME tres_wtd COMMAND test_tres_wtd ${PROJECT_SOURCE_DIR}/samples/tres)
 set_tests_properties(tres_wtd PROPERTIES ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHARED}")
 rebyte_add_script_test(tres_wtd_edits tres/wtd_edits.sh)
 
 # GROFF's deferred unit: its span and element count, its replay record against the stored
 # reference counts, the deferred model's size (docs/formats/tres.md "The deferred model").
-add_executable(test_groff_deferred ${CMAKE_CURRENT_LIST_DIR}/test_groff_deferred.c)
-target_link_libraries(test_groff_deferred PRIVATE rebyte_objects)
-target_include_directories(test_groff_deferred PRIVATE ${PROJECT_SOURCE_DIR})
+rebyte_add_test_program(test_groff_deferred ${CMAKE_CURRENT_LIST_DIR}/test_groff_deferred.c)
 add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_DIR}/samples/tres
          --shared ${REBYTE_SHARED}/corpus/tres)
 set_tests_properties(tres_groff_deferred PROPERTIES SKIP_RETURN_CODE 77)
