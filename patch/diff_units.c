@@ -41,8 +41,8 @@ static int pair_units(unit_side *sa, rb_node *x, unit_side *sb, rb_node *y, rb_e
     const rb_node *chain_a[RB_UNIT_CHAIN], *chain_b[RB_UNIT_CHAIN];
     chain_a[0] = x;
     chain_b[0] = y;
-    memcpy(chain_a + 1, sa->above, sa->count * sizeof *chain_a);
-    memcpy(chain_b + 1, sb->above, sb->count * sizeof *chain_b);
+    if (sa->count) memcpy(chain_a + 1, sa->above, sa->count * sizeof *chain_a); /* the root has none above */
+    if (sb->count) memcpy(chain_b + 1, sb->above, sb->count * sizeof *chain_b);
     unit_side below_a = {sa->doc, chain_a, sa->count + 1}, below_b = {sb->doc, chain_b, sb->count + 1};
     for (size_t i = 0; i < x->v.kids.count; i++) {
         rb_node *kx = x->v.kids.items[i], *ky = y->v.kids.items[i];
