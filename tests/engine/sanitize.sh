@@ -4,12 +4,13 @@
 # under it. Any finding makes the run fail.
 #
 # What keeps it short (tests/README.md "Quick and long"): the build is -O1 with line tables
-# only (-g1), not -O0 with full debug information: a third more CPU to build, half the CPU to
-# run the same steps (the sanitizers' own advice for tests); and the steps go in two lanes at
-# once, each to a log of its own, printed when both are done: the project's samples, the patch
-# engine and the map edits on one, the corpus round trip, its mutations and the parallel lists on
-# the other. A failure fails the run; a sanitizer's abort inside a step over a whole folder is
-# then run again file by file (verify) or case by case (test_mutation), so the log names the file.
+# only (-g1), not -O0 with full debug information: half as much CPU again to build, then about
+# half the CPU where the sanitized code is the work (the sanitizers' own advice for tests, the
+# same checks); and the steps go in two lanes at once, each to a log of its own, printed when
+# both are done: the project's samples, the patch engine and the map edits on one, the corpus
+# round trip, its mutations and the parallel lists on the other. A failure fails the run; a
+# step over a whole folder that fails is run again file by file (verify) or case by case
+# (test_mutation), so the log names the file a sanitizer stopped on.
 # Usage: sanitize.sh BUILD_FOLDER
 set -eu
 src=${REBYTE_SOURCE:?}
