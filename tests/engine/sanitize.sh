@@ -85,8 +85,11 @@ verify_each() {
 # before it is run, so the last case printed before a sanitizer's abort is the one at fault.
 mutate() {
     "$out/tests/test_mutation" "$@" && return 0
-    echo "test_mutation $* failed; again one case at a time (the last case named is the one at fault):"
-    REBYTE_TEST_JOBS=1 REBYTE_MUTATION_TRACE=1 "$out/tests/test_mutation" "$@" 2>&1 | tail -60
+    trace=$(mktemp "$out/mutation_trace.XXXXXX") # the two lanes may both be here
+    echo "test_mutation $* failed; again one case at a time ($trace):"
+    REBYTE_TEST_JOBS=1 REBYTE_MUTATION_TRACE=1 "$out/tests/test_mutation" "$@" >"$trace" 2>&1 || true
+    grep "^case " "$trace" | tail -1 | sed 's/^/last /'
+    grep -v "^case " "$trace" | tail -60
     return 1
 }
 
