@@ -17,11 +17,13 @@ with the recoloured ones, which is what the edited file's frame was compared wit
 usage: picture_diff.py REBYTE TMP FILE...
 """
 import concurrent.futures
+import io
 import json
 import os
 import struct
 import subprocess
 import sys
+import tarfile
 import zlib
 
 from extract_picture import read_png
@@ -54,10 +56,32 @@ def recoloured(rows, width):
     return out
 
 
-def pick(folder):
+def extract(win, folder, wanted):
+    """`extract --only image` of `win` as one tar stream (not a file a picture: hundreds for a
+    game), of which manifest.json and the files `wanted` names (a function of the manifest) are
+    written to `folder`. False when extract fails."""
+    r = rebyte("extract", "-q", "--only", "image", win, "-o", "-")
+    if r.returncode:
+        return False
+    with tarfile.open(fileobj=io.BytesIO(r.stdout)) as tar:
+        manifest = tar.extractfile("manifest.json").read()
+        os.makedirs(folder)
+        with open(os.path.join(folder, "manifest.json"), "wb") as f:
+            f.write(manifest)
+        names = set(tar.getnames())
+        for name in wanted(json.loads(manifest)):
+            if name not in names:  # not extracted: the checks that read it say so
+                continue
+            os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(tar.extractfile(name).read())
+    return True
+
+
+def pick(manifest):
     """The first sprite frame whose PNG is not tiny (a diff has an envelope of its own), and a
     frame of another sprite for the other build (or None)."""
-    frames = [a for a in json.load(open(os.path.join(folder, "manifest.json")))["assets"]
+    frames = [a for a in manifest["assets"]
               if "/sprites/" in a["path"] and "/frames/" in a["path"] and a["replaceable"]]
     edit = next((a for a in frames if a["size"] >= 200), None)
     if edit is None:
@@ -89,9 +113,9 @@ def one_file(win, work):
     name, fails = os.path.basename(win), []
     os.makedirs(work)
     at = lambda f: os.path.join(work, f)  # noqa: E731
-    if rebyte("extract", "-q", "--only", "image", win, "-o", at("x")).returncode:
+    if not extract(win, at("x"), lambda manifest: [a["file"] for a in pick(manifest) if a]):
         return ["%s: extract" % name], None
-    edit, other = pick(at("x"))
+    edit, other = pick(json.load(open(at("x/manifest.json"))))
     if edit is None:
         print("%s: no sprite frame to edit" % name)
         return [], None
@@ -138,18 +162,21 @@ def one_file(win, work):
         r = rebyte("apply", "-q", at("identity.json"), at("build3.win"), "-o", at("c.win"))
         if r.returncode:
             return fails + ["%s: the identity diff on another build: %s" % (name, r.stderr.decode(errors="replace").strip())], None
-        if rebyte("extract", "-q", "--only", "image", at("c.win"), "-o", at("z")).returncode:
+        if not extract(at("c.win"), at("z"), lambda manifest: [file, other["file"]]):
             return fails + ["%s: extract C" % name], None
         frame_png = at("z/" + file)
-        if read_png(frame_png)[2] != edited_rows:
+        if not os.path.exists(frame_png) or read_png(frame_png)[2] != edited_rows:
             fails.append("%s: on another build, %s is not the edited frame" % (name, file))
-        if open(at("z/" + other["file"]), "rb").read() == open(at("x/" + other["file"]), "rb").read():
+        if os.path.exists(at("z/" + other["file"])) and \
+                open(at("z/" + other["file"]), "rb").read() == open(at("x/" + other["file"]), "rb").read():
             fails.append("%s: the other build's own frame was undone" % name)
     else:  # no other build: the edited file's own extract shows the frame
-        if rebyte("extract", "-q", "--only", "image", at("b.win"), "-o", at("y")).returncode:
+        if not extract(at("b.win"), at("y"), lambda manifest: [file]):
             return fails + ["%s: extract B" % name], None
-        if read_png(frame_png)[2] != edited_rows:
+        if not os.path.exists(frame_png) or read_png(frame_png)[2] != edited_rows:
             fails.append("%s: the edited file's %s is not the recoloured frame" % (name, file))
+    if not os.path.exists(frame_png):
+        return fails, None
     ratio = os.path.getsize(at("identity.json")) / os.path.getsize(frame_png)
     for mode in ("index", "identity"):
         size = os.path.getsize(at(mode + ".json"))
