@@ -1,7 +1,9 @@
 /*
  * A 64-bit hash of bytes (FNV-1a, then a finaliser that spreads the bits): what the selector
  * indexes (patch/portable.c, patch/model_select.c) and the diff's list matching
- * (patch/model_diff.c) bucket by. Not a checksum of any format.
+ * (patch/model_diff.c) bucket by, and the digest a diff compares two files' pictures by
+ * (patch/model_diff_pictures.c: a collision only costs the pictures' spelling, as the diff is
+ * proven before use). Not a checksum of any format.
  */
 #ifndef RB_HASH64_H
 #define RB_HASH64_H

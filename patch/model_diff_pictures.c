@@ -16,29 +16,71 @@
 #include "patch/model_diff.h"
 #include "patch/model_edit.h"
 #include "core/json/json.h"
+#include "core/doc/assets.h"
+#include "core/hash64.h"
 
 /* More changed pictures than this on the pages a diff replaces: a new page, not an edit. */
 enum { PICTURES_MAX = 64 };
 
 /* A picture that can be put back, kept in `context` (a JSON object: path -> its PNG as base64,
  * to compare and to put in a value). */
-static int keep_picture(void *context, const rb_asset *asset)
+static int keep_png(json_t *by_path, const char *path, const uint8_t *png, size_t size)
 {
-    if (strcmp(asset->kind, "image") != 0 || !asset->replaceable) return 0;
-    char *text = malloc(4 * ((asset->data_size + 2) / 3) + 1);
+    char *text = malloc(4 * ((size + 2) / 3) + 1);
     if (!text) return -1;
-    size_t n = rb_base64_encode(asset->data, asset->data_size, text);
-    int r = json_object_set_new(context, asset->path, json_stringn(text, n));
+    size_t n = rb_base64_encode(png, size, text);
+    int r = json_object_set_new(by_path, path, json_stringn(text, n));
     free(text);
     return r;
 }
 
-/* Every picture of `doc` that can be put back, or NULL. */
-static json_t *pictures_of(const rb_doc *doc)
+static int keep_picture(void *context, const rb_asset *asset)
+{
+    if (strcmp(asset->kind, "image") != 0 || !asset->replaceable) return 0;
+    return keep_png(context, asset->path, asset->data, asset->data_size);
+}
+
+/* The pictures of a format with the picture_pixels hook (core/model/format.h): A's kept as a
+ * digest of their pixels; B's as that digest too where it is A's (the same pixels, the same PNG),
+ * else as the PNG `assets` would give, made from the pixels here. Equal digests of other pixels
+ * would leave a change out of the pictures; the diff is then not proven and not used. */
+typedef struct picture_digests {
+    json_t *by_path;
+    const json_t *before; /* A's digests, when these are B's pictures */
+} picture_digests;
+
+static int keep_pixels(void *context, const rb_asset *asset)
+{
+    picture_digests *d = context;
+    if (strcmp(asset->kind, "image") != 0 || !asset->replaceable || asset->data_size < 8) return 0;
+    char digest[24];
+    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)rb_hash_words(asset->data, asset->data_size));
+    const json_t *was = d->before ? json_object_get(d->before, asset->path) : NULL;
+    if (!was || !strcmp(json_string_value(was), digest))
+        return json_object_set_new(d->by_path, asset->path, json_string(digest));
+    const uint8_t *size = asset->data;
+    uint32_t width = (uint32_t)size[0] | (uint32_t)size[1] << 8 | (uint32_t)size[2] << 16 | (uint32_t)size[3] << 24;
+    uint32_t height = (uint32_t)size[4] | (uint32_t)size[5] << 8 | (uint32_t)size[6] << 16 | (uint32_t)size[7] << 24;
+    if ((uint64_t)width * height * 4 != asset->data_size - 8) return -1;
+    uint8_t *png = NULL;
+    size_t png_size = 0;
+    char why[200];
+    int r = rb_png_from_rgba(asset->data + 8, width, height, &png, &png_size, why, sizeof why) ||
+            keep_png(d->by_path, asset->path, png, png_size);
+    free(png);
+    return r ? -1 : 0;
+}
+
+/* Every picture of `doc` that can be put back (`a_pictures`: the other file's, for B), or NULL. */
+static json_t *pictures_of(const rb_doc *doc, const json_t *a_pictures)
 {
     json_t *by_path = json_object();
     char why[300];
-    if (!by_path || doc->format->assets(doc, "image", keep_picture, by_path, why, sizeof why) != 0) {
+    picture_digests digests = {by_path, a_pictures};
+    int rc = !by_path ? -1
+             : doc->format->picture_pixels ? doc->format->picture_pixels(doc, keep_pixels, &digests, why, sizeof why)
+                                           : doc->format->assets(doc, "image", keep_picture, by_path, why, sizeof why);
+    if (rc != 0) {
         json_decref(by_path);
         return NULL;
     }
@@ -217,7 +259,8 @@ json_t *rb_model_diff_pictures(const rb_doc *a, const uint8_t *a_bytes, size_t a
         if (plain) json_object_set_new(blob_paths, plain, json_true());
         free(plain);
     }
-    if (!json_object_size(blob_paths) || !(a_pictures = pictures_of(a)) || !(b_pictures = pictures_of(b)) ||
+    if (!json_object_size(blob_paths) || !(a_pictures = pictures_of(a, NULL)) ||
+        !(b_pictures = pictures_of(b, a_pictures)) ||
         !(changed = changed_pictures(a_pictures, b_pictures, blob_paths)))
         goto done;
     covered = json_object();

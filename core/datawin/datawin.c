@@ -533,6 +533,7 @@ const rb_format rb_format_datawin = {
     .identity_key_count = 1,
     .assets = datawin_assets,
     .asset_patch = datawin_asset_patch,
+    .picture_pixels = datawin_picture_pixels,
     .followers = datawin_string_followers,
     .written_lists = datawin_written_lists,
 };

@@ -8,6 +8,7 @@ extern const rb_format rb_format_datawin;
 const struct rb_rule *datawin_rules(size_t *count);
 /* The assets hooks (datawin_assets.c; docs/formats/datawin.md "Assets"). */
 int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size);
+int datawin_picture_pixels(const rb_doc *doc, rb_asset_sink sink, void *context, char *why, size_t why_size);
 json_t *datawin_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                        size_t why_size);
 /* What `rebyte info` says of a data.win: the game's name and its lists counted (datawin_summary.c). */

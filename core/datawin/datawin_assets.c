@@ -117,6 +117,7 @@ typedef struct datawin_extract {
     char *why;
     size_t why_size;
     int stopped;
+    int pixels; /* pictures as their pixels (the picture_pixels hook), not as PNG */
 } datawin_extract;
 
 static int wanted(const datawin_extract *x, const char *kind) { return !x->only || strcmp(x->only, kind) == 0; }
@@ -134,9 +135,30 @@ static int emit(datawin_extract *x, const char *name, const char *kind, const ch
     return 0;
 }
 
+/* The picture as the picture_pixels hook hands it out: width, height (u32 LE), RGBA rows. */
+static int emit_pixels(datawin_extract *x, const datawin_picture *p, const char *name, const char *path, int replaceable,
+                       const char *note)
+{
+    size_t n = (size_t)p->width * p->height * 4;
+    uint8_t *data = malloc(8 + n);
+    if (!data) {
+        snprintf(x->why, x->why_size, "%s: out of memory for %ux%u pixels", name, p->width, p->height);
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        data[i] = (uint8_t)(p->width >> (8 * i));
+        data[4 + i] = (uint8_t)(p->height >> (8 * i));
+    }
+    memcpy(data + 8, p->rgba, n);
+    int r = emit(x, name, "image", path, data, 8 + n, replaceable, note);
+    free(data);
+    return r;
+}
+
 static int emit_picture(datawin_extract *x, const datawin_picture *p, const char *name, const char *path, int replaceable,
                         const char *note)
 {
+    if (x->pixels) return emit_pixels(x, p, name, path, replaceable, note);
     rb_buf png;
     rb_buf_init(&png);
     char why[200];
@@ -292,12 +314,16 @@ static int extract_code(datawin_extract *x)
     return 0;
 }
 
-int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size)
+/* The extraction of `only_kind` (NULL: all); with `pixels`, the pictures cut from the pages
+ * alone, as their pixels (the pages themselves are blobs: a diff sees them replaced as such). */
+static int extract(const rb_doc *doc, const char *only_kind, int pixels, rb_asset_sink sink, void *context, char *why,
+                   size_t why_size)
 {
     datawin_extract x;
     memset(&x, 0, sizeof x);
     x.doc = doc;
     x.only = only_kind;
+    x.pixels = pixels;
     x.sink = sink;
     x.context = context;
     x.why = why;
@@ -308,7 +334,7 @@ int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink,
         return -1;
     }
     int r = 0;
-    if (wanted(&x, "image") || wanted(&x, "blob")) r = extract_pages(&x);
+    if (!pixels && (wanted(&x, "image") || wanted(&x, "blob"))) r = extract_pages(&x);
     if (!r && wanted(&x, "image"))
         r = extract_items_of(&x, "SPRT", "sprites", NULL, "sprites") ||
             extract_items_of(&x, "BGND", "backgrounds", "texture", "backgrounds") ||
@@ -318,6 +344,16 @@ int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink,
     if (!r && wanted(&x, "code")) r = extract_code(&x);
     pages_close(&x.pages);
     return r ? -1 : 0;
+}
+
+int datawin_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context, char *why, size_t why_size)
+{
+    return extract(doc, only_kind, 0, sink, context, why, why_size);
+}
+
+int datawin_picture_pixels(const rb_doc *doc, rb_asset_sink sink, void *context, char *why, size_t why_size)
+{
+    return extract(doc, "image", 1, sink, context, why, why_size);
 }
 
 /* ---------- the way back ---------- */

@@ -119,6 +119,13 @@ typedef struct rb_format {
      * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
     json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                            size_t why_size);
+    /* Optional, for diffs (patch/model_diff_pictures.c): the pictures `assets` hands out as
+     * "image" that are cut from a blob rather than being one (a sprite frame from its texture
+     * page), to `sink` as their pixels instead of a PNG: `data` is the width and the height (u32
+     * little-endian each), then RGBA rows, 4 bytes a pixel, and the PNG `assets` gives for the same
+     * path is rb_png_from_rgba of them (core/doc/assets.h). Comparing two files' pictures then
+     * needs no PNG of every picture of both. 0, or -1 with `why`. */
+    int (*picture_pixels)(const struct rb_doc *doc, rb_asset_sink sink, void *context, char *why, size_t why_size);
     /* Optional: ids the format's eras store differently (GBX: a TM 2003-2006 chunk or class id)
      * are one id to a selector (docs/usage.md "Paths and selectors"): 1 when integer `member`
      * holds such an id, with its current form in *current (the value itself when it has no other);

@@ -41,14 +41,9 @@ for a in json.load(open(sys.argv[1]))['assets']:
 # then all of them at once by a patch of {"$file"} values (docs/usage.md "Assets": a patch does
 # what replace does), so a file with many assets is not read, written and verified once per
 # asset. Either differing from the file, each asset is put back alone to name the one at fault.
+# The patch and the first asset ($2/back.patch.json, $2/first.tsv) are written by the batch check.
 put_back_unchanged() {
-    python3 - "$2/manifest.json" "$2/back.patch.json" >"$tmp/first" <<'PY'
-import json, sys
-assets = [a for a in json.load(open(sys.argv[1]))["assets"] if a["replaceable"]]
-json.dump([{"op": "replace", "path": a["path"], "value": {"$file": a["file"]}} for a in assets], open(sys.argv[2], "w"))
-if assets: print(assets[0]["path"] + "\t" + assets[0]["file"] + "\t" + str(len(assets)))
-PY
-    IFS='	' read -r path file count <"$tmp/first" || return 0 # no replaceable asset
+    IFS='	' read -r path file count <"$2/first.tsv" || return 0 # no replaceable asset
     if "$rebyte" replace "$1" "$path" "$2/$file" -o "$tmp/back" -q 2>"$tmp/err" && cmp -s "$tmp/back" "$1" &&
         "$rebyte" apply "$2/back.patch.json" "$1" -o "$tmp/back" -q 2>"$tmp/err" && cmp -s "$tmp/back" "$1"; then
         identical=$((identical + count))
@@ -58,21 +53,29 @@ PY
     fi
 }
 
+# Every file extracted, then every folder checked by one python (assets_check.py --batch, which
+# writes each folder's put-back patch too), then each file's assets put back.
 n=0
+: >"$tmp/folders"
+: >"$tmp/extracted"
 for f in $files; do
     n=$((n + 1))
     out=$tmp/x$n
     "$rebyte" extract "$f" -o "$out" -q 2>"$tmp/err" || { fail "extract $f: $(cat "$tmp/err")"; continue; }
-    "$rebyte" dump "$f" --blobs=omit -o "$tmp/model.json" 2>/dev/null
+    "$rebyte" dump "$f" --blobs=omit -o "$out.model.json" 2>/dev/null
     case "$f" in
-    *.map) objects=$(grep -c '"id": "_Obj"' "$tmp/model.json")
-           $check "$out" --expect-csv-rows "$objects" || fails=$((fails + 1)) ;;
-    *) $check "$out" --model "$tmp/model.json" || fails=$((fails + 1)) ;;
-    esac
+    *.map) printf '%s\t--expect-csv-rows\t%s\n' "$out" "$(grep -c '"id": "_Obj"' "$out.model.json")" ;;
+    *) printf '%s\t--model\t%s\n' "$out" "$out.model.json" ;;
+    esac >>"$tmp/folders"
     extracted=$((extracted + $(find "$out" -type f ! -name manifest.json | wc -l)))
-    put_back_unchanged "$f" "$out"
-    rm -rf "$out"
+    printf '%s\t%s\n' "$f" "$out" >>"$tmp/extracted"
 done
+$check --batch "$tmp/folders"
+fails=$((fails + $?))
+while IFS='	' read -r f out <&3; do
+    put_back_unchanged "$f" "$out"
+    rm -rf "$out" "$out.model.json"
+done 3<"$tmp/extracted"
 
 # --only keeps one kind
 "$rebyte" extract "$src/samples/tres/box.tpa" -o "$tmp/only" --only image -q && [ ! -d "$tmp/only/sounds" ] ||

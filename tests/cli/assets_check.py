@@ -6,6 +6,7 @@ sizes add up; each CSV has rows of its header's width. With --model DUMP.json (a
 --blobs=omit`), the number of assets of each sort is compared with what the model holds.
 
 Usage: assets_check.py DIR [--model DUMP.json] [--expect-csv-rows N]
+       assets_check.py --batch LIST (many folders in one run, and their put-back patches: batch())
 Also: assets_check.py --png-pixels FILE (prints width, height and the RGBA rows as hex) and
 --write-png FILE W H HEXRGBA (a plain RGBA PNG), which the shell test uses to edit textures."""
 import json, os, struct, sys, zlib
@@ -166,7 +167,16 @@ def main(argv):
     if argv[1] == '--write-png':
         open(argv[2], 'wb').write(png_encode(int(argv[3]), int(argv[4]), bytes.fromhex(argv[5])))
         return 0
+    if argv[1] == '--batch':
+        return batch(argv[2])
     folder = argv[1]
+    model = argv[argv.index('--model') + 1] if '--model' in argv else None
+    rows = int(argv[argv.index('--expect-csv-rows') + 1]) if '--expect-csv-rows' in argv else None
+    return 1 if check_folder(folder, model, rows) else 0
+
+
+def check_folder(folder, model=None, csv_rows=None):
+    """Prints and returns the problems of one extracted folder."""
     manifest = json.load(open(os.path.join(folder, 'manifest.json')))
     problems, seen = [], {}
     for a in manifest['assets']:
@@ -182,18 +192,37 @@ def main(argv):
         seen[top] = seen.get(top, 0) + 1
         if not a['path'].startswith('/'):
             problems.append('%s: path %r is not a JSON pointer' % (a['file'], a['path']))
-    if '--model' in argv:
-        expected = model_counts(json.load(open(argv[argv.index('--model') + 1])))
+    if model is not None:
+        expected = model_counts(json.load(open(model)))
         if expected != {k: v for k, v in seen.items() if k in expected or k not in ('textures',)}:
             problems.append('counts: the model holds %s, extract wrote %s' % (expected, seen))
-    if '--expect-csv-rows' in argv:
-        want = int(argv[argv.index('--expect-csv-rows') + 1])
+    if csv_rows is not None:
         rows = len(open(os.path.join(folder, 'objects/objects.csv')).read().splitlines()) - 1
-        if rows != want:
-            problems.append('objects.csv: %d rows, the model has %d objects' % (rows, want))
+        if rows != csv_rows:
+            problems.append('objects.csv: %d rows, the model has %d objects' % (rows, csv_rows))
     for p in problems:
         print('FAIL %s: %s' % (folder, p))
-    return 1 if problems else 0
+    return problems
+
+
+def batch(listing):
+    """Every folder of LISTING (a line each: DIR, then --model DUMP or --expect-csv-rows N, tab
+    separated) checked in one python (not one a file: its start-ups were most of the assets
+    test's CPU), and for each its put-back patch written beside it: DIR/back.patch.json, every
+    replaceable asset as a {"$file"} value, and DIR/first.tsv, the first one's path, file and
+    the count (empty without one). Exit: the number of folders with problems (at most 100)."""
+    failed = 0
+    for line in open(listing).read().splitlines():
+        folder, option, value = line.split('\t')
+        failed += bool(check_folder(folder, value if option == '--model' else None,
+                                    int(value) if option == '--expect-csv-rows' else None))
+        assets = [a for a in json.load(open(os.path.join(folder, 'manifest.json')))['assets'] if a['replaceable']]
+        with open(os.path.join(folder, 'back.patch.json'), 'w') as f:
+            json.dump([{'op': 'replace', 'path': a['path'], 'value': {'$file': a['file']}} for a in assets], f)
+        with open(os.path.join(folder, 'first.tsv'), 'w') as f:
+            if assets:
+                f.write('%s\t%s\t%d\n' % (assets[0]['path'], assets[0]['file'], len(assets)))
+    return min(failed, 100)
 
 
 if __name__ == '__main__':

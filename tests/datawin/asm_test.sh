@@ -134,11 +134,19 @@ edit_one() { # win, name, edit kind
     "$rebyte" replace -q "$win" "$path" "$listing" -o "$tmp/$kind.win" || { fail "$name: $kind: replace"; return; }
     "$rebyte" verify -q "$tmp/$kind.win" >/dev/null || fail "$name: $kind: the output does not verify exactly"
     "$rebyte" check -q "$tmp/$kind.win" >/dev/null || fail "$name: $kind: check"
-    rm -rf "$tmp/y"
-    "$rebyte" extract -q "$tmp/$kind.win" -o "$tmp/y" --only code >/dev/null || { fail "$name: $kind: extract again"; return; }
-    file=$(python3 -c 'import json,sys; print(next(a["file"] for a in json.load(open(sys.argv[1]))["assets"] if a["path"] == sys.argv[2]))' \
-        "$tmp/y/manifest.json" "$path")
-    cmp -s "$listing" "$tmp/y/$file" || { fail "$name: $kind: the listing extracted again differs"; diff "$listing" "$tmp/y/$file" | head -5; }
+    # extracted again as one tar stream (not a file an entry: thousands of files written for one)
+    "$rebyte" extract -q "$tmp/$kind.win" -o - --only code >"$tmp/y.tar" || { fail "$name: $kind: extract again"; return; }
+    python3 - "$tmp/y.tar" "$path" "$listing" <<'PY' || fail "$name: $kind: the listing extracted again differs"
+import difflib, json, sys, tarfile
+with tarfile.open(sys.argv[1]) as tar:
+    manifest = json.load(tar.extractfile("manifest.json"))
+    got = tar.extractfile(next(a["file"] for a in manifest["assets"] if a["path"] == sys.argv[2])).read()
+want = open(sys.argv[3], "rb").read()
+if got != want:
+    sys.stdout.writelines(list(difflib.unified_diff(want.decode(errors="replace").splitlines(True),
+                                                    got.decode(errors="replace").splitlines(True)))[:8])
+    sys.exit(1)
+PY
     figures=$(python3 "$tmp/check.py" "$win" "$tmp/$kind.win" "$variable" "$listing" "${path##*/}") ||
         { fail "$name: $kind: the bytes read independently"; return; }
     echo "$name: $kind ($path): $figures"

@@ -16,6 +16,7 @@ import csv
 import glob
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -23,6 +24,10 @@ import tempfile
 import zlib
 
 CAR = 0x0A018000
+# a CPlugEntRecordData chunk in `dump --blobs=base64` text: its version, its stream's original bytes
+RECORD_STREAM = re.compile(rb'"id": "0x0911F000",\s*"version": (\d+),\s*"compressedData": \{\s*"\$stream": \{'
+                           rb'[^{}]*"original": \{\s*"\$base64": "([A-Za-z0-9+/=]*)"')
+STREAM_CHUNK = re.compile(rb'"id": "0x0911F000",\s*"version": (?:[5-9]|\d\d+),')
 
 
 class Reader:
@@ -104,21 +109,15 @@ def streams_of(rebyte, path):
     if "compressedData" not in info and "embedded_streams" not in info:  # no record stream: spare the dump
         return []
     dump = subprocess.run([rebyte, "dump", "--blobs=base64", path], capture_output=True, check=True).stdout
-    import json
+    # The dump of a long run is hundreds of MB of typed samples; the stream's original bytes come
+    # first in its chunk (id, version, then compressedData's $stream with codec, sizes, original),
+    # so they are found in the text instead of parsing and walking the whole document.
     found = []
-
-    def walk(o):
-        if isinstance(o, dict):
-            if o.get("id") == "0x0911F000" and o.get("version", 0) >= 5:
-                original = o["compressedData"]["$stream"]["original"]
-                found.append((o["version"], base64.b64decode(original["$base64"])))
-                return
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-    walk(json.loads(dump))
+    for match in RECORD_STREAM.finditer(dump):
+        if int(match.group(1)) >= 5:
+            found.append((int(match.group(1)), base64.b64decode(match.group(2))))
+    if len(found) != len(STREAM_CHUNK.findall(dump)):
+        raise ValueError("%s: a record chunk whose stream is not where this script looks" % path)
     return found
 
 

@@ -10,6 +10,9 @@ shared=${REBYTE_SHARED:-$here/../../../shared}
 public=${REBYTE_PUBLIC:-$shared/public}
 sh "$here/gather.sh" >/dev/null 2>&1 || true # extracts what the mirrors at hand hold
 ran=0 failed=0
+# check's messages go to a scratch file, never beside the gathered files (shared, read-only to others)
+check_err=$(mktemp)
+trap 'rm -f "$check_err"' EXIT
 for list in "$here"/*.tsv; do
     set_name=$(basename "$list" .tsv)
     dir="$public/$set_name"
@@ -24,9 +27,8 @@ for list in "$here"/*.tsv; do
     "$rebyte" verify --reencode -q "$dir" || { echo "FAIL $set_name: verify"; failed=$((failed + 1)); }
     bad=0
     for f in "$dir"/*; do
-        "$rebyte" check "$f" >/dev/null 2>"$dir.check.err" || { bad=$((bad + 1)); head -3 "$dir.check.err"; }
+        "$rebyte" check "$f" >/dev/null 2>"$check_err" || { bad=$((bad + 1)); head -3 "$check_err"; }
     done
-    rm -f "$dir.check.err"
     [ "$bad" -eq 0 ] || { echo "FAIL $set_name: check flags $bad file(s)"; failed=$((failed + 1)); }
     echo "$set_name: $present files verified and checked"
 done

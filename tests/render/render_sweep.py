@@ -72,8 +72,11 @@ def decoded_samples(path):
         for member in tar.getmembers():
             if not member.name.startswith("ghosts/"):
                 continue
-            rows = list(csv.DictReader(io.StringIO(tar.extractfile(member).read().decode())))
-            counts.append(sum(1 for row in rows if row["x"] and row["z"]))
+            # csv.reader and the two columns' places: a dict a row was most of this test's python
+            rows = csv.reader(io.StringIO(tar.extractfile(member).read().decode()))
+            header = next(rows, [])
+            x, z = header.index("x"), header.index("z")
+            counts.append(sum(1 for row in rows if len(row) > max(x, z) and row[x] and row[z]))
     return counts
 
 
