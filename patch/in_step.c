@@ -36,8 +36,14 @@ static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_
 {
     char token[128];
     while (n && *pointer) {
-        if (n->kind == RB_K_DEFERRED) deferred_met++;
         if (!next_token(&pointer, token, sizeof token)) return NULL;
+        if (n->kind == RB_K_DEFERRED) {
+            /* the member that names the unit is known without reading it (a GBX chunk's id) */
+            const rb_node *first = n->deferred->first;
+            if (!*pointer && first && first->key && !strcmp(first->key, token)) return first;
+            deferred_met++;
+            return NULL;
+        }
         if (n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
         if (n->kind == RB_K_RECORD || n->kind == RB_K_STREAM) { /* a stream holds its content's members */
             n = rb_node_get(n, token);
