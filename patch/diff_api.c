@@ -107,15 +107,41 @@ static const rb_doc *in_full(const rb_doc *doc, const uint8_t *bytes, size_t siz
     return *spare;
 }
 
-rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
-                      char **patch_json, size_t *operation_count, rb_error *err)
+/* The places apply's in-step lists read in units kept as bytes since `met` (patch/in_step.c),
+ * added to `read` (up to `cap`, copies in `kept`): 0 when none was, or one is not known. */
+static size_t add_met_units(size_t met, char (*kept)[RB_DIFF_UNIT_POINTER_MAX], const char **read, size_t count,
+                            size_t cap)
 {
-    if (patch_json) *patch_json = NULL;
-    /* Deferred documents are diffed by units: what is equal in both stays bytes; what that
-     * cannot settle (an operation meeting a unit kept as bytes) is diffed on the whole models */
-    rb_doc *ua, *ub;
-    if ((a->deferred_units || b->deferred_units) && rb_diff_unit_models(a, b, &ua, &ub)) {
+    size_t added = 0;
+    for (size_t i = met; i < in_step_met_places(); i++) {
+        const char *at = in_step_met_place(i);
+        if (!at || !*at || count + added == cap) return 0;
+        int known = 0;
+        for (size_t k = 0; k < count + added && !known; k++) known = !strcmp(read[k], at);
+        if (known) continue;
+        snprintf(kept[count + added], sizeof *kept, "%s", at);
+        read[count + added] = kept[count + added];
+        added++;
+    }
+    return added;
+}
+
+/* The diff on the units of `a` and `b` paired (rb_diff_unit_models). When apply's in-step lists
+ * read a unit kept as bytes (what they derive would be less than apply derives), those units are
+ * read on both sides and the diff made again; RB_E_DEFERRED when the units cannot give the diff
+ * (the whole models are diffed then). */
+static rb_status diff_by_units(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b,
+                               unsigned flags, char **patch_json, size_t *operation_count, rb_error *err)
+{
+    enum { TRIES = 4, READ_MAX = 32 };
+    char kept[READ_MAX][RB_DIFF_UNIT_POINTER_MAX];
+    const char *read[READ_MAX];
+    size_t read_count = 0;
+    for (int try = 0; try < TRIES; try++) {
+        rb_doc *ua, *ub;
+        if (!rb_diff_unit_models(a, b, read, read_count, &ua, &ub)) return RB_E_DEFERRED;
         rb_error unit_err;
+        size_t met = in_step_met_places();
         rb_status st = diff_models(a, ua, ua, a_bytes, a_size, ub, flags, patch_json, operation_count, &unit_err);
         rb_doc_free(ua);
         rb_doc_free(ub);
@@ -123,6 +149,22 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
             if (st != RB_OK && err) rb_error_copy(err, &unit_err);
             return st;
         }
+        size_t added = add_met_units(met, kept, read, read_count, READ_MAX);
+        if (!added) return RB_E_DEFERRED;
+        read_count += added;
+    }
+    return RB_E_DEFERRED;
+}
+
+rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                      char **patch_json, size_t *operation_count, rb_error *err)
+{
+    if (patch_json) *patch_json = NULL;
+    /* Deferred documents are diffed by units: what is equal in both stays bytes; what that
+     * cannot settle (an operation meeting a unit kept as bytes) is diffed on the whole models */
+    if (a->deferred_units || b->deferred_units) {
+        rb_status st = diff_by_units(a, a_bytes, a_size, b, flags, patch_json, operation_count, err);
+        if (st != RB_E_DEFERRED) return st;
     }
     rb_doc *spare_a, *spare_b = NULL;
     const rb_doc *full_a = in_full(a, a_bytes, a_size, &spare_a, err);
