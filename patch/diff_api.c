@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "core/archive/codec.h"
 #include "core/doc/doc.h"
 #include "core/error.h"
 #include "core/json/json.h"
@@ -43,6 +44,55 @@ static int diffable(const rb_doc *a, const rb_doc *b, rb_error *err)
     return same;
 }
 
+/* ---------- can apply give B's bytes? ---------- */
+
+static const rb_codec *codec_named(const char *name)
+{
+    static const rb_codec *const KNOWN[] = {&rb_codec_lzo1x, &rb_codec_zlib, &rb_codec_deflate};
+    for (size_t i = 0; name && i < sizeof KNOWN / sizeof *KNOWN; i++)
+        if (!strcmp(KNOWN[i]->name, name)) return KNOWN[i];
+    return NULL;
+}
+
+/* Does A's stream `i` pass B's stream through as it is (the same encoded bytes at the same
+ * place: apply leaves a stream whose content it did not change as its original bytes)? */
+static int carried(const rb_doc *a, size_t i, const rb_stream_info *s)
+{
+    const rb_stream_info *as = i < a->stream_count ? a->streams[i]->stream : NULL;
+    return as && as->original && as->original_size == s->original_size &&
+           memcmp(as->original, s->original, s->original_size) == 0;
+}
+
+/* apply writes each of B's compressed streams that A does not hold as it is encoded anew
+ * (docs/usage.md "Diffs": a stream's content is the model, its encoded bytes are derived): B's
+ * bytes come out only when rebyte's encoder gives B's original bytes for that content. Another
+ * encoder's stream (the older games' LZO, another zlib level) would come out as other bytes of
+ * the same content: a diff that cannot give B's bytes is refused, naming the stream. 1 when
+ * every stream comes out as B has it. */
+static int streams_come_out(const rb_doc *a, const rb_doc *b, rb_error *err)
+{
+    for (size_t i = 0; i < b->stream_count; i++) {
+        const rb_stream_info *s = b->streams[i]->stream;
+        const rb_codec *codec = codec_named(s->codec);
+        if (!s->original || !s->content || !codec || carried(a, i, s)) continue; /* nothing to check against */
+        rb_buf again;
+        rb_buf_init(&again);
+        char why[200];
+        int same = codec->encode(s->content, (size_t)s->content_size, &again, why, sizeof why) == 0 && !again.failed &&
+                   again.size == s->original_size && memcmp(again.data, s->original, again.size) == 0;
+        rb_buf_free(&again);
+        if (same) continue;
+        const char *key = b->streams[i]->key ? b->streams[i]->key : "a stream";
+        rb_error_set(err, RB_E_MODEL, a->file_name, NULL,
+                     "no patch can give %s's bytes: its %s stream (%s, %zu bytes) is not what rebyte's %s encoder "
+                     "writes for its content (another encoder or level wrote it), and apply writes a changed stream "
+                     "encoded anew: the patch would give %s's model with that stream in other bytes",
+                     b->file_name, key, s->codec, s->original_size, s->codec, b->file_name);
+        return 0;
+    }
+    return 1;
+}
+
 /* `full` is A's model (`a` itself, a full read of a deferred `a`, or its copy paired by units with
  * `b`'s: rb_diff_unit_models); `own`: `full` when the diff may change it (rb_model_diff_docs). */
 static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, const uint8_t *a_bytes, size_t a_size,
@@ -79,6 +129,11 @@ static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, c
         json_decref(pinned);
     }
     *operation_count = json_array_size(ops);
+    if (*operation_count && !streams_come_out(full, b, err)) {
+        json_decref(ops);
+        *operation_count = 0;
+        return RB_E_MODEL;
+    }
     if (!(flags & RB_DIFF_PLAIN)) {
         char crc[16];
         snprintf(crc, sizeof crc, "0x%08x", (unsigned)crc32(0, a_bytes, (uInt)a_size));
