@@ -54,13 +54,17 @@ static const rb_codec *codec_named(const char *name)
     return NULL;
 }
 
-/* Does A's stream `i` pass B's stream through as it is (the same encoded bytes at the same
- * place: apply leaves a stream whose content it did not change as its original bytes)? */
-static int carried(const rb_doc *a, size_t i, const rb_stream_info *s)
+/* Does A hold B's stream as it is (the same encoded bytes)? apply leaves a stream whose content
+ * it does not change as its original bytes, wherever a move or a copy puts it. */
+static int carried(const rb_doc *a, const rb_stream_info *s)
 {
-    const rb_stream_info *as = i < a->stream_count ? a->streams[i]->stream : NULL;
-    return as && as->original && as->original_size == s->original_size &&
-           memcmp(as->original, s->original, s->original_size) == 0;
+    for (size_t i = 0; i < a->stream_count; i++) {
+        const rb_stream_info *as = a->streams[i]->stream;
+        if (as && as->original && as->original_size == s->original_size &&
+            memcmp(as->original, s->original, s->original_size) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* apply writes each of B's compressed streams that A does not hold as it is encoded anew
@@ -74,7 +78,7 @@ static int streams_come_out(const rb_doc *a, const rb_doc *b, rb_error *err)
     for (size_t i = 0; i < b->stream_count; i++) {
         const rb_stream_info *s = b->streams[i]->stream;
         const rb_codec *codec = codec_named(s->codec);
-        if (!s->original || !s->content || !codec || carried(a, i, s)) continue; /* nothing to check against */
+        if (!s->original || !s->content || !codec || carried(a, s)) continue; /* nothing to check against */
         rb_buf again;
         rb_buf_init(&again);
         char why[200];
@@ -83,11 +87,12 @@ static int streams_come_out(const rb_doc *a, const rb_doc *b, rb_error *err)
         rb_buf_free(&again);
         if (same) continue;
         const char *key = b->streams[i]->key ? b->streams[i]->key : "a stream";
+        const char *name = b->file_name[0] ? b->file_name : "B";
         rb_error_set(err, RB_E_MODEL, a->file_name, NULL,
                      "no patch can give %s's bytes: its %s stream (%s, %zu bytes) is not what rebyte's %s encoder "
                      "writes for its content (another encoder or level wrote it), and apply writes a changed stream "
                      "encoded anew: the patch would give %s's model with that stream in other bytes",
-                     b->file_name, key, s->codec, s->original_size, s->codec, b->file_name);
+                     name, key, s->codec, s->original_size, s->codec, name);
         return 0;
     }
     return 1;
@@ -129,11 +134,6 @@ static rb_status diff_models(const rb_doc *a, const rb_doc *full, rb_doc *own, c
         json_decref(pinned);
     }
     *operation_count = json_array_size(ops);
-    if (*operation_count && !streams_come_out(full, b, err)) {
-        json_decref(ops);
-        *operation_count = 0;
-        return RB_E_MODEL;
-    }
     if (!(flags & RB_DIFF_PLAIN)) {
         char crc[16];
         snprintf(crc, sizeof crc, "0x%08x", (unsigned)crc32(0, a_bytes, (uInt)a_size));
@@ -211,8 +211,8 @@ static rb_status diff_by_units(const rb_doc *a, const uint8_t *a_bytes, size_t a
     return RB_E_DEFERRED;
 }
 
-rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
-                      char **patch_json, size_t *operation_count, rb_error *err)
+static rb_status diff_docs(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                           char **patch_json, size_t *operation_count, rb_error *err)
 {
     if (patch_json) *patch_json = NULL;
     /* Deferred documents are diffed by units: what is equal in both stays bytes; what that
@@ -230,5 +230,22 @@ rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, co
                           : err ? err->status : RB_E_DEFERRED;
     rb_doc_free(spare_a);
     rb_doc_free(spare_b);
+    return st;
+}
+
+rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
+                      char **patch_json, size_t *operation_count, rb_error *err)
+{
+    size_t count = 0;
+    rb_status st = diff_docs(a, a_bytes, a_size, b, flags, patch_json, &count, err);
+    if (st == RB_OK && count && !streams_come_out(a, b, err)) { /* the documents as read: their streams */
+        if (patch_json) {
+            rb_free(*patch_json);
+            *patch_json = NULL;
+        }
+        count = 0;
+        st = RB_E_MODEL;
+    }
+    if (operation_count) *operation_count = count;
     return st;
 }
