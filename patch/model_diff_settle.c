@@ -431,6 +431,9 @@ static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
     pins->broken = 1;
     kept = first_pass(a, ops, plains, regions, written, leave_written, 0);
     if (apply_decides && rb_model_diff_proven(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    else if (refused && work.refusal.message[0]) /* apply refused the walk's operations: that is the reason */
+        snprintf(why, why_size, "no patch found that turns %s into %s: apply refuses the operations the diff finds: %s",
+                 a->file_name, b->file_name, work.refusal.message);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     if (!work.borrowed) rb_doc_free(work.doc);
