@@ -1,5 +1,5 @@
 #!/bin/sh
-# The diff of two DIFFERENT maps (docs/usage.md "Diffs", "Two different files"): 16 pairs of
+# The diff of two DIFFERENT maps (docs/usage.md "Diffs"): 16 pairs of
 # different corpus maps of one game era, drawn with a fixed seed (diff_map_pairs.py). Each pair
 # must give a patch that turns A into B's bytes, or be refused with a named reason; never
 # "internal", never a patch whose result has other bytes than B. Found 2026-12-08: of 16 such
