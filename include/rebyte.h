@@ -520,7 +520,9 @@ enum {
  * deferred model, and is not changed: the units equal in both are compared by their bytes and
  * reader state, the others read alone (docs/usage.md "Diffs"); a format that cannot read its
  * units alone has the file read again in full (RB_E_DEFERRED for a deferred build, which has no
- * file). */
+ * file). RB_E_MODEL (and why) when no patch gives B's bytes: apply refuses what it would write
+ * (B's race record), or a compressed stream of B is not what rebyte's encoder writes for its
+ * content and A does not hold it as it is (docs/usage.md "Diffs"). */
 RB_API rb_status rb_doc_diff(const rb_doc *a, const uint8_t *a_bytes, size_t a_size, const rb_doc *b, unsigned flags,
                       char **patch_json, size_t *operation_count, rb_error *err);
 /* What `patch` does to `doc`'s file as plain RFC 6902 (JSON text, rb_free): rb_apply's engine runs

@@ -30,14 +30,48 @@ static _Thread_local size_t deferred_met;
 
 size_t in_step_deferred_met(void) { return deferred_met; }
 
+/* The places of the last units met (plain pointers, each once), for a diff by units to read
+ * them on both sides and try again (patch/diff_units.c). */
+static _Thread_local char met_at[IN_STEP_MET_KEPT][IN_STEP_POINTER_MAX];
+static _Thread_local size_t met_places;
+
+size_t in_step_met_places(void) { return met_places; }
+
+const char *in_step_met_place(size_t i)
+{
+    return i < met_places && i + IN_STEP_MET_KEPT >= met_places ? met_at[i % IN_STEP_MET_KEPT] : NULL;
+}
+
+/* A unit kept as bytes met where `rest` is left of `pointer`: counted, and its place kept. */
+static void met(const char *pointer, const char *rest)
+{
+    deferred_met++;
+    size_t len = (size_t)(rest - pointer);
+    if (len >= IN_STEP_POINTER_MAX) len = 0; /* too long to keep: "" tells the diff by units to give up */
+    size_t kept = met_places < IN_STEP_MET_KEPT ? met_places : IN_STEP_MET_KEPT;
+    for (size_t i = 0; i < kept; i++) /* a list's elements read one by one meet one unit */
+        if (!strncmp(met_at[i], pointer, len) && !met_at[i][len]) return;
+    char *at = met_at[met_places++ % IN_STEP_MET_KEPT];
+    memcpy(at, pointer, len);
+    at[len] = 0;
+}
+
 /* The node at `pointer` (plain member names and indexes; tables and packed records read through
  * caller memory `scratch`), or NULL. */
-static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_scratch *scratch)
+static const rb_node *model_at(const rb_node *n, const char *whole, rb_record_scratch *scratch)
 {
     char token[128];
+    const char *pointer = whole;
     while (n && *pointer) {
-        if (n->kind == RB_K_DEFERRED) deferred_met++;
+        const char *here = pointer;
         if (!next_token(&pointer, token, sizeof token)) return NULL;
+        if (n->kind == RB_K_DEFERRED) {
+            /* the member that names the unit is known without reading it (a GBX chunk's id) */
+            const rb_node *first = n->deferred->first;
+            if (!*pointer && first && first->key && !strcmp(first->key, token)) return first;
+            met(whole, here);
+            return NULL;
+        }
         if (n->kind == RB_K_PACKED) n = rb_record_view(n, scratch);
         if (n->kind == RB_K_RECORD || n->kind == RB_K_STREAM) { /* a stream holds its content's members */
             n = rb_node_get(n, token);
@@ -63,7 +97,7 @@ static const rb_node *model_at(const rb_node *n, const char *pointer, rb_record_
 static const rb_node *value_at(const rb_node *root, const char *pointer, rb_record_scratch *scratch)
 {
     const rb_node *n = model_at(root, pointer, scratch);
-    if (n && n->kind == RB_K_DEFERRED) deferred_met++;
+    if (n && n->kind == RB_K_DEFERRED) met(pointer, pointer + strlen(pointer));
     return n;
 }
 

@@ -13,6 +13,7 @@
 #include "patch/in_step.h"
 #include "patch/identity.h"
 #include "patch/model_diff.h"
+#include "patch/model_diff_origins.h"
 #include "patch/model_edit.h"
 #include "patch/portable.h"
 #include "patch/model_select.h"
@@ -115,11 +116,17 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
     follower_places(a, ops, plains, regions);
     if (!a->format->in_step) return regions;
     rb_model_view view = in_step_model_view(a);
+    diff_origins origins = {0};
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *op = json_array_get(ops, i), *plain = json_array_get(plains, i);
         const char *kind = json_string_value(json_object_get(op, "op"));
         if (!is_list_edit(kind)) continue;
-        const char *path = json_string_value(json_object_get(plain, "path")), *from = json_string_value(json_object_get(plain, "from"));
+        const char *sequential = json_string_value(json_object_get(plain, "path"));
+        const char *sequential_from = json_string_value(json_object_get(plain, "from"));
+        /* asked on A as it was: at the places the elements have in A */
+        char path_in_a[512], from_in_a[512];
+        const char *path = sequential && diff_origins_in_a(&origins, sequential, path_in_a, sizeof path_in_a) ? path_in_a : sequential;
+        const char *from = sequential_from && diff_origins_in_a(&origins, sequential_from, from_in_a, sizeof from_in_a) ? from_in_a : sequential_from;
         /* what an add or a copy brings along may depend on the element too (GBX: the nodes it defines) */
         int whole = !strcmp(kind, "add") || !strcmp(kind, "copy");
         json_t *extra = in_step_ops_for(a->format, &view, op, path, from);
@@ -137,7 +144,9 @@ static json_t *derived_regions(const rb_doc *a, const json_t *ops, const json_t 
         }
         json_decref(extra);
         json_decref(own);
+        diff_origins_edit(&origins, &view, kind, sequential, sequential_from);
     }
+    diff_origins_free(&origins);
     return regions;
 }
 
@@ -252,20 +261,28 @@ static int edits_elements_of(const json_t *lists, const json_t *op, const json_t
  * by `leave`, all they change, or which elements they have and where).
  * With `symbols_only`, only the replaced symbol handles (and their pins): a name given to one
  * object makes or drops entries of the symbol table, so the table is compared again after them. */
-static json_t *first_pass(const json_t *ops, const json_t *plains, const json_t *regions, const json_t *written,
-                          int leave, int symbols_only)
+static json_t *first_pass(const rb_doc *a, const json_t *ops, const json_t *plains, const json_t *regions,
+                          const json_t *written, int leave, int symbols_only)
 {
     json_t *kept = json_array();
+    diff_origins origins = {0}; /* regions are at A's places (derived_regions) */
+    rb_model_view view = in_step_model_view(a);
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const json_t *plain = json_array_get(plains, i);
         const char *path = json_string_value(json_object_get(plain, "path"));
-        if (in_region(regions, path) || (leave == LEAVE_ALL && in_region(written, path))) continue;
+        const char *kind = json_string_value(json_object_get(json_array_get(ops, i), "op"));
+        char in_a[512];
+        int derived = regions && in_region(regions, path && diff_origins_in_a(&origins, path, in_a, sizeof in_a) ? in_a : path);
+        if (regions && is_list_edit(kind))
+            diff_origins_edit(&origins, &view, kind, path, json_string_value(json_object_get(plain, "from")));
+        if (derived || (leave == LEAVE_ALL && in_region(written, path))) continue;
         if (leave == LEAVE_ELEMENTS && edits_elements_of(written, json_array_get(ops, i), plain)) continue;
         int pin = !strcmp(json_string_value(json_object_get(json_array_get(ops, i), "op")), "test");
         size_t at = pin && i + 1 < json_array_size(ops) ? i + 1 : i; /* a pin goes with its replace */
         if (symbols_only && !json_is_true(json_object_get(json_array_get(plains, at), "symbol"))) continue;
         json_array_append(kept, json_array_get(ops, i));
     }
+    diff_origins_free(&origins);
     return kept;
 }
 
@@ -337,7 +354,7 @@ static json_t *walk_again(const work_model *work, const rb_doc *b, int mode, int
     json_t *more = json_array(), *plains = json_array(), *kept = NULL;
     if (rb_model_diff_walk(work->doc, work->doc->root, b, b->root, more, plains, "", mode, index_paths) == 0) {
         json_t *written = written_lists(work->doc);
-        kept = first_pass(more, plains, NULL, written, leave, 0);
+        kept = first_pass(work->doc, more, plains, NULL, written, leave, 0);
         json_decref(written);
     }
     json_decref(more);
@@ -386,7 +403,7 @@ static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
         snprintf(why, why_size, "out of memory");
         goto done;
     }
-    kept = first_pass(ops, plains, regions, written, leave_written, symbols);
+    kept = first_pass(a, ops, plains, regions, written, leave_written, symbols);
     out = json_array();
     int refused = settle_step(a, a_bytes, a_size, &work, kept, out, pins) != 0;
     for (int round = 0; round < SETTLE_ROUNDS && !refused && !rb_model_same(work.doc->root, b->root); round++) {
@@ -412,8 +429,11 @@ static json_t *settled(const rb_doc *a, rb_doc *own, const uint8_t *a_bytes, siz
     json_decref(kept);
     out = NULL;
     pins->broken = 1;
-    kept = first_pass(ops, plains, regions, written, leave_written, 0);
+    kept = first_pass(a, ops, plains, regions, written, leave_written, 0);
     if (apply_decides && rb_model_diff_proven(a, a_bytes, a_size, b, kept)) out = json_incref(kept);
+    else if (refused && work.refusal.message[0]) /* apply refused the walk's operations: that is the reason */
+        snprintf(why, why_size, "no patch found that turns %s into %s: apply refuses the operations the diff finds: %s",
+                 a->file_name, b->file_name, work.refusal.message);
     else snprintf(why, why_size, "internal: the diff does not turn %s into %s", a->file_name, b->file_name);
 done:
     if (!work.borrowed) rb_doc_free(work.doc);

@@ -75,6 +75,8 @@ static rb_node *defer_as(rb_ar *ar, const rb_ar_unit *u, rb_node *unit, const ui
     rb_node_coverage_all(unit, &facts.coverage, &facts.kinds);
     facts.elements = (uint32_t)(rb_element_count(unit) + u->dropped);
     const char *key = unit->key; /* a description's literal: it survives the nodes */
+    const rb_node *first = unit->kind == RB_K_RECORD && unit->v.kids.count ? unit->v.kids.items[0] : NULL;
+    rb_node first_copy = first && first->kind == RB_K_INT ? *first : (rb_node){0}; /* its value is inline */
     free_since(ar, &u->arena, u->packed_tables);
     rb_node *d = rb_node_new(&ar->doc->arena, RB_K_DEFERRED, key);
     rb_deferred *side = rb_arena_alloc(&ar->doc->arena, sizeof *side);
@@ -86,6 +88,7 @@ static rb_node *defer_as(rb_ar *ar, const rb_ar_unit *u, rb_node *unit, const ui
     }
     *side = facts;
     side->replay = replay_copy;
+    if (first_copy.kind == RB_K_INT) side->first = rb_arena_dup(&ar->doc->arena, &first_copy, sizeof first_copy);
     d->section = u->section;
     d->src_offset = ar_clamp32(u->offset);
     d->deferred = side;

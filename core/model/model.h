@@ -146,6 +146,10 @@ typedef struct rb_deferred {
     /* the unit's description read nodes outside it (rb_ar_enclosing: the length of a sibling's
      * list), so its bytes alone do not say what it holds */
     int reads_around;
+    /* a record unit's first member when it is an integer (GBX: a chunk's id), a copy in the
+     * document's arena: it names the unit without reading it (the views of apply's in-step
+     * lists, patch/in_step.c, look chunks up by it); NULL otherwise */
+    const struct rb_node *first;
 } rb_deferred;
 
 /* 48 bytes: one per field of every file read, so its size is the model's memory (docs/performance.md).
