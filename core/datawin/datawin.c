@@ -535,4 +535,6 @@ const rb_format rb_format_datawin = {
     .asset_patch = datawin_asset_patch,
     .followers = datawin_string_followers,
     .written_lists = datawin_written_lists,
+    .unit_reads = datawin_unit_reads,
+    .unit_member = datawin_unit_member,
 };

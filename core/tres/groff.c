@@ -1006,6 +1006,13 @@ static void groff_describe(rb_ar *ar)
 /* Natural keys: a symbol by its handle, since its text is what a rename edits. */
 static const rb_key_set GROFF_IDENTITY_KEYS[] = {{20, {"handle", NULL}}};
 
+/* What the sections unit's read takes from outside it (rb_format.unit_reads): the name table and the
+ * stored counts and offsets that place it (prescan_names), the container's version, and all of an
+ * SZDD-packed file's content (one stream: an edit there re-encodes around the unit). */
+static const char *const GROFF_UNIT_READS[] = {"/symbols", "/unsortedNameTable", "/storedNameCount",
+                                               "/storedNameTableOffset", "/storedNameTableSize", "/storedFileSize",
+                                               "/containerVersion", "/content", "/szdd", NULL};
+
 const rb_format rb_format_groff = {
     .name = "groff",
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
@@ -1021,4 +1028,5 @@ const rb_format rb_format_groff = {
     .rules = groff_rules,
     .identity_keys = GROFF_IDENTITY_KEYS,
     .identity_key_count = 1,
+    .unit_reads = GROFF_UNIT_READS,
 };
