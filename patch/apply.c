@@ -25,6 +25,7 @@
 #include "patch/model_select.h"
 #include "patch/model_draft.h"
 #include "core/json/json.h"
+#include "core/doc/doc.h"
 #include "core/error.h"
 #include "core/registry/registry.h"
 #include "patch/portable.h"
@@ -46,14 +47,19 @@ static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
  * re-read expanded first. */
 /* A model whose units were kept as their bytes (`kept`, patch/apply_kept.c) is compared with the
  * deferred re-read unit by unit, by their bytes, once the written file is proven the original's
- * but in the edited values; 2 when it is not (apply runs again on the expanded model). */
+ * but in the edited values; 2 when it is not (apply runs again on the expanded model). A unit the
+ * re-read meets where the written model has the same bytes is taken from it, not read again. */
 static int apply_verify(const apply_request *rq, const rb_doc *written, const apply_kept *kept, apply_outcome *out)
 {
     if (kept && !apply_kept_same_bytes(kept, rq->data, rq->size, out->bytes, out->size)) return 2;
     rb_read_options ro = {.size = sizeof ro, .file_name = rq->name,
                           .defer = kept || written->format->read_unit != NULL};
     rb_error err;
-    rb_doc *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
+    /* kept: the re-read takes the units the write copied from `written` (same bytes, same
+     * offsets, the same reader inputs: what apply_kept_same_bytes proved), so only what is
+     * outside them is read again */
+    rb_doc *again = kept ? rb_doc_parse_beside(written->format, out->bytes, out->size, &ro, written, &err)
+                         : rb_doc_parse(out->bytes, out->size, &ro, &err);
     if (!again) {
         apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
         return -1;

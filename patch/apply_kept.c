@@ -165,7 +165,7 @@ static int expansion_forced(void)
 
 int apply_kept_wanted(const apply_request *rq, const rb_format *format)
 {
-    if (!format || !format->unit_reads || rq->resolved || expansion_forced()) return 0;
+    if (!format || !format->unit_reads || rq->resolved || rq->want_doc || expansion_forced()) return 0;
     size_t count = 0;
     for (size_t p = 0; p < rq->count; p++) {
         const rb_patch *patch = rq->patches[p];
