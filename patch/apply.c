@@ -44,8 +44,8 @@ static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
  * read again alone as the comparison meets it (rb_model_equal_units): the comparison holds the
  * patched model and one unit of the re-read, not two whole models. A format that cannot read a
  * unit alone (no read_unit hook) is read in full, and a unit that cannot be read alone has the
- * re-read expanded first. */
-/* A model whose units were kept as their bytes (`kept`, patch/apply_kept.c) is compared with the
+ * re-read expanded first.
+ * A model whose units were kept as their bytes (`kept`, patch/apply_kept.c) is compared with the
  * deferred re-read unit by unit, by their bytes, once the written file is proven the original's
  * but in the edited values; 2 when it is not (apply runs again on the expanded model). A unit the
  * re-read meets where the written model has the same bytes is taken from it, not read again. */

@@ -120,7 +120,8 @@ static const rb_node *select_kept(const rb_format *format, const rb_node *list, 
             if (!format->unit_member || !format->unit_member(e, name, &bytes, &size)) return NULL;
         } else {
             const rb_node *m = rb_node_get(e, name);
-            if (!m || m->kind != RB_K_STRING) continue;
+            if (!m) continue;
+            if (m->kind != RB_K_STRING) return NULL; /* compared as its wire type: rb_model_select's */
             bytes = m->v.bytes.data, size = m->v.bytes.size;
         }
         if (size != value_length || memcmp(bytes, value, size) != 0) continue;
@@ -148,32 +149,11 @@ static const rb_node *walk_kept(const rb_doc *doc, const tokens *path)
     return scalar && n->section == 0 && n->src_size ? n : NULL; /* a value of the file's own bytes */
 }
 
-static int kept_operation(const json_t *op)
-{
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    const json_t *value = json_object_get(op, "value");
-    if (!kind || (strcmp(kind, "replace") && strcmp(kind, "test"))) return 0;
-    return !strcmp(kind, "test") || json_is_number(value) || json_is_boolean(value);
-}
-
 /* Test runs compare the two ways (tests/patch/kept_apply.sh): REBYTE_APPLY_EXPAND=1 expands always. */
 static int expansion_forced(void)
 {
     const char *v = getenv("REBYTE_APPLY_EXPAND");
     return v && *v && strcmp(v, "0") != 0;
-}
-
-int apply_kept_wanted(const apply_request *rq, const rb_format *format)
-{
-    if (!format || !format->unit_reads || rq->resolved || rq->want_doc || expansion_forced()) return 0;
-    size_t count = 0;
-    for (size_t p = 0; p < rq->count; p++) {
-        const rb_patch *patch = rq->patches[p];
-        if (patch->base) return 0; /* pins read values anywhere */
-        for (size_t i = 0; i < json_array_size(patch->ops); i++, count++)
-            if (count == MAX_KEPT_EDITS || !kept_operation(json_array_get(patch->ops, i))) return 0;
-    }
-    return count > 0;
 }
 
 static int rules_untouched(const rb_format *format, const tokens *path)
@@ -185,6 +165,36 @@ static int rules_untouched(const rb_format *format, const tokens *path)
     return 1;
 }
 
+static int is_test(const json_t *op) { return !strcmp(json_string_value(json_object_get(op, "op")), "test"); }
+
+/* What the operation alone says: a test (which changes nothing, so it may read what units and
+ * rules read), or a replace by a number or a boolean of a value no unit's read and no rule takes. */
+static int kept_operation(const rb_format *format, const json_t *op)
+{
+    const char *kind = json_string_value(json_object_get(op, "op"));
+    const json_t *value = json_object_get(op, "value");
+    tokens path;
+    if (!kind || (strcmp(kind, "replace") && strcmp(kind, "test")) ||
+        !split(json_string_value(json_object_get(op, "path")), &path))
+        return 0;
+    if (is_test(op)) return 1;
+    return (json_is_number(value) || json_is_boolean(value)) && !meets_any(&path, format->unit_reads) &&
+           rules_untouched(format, &path);
+}
+
+int apply_kept_wanted(const apply_request *rq, const rb_format *format)
+{
+    if (!format || !format->unit_reads || rq->resolved || rq->want_doc || expansion_forced()) return 0;
+    size_t count = 0;
+    for (size_t p = 0; p < rq->count; p++) {
+        const rb_patch *patch = rq->patches[p];
+        if (patch->base) return 0; /* pins read values anywhere */
+        for (size_t i = 0; i < json_array_size(patch->ops); i++, count++)
+            if (count == MAX_KEPT_EDITS || !kept_operation(format, json_array_get(patch->ops, i))) return 0;
+    }
+    return count > 0;
+}
+
 int apply_kept_check(const apply_request *rq, const rb_doc *doc, apply_kept *kept)
 {
     kept->count = 0;
@@ -194,12 +204,9 @@ int apply_kept_check(const apply_request *rq, const rb_doc *doc, apply_kept *kep
         for (size_t i = 0; i < json_array_size(ops); i++) {
             tokens path;
             const json_t *op = json_array_get(ops, i);
-            if (!split(json_string_value(json_object_get(op, "path")), &path)) return 0;
-            const rb_node *n = walk_kept(doc, &path);
-            if (!n) return 0;
-            if (!strcmp(json_string_value(json_object_get(op, "op")), "test")) continue; /* it changes nothing */
-            if (meets_any(&path, doc->format->unit_reads) || !rules_untouched(doc->format, &path)) return 0;
-            if (kept->count == APPLY_KEPT_MAX) return 0;
+            const rb_node *n = split(json_string_value(json_object_get(op, "path")), &path) ? walk_kept(doc, &path) : NULL;
+            if (!n || kept->count == APPLY_KEPT_MAX) return 0;
+            if (is_test(op)) continue;
             kept->at[kept->count] = n->src_offset;
             kept->size[kept->count++] = n->src_size;
         }

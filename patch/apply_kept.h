@@ -13,11 +13,12 @@ typedef struct apply_kept {
 } apply_kept;
 
 /* Should the original be read deferred for this patch (the format states its units' reads, the
- * operations replace and test numbers and booleans)? */
+ * operations are tests, and replaces by numbers and booleans of values that no unit's read and no
+ * rule takes, as far as their paths tell)? */
 int apply_kept_wanted(const apply_request *rq, const rb_format *format);
-/* 1 when the deferred `doc` can take the patch as it is (every path reaches a value outside the
- * units that no unit's read and no rule takes), `kept` then holding where the values are; 0
- * when the document must be expanded. */
+/* 1 when the deferred `doc` can take the patch as it is (every path reaches, through nodes alone,
+ * a number or a boolean of the file's bytes), `kept` then holding where the replaced values are;
+ * 0 when the document must be expanded. */
 int apply_kept_check(const apply_request *rq, const rb_doc *doc, apply_kept *kept);
 /* Are the written bytes the original's but inside the edited values? */
 int apply_kept_same_bytes(const apply_kept *kept, const uint8_t *original, size_t original_size,
