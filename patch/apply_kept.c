@@ -149,12 +149,17 @@ static const rb_node *walk_kept(const rb_doc *doc, const tokens *path)
     return scalar && n->section == 0 && n->src_size ? n : NULL; /* a value of the file's own bytes */
 }
 
-/* Test runs compare the two ways (tests/patch/kept_apply.sh): REBYTE_APPLY_EXPAND=1 expands always. */
-static int expansion_forced(void)
+/* Test runs compare the ways (tests/patch/kept_apply.sh): REBYTE_APPLY_EXPAND=1 expands always;
+ * =retry keeps the units and then takes no write as proven, so apply runs again expanded. */
+static const char *expand_setting(void)
 {
     const char *v = getenv("REBYTE_APPLY_EXPAND");
-    return v && *v && strcmp(v, "0") != 0;
+    return v && *v && strcmp(v, "0") != 0 ? v : NULL;
 }
+
+static int expansion_forced(void) { return expand_setting() && strcmp(expand_setting(), "retry") != 0; }
+
+static int retry_forced(void) { return expand_setting() && !strcmp(expand_setting(), "retry"); }
 
 static int rules_untouched(const rb_format *format, const tokens *path)
 {
@@ -223,7 +228,7 @@ static int by_offset(const void *x, const void *y)
 int apply_kept_same_bytes(const apply_kept *kept, const uint8_t *original, size_t original_size,
                           const uint8_t *written, size_t written_size)
 {
-    if (original_size != written_size) return 0;
+    if (original_size != written_size || retry_forced()) return 0;
     uint64_t ranges[APPLY_KEPT_MAX];
     for (size_t i = 0; i < kept->count; i++) ranges[i] = (uint64_t)kept->at[i] << 32 | kept->size[i];
     qsort(ranges, kept->count, sizeof ranges[0], by_offset);
