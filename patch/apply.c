@@ -15,6 +15,7 @@
 #include "patch/apply.h"
 #include "patch/apply_annotations.h"
 #include "patch/apply_assets.h"
+#include "patch/apply_kept.h"
 #include "patch/in_step.h"
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@
 #include "patch/model_select.h"
 #include "patch/model_draft.h"
 #include "core/json/json.h"
+#include "core/doc/doc.h"
+#include "core/error.h"
+#include "core/registry/registry.h"
 #include "patch/portable.h"
 #include "patch/stack.h"
 
@@ -40,24 +44,36 @@ static int apply_base_matches(const apply_request *rq, const rb_patch *patch)
  * read again alone as the comparison meets it (rb_model_equal_units): the comparison holds the
  * patched model and one unit of the re-read, not two whole models. A format that cannot read a
  * unit alone (no read_unit hook) is read in full, and a unit that cannot be read alone has the
- * re-read expanded first. */
-static int apply_verify(const apply_request *rq, const rb_doc *written, apply_outcome *out)
+ * re-read expanded first.
+ * A model whose units were kept as their bytes (`kept`, patch/apply_kept.c) is compared with the
+ * deferred re-read unit by unit, by their bytes, once the written file is proven the original's
+ * but in the edited values; 2 when it is not (apply runs again on the expanded model). A unit the
+ * re-read meets where the written model has the same bytes is taken from it, not read again. */
+static int apply_verify(const apply_request *rq, const rb_doc *written, const apply_kept *kept, apply_outcome *out)
 {
-    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name, .defer = written->format->read_unit != NULL};
+    if (kept && !apply_kept_same_bytes(kept, rq->data, rq->size, out->bytes, out->size)) return 2;
+    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name,
+                          .defer = kept || written->format->read_unit != NULL};
     rb_error err;
-    rb_doc *again = rb_doc_parse(out->bytes, out->size, &ro, &err);
+    /* kept: the re-read takes the units the write copied from `written` (same bytes, same
+     * offsets, the same reader inputs: what apply_kept_same_bytes proved), so only what is
+     * outside them is read again */
+    rb_doc *again = kept ? rb_doc_parse_beside(written->format, out->bytes, out->size, &ro, written, &err)
+                         : rb_doc_parse(out->bytes, out->size, &ro, &err);
     if (!again) {
         apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
         return -1;
     }
-    if (!rb_doc_units_read_alone(again) && rb_doc_expand(again, &err) != RB_OK) {
+    if (!kept && !rb_doc_units_read_alone(again) && rb_doc_expand(again, &err) != RB_OK) {
         apply_fail(out, RB_E_VERIFY, "the patched file does not re-read: %s", err.message);
         rb_doc_free(again);
         return -1;
     }
     rb_buf where;
     rb_buf_init(&where);
-    int same = rb_model_equal_units(written->root, again, &where, &err);
+    rb_error_clear(&err);
+    int same = kept ? rb_model_equal_kept_units(written->root, again->root, &where)
+                    : rb_model_equal_units(written->root, again, &where, &err);
     if (!same && err.status)
         apply_fail(out, RB_E_VERIFY, "the patched file does not re-read at %s: %s",
                    where.data ? (const char *)where.data : "?", err.message);
@@ -428,7 +444,7 @@ static int stack_on_model(const apply_request *rq, rb_doc *doc, apply_outcome *o
 
 /* A model the writer or the re-read refuses: the error names the file and the structure path,
  * and the patches that made the model. */
-static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome *out)
+static int write_and_verify(const apply_request *rq, rb_doc *doc, const apply_kept *kept, apply_outcome *out)
 {
     rb_error err;
     doc->edited = 1; /* descriptions check what an edit may break (rb_ar_checks_edits) */
@@ -438,7 +454,7 @@ static int write_and_verify(const apply_request *rq, rb_doc *doc, apply_outcome 
                    rb_error_format(&err, where, sizeof where));
         return -1;
     }
-    return apply_verify(rq, doc, out);
+    return apply_verify(rq, doc, kept, out);
 }
 
 /* The drafts the stack opened, built by the description; each node put in place counts as
@@ -458,25 +474,64 @@ static int build_units(rb_doc *doc, apply_outcome *out)
     return -1;
 }
 
-static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out);
+static int apply_stack_to(const apply_request *rq, rb_doc *doc, const apply_kept *kept, apply_outcome *out);
+
+/* The original read: deferred, its units kept as their bytes, when the patch reaches no unit
+ * (patch/apply_kept.c, `kept` set), else in full. NULL with out->error. */
+static rb_doc *read_original(const apply_request *rq, int defer, apply_kept *kept, int *keeps, apply_outcome *out)
+{
+    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name, .defer = defer};
+    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
+    *keeps = doc && defer && apply_kept_check(rq, doc, kept);
+    if (doc && doc->deferred_units && !*keeps && rb_doc_expand(doc, &out->error) != RB_OK) {
+        rb_doc_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* What a run that is taken again left in the outcome, put back. */
+typedef struct outcome_mark {
+    size_t lines, changes, operations;
+} outcome_mark;
+
+static void outcome_back_to(apply_outcome *out, const outcome_mark *mark)
+{
+    free(out->bytes);
+    out->bytes = NULL;
+    out->size = 0;
+    out->lines.size = mark->lines;
+    while (out->changes && json_array_size(out->changes) > mark->changes)
+        json_array_remove(out->changes, json_array_size(out->changes) - 1);
+    out->operations = mark->operations;
+    out->drafts = 0;
+    out->first_draft[0] = 0;
+}
 
 /* The file parsed once: {"$file": F} values become the format's operations (apply_assets.c)
- * read from it, then the stack is applied to it. */
+ * read from it, then the stack is applied to it. An apply on units kept as their bytes whose
+ * write is not what it proves (2) runs again on the expanded model. */
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
-    rb_read_options ro = {.file_name = rq->name};
-    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
-    if (!doc) return -1;
-    rb_patch **expanded = NULL;
-    if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
-        rb_doc_free(doc);
-        return -1;
+    outcome_mark mark = {out->lines.size, json_array_size(out->changes), out->operations};
+    int defer = apply_kept_wanted(rq, rb_registry_detect(rq->data, rq->size)), rc = 2;
+    for (int attempt = 0; rc == 2 && attempt < 2; attempt++) {
+        apply_kept kept;
+        int keeps = 0;
+        if (attempt) outcome_back_to(out, &mark);
+        rb_doc *doc = read_original(rq, defer && !attempt, &kept, &keeps, out);
+        if (!doc) return -1;
+        rb_patch **expanded = NULL;
+        if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
+            rb_doc_free(doc);
+            return -1;
+        }
+        apply_request with_assets = *rq;
+        if (expanded) with_assets.patches = (const rb_patch *const *)expanded;
+        rc = apply_stack_to(&with_assets, doc, keeps ? &kept : NULL, out);
+        apply_free_expanded(expanded, rq->count);
     }
-    apply_request with_assets = *rq;
-    if (expanded) with_assets.patches = (const rb_patch *const *)expanded;
-    int rc = apply_stack_to(&with_assets, doc, out);
-    apply_free_expanded(expanded, rq->count);
     return rc;
 }
 
@@ -488,7 +543,9 @@ static const char *encoding_now(const rb_doc *doc)
     return encoding ? encoding : "";
 }
 
-static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out)
+/* `kept`: the model's units are kept as their bytes and the patch reaches none of them, nor
+ * anything a rule reads (patch/apply_kept.c): the rules cannot change their verdict and are not run. */
+static int apply_stack_to(const apply_request *rq, rb_doc *doc, const apply_kept *kept, apply_outcome *out)
 {
     const char *read_as = encoding_now(doc);
     if (!(out->edited = edited_nodes_new()) || rb_drafts_begin(doc) != 0) {
@@ -496,16 +553,17 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
         apply_fail(out, RB_E_NOMEM, "out of memory");
         return -1;
     }
-    doc->blob_source = doc; /* {"$blob": ...} in a patch names bytes of this file */
+    /* {"$blob": ...} in a patch names bytes of this file (a kept model's patch has no blob) */
+    if (!kept) doc->blob_source = doc;
     int rc = 0;
     for (size_t p = 0; p < rq->count && rc == 0 && !rq->resolved; p++) rc = check_base_on_model(rq, doc, rq->patches[p], out);
-    if (rc == 0 && !rq->resolved) rc = apply_rules_before(doc, out);
+    if (rc == 0 && !rq->resolved && !kept) rc = apply_rules_before(doc, out);
     if (rc == 0) rc = stack_on_model(rq, doc, out);
     if (rq->resolved) rc = rc ? rc : 1; /* resolved: nothing more to do */
     if (rc == 0) rc = build_units(doc, out);
     rb_drafts_discard(doc);
     if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
-    if (rc == 0) rc = apply_rules_after(rq, doc, out);
+    if (rc == 0 && !kept) rc = apply_rules_after(rq, doc, out);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;
@@ -514,7 +572,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
      * the records' content: a patch that changes the encoding (a text form written as binary,
      * which needs the original beside it) leaves the guard its own decision. */
     doc->recordings_proven = rc == 0 && strcmp(read_as, encoding_now(doc)) == 0;
-    if (rc == 0) rc = write_and_verify(rq, doc, out);
+    if (rc == 0) rc = write_and_verify(rq, doc, kept, out);
     doc->recordings_proven = 0;
     doc->blob_source = NULL;
     doc->edited = 0;

@@ -328,6 +328,14 @@ rb_ar_unit rb_ar_unit_begin(rb_ar *ar);
  * reads back on write: what the unit did to its state), and the nodes its read built are freed.
  * NULL when it cannot be (an error, text, a stream or section opened inside it): the unit then
  * stays as read. */
+/* READ beside a document whose units the input holds (rb_doc.units_known, rb_doc_parse_beside):
+ * when its unit that begins at this offset has its bytes here, a deferred node of those bytes of
+ * the input (its side data, replay record included, the known unit's: the known document must
+ * outlive this one) is put in the current container and the cursor moved past it, and the known
+ * unit is returned so the format can take what its read would have left in the reader state;
+ * else NULL, and the caller reads the unit. Sound only where equal bytes at one offset read the
+ * same: the caller of rb_doc_parse_beside proves that (patch/apply_kept.c). */
+const rb_node *rb_ar_unit_known(rb_ar *ar);
 rb_node *rb_ar_unit_defer(rb_ar *ar, const rb_ar_unit *unit, const void *replay, size_t replay_size,
                           uint32_t replay_count, uint32_t flags);
 /* FROM_JSON (a build with rb_doc_state.defer_units): the unit built since `unit` written now

@@ -305,3 +305,44 @@ void rb_ar_copy_deferred(rb_ar *ar)
 rb_node *ar_unit_node(rb_ar *ar, const rb_ar_unit *u) { return ar->dir == RB_AR_FROM_JSON ? unit_node(ar, u) : NULL; }
 
 void ar_unit_free(rb_ar *ar, const rb_ar_unit *u) { free_since(ar, &u->arena, u->packed_tables); }
+
+/* The deferred unit of `n` or below it (`depth` levels) at `offset` of `section`, or NULL. */
+static const rb_node *known_unit_at(const rb_node *n, uint16_t section, uint64_t offset, int depth)
+{
+    if (n->kind == RB_K_DEFERRED) return n->section == section && n->src_offset == offset ? n : NULL;
+    if (!depth || !rb_node_is_container(n)) return NULL;
+    for (size_t i = 0; i < n->v.kids.count; i++) {
+        const rb_node *found = known_unit_at(n->v.kids.items[i], section, offset, depth - 1);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+enum { KNOWN_UNIT_DEPTH = 3 }; /* a unit in a list in a stream's record (GROFF in SZDD) */
+
+const rb_node *rb_ar_unit_known(rb_ar *ar)
+{
+    const rb_doc *known = ar->doc->units_known;
+    if (!known || !known->root || ar->dir != RB_AR_READ || ar->failed || ar->text || !ar->doc->defer_units)
+        return NULL;
+    const ar_range *r = ar_top_range(ar);
+    uint64_t offset = r->section_base + r->pos;
+    const rb_node *k = offset < UINT32_MAX ? known_unit_at(known->root, r->section, offset, KNOWN_UNIT_DEPTH) : NULL;
+    size_t size = k ? k->v.bytes.size : 0;
+    if (!k || !k->src_size || size > r->size - r->pos || memcmp(r->base + r->pos, k->v.bytes.data, size) != 0)
+        return NULL;
+    rb_node *d = rb_node_new(&ar->doc->arena, RB_K_DEFERRED, k->key);
+    if (!d || !ar_append_child(ar, ar_top_frame(ar)->node, d)) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    ar_top_frame(ar)->next = ar_top_frame(ar)->node->v.kids.count;
+    d->section = k->section;
+    d->src_offset = k->src_offset;
+    d->src_size = k->src_size;
+    d->deferred = k->deferred;
+    d->v.bytes.data = ar_take(ar, "unit", size);
+    d->v.bytes.size = size;
+    ar->doc->deferred_units++;
+    return k;
+}

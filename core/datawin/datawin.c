@@ -536,4 +536,6 @@ const rb_format rb_format_datawin = {
     .picture_pixels = datawin_picture_pixels,
     .followers = datawin_string_followers,
     .written_lists = datawin_written_lists,
+    .unit_reads = datawin_unit_reads,
+    .unit_member = datawin_unit_member,
 };

@@ -79,3 +79,23 @@ int datawin_write_deferred_chunk(rb_ar *ar, datawin_state *st)
     rb_ar_copy_deferred(ar);
     return 1;
 }
+
+/* What a chunk kept as its bytes takes from outside it when read (rb_format.unit_reads): GEN8's
+ * version and ids (read_gen8_facts, the version inference, the layouts they choose), its room
+ * order (GEN8's size) and its strings (checked against STRG). An edit elsewhere in GEN8 (its game
+ * id, window size, flags) leaves every other chunk's read as it was. */
+const char *const datawin_unit_reads[] = {
+    "/chunks/[id=GEN8]/bytecodeVersion", "/chunks/[id=GEN8]/major",       "/chunks/[id=GEN8]/minor",
+    "/chunks/[id=GEN8]/release",         "/chunks/[id=GEN8]/build",       "/chunks/[id=GEN8]/lastObject",
+    "/chunks/[id=GEN8]/lastTile",        "/chunks/[id=GEN8]/roomOrder",   "/chunks/[id=GEN8]/fileName",
+    "/chunks/[id=GEN8]/config",          "/chunks/[id=GEN8]/name",        "/chunks/[id=GEN8]/displayName",
+    "/chunks/[id=GEN8]/id",              NULL};
+
+/* A chunk kept as its bytes begins with its record's first member, the id (one_chunk). */
+int datawin_unit_member(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size)
+{
+    if (strcmp(key, "id") != 0 || unit->v.bytes.size < 8) return 0;
+    *bytes = unit->v.bytes.data;
+    *size = 4;
+    return 1;
+}

@@ -127,6 +127,9 @@ void datawin_defer_chunk(rb_ar *ar, datawin_state *st, const rb_ar_unit *unit, c
 /* WRITE: when the chunk list's next element is a chunk kept as its bytes, replays what its nodes'
  * write would have left in the state, copies its bytes and returns 1; else 0. */
 int datawin_write_deferred_chunk(rb_ar *ar, datawin_state *st);
+/* rb_format.unit_reads and unit_member of data.win (datawin_defer.c). */
+extern const char *const datawin_unit_reads[];
+int datawin_unit_member(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size);
 
 /* ---------- layout helpers (datawin_layout.c) ---------- */
 /* READ: `count` elements of at least `min_bytes_each` must fit in what is left (before any

@@ -306,12 +306,23 @@ static json_t *references_data(void)
     return o;
 }
 
+/* What the rules read (rb_rule.reads): GEN8's room order and every chunk REFERENCES names, as
+ * source or target (keep the two together); room-size-positive reads the rooms. */
+static const char *const REFERENCE_READS[] = {
+    "/chunks/[id=GEN8]/roomOrder", "/chunks/[id=ROOM]", "/chunks/[id=TPAG]", "/chunks/[id=TXTR]",
+    "/chunks/[id=SPRT]", "/chunks/[id=BGND]", "/chunks/[id=FONT]", "/chunks/[id=EMBI]", "/chunks/[id=SOND]",
+    "/chunks/[id=AGRP]", "/chunks/[id=AUDO]", "/chunks/[id=OBJT]", "/chunks/[id=CODE]", "/chunks/[id=SCPT]",
+    "/chunks/[id=GLOB]", "/chunks/[id=VARI]", "/chunks/[id=FUNC]", "/chunks/[id=TGIN]", "/chunks/[id=PSEM]",
+    "/chunks/[id=PSYS]", "/chunks/[id=SEQN]", NULL
+};
+static const char *const ROOM_READS[] = {"/chunks/[id=ROOM]", NULL};
+
 static const rb_rule DATAWIN_RULES[] = {
     {"references-in-range",
      "an index one entry uses to name another (an instance's object, a sprite frame's TPAG item, a TPAG item's "
      "texture page, a sound's audio group, ...) is inside the list it indexes",
-     references_in_range, RB_RULE_REFUSAL, references_data},
-    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL},
+     references_in_range, RB_RULE_REFUSAL, references_data, REFERENCE_READS},
+    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL, ROOM_READS},
 };
 
 const rb_rule *datawin_rules(size_t *count)

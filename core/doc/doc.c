@@ -153,8 +153,23 @@ static int expand_read(rb_doc *doc, rb_error *err)
     return ok;
 }
 
+static rb_doc *parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
+                        const rb_doc *known, rb_error *err);
+
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
                         rb_error *err)
+{
+    return parse_as(format, data, size, caller, NULL, err);
+}
+
+rb_doc *rb_doc_parse_beside(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
+                            const rb_doc *known, rb_error *err)
+{
+    return parse_as(format, data, size, caller, known, err);
+}
+
+static rb_doc *parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *caller,
+                        const rb_doc *known, rb_error *err)
 {
     rb_read_options options;
     rb_limits limits;
@@ -169,7 +184,10 @@ rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t siz
     doc->expand = expand_read;
     doc->expand_unit = rb_doc_expand_unit;
     doc->format = format;
-    if (!read_model(doc, data, size, name, err)) { rb_doc_free(doc); return NULL; }
+    doc->units_known = known;
+    int ok = read_model(doc, data, size, name, err);
+    doc->units_known = NULL; /* the read alone takes units from it */
+    if (!ok) { rb_doc_free(doc); return NULL; }
     return doc;
 }
 

@@ -9,6 +9,13 @@
 
 rb_doc *rb_doc_parse_as(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
                         rb_error *err);
+/* rb_doc_parse_as with options.defer, beside `known`, a document read deferred from bytes the
+ * input holds unchanged around values no unit's read takes: each of its units found at the same
+ * offset with the same bytes is taken as it is instead of read again (rb_ar_unit_known), side
+ * data shared, so the result must not outlive `known`. The caller proves the inputs the same
+ * (patch/apply_kept.c, the check of apply's write). */
+rb_doc *rb_doc_parse_beside(const rb_format *format, const uint8_t *data, size_t size, const rb_read_options *options,
+                            const rb_doc *known, rb_error *err);
 /* A document holding a copy of `doc`'s model, to edit without reading the file again (what a diff
  * replays its operations on): containers copied, the values' bytes and the streams' and deferred
  * units' side data still `doc`'s, so it must not outlive `doc`. NULL when out of memory. */

@@ -33,6 +33,10 @@ typedef struct rb_rule {
     rb_rule_kind kind;
     /* the lists the rule checks against, as `check --rules` prints them (NULL: none) */
     json_t *(*data)(void);
+    /* what the rule reads (JSON pointers as rb_format.unit_reads spells them, NULL-terminated):
+     * an edit outside them cannot change its verdict, so an apply that reaches none of them
+     * need not run it (patch/apply_kept.c). NULL: anything. */
+    const char *const *reads;
 } rb_rule;
 
 /* Reports a violation of the running rule at model path `path`, of the rule's kind. */

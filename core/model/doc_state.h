@@ -95,6 +95,9 @@ struct rb_doc {
     int defer_units;
     int check_units; /* rb_read_options.check_units: a unit deferred only when its nodes write its bytes */
     size_t deferred_units;
+    /* read beside a document whose units the input holds unchanged (rb_doc_parse_beside): a unit
+     * whose bytes are at the same offset is taken from it, not read again (rb_ar_unit_known) */
+    const struct rb_doc *units_known;
     int (*expand)(struct rb_doc *doc, rb_error *err);
     /* reads one deferred unit again alone into the caller's arena, the model untouched
      * (core/archive/archive_unit.c rb_doc_expand_unit; set by the parse): how a dump prints one unit at a

@@ -143,6 +143,14 @@ typedef struct rb_format {
      * (core/archive/archive_unit.c rb_doc_expand_unit): sets up the reader state the unit began with and
      * describes it. 0 when it cannot (no start record). */
     int (*read_unit)(struct rb_ar *ar, const rb_node *unit);
+    /* Optional, for an edit that reaches no unit (patch/apply_kept.c;
+     * docs/performance.md "An edit that reaches no unit"): the values outside the deferred units
+     * that the units' reads take (JSON pointers, a list element by a selector `[key=value]`,
+     * NULL-terminated; a value below one counts). NULL: not stated, every apply expands. */
+    const char *const *unit_reads;
+    /* Optional, with unit_reads: member `key` of deferred list element `unit` as its bytes (a
+     * data.win chunk's id), without reading the unit; 0 when not known. */
+    int (*unit_member)(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size);
     /* Optional: the document seen from above (`rebyte render`, core/model/plan.h): fills `plan`
      * with what it holds where (GBX: a map's blocks and items, a ghost's path; data.win: a
      * room's instances); 0, or -1 with `why` when it holds nothing to draw. */

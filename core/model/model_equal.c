@@ -57,6 +57,7 @@ typedef struct compare {
     rb_error *err;
     const rb_node *chain[RB_UNIT_CHAIN]; /* b's containers walked into, innermost first */
     size_t depth;
+    int kept_units; /* rb_model_equal_kept_units: two units of equal bytes at one offset are equal */
 } compare;
 
 static int differs_at(const rb_buf *path, rb_buf *where)
@@ -186,6 +187,9 @@ static int equal_records(const rb_node *a, const rb_node *b, compare *c)
 static int equal_at(const rb_node *a, const rb_node *b, compare *c)
 {
     if (a == b) return 1;
+    if (c->kept_units && a->kind == RB_K_DEFERRED && b->kind == RB_K_DEFERRED)
+        return a->section == b->section && a->src_offset == b->src_offset && same_bytes(a, b) ? 1
+                                                                                            : differs_at(c->path, c->where);
     if (rb_model_list_like(a) && rb_model_list_like(b)) return equal_lists(a, b, c);
     if ((rb_model_record_like(a) && rb_model_record_like(b)) || (a->kind == RB_K_STREAM && b->kind == RB_K_STREAM))
         return equal_records(a, b, c);
@@ -228,6 +232,12 @@ int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, r
     rb_arena_free(&arena);
     if (err) rb_error_copy(err, &unit_err);
     return same;
+}
+
+int rb_model_equal_kept_units(const rb_node *a, const rb_node *b, rb_buf *where)
+{
+    compare c = {.kept_units = 1};
+    return equal_from(a, b, "", where, &c);
 }
 
 /* Without the place of the difference, so nothing is allocated: what `diff` compares list

@@ -17,6 +17,11 @@ int rb_model_equal(const rb_node *a, const rb_node *b, const char *path, rb_buf 
  * compared, and its memory given back, so the comparison holds one unit's nodes at a time and
  * `b_doc` is not changed. A unit that cannot be read alone is a difference (`err` says why). */
 int rb_model_equal_units(const rb_node *a, const rb_doc *b_doc, rb_buf *where, rb_error *err);
+/* rb_model_equal of two deferred models whose units were read from files that are the same bytes
+ * everywhere but in values outside every unit, values no unit's read takes (rb_format.unit_reads):
+ * two units of equal bytes at the same offset are then the same nodes. The caller proves that
+ * of the files (patch/apply_kept.c: apply's edit that reaches no unit). */
+int rb_model_equal_kept_units(const rb_node *a, const rb_node *b, rb_buf *where);
 /* Two deferred units (RB_K_DEFERRED) that hold the same nodes without reading them: equal bytes,
  * read from the same reader state (rb_deferred.same_start), neither reading nodes outside it
  * (docs/usage.md "Diffs": units whose bytes are equal). 0 when that is not known. */

@@ -783,7 +783,8 @@ static rb_node *defer_sections(rb_ar *ar, groff_state *st, const rb_ar_unit *uni
     return d;
 }
 
-/* WRITE: the uses a deferred sections unit counted when it was read. */
+/* WRITE, and READ beside a document that has the unit: the uses a deferred sections unit counted
+ * when it was read. */
 static void replay_uses(groff_state *st, const rb_deferred *unit)
 {
     const uint32_t *uses = unit->replay;
@@ -818,13 +819,18 @@ static uint64_t groff_sections(rb_ar *ar, groff_state *st, uint64_t base, uint64
         rb_ar_copy_deferred(ar);
         return deferred->deferred->elements;
     }
-    rb_ar_mark mark = rb_ar_mark_here(ar);
-    size_t notes = rb_ar_doc(ar)->note_count;
     /* Only a read keeps the sections as their bytes: a build (FROM_JSON) has no bytes to keep
      * yet, and letting go of sections it built would make it build them all again. */
     /* A read that checks its units (rb_ar_checks_units) keeps the sections as nodes: their write
      * is not made alone (the name uses it counts go to the name table written after them). */
     int keeps_bytes = rb_ar_direction(ar) == RB_AR_READ && !rb_ar_checks_units(ar);
+    const rb_node *known = keeps_bytes ? rb_ar_unit_known(ar) : NULL;
+    if (known) { /* READ beside a document with these sections: the name uses their read counted */
+        replay_uses(st, known->deferred);
+        return known->deferred->elements;
+    }
+    rb_ar_mark mark = rb_ar_mark_here(ar);
+    size_t notes = rb_ar_doc(ar)->note_count;
     rb_ar_unit unit = keeps_bytes ? rb_ar_unit_begin(ar) : (rb_ar_unit){0};
     if (!unit.open) return describe_sections(ar, st, base, count_read, NULL);
     uint64_t count = describe_sections(ar, st, base, count_read, &unit);
@@ -1006,6 +1012,13 @@ static void groff_describe(rb_ar *ar)
 /* Natural keys: a symbol by its handle, since its text is what a rename edits. */
 static const rb_key_set GROFF_IDENTITY_KEYS[] = {{20, {"handle", NULL}}};
 
+/* What the sections unit's read takes from outside it (rb_format.unit_reads): the name table and the
+ * stored counts and offsets that place it (prescan_names), the container's version, and all of an
+ * SZDD-packed file's content (one stream: an edit there re-encodes around the unit). */
+static const char *const GROFF_UNIT_READS[] = {"/symbols", "/unsortedNameTable", "/storedNameCount",
+                                               "/storedNameTableOffset", "/storedNameTableSize", "/storedFileSize",
+                                               "/containerVersion", "/content", "/szdd", NULL};
+
 const rb_format rb_format_groff = {
     .name = "groff",
     .description = "Trespasser GROFF container (.grf level, .scn scene, savegame; plain or SZDD-packed)",
@@ -1021,4 +1034,5 @@ const rb_format rb_format_groff = {
     .rules = groff_rules,
     .identity_keys = GROFF_IDENTITY_KEYS,
     .identity_key_count = 1,
+    .unit_reads = GROFF_UNIT_READS,
 };

@@ -47,3 +47,6 @@ add_test(NAME diff_law_names_public COMMAND test_diff_law --sequences 0 --names 
 set_tests_properties(diff_law_names_public PROPERTIES LABELS long TIMEOUT 3600 SKIP_RETURN_CODE 77)
 
 rebyte_add_script_test(patch_each patch/patch_each.sh)
+# an edit that reaches no unit: apply on the deferred model gives the expanded apply's bytes
+# (GROFF and data.win corpus files, edits kept and edits that expand)
+rebyte_add_script_test(kept_apply patch/kept_apply.sh)

@@ -8,7 +8,11 @@
  *     of the file's table, the uses replayed plus the symbol's `extraReferences` are the
  *     reference count the file stores (the name table is derived from them when it is written);
  *   - the deferred model's arena holds less than the full model's, and at most a quarter of it
- *     for a file of 1 MiB or more (the deferred model's memory is met by what is not built).
+ *     for a file of 1 MiB or more (the deferred model's memory is met by what is not built);
+ *   - read beside its own deferred read (rb_doc_parse_beside: the check of a kept apply's write,
+ *     patch/apply_kept.c), a plain file's unit is taken, not read again, and the model is the
+ *     deferred read's; with one byte of the unit changed the unit is read again (and so refused,
+ *     or kept as the new bytes), never taken.
  * That deferred and full reads agree in everything else is the deferred law's (tests/engine/law_deferred.c).
  *
  * Usage: test_groff_deferred PATH... [--shared PATH...]  (the paths after --shared are real files
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "core/doc/doc.h"
+#include "core/model/model_equal.h"
 #include "core/registry/registry.h"
 #include "core/tres/tres.h"
 #include "tests/test_util.h"
@@ -71,6 +76,36 @@ static void check_replay(const char *path, const uint8_t *header, const rb_node 
     }
 }
 
+/* The sections unit of a plain GROFF model, or NULL. */
+static const rb_node *sections_unit(const rb_doc *doc)
+{
+    const rb_node *unit = doc ? rb_node_get(doc->root, "sections") : NULL;
+    return unit && unit->kind == RB_K_DEFERRED ? unit : NULL;
+}
+
+static void check_beside(const char *path, const uint8_t *data, size_t size, const rb_doc *deferred)
+{
+    const rb_node *known = sections_unit(deferred);
+    if (!known) return; /* a packed file: its unit is inside the stream */
+    rb_read_options options = {.size = sizeof options, .file_name = "input", .defer = 1};
+    rb_error err;
+    rb_doc *again = rb_doc_parse_beside(&rb_format_groff, data, size, &options, deferred, &err);
+    const rb_node *taken = sections_unit(again);
+    CHECK(taken && taken->deferred == known->deferred, "%s: read beside itself, the unit was not taken", path);
+    CHECK(again && rb_model_equal_kept_units(deferred->root, again->root, NULL),
+          "%s: read beside itself, the model is not the deferred read's", path);
+    rb_doc_free(again);
+    uint8_t *damaged = malloc(size);
+    if (!damaged) return;
+    memcpy(damaged, data, size);
+    damaged[known->src_offset + known->v.bytes.size / 2] ^= 0x5A;
+    again = rb_doc_parse_beside(&rb_format_groff, damaged, size, &options, deferred, &err);
+    taken = sections_unit(again);
+    CHECK(!taken || taken->deferred != known->deferred, "%s: a unit with a byte changed was taken", path);
+    rb_doc_free(again);
+    free(damaged);
+}
+
 static void check_groff(const char *path, const uint8_t *data, size_t size)
 {
     rb_doc *full = read_groff(data, size, 0), *deferred = read_groff(data, size, 1);
@@ -102,6 +137,7 @@ static void check_groff(const char *path, const uint8_t *data, size_t size)
     if (size >= LARGE_FILE)
         CHECK(deferred_arena * 4 <= full_arena, "%s: deferred model %zu bytes, more than a quarter of the full %zu",
               path, deferred_arena, full_arena);
+    check_beside(path, data, size, deferred);
     printf("%s: model %zu -> %zu bytes deferred\n", path, full_arena, deferred_arena);
     rb_doc_free(full);
     rb_doc_free(deferred);

@@ -22,7 +22,8 @@ set_tests_properties(tres_wtd PROPERTIES ENVIRONMENT "REBYTE_SHARED=${REBYTE_SHA
 rebyte_add_script_test(tres_wtd_edits tres/wtd_edits.sh)
 
 # GROFF's deferred unit: its span and element count, its replay record against the stored
-# reference counts, the deferred model's size (docs/formats/tres.md "The deferred model").
+# reference counts, the deferred model's size, and read beside a document that has it, taken
+# only when its bytes are unchanged (docs/formats/tres.md "The deferred model").
 rebyte_add_test_program(test_groff_deferred ${CMAKE_CURRENT_LIST_DIR}/test_groff_deferred.c)
 add_test(NAME tres_groff_deferred COMMAND test_groff_deferred ${PROJECT_SOURCE_DIR}/samples/tres
          --shared ${REBYTE_SHARED}/corpus/tres)
