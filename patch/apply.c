@@ -15,10 +15,12 @@
 #include "patch/apply.h"
 #include "patch/apply_annotations.h"
 #include "patch/apply_assets.h"
+#include "patch/apply_units.h"
 #include "patch/in_step.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "core/error.h"
 #include "core/model/model_equal.h"
 #include "patch/model_edit.h"
 #include "patch/model_select.h"
@@ -460,14 +462,18 @@ static int build_units(rb_doc *doc, apply_outcome *out)
 
 static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *out);
 
-/* The file parsed once: {"$file": F} values become the format's operations (apply_assets.c)
- * read from it, then the stack is applied to it. */
-int apply_on_model(const apply_request *rq, apply_outcome *out)
+/* The file parsed (deferred when `units`: apply_units.c expands what the operations reach),
+ * {"$file": F} values become the format's operations (apply_assets.c) read from it, then the
+ * stack is applied to it. */
+static int apply_parsed(const apply_request *rq, int units, apply_outcome *out)
 {
-    if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
-    rb_read_options ro = {.file_name = rq->name};
+    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name, .defer = units};
     rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
     if (!doc) return -1;
+    if (units && apply_units_expand_reached(doc, rq, &out->error) != 0) {
+        rb_doc_free(doc);
+        return -1;
+    }
     rb_patch **expanded = NULL;
     if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
         rb_doc_free(doc);
@@ -478,6 +484,35 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
     int rc = apply_stack_to(&with_assets, doc, out);
     apply_free_expanded(expanded, rq->count);
     return rc;
+}
+
+/* What a run that gave up reported, forgotten before the run on the full model. */
+static void outcome_restart(apply_outcome *out)
+{
+    free(out->bytes);
+    out->bytes = NULL;
+    out->size = 0;
+    out->lines.size = 0;
+    if (out->changes) json_array_clear(out->changes);
+    out->operations = 0;
+    out->drafts = 0;
+    out->first_draft[0] = 0;
+    rb_error_clear(&out->error);
+    json_decref(out->rules_before);
+    out->rules_before = NULL;
+}
+
+/* The attempt on the original read deferred first, where it may do (apply_units.c); whatever
+ * it gives up on, success or refusal, is decided again on the full model. */
+int apply_on_model(const apply_request *rq, apply_outcome *out)
+{
+    if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
+    if (apply_units_possible(rq)) {
+        if (apply_parsed(rq, 1, out) == 0) return 0;
+        if (getenv("RB_DEBUG_UNITS")) fprintf(stderr, "units gave up: %s\n", out->error.message);
+        outcome_restart(out);
+    }
+    return apply_parsed(rq, 0, out);
 }
 
 /* The encoding the model is written in (GBX: binary or text; a literal), or "" for a format
@@ -506,6 +541,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, apply_outcome *o
     rb_drafts_discard(doc);
     if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
     if (rc == 0) rc = apply_rules_after(rq, doc, out);
+    rb_buf_free(&out->rule_facts);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;

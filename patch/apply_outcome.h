@@ -40,6 +40,8 @@ typedef struct apply_outcome {
     rb_error error;   /* on failure */
     rb_buf lines;     /* report lines (apply_outcome.c put_line) */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
+    /* what the rules read the units still deferred against, before the patches (apply_rules.c) */
+    rb_buf rule_facts;
     struct edited_nodes *edited; /* what the edits reached (apply_recordings.c) */
 } apply_outcome;
 
