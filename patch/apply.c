@@ -507,9 +507,8 @@ static void outcome_restart(apply_outcome *out)
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
-    if (apply_units_possible(rq)) {
-        if (apply_parsed(rq, 1, out) == 0) return 0;
-        if (getenv("RB_DEBUG_UNITS")) fprintf(stderr, "units gave up: %s\n", out->error.message);
+    if (!rq->whole && apply_units_possible(rq)) {
+        if ((out->on_units = apply_parsed(rq, 1, out) == 0)) return 0;
         outcome_restart(out);
     }
     return apply_parsed(rq, 0, out);

@@ -1,7 +1,7 @@
 /*
- * Apply on the original read deferred (docs/performance.md "An edit costs what it touches,
- * part III"): the units the operations' paths and selectors reach are expanded in their place
- * (core/archive/archive_unit.c), the others stay their bytes and are written as them.
+ * Apply on the original read deferred: the units the operations' paths and selectors reach are
+ * expanded in their place (core/archive/archive_unit.c), the others stay their bytes and are
+ * written as them (docs/performance.md "An edit costs what it touches, part III").
  *
  * The attempt is only taken where it is sound by construction, and it may still give up:
  * - the operations are "replace" and "test" on paths (no structural edit, whose in-step lists
@@ -125,6 +125,18 @@ static int simple_selector(const char *raw, size_t length, char *key, size_t key
 
 static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error *err);
 
+/* Does element `element`'s integer member `key` differ from `value` in every era's spelling
+ * (rb_format.era_id)? 0 when it may match, or when it is no integer. */
+static int member_differs(const rb_doc *doc, const rb_node *element, const char *key, uint64_t value)
+{
+    const rb_node *m = rb_node_get(element, key);
+    if (!m || m->kind != RB_K_INT || m->v.bits == value) return 0;
+    uint64_t now, asked;
+    if (doc->format->era_id && doc->format->era_id(m, m->v.bits, &now) && doc->format->era_id(m, value, &asked))
+        return now != asked;
+    return 1;
+}
+
 /* A selector "[key=number]" over a list: the deferred elements whose bytes say they differ
  * (rb_format.unit_may_match) are passed by, the others made nodes and walked into. */
 static int walk_matches(rb_doc *doc, const walk_at *at, const char *key, uint64_t value, rb_pointer_walk w,
@@ -133,7 +145,9 @@ static int walk_matches(rb_doc *doc, const walk_at *at, const char *key, uint64_
     rb_node *list = at->node;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         const rb_node *kid = list->v.kids.items[i];
-        if (kid->kind == RB_K_DEFERRED && !doc->format->unit_may_match(list, kid, key, value)) continue;
+        if (kid->kind == RB_K_DEFERRED ? !doc->format->unit_may_match(list, kid, key, value)
+                                       : member_differs(doc, kid, key, value))
+            continue;
         rb_node *element = expanded_child(doc, at, i, err);
         walk_at into;
         if (!element) return 0;

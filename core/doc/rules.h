@@ -28,7 +28,7 @@ typedef struct rb_rule_run {
 } rb_rule_run;
 
 /* What a rule reads, so that it can run on a document whose units are still deferred (apply
- * reads the original deferred and expands only what the patch reaches: docs/performance.md
+ * reads the original deferred and expands only what the patch reaches; docs/performance.md
  * "An edit costs what it touches, part III"). */
 typedef enum rb_rule_reach {
     RB_RULE_READS_ALL = 0, /* anything: it runs on a document with every unit expanded */
