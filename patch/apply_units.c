@@ -104,7 +104,7 @@ static size_t index_of(const rb_node *parent, const rb_node *kid)
     return parent->v.kids.count;
 }
 
-/* A selector "[key=number]" (one condition, a number in any base strtoull reads): its key in
+/* A selector "[key=number]" (one condition; the number hexadecimal after 0x, or decimal): its key in
  * `key` and its value; 0 for any other selector. */
 static int simple_selector(const char *raw, size_t length, char *key, size_t key_size, uint64_t *value)
 {
@@ -118,9 +118,14 @@ static int simple_selector(const char *raw, size_t length, char *key, size_t key
     key[key_length] = 0;
     memcpy(text, equals + 1, value_length);
     text[value_length] = 0;
+    /* hexadecimal after "0x", or decimal without a leading zero (which strtoull's base 0 would
+     * read as octal, and a selector as decimal) */
+    int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    if (!hex && (text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1]))) return 0;
     char *end;
-    *value = strtoull(text, &end, 0);
-    return text[0] >= '0' && text[0] <= '9' && !*end && strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == key_length;
+    *value = strtoull(text, &end, hex ? 16 : 10);
+    return !*end && end > text + (hex ? 2 : 0) &&
+           strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == key_length;
 }
 
 static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error *err);
