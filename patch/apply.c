@@ -16,10 +16,12 @@
 #include "patch/apply_annotations.h"
 #include "patch/apply_assets.h"
 #include "patch/apply_kept.h"
+#include "patch/apply_units.h"
 #include "patch/in_step.h"
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "core/error.h"
 #include "core/model/model_equal.h"
 #include "patch/model_edit.h"
 #include "patch/model_select.h"
@@ -506,15 +508,53 @@ static void outcome_back_to(apply_outcome *out, const outcome_mark *mark)
     out->operations = mark->operations;
     out->drafts = 0;
     out->first_draft[0] = 0;
+    rb_error_clear(&out->error);
+    json_decref(out->rules_before);
+    out->rules_before = NULL;
 }
 
-/* The file parsed once: {"$file": F} values become the format's operations (apply_assets.c)
- * read from it, then the stack is applied to it. An apply on units kept as their bytes whose
- * write is not what it proves (2) runs again on the expanded model. */
+/* The stack applied to `doc`, after {"$file": F} values became the format's operations
+ * (apply_assets.c) read from it. */
+static int apply_with_assets(const apply_request *rq, rb_doc *doc, const apply_kept *kept, apply_outcome *out)
+{
+    rb_patch **expanded = NULL;
+    if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
+        rb_doc_free(doc);
+        return -1;
+    }
+    apply_request with_assets = *rq;
+    if (expanded) with_assets.patches = (const rb_patch *const *)expanded;
+    int rc = apply_stack_to(&with_assets, doc, kept, out);
+    apply_free_expanded(expanded, rq->count);
+    return rc;
+}
+
+/* The original read deferred and the units the operations reach expanded in place
+ * (apply_units.c), then the stack applied. */
+static int apply_on_units(const apply_request *rq, apply_outcome *out)
+{
+    rb_read_options ro = {.size = sizeof ro, .file_name = rq->name, .defer = 1};
+    rb_doc *doc = rb_doc_parse(rq->data, rq->size, &ro, &out->error);
+    if (!doc) return -1;
+    if (apply_units_expand_reached(doc, rq, &out->error) != 0) {
+        rb_doc_free(doc);
+        return -1;
+    }
+    return apply_with_assets(rq, doc, NULL, out);
+}
+
+/* Three ways, cheapest first, each answer proven or taken again by the next: the units a
+ * patch's paths reach expanded (apply_units.c: formats that read a unit alone), the units kept
+ * as their bytes when the patch reaches none (apply_kept.c; a write that is not what it proves,
+ * 2, runs again), the file read in full. */
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
     outcome_mark mark = {out->lines.size, json_array_size(out->changes), out->operations};
+    if (!rq->whole && apply_units_possible(rq)) {
+        if ((out->on_units = apply_on_units(rq, out) == 0)) return 0;
+        outcome_back_to(out, &mark);
+    }
     int defer = apply_kept_wanted(rq, rb_registry_detect(rq->data, rq->size)), rc = 2;
     for (int attempt = 0; rc == 2 && attempt < 2; attempt++) {
         apply_kept kept;
@@ -522,15 +562,7 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
         if (attempt) outcome_back_to(out, &mark);
         rb_doc *doc = read_original(rq, defer && !attempt, &kept, &keeps, out);
         if (!doc) return -1;
-        rb_patch **expanded = NULL;
-        if (apply_expand_assets(rq, doc, &expanded, &out->error) != 0) {
-            rb_doc_free(doc);
-            return -1;
-        }
-        apply_request with_assets = *rq;
-        if (expanded) with_assets.patches = (const rb_patch *const *)expanded;
-        rc = apply_stack_to(&with_assets, doc, keeps ? &kept : NULL, out);
-        apply_free_expanded(expanded, rq->count);
+        rc = apply_with_assets(rq, doc, keeps ? &kept : NULL, out);
     }
     return rc;
 }
@@ -564,6 +596,7 @@ static int apply_stack_to(const apply_request *rq, rb_doc *doc, const apply_kept
     rb_drafts_discard(doc);
     if (rc == 0) rc = apply_recordings_unchanged(rq, doc, out);
     if (rc == 0 && !kept) rc = apply_rules_after(rq, doc, out);
+    rb_buf_free(&out->rule_facts);
     rb_model_select_free(doc); /* the indexes serve this run's selectors only */
     edited_nodes_free(out->edited);
     out->edited = NULL;

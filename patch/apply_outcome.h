@@ -26,6 +26,7 @@ typedef struct apply_request {
     /* `rebyte resolve`: every operation carried out is appended here as a plain operation, and
      * the run stops after the stack (nothing is built, checked or written) */
     json_t *resolved;
+    int whole; /* no attempt on the original read deferred (the law test compares the two) */
 } apply_request;
 
 /* What a run produced. */
@@ -40,7 +41,10 @@ typedef struct apply_outcome {
     rb_error error;   /* on failure */
     rb_buf lines;     /* report lines (apply_outcome.c put_line) */
     json_t *rules_before; /* the original's game-rule violations ({"rule path": true}) */
+    /* what the rules read the units still deferred against, before the patches (apply_rules.c) */
+    rb_buf rule_facts;
     struct edited_nodes *edited; /* what the edits reached (apply_recordings.c) */
+    int on_units; /* the run on the original read deferred gave the answer (apply_units.c) */
 } apply_outcome;
 
 /* Report lines (apply_outcome.c): information, and warnings; the first failure stands. */

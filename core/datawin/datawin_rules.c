@@ -321,8 +321,8 @@ static const rb_rule DATAWIN_RULES[] = {
     {"references-in-range",
      "an index one entry uses to name another (an instance's object, a sprite frame's TPAG item, a TPAG item's "
      "texture page, a sound's audio group, ...) is inside the list it indexes",
-     references_in_range, RB_RULE_REFUSAL, references_data, REFERENCE_READS},
-    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL, ROOM_READS},
+     references_in_range, RB_RULE_REFUSAL, references_data, .reads = REFERENCE_READS},
+    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL, .reads = ROOM_READS},
 };
 
 const rb_rule *datawin_rules(size_t *count)

@@ -30,9 +30,12 @@ static rb_status write_doc(rb_doc *doc, const rb_write_options *caller, const ui
         return RB_E_USAGE;
     }
     /* the race-recording guard compares the recordings with another file's by their nodes: a parsed
-     * document's deferred units may hold recordings, a build's never do (rb_ar_unit_write) */
+     * document's deferred units may hold recordings, a build's never do (rb_ar_unit_write). A
+     * document that is its own blob source (apply's) has no other original: its units still
+     * deferred are its file's (core/doc/recording_guard.c rb_records_guard) */
     int parsed = doc->section_count && doc->sections[0].data;
-    if ((doc->original || doc->blob_source) && parsed &&
+    int other = doc->original || (doc->blob_source && doc->blob_source != doc);
+    if (other && parsed &&
         rb_doc_refuse_deferred(doc, "a write against another original", err)) {
         *out = NULL;
         *out_size = 0;

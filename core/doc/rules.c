@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "core/buf.h"
 #include "core/doc/doc.h"
 #include "core/doc/rules.h"
 
@@ -41,4 +42,16 @@ size_t rb_rules_run(const rb_doc *doc, rb_check_report report, void *context)
         total += run.violations;
     }
     return total;
+}
+
+int rb_rules_run_partly(const rb_doc *doc, rb_check_report report, void *context, rb_buf *facts, size_t *found)
+{
+    size_t count = 0;
+    const rb_rule *rules = doc->format->rules ? doc->format->rules(&count) : NULL;
+    for (size_t i = 0; doc->deferred_units && i < count; i++)
+        if (rules[i].reach == RB_RULE_READS_ALL) return -1;
+    for (size_t i = 0; i < count; i++)
+        if (rules[i].reach == RB_RULE_READS_UNITS && rules[i].facts) rules[i].facts(doc, facts);
+    *found = rb_rules_run(doc, report, context);
+    return 0;
 }

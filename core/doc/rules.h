@@ -13,6 +13,7 @@
 #include "rebyte.h"
 
 struct rb_doc;
+struct rb_buf;
 
 typedef enum rb_rule_kind { RB_RULE_REFUSAL, RB_RULE_WARNING } rb_rule_kind;
 
@@ -26,6 +27,18 @@ typedef struct rb_rule_run {
     rb_rule_kind kind; /* of the rule being run */
 } rb_rule_run;
 
+/* What a rule reads, so that it can run on a document whose units are still deferred (apply
+ * reads the original deferred and expands only what the patch reaches; docs/performance.md
+ * "An edit costs what it touches, part III"). */
+typedef enum rb_rule_reach {
+    RB_RULE_READS_ALL = 0, /* anything: it runs on a document with every unit expanded */
+    RB_RULE_READS_NODES,   /* only nodes no unit holds (and element counts, which a unit keeps) */
+    /* inside units, one element at a time against facts read outside them (`facts`): a unit left
+     * deferred is skipped, and its verdict cannot change while its bytes, its start and the
+     * facts are unchanged */
+    RB_RULE_READS_UNITS,
+} rb_rule_reach;
+
 typedef struct rb_rule {
     const char *name;        /* "block-direction": short, stable, what a user types */
     const char *description; /* one line: what the game expects */
@@ -33,6 +46,10 @@ typedef struct rb_rule {
     rb_rule_kind kind;
     /* the lists the rule checks against, as `check --rules` prints them (NULL: none) */
     json_t *(*data)(void);
+    rb_rule_reach reach;
+    /* RB_RULE_READS_UNITS: appends what the rule checks each unit's elements against (a map's
+     * size and block version), as bytes two runs compare */
+    void (*facts)(const struct rb_doc *doc, struct rb_buf *out);
     /* what the rule reads (JSON pointers as rb_format.unit_reads spells them, NULL-terminated):
      * an edit outside them cannot change its verdict, so an apply that reaches none of them
      * need not run it (patch/apply_kept.c). NULL: anything. */
@@ -46,4 +63,10 @@ void rb_rule_warned(rb_rule_run *run, const char *path, const char *fmt, ...) __
 
 /* Runs every rule of the document's format; returns how many violations were reported. */
 size_t rb_rules_run(const struct rb_doc *doc, rb_check_report report, void *context);
+/* The same on a document whose units may still be deferred: each rule skips the units left
+ * deferred (rb_rule_reach), and `facts` gets what the rules read units against (compare two runs'
+ * facts: where they are equal, a unit deferred in both has the same verdict in both). -1, nothing
+ * run, when a rule declares no reach and a unit is deferred (expand the document first). */
+int rb_rules_run_partly(const struct rb_doc *doc, rb_check_report report, void *context, struct rb_buf *facts,
+                        size_t *found);
 #endif

@@ -151,6 +151,12 @@ typedef struct rb_format {
     /* Optional, with unit_reads: member `key` of deferred list element `unit` as its bytes (a
      * data.win chunk's id), without reading the unit; 0 when not known. */
     int (*unit_member)(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size);
+    /* Optional, with read_unit: can deferred unit `unit`, an element of `list`, have `value` as its
+     * member `key`, as a selector compares it (a chunk's id in any era's spelling)? 0 only when
+     * its bytes say it has not (GBX: a body chunk's id is its first four bytes), so that a
+     * selector passes it without expanding it (patch/apply_units.c); 1 when it may, or when
+     * the bytes do not say. */
+    int (*unit_may_match)(const rb_node *list, const rb_node *unit, const char *key, uint64_t value);
     /* Optional: the document seen from above (`rebyte render`, core/model/plan.h): fills `plan`
      * with what it holds where (GBX: a map's blocks and items, a ghost's path; data.win: a
      * room's instances); 0, or -1 with `why` when it holds nothing to draw. */

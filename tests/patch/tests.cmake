@@ -50,3 +50,15 @@ rebyte_add_script_test(patch_each patch/patch_each.sh)
 # an edit that reaches no unit: apply on the deferred model gives the expanded apply's bytes
 # (GROFF and data.win corpus files, edits kept and edits that expand)
 rebyte_add_script_test(kept_apply patch/kept_apply.sh)
+# apply on the original read deferred gives the full model's bytes or refusal: the cookbook's
+# recipes, a rename, and edits of lookback strings defined before the blocks list (the sample map,
+# and corpus maps of three eras when present)
+rebyte_add_test_program(test_apply_units patch/test_apply_units.c)
+set(REBYTE_APPLY_UNITS_MAPS ${PROJECT_SOURCE_DIR}/samples/gbx/sample.Map.Gbx)
+foreach(map 8c0fbe56_Summer_2021_-_25.Map.Gbx bb83a72c_Fall_2020_-_12.Map.Gbx be63968b_Fall_2021_-_16.Map.Gbx 1f1a505f_DemoRace1.Challenge.Gbx)
+  if(EXISTS ${REBYTE_SHARED}/corpus/gbx/${map})
+    list(APPEND REBYTE_APPLY_UNITS_MAPS ${REBYTE_SHARED}/corpus/gbx/${map})
+  endif()
+endforeach()
+add_test(NAME apply_units COMMAND test_apply_units ${PROJECT_SOURCE_DIR}/samples/gbx/cookbook ${REBYTE_APPLY_UNITS_MAPS})
+set_tests_properties(apply_units PROPERTIES TIMEOUT 900)

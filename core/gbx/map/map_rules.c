@@ -171,11 +171,14 @@ static block_facts facts_of(const rb_node *data)
 
 typedef void (*block_visit)(rb_rule_run *r, const block_facts *facts, const rb_node *block, const block_at *path);
 
+/* A blocks list still deferred (apply expands only what a patch reaches) is skipped: its verdict
+ * is its bytes' and its start's, under the facts below (rb_rule_reach RB_RULE_READS_UNITS). */
 static void each_block(rb_rule_run *r, block_visit visit)
 {
     uint32_t id = 0;
     const rb_node *data = block_data(r->doc, &id), *blocks = rb_node_get(data, "blocks");
     block_facts facts = facts_of(data);
+    if (blocks && blocks->kind == RB_K_DEFERRED) return;
     for (size_t i = 0; blocks && i < blocks->v.kids.count; i++) {
         rb_record_scratch scratch;
         const rb_node *block = rb_record_view(blocks->v.kids.items[i], &scratch);
@@ -197,6 +200,19 @@ static void direction_in_range(rb_rule_run *r, const block_facts *facts, const r
     block_path(path, "direction", at, sizeof at);
     rb_rule_violated(r, at, "direction %llu: the game knows 0 (north) to 3 (west)",
                      (unsigned long long)rb_node_uint(direction));
+}
+
+/* What the block rules check each block against: the block data chunk's id (in the paths they
+ * report) and its facts. */
+static void block_rule_facts(const rb_doc *doc, rb_buf *out)
+{
+    uint32_t id = 0;
+    const rb_node *data = block_data(doc, &id);
+    block_facts facts = facts_of(data);
+    rb_buf_put(out, &id, sizeof id);
+    rb_buf_put(out, &facts.sized, sizeof facts.sized);
+    rb_buf_put(out, facts.size, sizeof facts.size);
+    rb_buf_put(out, &facts.shift, sizeof facts.shift);
 }
 
 static void block_direction(rb_rule_run *r) { each_block(r, direction_in_range); }
@@ -386,17 +402,19 @@ static const rb_rule GBX_RULES[] = {
     {"header-copies",
      "a copy the file keeps of a body fact (header name, medals, author, ...) agrees with it; an XML attribute "
      "that does not is a warning",
-     header_copies, RB_RULE_REFUSAL, NULL},
+     header_copies, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
     {"copied-chunks-once",
      "a body chunk the header copies from (block data, parameters, author, laps) appears once in the map",
-     copied_chunks_once, RB_RULE_REFUSAL, NULL},
-    {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL},
-    {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL},
-    {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map, RB_RULE_REFUSAL, NULL},
+     copied_chunks_once, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
+    {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
+    {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL, RB_RULE_READS_UNITS,
+     block_rule_facts},
+    {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map, RB_RULE_REFUSAL, NULL,
+     RB_RULE_READS_UNITS, block_rule_facts},
     {"medals-ordered", "race medals: bronze >= silver >= gold > 0 ms; an author time slower than gold is a warning",
-     medals_ordered, RB_RULE_REFUSAL, medals_data},
+     medals_ordered, RB_RULE_REFUSAL, medals_data, RB_RULE_READS_NODES, NULL},
     {"decoration-known", "the decoration is one real maps of the environment use", decoration_known, RB_RULE_WARNING,
-     decoration_data},
+     decoration_data, RB_RULE_READS_NODES, NULL},
 };
 
 const rb_rule *gbx_rules(size_t *count)
