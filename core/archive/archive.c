@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +18,28 @@
 
 /* ---------- lifetime ---------- */
 
+/* The children's buffer of the top frame's depth is cleared when the depth is first reached, so
+ * that every depth below frame_count has one (archive_internal.h, the stacks). */
+static void reach_kids_depth(rb_ar *ar)
+{
+    if (ar->frame_count <= ar->kids_depths) return;
+    size_t depth = ar->kids_depths++;
+    ar->kids[depth] = NULL;
+    ar->kids_cap[depth] = 0;
+    ar->kids_owner[depth] = NULL;
+}
+
 static rb_ar *ar_new(rb_doc *doc, rb_ar_dir dir, rb_node *root)
 {
-    rb_ar *ar = calloc(1, sizeof(*ar));
+    rb_ar *ar = malloc(sizeof(*ar));
     if (!ar) return NULL;
+    memset(ar, 0, offsetof(rb_ar, frames)); /* the stacks are set as they are pushed (archive_internal.h) */
     ar->dir = dir;
     ar->doc = doc;
-    ar->frames[0].node = root;
+    ar->frames[0] = (ar_frame){.node = root};
     ar->frame_count = 1;
+    reach_kids_depth(ar);
+    ar->ranges[0] = (ar_range){0};
     ar_set_encoding(ar, 0);
     return ar;
 }
@@ -87,7 +102,7 @@ void rb_ar_free(rb_ar *ar)
 {
     if (!ar) return;
     for (size_t i = 0; i < ar->output_count; i++) rb_buf_free(&ar->outputs[i]);
-    for (size_t i = 0; i < AR_MAX_FRAMES; i++) free(ar->kids[i]);
+    for (size_t i = 0; i < ar->kids_depths; i++) free(ar->kids[i]);
     if (ar->scratch_used) rb_arena_free(&ar->scratch);
     free(ar);
 }
@@ -282,42 +297,48 @@ const uint8_t *ar_take(rb_ar *ar, const char *leaf, uint64_t n)
     return p;
 }
 
-uint64_t ar_decode_int(const uint8_t *p, unsigned wire)
+
+/* Are the bytes of `wire` at `p` the integer `v` spelled? */
+static inline int int_is(const uint8_t *p, uint64_t v, unsigned wire)
 {
     unsigned width = wire & RB_W_WIDTH;
-    /* the common widths spelled out: the compiler makes each one load */
-    if (!(wire & RB_W_BE) && width == 4) return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-    if (!(wire & RB_W_BE) && width == 1) return p[0];
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; i++) {
-        unsigned shift = (wire & RB_W_BE) ? 8 * (width - 1 - i) : 8 * i;
-        v |= (uint64_t)p[i] << shift;
+    uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
+    return ar_decode_int(p, wire) == low;
+}
+
+/* What ar_emit_int does when neither fast path applies: big-endian, a buffer that must grow, a
+ * value other than the expected one (kept out of line so that the fast paths stay small). */
+static __attribute__((noinline)) void emit_int_stored(rb_buf *b, uint64_t v, unsigned wire)
+{
+    unsigned width = wire & RB_W_WIDTH;
+    if ((wire & RB_W_BE) && b->expected && !b->failed && width <= b->expected_size - b->size &&
+        int_is(b->expected + b->size, v, wire)) {
+        b->size += width;
+        return;
     }
-    return v;
+    if (wire & RB_W_BE) rb_buf_put_be(b, v, width);
+    else rb_buf_put_le(b, v, width);
 }
 
 void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
 {
     rb_buf *b = ar_out(ar);
     unsigned width = wire & RB_W_WIDTH;
-    if (!(wire & RB_W_BE) && b->data && !b->failed && b->cap - b->size >= width) {
-        /* in place when it fits: this runs once per scalar written */
-        for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
-        b->size += width;
-        return;
-    }
-    if (b->expected && !b->failed && width <= b->expected_size - b->size) {
-        /* expect mode (an unchanged stream): compare instead of storing */
-        uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
-        if (ar_decode_int(b->expected + b->size, wire) == low) {
+    if (!(wire & RB_W_BE) && !b->failed) {
+        if (b->data && b->cap - b->size >= width) {
+            /* in place when it fits: this runs once per scalar written */
+            for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
+            b->size += width;
+            return;
+        }
+        /* expect mode (a checked unit, an unchanged stream): compared instead of stored, once per
+         * scalar a checked read writes back */
+        if (b->expected && width <= b->expected_size - b->size && int_is(b->expected + b->size, v, wire)) {
             b->size += width;
             return;
         }
     }
-    if (wire & RB_W_BE)
-        rb_buf_put_be(ar_out(ar), v, wire & RB_W_WIDTH);
-    else
-        rb_buf_put_le(ar_out(ar), v, wire & RB_W_WIDTH);
+    emit_int_stored(b, v, wire);
 }
 
 int rb_ar_peek_u32(rb_ar *ar, uint32_t *value) { return rb_ar_peek_u32_at(ar, 0, value); }
@@ -700,9 +721,9 @@ static json_t *json_member(rb_ar *ar, const char *key)
     return v;
 }
 
-/* Appends to the open container at the top frame, in the buffer of its depth (taking over the
- * children it already has when it is not the buffer's owner yet). */
-int ar_append_child(rb_ar *ar, rb_node *parent, rb_node *child)
+/* ar_append_child when the buffer of the depth is not the parent's yet, or is full: takes over
+ * the children the parent already has, grows the buffer. */
+int ar_append_child_slow(rb_ar *ar, rb_node *parent, rb_node *child)
 {
     size_t depth = ar->frame_count - 1;
     if (ar->kids_owner[depth] != parent || parent->v.kids.items != ar->kids[depth]) {
@@ -751,8 +772,6 @@ static void settle_children(rb_ar *ar, rb_node *n)
 
 /* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
  * and checks it is the field the description expects. */
-/* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
-uint32_t ar_clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
 /* WRITE: the derived value of field `key` when the model does not hold the field itself. */
 static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind kind)
@@ -922,6 +941,7 @@ void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json)
     memset(f, 0, sizeof(*f));
     f->node = node;
     f->json = json;
+    reach_kids_depth(ar);
 }
 
 static void begin_container(rb_ar *ar, const char *key, rb_kind kind)
