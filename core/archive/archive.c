@@ -18,8 +18,8 @@
 
 /* ---------- lifetime ---------- */
 
-/* The children's buffer of the top frame's depth is cleared when the depth is first reached, so
- * that every depth below frame_count has one (archive_internal.h, the stacks). */
+/* The children's buffer and the enclosing reads of the top frame's depth are cleared when the
+ * depth is first reached, so that every depth below frame_count has them (archive_internal.h). */
 static void reach_kids_depth(rb_ar *ar)
 {
     if (ar->frame_count <= ar->kids_depths) return;
@@ -27,13 +27,25 @@ static void reach_kids_depth(rb_ar *ar)
     ar->kids[depth] = NULL;
     ar->kids_cap[depth] = 0;
     ar->kids_owner[depth] = NULL;
+    ar->enclosing_reads[depth] = 0;
+}
+
+/* An archive's error before any failure: no status, empty texts (ar_vfail fills it whole). */
+static void blank_error(rb_error *e)
+{
+    e->size = sizeof *e;
+    e->status = RB_OK;
+    e->file[0] = e->section[0] = e->path[0] = e->message[0] = 0;
+    e->offset = 0;
+    e->has_offset = 0;
 }
 
 static rb_ar *ar_new(rb_doc *doc, rb_ar_dir dir, rb_node *root)
 {
     rb_ar *ar = malloc(sizeof(*ar));
     if (!ar) return NULL;
-    memset(ar, 0, offsetof(rb_ar, frames)); /* the stacks are set as they are pushed (archive_internal.h) */
+    memset(ar, 0, offsetof(rb_ar, err)); /* the rest is set as it is used (archive_internal.h) */
+    blank_error(&ar->err);
     ar->dir = dir;
     ar->doc = doc;
     ar->frames[0] = (ar_frame){.node = root};

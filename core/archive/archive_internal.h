@@ -13,6 +13,7 @@
 #include "core/json/json.h"
 
 enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32, AR_LAYOUT_CACHE = 32 };
+_Static_assert(AR_LAYOUT_CACHE <= 32, "layout_facts_set has a bit for each entry of the cache");
 
 /* What a table needs to know of its layout, computed once per layout and archive instead of for
  * every table (a GBX map reads 28 000 tables of a handful of layouts; walking the layout's fields
@@ -86,7 +87,6 @@ struct rb_ar {
     rb_doc *doc;
     rb_arena scratch; /* WRITE: rb_ar_scratch_arena, made on first use */
     int scratch_used;
-    rb_error err;
     int failed;
     int reencode;
     const char *reencode_codec; /* NULL: every codec */
@@ -101,10 +101,9 @@ struct rb_ar {
     size_t frame_count;
     size_t range_count;
     size_t output_count;
-    size_t kids_depths; /* the depths whose `kids` entries are set (the rest were never used) */
-    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
-    ar_layout_facts layout_facts[AR_LAYOUT_CACHE];
+    size_t kids_depths; /* the depths whose `kids` and `enclosing_reads` are set (the rest never used) */
     size_t packed_table_count;
+    uint32_t layout_facts_set; /* bit i: layout_facts[i] holds a layout's facts */
     /* FROM_JSON: a text read piecewise (rb_ar_set_json_loader; NULL: the tree is whole) */
     struct rb_json_loader *json_loader;
     /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
@@ -117,14 +116,19 @@ struct rb_ar {
      * the one the root stands in for upwards, for rb_ar_enclosing past the root */
     const rb_node *const *around;
     size_t around_count;
+    /* What follows is not cleared when the archive is made (a checked read makes one for every
+     * unit it writes back, and clearing all 46 KB was 4.5% of `verify`: docs/performance.md
+     * "Verify, the engine made cheaper"). The error is blank until a failure fills it whole
+     * (ar_vfail); a layout's facts are read only when layout_facts_set says so; the stacks' entries
+     * are set as they are pushed (ar_push_frame, a range's and an output's push) and read only
+     * below their count; a depth's `kids` and `enclosing_reads` are cleared when a frame first
+     * reaches it (kids_depths). */
+    rb_error err;
+    ar_layout_facts layout_facts[AR_LAYOUT_CACHE];
+    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
     /* rb_ar_enclosing calls that reached each depth's container (past the root: depth 0), so that
      * a unit knows whether its description read nodes outside it (rb_deferred.reads_around) */
     uint32_t enclosing_reads[AR_MAX_FRAMES];
-    /* The stacks, last and not cleared when the archive is made: an entry is set as it is pushed
-     * (ar_push_frame, a range's and an output's push) and read only below its count, and a `kids`
-     * depth is cleared when a frame first reaches it (kids_depths). Clearing all of them was two thirds
-     * of an archive's 46 KB, and a checked read makes an archive for every unit it writes back
-     * (docs/performance.md "Verify, the engine made cheaper"). */
     ar_frame frames[AR_MAX_FRAMES];
     ar_range ranges[AR_MAX_RANGES];
     rb_buf outputs[AR_MAX_OUTPUTS];
