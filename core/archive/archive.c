@@ -804,35 +804,41 @@ void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
     ar->derived_value = *value;
 }
 
-rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+/* WRITE: the model's next child, which must be the field the description names. */
+static __attribute__((noinline)) rb_node *field_written(rb_ar *ar, const char *key, rb_kind kind)
 {
-    if (ar->failed) return NULL;
     ar_frame *f = ar_top_frame(ar);
-    f->current = ar->dir == RB_AR_WRITE ? f->next : f->node->v.kids.count;
-    if (ar->dir == RB_AR_WRITE) {
-        rb_node *derived = derived_field(ar, f, key, kind);
-        if (derived) return derived;
-        if (f->next >= f->node->v.kids.count) {
-            ar_fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
-            return NULL;
-        }
-        rb_node *n = f->node->v.kids.items[f->next++];
-        /* a description that spells out a record or a list the model keeps packed (a text
-         * encoding): it gets the nodes, made in the write's own memory, the model only read */
-        int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
-        if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
-            rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-            return NULL;
-        }
-        /* the description passes the same literal that named the node: compare pointers first */
-        int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
-        if (!key_ok || n->kind != kind) {
-            ar_fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
-                    n->key ? n->key : "", kind_name(kind));
-            return NULL;
-        }
-        return n;
+    f->current = f->next;
+    rb_node *derived = derived_field(ar, f, key, kind);
+    if (derived) return derived;
+    if (f->next >= f->node->v.kids.count) {
+        ar_fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
+        return NULL;
     }
+    rb_node *n = f->node->v.kids.items[f->next++];
+    /* a description that spells out a record or a list the model keeps packed (a text
+     * encoding): it gets the nodes, made in the write's own memory, the model only read */
+    int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
+    if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    /* the description passes the same literal that named the node: compare pointers first */
+    int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
+    if (!key_ok || n->kind != kind) {
+        ar_fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
+                n->key ? n->key : "", kind_name(kind));
+        return NULL;
+    }
+    return n;
+}
+
+/* READ, FROM_JSON: a new node for the field, appended to the open container. */
+static __attribute__((noinline)) rb_node *field_made(rb_ar *ar, const char *key, rb_kind kind, unsigned wire,
+                                                     json_t **json)
+{
+    ar_frame *f = ar_top_frame(ar);
+    f->current = f->node->v.kids.count;
     if (ar->dir == RB_AR_FROM_JSON) {
         *json = json_member(ar, key);
         if (!*json) return NULL;
@@ -850,6 +856,14 @@ rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_
         n->src_offset = ar_clamp32(r->section_base + r->pos);
     }
     return n;
+}
+
+/* Each direction in a function of its own, so that neither pays for the other's registers and
+ * branches (every field of a checked read passes here twice: read, then written back). */
+rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+{
+    if (ar->failed) return NULL;
+    return ar->dir == RB_AR_WRITE ? field_written(ar, key, kind) : field_made(ar, key, kind, wire, json);
 }
 
 void rb_ar_set_symbol_resolver(rb_ar *ar, rb_ar_symbol_resolver resolver, void *context)
