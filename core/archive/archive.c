@@ -318,13 +318,18 @@ static inline int int_is(const uint8_t *p, uint64_t v, unsigned wire)
     return ar_decode_int(p, wire) == low;
 }
 
-/* What ar_emit_int does when neither fast path applies: big-endian, a buffer that must grow, a
- * value other than the expected one (kept out of line so that the fast paths stay small). */
-static __attribute__((noinline)) void emit_int_stored(rb_buf *b, uint64_t v, unsigned wire)
+/* ar_emit_int for every spelling: big-endian, any width, a buffer that must grow, a value other
+ * than the expected one. */
+static __attribute__((noinline)) void emit_int_any(rb_buf *b, uint64_t v, unsigned wire)
 {
     unsigned width = wire & RB_W_WIDTH;
-    if ((wire & RB_W_BE) && b->expected && !b->failed && width <= b->expected_size - b->size &&
-        int_is(b->expected + b->size, v, wire)) {
+    if (!(wire & RB_W_BE) && !b->failed && b->data && b->cap - b->size >= width) {
+        for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
+        b->size += width;
+        return;
+    }
+    /* expect mode (a checked unit, an unchanged stream): compared instead of stored */
+    if (b->expected && !b->failed && width <= b->expected_size - b->size && int_is(b->expected + b->size, v, wire)) {
         b->size += width;
         return;
     }
@@ -332,25 +337,26 @@ static __attribute__((noinline)) void emit_int_stored(rb_buf *b, uint64_t v, uns
     else rb_buf_put_le(b, v, width);
 }
 
+/* The common spelling, a little-endian u32, without a loop or a call: it runs once per scalar
+ * written, and in a checked read once per scalar written back and compared. */
 void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
 {
     rb_buf *b = ar_out(ar);
-    unsigned width = wire & RB_W_WIDTH;
-    if (!(wire & RB_W_BE) && !b->failed) {
-        if (b->data && b->cap - b->size >= width) {
-            /* in place when it fits: this runs once per scalar written */
-            for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
-            b->size += width;
-            return;
-        }
-        /* expect mode (a checked unit, an unchanged stream): compared instead of stored, once per
-         * scalar a checked read writes back */
-        if (b->expected && width <= b->expected_size - b->size && int_is(b->expected + b->size, v, wire)) {
-            b->size += width;
+    if ((wire & (RB_W_BE | RB_W_WIDTH)) == 4 && !b->failed) {
+        uint32_t x = (uint32_t)v;
+        if (b->expected) { /* expect mode keeps no bytes of its own (core/buf.c) */
+            if (4 <= b->expected_size - b->size && (uint32_t)ar_decode_int(b->expected + b->size, 4) == x) {
+                b->size += 4;
+                return;
+            }
+        } else if (b->data && b->cap - b->size >= 4) {
+            uint8_t *p = b->data + b->size;
+            p[0] = (uint8_t)x, p[1] = (uint8_t)(x >> 8), p[2] = (uint8_t)(x >> 16), p[3] = (uint8_t)(x >> 24);
+            b->size += 4;
             return;
         }
     }
-    emit_int_stored(b, v, wire);
+    emit_int_any(b, v, wire);
 }
 
 int rb_ar_peek_u32(rb_ar *ar, uint32_t *value) { return rb_ar_peek_u32_at(ar, 0, value); }
