@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +18,40 @@
 
 /* ---------- lifetime ---------- */
 
+/* The children's buffer and the enclosing reads of the top frame's depth are cleared when the
+ * depth is first reached, so that every depth below frame_count has them (archive_internal.h). */
+static void reach_kids_depth(rb_ar *ar)
+{
+    if (ar->frame_count <= ar->kids_depths) return;
+    size_t depth = ar->kids_depths++;
+    ar->kids[depth] = NULL;
+    ar->kids_cap[depth] = 0;
+    ar->kids_owner[depth] = NULL;
+    ar->enclosing_reads[depth] = 0;
+}
+
+/* An archive's error before any failure: no status, empty texts (ar_vfail fills it whole). */
+static void blank_error(rb_error *e)
+{
+    e->size = sizeof *e;
+    e->status = RB_OK;
+    e->file[0] = e->section[0] = e->path[0] = e->message[0] = 0;
+    e->offset = 0;
+    e->has_offset = 0;
+}
+
 static rb_ar *ar_new(rb_doc *doc, rb_ar_dir dir, rb_node *root)
 {
-    rb_ar *ar = calloc(1, sizeof(*ar));
+    rb_ar *ar = malloc(sizeof(*ar));
     if (!ar) return NULL;
+    memset(ar, 0, offsetof(rb_ar, err)); /* the rest is set as it is used (archive_internal.h) */
+    blank_error(&ar->err);
     ar->dir = dir;
     ar->doc = doc;
-    ar->frames[0].node = root;
+    ar->frames[0] = (ar_frame){.node = root};
     ar->frame_count = 1;
+    reach_kids_depth(ar);
+    ar->ranges[0] = (ar_range){0};
     ar_set_encoding(ar, 0);
     return ar;
 }
@@ -87,7 +114,7 @@ void rb_ar_free(rb_ar *ar)
 {
     if (!ar) return;
     for (size_t i = 0; i < ar->output_count; i++) rb_buf_free(&ar->outputs[i]);
-    for (size_t i = 0; i < AR_MAX_FRAMES; i++) free(ar->kids[i]);
+    for (size_t i = 0; i < ar->kids_depths; i++) free(ar->kids[i]);
     if (ar->scratch_used) rb_arena_free(&ar->scratch);
     free(ar);
 }
@@ -282,42 +309,54 @@ const uint8_t *ar_take(rb_ar *ar, const char *leaf, uint64_t n)
     return p;
 }
 
-uint64_t ar_decode_int(const uint8_t *p, unsigned wire)
+
+/* Are the bytes of `wire` at `p` the integer `v` spelled? */
+static inline int int_is(const uint8_t *p, uint64_t v, unsigned wire)
 {
     unsigned width = wire & RB_W_WIDTH;
-    /* the common widths spelled out: the compiler makes each one load */
-    if (!(wire & RB_W_BE) && width == 4) return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-    if (!(wire & RB_W_BE) && width == 1) return p[0];
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; i++) {
-        unsigned shift = (wire & RB_W_BE) ? 8 * (width - 1 - i) : 8 * i;
-        v |= (uint64_t)p[i] << shift;
-    }
-    return v;
+    uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
+    return ar_decode_int(p, wire) == low;
 }
 
-void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
+/* ar_emit_int for every spelling: big-endian, any width, a buffer that must grow, a value other
+ * than the expected one. */
+static __attribute__((noinline)) void emit_int_any(rb_buf *b, uint64_t v, unsigned wire)
 {
-    rb_buf *b = ar_out(ar);
     unsigned width = wire & RB_W_WIDTH;
-    if (!(wire & RB_W_BE) && b->data && !b->failed && b->cap - b->size >= width) {
-        /* in place when it fits: this runs once per scalar written */
+    if (!(wire & RB_W_BE) && !b->failed && b->data && b->cap - b->size >= width) {
         for (unsigned i = 0; i < width; i++) b->data[b->size + i] = (uint8_t)(v >> (8 * i));
         b->size += width;
         return;
     }
-    if (b->expected && !b->failed && width <= b->expected_size - b->size) {
-        /* expect mode (an unchanged stream): compare instead of storing */
-        uint64_t low = width < 8 ? v & ((UINT64_C(1) << (8 * width)) - 1) : v;
-        if (ar_decode_int(b->expected + b->size, wire) == low) {
-            b->size += width;
+    /* expect mode (a checked unit, an unchanged stream): compared instead of stored */
+    if (b->expected && !b->failed && width <= b->expected_size - b->size && int_is(b->expected + b->size, v, wire)) {
+        b->size += width;
+        return;
+    }
+    if (wire & RB_W_BE) rb_buf_put_be(b, v, width);
+    else rb_buf_put_le(b, v, width);
+}
+
+/* The common spelling, a little-endian u32, without a loop or a call: it runs once per scalar
+ * written, and in a checked read once per scalar written back and compared. */
+void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire)
+{
+    rb_buf *b = ar_out(ar);
+    if ((wire & (RB_W_BE | RB_W_WIDTH)) == 4 && !b->failed) {
+        uint32_t x = (uint32_t)v;
+        if (b->expected) { /* expect mode keeps no bytes of its own (core/buf.c) */
+            if (4 <= b->expected_size - b->size && (uint32_t)ar_decode_int(b->expected + b->size, 4) == x) {
+                b->size += 4;
+                return;
+            }
+        } else if (b->data && b->cap - b->size >= 4) {
+            uint8_t *p = b->data + b->size;
+            p[0] = (uint8_t)x, p[1] = (uint8_t)(x >> 8), p[2] = (uint8_t)(x >> 16), p[3] = (uint8_t)(x >> 24);
+            b->size += 4;
             return;
         }
     }
-    if (wire & RB_W_BE)
-        rb_buf_put_be(ar_out(ar), v, wire & RB_W_WIDTH);
-    else
-        rb_buf_put_le(ar_out(ar), v, wire & RB_W_WIDTH);
+    emit_int_any(b, v, wire);
 }
 
 int rb_ar_peek_u32(rb_ar *ar, uint32_t *value) { return rb_ar_peek_u32_at(ar, 0, value); }
@@ -700,9 +739,9 @@ static json_t *json_member(rb_ar *ar, const char *key)
     return v;
 }
 
-/* Appends to the open container at the top frame, in the buffer of its depth (taking over the
- * children it already has when it is not the buffer's owner yet). */
-int ar_append_child(rb_ar *ar, rb_node *parent, rb_node *child)
+/* ar_append_child when the buffer of the depth is not the parent's yet, or is full: takes over
+ * the children the parent already has, grows the buffer. */
+int ar_append_child_slow(rb_ar *ar, rb_node *parent, rb_node *child)
 {
     size_t depth = ar->frame_count - 1;
     if (ar->kids_owner[depth] != parent || parent->v.kids.items != ar->kids[depth]) {
@@ -751,8 +790,6 @@ static void settle_children(rb_ar *ar, rb_node *n)
 
 /* The node for the next field. READ/FROM_JSON create and append it; WRITE takes the next child
  * and checks it is the field the description expects. */
-/* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
-uint32_t ar_clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
 /* WRITE: the derived value of field `key` when the model does not hold the field itself. */
 static rb_node *derived_field(rb_ar *ar, ar_frame *f, const char *key, rb_kind kind)
@@ -773,35 +810,41 @@ void rb_ar_derived(rb_ar *ar, const char *key, const rb_node *value)
     ar->derived_value = *value;
 }
 
-rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+/* WRITE: the model's next child, which must be the field the description names. */
+static __attribute__((noinline)) rb_node *field_written(rb_ar *ar, const char *key, rb_kind kind)
 {
-    if (ar->failed) return NULL;
     ar_frame *f = ar_top_frame(ar);
-    f->current = ar->dir == RB_AR_WRITE ? f->next : f->node->v.kids.count;
-    if (ar->dir == RB_AR_WRITE) {
-        rb_node *derived = derived_field(ar, f, key, kind);
-        if (derived) return derived;
-        if (f->next >= f->node->v.kids.count) {
-            ar_fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
-            return NULL;
-        }
-        rb_node *n = f->node->v.kids.items[f->next++];
-        /* a description that spells out a record or a list the model keeps packed (a text
-         * encoding): it gets the nodes, made in the write's own memory, the model only read */
-        int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
-        if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
-            rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
-            return NULL;
-        }
-        /* the description passes the same literal that named the node: compare pointers first */
-        int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
-        if (!key_ok || n->kind != kind) {
-            ar_fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
-                    n->key ? n->key : "", kind_name(kind));
-            return NULL;
-        }
-        return n;
+    f->current = f->next;
+    rb_node *derived = derived_field(ar, f, key, kind);
+    if (derived) return derived;
+    if (f->next >= f->node->v.kids.count) {
+        ar_fail_at(ar, RB_E_MODEL, key, "model has no value for this field");
+        return NULL;
     }
+    rb_node *n = f->node->v.kids.items[f->next++];
+    /* a description that spells out a record or a list the model keeps packed (a text
+     * encoding): it gets the nodes, made in the write's own memory, the model only read */
+    int spelled = (n->kind == RB_K_PACKED && kind == RB_K_RECORD) || (n->kind == RB_K_TABLE && kind == RB_K_LIST);
+    if (spelled && !(n = rb_table_nodes(n, rb_ar_scratch_arena(ar)))) {
+        rb_ar_fail(ar, RB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    /* the description passes the same literal that named the node: compare pointers first */
+    int key_ok = key == n->key || (key && n->key && strcmp(key, n->key) == 0);
+    if (!key_ok || n->kind != kind) {
+        ar_fail_at(ar, RB_E_MODEL, key, "model has %s \"%s\" where %s was expected", kind_name(n->kind),
+                n->key ? n->key : "", kind_name(kind));
+        return NULL;
+    }
+    return n;
+}
+
+/* READ, FROM_JSON: a new node for the field, appended to the open container. */
+static __attribute__((noinline)) rb_node *field_made(rb_ar *ar, const char *key, rb_kind kind, unsigned wire,
+                                                     json_t **json)
+{
+    ar_frame *f = ar_top_frame(ar);
+    f->current = f->node->v.kids.count;
     if (ar->dir == RB_AR_FROM_JSON) {
         *json = json_member(ar, key);
         if (!*json) return NULL;
@@ -819,6 +862,14 @@ rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_
         n->src_offset = ar_clamp32(r->section_base + r->pos);
     }
     return n;
+}
+
+/* Each direction in a function of its own, so that neither pays for the other's registers and
+ * branches (every field of a checked read passes here twice: read, then written back). */
+rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json)
+{
+    if (ar->failed) return NULL;
+    return ar->dir == RB_AR_WRITE ? field_written(ar, key, kind) : field_made(ar, key, kind, wire, json);
 }
 
 void rb_ar_set_symbol_resolver(rb_ar *ar, rb_ar_symbol_resolver resolver, void *context)
@@ -922,6 +973,7 @@ void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json)
     memset(f, 0, sizeof(*f));
     f->node = node;
     f->json = json;
+    reach_kids_depth(ar);
 }
 
 static void begin_container(rb_ar *ar, const char *key, rb_kind kind)

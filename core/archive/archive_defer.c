@@ -18,7 +18,7 @@ static void free_since(rb_ar *ar, const rb_arena_mark *mark, size_t packed_table
 {
     rb_arena_reset(&ar->doc->arena, mark);
     ar->packed_table_count = packed_tables;
-    for (size_t depth = ar->frame_count; depth < AR_MAX_FRAMES; depth++) ar->kids_owner[depth] = NULL;
+    for (size_t depth = ar->frame_count; depth < ar->kids_depths; depth++) ar->kids_owner[depth] = NULL;
 }
 
 /* rb_ar_enclosing calls so far that reached one of the containers at depths [0, depth). */

@@ -13,6 +13,7 @@
 #include "core/json/json.h"
 
 enum { AR_MAX_FRAMES = 256, AR_MAX_RANGES = 128, AR_MAX_OUTPUTS = 16, AR_MAX_PACKED_LAYOUTS = 32, AR_LAYOUT_CACHE = 32 };
+_Static_assert(AR_LAYOUT_CACHE <= 32, "layout_facts_set has a bit for each entry of the cache");
 
 /* What a table needs to know of its layout, computed once per layout and archive instead of for
  * every table (a GBX map reads 28 000 tables of a handful of layouts; walking the layout's fields
@@ -86,7 +87,6 @@ struct rb_ar {
     rb_doc *doc;
     rb_arena scratch; /* WRITE: rb_ar_scratch_arena, made on first use */
     int scratch_used;
-    rb_error err;
     int failed;
     int reencode;
     const char *reencode_codec; /* NULL: every codec */
@@ -98,20 +98,12 @@ struct rb_ar {
     const uint8_t *raw_next; /* text READ: bytes of a "0x" line rb_ar_take has not handed out yet */
     size_t raw_left;
     int raw_open;            /* text WRITE: rb_ar_emit is filling an open "0x" line */
-    ar_frame frames[AR_MAX_FRAMES];
     size_t frame_count;
-    ar_range ranges[AR_MAX_RANGES];
     size_t range_count;
-    rb_buf outputs[AR_MAX_OUTPUTS];
     size_t output_count;
-    /* READ/FROM_JSON: the children of the open container at each depth gather here and move to
-     * the arena at their exact count when it closes (no abandoned or half-empty arrays there) */
-    rb_node **kids[AR_MAX_FRAMES];
-    size_t kids_cap[AR_MAX_FRAMES];
-    rb_node *kids_owner[AR_MAX_FRAMES];
-    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
-    ar_layout_facts layout_facts[AR_LAYOUT_CACHE];
+    size_t kids_depths; /* the depths whose `kids` and `enclosing_reads` are set (the rest never used) */
     size_t packed_table_count;
+    uint32_t layout_facts_set; /* bit i: layout_facts[i] holds a layout's facts */
     /* FROM_JSON: a text read piecewise (rb_ar_set_json_loader; NULL: the tree is whole) */
     struct rb_json_loader *json_loader;
     /* FROM_JSON: how a text spells a symbol handle (rb_ar_set_symbol_resolver) */
@@ -124,9 +116,27 @@ struct rb_ar {
      * the one the root stands in for upwards, for rb_ar_enclosing past the root */
     const rb_node *const *around;
     size_t around_count;
+    /* What follows is not cleared when the archive is made (a checked read makes one for every
+     * unit it writes back, and clearing all 46 KB was 4.5% of `verify`: docs/performance.md
+     * "Verify, the engine made cheaper"). The error is blank until a failure fills it whole
+     * (ar_vfail); a layout's facts are read only when layout_facts_set says so; the stacks' entries
+     * are set as they are pushed (ar_push_frame, a range's and an output's push) and read only
+     * below their count; a depth's `kids` and `enclosing_reads` are cleared when a frame first
+     * reaches it (kids_depths). */
+    rb_error err;
+    ar_layout_facts layout_facts[AR_LAYOUT_CACHE];
+    ar_packed_table packed_tables[AR_MAX_PACKED_LAYOUTS];
     /* rb_ar_enclosing calls that reached each depth's container (past the root: depth 0), so that
      * a unit knows whether its description read nodes outside it (rb_deferred.reads_around) */
     uint32_t enclosing_reads[AR_MAX_FRAMES];
+    ar_frame frames[AR_MAX_FRAMES];
+    ar_range ranges[AR_MAX_RANGES];
+    rb_buf outputs[AR_MAX_OUTPUTS];
+    /* READ/FROM_JSON: the children of the open container at each depth gather here and move to
+     * the arena at their exact count when it closes (no abandoned or half-empty arrays there) */
+    rb_node **kids[AR_MAX_FRAMES];
+    size_t kids_cap[AR_MAX_FRAMES];
+    rb_node *kids_owner[AR_MAX_FRAMES];
 };
 
 /* ---------- what the parts share (archive.c) ---------- */
@@ -141,7 +151,21 @@ void ar_fail_at(rb_ar *ar, rb_status status, const char *leaf, const char *fmt, 
     __attribute__((format(printf, 4, 5)));
 int ar_bytes_left(rb_ar *ar, const char *leaf, uint64_t n);
 const uint8_t *ar_take(rb_ar *ar, const char *leaf, uint64_t n);
-uint64_t ar_decode_int(const uint8_t *p, unsigned wire);
+/* The integer of `wire` at `p`. Inline: every scalar read and every scalar a checked read
+ * writes back decodes one. */
+static inline uint64_t ar_decode_int(const uint8_t *p, unsigned wire)
+{
+    unsigned width = wire & RB_W_WIDTH;
+    /* the common widths spelled out: the compiler makes each one load */
+    if (!(wire & RB_W_BE) && width == 4) return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (!(wire & RB_W_BE) && width == 1) return p[0];
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++) {
+        unsigned shift = (wire & RB_W_BE) ? 8 * (width - 1 - i) : 8 * i;
+        v |= (uint64_t)p[i] << shift;
+    }
+    return v;
+}
 void ar_emit_int(rb_ar *ar, uint64_t v, unsigned wire);
 rb_node *ar_field(rb_ar *ar, const char *key, rb_kind kind, unsigned wire, json_t **json);
 void ar_note_size(rb_ar *ar, rb_node *n);
@@ -153,8 +177,19 @@ void ar_close_raw_line(rb_ar *ar);
 const uint8_t *ar_next_line(rb_ar *ar, const char *leaf, size_t *len);
 /* A text line written (text GBX: one a value). */
 void ar_put_line(rb_ar *ar, const void *text, size_t n);
-/* Appends to the open container at the top frame (archive.c). */
-int ar_append_child(rb_ar *ar, rb_node *parent, rb_node *child);
+/* Appends to the open container at the top frame, in the buffer of its depth (archive.c). The
+ * common case inline: every node a read makes is appended. */
+int ar_append_child_slow(rb_ar *ar, rb_node *parent, rb_node *child);
+static inline int ar_append_child(rb_ar *ar, rb_node *parent, rb_node *child)
+{
+    size_t depth = ar->frame_count - 1;
+    if (ar->kids_owner[depth] == parent && parent->v.kids.items == ar->kids[depth] &&
+        parent->v.kids.count < ar->kids_cap[depth]) {
+        parent->v.kids.items[parent->v.kids.count++] = child;
+        return 1;
+    }
+    return ar_append_child_slow(ar, parent, child);
+}
 int ar_read_uint_line(rb_ar *ar, const char *leaf, unsigned wire, uint64_t *value);
 void ar_write_uint_line(rb_ar *ar, uint64_t value, unsigned wire);
 const uint8_t *ar_read_hex_line(rb_ar *ar, const char *leaf, size_t *size);
@@ -164,7 +199,8 @@ void ar_write_string_line(rb_ar *ar, const uint8_t *data, size_t size);
 const uint8_t *ar_take_raw_text(rb_ar *ar, const char *leaf, uint64_t n);
 void ar_emit_raw_text(rb_ar *ar, const void *bytes, size_t n);
 int ar_depth_ok(rb_ar *ar);
-uint32_t ar_clamp32(uint64_t v);
+/* Source locations are 32-bit in the model (every supported format uses u32 offsets). */
+static inline uint32_t ar_clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 void ar_push_frame(rb_ar *ar, rb_node *node, json_t *json);
 /* FROM_JSON: element `index` of `array`, decoded now when the text is read piecewise (NULL and a
  * failure when that text is not JSON; NULL alone when there is no such element). */

@@ -324,13 +324,15 @@ static void publish_report(rb_ar *ar, rb_stream_info *info, const rb_stream_repo
     pthread_mutex_unlock(&ar->doc->report_lock);
 }
 
-/* WRITE: the CRC-32 of the content written: the original's digest while it is unchanged (the
- * buffer only compared it), else computed. */
+/* WRITE: the CRC-32 of the content written: while it is unchanged (the buffer only compared it),
+ * the one the read checked, or else the original's digest; otherwise computed. */
 static void derive_content_crc(rb_ar *ar, const ar_range *r, const rb_buf *content)
 {
     if (!r->crc_slot) return;
     uint32_t crc;
-    if (rb_buf_holds_expected(content) || !content->data) crc = rb_stream_digests(r->stream->stream)->content_crc32;
+    const rb_stream_info *info = r->stream->stream;
+    if (rb_buf_holds_expected(content) || !content->data)
+        crc = info->read_crc_known ? info->read_crc32 : rb_stream_digests(info)->content_crc32;
     else crc = (uint32_t)crc32(0, content->data, (uInt)content->size);
     rb_ar_slot_set(ar, r->crc_slot, crc);
 }
@@ -418,6 +420,10 @@ void rb_ar_stream_end_crc(rb_ar *ar, rb_slot *content_size_slot, rb_slot *encode
             rb_ar_fail(ar, RB_E_FORMAT, "%s: the stored CRC-32 0x%08x is not its content's (0x%08x)", r->what,
                        (unsigned)crc_slot->value, (unsigned)crc);
             return;
+        }
+        if (r->stream) {
+            r->stream->stream->read_crc32 = crc;
+            r->stream->stream->read_crc_known = 1;
         }
     }
     r->crc_slot = crc_slot;

@@ -95,10 +95,13 @@ static size_t list_constants(ar_layout_facts *facts, const rb_layout *layout, si
 static const ar_layout_facts *layout_facts(rb_ar *ar, const rb_layout *layout)
 {
     uint32_t hash = (uint32_t)((uintptr_t)layout >> 3) * UINT32_C(0x9E3779B1); /* Fibonacci hashing */
-    ar_layout_facts *c = &ar->layout_facts[(hash >> 16) % AR_LAYOUT_CACHE];
+    size_t i = (hash >> 16) % AR_LAYOUT_CACHE;
+    ar_layout_facts *c = &ar->layout_facts[i];
     /* layouts are static (model.h); the fields are compared too so that one built in memory that
      * is later reused for another cannot be taken for it */
-    if (c->layout != layout || c->fields != layout->fields || c->field_count != layout->field_count) {
+    if (!(ar->layout_facts_set >> i & 1) || c->layout != layout || c->fields != layout->fields ||
+        c->field_count != layout->field_count) {
+        ar->layout_facts_set |= UINT32_C(1) << i;
         *c = (ar_layout_facts){.layout = layout, .fields = layout->fields, .field_count = layout->field_count,
                                .stride = rb_layout_stride(layout), .nodes = rb_layout_node_count(layout)};
         list_constants(c, layout, 0);

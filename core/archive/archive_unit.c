@@ -88,7 +88,7 @@ int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const
             if (count + 1 >= RB_UNIT_CHAIN) continue; /* nothing that deep was deferred */
             const rb_node *chain[RB_UNIT_CHAIN];
             chain[0] = parent;
-            memcpy(chain + 1, above, count * sizeof *above);
+            if (count) memcpy(chain + 1, above, count * sizeof *above); /* the root has none above: NULL */
             if (!rb_doc_expand_units_below(doc, kid, chain, count + 1, err)) return 0;
         }
     }

@@ -76,6 +76,11 @@ typedef struct rb_stream_info {
      * only when asked for (rb_stream_digests), not on every read */
     const uint8_t *content;
     int digests_known;
+    /* the content's CRC-32 as the read checked it against the one the file stores (a stream with a
+     * CRC slot, rb_ar_stream_end_crc), so that a write of the unchanged content needs no digest;
+     * set only while the document is read */
+    uint32_t read_crc32;
+    int read_crc_known;
     rb_stream_report report; /* filled on write */
     uint32_t content_section; /* the document section holding `content`, plus one (0: none) */
 } rb_stream_info;

@@ -57,7 +57,9 @@ void rb_canvas_frame(rb_canvas *c, double x0, double y0, double x1, double y1, i
 
 void rb_canvas_disc(rb_canvas *c, double cx, double cy, double radius, uint32_t colour)
 {
-    if (!isfinite(cx) || !isfinite(cy)) return;
+    if (!isfinite(cx) || !isfinite(cy) || !(radius >= 0)) return;
+    /* a disc wholly off the picture draws nothing; its centre is then also no int (a damaged file's) */
+    if (cx + radius < 0 || cy + radius < 0 || cx - radius >= c->width || cy - radius >= c->height) return;
     int r = (int)ceil(radius);
     for (int dy = -r; dy <= r; dy++)
         for (int dx = -r; dx <= r; dx++)

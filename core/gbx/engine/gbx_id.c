@@ -97,15 +97,19 @@ static const id_index *synced_index(const gbx_id_scope *s)
     return x;
 }
 
+static long scan_find(const gbx_id_scope *s, const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (entry_is(&s->entries[i], data, size)) return (long)i;
+    return -1;
+}
+
 /* The slot a writer refers to for this string: the first with it (-1 if none). */
 static long find_id(const gbx_id_scope *s, const uint8_t *data, size_t size)
 {
     size_t slot;
     const id_index *x = synced_index(s);
-    if (x) return index_find(s, x, data, size, &slot);
-    for (size_t i = 0; i < s->count; i++)
-        if (entry_is(&s->entries[i], data, size)) return (long)i;
-    return -1;
+    return x ? index_find(s, x, data, size, &slot) : scan_find(s, data, size);
 }
 
 static int grow_table(rb_ar *ar, gbx_id_scope *s)
@@ -129,9 +133,9 @@ static int add_id_to(rb_ar *ar, gbx_id_scope *s, const uint8_t *data, size_t siz
     const id_index *synced = synced_index(s);
     id_index *x = index_of(s);
     size_t slot;
-    if (synced && index_find(s, x, data, size, &slot) < 0) x->slots[slot] = (uint32_t)s->count + 1;
-    s->entries[s->count].data = data;
-    s->entries[s->count].size = (uint32_t)size;
+    long earlier = synced ? index_find(s, x, data, size, &slot) : scan_find(s, data, size);
+    if (synced && earlier < 0) x->slots[slot] = (uint32_t)s->count + 1;
+    s->entries[s->count] = (gbx_id_entry){.data = data, .size = (uint32_t)size, .first = earlier < 0};
     s->count++;
     /* an index kept in step stays valid; one skipped while the scope was small is stale */
     x->live = synced ? s->count : SIZE_MAX;
@@ -354,7 +358,7 @@ static void read_id(rb_ar *ar, rb_node *n, const char *key)
         n->v.bytes.data = e->data;
         n->v.bytes.size = e->size;
         if (flags == ID_BIT31) n->aux |= RB_IDF_REF31;
-        if (find_id(s, e->data, e->size) != (long)index - 1) {
+        if (!e->first) { /* not the slot a writer refers to (find_id) */
             n->aux |= RB_IDF_REF_INDEX;
             n->aux2 = index;
         }

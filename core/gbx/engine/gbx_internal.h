@@ -23,6 +23,9 @@ enum {
 typedef struct gbx_id_entry {
     const uint8_t *data;
     uint32_t size;
+    /* no earlier entry of the scope holds the string: this is the one a writer refers to (set when
+     * the entry is added, so a read's back-reference is known canonical without a lookup) */
+    uint32_t first;
 } gbx_id_entry;
 
 typedef struct gbx_id_scope {

@@ -498,25 +498,33 @@ void gbx_main_node(rb_ar *ar, uint32_t class_id)
 /* ---------- ids of old engines ---------- */
 
 /* Engine 0x24 ids (TM 2003-2006) and a few 2008 ids: class part -> current class part.
- * The low 12 bits (chunk number) are kept (docs/formats/gbx.md "Legacy ids"). */
+ * The low 12 bits (chunk number) are kept (docs/formats/gbx.md "Legacy ids"). Sorted by legacy id
+ * (gbx_remap_id searches it by halves). */
 static const struct {
     uint32_t legacy, current;
 } REMAP[] = {
-    {0x24003000, 0x03043000}, {0x2400C000, 0x0305B000}, {0x2403C000, 0x0301B000}, {0x2403A000, 0x03059000},
-    {0x24007000, 0x03057000}, {0x2401B000, 0x03092000}, {0x2403F000, 0x03093000}, {0x2407E000, 0x03093000},
-    {0x24061000, 0x03078000}, {0x24062000, 0x03078000}, {0x24076000, 0x03079000}, {0x24077000, 0x0307A000},
-    {0x2405A000, 0x03080000}, {0x2405F000, 0x03081000}, {0x2406B000, 0x03082000}, {0x2406D000, 0x03084000},
-    {0x24066000, 0x03085000}, {0x24067000, 0x030A2000}, {0x24068000, 0x030A8000}, {0x24075000, 0x030A9000},
-    {0x24083000, 0x030AB000}, {0x24004000, 0x03033000}, {0x24005000, 0x0304E000}, {0x24022000, 0x03051000},
-    {0x2400A000, 0x2E001000}, {0x0301A000, 0x2E001000}, {0x0301C000, 0x2E002000}, {0x0313B000, 0x2E009000},
-    {0x2403E000, 0x2E002000}, {0x24006000, 0x03036000},
+    {0x0301A000, 0x2E001000}, {0x0301C000, 0x2E002000}, {0x0313B000, 0x2E009000}, {0x24003000, 0x03043000},
+    {0x24004000, 0x03033000}, {0x24005000, 0x0304E000}, {0x24006000, 0x03036000}, {0x24007000, 0x03057000},
+    {0x2400A000, 0x2E001000}, {0x2400C000, 0x0305B000}, {0x2401B000, 0x03092000}, {0x24022000, 0x03051000},
+    {0x2403A000, 0x03059000}, {0x2403C000, 0x0301B000}, {0x2403E000, 0x2E002000}, {0x2403F000, 0x03093000},
+    {0x2405A000, 0x03080000}, {0x2405F000, 0x03081000}, {0x24061000, 0x03078000}, {0x24062000, 0x03078000},
+    {0x24066000, 0x03085000}, {0x24067000, 0x030A2000}, {0x24068000, 0x030A8000}, {0x2406B000, 0x03082000},
+    {0x2406D000, 0x03084000}, {0x24075000, 0x030A9000}, {0x24076000, 0x03079000}, {0x24077000, 0x0307A000},
+    {0x2407E000, 0x03093000}, {0x24083000, 0x030AB000},
 };
 
+/* Every chunk id a class table looks up passes here (a map: hundreds of thousands), so the table
+ * is searched by halves: it is sorted by legacy id. */
 uint32_t gbx_remap_id(uint32_t raw)
 {
     uint32_t class_part = raw & 0xFFFFF000u;
-    for (size_t i = 0; i < sizeof REMAP / sizeof REMAP[0]; i++)
-        if (REMAP[i].legacy == class_part) return REMAP[i].current | (raw & 0xFFFu);
+    size_t low = 0, high = sizeof REMAP / sizeof REMAP[0];
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        if (REMAP[mid].legacy == class_part) return REMAP[mid].current | (raw & 0xFFFu);
+        if (REMAP[mid].legacy < class_part) low = mid + 1;
+        else high = mid;
+    }
     return raw;
 }
 

@@ -25,7 +25,9 @@ enum {
 
 static void square_card_events(rb_ar *ar)
 {
-    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 16)) {
+    /* an event is at least 12 bytes (two u32 and an empty idents list): a larger minimum let a
+     * full read accept a count that the unit read alone, with only its own bytes, refused */
+    RB_AR_RECORDS(ar, i, rb_ar_list_begin(ar, "squareCardEvents", RB_U32, 12)) {
         rb_ar_u32(ar, "u01");
         rb_ar_u32(ar, "u02");
         RB_AR_LIST(ar, j, rb_ar_list_begin(ar, "idents", RB_U32, 12)) gbx_meta(ar, NULL);
