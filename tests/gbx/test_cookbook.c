@@ -29,11 +29,13 @@
 #include "patch/in_step.h"
 #include "patch/jsonpatch.h"
 #include "patch/pins.h"
+#include "tests/patch/apply_checks.h"
 
 enum { MAX_PATCHES = 64 };
 
 typedef struct totals {
     size_t applied, refused, by_rule, failed;
+    size_t diffs; /* applied with a change, and the diff of the output re-applied (apply_checks.h) */
     char refused_names[1024];
     /* per patch: applied, refused by a rule, refused for the patch's own reason */
     size_t patch_applied[MAX_PATCHES], patch_by_rule[MAX_PATCHES], patch_refused[MAX_PATCHES];
@@ -118,6 +120,8 @@ static rb_doc *apply_through_library(const uint8_t *data, size_t size, const cha
     rb_apply_result r = RB_APPLY_RESULT_INIT;
     rb_status st = p ? rb_apply(data, size, map, patches, 1, NULL, &r, &err) : RB_E_USAGE;
     rb_patch_free(p);
+    CHECK(st != RB_OK || !r.drafts || !apply_scalar_only(patch), "%s / %s: a patch of scalar replaces built %s", map,
+          patch_name, r.first_draft);
     if (st != RB_OK) {
         if (err.message[0] && (st == RB_E_RULE || st == RB_E_MODEL)) note_refusal(t, patch_index, patch_name, &err);
         else { printf("FAIL %s %s: status %d: %s\n", map, patch_name, (int)st, err.message); t->failed++; }
@@ -189,6 +193,11 @@ static void check_patch(const char *map, const uint8_t *data, size_t size, rb_do
             t->applied++;
             t->patch_applied[patch_index]++;
             t->patch_changed[patch_index] += json_array_size(resolved) > 0;
+            /* the diff law on the two maps read here (tests/patch/test_apply.c checks it on the samples) */
+            if (apply_diff_checked(patch_name, data, size, out, n)) {
+                apply_check_diff(map, patch_name, doc, data, size, again, out, n);
+                t->diffs++;
+            }
         }
         json_decref(got);
     }
@@ -227,7 +236,7 @@ static int is_map(const char *name)
 static void add_totals(totals *into, const totals *from)
 {
     into->applied += from->applied, into->refused += from->refused;
-    into->by_rule += from->by_rule, into->failed += from->failed;
+    into->by_rule += from->by_rule, into->failed += from->failed, into->diffs += from->diffs;
     for (size_t i = 0; i < MAX_PATCHES; i++) {
         into->patch_applied[i] += from->patch_applied[i], into->patch_by_rule[i] += from->patch_by_rule[i];
         into->patch_refused[i] += from->patch_refused[i], into->patch_changed[i] += from->patch_changed[i];
@@ -241,31 +250,34 @@ static void add_totals(totals *into, const totals *from)
     }
 }
 
-/* The folders' sweep: the patches, and the totals the maps add to (test_each_file_parallel's
- * callback takes the path alone). */
+/* The folders' sweep: the patches, and the totals the maps and the other GBX files (items,
+ * replays, clips: the patches find no target there, or break a rule) add to
+ * (test_each_file_parallel's callback takes the path alone). */
 static struct {
     json_t **patches;
     char **names;
-    size_t count, maps;
-    totals sum;
+    size_t count, maps, others;
+    totals sum, others_sum;
     pthread_mutex_t lock;
 } sweep = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static void sweep_map(const char *path)
 {
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (!is_map(base)) return;
+    size_t n = strlen(base);
+    if (n < 4 || strcasecmp(base + n - 4, ".Gbx") != 0) return; /* MANIFEST.tsv */
     totals *mine = calloc(1, sizeof *mine);
     if (!mine) return;
     run_map(path, sweep.patches, sweep.names, sweep.count, mine);
     pthread_mutex_lock(&sweep.lock);
-    add_totals(&sweep.sum, mine);
-    sweep.maps++;
+    add_totals(is_map(base) ? &sweep.sum : &sweep.others_sum, mine);
+    *(is_map(base) ? &sweep.maps : &sweep.others) += 1;
     pthread_mutex_unlock(&sweep.lock);
     free(mine);
 }
 
-/* Every map of the folders given (a folder that is absent noted, not failed); the number walked. */
+/* Every GBX file of the folders given (a folder that is absent noted, not failed); the number of
+ * maps walked. */
 static size_t run_folders(char **dirs, int count, json_t **patches, char **names, size_t patch_count)
 {
     char *present[64];
@@ -312,6 +324,10 @@ int main(int argc, char **argv)
     if (!ok) printf("FAIL sample: refused: %s\n", sample.refused_names);
     if (argc > 3) {
         size_t maps = run_folders(argv + 3, argc - 3, patches, names, count);
+        const totals *others = &sweep.others_sum;
+        printf("cookbook: %zu other GBX files x %zu patches: %zu applied exactly, %zu refused by a game rule, %zu "
+               "refused by the patch, %zu failed\n", sweep.others, count, others->applied, others->by_rule,
+               others->refused - others->by_rule, others->failed);
         printf("cookbook: %zu maps x %zu patches: %zu applied exactly, %zu refused by a game rule, %zu refused by the "
                "patch (target absent, value out of range), %zu failed\n", maps, count, corpus->applied, corpus->by_rule,
                corpus->refused - corpus->by_rule, corpus->failed);
@@ -319,8 +335,10 @@ int main(int argc, char **argv)
             printf("  %-32s applied %4zu (%4zu with a change)  refused by a rule %3zu %s refused by the patch %3zu\n",
                    names[i], corpus->patch_applied[i], corpus->patch_changed[i], corpus->patch_by_rule[i],
                    corpus->patch_rules[i], corpus->patch_refused[i]);
-        ok = ok && corpus->failed == 0;
+        printf("cookbook: %zu diffs of an output re-applied to its bytes (plain, and by identity up to 1 MiB)\n",
+               corpus->diffs + others->diffs);
+        ok = ok && corpus->failed == 0 && others->failed == 0;
     }
     for (size_t i = 0; i < count; i++) { json_decref(patches[i]); free(names[i]); }
-    return ok ? 0 : 1;
+    return ok && test_failures == 0 ? 0 : 1;
 }
