@@ -1,6 +1,7 @@
 /*
- * The cookbook patches (samples/gbx/cookbook) on the sample map and on every map of the corpus
- * and of the public test world, through rb_apply: where a patch's targets exist, it applies, the
+ * The cookbook patches (samples/gbx/cookbook) on the sample map and on every GBX file of the
+ * folders given (the corpus: maps, and items, replays and clips, counted apart; the public test
+ * world's maps), through rb_apply: where a patch's targets exist, it applies, the
  * result writes and re-reads exactly (a second write is byte-identical), and the re-read model is
  * exactly the original model with the operations `rb_patch_resolve` says the patch carries out
  * (selectors as indexes, "each" one operation per match, "offset" a replace with the computed
@@ -10,6 +11,9 @@
  * (RB_E_RULE, counted by rule), or the patch's own reason (a target the map does not have, a
  * value that does not fit: RB_E_MODEL). Any other outcome (a result that does not verify, an
  * internal error, a refusal without a message) fails the test. The outcomes are counted per patch.
+ * On the two files read for that, a changed output's diff re-applies to its bytes and a patch of
+ * scalar replaces builds no unit (tests/patch/apply_checks.h, the checks apply_paths makes on the
+ * samples): each map is read once for every check, not once a test.
  * The maps of the folders are taken REBYTE_TEST_JOBS at a time, the largest first
  * (tests/test_parallel.h); a map's counts are its own until added to the totals under a lock.
  *

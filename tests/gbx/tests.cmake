@@ -1,6 +1,7 @@
 # GBX, the container and its maps (core/gbx/, core/gbx/map/): the corpus round trip, the class
 # tables, the bundled sample maps and their patches, the cookbook patches (the gallery of mods for
-# any map among them) on the sample and every map of the corpus and of the public test world, items
+# any map among them) on the sample, every map of the public test world and every GBX file of the
+# corpus (each output re-read, written again and its diff re-applied on the maps read once), items
 # downgrade, header copies and their XML spellings, parallel lists, the law of adding and map thumbnails.
 rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
 rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
