@@ -71,7 +71,7 @@ static void note_refusal(totals *t, size_t patch, const char *patch_name, const 
 /* Content view of a model: blobs inline, stream annotations dropped, and without the header,
  * whose chunks hold the writer's copies of body facts and the deviations of those copies the file
  * had (an XML name's escape): an edit of the body rightly drops a deviation of the copy it
- * changes, and the copies are checked by gbx_header_copies and the header-copies rule. */
+ * changes, and the copies are checked by gbx_header_copies_public and the header-copies rule. */
 /* The index of each node a reference defines ({"index", "classId", ...}) and the node count are
  * the writer's to give (a copied element gets fresh ones, docs/formats/gbx.md "Node references");
  * the in-step operations computed on the original model cannot number several copies, so they are not
