@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) return 2;
     /* each patch's check builds and frees two whole-map JSON trees (millions of small blocks):
-     * glibc's fast bins then consolidate on every large request, a sixth of the CPU on a 1 MB
+     * glibc's fast bins then consolidate on every large request, about 15% of the CPU on a 1 MB
      * map; without them a freed block goes straight back (measured: tests/README.md) */
     mallopt(M_MXFAST, 0);
     json_t *patches[MAX_PATCHES];
