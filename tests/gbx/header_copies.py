@@ -157,15 +157,18 @@ def body_facts(model):
 
 
 # environment -> decorations real maps of it use (the maps under test), to move a map to another
-DECORATIONS = {}
+# the decorations the sample's and the corpus's maps use, and those only the public set's use: a
+# corpus map is given one of the first whether the public set is there or not (the same edits as
+# without it), a public map one of either
+DECORATIONS, PUBLIC_DECORATIONS, PUBLIC_MAP = {}, {}, [False]
 
 
-def learn_decorations(model):
+def learn_decorations(model, pool):
     for c in model["body"]["chunks"]:
         d = c.get("decoration") if isinstance(c, dict) else None
         if isinstance(d, dict) and isinstance(d.get("id"), str) and d["id"]:
             env = str(c.get("mapInfo", {}).get("collection", d.get("collection")))
-            DECORATIONS.setdefault(env, set()).add(d["id"])
+            pool.setdefault(env, set()).add(d["id"])
 
 
 def environment(model, body):
@@ -176,7 +179,8 @@ def environment(model, body):
 
 def new_decoration(env, decoration, exever):
     """Another decoration a real map of `env` uses, whose mood differs when one does."""
-    others = sorted(DECORATIONS.get(env, set()) - {decoration})
+    others = DECORATIONS.get(env, set()) | (PUBLIC_DECORATIONS.get(env, set()) if PUBLIC_MAP[0] else set())
+    others = sorted(others - {decoration})
     others.sort(key=lambda d: mood_of(d, exever) == mood_of(decoration, exever))
     return others[0] if others else None
 
@@ -287,13 +291,14 @@ def one_map(path, tmp):
     return reached
 
 
-maps = [sample]
+maps, public_maps = [sample], set()
 for folder, what in ((corpus, "corpus"), (public, "public set")):
     if folder and os.path.isdir(folder):
         found = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                        if f.lower().endswith((".map.gbx", ".challenge.gbx")) or (what == "public set" and f.lower().endswith(".gbx")))
         # the public set is sampled evenly (every one of them is verified and checked by public_world)
         maps += found if what == "corpus" else found[::max(1, len(found) // 30)]
+        public_maps |= set() if what == "corpus" else set(found[::max(1, len(found) // 30)])
     elif folder:
         print(f"{what} not found at {folder}: its maps are skipped")
 MODELS = {}  # each map's dump, read once
@@ -301,9 +306,12 @@ for m in maps:
     p = run("dump", m)
     if p.returncode == 0:
         MODELS[m] = json.loads(p.stdout)
-        learn_decorations(MODELS[m])
+        learn_decorations(MODELS[m], PUBLIC_DECORATIONS if m in public_maps else DECORATIONS)
 with tempfile.TemporaryDirectory() as tmp:
-    counted = {m: one_map(m, tmp) for m in maps}
+    counted = {}
+    for m in maps:
+        PUBLIC_MAP[0] = m in public_maps
+        counted[m] = one_map(m, tmp)
 copies = sum(counted.values())
 if copies < len(maps):
     failures.append(f"only {copies} header copies were followed over {len(maps)} maps: the test reads too little")

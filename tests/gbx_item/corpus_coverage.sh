@@ -69,26 +69,32 @@ PY
 status=$?
 
 # the files embedded in maps (0x03043054): every one is typed as a GBX file to its end (a file
-# whose typed parse stops is kept as the zip entry's bytes, "data")
+# whose typed parse stops is kept as the zip entry's bytes, "data"); the maps dumped, and the
+# dumps read by one interpreter (not one a map)
+mkdir "$tmp/maps"
 for map in "$corpus"/*.Map.Gbx; do
-    "$rebyte" dump "$map" -o "$tmp/map.json" 2>/dev/null || continue
-    python3 - "$tmp/map.json" "$(basename "$map")" <<'PY' || status=1
-import json, sys
-doc = json.load(open(sys.argv[1]))
-bad, good = [], 0
-for chunk in doc["body"]["chunks"]:
-    if chunk.get("id") != "0x03043054":
-        continue
-    for f in chunk.get("embeddedZipData", {}).get("files", []):
-        if "file" in f["content"]:
-            good += 1
-        else:
-            bad.append(f["name"])
-if good:
-    print("%s: %d embedded files typed" % (sys.argv[2], good))
-if bad:
-    print("FAIL %s: embedded files not typed: %s" % (sys.argv[2], bad))
-sys.exit(1 if bad else 0)
-PY
+    "$rebyte" dump "$map" -o "$tmp/maps/$(basename "$map").json" 2>/dev/null || rm -f "$tmp/maps/$(basename "$map").json"
 done
+python3 - "$tmp/maps" <<'PY' || status=1
+import json, os, sys
+failed = False
+for name in sorted(os.listdir(sys.argv[1])):
+    doc = json.load(open(os.path.join(sys.argv[1], name)))
+    bad, good = [], 0
+    for chunk in doc["body"]["chunks"]:
+        if chunk.get("id") != "0x03043054":
+            continue
+        for f in chunk.get("embeddedZipData", {}).get("files", []):
+            if "file" in f["content"]:
+                good += 1
+            else:
+                bad.append(f["name"])
+    map_name = name[:-len(".json")]
+    if good:
+        print("%s: %d embedded files typed" % (map_name, good))
+    if bad:
+        print("FAIL %s: embedded files not typed: %s" % (map_name, bad))
+        failed = True
+sys.exit(1 if failed else 0)
+PY
 exit $status

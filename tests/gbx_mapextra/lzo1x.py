@@ -20,8 +20,12 @@ def decompress(src, dst_len):
         start = len(out) - dist
         if start < 0:
             raise ValueError("LZO match before the start of the output")
-        for k in range(length):
-            out.append(out[start + k])
+        # a match longer than its distance repeats the last `dist` bytes (byte by byte, each copied
+        # byte is read again): the same bytes as one slice repeated, without a loop a byte
+        if length <= dist:
+            out.extend(out[start:start + length])
+        else:
+            out.extend((out[start:] * (length // dist + 1))[:length])
 
     state = "start"
     t = 0
