@@ -1,6 +1,5 @@
-# GameMaker data.win: corpus round trip (rewrite, dump/build, verify --reencode), the edit tests
-# (strings, textures, audio) on every corpus file, and the sample built from JSON.
-rebyte_add_script_test(datawin_corpus_roundtrip engine/corpus_roundtrip.sh datawin)
+# GameMaker data.win (the corpus round trip is a corpus law, tests/engine/tests.cmake): the edit
+# tests (strings, textures, audio) on every corpus file, and the sample built from JSON.
 rebyte_add_script_test(datawin_edits datawin/edit_tests.sh)
 rebyte_add_script_test(datawin_sample datawin/sample_test.sh)
 rebyte_add_script_test(datawin_room datawin/room_test.sh)

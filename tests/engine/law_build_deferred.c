@@ -25,25 +25,6 @@ static size_t files, files_deferring, units_total;
 static size_t largest_size;
 static double largest_ratio = 0;
 
-static int to_file(void *context, const char *text, size_t size)
-{
-    return fwrite(text, 1, size, context) == size ? 0 : 1;
-}
-
-/* The dump of `doc` in a new temporary JSON file, its path in `json_path` (the caller removes
- * it); 0 when it could not be written. */
-static int dump_to_file(const rb_doc *doc, const char *source, char json_path[64])
-{
-    snprintf(json_path, 64, "/tmp/rebyte-build-deferred-XXXXXX");
-    int fd = mkstemp(json_path);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (fd >= 0 && !f) close(fd);
-    rb_error err;
-    int ok = f && rb_doc_dump_to(doc, RB_BLOBS_REF, source, to_file, f, &err) == RB_OK;
-    if (f) ok = fclose(f) == 0 && ok;
-    return ok;
-}
-
 static char *dump_text(const rb_doc *doc)
 {
     char *text = NULL;
@@ -81,14 +62,15 @@ static void check_file(const law_file *file, const law_settings *settings)
     size_t size = file->size;
     const rb_doc *original = file->doc;
     if (!original) return; /* not a format rebyte reads: not this law's */
-    rb_error err;
-    char json_path[64];
-    CHECK(dump_to_file(original, path, json_path), "%s: dump", path);
-    rb_doc *full = rb_doc_build_file(json_path, original, &err);
-    rb_doc *deferred = rb_doc_build_file_deferred(json_path, original, &err);
-    CHECK(full && deferred, "%s: build: %s", path, err.message);
+    rb_error err = {0};
+    /* the dump and its full build the laws share (tests/engine/laws.h) */
+    const char *json_path = law_dump_file(file), *why = "";
+    CHECK(json_path, "%s: dump", path);
+    const rb_doc *full = json_path ? law_full_build(file, &why) : NULL;
+    rb_doc *deferred = json_path ? rb_doc_build_file_deferred(json_path, original, &err) : NULL;
+    CHECK(full && deferred, "%s: build: %s%s", path, why, err.message);
     if (full && deferred) {
-        int full_exact = same_bytes(full, data, size);
+        int full_exact = law_full_build_exact(file);
         CHECK(same_bytes(deferred, data, size) == full_exact, "%s: the deferring build writes other bytes", path);
         size_t units = deferred->deferred_units, expected = read_units(data, size);
         size_t full_arena = full->arena.used_total, deferred_arena = deferred->arena.used_total;
@@ -116,9 +98,7 @@ static void check_file(const law_file *file, const law_settings *settings)
         rb_free(a);
         rb_free(b);
     }
-    rb_doc_free(full);
-    rb_doc_free(deferred);
-    unlink(json_path); /* after the documents: a deferring build may read its units from it */
+    rb_doc_free(deferred); /* before laws.c removes the dump: a deferring build may read its units from it */
     pthread_mutex_lock(&totals_lock);
     files++;
     pthread_mutex_unlock(&totals_lock);

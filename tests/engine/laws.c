@@ -4,6 +4,8 @@
  *   json_stream     the streamed dump and the piecewise build (law_json_stream.c)
  *   deferred        a deferred read agrees with the full read (law_deferred.c)
  *   build_deferred  a deferring build writes the full build's bytes (law_build_deferred.c)
+ *   roundtrip       the file written back exactly, and re-encoded with the same content
+ *                   (law_roundtrip.c; what `rewrite` and `verify --reencode` check)
  * The files are taken REBYTE_TEST_JOBS at a time, the largest first (tests/test_parallel.h).
  *
  * Usage: test_laws [--law NAME]... [--damaged N] [--min-saving X] PATH...
@@ -13,12 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "rebyte.h"
 #include "tests/engine/laws.h"
 #include "tests/test_parallel.h"
 #include "tests/test_util.h"
 
-static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred};
+/* the round trip last: it writes the shared read with its streams re-encoded, after the other
+ * laws have used the read as it came */
+static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_roundtrip};
 enum { LAW_COUNT = sizeof LAWS / sizeof LAWS[0] };
 
 /* What the command line asks: the laws and their settings (check_one takes the path alone). */
@@ -27,9 +32,75 @@ static size_t asked_count;
 static law_settings settings = {.damaged_copies = 0, .min_saving = 1};
 static size_t files_given;
 
+struct law_made {
+    char dump_path[64];
+    int dumped, built, written; /* 0: not asked yet; 1: made; -1: failed */
+    rb_doc *full;
+    char why[sizeof ((rb_error *)0)->message];
+};
+
+static int to_file(void *context, const char *text, size_t size)
+{
+    return fwrite(text, 1, size, context) == size ? 0 : 1;
+}
+
+const char *law_dump_file(const law_file *file)
+{
+    law_made *m = file->made;
+    if (!m->dumped) {
+        snprintf(m->dump_path, sizeof m->dump_path, "/tmp/rebyte-laws-XXXXXX");
+        int fd = file->doc ? mkstemp(m->dump_path) : -1;
+        FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (fd >= 0 && !f) close(fd);
+        rb_error err;
+        int ok = f && rb_doc_dump_to(file->doc, RB_BLOBS_REF, file->path, to_file, f, &err) == RB_OK;
+        if (f) ok = fclose(f) == 0 && ok;
+        if (fd < 0) m->dump_path[0] = 0;
+        m->dumped = ok ? 1 : -1;
+    }
+    return m->dumped > 0 ? m->dump_path : NULL;
+}
+
+const rb_doc *law_full_build(const law_file *file, const char **why)
+{
+    law_made *m = file->made;
+    if (!m->built) {
+        const char *json_path = law_dump_file(file);
+        rb_error err = {0};
+        m->full = json_path ? rb_doc_build_file(json_path, file->doc, &err) : NULL;
+        snprintf(m->why, sizeof m->why, "%s", json_path ? err.message : "the dump was not written");
+        m->built = m->full ? 1 : -1;
+    }
+    *why = m->why;
+    return m->full;
+}
+
+int law_full_build_exact(const law_file *file)
+{
+    law_made *m = file->made;
+    const char *why;
+    if (!m->written && law_full_build(file, &why)) {
+        uint8_t *out = NULL;
+        size_t out_size = 0;
+        rb_error err;
+        int same = rb_doc_write(m->full, NULL, &out, &out_size, &err) == RB_OK && out_size == file->size &&
+                   memcmp(out, file->data, file->size) == 0;
+        m->written = same ? 1 : -1;
+        rb_free(out);
+    }
+    return m->written > 0;
+}
+
+static void made_free(law_made *m)
+{
+    rb_doc_free(m->full);
+    if (m->dump_path[0]) unlink(m->dump_path); /* after the documents: a deferring build may read it */
+}
+
 static void check_one(const char *path)
 {
-    law_file file = {.path = path};
+    law_made made = {0};
+    law_file file = {.path = path, .made = &made};
     uint8_t *data = test_read_file(path, &file.size);
     __atomic_fetch_add(&files_given, 1, __ATOMIC_RELAXED);
     if (!data) return;
@@ -39,6 +110,7 @@ static void check_one(const char *path)
     rb_doc *doc = rb_doc_parse(data, file.size, &options, &err);
     file.doc = doc;
     for (size_t i = 0; i < asked_count; i++) asked[i]->check(&file, &settings);
+    made_free(&made);
     rb_doc_free(doc);
     free(data);
 }
@@ -76,7 +148,7 @@ int main(int argc, char **argv)
 {
     int first = parse_options(argc, argv);
     if (!first) {
-        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred]... [--damaged N] [--min-saving X] PATH...\n",
+        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|roundtrip]... [--damaged N] [--min-saving X] PATH...\n",
                 argv[0]);
         return 2;
     }

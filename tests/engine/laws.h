@@ -9,12 +9,24 @@
 #include <stdint.h>
 #include "core/doc/doc.h"
 
+typedef struct law_made law_made;
+
 typedef struct law_file {
     const char *path;
     const uint8_t *data;
     size_t size;
     const rb_doc *doc; /* the full read (rb_doc_parse, the path as its name); NULL: of no known format */
+    law_made *made;    /* what several laws build from the file, made once (below) */
 } law_file;
+
+/* What more than one law makes from a file, made when a law first asks and kept for the others
+ * until every law has checked the file (tests/engine/laws.c): the dump (blobs as references, with
+ * its "$source") in a temporary file, and the full build of that file (rb_doc_build_file). */
+const char *law_dump_file(const law_file *file);
+/* The full build (the caller does not free it), or NULL with the reason in *why. */
+const rb_doc *law_full_build(const law_file *file, const char **why);
+/* Does the full build write the file's bytes? */
+int law_full_build_exact(const law_file *file);
 
 /* What the command line sets for the laws that take a setting. */
 typedef struct law_settings {
@@ -29,5 +41,5 @@ typedef struct law {
     void (*finish)(const law_settings *settings);
 } law;
 
-extern const law law_json_stream, law_deferred, law_build_deferred;
+extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip;
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "rebyte.h"
+#include "core/json/json.h"
 #include "tests/test_parallel.h"
 #include "tests/test_util.h"
 
@@ -92,28 +93,26 @@ static int map_list(rb_doc *doc, unsigned low, const char *key, char *path, size
     return 1;
 }
 
-/* The era of the map: its header XML's exever (and TM2020's collection 26), else its chunk ids. */
+/* The era of the map: its header XML's exever (and TM2020's collection 26), else its chunk ids.
+ * Only the two parts asked are turned into JSON, as the dump spells them (not the whole map). */
 static int era_of(rb_doc *doc)
 {
-    char *text = NULL;
-    rb_error err;
     int era = ERA_TM1;
-    if (rb_doc_dump(doc, RB_BLOBS_OMIT, NULL, &text, &err) != RB_OK) return ERA_TM1;
-    json_t *root = json_loads(text, JSON_ALLOW_NUL, NULL);
-    const char *xml = string_with(json_object_get(root, "headerChunks"), "exever=\"");
+    const rb_node *header_chunks = rb_node_member(rb_doc_root(doc), "headerChunks");
+    json_t *header = header_chunks ? rb_model_to_json(doc, header_chunks, RB_BLOBS_OMIT) : NULL;
+    const char *xml = string_with(header, "exever=\"");
     const char *exever = xml ? strstr(xml, "exever=\"") + 8 : NULL;
     size_t c = 0;
     const rb_node *block_data = map_chunk(doc, 0x01F, &c);
+    const rb_node *map_info = block_data ? rb_node_member(block_data, "mapInfo") : NULL;
     /* the environment as the dump spells it (a collection number, or its name) */
-    json_t *environment = json_object_get(
-        json_object_get(json_array_get(json_object_get(json_object_get(root, "body"), "chunks"), c), "mapInfo"),
-        "collection");
-    int stadium2020 = block_data && json_integer_value(environment) == 26;
+    json_t *info = map_info ? rb_model_to_json(doc, map_info, RB_BLOBS_OMIT) : NULL;
+    int stadium2020 = block_data && json_integer_value(json_object_get(info, "collection")) == 26;
     if (exever && exever[0] >= '3' && exever[0] <= '9') era = stadium2020 ? ERA_TM2020 : ERA_MP;
     else if ((exever && exever[0] == '2') || (!exever && block_data))
         era = ERA_TMF; /* without an XML, the block data of TMF and later */
-    json_decref(root);
-    rb_free(text);
+    json_decref(info);
+    json_decref(header);
     return era;
 }
 

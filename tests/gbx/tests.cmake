@@ -1,9 +1,9 @@
-# GBX, the container and its maps (core/gbx/, core/gbx/map/): the corpus round trip, the class
-# tables, the bundled sample maps and their patches, the cookbook patches (the gallery of mods for
-# any map among them) on the sample, every map of the public test world and every GBX file of the
-# corpus (each output re-read, written again and its diff re-applied on the maps read once), items
+# GBX, the container and its maps (core/gbx/, core/gbx/map/) (the corpus round trip is a corpus law,
+# tests/engine/tests.cmake): the class tables, the bundled sample maps and their patches, the cookbook
+# patches (the gallery of mods for any map among them) on the sample, every map of the public test
+# world and every GBX file of the corpus (each output re-read, written again and its diff re-applied
+# on the maps read once), items
 # downgrade, header copies and their XML spellings, parallel lists, the law of adding and map thumbnails.
-rebyte_add_script_test(gbx_corpus_roundtrip engine/corpus_roundtrip.sh gbx)
 rebyte_add_unit_test(test_gbx_tables gbx/test_gbx_tables.c)
 rebyte_add_script_test(gbx_samples gbx/samples.sh)
 rebyte_add_test_program(test_cookbook gbx/test_cookbook.c)

@@ -240,6 +240,38 @@ static json_t *random_edit(rb_doc *doc, int *kind, int *on_chunks)
 
 /* ---------- applying ---------- */
 
+/* A file read once for every law on it: its bytes, a read to find places in, and the reads
+ * every diff of it starts from (full for the bare diff, deferred as `rebyte diff` reads it).
+ * A diff does not change its documents (rb_doc_diff), so one pair serves every edit's diff. */
+typedef struct base {
+    const char *name;
+    uint8_t *data;
+    size_t size;
+    rb_doc *places, *full, *deferred;
+} base;
+
+/* The file read as a base, or 0 when it is of no format rebyte reads. */
+static int base_read(const char *file, base *a)
+{
+    rb_error err;
+    rb_read_options deferred = {.size = sizeof deferred, .file_name = file, .defer = 1};
+    *a = (base){.name = file};
+    a->data = test_read_file(file, &a->size);
+    a->places = a->data ? rb_doc_parse(a->data, a->size, NULL, &err) : NULL;
+    a->full = a->places ? rb_doc_parse(a->data, a->size, NULL, &err) : NULL;
+    a->deferred = a->full ? rb_doc_parse(a->data, a->size, &deferred, &err) : NULL;
+    CHECK(!a->places || (a->full && a->deferred), "%s: read once, not again: %s", file, err.message);
+    return a->deferred != NULL;
+}
+
+static void base_free(base *a)
+{
+    rb_doc_free(a->places);
+    rb_doc_free(a->full);
+    rb_doc_free(a->deferred);
+    free(a->data);
+}
+
 /* `ops` applied to `data`: the new file (malloc'd) or NULL, with the reason in `why`. */
 static uint8_t *apply_ops(const char *name, const uint8_t *data, size_t size, const json_t *ops, size_t *out_size,
                           char *why, size_t why_size)
@@ -251,15 +283,17 @@ static uint8_t *apply_ops(const char *name, const uint8_t *data, size_t size, co
 }
 
 /* The law for A and B, plain and by identity; the largest diff's count of changes. */
-static size_t check_law(const char *name, const uint8_t *a, size_t na, const uint8_t *b, size_t nb, const json_t *edits,
-                        stats *st)
+static size_t check_law(const base *base_a, const uint8_t *b, size_t nb, const json_t *edits, stats *st)
 {
     rb_error err;
     /* A and B as full models (the bare diff), and both deferred as `rebyte diff` reads them (the
-     * pinned diffs: by units, the units equal in both left as bytes) */
+     * pinned diffs: by units, the units equal in both left as bytes); A's reads are the base's */
+    const char *name = base_a->name;
+    const uint8_t *a = base_a->data;
+    size_t na = base_a->size;
     rb_read_options deferred = {.size = sizeof deferred, .file_name = name, .defer = 1};
-    rb_doc *da = rb_doc_parse(a, na, NULL, &err), *db = rb_doc_parse(b, nb, NULL, &err);
-    rb_doc *da_deferred = da ? rb_doc_parse(a, na, &deferred, &err) : NULL;
+    const rb_doc *da = base_a->full, *da_deferred = base_a->deferred;
+    rb_doc *db = rb_doc_parse(b, nb, NULL, &err);
     rb_doc *db_deferred = db ? rb_doc_parse(b, nb, &deferred, &err) : NULL;
     size_t most = 0;
     char *edit_text = json_dumps(edits, JSON_COMPACT);
@@ -290,28 +324,30 @@ static size_t check_law(const char *name, const uint8_t *a, size_t na, const uin
         free(text);
     }
     free(edit_text);
-    rb_doc_free(da);
-    rb_doc_free(da_deferred);
     rb_doc_free(db);
     rb_doc_free(db_deferred);
     return most;
 }
 
 /* One sequence of 1..max_edits edits that apply accepts, applied one by one; then the law. */
-static void sequence(const char *name, const uint8_t *data, size_t size, unsigned max_edits, stats *st)
+static void sequence(const base *a, unsigned max_edits, stats *st)
 {
+    const char *name = a->name;
     unsigned want = 1 + rnd(max_edits);
-    uint8_t *cur = malloc(size ? size : 1);
-    size_t cur_size = size;
-    memcpy(cur, data, size);
+    uint8_t *cur = malloc(a->size ? a->size : 1);
+    size_t cur_size = a->size;
+    memcpy(cur, a->data, a->size);
     json_t *edits = json_array();
+    /* the current file's read, made again only when an edit was taken (a refused edit leaves
+     * the file as it was); before the first edit, the base's */
+    rb_doc *doc = NULL;
     for (unsigned tries = 0; json_array_size(edits) < want && tries < TRIES; tries++) {
         rb_error err;
-        rb_doc *doc = rb_doc_parse(cur, cur_size, NULL, &err);
-        if (!doc) break;
+        if (!doc && json_array_size(edits)) doc = rb_doc_parse(cur, cur_size, NULL, &err);
+        rb_doc *now = json_array_size(edits) ? doc : a->places;
+        if (!now) break;
         int kind = E_VALUE, on_chunks = 0;
-        json_t *op = random_edit(doc, &kind, &on_chunks);
-        rb_doc_free(doc);
+        json_t *op = random_edit(now, &kind, &on_chunks);
         if (!op) continue;
         json_t *one = json_pack("[O]", op);
         char why[2048];
@@ -325,16 +361,19 @@ static void sequence(const char *name, const uint8_t *data, size_t size, unsigne
             continue;
         }
         json_array_append_new(edits, op);
+        rb_doc_free(doc);
+        doc = NULL;
         st->by_kind[kind]++;
         st->chunk_list_edits += on_chunks;
         free(cur);
         cur = next;
         cur_size = next_size;
     }
+    rb_doc_free(doc);
     if (json_array_size(edits)) {
         st->sequences++;
         st->edits += json_array_size(edits);
-        size_t most = check_law(name, data, size, cur, cur_size, edits, st);
+        size_t most = check_law(a, cur, cur_size, edits, st);
         if (json_array_size(edits) == 1) {
             char *t = json_dumps(edits, JSON_COMPACT);
             CHECK(most <= HANDFUL, "%s: one edit (%.300s) diffs to %zu changes", name, t, most);
@@ -368,22 +407,19 @@ static int map_list(rb_doc *doc, uint32_t id, const char *key, char *path, size_
 
 /* One element of the map's list removed: apply must take it, its diff must give the same bytes
  * back and be at most REMOVAL_MAX operations. Returns whether the map has that list. */
-static int removal(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
+static int removal(const base *a, uint32_t id, const char *key, stats *st)
 {
-    rb_error err;
-    rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
+    const char *name = a->name;
     char path[200], at[240], why[2048];
     size_t count = 0;
-    int found = doc && map_list(doc, id, key, path, sizeof path, &count);
-    rb_doc_free(doc);
-    if (!found) return 0;
+    if (!map_list(a->places, id, key, path, sizeof path, &count)) return 0;
     snprintf(at, sizeof at, "%s/%u", path, rnd((unsigned)count));
     json_t *ops = json_pack("[{s:s,s:s}]", "op", "remove", "path", at);
     size_t b_size = 0;
-    uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+    uint8_t *b = apply_ops(name, a->data, a->size, ops, &b_size, why, sizeof why);
     CHECK(b, "%s: apply refuses to remove %s: %s", name, at, why);
     if (b) {
-        size_t most = check_law(name, data, size, b, b_size, ops, st);
+        size_t most = check_law(a, b, b_size, ops, st);
         CHECK(most <= REMOVAL_MAX, "%s: removing %s diffs to %zu operations", name, at, most);
         st->removals++;
     }
@@ -397,15 +433,12 @@ static int removal(const char *name, const uint8_t *data, size_t size, uint32_t 
  * among equals. Apply may refuse a copy (a rule it names); a copy it takes must diff to at most
  * REMOVAL_MAX operations (HANDFUL for two copies) and give the same bytes back. Returns whether
  * the map has that list. */
-static int duplication(const char *name, const uint8_t *data, size_t size, uint32_t id, const char *key, stats *st)
+static int duplication(const base *a, uint32_t id, const char *key, stats *st)
 {
-    rb_error err;
-    rb_doc *doc = rb_doc_parse(data, size, NULL, &err);
+    const char *name = a->name;
     char path[200], from[240], to[240], why[2048];
     size_t count = 0;
-    int found = doc && map_list(doc, id, key, path, sizeof path, &count);
-    rb_doc_free(doc);
-    if (!found) return 0;
+    if (!map_list(a->places, id, key, path, sizeof path, &count)) return 0;
     snprintf(from, sizeof from, "%s/%u", path, rnd((unsigned)count));
     for (int shape = 0; shape < 3; shape++) {
         if (shape == 1) snprintf(to, sizeof to, "%s/%u", path, rnd((unsigned)count));
@@ -413,9 +446,9 @@ static int duplication(const char *name, const uint8_t *data, size_t size, uint3
         json_t *ops = json_pack("[{s:s,s:s,s:s}]", "op", "copy", "from", from, "path", to);
         if (shape == 2) json_array_append(ops, json_array_get(ops, 0));
         size_t b_size = 0;
-        uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+        uint8_t *b = apply_ops(name, a->data, a->size, ops, &b_size, why, sizeof why);
         if (b) {
-            size_t most = check_law(name, data, size, b, b_size, ops, st);
+            size_t most = check_law(a, b, b_size, ops, st);
             size_t allowed = shape == 2 ? HANDFUL : REMOVAL_MAX;
             CHECK(most <= allowed, "%s: copying %s to %s%s diffs to %zu operations", name, from, to,
                   shape == 2 ? " twice" : "", most);
@@ -439,15 +472,16 @@ static const char *const RENAMED[] = {
     "/chunks/[id=GEN8]/name", "/sections/2/name", "/sections/3/name", "/symbols/1/name",
 };
 
-static void renames(const char *name, const uint8_t *data, size_t size, stats *st)
+static void renames(const base *a, stats *st)
 {
+    const char *name = a->name;
     for (size_t k = 0; k < sizeof RENAMED / sizeof *RENAMED; k++) {
         json_t *ops = json_pack("[{s:s,s:s,s:s}]", "op", "replace", "path", RENAMED[k], "value", "Rebyte-Renamed-01");
         char why[2048];
         size_t b_size = 0;
-        uint8_t *b = apply_ops(name, data, size, ops, &b_size, why, sizeof why);
+        uint8_t *b = apply_ops(name, a->data, a->size, ops, &b_size, why, sizeof why);
         if (b) {
-            size_t most = check_law(name, data, size, b, b_size, ops, st);
+            size_t most = check_law(a, b, b_size, ops, st);
             CHECK(most == 1, "%s: renaming %s diffs to %zu operations, not 1", name, RENAMED[k], most);
             st->renames++;
         } else {
@@ -474,29 +508,25 @@ static int is_input(const char *name)
 
 /* `edit` on a map's item list and on its block list (01F, TMPU's 013 or TM 1.0's 00F): 1 when
  * either list was there to edit. */
-typedef int list_edit(const char *, const uint8_t *, size_t, uint32_t, const char *, stats *);
-static int on_lists(const char *file, const uint8_t *data, size_t size, stats *st, list_edit *edit)
+typedef int list_edit(const base *, uint32_t, const char *, stats *);
+static int on_lists(const base *a, stats *st, list_edit *edit)
 {
-    int items = edit(file, data, size, 0x03043040, "anchoredObjects", st);
-    int blocks = edit(file, data, size, 0x0304301F, "blocks", st) || edit(file, data, size, 0x03043013, "blocks", st) ||
-                 edit(file, data, size, 0x0304300F, "blocks", st);
+    int items = edit(a, 0x03043040, "anchoredObjects", st);
+    int blocks = edit(a, 0x0304301F, "blocks", st) || edit(a, 0x03043013, "blocks", st) || edit(a, 0x0304300F, "blocks", st);
     return items || blocks;
 }
 
 static void one_file(const char *file, const options *o, stats *st)
 {
-    size_t size = 0;
-    uint8_t *data = test_read_file(file, &size);
-    rb_error err;
-    rb_doc *doc = data ? rb_doc_parse(data, size, NULL, &err) : NULL;
-    if (!doc) { free(data); return; }
-    rb_doc_free(doc);
-    st->files++;
-    for (unsigned s = 0; s < o->sequences; s++) sequence(file, data, size, o->edits, st);
-    if (o->removals) st->maps += on_lists(file, data, size, st, removal);
-    if (o->copies) st->copy_maps += on_lists(file, data, size, st, duplication);
-    if (o->names) renames(file, data, size, st);
-    free(data);
+    base a;
+    if (base_read(file, &a)) {
+        st->files++;
+        for (unsigned s = 0; s < o->sequences; s++) sequence(&a, o->edits, st);
+        if (o->removals) st->maps += on_lists(&a, st, removal);
+        if (o->copies) st->copy_maps += on_lists(&a, st, duplication);
+        if (o->names) renames(&a, st);
+    }
+    base_free(&a);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }

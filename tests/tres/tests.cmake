@@ -1,6 +1,5 @@
-# Trespasser formats: corpus round trip (rewrite, dump/build, verify --reencode), the LZSS/SZDD
+# Trespasser formats (the corpus round trip is a corpus law, tests/engine/tests.cmake): the LZSS/SZDD
 # codecs, SZDD-packed GROFF, GROFF edits checked by an independent GROFF checker, the samples.
-rebyte_add_script_test(tres_corpus_roundtrip engine/corpus_roundtrip.sh tres)
 
 rebyte_add_test_program(test_tres_lzss ${CMAKE_CURRENT_LIST_DIR}/test_lzss.c)
 add_test(NAME tres_lzss COMMAND test_tres_lzss)
