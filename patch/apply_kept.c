@@ -12,7 +12,7 @@
  *     after are its violations before, and apply refuses only new ones: it is not run at all;
  *   - the selectors: an element kept as its bytes is no match to rb_model_select, so a selector
  *     over a list that has such elements is taken only when the format tells their member
- *     (rb_format.unit_member) and none of them matches;
+ *     (rb_format.unit_member, the hook apply_units.c passes units by) and none of them matches;
  *   - the check of the write: the written file must equal the original everywhere but inside the
  *     edited values (the same size, and fixed-size values), then a unit of the re-read (read again
  *     deferred, every value checked) has the bytes and the reader state its original had, so equal
@@ -114,17 +114,15 @@ static const rb_node *select_kept(const rb_format *format, const rb_node *list, 
     const rb_node *found = NULL;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         const rb_node *e = list->v.kids.items[i];
-        const uint8_t *bytes;
-        size_t size;
+        rb_node kept;
+        const rb_node *m = rb_node_get(e, name);
         if (e->kind == RB_K_DEFERRED) {
-            if (!format->unit_member || !format->unit_member(e, name, &bytes, &size)) return NULL;
-        } else {
-            const rb_node *m = rb_node_get(e, name);
-            if (!m) continue;
-            if (m->kind != RB_K_STRING) return NULL; /* compared as its wire type: rb_model_select's */
-            bytes = m->v.bytes.data, size = m->v.bytes.size;
+            if (!format->unit_member || !format->unit_member(list, e, name, &kept)) return NULL;
+            m = &kept;
         }
-        if (size != value_length || memcmp(bytes, value, size) != 0) continue;
+        if (!m) continue;
+        if (m->kind != RB_K_STRING) return NULL; /* compared as its wire type: rb_model_select's */
+        if (m->v.bytes.size != value_length || memcmp(m->v.bytes.data, value, value_length) != 0) continue;
         if (found || e->kind == RB_K_DEFERRED) return NULL;
         found = e;
     }

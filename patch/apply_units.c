@@ -130,11 +130,16 @@ static int simple_selector(const char *raw, size_t length, char *key, size_t key
 
 static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error *err);
 
-/* Does element `element`'s integer member `key` differ from `value` in every era's spelling
- * (rb_format.era_id)? 0 when it may match, or when it is no integer. */
-static int member_differs(const rb_doc *doc, const rb_node *element, const char *key, uint64_t value)
+/* Does list element `element`'s integer member `key` differ from `value` in every era's spelling
+ * (rb_format.era_id)? A deferred element's member is the one its bytes say (rb_format.unit_member).
+ * 0 when it may match, when its bytes do not say, or when it is no integer. */
+static int member_differs(const rb_doc *doc, const rb_node *list, const rb_node *element, const char *key,
+                          uint64_t value)
 {
-    const rb_node *m = rb_node_get(element, key);
+    rb_node kept;
+    const rb_node *m = element->kind != RB_K_DEFERRED                        ? rb_node_get(element, key)
+                       : doc->format->unit_member(list, element, key, &kept) ? &kept
+                                                                              : NULL;
     if (!m || m->kind != RB_K_INT || m->v.bits == value) return 0;
     uint64_t now, asked;
     if (doc->format->era_id && doc->format->era_id(m, m->v.bits, &now) && doc->format->era_id(m, value, &asked))
@@ -143,16 +148,14 @@ static int member_differs(const rb_doc *doc, const rb_node *element, const char 
 }
 
 /* A selector "[key=number]" over a list: the deferred elements whose bytes say they differ
- * (rb_format.unit_may_match) are passed by, the others made nodes and walked into. */
+ * (rb_format.unit_member) are passed by, the others made nodes and walked into. */
 static int walk_matches(rb_doc *doc, const walk_at *at, const char *key, uint64_t value, rb_pointer_walk w,
                         rb_error *err)
 {
     rb_node *list = at->node;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         const rb_node *kid = list->v.kids.items[i];
-        if (kid->kind == RB_K_DEFERRED ? !doc->format->unit_may_match(list, kid, key, value)
-                                       : member_differs(doc, kid, key, value))
-            continue;
+        if (member_differs(doc, list, kid, key, value)) continue;
         rb_node *element = expanded_child(doc, at, i, err);
         walk_at into;
         if (!element) return 0;
@@ -175,7 +178,7 @@ static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error
     char key[64];
     uint64_t value;
     if (length && raw[0] == '[') {
-        if (at->node->kind == RB_K_LIST && doc->format->unit_may_match &&
+        if (at->node->kind == RB_K_LIST && doc->format->unit_member &&
             simple_selector(raw, length, key, sizeof key, &value))
             return walk_matches(doc, at, key, value, w, err);
         return rb_doc_expand_units_below(doc, at->node, at->above, at->depth, err);
