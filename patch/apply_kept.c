@@ -164,7 +164,7 @@ static int rules_untouched(const rb_format *format, const tokens *path)
     size_t count = 0;
     const rb_rule *rules = format->rules ? format->rules(&count) : NULL;
     for (size_t i = 0; i < count; i++)
-        if (!rules[i].reads || meets_any(path, rules[i].reads)) return 0;
+        if (!rules[i].reads.values || meets_any(path, rules[i].reads.values)) return 0;
     return 1;
 }
 
