@@ -556,11 +556,12 @@ int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
     outcome_mark mark = {out->lines.size, json_array_size(out->changes), out->operations};
-    if (!rq->whole && apply_units_possible(rq)) {
+    const rb_format *format = rb_registry_detect(rq->data, rq->size);
+    if (!rq->whole && apply_units_possible(rq, format)) {
         if ((out->on_units = apply_on_units(rq, out) == 0)) return 0;
         outcome_back_to(out, &mark);
     }
-    int defer = apply_kept_wanted(rq, rb_registry_detect(rq->data, rq->size)), rc = 2;
+    int defer = apply_kept_wanted(rq, format), rc = 2;
     for (int attempt = 0; rc == 2 && attempt < 2; attempt++) {
         apply_kept kept;
         int keeps = 0;

@@ -21,14 +21,12 @@
 #include <string.h>
 #include "core/archive/archive_unit.h"
 #include "core/model/pointer.h"
-#include "core/registry/registry.h"
 #include "patch/apply_deferred.h"
 #include "patch/apply_units.h"
 #include "patch/model_select.h"
 
-int apply_units_possible(const apply_request *rq)
+int apply_units_possible(const apply_request *rq, const rb_format *format)
 {
-    const rb_format *format = rb_registry_detect(rq->data, rq->size);
     return format && format->read_unit && apply_deferred_candidate(rq, NULL, NULL) > 0;
 }
 
