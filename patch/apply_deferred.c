@@ -60,5 +60,7 @@ int apply_deferred_selector(const char *raw, size_t length, apply_selector *out)
         memchr(raw, ']', length - 1))
         return 0;
     *out = (apply_selector){raw + 1, equals + 1, (size_t)(equals - raw - 1), (size_t)(raw + length - 2 - equals)};
+    for (size_t i = 0; i < out->key_length; i++) /* a member's name: letters, digits, '_' */
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", out->key[i])) return 0;
     return 1;
 }

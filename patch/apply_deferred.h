@@ -14,8 +14,9 @@
 size_t apply_deferred_candidate(const apply_request *request, int (*also)(const json_t *op, const void *context),
                                 const void *context);
 
-/* A selector of one condition, "[key=value]" (`raw`, `length` bytes, no brackets inside): its
- * key and value text (not terminated); 0 for any other token. */
+/* A selector of one condition, "[key=value]" (`raw`, `length` bytes, no brackets inside, the key
+ * a member's name of letters, digits and '_'): its key and value text (not terminated); 0 for
+ * any other token. */
 typedef struct apply_selector {
     const char *key, *value;
     size_t key_length, value_length;

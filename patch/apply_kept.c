@@ -68,7 +68,7 @@ static int word_selector(const char *token, const char **key, size_t *key_length
     *key = s.key, *key_length = s.key_length;
     *value = s.value, *value_length = s.value_length;
     int letter = *value_length && ((**value >= 'A' && **value <= 'Z') || (**value >= 'a' && **value <= 'z'));
-    return letter && is_word(*key, *key_length) && is_word(*value, *value_length);
+    return letter && is_word(*value, *value_length);
 }
 
 /* Can tokens x and y name the same node? Equal tokens can; two word selectors over one key with

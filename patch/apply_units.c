@@ -73,9 +73,8 @@ static int simple_selector(const char *raw, size_t length, char *key, size_t key
     apply_selector s;
     char text[32];
     if (!apply_deferred_selector(raw, length, &s) || s.key_length >= key_size || s.value_length >= sizeof text) return 0;
-    size_t key_length = s.key_length;
-    memcpy(key, s.key, key_length);
-    key[key_length] = 0;
+    memcpy(key, s.key, s.key_length);
+    key[s.key_length] = 0;
     memcpy(text, s.value, s.value_length);
     text[s.value_length] = 0;
     /* hexadecimal after "0x", or decimal without a leading zero (which strtoull's base 0 would
@@ -84,8 +83,7 @@ static int simple_selector(const char *raw, size_t length, char *key, size_t key
     if (!hex && (text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1]))) return 0;
     char *end;
     *value = strtoull(text, &end, hex ? 16 : 10);
-    return !*end && end > text + (hex ? 2 : 0) &&
-           strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == key_length;
+    return !*end && end > text + (hex ? 2 : 0);
 }
 
 static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error *err);
