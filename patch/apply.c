@@ -543,19 +543,25 @@ static int apply_on_units(const apply_request *rq, apply_outcome *out)
     return apply_with_assets(rq, doc, NULL, out);
 }
 
-/* Three ways, cheapest first, each answer proven or taken again by the next: the units a
- * patch's paths reach expanded (apply_units.c: formats that read a unit alone), the units kept
- * as their bytes when the patch reaches none (apply_kept.c; a write that is not what it proves,
- * 2, runs again), the file read in full. */
+/* Three ways, each answer proven or taken again by the next. Both deferred ways take the same
+ * candidates (apply_deferred.c), rules (rb_rule.reads) and deferred members (rb_format.unit_member).
+ * 1. The units a patch's paths reach expanded (apply_units.c): first, since it serves the formats
+ *    that read a unit alone (GBX) whatever the values the patch writes, and a patch it cannot
+ *    answer costs only the units it reached.
+ * 2. The units all kept as their bytes when the patch reaches none (apply_kept.c): for the formats
+ *    that state what their units' reads take (GROFF, data.win); a write that is not what it
+ *    proves (2) runs again on the full read.
+ * 3. The file read in full, whose answer stands. */
 int apply_on_model(const apply_request *rq, apply_outcome *out)
 {
     if (apply_refuse_annotation_ops(rq, &out->error) != 0) return -1;
     outcome_mark mark = {out->lines.size, json_array_size(out->changes), out->operations};
-    if (!rq->whole && apply_units_possible(rq)) {
+    const rb_format *format = rb_registry_detect(rq->data, rq->size);
+    if (!rq->whole && apply_units_possible(rq, format)) {
         if ((out->on_units = apply_on_units(rq, out) == 0)) return 0;
         outcome_back_to(out, &mark);
     }
-    int defer = apply_kept_wanted(rq, rb_registry_detect(rq->data, rq->size)), rc = 2;
+    int defer = apply_kept_wanted(rq, format), rc = 2;
     for (int attempt = 0; rc == 2 && attempt < 2; attempt++) {
         apply_kept kept;
         int keeps = 0;

@@ -3,16 +3,17 @@
  * deferred model, its units kept as their bytes from the read to the write.
  *
  * The original is read deferred when the format states what its units' reads take from outside
- * them (rb_format.unit_reads) and the patch is only "replace" and "test" of numbers and booleans.
+ * them (rb_format.unit_reads) and the patch is only "replace" and "test" (apply_deferred.c, which
+ * apply_units.c takes too) of numbers and booleans.
  * The document stays deferred only when every operation's path leads, through nodes alone, to a
  * number or a boolean of the file's bytes that neither a unit's read (unit_reads) nor a game rule
- * (rb_rule.reads) takes; otherwise it is expanded (read again in full) and apply goes on as before.
+ * (rb_rule_reads.values) takes; otherwise it is expanded (read again in full) and apply goes on as before.
  * Why that is sound:
  *   - the rules: a rule reads only what it states; nothing it reads changed, so its violations
  *     after are its violations before, and apply refuses only new ones: it is not run at all;
  *   - the selectors: an element kept as its bytes is no match to rb_model_select, so a selector
  *     over a list that has such elements is taken only when the format tells their member
- *     (rb_format.unit_member) and none of them matches;
+ *     (rb_format.unit_member, the hook apply_units.c passes units by) and none of them matches;
  *   - the check of the write: the written file must equal the original everywhere but inside the
  *     edited values (the same size, and fixed-size values), then a unit of the re-read (read again
  *     deferred, every value checked) has the bytes and the reader state its original had, so equal
@@ -24,6 +25,7 @@
 #include <string.h>
 #include "core/doc/rules.h"
 #include "core/model/pointer.h"
+#include "patch/apply_deferred.h"
 
 enum { MAX_KEPT_EDITS = 64, MAX_TOKENS = 16, TOKEN_SIZE = 64 };
 
@@ -61,13 +63,12 @@ static int is_word(const char *s, size_t n)
  * text; 0 for any other token. */
 static int word_selector(const char *token, const char **key, size_t *key_length, const char **value, size_t *value_length)
 {
-    size_t n = strlen(token);
-    const char *eq = strchr(token, '=');
-    if (n < 5 || token[0] != '[' || token[n - 1] != ']' || !eq) return 0;
-    *key = token + 1, *key_length = (size_t)(eq - token - 1);
-    *value = eq + 1, *value_length = (size_t)(token + n - 1 - *value);
+    apply_selector s;
+    if (!apply_deferred_selector(token, strlen(token), &s)) return 0;
+    *key = s.key, *key_length = s.key_length;
+    *value = s.value, *value_length = s.value_length;
     int letter = *value_length && ((**value >= 'A' && **value <= 'Z') || (**value >= 'a' && **value <= 'z'));
-    return letter && is_word(*key, *key_length) && is_word(*value, *value_length);
+    return letter && is_word(*value, *value_length);
 }
 
 /* Can tokens x and y name the same node? Equal tokens can; two word selectors over one key with
@@ -114,17 +115,15 @@ static const rb_node *select_kept(const rb_format *format, const rb_node *list, 
     const rb_node *found = NULL;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         const rb_node *e = list->v.kids.items[i];
-        const uint8_t *bytes;
-        size_t size;
+        rb_node kept;
+        const rb_node *m = rb_node_get(e, name);
         if (e->kind == RB_K_DEFERRED) {
-            if (!format->unit_member || !format->unit_member(e, name, &bytes, &size)) return NULL;
-        } else {
-            const rb_node *m = rb_node_get(e, name);
-            if (!m) continue;
-            if (m->kind != RB_K_STRING) return NULL; /* compared as its wire type: rb_model_select's */
-            bytes = m->v.bytes.data, size = m->v.bytes.size;
+            if (!format->unit_member || !format->unit_member(list, e, name, &kept)) return NULL;
+            m = &kept;
         }
-        if (size != value_length || memcmp(bytes, value, size) != 0) continue;
+        if (!m) continue;
+        if (m->kind != RB_K_STRING) return NULL; /* compared as its wire type: rb_model_select's */
+        if (m->v.bytes.size != value_length || memcmp(m->v.bytes.data, value, value_length) != 0) continue;
         if (found || e->kind == RB_K_DEFERRED) return NULL;
         found = e;
     }
@@ -166,22 +165,21 @@ static int rules_untouched(const rb_format *format, const tokens *path)
     size_t count = 0;
     const rb_rule *rules = format->rules ? format->rules(&count) : NULL;
     for (size_t i = 0; i < count; i++)
-        if (!rules[i].reads || meets_any(path, rules[i].reads)) return 0;
+        if (!rules[i].reads.values || meets_any(path, rules[i].reads.values)) return 0;
     return 1;
 }
 
 static int is_test(const json_t *op) { return !strcmp(json_string_value(json_object_get(op, "op")), "test"); }
 
-/* What the operation alone says: a test (which changes nothing, so it may read what units and
- * rules read), or a replace by a number or a boolean of a value no unit's read and no rule takes. */
-static int kept_operation(const rb_format *format, const json_t *op)
+/* What a plain operation (apply_deferred.c) alone says: a test (which changes nothing, so it may
+ * read what units and rules read), or a replace by a number or a boolean of a value no unit's read
+ * and no rule takes. */
+static int kept_operation(const json_t *op, const void *context)
 {
-    const char *kind = json_string_value(json_object_get(op, "op"));
+    const rb_format *format = context;
     const json_t *value = json_object_get(op, "value");
     tokens path;
-    if (!kind || (strcmp(kind, "replace") && strcmp(kind, "test")) ||
-        !split(json_string_value(json_object_get(op, "path")), &path))
-        return 0;
+    if (!split(json_string_value(json_object_get(op, "path")), &path)) return 0;
     if (is_test(op)) return 1;
     return (json_is_number(value) || json_is_boolean(value)) && !meets_any(&path, format->unit_reads) &&
            rules_untouched(format, &path);
@@ -189,15 +187,11 @@ static int kept_operation(const rb_format *format, const json_t *op)
 
 int apply_kept_wanted(const apply_request *rq, const rb_format *format)
 {
-    if (!format || !format->unit_reads || rq->resolved || rq->want_doc || expansion_forced()) return 0;
-    size_t count = 0;
-    for (size_t p = 0; p < rq->count; p++) {
-        const rb_patch *patch = rq->patches[p];
-        if (patch->base) return 0; /* pins read values anywhere */
-        for (size_t i = 0; i < json_array_size(patch->ops); i++, count++)
-            if (count == MAX_KEPT_EDITS || !kept_operation(format, json_array_get(patch->ops, i))) return 0;
-    }
-    return count > 0;
+    if (!format || !format->unit_reads || expansion_forced()) return 0;
+    for (size_t p = 0; p < rq->count; p++)
+        if (rq->patches[p]->base) return 0; /* pins read values anywhere */
+    size_t count = apply_deferred_candidate(rq, kept_operation, format);
+    return count > 0 && count <= MAX_KEPT_EDITS;
 }
 
 int apply_kept_check(const apply_request *rq, const rb_doc *doc, apply_kept *kept)

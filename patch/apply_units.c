@@ -5,10 +5,11 @@
  *
  * The attempt is only taken where it is sound by construction, and it may still give up:
  * - the operations are "replace" and "test" on paths (no structural edit, whose in-step lists
- *   and followers reach elsewhere; no "each", no asset files);
+ *   and followers reach elsewhere; no "each", no asset files: apply_deferred.c, which apply_kept.c
+ *   takes too);
  * - units whose description reads nodes outside them (rb_deferred.reads_around) are expanded at
  *   once: their bytes alone do not say what they hold;
- * - the rules say what they read (core/doc/rules.h rb_rule_reach), and a rule that reads inside
+ * - the rules say what they read (core/doc/rules.h rb_rule_reads.where), and a rule that reads inside
  *   units is given the facts it reads them against, compared before and after (apply_rules.c);
  * - the write's check compares a unit left deferred with the re-read's by its bytes and its start
  *   (rb_deferred_same: the lookback strings and node indices defined before it), so an edit that
@@ -20,52 +21,13 @@
 #include <string.h>
 #include "core/archive/archive_unit.h"
 #include "core/model/pointer.h"
-#include "core/registry/registry.h"
+#include "patch/apply_deferred.h"
 #include "patch/apply_units.h"
 #include "patch/model_select.h"
 
-/* Does `value` hold an asset file ({"$file": ...}), which apply_assets.c reads against the
- * model before the stack? */
-static int names_a_file(const json_t *value)
+int apply_units_possible(const apply_request *rq, const rb_format *format)
 {
-    const char *key;
-    json_t *member;
-    size_t i;
-    if (json_is_object(value)) {
-        json_object_foreach((json_t *)value, key, member)
-            if (!strcmp(key, "$file") || names_a_file(member)) return 1;
-    } else if (json_is_array(value)) {
-        json_array_foreach(value, i, member)
-            if (names_a_file(member)) return 1;
-    }
-    return 0;
-}
-
-/* A "replace" or a "test" on a path, and nothing else. */
-static int plain_operation(const json_t *op)
-{
-    const char *kind = json_string_value(json_object_get(op, "op"));
-    if (!kind || (strcmp(kind, "replace") != 0 && strcmp(kind, "test") != 0)) return 0;
-    if (!json_string_value(json_object_get(op, "path"))) return 0;
-    const char *key;
-    json_t *member;
-    json_object_foreach((json_t *)op, key, member)
-        if (strcmp(key, "op") != 0 && strcmp(key, "path") != 0 && strcmp(key, "value") != 0) return 0;
-    return !names_a_file(json_object_get(op, "value"));
-}
-
-int apply_units_possible(const apply_request *rq)
-{
-    if (rq->resolved || rq->want_doc) return 0;
-    const rb_format *format = rb_registry_detect(rq->data, rq->size);
-    if (!format || !format->read_unit) return 0;
-    for (size_t p = 0; p < rq->count; p++) {
-        const json_t *ops = rq->patches[p]->ops;
-        if (!json_is_array(ops)) return 0;
-        for (size_t i = 0; i < json_array_size(ops); i++)
-            if (!plain_operation(json_array_get(ops, i))) return 0;
-    }
-    return 1;
+    return format && format->read_unit && apply_deferred_candidate(rq, NULL, NULL) > 0;
 }
 
 /* ---------- expanding what the operations reach ---------- */
@@ -108,33 +70,34 @@ static size_t index_of(const rb_node *parent, const rb_node *kid)
  * `key` and its value; 0 for any other selector. */
 static int simple_selector(const char *raw, size_t length, char *key, size_t key_size, uint64_t *value)
 {
-    if (length < 5 || raw[0] != '[' || raw[length - 1] != ']') return 0;
-    const char *equals = memchr(raw, '=', length);
-    if (!equals || equals == raw + 1 || (size_t)(equals - raw - 1) >= key_size) return 0;
-    size_t key_length = (size_t)(equals - raw - 1), value_length = length - key_length - 3;
+    apply_selector s;
     char text[32];
-    if (!value_length || value_length >= sizeof text) return 0;
-    memcpy(key, raw + 1, key_length);
-    key[key_length] = 0;
-    memcpy(text, equals + 1, value_length);
-    text[value_length] = 0;
+    if (!apply_deferred_selector(raw, length, &s) || s.key_length >= key_size || s.value_length >= sizeof text) return 0;
+    memcpy(key, s.key, s.key_length);
+    key[s.key_length] = 0;
+    memcpy(text, s.value, s.value_length);
+    text[s.value_length] = 0;
     /* hexadecimal after "0x", or decimal without a leading zero (which strtoull's base 0 would
      * read as octal, and a selector as decimal) */
     int hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     if (!hex && (text[0] < '0' || text[0] > '9' || (text[0] == '0' && text[1]))) return 0;
     char *end;
     *value = strtoull(text, &end, hex ? 16 : 10);
-    return !*end && end > text + (hex ? 2 : 0) &&
-           strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == key_length;
+    return !*end && end > text + (hex ? 2 : 0);
 }
 
 static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error *err);
 
-/* Does element `element`'s integer member `key` differ from `value` in every era's spelling
- * (rb_format.era_id)? 0 when it may match, or when it is no integer. */
-static int member_differs(const rb_doc *doc, const rb_node *element, const char *key, uint64_t value)
+/* Does list element `element`'s integer member `key` differ from `value` in every era's spelling
+ * (rb_format.era_id)? A deferred element's member is the one its bytes say (rb_format.unit_member).
+ * 0 when it may match, when its bytes do not say, or when it is no integer. */
+static int member_differs(const rb_doc *doc, const rb_node *list, const rb_node *element, const char *key,
+                          uint64_t value)
 {
-    const rb_node *m = rb_node_get(element, key);
+    rb_node kept;
+    const rb_node *m = element->kind != RB_K_DEFERRED                        ? rb_node_get(element, key)
+                       : doc->format->unit_member(list, element, key, &kept) ? &kept
+                                                                              : NULL;
     if (!m || m->kind != RB_K_INT || m->v.bits == value) return 0;
     uint64_t now, asked;
     if (doc->format->era_id && doc->format->era_id(m, m->v.bits, &now) && doc->format->era_id(m, value, &asked))
@@ -143,16 +106,14 @@ static int member_differs(const rb_doc *doc, const rb_node *element, const char 
 }
 
 /* A selector "[key=number]" over a list: the deferred elements whose bytes say they differ
- * (rb_format.unit_may_match) are passed by, the others made nodes and walked into. */
+ * (rb_format.unit_member) are passed by, the others made nodes and walked into. */
 static int walk_matches(rb_doc *doc, const walk_at *at, const char *key, uint64_t value, rb_pointer_walk w,
                         rb_error *err)
 {
     rb_node *list = at->node;
     for (size_t i = 0; i < list->v.kids.count; i++) {
         const rb_node *kid = list->v.kids.items[i];
-        if (kid->kind == RB_K_DEFERRED ? !doc->format->unit_may_match(list, kid, key, value)
-                                       : member_differs(doc, kid, key, value))
-            continue;
+        if (member_differs(doc, list, kid, key, value)) continue;
         rb_node *element = expanded_child(doc, at, i, err);
         walk_at into;
         if (!element) return 0;
@@ -175,7 +136,7 @@ static int walk_rest(rb_doc *doc, const walk_at *at, rb_pointer_walk w, rb_error
     char key[64];
     uint64_t value;
     if (length && raw[0] == '[') {
-        if (at->node->kind == RB_K_LIST && doc->format->unit_may_match &&
+        if (at->node->kind == RB_K_LIST && doc->format->unit_member &&
             simple_selector(raw, length, key, sizeof key, &value))
             return walk_matches(doc, at, key, value, w, err);
         return rb_doc_expand_units_below(doc, at->node, at->above, at->depth, err);

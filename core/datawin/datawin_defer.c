@@ -91,11 +91,12 @@ const char *const datawin_unit_reads[] = {
     "/chunks/[id=GEN8]/config",          "/chunks/[id=GEN8]/name",        "/chunks/[id=GEN8]/displayName",
     "/chunks/[id=GEN8]/id",              NULL};
 
-/* A chunk kept as its bytes begins with its record's first member, the id (one_chunk). */
-int datawin_unit_member(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size)
+/* A chunk kept as its bytes begins with its record's first member, the id (one_chunk: four
+ * letters, rb_ar_fixed_string). */
+int datawin_unit_member(const rb_node *list, const rb_node *unit, const char *key, rb_node *member)
 {
+    (void)list;
     if (strcmp(key, "id") != 0 || unit->v.bytes.size < 8) return 0;
-    *bytes = unit->v.bytes.data;
-    *size = 4;
+    *member = (rb_node){.kind = RB_K_STRING, .key = "id", .v.bytes = {unit->v.bytes.data, 4}};
     return 1;
 }

@@ -129,7 +129,7 @@ void datawin_defer_chunk(rb_ar *ar, datawin_state *st, const rb_ar_unit *unit, c
 int datawin_write_deferred_chunk(rb_ar *ar, datawin_state *st);
 /* rb_format.unit_reads and unit_member of data.win (datawin_defer.c). */
 extern const char *const datawin_unit_reads[];
-int datawin_unit_member(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size);
+int datawin_unit_member(const rb_node *list, const rb_node *unit, const char *key, rb_node *member);
 
 /* ---------- layout helpers (datawin_layout.c) ---------- */
 /* READ: `count` elements of at least `min_bytes_each` must fit in what is left (before any

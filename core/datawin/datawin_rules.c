@@ -306,7 +306,7 @@ static json_t *references_data(void)
     return o;
 }
 
-/* What the rules read (rb_rule.reads): GEN8's room order and every chunk REFERENCES names, as
+/* What the rules read (rb_rule_reads.values): GEN8's room order and every chunk REFERENCES names, as
  * source or target (keep the two together); room-size-positive reads the rooms. */
 static const char *const REFERENCE_READS[] = {
     "/chunks/[id=GEN8]/roomOrder", "/chunks/[id=ROOM]", "/chunks/[id=TPAG]", "/chunks/[id=TXTR]",
@@ -321,8 +321,8 @@ static const rb_rule DATAWIN_RULES[] = {
     {"references-in-range",
      "an index one entry uses to name another (an instance's object, a sprite frame's TPAG item, a TPAG item's "
      "texture page, a sound's audio group, ...) is inside the list it indexes",
-     references_in_range, RB_RULE_REFUSAL, references_data, .reads = REFERENCE_READS},
-    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL, .reads = ROOM_READS},
+     references_in_range, RB_RULE_REFUSAL, references_data, .reads = {.values = REFERENCE_READS}},
+    {"room-size-positive", "each room's width and height are more than 0", room_size_positive, RB_RULE_REFUSAL, NULL, .reads = {.values = ROOM_READS}},
 };
 
 const rb_rule *datawin_rules(size_t *count)

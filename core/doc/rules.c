@@ -49,9 +49,9 @@ int rb_rules_run_partly(const rb_doc *doc, rb_check_report report, void *context
     size_t count = 0;
     const rb_rule *rules = doc->format->rules ? doc->format->rules(&count) : NULL;
     for (size_t i = 0; doc->deferred_units && i < count; i++)
-        if (rules[i].reach == RB_RULE_READS_ALL) return -1;
+        if (rules[i].reads.where == RB_RULE_READS_ALL) return -1;
     for (size_t i = 0; i < count; i++)
-        if (rules[i].reach == RB_RULE_READS_UNITS && rules[i].facts) rules[i].facts(doc, facts);
+        if (rules[i].reads.where == RB_RULE_READS_UNITS && rules[i].reads.facts) rules[i].reads.facts(doc, facts);
     *found = rb_rules_run(doc, report, context);
     return 0;
 }

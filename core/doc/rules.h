@@ -27,7 +27,7 @@ typedef struct rb_rule_run {
     rb_rule_kind kind; /* of the rule being run */
 } rb_rule_run;
 
-/* What a rule reads, so that it can run on a document whose units are still deferred (apply
+/* Where a rule reads, so that it can run on a document whose units are still deferred (apply
  * reads the original deferred and expands only what the patch reaches; docs/performance.md
  * "An edit costs what it touches, part III"). */
 typedef enum rb_rule_reach {
@@ -39,6 +39,22 @@ typedef enum rb_rule_reach {
     RB_RULE_READS_UNITS,
 } rb_rule_reach;
 
+/* What a rule reads: one declaration that both ways of an apply that leaves units deferred take
+ * (docs/performance.md "An edit that reaches no unit" and "An edit costs what it touches, part
+ * III"). Where it reads says whether the rule can run with units still deferred; which values it
+ * reads says whether an edit can change its verdict at all. Nothing declared: it reads anything,
+ * anywhere, and apply runs it on the full read. */
+typedef struct rb_rule_reads {
+    rb_rule_reach where;
+    /* the values the rule reads (JSON pointers as rb_format.unit_reads spells them,
+     * NULL-terminated; a value below one counts): an edit outside them cannot change its verdict,
+     * so an apply that reaches none of them need not run it (patch/apply_kept.c). NULL: any. */
+    const char *const *values;
+    /* RB_RULE_READS_UNITS: appends what the rule checks each unit's elements against (a map's
+     * size and block version), as bytes two runs compare */
+    void (*facts)(const struct rb_doc *doc, struct rb_buf *out);
+} rb_rule_reads;
+
 typedef struct rb_rule {
     const char *name;        /* "block-direction": short, stable, what a user types */
     const char *description; /* one line: what the game expects */
@@ -46,14 +62,7 @@ typedef struct rb_rule {
     rb_rule_kind kind;
     /* the lists the rule checks against, as `check --rules` prints them (NULL: none) */
     json_t *(*data)(void);
-    rb_rule_reach reach;
-    /* RB_RULE_READS_UNITS: appends what the rule checks each unit's elements against (a map's
-     * size and block version), as bytes two runs compare */
-    void (*facts)(const struct rb_doc *doc, struct rb_buf *out);
-    /* what the rule reads (JSON pointers as rb_format.unit_reads spells them, NULL-terminated):
-     * an edit outside them cannot change its verdict, so an apply that reaches none of them
-     * need not run it (patch/apply_kept.c). NULL: anything. */
-    const char *const *reads;
+    rb_rule_reads reads;
 } rb_rule;
 
 /* Reports a violation of the running rule at model path `path`, of the rule's kind. */
@@ -64,7 +73,7 @@ void rb_rule_warned(rb_rule_run *run, const char *path, const char *fmt, ...) __
 /* Runs every rule of the document's format; returns how many violations were reported. */
 size_t rb_rules_run(const struct rb_doc *doc, rb_check_report report, void *context);
 /* The same on a document whose units may still be deferred: each rule skips the units left
- * deferred (rb_rule_reach), and `facts` gets what the rules read units against (compare two runs'
+ * deferred (rb_rule_reads.where), and `facts` gets what the rules read units against (compare two runs'
  * facts: where they are equal, a unit deferred in both has the same verdict in both). -1, nothing
  * run, when a rule declares no reach and a unit is deferred (expand the document first). */
 int rb_rules_run_partly(const struct rb_doc *doc, rb_check_report report, void *context, struct rb_buf *facts,

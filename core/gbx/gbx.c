@@ -283,5 +283,5 @@ const rb_format rb_format_gbx = {
     .era_spellings = gbx_era_spellings,
     .draft_description = gbx_draft_description,
     .read_unit = gbx_read_unit,
-    .unit_may_match = gbx_unit_may_match,
+    .unit_member = gbx_unit_member,
 };

@@ -148,15 +148,14 @@ typedef struct rb_format {
      * that the units' reads take (JSON pointers, a list element by a selector `[key=value]`,
      * NULL-terminated; a value below one counts). NULL: not stated, every apply expands. */
     const char *const *unit_reads;
-    /* Optional, with unit_reads: member `key` of deferred list element `unit` as its bytes (a
-     * data.win chunk's id), without reading the unit; 0 when not known. */
-    int (*unit_member)(const rb_node *unit, const char *key, const uint8_t **bytes, size_t *size);
-    /* Optional, with read_unit: can deferred unit `unit`, an element of `list`, have `value` as its
-     * member `key`, as a selector compares it (a chunk's id in any era's spelling)? 0 only when
-     * its bytes say it has not (GBX: a body chunk's id is its first four bytes), so that a
-     * selector passes it without expanding it (patch/apply_units.c); 1 when it may, or when
-     * the bytes do not say. */
-    int (*unit_may_match)(const rb_node *list, const rb_node *unit, const char *key, uint64_t value);
+    /* Optional: member `key` of deferred unit `unit`, an element of `list`, as the node its read
+     * would make, filled in `member` (caller memory; a string's bytes point into the unit's),
+     * without reading the unit: 1 when the unit's bytes say it (a GBX body chunk's id, its first
+     * four bytes; a data.win chunk's id, its first four letters), 0 when they do not. A selector
+     * `[key=value]` over the list then compares it as it compares a node's member (a GBX id in
+     * any era's spelling, era_id) and passes a unit that does not match without reading it: both
+     * ways of an apply that leaves units deferred take it (patch/apply_units.c, apply_kept.c). */
+    int (*unit_member)(const rb_node *list, const rb_node *unit, const char *key, rb_node *member);
     /* Optional: the document seen from above (`rebyte render`, core/model/plan.h): fills `plan`
      * with what it holds where (GBX: a map's blocks and items, a ghost's path; data.win: a
      * room's instances); 0, or -1 with `why` when it holds nothing to draw. */

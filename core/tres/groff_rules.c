@@ -89,14 +89,14 @@ static void scene_block_names_hashed(rb_rule_run *r)
     }
 }
 
-/* Both rules read the sections and the names their handles stand for (rb_rule.reads). */
+/* Both rules read the sections and the names their handles stand for (rb_rule_reads.values). */
 static const char *const SECTIONS_AND_NAMES[] = {"/sections", "/symbols", "/content", NULL};
 
 static const rb_rule GROFF_RULES[] = {
     {"instance-names-unique", "the instances of a level have names of their own", instance_names_unique, RB_RULE_REFUSAL, NULL,
-     .reads = SECTIONS_AND_NAMES},
+     .reads = {.values = SECTIONS_AND_NAMES}},
     {"scene-block-names-hashed", "a scene's instance blocks are named by the hash of the instance's name",
-     scene_block_names_hashed, RB_RULE_REFUSAL, NULL, .reads = SECTIONS_AND_NAMES},
+     scene_block_names_hashed, RB_RULE_REFUSAL, NULL, .reads = {.values = SECTIONS_AND_NAMES}},
 };
 
 const rb_rule *groff_rules(size_t *count)

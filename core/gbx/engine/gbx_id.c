@@ -203,6 +203,16 @@ static int same_words(const uint32_t *a, const uint32_t *b, size_t count)
     return !count || memcmp(a, b, count * sizeof *a) == 0;
 }
 
+/* A list unit's description is a copy of one static description: equal copies are the same one.
+ * Compared member by member: the copy's padding (after `argument`) is whatever the original's
+ * was, so a memcmp of the whole struct could call two copies of one description different. */
+static int same_list_description(const gbx_list *a, const gbx_list *b)
+{
+    if (!a || !b) return !a == !b;
+    return a->key == b->key && a->min_element_bytes == b->min_element_bytes && a->element == b->element &&
+           a->argument == b->argument && a->counted == b->counted;
+}
+
 static int gbx_same_unit_start(const rb_deferred *x, const rb_deferred *y)
 {
     const gbx_unit_start *a = x->start, *b = y->start;
@@ -211,8 +221,7 @@ static int gbx_same_unit_start(const rb_deferred *x, const rb_deferred *y)
     if (ea->classes != eb->classes || a->scope_depth != b->scope_depth || a->version_seen != b->version_seen ||
         a->id_count != b->id_count || a->node_log != b->node_log || ea->external_count != eb->external_count)
         return 0;
-    /* a list unit's description is a copy of one static description: equal copies are the same one */
-    if (!a->list != !b->list || (a->list && memcmp(a->list, b->list, sizeof *a->list) != 0)) return 0;
+    if (!same_list_description(a->list, b->list)) return 0;
     const gbx_id_entry *ids_a = a->scope_depth == 1 ? ea->body_ids : a->scope_ids;
     const gbx_id_entry *ids_b = b->scope_depth == 1 ? eb->body_ids : b->scope_ids;
     return same_strings(ids_a, ids_b, a->id_count) && same_words(ea->node_log, eb->node_log, a->node_log) &&

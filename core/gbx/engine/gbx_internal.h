@@ -263,8 +263,8 @@ uint32_t gbx_remap_id(uint32_t raw);
 /* rb_format.era_id and era_spellings: legacy and current ids are one id to selectors. */
 int gbx_era_id(const rb_node *member, uint64_t value, uint64_t *current);
 size_t gbx_era_spellings(uint64_t current, uint64_t *others, size_t max);
-/* rb_format.unit_may_match: a deferred body chunk's id is its first four bytes. */
-int gbx_unit_may_match(const rb_node *list, const rb_node *unit, const char *key, uint64_t value);
+/* rb_format.unit_member: a deferred body chunk's id is its first four bytes. */
+int gbx_unit_member(const rb_node *list, const rb_node *unit, const char *key, rb_node *member);
 
 /* What the engine asks of the classes above it (core/gbx/gbx.c fills it). */
 typedef struct gbx_class_hooks {

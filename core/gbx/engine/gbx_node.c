@@ -530,13 +530,15 @@ uint32_t gbx_remap_id(uint32_t raw)
 
 /* A selector on a chunk or class id matches every era's spelling of it (rb_format.era_id). */
 /* A main node's chunk kept as its bytes (describe_chunk_deferred) begins with its id, stored as
- * the file stores it: a selector's id matches it in any era's spelling (gbx_era_id). */
-int gbx_unit_may_match(const rb_node *list, const rb_node *unit, const char *key, uint64_t value)
+ * the file stores it and read as rb_ar_x32 reads it (read_chunk): a selector's id then matches it
+ * in any era's spelling (gbx_era_id). */
+int gbx_unit_member(const rb_node *list, const rb_node *unit, const char *key, rb_node *member)
 {
     if (unit->kind != RB_K_DEFERRED || unit->v.bytes.size < 4 || strcmp(key, "id") != 0 || !list->key ||
-        strcmp(list->key, "chunks") != 0 || value > UINT32_MAX)
-        return 1;
-    return gbx_remap_id(rb_le32(unit->v.bytes.data)) == gbx_remap_id((uint32_t)value);
+        strcmp(list->key, "chunks") != 0)
+        return 0;
+    *member = (rb_node){.kind = RB_K_INT, .wire = RB_X32, .key = "id", .v.bits = rb_le32(unit->v.bytes.data)};
+    return 1;
 }
 
 int gbx_era_id(const rb_node *member, uint64_t value, uint64_t *current)

@@ -172,7 +172,7 @@ static block_facts facts_of(const rb_node *data)
 typedef void (*block_visit)(rb_rule_run *r, const block_facts *facts, const rb_node *block, const block_at *path);
 
 /* A blocks list still deferred (apply expands only what a patch reaches) is skipped: its verdict
- * is its bytes' and its start's, under the facts below (rb_rule_reach RB_RULE_READS_UNITS). */
+ * is its bytes' and its start's, under the facts below (rb_rule_reads, RB_RULE_READS_UNITS). */
 static void each_block(rb_rule_run *r, block_visit visit)
 {
     uint32_t id = 0;
@@ -402,19 +402,19 @@ static const rb_rule GBX_RULES[] = {
     {"header-copies",
      "a copy the file keeps of a body fact (header name, medals, author, ...) agrees with it; an XML attribute "
      "that does not is a warning",
-     header_copies, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
+     header_copies, RB_RULE_REFUSAL, NULL, {RB_RULE_READS_NODES}},
     {"copied-chunks-once",
      "a body chunk the header copies from (block data, parameters, author, laps) appears once in the map",
-     copied_chunks_once, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
-    {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL, RB_RULE_READS_NODES, NULL},
-    {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL, RB_RULE_READS_UNITS,
-     block_rule_facts},
+     copied_chunks_once, RB_RULE_REFUSAL, NULL, {RB_RULE_READS_NODES}},
+    {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL, {RB_RULE_READS_NODES}},
+    {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL,
+     {RB_RULE_READS_UNITS, .facts = block_rule_facts}},
     {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map, RB_RULE_REFUSAL, NULL,
-     RB_RULE_READS_UNITS, block_rule_facts},
+     {RB_RULE_READS_UNITS, .facts = block_rule_facts}},
     {"medals-ordered", "race medals: bronze >= silver >= gold > 0 ms; an author time slower than gold is a warning",
-     medals_ordered, RB_RULE_REFUSAL, medals_data, RB_RULE_READS_NODES, NULL},
+     medals_ordered, RB_RULE_REFUSAL, medals_data, {RB_RULE_READS_NODES}},
     {"decoration-known", "the decoration is one real maps of the environment use", decoration_known, RB_RULE_WARNING,
-     decoration_data, RB_RULE_READS_NODES, NULL},
+     decoration_data, {RB_RULE_READS_NODES}},
 };
 
 const rb_rule *gbx_rules(size_t *count)
