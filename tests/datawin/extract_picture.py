@@ -46,12 +46,13 @@ def read_png(path):
     return width, height, out
 
 
-def write_png(path, width, height, rows):
+def write_png(path, width, height, rows, colour_type=2):
+    """A PNG of 8-bit rows: colour type 2 (RGB), or 6 (RGBA)."""
     def chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
     raw = b"".join(b"\0" + bytes(r) for r in rows)
     with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)) +
                 chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 

@@ -20,13 +20,11 @@ import concurrent.futures
 import io
 import json
 import os
-import struct
 import subprocess
 import sys
 import tarfile
-import zlib
 
-from extract_picture import read_png
+from extract_picture import read_png, write_png
 
 REBYTE, TMP = sys.argv[1], sys.argv[2]
 
@@ -36,12 +34,7 @@ def rebyte(*args):
 
 
 def png(path, width, height, rows):
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    raw = b"".join(b"\0" + bytes(r) for r in rows)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) +
-                chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    write_png(path, width, height, rows, colour_type=6)
 
 
 def recoloured(rows, width):
