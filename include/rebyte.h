@@ -375,7 +375,8 @@ typedef int (*rb_asset_sink)(void *context, const rb_asset *asset);
  * "references": [{name, kind, path, note?}]}. RB_E_UNSUPPORTED when the format has no assets,
  * RB_E_IO when the sink stopped, RB_E_FORMAT when an asset cannot be made (err says which). The
  * format's hooks walk the nodes: the document is expanded first (rb_doc_root; its failure comes
- * back here). */
+ * back here), or of a deferred document only the units that may hold assets when its format says
+ * which and they read alone (docs/performance.md "Extract reads what it extracts"). */
 RB_API rb_status rb_doc_extract(rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                                 char **manifest_json, rb_error *err);
 /* Assets split over two files (a Trespasser .spz or .swp holds the texels its .pid describes):

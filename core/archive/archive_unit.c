@@ -77,22 +77,29 @@ int rb_doc_expand_unit_in_place(rb_doc *doc, rb_node *parent, size_t index, cons
     return 1;
 }
 
-int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count, rb_error *err)
+int rb_doc_expand_units_where(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count,
+                              int (*wanted)(const rb_node *unit, const rb_node *parent), rb_error *err)
 {
     if (!rb_node_is_container(parent)) return 1;
     for (size_t i = 0; i < parent->v.kids.count; i++) {
         rb_node *kid = parent->v.kids.items[i];
         if (kid->kind == RB_K_DEFERRED) {
+            if (wanted && !wanted(kid, parent)) continue;
             if (!rb_doc_expand_unit_in_place(doc, parent, i, above, count, err)) return 0;
         } else if (rb_node_is_container(kid)) {
             if (count + 1 >= RB_UNIT_CHAIN) continue; /* nothing that deep was deferred */
             const rb_node *chain[RB_UNIT_CHAIN];
             chain[0] = parent;
             if (count) memcpy(chain + 1, above, count * sizeof *above); /* the root has none above: NULL */
-            if (!rb_doc_expand_units_below(doc, kid, chain, count + 1, err)) return 0;
+            if (!rb_doc_expand_units_where(doc, kid, chain, count + 1, wanted, err)) return 0;
         }
     }
     return 1;
+}
+
+int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count, rb_error *err)
+{
+    return rb_doc_expand_units_where(doc, parent, above, count, NULL, err);
 }
 
 int rb_doc_expand_units_alone(rb_doc *doc, rb_error *err)

@@ -25,4 +25,8 @@ int rb_doc_expand_unit_in_place(rb_doc *doc, rb_node *parent, size_t index, cons
                                 size_t count, rb_error *err);
 /* Every deferred unit below `parent` so (rb_doc_expand_units_alone of one subtree). */
 int rb_doc_expand_units_below(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count, rb_error *err);
+/* The deferred units below `parent` that `wanted` (given each and its parent) says yes to, so; the others stay bytes (a
+ * model partly expanded is whole: rb_doc_expand makes the rest nodes). */
+int rb_doc_expand_units_where(rb_doc *doc, rb_node *parent, const rb_node *const *above, size_t count,
+                              int (*wanted)(const rb_node *unit, const rb_node *parent), rb_error *err);
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "core/archive/archive_unit.h"
 #include "core/doc/assets.h"
 #include "core/doc/doc.h"
 #include "core/error.h"
@@ -187,12 +188,27 @@ static rb_status make_navigable(rb_doc *doc, rb_error *err)
     return RB_E_NOMEM;
 }
 
+/* A deferred document whose units read alone and whose format says which units hold assets
+ * (rb_format.asset_unit) has those units made nodes and no others: the hook walks the rest as
+ * bytes it skips (docs/performance.md "Extract reads what it extracts"). Else as make_navigable. */
+static rb_status expand_asset_units(rb_doc *doc, rb_error *err)
+{
+    if (!doc->deferred_units || !doc->format->asset_unit || !rb_doc_units_read_alone(doc))
+        return make_navigable(doc, err);
+    /* the hooks read the units they need as rb_doc_root gives them: packed tables made nodes */
+    if (rb_doc_expand_units_where(doc, doc->root, NULL, 0, doc->format->asset_unit, err) &&
+        rb_doc_tables_to_nodes(doc->root))
+        return RB_OK;
+    if (err && !err->status) rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
+    return err ? err->status : RB_E_NOMEM;
+}
+
 rb_status rb_doc_extract(rb_doc *doc, const char *only_kind, rb_asset_sink sink, void *context,
                          char **manifest_json, rb_error *err)
 {
     if (manifest_json) *manifest_json = NULL;
     rb_error_clear(err);
-    rb_status st = make_navigable(doc, err);
+    rb_status st = expand_asset_units(doc, err);
     return st != RB_OK ? st : extract_model(doc, only_kind, sink, context, manifest_json, err);
 }
 

@@ -255,13 +255,12 @@ rb_doc *rb_doc_from_json_loader(const rb_format *format, json_t *json, struct rb
 }
 
 const char *rb_doc_format(const rb_doc *doc) { return doc->format->name; }
-/* Every table and packed record below `n` becomes the nodes it stands for (0: out of memory). */
-static int expand_all(rb_node *n)
+int rb_doc_tables_to_nodes(rb_node *n)
 {
     if ((n->kind == RB_K_TABLE || n->kind == RB_K_PACKED) && !rb_table_expand(n)) return 0;
     if (!rb_node_is_container(n)) return 1;
     for (size_t i = 0; i < n->v.kids.count; i++)
-        if (!expand_all(n->v.kids.items[i])) return 0;
+        if (!rb_doc_tables_to_nodes(n->v.kids.items[i])) return 0;
     return 1;
 }
 
@@ -285,7 +284,7 @@ rb_node *rb_doc_root(rb_doc *doc)
 {
     if (doc->navigable) return doc->root;
     rb_error err;
-    if (rb_doc_expand(doc, &err) != RB_OK || !expand_all(doc->root)) return NULL;
+    if (rb_doc_expand(doc, &err) != RB_OK || !rb_doc_tables_to_nodes(doc->root)) return NULL;
     doc->navigable = 1;
     return doc->root;
 }

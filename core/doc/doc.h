@@ -19,6 +19,9 @@ rb_doc *rb_doc_parse_beside(const rb_format *format, const uint8_t *data, size_t
 /* A document holding a copy of `doc`'s model, to edit without reading the file again (what a diff
  * replays its operations on): containers copied, the values' bytes and the streams' and deferred
  * units' side data still `doc`'s, so it must not outlive `doc`. NULL when out of memory. */
+/* Every table and packed record below `n` becomes the nodes it stands for, deferred units left
+ * as they are (rb_doc_root's second step); 0: out of memory. */
+int rb_doc_tables_to_nodes(rb_node *n);
 rb_doc *rb_doc_copy_model(const rb_doc *doc);
 /* Builds a model from JSON through the format's description (validating it). Blob references
  * resolve against `blob_source` (may be NULL). A tree read piecewise by `loader` (json_stream.h;

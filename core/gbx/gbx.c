@@ -279,6 +279,7 @@ const rb_format rb_format_gbx = {
     .set_encoding = gbx_set_encoding,
     .assets = gbx_assets,
     .asset_patch = gbx_asset_patch,
+    .asset_unit = gbx_asset_unit,
     .era_id = gbx_era_id,
     .era_spellings = gbx_era_spellings,
     .draft_description = gbx_draft_description,

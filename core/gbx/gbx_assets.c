@@ -539,6 +539,31 @@ int gbx_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
     return x.failed || w.stopped ? -1 : 0;
 }
 
+/* The units of a map body that hold none of record_assets' chunks, no ghost and no race
+ * recording's map: blocks (0x1F) and baked blocks (0x48), whose nodes are block skins and
+ * waypoints; items (0x40), anchored objects and their waypoints; zone genealogies (0x43); an
+ * opaque payload (0x61); bytes per block or item: colours (0x62), animation phases (0x63),
+ * lightmap qualities (0x68) (core/gbx/map/map_extra.c). They are most of a body: an extraction
+ * leaves them as bytes. Every other unit may hold an asset. */
+int gbx_asset_unit(const rb_node *unit, const rb_node *parent)
+{
+    /* a chunk kept as bytes names itself; a list kept as bytes is named by its chunk */
+    const rb_node *first = unit->kind == RB_K_DEFERRED ? unit->deferred->first : NULL;
+    uint32_t id = first && rb_node_kind_of(first) == RB_NODE_INT ? gbx_remap_id((uint32_t)rb_node_uint(first))
+                                                                 : chunk_id(parent);
+    switch (id) {
+    case 0x0304301F:
+    case 0x03043040:
+    case 0x03043043:
+    case 0x03043048:
+    case 0x03043061:
+    case 0x03043062:
+    case 0x03043063:
+    case 0x03043068: return 0;
+    default: return 1;
+    }
+}
+
 /* ---------- the way back ---------- */
 
 typedef struct patch_context {

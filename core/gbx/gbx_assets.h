@@ -8,6 +8,9 @@ int gbx_assets(const rb_doc *doc, const char *only_kind, rb_asset_sink sink, voi
                size_t why_size);
 json_t *gbx_asset_patch(const rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                         size_t why_size);
+/* The `asset_unit` hook: 0 for a deferred body chunk, or a list deferred in one, that holds none
+ * of what gbx_assets hands out. */
+int gbx_asset_unit(const rb_node *unit, const rb_node *parent);
 
 /* A map thumbnail (gbx_thumbnail.c): the stored JPEG with an EXIF Orientation 4 segment after SOI,
  * so viewers show it the right way up (malloc'd; -1 when it is no JPEG); and the way back, the

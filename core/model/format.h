@@ -119,6 +119,11 @@ typedef struct rb_format {
      * asset's: a patch's {"$file"} value there stays the plain bytes of a blob. */
     json_t *(*asset_patch)(const struct rb_doc *doc, const char *path, const uint8_t *data, size_t size, char *why,
                            size_t why_size);
+    /* Optional, with `assets` and the deferred model: may deferred unit `unit`, a child of
+     * `parent`, hold something `assets` hands out? 0 lets rb_doc_extract leave it as its bytes, so an extraction reads
+     * only the units that hold assets (docs/performance.md "Extract reads what it extracts");
+     * NULL: every unit is expanded first. */
+    int (*asset_unit)(const rb_node *unit, const rb_node *parent);
     /* Optional, for diffs (patch/model_diff_pictures.c): the pictures `assets` hands out as
      * "image" that are cut from a blob rather than being one (a sprite frame from its texture
      * page), to `sink` as their pixels instead of a PNG: `data` is the width and the height (u32

@@ -4,6 +4,7 @@
  *   json_stream     the streamed dump and the piecewise build (law_json_stream.c)
  *   deferred        a deferred read agrees with the full read (law_deferred.c)
  *   build_deferred  a deferring build writes the full build's bytes (law_build_deferred.c)
+ *   extract         a deferred read extracts the full read's assets and manifest (law_extract.c)
  *   roundtrip       the file written back exactly, and re-encoded with the same content
  *                   (law_roundtrip.c; what `rewrite` and `verify --reencode` check)
  * The files are taken REBYTE_TEST_JOBS at a time, the largest first (tests/test_parallel.h).
@@ -23,7 +24,8 @@
 
 /* the round trip last: it writes the shared read with its streams re-encoded, after the other
  * laws have used the read as it came */
-static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_roundtrip};
+static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_extract,
+                                   &law_roundtrip};
 enum { LAW_COUNT = sizeof LAWS / sizeof LAWS[0] };
 
 /* What the command line asks: the laws and their settings (check_one takes the path alone). */
@@ -148,7 +150,7 @@ int main(int argc, char **argv)
 {
     int first = parse_options(argc, argv);
     if (!first) {
-        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|roundtrip]... [--damaged N] [--min-saving X] PATH...\n",
+        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|extract|roundtrip]... [--damaged N] [--min-saving X] PATH...\n",
                 argv[0]);
         return 2;
     }

@@ -41,5 +41,5 @@ typedef struct law {
     void (*finish)(const law_settings *settings);
 } law;
 
-extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip;
+extern const law law_json_stream, law_deferred, law_build_deferred, law_extract, law_roundtrip;
 #endif
