@@ -203,7 +203,9 @@ int cmd_extract(int argc, char **argv)
     if (rc || (rc = check_target(o.out, o.force))) return rc;
     cli_loaded l;
     uint8_t *companion = NULL;
-    if ((rc = cli_load_deferred(o.in, &l))) return rc; /* rb_doc_extract expands what it walks */
+    /* deferred: rb_doc_extract expands only the units that may hold assets
+     * (docs/performance.md "Extract reads what it extracts") */
+    if ((rc = cli_load_deferred(o.in, &l))) return rc;
     if ((rc = attach_companion(l.doc, o.with, &companion))) {
         cli_unload(&l);
         free(companion);
