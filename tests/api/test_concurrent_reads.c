@@ -114,16 +114,17 @@ static void read_deferred(rb_doc *doc, reading *r)
     r->failed |= dumped != RB_OK && !r->dump_refused;
     r->json = crc_text(0, json);
     rb_free(json);
-    /* a document with units deferred refuses what needs nodes; one with none (a small file)
-     * answers */
+    /* info reads the units it needs alone, each thread into memory of its own (core/doc/info.c) */
     rb_error err;
     char *info = NULL;
-    rb_status described = rb_doc_info(doc, "file", r->written_size, &info, &err);
-    int deferred = described == RB_E_DEFERRED;
-    r->failed |= deferred ? info != NULL : described != RB_OK;
+    r->failed |= rb_doc_info(doc, "file", r->written_size, &info, &err) != RB_OK;
     r->info = crc_text(0, info);
     rb_free(info);
-    r->failed |= rb_doc_check(doc, count_problem, &r->problems, NULL, &err) != (deferred ? RB_E_DEFERRED : RB_OK);
+    /* a document with units deferred refuses what needs nodes; one with none (a small file)
+     * answers */
+    rb_status checked = rb_doc_check(doc, count_problem, &r->problems, NULL, &err);
+    int deferred = checked == RB_E_DEFERRED;
+    r->failed |= checked != RB_OK && !deferred;
     r->failed |= deferred && r->problems;
     r->failed |= r->dump_refused && !deferred;
 }

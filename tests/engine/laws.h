@@ -37,9 +37,11 @@ typedef struct law_settings {
 typedef struct law {
     const char *name;
     void (*check)(const law_file *file, const law_settings *settings);
-    /* after every file: the law's checks over the whole run, and its summary line */
-    void (*finish)(const law_settings *settings);
+    /* after every file: the law's checks over the whole run, and its summary line; returns the
+     * failures its file's CHECKs counted (tests/test_util.h counts per source file, so main
+     * would not see them) */
+    int (*finish)(const law_settings *settings);
 } law;
 
-extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip;
+extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip, law_info_deferred;
 #endif
