@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc/doc.h"
+#include "core/doc/doc_view.h"
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/doc/rules.h"
@@ -50,111 +51,24 @@ static void streams(json_t *o, const rb_doc *doc)
                                       "decompressed_size", nested_decompressed));
 }
 
-/* ---------- a deferred document: the summary's units read alone ---------- */
-
-/* Building the summary's view of a deferred document: the containers from the root down to the
- * units the summary reads copied, those units read alone; every other node is the document's
- * own (docs/performance.md "Info on a deferred read"). */
-typedef struct summary_view {
-    const rb_doc *doc;
-    rb_arena *arena;
-    const rb_node *chain[RB_UNIT_CHAIN]; /* the containers above the node walked, the root first */
-    size_t depth;
-    rb_error *err;
-} summary_view;
-
-static int is_walked(const rb_node *n)
+/* The summary on the view of the units it reads (the same JSON as on the full read: the law
+ * info_deferred, docs/performance.md "Info on a deferred read"). */
+static int summary_reads(const rb_doc *doc, const rb_node *unit, void *context)
 {
-    return n->kind == RB_K_RECORD || n->kind == RB_K_LIST || n->kind == RB_K_STREAM;
+    (void)context;
+    return !doc->format->summary_reads || doc->format->summary_reads(doc, unit);
 }
 
-/* The deferred child `index` of `parent` as the summary sees it: read alone when it reads it. */
-static const rb_node *view_unit(summary_view *v, const rb_node *parent, size_t index)
+static void take_summary(const rb_doc *view, void *context)
 {
-    const rb_node *unit = parent->v.kids.items[index];
-    const rb_format *format = v->doc->format;
-    if (format->summary_reads && !format->summary_reads(v->doc, unit)) return unit;
-    const rb_node *above[RB_UNIT_CHAIN]; /* nearest first, as rb_unit_place wants them */
-    for (size_t i = 0; i < v->depth; i++) above[i] = v->chain[v->depth - 1 - i];
-    rb_unit_place place = {unit, parent, index, above, v->depth};
-    return v->doc->expand_unit(v->doc, &place, v->arena, v->err);
+    *(json_t **)context = view->format->summary(view);
 }
 
-static const rb_node *out_of_memory(summary_view *v)
-{
-    rb_error_set(v->err, RB_E_NOMEM, v->doc->file_name, NULL, "out of memory");
-    return NULL;
-}
-
-/* `n` as the summary sees it: a copy when a unit below it was read, else `n` itself; NULL with
- * the error when a unit does not read. */
-static const rb_node *view_of(summary_view *v, const rb_node *n)
-{
-    if (!is_walked(n) || v->depth + 1 >= RB_UNIT_CHAIN) return n;
-    rb_node **kids = NULL;
-    for (size_t i = 0; i < n->v.kids.count; i++) {
-        const rb_node *kid = n->v.kids.items[i], *seen;
-        if (kid->kind == RB_K_DEFERRED) {
-            seen = view_unit(v, n, i);
-        } else {
-            v->chain[v->depth++] = n;
-            seen = view_of(v, kid);
-            v->depth--;
-        }
-        if (!seen) return NULL;
-        if (seen == kid) continue;
-        if (!kids && !(kids = rb_arena_dup(v->arena, n->v.kids.items, n->v.kids.count * sizeof *kids))) return out_of_memory(v);
-        kids[i] = (rb_node *)seen; /* the view's copy holds them; only the summary reads it, read only */
-    }
-    if (!kids) return n;
-    rb_node *copy = rb_arena_dup(v->arena, n, sizeof *n);
-    if (!copy) return out_of_memory(v);
-    copy->v.kids.items = kids;
-    return copy;
-}
-
-/* A deferred document whose units cannot be read alone (or a deferring build's): a copy of its
- * model expanded as rb_doc_expand expands the document (its file read or built again in full),
- * the document itself untouched. */
-static rb_status summarize_expanded_copy(const rb_doc *doc, json_t **summary, rb_error *err)
-{
-    rb_doc *copy = rb_doc_copy_model(doc);
-    if (!copy) {
-        rb_error_set(err, RB_E_NOMEM, doc->file_name, NULL, "out of memory");
-        return RB_E_NOMEM;
-    }
-    rb_status status = rb_doc_expand(copy, err);
-    if (status == RB_OK) *summary = doc->format->summary(copy);
-    rb_doc_free(copy);
-    return status;
-}
-
-/* The format's summary of `doc`; on a deferred document, of a view with the units it reads
- * read alone (the same JSON as on the full read: the law info_deferred_agrees). */
 static rb_status summarize(const rb_doc *doc, json_t **summary, rb_error *err)
 {
     *summary = NULL;
     if (!doc->format->summary) return RB_OK;
-    if (!doc->deferred_units) {
-        *summary = doc->format->summary(doc);
-        return RB_OK;
-    }
-    if (!doc->expand_unit || !rb_doc_units_read_alone(doc)) return summarize_expanded_copy(doc, summary, err);
-    rb_arena arena;
-    rb_arena_init(&arena);
-    rb_error why;
-    rb_error_clear(&why);
-    summary_view v = {.doc = doc, .arena = &arena, .err = &why};
-    const rb_node *root = view_of(&v, doc->root);
-    rb_status status = root ? RB_OK : why.status ? why.status : RB_E_NOMEM;
-    if (!root && err) rb_error_copy(err, &why);
-    if (root) {
-        rb_doc seen = *doc;
-        seen.root = (rb_node *)root; /* the document's fields, the view's nodes: the summary only reads */
-        *summary = doc->format->summary(&seen);
-    }
-    rb_arena_free(&arena);
-    return status;
+    return rb_doc_view_walk(doc, summary_reads, summary, take_summary, err);
 }
 
 static char *describe(const rb_doc *doc, const char *file_name, size_t file_size, json_t *summary)
@@ -197,14 +111,36 @@ rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size
     return RB_E_NOMEM;
 }
 
+/* `rebyte check` on a deferred document: the rules that read only nodes on the document, the
+ * others on a view with the units they read (rb_rule_reads.unit) read alone; the same violations,
+ * in the same order, as on the full read (the law check_deferred). */
+typedef struct rules_walk {
+    const rb_doc *doc;
+    rb_check_report report;
+    void *context;
+    size_t found;
+} rules_walk;
+
+static int rules_read(const rb_doc *doc, const rb_node *unit, void *context)
+{
+    (void)context;
+    return rb_rules_read_unit(doc, unit);
+}
+
+static void run_rules(const rb_doc *view, void *context)
+{
+    rules_walk *w = context;
+    w->found = rb_rules_run_split(w->doc, view, w->report, w->context);
+}
+
 rb_status rb_doc_check(const rb_doc *doc, rb_check_report report, void *context, size_t *problems, rb_error *err)
 {
     if (problems) *problems = 0;
     rb_error_clear(err);
-    if (rb_doc_refuse_deferred(doc, "check", err)) return RB_E_DEFERRED;
-    size_t found = rb_rules_run(doc, report, context);
-    if (problems) *problems = found;
-    return RB_OK;
+    rules_walk w = {doc, report, context, 0};
+    rb_status status = rb_doc_view_walk(doc, rules_read, &w, run_rules, err);
+    if (problems) *problems = w.found;
+    return status;
 }
 
 static rb_status transform_model(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,

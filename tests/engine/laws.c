@@ -7,6 +7,7 @@
  *   roundtrip       the file written back exactly, and re-encoded with the same content
  *                   (law_roundtrip.c; what `rewrite` and `verify --reencode` check)
  *   info_deferred   info on a deferred read is info on the full read (law_info_deferred.c)
+ *   check_deferred  and check on it the full read's check (law_info_deferred.c)
  * The files are taken REBYTE_TEST_JOBS at a time, the largest first (tests/test_parallel.h).
  *
  * Usage: test_laws [--law NAME]... [--damaged N] [--min-saving X] PATH...
@@ -25,7 +26,7 @@
 /* the round trip last: it writes the shared read with its streams re-encoded, after the other
  * laws have used the read as it came */
 static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_roundtrip,
-                                   &law_info_deferred};
+                                   &law_info_deferred, &law_check_deferred};
 enum { LAW_COUNT = sizeof LAWS / sizeof LAWS[0] };
 
 /* What the command line asks: the laws and their settings (check_one takes the path alone). */
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
 {
     int first = parse_options(argc, argv);
     if (!first) {
-        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|roundtrip|info_deferred]... [--damaged N] [--min-saving X] PATH...\n",
+        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|roundtrip|info_deferred|check_deferred]... [--damaged N] [--min-saving X] PATH...\n",
                 argv[0]);
         return 2;
     }

@@ -43,5 +43,6 @@ typedef struct law {
     int (*finish)(const law_settings *settings);
 } law;
 
-extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip, law_info_deferred;
+extern const law law_json_stream, law_deferred, law_build_deferred, law_roundtrip, law_info_deferred,
+    law_check_deferred;
 #endif
