@@ -1,6 +1,6 @@
 /*
  * A deferred document as a walk that needs some of its units sees it (core/doc/doc_view.h):
- * `rebyte info`'s summary and `rebyte check`'s rules (docs/performance.md "Info on a deferred read").
+ * `rebyte info`'s summary and `rebyte check`'s rules (docs/performance.md "Info and check on a deferred read").
  */
 #include "core/doc/doc_view.h"
 #include "core/doc/doc.h"
@@ -57,7 +57,8 @@ static const rb_node *view_of(view_build *v, const rb_node *n)
         }
         if (!seen) return NULL;
         if (seen == kid) continue;
-        if (!kids && !(kids = rb_arena_dup(v->arena, n->v.kids.items, n->v.kids.count * sizeof *kids))) return out_of_memory(v);
+        if (!kids) kids = rb_arena_dup(v->arena, n->v.kids.items, n->v.kids.count * sizeof *kids);
+        if (!kids) return out_of_memory(v);
         kids[i] = (rb_node *)seen; /* the view's copy holds them; only the view's walk reads it, read only */
     }
     if (!kids) return n;

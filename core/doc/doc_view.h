@@ -1,6 +1,6 @@
 /*
  * A deferred document seen with some of its units read (core/doc/doc_view.c): what `rebyte info`
- * and `rebyte check` walk instead of the whole model (docs/performance.md "Info on a deferred read").
+ * and `rebyte check` walk instead of the whole model (docs/performance.md "Info and check on a deferred read").
  */
 #ifndef RB_DOC_VIEW_H
 #define RB_DOC_VIEW_H

@@ -52,7 +52,7 @@ static void streams(json_t *o, const rb_doc *doc)
 }
 
 /* The summary on the view of the units it reads (the same JSON as on the full read: the law
- * info_deferred, docs/performance.md "Info on a deferred read"). */
+ * info_deferred, docs/performance.md "Info and check on a deferred read"). */
 static int summary_reads(const rb_doc *doc, const rb_node *unit, void *context)
 {
     (void)context;

@@ -171,7 +171,8 @@ json_t *gbx_summary(const rb_doc *doc)
 
 /* Map chunks the summary never reads, the largest a map has beside its blocks and items (the
  * names of core/gbx/map/map_extra.c): info on a deferred read leaves them deferred. */
-static const uint32_t UNREAD_CHUNKS[] = {0x03043043, 0x03043061, 0x03043062, 0x03043063, 0x03043065, 0x03043068};
+static const uint32_t UNREAD_CHUNKS[] = {0x03043043, 0x03043061, 0x03043062,
+                                          0x03043063, 0x03043065, 0x03043068};
 
 /* Does gbx_summary read this deferred unit (rb_format.summary_reads)? Every chunk and list but
  * those above and the baked blocks (which neither the plan nor the counts read). */
