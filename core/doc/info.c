@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/doc/doc.h"
+#include "core/doc/doc_view.h"
 #include "core/error.h"
 #include "core/json/json.h"
 #include "core/doc/rules.h"
@@ -50,7 +51,27 @@ static void streams(json_t *o, const rb_doc *doc)
                                       "decompressed_size", nested_decompressed));
 }
 
-static char *describe(const rb_doc *doc, const char *file_name, size_t file_size)
+/* The summary on the view of the units it reads (the same JSON as on the full read: the law
+ * info_deferred, docs/performance.md "Info and check on a deferred read"). */
+static int summary_reads(const rb_doc *doc, const rb_node *unit, void *context)
+{
+    (void)context;
+    return !doc->format->summary_reads || doc->format->summary_reads(doc, unit);
+}
+
+static void take_summary(const rb_doc *view, void *context)
+{
+    *(json_t **)context = view->format->summary(view);
+}
+
+static rb_status summarize(const rb_doc *doc, json_t **summary, rb_error *err)
+{
+    *summary = NULL;
+    if (!doc->format->summary) return RB_OK;
+    return rb_doc_view_walk(doc, summary_reads, summary, take_summary, err);
+}
+
+static char *describe(const rb_doc *doc, const char *file_name, size_t file_size, json_t *summary)
 {
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(file_name ? file_name : doc->file_name));
@@ -60,9 +81,7 @@ static char *describe(const rb_doc *doc, const char *file_name, size_t file_size
     json_object_set_new(o, "header", header_fields(doc));
     streams(o, doc);
     /* what the format says beyond its header (its registry entry's summary hook) */
-    json_t *summary = doc->format->summary ? doc->format->summary(doc) : NULL;
     if (summary) json_object_update(o, summary);
-    json_decref(summary);
     rb_coverage cov = RB_COVERAGE_INIT;
     rb_doc_coverage(doc, &cov);
     json_object_set_new(o, "coverage", json_pack("{s:I,s:I,s:b}", "typed_bytes", (json_int_t)cov.typed_bytes,
@@ -81,22 +100,47 @@ rb_status rb_doc_info(const rb_doc *doc, const char *file_name, size_t file_size
         rb_error_set(err, RB_E_USAGE, file_name, NULL, "rb_doc_info: no document");
         return RB_E_USAGE;
     }
-    /* the summaries read the nodes */
-    if (rb_doc_refuse_deferred(doc, "info", err)) return RB_E_DEFERRED;
-    *info_json = describe(doc, file_name, file_size);
+    /* header, streams and coverage are what a deferred read keeps; the summary reads units */
+    json_t *summary;
+    rb_status status = summarize(doc, &summary, err);
+    if (status != RB_OK) return status;
+    *info_json = describe(doc, file_name, file_size, summary);
+    json_decref(summary);
     if (*info_json) return RB_OK;
     rb_error_set(err, RB_E_NOMEM, file_name, NULL, "out of memory while describing the document");
     return RB_E_NOMEM;
+}
+
+/* `rebyte check` on a deferred document: the rules that read only nodes on the document, the
+ * others on a view with the units they read (rb_rule_reads.unit) read alone; the same violations,
+ * in the same order, as on the full read (the law check_deferred). */
+typedef struct rules_walk {
+    const rb_doc *doc;
+    rb_check_report report;
+    void *context;
+    size_t found;
+} rules_walk;
+
+static int rules_read(const rb_doc *doc, const rb_node *unit, void *context)
+{
+    (void)context;
+    return rb_rules_read_unit(doc, unit);
+}
+
+static void run_rules(const rb_doc *view, void *context)
+{
+    rules_walk *w = context;
+    w->found = rb_rules_run_split(w->doc, view, w->report, w->context);
 }
 
 rb_status rb_doc_check(const rb_doc *doc, rb_check_report report, void *context, size_t *problems, rb_error *err)
 {
     if (problems) *problems = 0;
     rb_error_clear(err);
-    if (rb_doc_refuse_deferred(doc, "check", err)) return RB_E_DEFERRED;
-    size_t found = rb_rules_run(doc, report, context);
-    if (problems) *problems = found;
-    return RB_OK;
+    rules_walk w = {doc, report, context, 0};
+    rb_status status = rb_doc_view_walk(doc, rules_read, &w, run_rules, err);
+    if (problems) *problems = w.found;
+    return status;
 }
 
 static rb_status transform_model(const rb_doc *doc, const char *name, const char *options_json, char **patch_json,

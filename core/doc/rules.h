@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "rebyte.h"
+#include "core/model/model.h"
 
 struct rb_doc;
 struct rb_buf;
@@ -53,6 +54,9 @@ typedef struct rb_rule_reads {
     /* RB_RULE_READS_UNITS: appends what the rule checks each unit's elements against (a map's
      * size and block version), as bytes two runs compare */
     void (*facts)(const struct rb_doc *doc, struct rb_buf *out);
+    /* RB_RULE_READS_UNITS: which deferred units it reads (`rebyte check` on a deferred read
+     * reads those alone, core/doc/info.c); NULL: any */
+    int (*unit)(const struct rb_doc *doc, const rb_node *unit);
 } rb_rule_reads;
 
 typedef struct rb_rule {
@@ -70,8 +74,13 @@ void rb_rule_violated(rb_rule_run *run, const char *path, const char *fmt, ...) 
 /* Reports a warning whatever the rule's kind (a refusal rule's case that real files show). */
 void rb_rule_warned(rb_rule_run *run, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Runs every rule of the document's format; returns how many violations were reported. */
-size_t rb_rules_run(const struct rb_doc *doc, rb_check_report report, void *context);
+/* Runs every rule of the document's format, each rule that reads only nodes (RB_RULE_READS_NODES)
+ * on `nodes` and every other on `units` (the same document, or a view of it with the units they
+ * read, core/doc/doc_view.h); returns how many violations were reported. */
+size_t rb_rules_run_split(const struct rb_doc *nodes, const struct rb_doc *units, rb_check_report report,
+                          void *context);
+/* Does a rule that reads inside units (or any) read this deferred unit? */
+int rb_rules_read_unit(const struct rb_doc *doc, const rb_node *unit);
 /* The same on a document whose units may still be deferred: each rule skips the units left
  * deferred (rb_rule_reads.where), and `facts` gets what the rules read units against (compare two runs'
  * facts: where they are equal, a unit deferred in both has the same verdict in both). -1, nothing

@@ -264,6 +264,7 @@ const rb_format rb_format_gbx = {
     .detect = gbx_detect,
     .describe = gbx_describe,
     .summary = gbx_summary,
+    .summary_reads = gbx_summary_reads,
     .after_read = gbx_settle_copies,
     .is_recording = gbx_is_recording,
     .plan = gbx_plan,

@@ -3,6 +3,8 @@
 #include "core/doc/doc.h"
 extern const rb_format rb_format_gbx;
 json_t *gbx_summary(const rb_doc *doc);
+/* Does gbx_summary read this deferred unit (rb_format.summary_reads)? */
+int gbx_summary_reads(const rb_doc *doc, const rb_node *unit);
 /* Which game and era made the file, and from what that was told (origin.c). */
 json_t *gbx_origin(const rb_doc *doc);
 /* rb_format.in_step (gbx_in_step.c): the map's per-block and per-item lists

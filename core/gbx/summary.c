@@ -114,6 +114,14 @@ static uint64_t header_chunk_size(const rb_node *chunk)
     return start == UINT64_MAX ? 0 : end - start;
 }
 
+/* A body chunk's id node; a chunk left deferred (gbx_summary_reads) is named by the copy of
+ * its id the deferred read keeps. */
+static const rb_node *chunk_id(const rb_node *chunk)
+{
+    if (chunk->kind == RB_K_DEFERRED) return chunk->deferred->first;
+    return rb_node_get(chunk, "id");
+}
+
 /* The body's chunk ids, and the header chunks with their sizes. */
 static void list_chunks(const rb_node *root, json_t *out)
 {
@@ -121,7 +129,7 @@ static void list_chunks(const rb_node *root, json_t *out)
     json_t *ids = json_array();
     for (size_t i = 0; chunks && i < chunks->v.kids.count; i++) {
         char id[16];
-        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(rb_node_get(chunks->v.kids.items[i], "id")));
+        snprintf(id, sizeof id, "0x%08" PRIX64, rb_node_uint(chunk_id(chunks->v.kids.items[i])));
         json_array_append_new(ids, json_string(id));
     }
     json_object_set_new(out, "body_chunks", ids);
@@ -159,6 +167,24 @@ json_t *gbx_summary(const rb_doc *doc)
     }
     json_object_set_new(out, "typed_to_end", json_boolean(body && !rb_node_get(body, "opaqueTail")));
     return out;
+}
+
+/* Map chunks the summary never reads, the largest a map has beside its blocks and items (the
+ * names of core/gbx/map/map_extra.c): info on a deferred read leaves them deferred. */
+static const uint32_t UNREAD_CHUNKS[] = {0x03043043, 0x03043061, 0x03043062,
+                                          0x03043063, 0x03043065, 0x03043068};
+
+/* Does gbx_summary read this deferred unit (rb_format.summary_reads)? Every chunk and list but
+ * those above and the baked blocks (which neither the plan nor the counts read). */
+int gbx_summary_reads(const rb_doc *doc, const rb_node *unit)
+{
+    (void)doc;
+    const rb_node *id = unit->deferred->first;
+    if (!id) return !unit->key || strcmp(unit->key, "bakedBlocks") != 0;
+    uint32_t chunk = gbx_remap_id((uint32_t)id->v.bits);
+    for (size_t i = 0; i < sizeof UNREAD_CHUNKS / sizeof UNREAD_CHUNKS[0]; i++)
+        if (UNREAD_CHUNKS[i] == chunk) return 0;
+    return 1;
 }
 
 /* ---------- encodings: binary and text GBX (docs/formats/gbx_text.md) ---------- */

@@ -49,6 +49,9 @@ typedef struct rb_format {
     void (*describe)(struct rb_ar *ar);
     /* Optional: what `rebyte info` reports beyond the header (a JSON object), or NULL. */
     json_t *(*summary)(const struct rb_doc *doc);
+    /* Optional, with summary: does the summary read this deferred unit? Info on a deferred
+     * document reads those alone and no others (core/doc/info.c); NULL: it reads every one. */
+    int (*summary_reads)(const struct rb_doc *doc, const rb_node *unit);
     /* Optional: after a read, before anyone sees the model (GBX: header copies equal to what the
      * writer derives from the body leave the model). */
     void (*after_read)(struct rb_doc *doc);

@@ -92,7 +92,7 @@ static int check_file(const char *path, int named, const check_options *options,
         }
     }
     cli_loaded l;
-    int rc = cli_load(path, &l);
+    int rc = cli_load_deferred(path, &l); /* the rules read the units they need alone */
     if (rc) {
         if (options->json) print_json_line(path, NULL, "error", NULL, "cannot be read or parsed (see stderr)");
         return rc;

@@ -47,7 +47,7 @@ int cmd_info(int argc, char **argv)
     }
     if (!path) return cli_usage_error("info", NULL);
     cli_loaded l;
-    int rc = cli_load(path, &l);
+    int rc = cli_load_deferred(path, &l); /* the summary reads the units it needs alone */
     if (rc) return rc;
     char *info;
     rb_error err;

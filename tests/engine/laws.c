@@ -7,6 +7,8 @@
  *   extract         a deferred read extracts the full read's assets and manifest (law_extract.c)
  *   roundtrip       the file written back exactly, and re-encoded with the same content
  *                   (law_roundtrip.c; what `rewrite` and `verify --reencode` check)
+ *   info_deferred   info on a deferred read is info on the full read (law_info_deferred.c)
+ *   check_deferred  and check on it the full read's check (law_info_deferred.c)
  * The files are taken REBYTE_TEST_JOBS at a time, the largest first (tests/test_parallel.h).
  *
  * Usage: test_laws [--law NAME]... [--damaged N] [--min-saving X] PATH...
@@ -24,8 +26,8 @@
 
 /* the round trip last: it writes the shared read with its streams re-encoded, after the other
  * laws have used the read as it came */
-static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_extract,
-                                   &law_roundtrip};
+static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_extract, &law_roundtrip,
+                                   &law_info_deferred, &law_check_deferred};
 enum { LAW_COUNT = sizeof LAWS / sizeof LAWS[0] };
 
 /* What the command line asks: the laws and their settings (check_one takes the path alone). */
@@ -150,12 +152,13 @@ int main(int argc, char **argv)
 {
     int first = parse_options(argc, argv);
     if (!first) {
-        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|extract|roundtrip]... [--damaged N] [--min-saving X] PATH...\n",
+        fprintf(stderr, "usage: %s [--law json_stream|deferred|build_deferred|extract|roundtrip|info_deferred|check_deferred]... [--damaged N] [--min-saving X] PATH...\n",
                 argv[0]);
         return 2;
     }
     test_each_file_parallel(argv + first, argc - first, check_one);
     for (size_t i = 0; i < asked_count; i++) asked[i]->finish(&settings);
+    /* one count for the program, every law file's CHECKs in it (tests/test_util.h) */
     printf("%zu files, %zu laws: %s\n", files_given, asked_count, test_failures ? "FAILED" : "every law holds");
     return test_failures ? 1 : 0;
 }

@@ -37,9 +37,11 @@ typedef struct law_settings {
 typedef struct law {
     const char *name;
     void (*check)(const law_file *file, const law_settings *settings);
-    /* after every file: the law's checks over the whole run, and its summary line */
+    /* after every file: the law's checks over the whole run, and its summary line (its CHECKs
+     * count in the program's one count, tests/test_util.h) */
     void (*finish)(const law_settings *settings);
 } law;
 
-extern const law law_json_stream, law_deferred, law_build_deferred, law_extract, law_roundtrip;
+extern const law law_json_stream, law_deferred, law_build_deferred, law_extract, law_roundtrip, law_info_deferred,
+    law_check_deferred;
 #endif

@@ -43,15 +43,19 @@ add_test(NAME fuzz_apply_on_seeds COMMAND fuzz_apply_replay ${REBYTE_APPLY_SEEDS
 #     stream re-encoded it reads again with the same decoded content (what `rewrite` and `verify
 #     --reencode` check); a file of a format rebyte knows that does not read fails. With
 #     json_stream's build from the dump, the corpus round trip of every format folder.
-# Each on the samples (quick); all five on every corpus file (corpus_laws, long).
+#   info_deferred, check_deferred (law_info_deferred.c): `info` and `check` on a deferred read
+#     give the full read's JSON and violations.
+# Each on the samples (quick); all seven on every corpus file (corpus_laws, long).
 rebyte_add_test_program(test_laws engine/laws.c engine/law_json_stream.c engine/law_deferred.c
-                        engine/law_build_deferred.c engine/law_extract.c engine/law_roundtrip.c fuzz/deferred_agree.c)
+                        engine/law_build_deferred.c engine/law_extract.c engine/law_roundtrip.c engine/law_info_deferred.c
+                        fuzz/deferred_agree.c)
 target_include_directories(test_laws PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME json_stream_samples COMMAND test_laws --law json_stream ${REBYTE_SAMPLE_FILES})
 add_test(NAME deferred_samples COMMAND test_laws --law deferred --damaged 8 ${PROJECT_SOURCE_DIR}/samples)
 add_test(NAME build_deferred_samples COMMAND test_laws --law build_deferred ${PROJECT_SOURCE_DIR}/samples)
 add_test(NAME roundtrip_samples COMMAND test_laws --law roundtrip ${PROJECT_SOURCE_DIR}/samples)
 add_test(NAME extract_samples COMMAND test_laws --law extract ${PROJECT_SOURCE_DIR}/samples)
+add_test(NAME info_deferred_samples COMMAND test_laws --law info_deferred --law check_deferred ${PROJECT_SOURCE_DIR}/samples)
 # One test a corpus folder (corpus_laws_gbx, corpus_laws_datawin, ...): the round trip of each
 # format is a test of its own, and ctest spreads the folders over its slots.
 file(GLOB REBYTE_CORPUS_FOLDERS LIST_DIRECTORIES true ${REBYTE_SHARED}/corpus/*)

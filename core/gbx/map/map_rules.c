@@ -398,6 +398,17 @@ static json_t *medals_data(void)
                      "stunt, platform and royal maps (their medal fields hold scores and counts)");
 }
 
+/* The units the block rules read: the block data chunk's blocks (the list, or the chunk when the
+ * read deferred it whole). */
+static int reads_blocks(const rb_doc *doc, const rb_node *unit)
+{
+    (void)doc;
+    const rb_node *id = unit->deferred->first;
+    if (!id) return unit->key && strcmp(unit->key, "blocks") == 0;
+    uint32_t chunk = gbx_remap_id((uint32_t)id->v.bits);
+    return chunk == 0x0304301F || chunk == 0x03043013;
+}
+
 static const rb_rule GBX_RULES[] = {
     {"header-copies",
      "a copy the file keeps of a body fact (header name, medals, author, ...) agrees with it; an XML attribute "
@@ -408,9 +419,9 @@ static const rb_rule GBX_RULES[] = {
      copied_chunks_once, RB_RULE_REFUSAL, NULL, {RB_RULE_READS_NODES}},
     {"items-snapping", "the TM2020 items chunk has one snapped-on entry per item", items_snapping, RB_RULE_REFUSAL, NULL, {RB_RULE_READS_NODES}},
     {"block-direction", "a block's direction is 0 to 3", block_direction, RB_RULE_REFUSAL, NULL,
-     {RB_RULE_READS_UNITS, .facts = block_rule_facts}},
+     {RB_RULE_READS_UNITS, .facts = block_rule_facts, .unit = reads_blocks}},
     {"block-inside-map", "a block on the grid lies inside the map's size", block_inside_map, RB_RULE_REFUSAL, NULL,
-     {RB_RULE_READS_UNITS, .facts = block_rule_facts}},
+     {RB_RULE_READS_UNITS, .facts = block_rule_facts, .unit = reads_blocks}},
     {"medals-ordered", "race medals: bronze >= silver >= gold > 0 ms; an author time slower than gold is a warning",
      medals_ordered, RB_RULE_REFUSAL, medals_data, {RB_RULE_READS_NODES}},
     {"decoration-known", "the decoration is one real maps of the environment use", decoration_known, RB_RULE_WARNING,
