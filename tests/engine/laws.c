@@ -26,8 +26,8 @@
 
 /* the round trip last: it writes the shared read with its streams re-encoded, after the other
  * laws have used the read as it came */
-static const law *const LAWS[] = {&law_json_stream, &law_deferred, &law_build_deferred, &law_extract, &law_roundtrip,
-                                   &law_info_deferred, &law_check_deferred};
+static const law *const LAWS[] = {&law_json_stream,   &law_deferred,       &law_build_deferred, &law_info_deferred,
+                                   &law_check_deferred, &law_extract,        &law_roundtrip};
 enum { LAW_COUNT = sizeof LAWS / sizeof LAWS[0] };
 
 /* What the command line asks: the laws and their settings (check_one takes the path alone). */
